@@ -1,0 +1,106 @@
+/* closed_form.c - the formulas of MODEL.md, each cited in closed_form.h. */
+#include "closed_form.h"
+
+#include <math.h>
+
+double tmc_closed_form_compute_s(const tmc_job *job)
+{
+    return job->flop_per_step / ((double)job->cards * job->peak_flops * job->efficiency);
+}
+
+double tmc_closed_form_step_s(const tmc_job *job, const tmc_jitter *jitter)
+{
+    double mu = tmc_closed_form_compute_s(job);
+    return tmc_dist_expected_max(jitter, mu, job->cards) + job->exposed_comm_s +
+           job->input_wait_s;
+}
+
+long tmc_closed_form_interval_steps(const tmc_checkpoint *cp, double step_s)
+{
+    if (cp->interval_steps > 0)
+        return cp->interval_steps;
+    double k = round(cp->interval_s / step_s);
+    return k < 1 ? 1 : (long)k;
+}
+
+double tmc_closed_form_young_overhead(double tau_s, double save_s, double restore_s,
+                                      double mtbf_s)
+{
+    return save_s / tau_s + (tau_s / 2 + restore_s) / mtbf_s;
+}
+
+double tmc_closed_form_young_interval(double save_s, double mtbf_s)
+{
+    return sqrt(2 * save_s * mtbf_s);
+}
+
+/* Expected time to finish w seconds of work then succeed, exponential
+ * interruptions of mean m, restore r (Daly 2006, eq. 13 per segment). */
+static double daly_segment(double w, double r, double m)
+{
+    return m * exp(r / m) * expm1(w / m);
+}
+
+double tmc_closed_form_daly_wall_s(long steps, double step_s, long k, double save_s,
+                                   double restore_s, double mtbf_s)
+{
+    long full = steps / k, rest = steps % k;
+    if (isinf(mtbf_s))
+        return steps * step_s + (double)(full + (rest > 0)) * save_s;
+    double wall = full * daly_segment(k * step_s + save_s, restore_s, mtbf_s);
+    if (rest > 0)
+        wall += daly_segment(rest * step_s + save_s, restore_s, mtbf_s);
+    return wall;
+}
+
+double tmc_closed_form_daly_interval(double save_s, double mtbf_s)
+{
+    if (save_s >= 2 * mtbf_s)
+        return mtbf_s;
+    double x = save_s / (2 * mtbf_s);
+    return sqrt(2 * save_s * mtbf_s) * (1 + sqrt(x) / 3 + x / 9) - save_s;
+}
+
+static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    cf->rate_failures = x->failures.enabled
+        ? x->job.cards / (x->failures.per_card_mtbf_days * TMC_DAY_S) : 0;
+    cf->rate_outages = x->outages.enabled
+        ? 1 / (x->outages.mean_interval_days * TMC_DAY_S) : 0;
+    cf->rate_spikes = x->loss_spikes.enabled
+        ? 1 / (x->loss_spikes.mean_interval_days * TMC_DAY_S) : 0;
+    double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
+    cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
+}
+
+void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    const tmc_checkpoint *cp = &x->checkpoint;
+    long s = x->job.steps;
+    cf->compute_s = tmc_closed_form_compute_s(&x->job);
+    cf->emax_coeff = x->jitter.cv > 0 ? tmc_dist_normal_emax(x->job.cards, NULL) : 0;
+    cf->step_s = tmc_closed_form_step_s(&x->job, &x->jitter);
+    cf->interval_steps = tmc_closed_form_interval_steps(cp, cf->step_s);
+    cf->interval_s = cf->interval_steps * cf->step_s;
+    cf->segments = (s + cf->interval_steps - 1) / cf->interval_steps;
+    cf->failure_free_s = s * cf->step_s;
+    interruption_rates(x, cf);
+
+    /* Each outage also adds its downtime: rate x downtime per second of run. */
+    double downtime_share = cf->rate_outages * x->outages.downtime_s;
+    cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cp->save_s,
+                                                        cp->restore_s, cf->mtbf_s) +
+                         downtime_share;
+    cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, cf->mtbf_s);
+    cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, cf->mtbf_s);
+    cf->daly_wall_s = tmc_closed_form_daly_wall_s(s, cf->step_s, cf->interval_steps,
+                                                  cp->save_s, cp->restore_s, cf->mtbf_s);
+    cf->daly_wall_s *= 1 + downtime_share;
+    cf->overhead_daly = cf->daly_wall_s / cf->failure_free_s - 1;
+    double reserve = x->deadline.reserve_days;
+    cf->completion_days = reserve + cf->failure_free_s * (1 + cf->overhead_young) / TMC_DAY_S;
+    cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;
+    cf->budget_step_s = (x->deadline.days - reserve) * TMC_DAY_S / s;
+    cf->daly_exact = x->jitter.cv == 0 && !x->loss_spikes.enabled &&
+                     (!x->outages.enabled || x->outages.downtime_s == 0);
+}

@@ -1,0 +1,74 @@
+/* closed_form.h - every closed-form prediction trainmc sets beside a
+ * simulation. Each function cites its source; units are seconds unless the
+ * name says otherwise. All functions are pure. */
+#ifndef TMC_CLOSED_FORM_H
+#define TMC_CLOSED_FORM_H
+
+#include "config.h"
+
+#define TMC_DAY_S 86400.0
+
+/* Per-card compute time per step mu = flop_per_step / (cards x peak x eff),
+ * seconds (MODEL.md 1: 78.3 s at 32 cards, 52.2 s at 48). */
+double tmc_closed_form_compute_s(const tmc_job *job);
+
+/* Expected step time E[max_i X_i] + exposed_comm + input_wait, seconds, with
+ * E[max] = mu + c_N sigma (MODEL.md 1 and 2: 52.8 s at 48 cards, no jitter). */
+double tmc_closed_form_step_s(const tmc_job *job, const tmc_jitter *jitter);
+
+/* Steps per checkpoint segment K: interval_steps if given, else
+ * max(1, round(interval_s / step_s)) (issue 2 semantics). */
+long tmc_closed_form_interval_steps(const tmc_checkpoint *cp, double step_s);
+
+/* Young's first-order overhead (MODEL.md 3.4; J. W. Young, CACM 17(9), 1974):
+ * L = c / tau + (tau / 2 + r) / M for interval tau, save c, restore r and
+ * mean time between interruptions M (all seconds). M = INFINITY gives c/tau. */
+double tmc_closed_form_young_overhead(double tau_s, double save_s, double restore_s,
+                                      double mtbf_s);
+
+/* Young's optimum interval tau* = sqrt(2 c M), seconds (MODEL.md 3.4). */
+double tmc_closed_form_young_interval(double save_s, double mtbf_s);
+
+/* Daly's expected wall time (MODEL.md 3.5; J. T. Daly, FGCS 22(3), 2006) of
+ * `steps` steps of step_s seconds cut into segments of k steps, each followed
+ * by a save of save_s, with exponential interruptions of mean mtbf_s that may
+ * also strike saves and restores (an interrupted restore restarts):
+ * sum over segments of M e^(r/M) (e^(w/M) - 1), w = segment work + save.
+ * For steps a multiple of k this is M e^(r/M) (e^((tau+c)/M) - 1) T_s / tau.
+ * M = INFINITY gives steps x step_s + segments x save_s. Seconds. */
+double tmc_closed_form_daly_wall_s(long steps, double step_s, long k, double save_s,
+                                   double restore_s, double mtbf_s);
+
+/* Daly's optimum interval (MODEL.md 3.5): sqrt(2cM)[1 + sqrt(c/2M)/3 +
+ * (c/2M)/9] - c for c < 2M, else M. Seconds. */
+double tmc_closed_form_daly_interval(double save_s, double mtbf_s);
+
+/* The closed-form picture of one experiment. */
+typedef struct {
+    double compute_s;         /* mu, per-card compute per step, s */
+    double emax_coeff;        /* c_N for the card count (0 without jitter) */
+    double step_s;            /* expected step time t_s, s */
+    long interval_steps;      /* K */
+    double interval_s;        /* tau = K t_s, s */
+    long segments;            /* ceil(S / K): saves per run without interruptions */
+    double failure_free_s;    /* S t_s, s */
+    double mtbf_s;            /* M: mean time between interruptions of any kind, s */
+    double rate_failures;     /* card failures per second: N / MTBF_card */
+    double rate_outages;      /* common outages per second */
+    double rate_spikes;       /* loss spikes per second */
+    double overhead_young;    /* L: Young + (tau/2 + r) per spike + outage downtime */
+    double overhead_daly;     /* Daly wall / failure-free - 1 */
+    double young_interval_s;  /* tau* = sqrt(2 c M) */
+    double daly_interval_s;   /* Daly's tau_opt */
+    double daly_wall_s;       /* Daly expected wall time, s */
+    double completion_days;   /* reserve + S t_s (1 + L) / 86400 (MODEL.md 1) */
+    double completion_days_daly; /* reserve + Daly wall / 86400 */
+    double budget_step_s;     /* (deadline - reserve) x 86400 / S (MODEL.md 1: 67.9 s) */
+    int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
+                                 no jitter, no loss spikes, no outage downtime */
+} tmc_closed_form;
+
+/* Fill *cf from a validated experiment. */
+void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf);
+
+#endif

@@ -1,0 +1,541 @@
+/* config.c - experiment loading: one validation table, errors with location.
+ *
+ * Invariant: tmc_config_parse either fills *out completely from a document
+ * whose every key is known and every value in range, or returns -1 with one
+ * message and leaves *out unspecified. */
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILE_BYTES (1L << 20) /* an experiment is a few hundred bytes */
+#define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
+
+typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM } ftype;
+
+typedef struct {
+    const char *key;
+    ftype type;
+    double lo, hi;
+    int lo_open;  /* bound lo excluded */
+    int required;
+    double def;   /* default when absent and not required */
+    size_t off;   /* offset of the field inside its section struct */
+    const char *const *choices; /* T_ENUM: NULL-terminated */
+} field;
+
+typedef struct {
+    const char *name;
+    const field *fields;
+    size_t n_fields;
+    size_t off;         /* offset of the section struct in tmc_experiment */
+    int required;
+    int nullable;       /* null or absent turns the process off */
+    ptrdiff_t enabled;  /* offset of `enabled` in the section, or -1 */
+    int may_be_file;    /* a string value names a distribution file */
+} section;
+
+#define NUM(k, lo, hi, open, req, def, st, m) {k, T_NUM, lo, hi, open, req, def, offsetof(st, m), NULL}
+#define INT(k, lo, hi, req, def, st, m) {k, T_INT, lo, hi, 0, req, def, offsetof(st, m), NULL}
+#define TEXT(k) {k, T_STR, 0, 0, 0, 0, 0, 0, NULL}
+
+static const field job_fields[] = {
+    INT("steps", 1, 1e9, 1, 0, tmc_job, steps),
+    INT("cards", 1, 1e7, 1, 0, tmc_job, cards),
+    NUM("flop_per_step", 0, 1e30, 1, 1, 0, tmc_job, flop_per_step),
+    NUM("peak_flops", 0, 1e20, 1, 1, 0, tmc_job, peak_flops),
+    NUM("efficiency", 0, 1, 1, 1, 0, tmc_job, efficiency),
+    NUM("exposed_comm_s", 0, 86400, 0, 0, 0, tmc_job, exposed_comm_s),
+    NUM("input_wait_s", 0, 86400, 0, 0, 0, tmc_job, input_wait_s),
+};
+
+static const char *const jitter_choices[] = {"normal", NULL};
+static const field jitter_fields[] = {
+    {"distribution", T_ENUM, 0, 0, 0, 1, 0, offsetof(tmc_jitter, kind), jitter_choices},
+    NUM("cv", 0, 1, 0, 1, 0, tmc_jitter, cv),
+    TEXT("source"), TEXT("description"),
+};
+
+static const char *const failure_choices[] = {"exponential", NULL};
+static const field failure_fields[] = {
+    /* only "exponential" exists yet, so the choice is checked, not stored */
+    {"distribution", T_ENUM, 0, 0, 0, 0, 0, (size_t)-1, failure_choices},
+    NUM("per_card_mtbf_days", 0, 1e9, 1, 1, 0, tmc_failures, per_card_mtbf_days),
+    TEXT("source"), TEXT("description"),
+};
+
+static const field checkpoint_fields[] = {
+    NUM("interval_s", 0, 1e9, 1, 0, 0, tmc_checkpoint, interval_s),
+    INT("interval_steps", 1, 1e9, 0, 0, tmc_checkpoint, interval_steps),
+    NUM("save_s", 0, 1e7, 0, 1, 0, tmc_checkpoint, save_s),
+    NUM("restore_s", 0, 1e7, 0, 1, 0, tmc_checkpoint, restore_s),
+};
+
+static const field outage_fields[] = {
+    NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_outages, mean_interval_days),
+    NUM("downtime_s", 0, 1e7, 0, 0, 0, tmc_outages, downtime_s),
+};
+
+static const field spike_fields[] = {
+    NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_loss_spikes, mean_interval_days),
+};
+
+static const field deadline_fields[] = {
+    NUM("days", 0, 1e6, 1, 1, 0, tmc_deadline, days),
+    NUM("reserve_days", 0, 1e6, 0, 0, 0, tmc_deadline, reserve_days),
+};
+
+static const field mc_fields[] = {
+    INT("replicas", 1, 1e9, 0, 10000, tmc_monte_carlo, replicas),
+    {"seed", T_U64, 0, MAX_SEED, 0, 0, 1, offsetof(tmc_monte_carlo, seed), NULL},
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define SEC(nm, f, m, req, nul, en, file) \
+    {nm, f, N(f), offsetof(tmc_experiment, m), req, nul, en, file}
+
+static const section sections[] = {
+    SEC("job", job_fields, job, 1, 0, -1, 0),
+    SEC("jitter", jitter_fields, jitter, 0, 1, -1, 1),
+    SEC("failures", failure_fields, failures, 0, 1, offsetof(tmc_failures, enabled), 1),
+    SEC("checkpoint", checkpoint_fields, checkpoint, 1, 0, -1, 0),
+    SEC("outages", outage_fields, outages, 0, 1, offsetof(tmc_outages, enabled), 0),
+    SEC("loss_spikes", spike_fields, loss_spikes, 0, 1, offsetof(tmc_loss_spikes, enabled), 0),
+    SEC("deadline", deadline_fields, deadline, 1, 0, -1, 0),
+    SEC("monte_carlo", mc_fields, monte_carlo, 0, 0, -1, 0),
+};
+
+static const char *const top_keys[] = {"name", "source", "description", "job", "jitter",
+                                       "failures", "checkpoint", "outages", "loss_spikes",
+                                       "deadline", "monte_carlo", NULL};
+
+/* ---------- messages ---------- */
+
+static const char *type_name(const cJSON *v)
+{
+    if (cJSON_IsNull(v)) return "null";
+    if (cJSON_IsBool(v)) return "a boolean";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsArray(v)) return "an array";
+    return "an object";
+}
+
+static void describe_range(const field *f, char *buf, size_t n)
+{
+    const char *what = f->type == T_NUM ? "a number" : "an integer";
+    snprintf(buf, n, "%s in %c%.10g, %.10g]", what, f->lo_open ? '(' : '[', f->lo, f->hi);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (la >= 63 || lb >= 63)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t sub = diag + (a[i - 1] != b[j - 1]);
+            size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* "unknown key 'x' (did you mean 'y'?); valid keys: a, b, c" */
+static int unknown_key(tmc_error *err, const char *label, const char *prefix,
+                       const char *key, const char *const *valid, size_t n_valid)
+{
+    char list[512] = "";
+    const char *best = NULL;
+    size_t best_d = 4; /* suggest only close names */
+    for (size_t i = 0; i < n_valid; i++) {
+        size_t d = edit_distance(key, valid[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = valid[i];
+        }
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, valid[i], sizeof list - strlen(list) - 1);
+    }
+    char hint[128] = "";
+    if (best)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", best);
+    return tmc_error_set(err, "%s: %s%s: unknown key%s; valid keys: %s", label, prefix,
+                         key, hint, list);
+}
+
+/* Reject keys not in `valid` and keys given twice. */
+static int check_keys(const cJSON *obj, const char *label, const char *prefix,
+                      const char *const *valid, size_t n_valid, tmc_error *err)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        for (const cJSON *p = obj->child; p != c; p = p->next)
+            if (strcmp(p->string, c->string) == 0)
+                return tmc_error_set(err, "%s: %s%s: key given twice", label, prefix,
+                                     c->string);
+        size_t i = 0;
+        while (i < n_valid && strcmp(valid[i], c->string) != 0)
+            i++;
+        if (i == n_valid)
+            return unknown_key(err, label, prefix, c->string, valid, n_valid);
+    }
+    return 0;
+}
+
+/* ---------- one field ---------- */
+
+static int read_number(const field *f, const cJSON *v, const char *label,
+                       const char *path, double *x, tmc_error *err)
+{
+    char range[128];
+    describe_range(f, range, sizeof range);
+    if (!cJSON_IsNumber(v))
+        return tmc_error_set(err, "%s: %s: expected %s, got %s", label, path, range,
+                             type_name(v));
+    *x = v->valuedouble;
+    if (!isfinite(*x))
+        return tmc_error_set(err, "%s: %s: %g is not finite; expected %s", label, path,
+                             *x, range);
+    if (f->type != T_NUM && *x != floor(*x))
+        return tmc_error_set(err, "%s: %s: %.10g is not an integer; expected %s", label,
+                             path, *x, range);
+    if (*x < f->lo || (f->lo_open && *x == f->lo) || *x > f->hi)
+        return tmc_error_set(err, "%s: %s: %.10g is out of range; expected %s", label,
+                             path, *x, range);
+    return 0;
+}
+
+static int read_enum(const field *f, const cJSON *v, const char *label, const char *path,
+                     int *index, tmc_error *err)
+{
+    char list[256] = "";
+    for (int i = 0; f->choices[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, f->choices[i], sizeof list - strlen(list) - 1);
+    }
+    if (!cJSON_IsString(v))
+        return tmc_error_set(err, "%s: %s: expected one of: %s; got %s", label, path, list,
+                             type_name(v));
+    for (int i = 0; f->choices[i]; i++)
+        if (strcmp(v->valuestring, f->choices[i]) == 0)
+            return *index = i, 0;
+    return tmc_error_set(err, "%s: %s: '%s' is not one of: %s", label, path, v->valuestring,
+                         list);
+}
+
+static int read_field(const field *f, const cJSON *obj, const char *label,
+                      const char *prefix, char *base, tmc_error *err)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s%s", prefix, f->key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, f->key);
+    if (f->type == T_STR) {
+        if (v && !cJSON_IsString(v))
+            return tmc_error_set(err, "%s: %s: expected a string, got %s", label, path,
+                                 type_name(v));
+        return 0;
+    }
+    if (!v && f->required) {
+        char range[128];
+        describe_range(f, range, sizeof range);
+        return tmc_error_set(err, "%s: %s: missing required key (%s)", label, path,
+                             f->type == T_ENUM ? "a distribution name" : range);
+    }
+    if (f->type == T_ENUM) {
+        int index = 0;
+        if (v && read_enum(f, v, label, path, &index, err))
+            return -1;
+        if (f->off != (size_t)-1)
+            *(int *)(void *)(base + f->off) = index;
+        return 0;
+    }
+    double x = f->def;
+    if (v && read_number(f, v, label, path, &x, err))
+        return -1;
+    if (f->type == T_NUM)
+        *(double *)(void *)(base + f->off) = x;
+    else if (f->type == T_INT)
+        *(long *)(void *)(base + f->off) = (long)x;
+    else
+        *(uint64_t *)(void *)(base + f->off) = (uint64_t)x;
+    return 0;
+}
+
+static int read_fields(const section *s, const cJSON *obj, const char *label,
+                       const char *prefix, char *base, tmc_error *err)
+{
+    const char *valid[16];
+    for (size_t i = 0; i < s->n_fields; i++)
+        valid[i] = s->fields[i].key;
+    if (check_keys(obj, label, prefix, valid, s->n_fields, err))
+        return -1;
+    for (size_t i = 0; i < s->n_fields; i++)
+        if (read_field(&s->fields[i], obj, label, prefix, base, err))
+            return -1;
+    return 0;
+}
+
+/* ---------- files and JSON text ---------- */
+
+static int read_text(const char *path, char **text, tmc_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return tmc_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = malloc(MAX_FILE_BYTES + 1);
+    size_t n = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, fp) : 0;
+    int bad = !buf || ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return tmc_error_set(err, "%s: cannot read", path);
+    }
+    if (n > MAX_FILE_BYTES) {
+        free(buf);
+        return tmc_error_set(err, "%s: file is larger than %ld bytes; an experiment or "
+                                  "distribution file is a small JSON object", path,
+                             MAX_FILE_BYTES);
+    }
+    buf[n] = '\0';
+    if (strlen(buf) != n) {
+        free(buf);
+        return tmc_error_set(err, "%s: file contains a NUL byte; expected JSON text", path);
+    }
+    *text = buf;
+    return 0;
+}
+
+/* Parse a JSON object; on a syntax error report LINE:COLUMN (1-based) of the
+ * byte where cJSON stopped, which cJSON gives only as a pointer. */
+static cJSON *parse_object(const char *text, const char *label, tmc_error *err)
+{
+    const char *p = text;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (*p == '\0') {
+        tmc_error_set(err, "%s: file is empty; expected a JSON object", label);
+        return NULL;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        int line = 1, col = 1;
+        for (const char *q = text; end && q < end; q++) {
+            if (*q == '\n')
+                line++, col = 1;
+            else
+                col++;
+        }
+        tmc_error_set(err, "%s:%d:%d: invalid JSON", label, line, col);
+        return NULL;
+    }
+    if (!cJSON_IsObject(root)) {
+        tmc_error_set(err, "%s: expected a JSON object at the top level, got %s", label,
+                      type_name(root));
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+static void join_path(const char *base_dir, const char *rel, char *out, size_t n)
+{
+    if (rel[0] == '/' || !base_dir || !base_dir[0])
+        snprintf(out, n, "%s", rel);
+    else
+        snprintf(out, n, "%s/%s", base_dir, rel);
+}
+
+/* A section given as a string: load that distribution file, which must hold
+ * a "source" and the section's keys. */
+static int read_section_file(const section *s, const char *rel, const char *label,
+                             const char *base_dir, char *base, tmc_error *err)
+{
+    char path[1024];
+    join_path(base_dir, rel, path, sizeof path);
+    char *text = NULL;
+    if (read_text(path, &text, err)) {
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        return tmc_error_set(err, "%s: %s: distribution file: %s", label, s->name, inner);
+    }
+    cJSON *root = parse_object(text, path, err);
+    free(text);
+    if (!root)
+        return -1;
+    int rc = read_fields(s, root, path, "", base, err);
+    if (!rc && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "source")))
+        rc = tmc_error_set(err, "%s: source: missing required key (a string citing "
+                                "MODEL.md or a paper)", path);
+    cJSON_Delete(root);
+    return rc;
+}
+
+static int read_section(const section *s, const cJSON *root, const char *label,
+                        const char *base_dir, tmc_experiment *out, tmc_error *err)
+{
+    char *base = (char *)out + s->off;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, s->name);
+    int off = !v || cJSON_IsNull(v);
+    if (off && s->required)
+        return tmc_error_set(err, "%s: %s: missing required section (an object)", label,
+                             s->name);
+    if (s->enabled >= 0)
+        *(int *)(void *)(base + s->enabled) = !off;
+    if (off && !s->nullable) {
+        cJSON *empty = cJSON_CreateObject(); /* defaults only */
+        int rc = read_fields(s, empty, label, "", base, err);
+        cJSON_Delete(empty);
+        return rc;
+    }
+    if (off)
+        return 0;
+    if (s->may_be_file && cJSON_IsString(v))
+        return read_section_file(s, v->valuestring, label, base_dir, base, err);
+    if (!cJSON_IsObject(v))
+        return tmc_error_set(err, "%s: %s: expected an object%s%s, got %s", label, s->name,
+                             s->may_be_file ? " or a distribution file path" : "",
+                             s->nullable ? " or null" : "", type_name(v));
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s.", s->name);
+    return read_fields(s, v, label, prefix, base, err);
+}
+
+static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err)
+{
+    const cJSON *cp = cJSON_GetObjectItemCaseSensitive(root, "checkpoint");
+    int has_s = cJSON_HasObjectItem(cp, "interval_s");
+    int has_steps = cJSON_HasObjectItem(cp, "interval_steps");
+    if (has_s == has_steps)
+        return tmc_error_set(err, "%s: checkpoint: give exactly one of interval_s "
+                                  "(seconds, > 0) or interval_steps (steps, >= 1)%s",
+                             label, has_s ? "; both are set" : "");
+    return 0;
+}
+
+static int read_string(const cJSON *root, const char *key, int required, char *dst,
+                       size_t n, const char *label, tmc_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!v && !required)
+        return dst[0] = '\0', 0;
+    if (!v)
+        return tmc_error_set(err, "%s: %s: missing required key (a string)", label, key);
+    if (!cJSON_IsString(v))
+        return tmc_error_set(err, "%s: %s: expected a string, got %s", label, key,
+                             type_name(v));
+    if (strlen(v->valuestring) >= n)
+        return tmc_error_set(err, "%s: %s: longer than %zu characters", label, key, n - 1);
+    snprintf(dst, n, "%s", v->valuestring);
+    return 0;
+}
+
+static int validate(const cJSON *root, const char *label, const char *base_dir,
+                    tmc_experiment *out, tmc_error *err)
+{
+    if (check_keys(root, label, "", top_keys, N(top_keys) - 1, err) ||
+        read_string(root, "name", 1, out->name, sizeof out->name, label, err) ||
+        read_string(root, "source", 0, out->source, sizeof out->source, label, err))
+        return -1;
+    for (size_t i = 0; i < N(sections); i++)
+        if (read_section(&sections[i], root, label, base_dir, out, err))
+            return -1;
+    return check_checkpoint(root, label, err);
+}
+
+/* ---------- overrides: --set dotted.key=value ---------- */
+
+static cJSON *parse_value(const char *text)
+{
+    cJSON *v = cJSON_ParseWithOpts(text, NULL, 1);
+    return v ? v : cJSON_CreateString(text);
+}
+
+static int apply_override(cJSON *root, const char *spec, tmc_error *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec)
+        return tmc_error_set(err, "--set %s: expected dotted.key=value", spec);
+    char key[256];
+    if ((size_t)(eq - spec) >= sizeof key)
+        return tmc_error_set(err, "--set %s: key too long", spec);
+    memcpy(key, spec, (size_t)(eq - spec));
+    key[eq - spec] = '\0';
+    cJSON *obj = root;
+    char *part = key, *dot;
+    while ((dot = strchr(part, '.')) != NULL) {
+        *dot = '\0';
+        cJSON *next = cJSON_GetObjectItemCaseSensitive(obj, part);
+        if (!next || cJSON_IsNull(next)) {
+            next = cJSON_CreateObject();
+            if (cJSON_HasObjectItem(obj, part))
+                cJSON_ReplaceItemInObjectCaseSensitive(obj, part, next);
+            else
+                cJSON_AddItemToObject(obj, part, next);
+        }
+        if (!cJSON_IsObject(next))
+            return tmc_error_set(err, "--set %s: '%s' is %s, not an object", spec, part,
+                                 type_name(next));
+        obj = next;
+        part = dot + 1;
+    }
+    if (!*part)
+        return tmc_error_set(err, "--set %s: empty key", spec);
+    cJSON *value = parse_value(eq + 1);
+    if (cJSON_HasObjectItem(obj, part))
+        cJSON_ReplaceItemInObjectCaseSensitive(obj, part, value);
+    else
+        cJSON_AddItemToObject(obj, part, value);
+    return 0;
+}
+
+/* ---------- entry points ---------- */
+
+int tmc_config_parse(const char *text, const char *label, const char *base_dir,
+                     const char *const *overrides, int n_overrides, tmc_experiment *out,
+                     tmc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *root = parse_object(text, label, err);
+    if (!root)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < n_overrides && !rc; i++)
+        rc = apply_override(root, overrides[i], err);
+    if (!rc)
+        rc = validate(root, label, base_dir, out, err);
+    cJSON_Delete(root);
+    snprintf(out->path, sizeof out->path, "%s", label);
+    return rc;
+}
+
+int tmc_config_load(const char *path, const char *const *overrides, int n_overrides,
+                    tmc_experiment *out, tmc_error *err)
+{
+    char *text = NULL;
+    if (read_text(path, &text, err))
+        return -1;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    int rc = tmc_config_parse(text, path, dir, overrides, n_overrides, out, err);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,178 @@
+/* engine.c - one replica, event by event (semantics in engine.h).
+ *
+ * Invariants of run_state: t is the current wall-clock time; next[k] is the
+ * absolute time of the next arrival of process k (INFINITY when off), always
+ * drawn from stream TMC_STREAM_FAILURES + k, so each process's arrival times
+ * do not depend on what the others do. */
+#include "engine.h"
+
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+
+enum { EV_FAILURE = 0, EV_OUTAGE = 1, EV_SPIKE = 2, EV_COUNT = 3 };
+
+typedef struct {
+    const tmc_engine *e;
+    gsl_rng *const *rng;
+    double t;
+    double next[EV_COUNT];
+    tmc_replica *out;
+} run_state;
+
+void tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    e->steps = x->job.steps;
+    e->interval_steps = cf->interval_steps;
+    tmc_dist_max_init(&e->max, &x->jitter, cf->compute_s, x->job.cards);
+    e->fixed_s = x->job.exposed_comm_s + x->job.input_wait_s;
+    e->save_s = x->checkpoint.save_s;
+    e->restore_s = x->checkpoint.restore_s;
+    e->downtime_s = x->outages.enabled ? x->outages.downtime_s : 0;
+    e->rate[EV_FAILURE] = cf->rate_failures;
+    e->rate[EV_OUTAGE] = cf->rate_outages;
+    e->rate[EV_SPIKE] = cf->rate_spikes;
+}
+
+static void draw_next(run_state *st, int k, double from)
+{
+    double rate = st->e->rate[k];
+    st->next[k] = rate > 0
+        ? from + gsl_ran_exponential(st->rng[TMC_STREAM_FAILURES + k], 1 / rate)
+        : INFINITY;
+}
+
+/* Discard arrivals of process k up to time t (thinning). */
+static void discard_until(run_state *st, int k, double t)
+{
+    while (st->next[k] <= t)
+        draw_next(st, k, st->next[k]);
+}
+
+/* The process with the earliest pending arrival among the first n. */
+static int earliest(const run_state *st, int n)
+{
+    int best = 0;
+    for (int k = 1; k < n; k++)
+        if (st->next[k] < st->next[best])
+            best = k;
+    return best;
+}
+
+/* n steps; returns the interrupting process, or -1 with *sum_max the summed
+ * slowest-card compute times. On interruption st->t is the arrival time. */
+static int run_compute(run_state *st, long n, double *sum_max)
+{
+    const tmc_engine *e = st->e;
+    discard_until(st, EV_SPIKE, st->t);
+    int kind = earliest(st, EV_COUNT);
+    double limit = st->next[kind], t = st->t, sum = 0;
+    for (long i = 0; i < n; i++) {
+        double x = tmc_dist_sample_max(&e->max, st->rng[TMC_STREAM_JITTER]);
+        double end = t + x + e->fixed_s;
+        if (end > limit) {
+            st->t = limit;
+            return kind;
+        }
+        t = end;
+        sum += x;
+    }
+    st->t = t;
+    *sum_max = sum;
+    return -1;
+}
+
+/* A phase of length d that only failures and outages can interrupt. */
+static int run_uninterruptible_by_spikes(run_state *st, double d)
+{
+    int kind = earliest(st, EV_SPIKE);
+    if (st->t + d > st->next[kind]) {
+        st->t = st->next[kind];
+        return kind;
+    }
+    st->t += d;
+    return -1;
+}
+
+/* Count the arrival of process k at st->t, draw its next arrival, and sit
+ * out an outage's downtime. */
+static void take_arrival(run_state *st, int k)
+{
+    tmc_replica *out = st->out;
+    if (k == EV_FAILURE)
+        out->card_failures++;
+    else if (k == EV_OUTAGE)
+        out->outages++;
+    else
+        out->loss_spikes++;
+    draw_next(st, k, st->t);
+    if (k == EV_OUTAGE && st->e->downtime_s > 0) {
+        st->t += st->e->downtime_s;
+        out->downtime_s += st->e->downtime_s;
+        discard_until(st, EV_FAILURE, st->t);
+        discard_until(st, EV_OUTAGE, st->t);
+    }
+}
+
+/* After an arrival of process k: downtime, then a restore that starts again
+ * whenever a failure or outage strikes it. */
+static void recover(run_state *st, int k)
+{
+    take_arrival(st, k);
+    for (;;) {
+        double start = st->t;
+        int hit = run_uninterruptible_by_spikes(st, st->e->restore_s);
+        st->out->restore_s += st->t - start;
+        if (hit < 0)
+            return;
+        take_arrival(st, hit);
+    }
+}
+
+void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
+                    gsl_rng *const rng[TMC_STREAM_COUNT], tmc_replica *out)
+{
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        tmc_rng_pcg_seed_replica(rng[s], seed, replica, (tmc_stream_kind)s);
+    memset(out, 0, sizeof *out);
+    run_state st = {e, rng, 0.0, {0}, out};
+    for (int k = 0; k < EV_COUNT; k++)
+        draw_next(&st, k, 0.0);
+
+    long done = 0;
+    while (done < e->steps) {
+        long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
+        double seg_start = st.t, sum_max = 0;
+        int hit = run_compute(&st, n, &sum_max);
+        if (hit < 0)
+            hit = run_uninterruptible_by_spikes(&st, e->save_s);
+        if (hit >= 0) {
+            out->lost_s += st.t - seg_start;
+            recover(&st, hit);
+            continue;
+        }
+        done += n;
+        out->compute_s += n * e->max.mu;
+        out->straggler_s += sum_max - n * e->max.mu;
+        out->fixed_s += n * e->fixed_s;
+        out->save_s += e->save_s;
+        out->saves++;
+    }
+    out->wall_s = st.t;
+}
+
+void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
+{
+    a->wall_s += b->wall_s;
+    a->compute_s += b->compute_s;
+    a->straggler_s += b->straggler_s;
+    a->fixed_s += b->fixed_s;
+    a->save_s += b->save_s;
+    a->lost_s += b->lost_s;
+    a->restore_s += b->restore_s;
+    a->downtime_s += b->downtime_s;
+    a->card_failures += b->card_failures;
+    a->outages += b->outages;
+    a->loss_spikes += b->loss_spikes;
+    a->saves += b->saves;
+}

@@ -1,0 +1,72 @@
+/* engine.h - one replica: a full training run, event by event.
+ *
+ * Semantics (issue 2; MODEL.md 1-3):
+ * - The run is `steps` optimizer steps cut into segments of K steps (the last
+ *   one may be shorter). A step lasts max_i X_i + exposed_comm + input_wait,
+ *   the maximum over the N cards drawn in O(1) by its inverse CDF (dist.h).
+ * - After every segment a synchronous save of save_s runs and commits at its
+ *   end; the final save after the last step ends the run.
+ * - Card failures (rate N / MTBF_card), common outages and loss spikes are
+ *   Poisson processes in wall-clock time, each with its own random stream.
+ *   Failures and outages strike anywhere: compute, save or restore. A loss
+ *   spike is a divergence of training, so only arrivals during compute count;
+ *   arrivals during saves, restores or downtime are discarded (thinning keeps
+ *   the process Poisson on compute time).
+ * - An interruption loses everything since the last commit (compute and any
+ *   save in progress). An outage then keeps the job down for downtime_s
+ *   (arrivals during downtime are discarded), then a restore of restore_s
+ *   runs; an interruption during a restore starts it again. Work resumes at
+ *   the first step after the last committed one.
+ * - Wall time = useful compute + straggler wait + comm/input + saves (of the
+ *   committed segments) + lost work + restores + downtime. Useful compute is
+ *   mu per committed step; straggler wait is max_i X_i - mu per committed step.
+ * With no jitter, no spikes and no downtime these are exactly the assumptions
+ * of Daly's T_wall (closed_form.h), and the engine's mean agrees with it. */
+#ifndef TMC_ENGINE_H
+#define TMC_ENGINE_H
+
+#include <gsl/gsl_rng.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "dist.h"
+#include "rng_pcg.h"
+
+/* Everything one replica needs, derived once from an experiment. Read-only
+ * while replicas run, so threads share it. */
+typedef struct {
+    long steps;            /* S */
+    long interval_steps;   /* K */
+    tmc_max_sampler max;   /* slowest-card compute time per step */
+    double fixed_s;        /* exposed comm + input wait per step, s */
+    double save_s, restore_s, downtime_s;
+    double rate[3];        /* per second: failures, outages, spikes (0 = off) */
+} tmc_engine;
+
+/* Wall-time split and event counts of one replica (or sums over many). */
+typedef struct {
+    double wall_s;      /* run wall time, seconds (reserve not included) */
+    double compute_s;   /* useful compute: mu per committed step */
+    double straggler_s; /* max_i X_i - mu per committed step */
+    double fixed_s;     /* exposed communication + input wait, committed steps */
+    double save_s;      /* saves that committed */
+    double lost_s;      /* compute and partial saves lost to interruptions */
+    double restore_s;   /* restores, including restarted ones */
+    double downtime_s;  /* outage downtime before restores */
+    double card_failures, outages, loss_spikes, saves;
+} tmc_replica;
+
+/* Build the engine from a validated experiment and its closed form (which
+ * fixes K and the rates). */
+void tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf);
+
+/* Run replica `replica` of a run seeded `seed`. rng[TMC_STREAM_COUNT] are
+ * generators allocated with tmc_rng_pcg32 (reseeded here, so callers reuse
+ * them). The result depends only on (e, seed, replica). */
+void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
+                    gsl_rng *const rng[TMC_STREAM_COUNT], tmc_replica *out);
+
+/* Add b into a, field by field. */
+void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b);
+
+#endif

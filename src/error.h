@@ -1,0 +1,14 @@
+/* error.h - an error message carried by the object or call that failed.
+ * No globals, no errno: every fallible call takes a tmc_error * and fills it. */
+#ifndef TMC_ERROR_H
+#define TMC_ERROR_H
+
+typedef struct {
+    char msg[1024]; /* empty when no error */
+} tmc_error;
+
+/* printf-style; always returns -1 so callers can `return tmc_error_set(...)`. */
+int tmc_error_set(tmc_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,251 @@
+/* output.c - text and JSON reports, atomic files. */
+#include "output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Per-run means of the wall-time split, in the order they are printed. */
+typedef struct {
+    const char *key, *label;
+    double mean_s;
+} split_row;
+
+static int split_rows(const tmc_report *r, split_row rows[7])
+{
+    const tmc_replica *t = r->totals;
+    double n = (double)r->replicas;
+    split_row all[7] = {
+        {"useful_compute", "useful compute", t->compute_s / n},
+        {"straggler_wait", "straggler wait", t->straggler_s / n},
+        {"comm_input", "communication + input", t->fixed_s / n},
+        {"saves", "saves (committed)", t->save_s / n},
+        {"lost_work", "lost work", t->lost_s / n},
+        {"restores", "restores", t->restore_s / n},
+        {"outage_downtime", "outage downtime", t->downtime_s / n},
+    };
+    memcpy(rows, all, sizeof all);
+    return 7;
+}
+
+/* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
+static void overhead(const tmc_report *r, double *mean, double *se)
+{
+    double ff = r->cf->failure_free_s;
+    *mean = (r->days->mean - r->x->deadline.reserve_days) * TMC_DAY_S / ff - 1;
+    *se = r->days->se * TMC_DAY_S / ff;
+}
+
+static void text_closed_form(FILE *f, const tmc_report *r)
+{
+    const tmc_experiment *x = r->x;
+    const tmc_closed_form *cf = r->cf;
+    fprintf(f, "Job         %ld steps on %ld cards: compute %.3f s/step", x->job.steps,
+            x->job.cards, cf->compute_s);
+    if (x->jitter.cv > 0)
+        fprintf(f, ", jitter cv %.3g, c_N = %.4f", x->jitter.cv, cf->emax_coeff);
+    fprintf(f, ", step %.3f s (budget %.3f s)\n", cf->step_s, cf->budget_step_s);
+    fprintf(f, "Checkpoint  every %ld steps (%.1f s of work), save %.2f s, restore %.1f s;"
+               " optimum: Young %.0f s, Daly %.0f s\n",
+            cf->interval_steps, cf->interval_s, x->checkpoint.save_s,
+            x->checkpoint.restore_s, cf->young_interval_s, cf->daly_interval_s);
+    fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind\n",
+            cf->mtbf_s, cf->mtbf_s / TMC_DAY_S);
+}
+
+static void text_comparison(FILE *f, const tmc_report *r)
+{
+    const tmc_closed_form *cf = r->cf;
+    const tmc_summary *d = r->days;
+    double ov, ov_se;
+    overhead(r, &ov, &ov_se);
+    fprintf(f, "\n%-22s %-26s %s\n", "", "closed form", "simulated (+- 1 se)");
+    fprintf(f, "%-22s Young %-20.3f %.3f +- %.3f\n", "completion T (days)",
+            cf->completion_days, d->mean, d->se);
+    fprintf(f, "%-22s Daly  %-20.3f%s\n", "", cf->completion_days_daly,
+            cf->daly_exact ? "" : "  (Daly approximate: jitter, spikes or downtime)");
+    fprintf(f, "%-22s Young %-19.3f%% %.3f %% +- %.3f %%\n", "overhead",
+            100 * cf->overhead_young, 100 * ov, 100 * ov_se);
+    fprintf(f, "%-22s Daly  %-19.3f%%\n", "", 100 * cf->overhead_daly);
+    fprintf(f, "P(T <= %g days)%*s %-26s %.4f  [%.4f, %.4f] Wilson 95 %%\n",
+            r->x->deadline.days, 6, "", cf->completion_days <= r->x->deadline.days
+                                          ? "meets (Young)" : "misses (Young)",
+            d->p_met, d->ci_lo, d->ci_hi);
+}
+
+static void text_distribution(FILE *f, const tmc_summary *d)
+{
+    fprintf(f, "\nCompletion time T (days): mean %.4f, sd %.4f, min %.4f, max %.4f\n",
+            d->mean, d->sd, d->min, d->max);
+    fprintf(f, " ");
+    for (int i = 0; i < TMC_STATS_NQ; i++)
+        fprintf(f, "  p%02.0f %.4f", 100 * tmc_stats_levels[i], d->quantile[i]);
+    fprintf(f, "\n");
+    long top = 1;
+    for (int b = 0; b < TMC_STATS_BINS; b++)
+        top = d->bin_count[b] > top ? d->bin_count[b] : top;
+    for (int b = 0; b < TMC_STATS_BINS; b++) {
+        int bar = (int)lround(40.0 * d->bin_count[b] / top);
+        fprintf(f, "  %9.4f - %9.4f |%-40.*s %ld\n", d->bin_lo[b], d->bin_lo[b + 1], bar,
+                "########################################", d->bin_count[b]);
+    }
+}
+
+static void text_events(FILE *f, const tmc_report *r)
+{
+    const tmc_replica *t = r->totals;
+    double n = (double)r->replicas;
+    fprintf(f, "\nEvents per run (mean): card failures %.3f, outages %.3f, loss spikes %.3f,"
+               " committed saves %.1f\n",
+            t->card_failures / n, t->outages / n, t->loss_spikes / n, t->saves / n);
+    split_row rows[7];
+    int nrows = split_rows(r, rows);
+    double wall = t->wall_s / n;
+    fprintf(f, "Wall-time split (mean per run, %.4f days):\n", wall / TMC_DAY_S);
+    for (int i = 0; i < nrows; i++)
+        fprintf(f, "  %-24s %10.4f days  %7.3f %%\n", rows[i].label,
+                rows[i].mean_s / TMC_DAY_S, wall > 0 ? 100 * rows[i].mean_s / wall : 0);
+}
+
+void tmc_output_text(FILE *f, const tmc_report *r)
+{
+    const tmc_experiment *x = r->x;
+    fprintf(f, "trainmc run: %s (%s%s%s)\n", x->name, x->path, x->source[0] ? "; source: " : "",
+            x->source);
+    fprintf(f, "  %ld replicas, seed %llu, %d thread%s, exact mode (every step), %.2f s\n\n",
+            r->replicas, (unsigned long long)r->seed, r->threads, r->threads == 1 ? "" : "s",
+            r->elapsed_s);
+    text_closed_form(f, r);
+    text_comparison(f, r);
+    text_distribution(f, r->days);
+    text_events(f, r);
+}
+
+/* ---------- JSON ---------- */
+
+static cJSON *json_closed_form(const tmc_closed_form *cf)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "compute_s", cf->compute_s);
+    cJSON_AddNumberToObject(o, "emax_coefficient", cf->emax_coeff);
+    cJSON_AddNumberToObject(o, "step_s", cf->step_s);
+    cJSON_AddNumberToObject(o, "interval_steps", (double)cf->interval_steps);
+    cJSON_AddNumberToObject(o, "interval_s", cf->interval_s);
+    cJSON_AddNumberToObject(o, "mtbf_s", isinf(cf->mtbf_s) ? -1 : cf->mtbf_s);
+    cJSON_AddNumberToObject(o, "overhead_young", cf->overhead_young);
+    cJSON_AddNumberToObject(o, "overhead_daly", cf->overhead_daly);
+    cJSON_AddBoolToObject(o, "daly_exact", cf->daly_exact);
+    cJSON_AddNumberToObject(o, "young_interval_s", cf->young_interval_s);
+    cJSON_AddNumberToObject(o, "daly_interval_s", cf->daly_interval_s);
+    cJSON_AddNumberToObject(o, "completion_days", cf->completion_days);
+    cJSON_AddNumberToObject(o, "completion_days_daly", cf->completion_days_daly);
+    cJSON_AddNumberToObject(o, "budget_step_s", cf->budget_step_s);
+    return o;
+}
+
+static cJSON *json_days(const tmc_summary *d)
+{
+    static const char *const names[TMC_STATS_NQ] = {"p01", "p05", "p50", "p95", "p99"};
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "mean", d->mean);
+    cJSON_AddNumberToObject(o, "sd", d->sd);
+    cJSON_AddNumberToObject(o, "se", d->se);
+    cJSON_AddNumberToObject(o, "min", d->min);
+    cJSON_AddNumberToObject(o, "max", d->max);
+    cJSON *q = cJSON_AddObjectToObject(o, "quantiles");
+    for (int i = 0; i < TMC_STATS_NQ; i++)
+        cJSON_AddNumberToObject(q, names[i], d->quantile[i]);
+    cJSON *h = cJSON_AddObjectToObject(o, "histogram");
+    cJSON_AddItemToObject(h, "edges", cJSON_CreateDoubleArray(d->bin_lo, TMC_STATS_BINS + 1));
+    cJSON *counts = cJSON_AddArrayToObject(h, "counts");
+    for (int b = 0; b < TMC_STATS_BINS; b++)
+        cJSON_AddItemToArray(counts, cJSON_CreateNumber((double)d->bin_count[b]));
+    return o;
+}
+
+static cJSON *json_split(const tmc_report *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    split_row rows[7];
+    int n = split_rows(r, rows);
+    for (int i = 0; i < n; i++)
+        cJSON_AddNumberToObject(o, rows[i].key, rows[i].mean_s / TMC_DAY_S);
+    cJSON_AddNumberToObject(o, "wall", r->totals->wall_s / r->replicas / TMC_DAY_S);
+    return o;
+}
+
+cJSON *tmc_output_json(const tmc_report *r)
+{
+    const tmc_replica *t = r->totals;
+    double n = (double)r->replicas, ov, ov_se;
+    overhead(r, &ov, &ov_se);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "experiment", r->x->name);
+    cJSON_AddStringToObject(root, "source", r->x->source);
+    cJSON_AddStringToObject(root, "mode", "exact");
+    cJSON_AddNumberToObject(root, "replicas", n);
+    cJSON_AddNumberToObject(root, "seed", (double)r->seed);
+    cJSON_AddItemToObject(root, "completion_days", json_days(r->days));
+    cJSON *dl = cJSON_AddObjectToObject(root, "deadline");
+    cJSON_AddNumberToObject(dl, "days", r->x->deadline.days);
+    cJSON_AddNumberToObject(dl, "probability", r->days->p_met);
+    double ci[2] = {r->days->ci_lo, r->days->ci_hi};
+    cJSON_AddItemToObject(dl, "ci95", cJSON_CreateDoubleArray(ci, 2));
+    cJSON *oh = cJSON_AddObjectToObject(root, "overhead");
+    cJSON_AddNumberToObject(oh, "mean", ov);
+    cJSON_AddNumberToObject(oh, "se", ov_se);
+    cJSON *ev = cJSON_AddObjectToObject(root, "events");
+    cJSON_AddNumberToObject(ev, "card_failures", t->card_failures / n);
+    cJSON_AddNumberToObject(ev, "outages", t->outages / n);
+    cJSON_AddNumberToObject(ev, "loss_spikes", t->loss_spikes / n);
+    cJSON_AddNumberToObject(ev, "saves", t->saves / n);
+    cJSON_AddItemToObject(root, "split_days", json_split(r));
+    cJSON_AddItemToObject(root, "closed_form", json_closed_form(r->cf));
+    return root;
+}
+
+/* ---------- atomic files ---------- */
+
+int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
+{
+    if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path)
+        return tmc_error_set(err, "%s: output path too long", path);
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0)
+        return tmc_error_set(err, "%s: cannot create output file: %s", path, strerror(errno));
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    o->fp = fdopen(fd, "w");
+    if (!o->fp) {
+        close(fd);
+        unlink(o->tmp);
+        return tmc_error_set(err, "%s: cannot open output file: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err)
+{
+    int bad = fputs(text, o->fp) < 0 || fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0;
+    bad |= fclose(o->fp) != 0;
+    o->fp = NULL;
+    if (bad || rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp);
+        return tmc_error_set(err, "%s: cannot write output file: %s", o->path, strerror(e));
+    }
+    return 0;
+}
+
+void tmc_output_abort(tmc_outfile *o)
+{
+    if (o->fp)
+        fclose(o->fp);
+    o->fp = NULL;
+    unlink(o->tmp);
+}

@@ -1,0 +1,53 @@
+/* output.h - a run's results as text (stdout) and JSON (cJSON), and atomic
+ * output files. The closed form is printed beside every simulated figure. */
+#ifndef TMC_OUTPUT_H
+#define TMC_OUTPUT_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "engine.h"
+#include "stats.h"
+
+/* Everything a report shows; all pointers borrowed. */
+typedef struct {
+    const tmc_experiment *x;
+    const tmc_closed_form *cf;
+    const tmc_summary *days; /* completion time T in days, threshold = deadline */
+    const tmc_replica *totals; /* sums over all replicas */
+    long replicas;
+    uint64_t seed;
+    int threads;       /* text only: JSON is identical whatever the thread count */
+    double elapsed_s;  /* text only */
+} tmc_report;
+
+/* The text summary (MODEL.md 6): closed form beside simulation, P(deadline)
+ * with its Wilson interval, quantiles, histogram, events, wall-time split. */
+void tmc_output_text(FILE *f, const tmc_report *r);
+
+/* The JSON document (keys listed in README.md "Output"); caller frees with
+ * cJSON_Delete. Returns NULL if memory runs out. */
+cJSON *tmc_output_json(const tmc_report *r);
+
+/* An output file written atomically: opened as a temporary file beside the
+ * target before any work (so a missing folder or a permission error fails
+ * early), renamed over the target only when complete. */
+typedef struct {
+    char path[1024];
+    char tmp[1100];
+    FILE *fp;
+} tmc_outfile;
+
+/* Create the temporary file. Returns 0, or -1 with err naming path and cause. */
+int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err);
+
+/* Write text, flush, sync and rename onto the target. On failure the target
+ * is untouched, the temporary file removed, and -1 returned with err set. */
+int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err);
+
+/* Remove the temporary file; the target is untouched. */
+void tmc_output_abort(tmc_outfile *o);
+
+#endif

@@ -1,0 +1,49 @@
+/* rng_pcg.h - PCG32 (XSH RR 64/32) as a GSL generator, with stream selection.
+ *
+ * Source: M. E. O'Neill, "PCG: A Family of Simple Fast Space-Efficient
+ * Statistically Good Algorithms for Random Number Generation", HMC-CS-2014-0905
+ * (2014); reference implementation pcg-c / pcg-cpp.
+ *
+ * Recurrence: state' = state * 6364136223846793005 + inc (mod 2^64), inc odd;
+ * output = rotr32(((state >> 18) ^ state) >> 27, state >> 59) of the *old*
+ * state. Period 2^64 per stream; 2^63 streams, chosen by inc = 2*stream + 1.
+ * Known answer (checked in tests/test_rng_pcg.c): seeded with initstate 42,
+ * stream 54, the first output is 0xa15c02b7.
+ *
+ * Because tmc_rng_pcg32 is a gsl_rng_type, every GSL sampler (gsl_ran_*,
+ * gsl_rng_uniform_pos, ...) draws from it unchanged. */
+#ifndef TMC_RNG_PCG_H
+#define TMC_RNG_PCG_H
+
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+
+/* The generator type: gsl_rng_alloc(tmc_rng_pcg32). gsl_rng_set(r, s) seeds
+ * initstate s on stream 0. get() returns 32 bits in [0, 2^32 - 1];
+ * get_double() returns get() / 2^32 in [0, 1), as GSL's 32-bit generators do. */
+extern const gsl_rng_type *tmc_rng_pcg32;
+
+/* Seed r (which must have been allocated with tmc_rng_pcg32) exactly as
+ * pcg32_srandom_r(initstate, stream) does in pcg-c and pcg32(initstate,
+ * stream) in pcg-cpp. */
+void tmc_rng_pcg_seed(gsl_rng *r, uint64_t initstate, uint64_t stream);
+
+/* Streams of one replica: each random process of a run has its own stream so
+ * that changing one process (e.g. the outage rate) leaves the draws of the
+ * others untouched (common random numbers across settings). */
+typedef enum {
+    TMC_STREAM_JITTER = 0,   /* per-step maximum card compute time */
+    TMC_STREAM_FAILURES = 1, /* card failure arrivals */
+    TMC_STREAM_OUTAGES = 2,  /* common outage arrivals */
+    TMC_STREAM_SPIKES = 3,   /* loss spike arrivals */
+    TMC_STREAM_COUNT = 4
+} tmc_stream_kind;
+
+/* Seed r for process `kind` of replica `replica` under run seed `seed`:
+ * stream = replica * TMC_STREAM_COUNT + kind, initstate = a SplitMix64 hash of
+ * (seed, stream) so that neighbouring streams do not start from one state.
+ * Depends only on (seed, replica, kind): never on threads or ranks. */
+void tmc_rng_pcg_seed_replica(gsl_rng *r, uint64_t seed, uint64_t replica,
+                              tmc_stream_kind kind);
+
+#endif

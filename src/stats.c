@@ -1,0 +1,68 @@
+/* stats.c - mean, sd, quantiles, Wilson interval, histogram. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_histogram.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+const double tmc_stats_levels[TMC_STATS_NQ] = {0.01, 0.05, 0.50, 0.95, 0.99};
+
+void tmc_stats_wilson(long k, long n, double conf, double *lo, double *hi)
+{
+    double z = gsl_cdf_ugaussian_Pinv(1 - (1 - conf) / 2);
+    double p = (double)k / n, z2n = z * z / n;
+    double centre = (p + z2n / 2) / (1 + z2n);
+    double half = z * sqrt(p * (1 - p) / n + z2n / (4.0 * n)) / (1 + z2n);
+    *lo = fmax(0, centre - half);
+    *hi = fmin(1, centre + half);
+}
+
+static void histogram(const double *sorted, long n, tmc_summary *out)
+{
+    double lo = sorted[0], hi = sorted[n - 1];
+    if (hi <= lo)
+        hi = lo + fmax(fabs(lo) * 1e-9, 1e-12);
+    /* gsl bins are [lo, hi): nudge hi so the maximum lands in the last bin */
+    hi = nextafter(hi, INFINITY);
+    gsl_histogram *h = gsl_histogram_alloc(TMC_STATS_BINS);
+    gsl_histogram_set_ranges_uniform(h, lo, hi);
+    for (long i = 0; i < n; i++)
+        gsl_histogram_increment(h, sorted[i]);
+    for (size_t b = 0; b <= TMC_STATS_BINS; b++)
+        out->bin_lo[b] = h->range[b];
+    for (size_t b = 0; b < TMC_STATS_BINS; b++)
+        out->bin_count[b] = (long)gsl_histogram_get(h, b);
+    gsl_histogram_free(h);
+}
+
+int tmc_stats_summarize(const double *x, long n, double threshold, tmc_summary *out,
+                        tmc_error *err)
+{
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s)
+        return tmc_error_set(err, "out of memory for %ld values", n);
+    memcpy(s, x, (size_t)n * sizeof *s);
+    out->n = n;
+    out->mean = gsl_stats_mean(x, 1, (size_t)n);
+    out->sd = n > 1 ? gsl_stats_sd_m(x, 1, (size_t)n, out->mean) : 0;
+    out->se = out->sd / sqrt((double)n);
+    gsl_sort(s, 1, (size_t)n);
+    out->min = s[0];
+    out->max = s[n - 1];
+    for (int i = 0; i < TMC_STATS_NQ; i++)
+        out->quantile[i] = gsl_stats_quantile_from_sorted_data(s, 1, (size_t)n,
+                                                               tmc_stats_levels[i]);
+    long met = 0;
+    while (met < n && s[met] <= threshold)
+        met++;
+    out->met = met;
+    out->p_met = (double)met / n;
+    tmc_stats_wilson(met, n, 0.95, &out->ci_lo, &out->ci_hi);
+    histogram(s, n, out);
+    free(s);
+    return 0;
+}
