@@ -1,7 +1,16 @@
 /* closed_form.c - the formulas of MODEL.md, each cited in closed_form.h. */
 #include "closed_form.h"
 
+#include <limits.h>
 #include <math.h>
+
+long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
+{
+    if (!(tokens > 0 && batch_sequences > 0 && sequence_tokens > 0))
+        return -1;
+    double steps = ceil(tokens / (batch_sequences * sequence_tokens));
+    return steps < (double)LONG_MAX ? (long)steps : -1;
+}
 
 double tmc_closed_form_compute_s(const tmc_job *job)
 {

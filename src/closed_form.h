@@ -8,6 +8,12 @@
 
 #define TMC_DAY_S 86400.0
 
+/* Steps needed to see `tokens` effective tokens at `batch_sequences`
+ * sequences of `sequence_tokens` tokens per step: ceil(tokens / (batch x
+ * sequence)) (MODEL.md 1: 1e11 / (384 x 8,192) -> 31,790). Returns -1 if an
+ * argument is not positive or the count exceeds LONG_MAX. */
+long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens);
+
 /* Per-card compute time per step mu = flop_per_step / (cards x peak x eff),
  * seconds (MODEL.md 1: 78.3 s at 32 cards, 52.2 s at 48). */
 double tmc_closed_form_compute_s(const tmc_job *job);

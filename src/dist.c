@@ -25,7 +25,10 @@ static double max_density_moment(double x, void *vp)
     double log_cdf = x < 0 ? log(gsl_cdf_ugaussian_P(x))
                            : log1p(-gsl_cdf_ugaussian_Q(x));
     double log_pdf = -0.5 * x * x - 0.5 * log(2 * M_PI);
-    double f = p->n * exp(log_pdf + (p->n - 1) * log_cdf);
+    double log_f = log_pdf;
+    if (p->n > 1) /* n = 1: Phi^0 = 1 even where Phi underflows to 0 */
+        log_f += (p->n - 1) * log_cdf;
+    double f = p->n * exp(log_f);
     return p->power == 1 ? x * f : x * x * f;
 }
 

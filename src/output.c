@@ -62,17 +62,21 @@ static void text_comparison(FILE *f, const tmc_report *r)
     const tmc_summary *d = r->days;
     double ov, ov_se;
     overhead(r, &ov, &ov_se);
-    fprintf(f, "\n%-22s %-26s %s\n", "", "closed form", "simulated (+- 1 se)");
-    fprintf(f, "%-22s Young %-20.3f %.3f +- %.3f\n", "completion T (days)",
+    char young[32], daly[32];
+    fprintf(f, "\n%-22s %-24s %s\n", "", "closed form", "simulated (+- 1 se)");
+    fprintf(f, "%-22s Young %-18.3f %.4f +- %.4f\n", "completion T (days)",
             cf->completion_days, d->mean, d->se);
-    fprintf(f, "%-22s Daly  %-20.3f%s\n", "", cf->completion_days_daly,
-            cf->daly_exact ? "" : "  (Daly approximate: jitter, spikes or downtime)");
-    fprintf(f, "%-22s Young %-19.3f%% %.3f %% +- %.3f %%\n", "overhead",
-            100 * cf->overhead_young, 100 * ov, 100 * ov_se);
-    fprintf(f, "%-22s Daly  %-19.3f%%\n", "", 100 * cf->overhead_daly);
-    fprintf(f, "P(T <= %g days)%*s %-26s %.4f  [%.4f, %.4f] Wilson 95 %%\n",
-            r->x->deadline.days, 6, "", cf->completion_days <= r->x->deadline.days
-                                          ? "meets (Young)" : "misses (Young)",
+    fprintf(f, "%-22s Daly  %-18.3f%s\n", "", cf->completion_days_daly,
+            cf->daly_exact ? "" : " (approximate: jitter, spikes or downtime)");
+    snprintf(young, sizeof young, "%.3f %%", 100 * cf->overhead_young);
+    snprintf(daly, sizeof daly, "%.3f %%", 100 * cf->overhead_daly);
+    fprintf(f, "%-22s Young %-18s %.3f %% +- %.3f %%\n", "overhead", young, 100 * ov,
+            100 * ov_se);
+    fprintf(f, "%-22s Daly  %-18s\n", "", daly);
+    char label[48];
+    snprintf(label, sizeof label, "P(T <= %g days)", r->x->deadline.days);
+    fprintf(f, "%-22s %-24s %.4f  [%.4f, %.4f] Wilson 95 %%\n", label,
+            cf->completion_days <= r->x->deadline.days ? "meets (Young)" : "misses (Young)",
             d->p_met, d->ci_lo, d->ci_hi);
 }
 

@@ -1,0 +1,176 @@
+/* cf-1.x: closed forms against the reference design's figures (MODEL.md).
+ * Figures are quoted to the precision MODEL.md prints them, so each check
+ * allows half a unit of the last printed digit. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
+
+#include "closed_form.h"
+
+#define DAY TMC_DAY_S
+#define MTBF_CARD (337 * DAY) /* MODEL.md 3.1 */
+
+static void near(double got, double want, double half_unit, const char *what)
+{
+    if (!(fabs(got - want) <= half_unit))
+        fail_msg("%s: got %.6g, MODEL.md says %.6g (+- %.3g)", what, got, want, half_unit);
+}
+
+static tmc_experiment load(const char *name, const char *set)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
+    tmc_experiment x;
+    tmc_error err = {""};
+    const char *sets[1] = {set};
+    if (tmc_config_load(path, sets, set ? 1 : 0, &x, &err))
+        fail_msg("%s", err.msg);
+    return x;
+}
+
+/* cf-1.1: MODEL.md 1, steps, compute and step times. */
+static void test_job_figures(void **state)
+{
+    (void)state;
+    assert_int_equal(tmc_closed_form_steps(1e11, 384, 8192), 31790);
+    assert_int_equal(tmc_closed_form_steps(0, 384, 8192), -1);
+    tmc_experiment x32 = load("design-32", NULL), x48 = load("design-48", NULL);
+    near(tmc_closed_form_compute_s(&x32.job), 78.3, 0.05, "mu at 32 cards");
+    near(tmc_closed_form_compute_s(&x48.job), 52.2, 0.05, "mu at 48 cards");
+    /* MODEL.md adds 0.58 s to mu already rounded (78.3 + 0.58 = 78.9; exact
+     * 78.267 + 0.58 = 78.847), so the step times allow the two roundings. */
+    near(tmc_closed_form_step_s(&x32.job, &x32.jitter), 78.9, 0.1, "t_s at 32 cards");
+    near(tmc_closed_form_step_s(&x48.job, &x48.jitter), 52.8, 0.1, "t_s at 48 cards");
+}
+
+/* cf-1.2: MODEL.md 3.4, Young's overhead at 1,024 cards (M = 7.9 h). */
+static void test_young_1024(void **state)
+{
+    (void)state;
+    double m = MTBF_CARD / 1024;
+    near(m / 3600, 7.9, 0.05, "system MTBF at 1,024 cards (h)");
+    near(100 * tmc_closed_form_young_overhead(300, 16.38, 120, m), 6.4, 0.05, "L(300 s)");
+    near(100 * tmc_closed_form_young_overhead(900, 16.38, 120, m), 3.8, 0.05, "L(900 s)");
+    near(100 * tmc_closed_form_young_overhead(1800, 16.38, 120, m), 4.5, 0.05, "L(1800 s)");
+}
+
+/* cf-1.3: MODEL.md 3.4 at 48 and 32 cards, and 7-day loss spikes. */
+static void test_young_design(void **state)
+{
+    (void)state;
+    near(100 * tmc_closed_form_young_overhead(1800, 16.38, 120, MTBF_CARD / 48), 1.08, 0.005,
+         "L at 48 cards");
+    near(100 * tmc_closed_form_young_overhead(1800, 16.38, 120, MTBF_CARD / 32), 1.02, 0.005,
+         "L at 32 cards");
+    tmc_experiment x = load("design-48", "loss_spikes={\"mean_interval_days\": 7}");
+    tmc_closed_form cf, base;
+    tmc_closed_form_compute(&x, &cf);
+    near(100 * cf.overhead_young, 1.25, 0.005, "L with spikes every 7 days");
+    x.loss_spikes.enabled = 0;
+    tmc_closed_form_compute(&x, &base);
+    near(cf.completion_days - base.completion_days, 0.03, 0.005, "days added by spikes");
+}
+
+/* cf-1.4: MODEL.md 1, completion T = 5 d + S t_s (1 + L) and the verdicts. */
+static void test_completion(void **state)
+{
+    (void)state;
+    tmc_closed_form cf32, cf48;
+    tmc_experiment x32 = load("design-32", NULL), x48 = load("design-48", NULL);
+    tmc_closed_form_compute(&x32, &cf32);
+    tmc_closed_form_compute(&x48, &cf48);
+    near(cf32.completion_days, 34.3, 0.05, "32-card completion (days)");
+    near(cf48.completion_days, 24.6, 0.05, "48-card completion (days)");
+    near((cf32.completion_days - 5) / (1 + cf32.overhead_young), 29.0, 0.05, "32-card base");
+    near((cf48.completion_days - 5) / (1 + cf48.overhead_young), 19.4, 0.05, "48-card base");
+    near(cf48.budget_step_s, 67.9, 0.05, "step budget (s)");
+    near(cf48.budget_step_s / 1.0108, 67.2, 0.05, "48-card ceiling (s)");
+    assert_int_equal(cf48.interval_steps, 34); /* round(1800 / 52.758) */
+    assert_int_equal(cf32.interval_steps, 23); /* round(1800 / 78.847) */
+}
+
+/* cf-1.5: tau* = sqrt(2cM); doubling the cards or halving the save speed
+ * scales it by 1/sqrt 2 and sqrt 2 (MODEL.md 3.4). */
+static void test_young_interval(void **state)
+{
+    (void)state;
+    double m = MTBF_CARD / 48, t = tmc_closed_form_young_interval(16.38, m);
+    near(t, 4457.8, 0.05, "tau* at 48 cards (sqrt(2 x 16.38 x 606,600) = sqrt(19,872,216))");
+    near(tmc_closed_form_young_interval(16.38, m / 2) / t, 1 / sqrt(2), 1e-12, "2x cards");
+    near(tmc_closed_form_young_interval(32.76, m) / t, sqrt(2), 1e-12, "half save speed");
+}
+
+/* Daly's T_wall / T_s as a function of a continuous interval tau. */
+typedef struct {
+    double c, r, m;
+} daly_case;
+
+static double daly_ratio(double tau, void *p)
+{
+    const daly_case *d = p;
+    return d->m * exp(d->r / d->m) * expm1((tau + d->c) / d->m) / tau;
+}
+
+/* The minimiser of Daly's T_wall by GSL's Brent method. */
+static double daly_minimiser(daly_case d, double guess)
+{
+    gsl_function f = {&daly_ratio, &d};
+    gsl_min_fminimizer *s = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+    gsl_min_fminimizer_set(s, &f, guess, guess / 10, guess * 10);
+    for (int i = 0; i < 200; i++) {
+        gsl_min_fminimizer_iterate(s);
+        double lo = gsl_min_fminimizer_x_lower(s), hi = gsl_min_fminimizer_x_upper(s);
+        if (gsl_min_test_interval(lo, hi, 1e-9, 1e-10) == GSL_SUCCESS)
+            break;
+    }
+    double x = gsl_min_fminimizer_x_minimum(s);
+    gsl_min_fminimizer_free(s);
+    return x;
+}
+
+/* cf-1.6: Daly's formula (MODEL.md 3.5). Its tau_opt lies within 0.5 % of the
+ * true minimiser of T_wall; Young is its first-order limit; the per-segment
+ * sum equals the closed expression when S is a multiple of K; c >= 2M gives M. */
+static void test_daly(void **state)
+{
+    (void)state;
+    static const double cards[3] = {48, 1024, 16384};
+    for (int i = 0; i < 3; i++) {
+        daly_case d = {16.38, 120, MTBF_CARD / cards[i]};
+        double opt = tmc_closed_form_daly_interval(d.c, d.m);
+        double best = daly_minimiser(d, opt);
+        if (fabs(opt / best - 1) > 0.005)
+            fail_msg("%g cards: Daly tau_opt %.1f s, minimiser %.1f s", cards[i], opt, best);
+    }
+    /* 48 cards: tau_opt = 4457.83 (1 + sqrt(x)/3 + x/9) - 16.38 = 4446.92,
+     * x = c/2M = 1.3502e-5 */
+    near(tmc_closed_form_daly_interval(16.38, MTBF_CARD / 48), 4446.92, 0.01, "Daly tau_opt");
+    near(tmc_closed_form_daly_interval(100, 40), 40, 0, "c >= 2M gives M");
+
+    double m = 1e9, ts = 1.0; /* M >> tau: Daly -> Young */
+    double wall = tmc_closed_form_daly_wall_s(360000, ts, 1800, 16.38, 120, m);
+    double young = tmc_closed_form_young_overhead(1800, 16.38, 120, m);
+    near((wall / 360000 - 1) / young, 1, 1e-3, "Daly / Young for M = 1e9 s");
+
+    daly_case d = {16.38, 120, 1800};
+    double closed = daly_ratio(1800, &d) * 1800 * 100; /* T_s = 100 segments */
+    near(tmc_closed_form_daly_wall_s(180000, ts, 1800, 16.38, 120, 1800) / closed, 1, 1e-12,
+         "segment sum vs M e^(r/M) (e^((tau+c)/M) - 1) T_s / tau");
+    near(tmc_closed_form_daly_wall_s(100, 2, 30, 5, 120, INFINITY), 200 + 4 * 5, 1e-9,
+         "no failures: work + saves (last segment shorter)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_job_figures),   cmocka_unit_test(test_young_1024),
+        cmocka_unit_test(test_young_design),  cmocka_unit_test(test_completion),
+        cmocka_unit_test(test_young_interval), cmocka_unit_test(test_daly),
+    };
+    return cmocka_run_group_tests_name("cf-1", tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/* dist-1.x: the maximum of N normals.
+ * dist-1.1 c_N by quadrature reproduces MODEL.md 2 (4 decimals);
+ * dist-1.2 the O(1) sampler's mean and sd against quadrature, N = 8, 48, 1024;
+ * dist-1.3 the sampler's histogram against the exact CDF Phi(x)^N per bin;
+ * dist-1.4 the sampler against brute force (N explicit normal draws), N = 8;
+ * dist-1.5 no jitter: the sampler returns mu and draws nothing.
+ * Statistical tests: fixed seed, estimator and standard error stated,
+ * tolerance 4 standard errors. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_randist.h>
+
+#include "dist.h"
+#include "rng_pcg.h"
+
+#define DRAWS 200000
+#define TOL_SE 4.0
+
+/* A sampler of the maximum of n standard normals (shifted by mu = 10 so
+ * that cv = 0.1 gives sigma = 1). */
+static tmc_max_sampler standard_max(long n)
+{
+    tmc_jitter j = {TMC_JITTER_NORMAL, 0.1};
+    tmc_max_sampler s;
+    tmc_dist_max_init(&s, &j, 10.0, n);
+    return s;
+}
+
+/* dist-1.1: MODEL.md 2's table, given to 4 decimals. */
+static void test_emax_table(void **state)
+{
+    (void)state;
+    static const long n[5] = {2, 8, 48, 1024, 16384};
+    static const double c[5] = {0.5642, 1.4236, 2.2331, 3.2482, 3.9714};
+    for (int i = 0; i < 5; i++) {
+        double got = tmc_dist_normal_emax(n[i], NULL);
+        if (fabs(got - c[i]) > 0.5e-4)
+            fail_msg("c_%ld = %.6f, MODEL.md 2 says %.4f", n[i], got, c[i]);
+    }
+    /* c_2 = 1/sqrt(pi) exactly; c_1 = 0 */
+    assert_true(fabs(tmc_dist_normal_emax(2, NULL) - 1 / sqrt(M_PI)) < 1e-9);
+    assert_true(fabs(tmc_dist_normal_emax(1, NULL)) < 1e-9);
+}
+
+/* dist-1.2: estimator = sample mean of DRAWS maxima, SE = sd_quad / sqrt(DRAWS);
+ * sample sd with SE sqrt((m4 - s^4) / (4 s^2 DRAWS)) from the sample's m4. */
+static void check_moments(long n, uint64_t seed)
+{
+    tmc_max_sampler s = standard_max(n);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, seed, 0);
+    double sd_q, c = tmc_dist_normal_emax(n, &sd_q);
+    double sum = 0, sum2 = 0, sum4 = 0;
+    for (long i = 0; i < DRAWS; i++) {
+        double x = tmc_dist_sample_max(&s, r) - 10.0 - c; /* centred on the exact mean */
+        sum += x;
+        sum2 += x * x;
+        sum4 += x * x * x * x;
+    }
+    double mean = sum / DRAWS, se = sd_q / sqrt((double)DRAWS);
+    double var = sum2 / DRAWS - mean * mean, sd = sqrt(var);
+    double se_sd = sqrt((sum4 / DRAWS - var * var) / (4 * var * DRAWS));
+    if (fabs(mean) > TOL_SE * se)
+        fail_msg("N=%ld: mean of max %.5f vs c_N %.5f: %.2f se", n, mean + c, c, mean / se);
+    if (fabs(sd - sd_q) > TOL_SE * se_sd)
+        fail_msg("N=%ld: sd of max %.5f vs quadrature %.5f: %.2f se", n, sd, sd_q,
+                 (sd - sd_q) / se_sd);
+    gsl_rng_free(r);
+}
+
+static void test_sampler_moments(void **state)
+{
+    (void)state;
+    check_moments(8, 11);
+    check_moments(48, 12);
+    check_moments(1024, 13);
+    check_moments(16384, 14);
+}
+
+/* dist-1.3: 10 bins between quantiles of the exact CDF F(x) = Phi(x)^N; the
+ * count in a bin is Binomial(DRAWS, p_b), SE sqrt(DRAWS p_b (1 - p_b)). */
+static void check_histogram(long n, uint64_t seed)
+{
+    enum { BINS = 10 };
+    double edge[BINS + 1];
+    long count[BINS] = {0};
+    for (int b = 0; b <= BINS; b++) /* F(edge_b) = b / BINS */
+        edge[b] = b == 0 ? -INFINITY : b == BINS ? INFINITY
+                : gsl_cdf_ugaussian_Pinv(pow((double)b / BINS, 1.0 / n));
+    tmc_max_sampler s = standard_max(n);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, seed, 0);
+    for (long i = 0; i < DRAWS; i++) {
+        double x = tmc_dist_sample_max(&s, r) - 10.0;
+        int b = 0;
+        while (x > edge[b + 1])
+            b++;
+        count[b]++;
+    }
+    double p = 1.0 / BINS, expect = DRAWS * p, se = sqrt(DRAWS * p * (1 - p));
+    for (int b = 0; b < BINS; b++)
+        if (fabs(count[b] - expect) > TOL_SE * se)
+            fail_msg("N=%ld bin %d: %ld draws, expected %.0f +- %.0f", n, b, count[b],
+                     expect, se);
+    gsl_rng_free(r);
+}
+
+static void test_sampler_histogram(void **state)
+{
+    (void)state;
+    check_histogram(8, 21);
+    check_histogram(48, 22);
+    check_histogram(1024, 23);
+}
+
+/* dist-1.4: difference of the two means, SE = sqrt(v1/M + v2/M). */
+static void test_against_brute_force(void **state)
+{
+    (void)state;
+    const long n = 8, m = 100000;
+    tmc_max_sampler s = standard_max(n);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 31, 0);
+    double a = 0, a2 = 0, b = 0, b2 = 0;
+    for (long i = 0; i < m; i++) {
+        double x = tmc_dist_sample_max(&s, r) - 10.0, y = -INFINITY;
+        for (long k = 0; k < n; k++)
+            y = fmax(y, gsl_ran_gaussian_ziggurat(r, 1.0));
+        a += x, a2 += x * x, b += y, b2 += y * y;
+    }
+    double ma = a / m, mb = b / m;
+    double se = sqrt((a2 / m - ma * ma) / m + (b2 / m - mb * mb) / m);
+    if (fabs(ma - mb) > TOL_SE * se)
+        fail_msg("O(1) mean %.5f vs brute force %.5f: %.2f se", ma, mb, (ma - mb) / se);
+    gsl_rng_free(r);
+}
+
+/* dist-1.5 */
+static void test_no_jitter(void **state)
+{
+    (void)state;
+    tmc_jitter j = {TMC_JITTER_NORMAL, 0.0};
+    tmc_max_sampler s;
+    tmc_dist_max_init(&s, &j, 52.178, 48);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32), *ref = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 5, 0);
+    tmc_rng_pcg_seed(ref, 5, 0);
+    assert_true(tmc_dist_sample_max(&s, r) == 52.178);
+    assert_int_equal(gsl_rng_get(r), gsl_rng_get(ref)); /* nothing drawn */
+    assert_true(tmc_dist_expected_max(&j, 52.178, 48) == 52.178);
+    gsl_rng_free(r);
+    gsl_rng_free(ref);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_emax_table),
+        cmocka_unit_test(test_sampler_moments),
+        cmocka_unit_test(test_sampler_histogram),
+        cmocka_unit_test(test_against_brute_force),
+        cmocka_unit_test(test_no_jitter),
+    };
+    return cmocka_run_group_tests_name("dist-1", tests, NULL, NULL);
+}

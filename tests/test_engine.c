@@ -1,0 +1,170 @@
+/* engine-1.x: the simulation against exact expectations.
+ * engine-1.1 Daly's T_wall, no jitter, S a multiple of K, M >> tau (48 cards);
+ * engine-1.2 the same where M is comparable to tau (16,384 cards);
+ * engine-1.3 no interruptions, 5 % jitter: E[wall] = S (mu + c_N sigma +
+ *            comm + input) + segments x save;
+ * engine-1.4 loss spikes only (compute-time Poisson, restore never hit):
+ *            E[wall] = segments x [(e^(lambda a) - 1)(1/lambda + r) + c];
+ * engine-1.5 every replica's wall-time split adds up to its wall time, and
+ *            E[failures] = rate x E[wall - downtime] (the compensator of a
+ *            Poisson process stopped at the run's end).
+ * Estimator: the mean over R replicas; SE = sample sd / sqrt(R); tolerance
+ * 4 SE; fixed seeds. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "closed_form.h"
+#include "engine.h"
+#include "runner.h"
+
+#define TOL_SE 4.0
+
+static tmc_experiment load(const char *name, const char *const *sets, int n_sets)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, sets, n_sets, &x, &err))
+        fail_msg("%s", err.msg);
+    return x;
+}
+
+typedef struct {
+    double mean, se;
+    tmc_replica totals;
+} sim_result;
+
+static sim_result simulate(const tmc_experiment *x, const tmc_closed_form *cf, long n,
+                           uint64_t seed)
+{
+    tmc_engine e;
+    tmc_engine_init(&e, x, cf);
+    double *wall = malloc((size_t)n * sizeof *wall);
+    sim_result r;
+    tmc_error err = {""};
+    assert_int_equal(tmc_runner_run(&e, n, seed, 2, NULL, NULL, wall, &r.totals, &err), 0);
+    r.mean = gsl_stats_mean(wall, 1, (size_t)n);
+    r.se = gsl_stats_sd(wall, 1, (size_t)n) / sqrt((double)n);
+    free(wall);
+    return r;
+}
+
+static void agree(sim_result r, double exact, const char *what)
+{
+    double z = (r.mean - exact) / r.se;
+    print_message("%s: simulated %.2f s +- %.2f, exact %.2f s (%.2f se)\n", what, r.mean,
+                  r.se, exact, z);
+    if (!(fabs(z) <= TOL_SE))
+        fail_msg("%s: %.2f standard errors", what, z);
+}
+
+/* engine-1.1: design-48 has S = 31,790 = 935 x 34 = 935 K. */
+static void test_daly_48(void **state)
+{
+    (void)state;
+    tmc_experiment x = load("design-48", NULL, 0);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    assert_int_equal(x.job.steps % cf.interval_steps, 0);
+    assert_true(cf.daly_exact);
+    agree(simulate(&x, &cf, 20000, 101), cf.daly_wall_s, "48 cards vs Daly");
+}
+
+/* engine-1.2: 16,384 cards, M = 1,777 s against tau = 1,800 s; S = 10 K. */
+static void test_daly_16384(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"job.cards=16384", "job.steps=1"};
+    tmc_experiment x = load("design-48", sets, 2);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    x.job.steps = 10 * cf.interval_steps;
+    tmc_closed_form_compute(&x, &cf);
+    assert_true(cf.mtbf_s < 1800 && cf.mtbf_s > 1700);
+    sim_result r = simulate(&x, &cf, 20000, 102);
+    agree(r, cf.daly_wall_s, "16,384 cards vs Daly");
+    /* Young's first order is visibly wrong here (MODEL.md 3.5) */
+    double young_wall = cf.failure_free_s * (1 + cf.overhead_young);
+    assert_true(fabs(r.mean - young_wall) > 20 * r.se);
+}
+
+/* engine-1.3 */
+static void test_jitter_no_interruptions(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures=null", "jitter={\"distribution\":\"normal\",\"cv\":0.05}"};
+    tmc_experiment x = load("design-48", sets, 2);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    double exact = x.job.steps * cf.step_s + cf.segments * x.checkpoint.save_s;
+    sim_result r = simulate(&x, &cf, 4000, 103);
+    agree(r, exact, "5 % jitter, no interruptions");
+    assert_true(r.totals.straggler_s > 0);
+}
+
+/* engine-1.4: each compute phase of a = K t_s seconds is retried until no
+ * spike hits it; each hit costs the time to it plus r; saves are immune. */
+static void test_spikes_only(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures=null", "loss_spikes={\"mean_interval_days\":0.05}"};
+    tmc_experiment x = load("design-48", sets, 2);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    double lambda = cf.rate_spikes, a = cf.interval_s;
+    double exact = cf.segments * (expm1(lambda * a) * (1 / lambda + x.checkpoint.restore_s) +
+                                  x.checkpoint.save_s);
+    agree(simulate(&x, &cf, 4000, 104), exact, "loss spikes only");
+}
+
+/* engine-1.5: split identity per replica, and the failure-count compensator. */
+static void test_split_and_counts(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"outages.downtime_s=600", "failures.per_card_mtbf_days=30"};
+    tmc_experiment x = load("design-48-stress", sets, 2);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_engine e;
+    tmc_engine_init(&e, &x, &cf);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    enum { R = 300 };
+    double fail[R];
+    for (int k = 0; k < R; k++) {
+        tmc_replica o;
+        tmc_engine_run(&e, 105, (uint64_t)k, rng, &o);
+        double parts = o.compute_s + o.straggler_s + o.fixed_s + o.save_s + o.lost_s +
+                       o.restore_s + o.downtime_s;
+        if (fabs(parts - o.wall_s) > 1e-9 * o.wall_s)
+            fail_msg("replica %d: split adds to %.6f s, wall %.6f s", k, parts, o.wall_s);
+        assert_true(o.saves == (double)cf.segments);
+        /* N(T) - lambda (T - downtime) has mean 0 */
+        fail[k] = o.card_failures - cf.rate_failures * (o.wall_s - o.downtime_s);
+    }
+    double mean = gsl_stats_mean(fail, 1, R), se = gsl_stats_sd(fail, 1, R) / sqrt(R);
+    if (fabs(mean) > TOL_SE * se)
+        fail_msg("failures minus compensator: mean %.3f, se %.3f", mean, se);
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        gsl_rng_free(rng[s]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_daly_48),
+        cmocka_unit_test(test_daly_16384),
+        cmocka_unit_test(test_jitter_no_interruptions),
+        cmocka_unit_test(test_spikes_only),
+        cmocka_unit_test(test_split_and_counts),
+    };
+    return cmocka_run_group_tests_name("engine-1", tests, NULL, NULL);
+}

@@ -1,0 +1,90 @@
+/* stats-1.x: summaries of completion times.
+ * stats-1.1 Wilson bounds solve (p_hat - p)^2 = z^2 p (1 - p) / n, and k = 0
+ *           gives [0, z^2 / (n + z^2)];
+ * stats-1.2 mean, sd, quantiles (GSL's interpolation), P(x <= threshold);
+ * stats-1.3 histogram: counts add to n, the maximum lands in the last bin,
+ *           and a constant sample does not break it. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats.h"
+
+#define Z95 1.959963984540054
+
+static void test_wilson(void **state)
+{
+    (void)state;
+    static const long k[4] = {81, 1, 9990, 5000}, n[4] = {263, 10, 10000, 10000};
+    for (int i = 0; i < 4; i++) {
+        double lo, hi, ph = (double)k[i] / n[i];
+        tmc_stats_wilson(k[i], n[i], 0.95, &lo, &hi);
+        double bounds[2] = {lo, hi};
+        for (int b = 0; b < 2; b++) {
+            double p = bounds[b];
+            double resid = (ph - p) * (ph - p) - Z95 * Z95 * p * (1 - p) / n[i];
+            if (fabs(resid) > 1e-12)
+                fail_msg("k=%ld n=%ld bound %.6f: residual %.3g", k[i], n[i], p, resid);
+        }
+        assert_true(lo < ph && ph < hi);
+    }
+    double lo, hi;
+    tmc_stats_wilson(0, 10000, 0.95, &lo, &hi);
+    assert_true(lo == 0);
+    assert_true(fabs(hi - Z95 * Z95 / (10000 + Z95 * Z95)) < 1e-12);
+    tmc_stats_wilson(10000, 10000, 0.95, &lo, &hi);
+    assert_true(hi == 1 && fabs(lo - 10000 / (10000 + Z95 * Z95)) < 1e-12);
+}
+
+static void test_summary(void **state)
+{
+    (void)state;
+    double x[100];
+    for (int i = 0; i < 100; i++) /* 1..100, shuffled order must not matter */
+        x[i] = (double)((i * 37) % 100 + 1);
+    tmc_summary s;
+    tmc_error err = {""};
+    assert_int_equal(tmc_stats_summarize(x, 100, 30.0, &s, &err), 0);
+    assert_true(fabs(s.mean - 50.5) < 1e-12);
+    assert_true(fabs(s.sd - sqrt(841.6666666666666)) < 1e-9); /* n(n+1)/12 = 841.67 */
+    assert_true(fabs(s.quantile[2] - 50.5) < 1e-12); /* p50 */
+    assert_true(fabs(s.quantile[0] - 1.99) < 1e-12); /* 1 + 0.01 x 99 */
+    assert_true(fabs(s.quantile[4] - 99.01) < 1e-12);
+    assert_int_equal(s.met, 30);
+    assert_true(s.p_met == 0.3);
+    assert_true(s.min == 1 && s.max == 100);
+}
+
+static void test_histogram(void **state)
+{
+    (void)state;
+    double x[1000];
+    for (int i = 0; i < 1000; i++)
+        x[i] = 24.5 + 0.001 * (i % 250);
+    tmc_summary s;
+    tmc_error err = {""};
+    assert_int_equal(tmc_stats_summarize(x, 1000, 30, &s, &err), 0);
+    long total = 0;
+    for (int b = 0; b < TMC_STATS_BINS; b++)
+        total += s.bin_count[b];
+    assert_int_equal(total, 1000);
+    assert_true(s.bin_count[TMC_STATS_BINS - 1] > 0);
+    assert_true(s.bin_lo[0] == 24.5);
+    double c[3] = {7, 7, 7};
+    assert_int_equal(tmc_stats_summarize(c, 3, 7, &s, &err), 0);
+    assert_int_equal(s.bin_count[0], 3);
+    assert_true(s.sd == 0 && s.p_met == 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wilson),
+        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_histogram),
+    };
+    return cmocka_run_group_tests_name("stats-1", tests, NULL, NULL);
+}
