@@ -127,6 +127,28 @@ static const char *type_name(const cJSON *v)
     return "an object";
 }
 
+/* A value as a message shows it: "the string \"48\"", "the number 3", "true",
+ * or its type for null, arrays and objects. Returned by value so a call can
+ * pass value_text(v).s straight to printf. */
+typedef struct {
+    char s[96];
+} vtext;
+
+static vtext value_text(const cJSON *v)
+{
+    vtext t;
+    if (cJSON_IsString(v))
+        snprintf(t.s, sizeof t.s, "the string \"%.40s%s\"", v->valuestring,
+                 strlen(v->valuestring) > 40 ? "..." : "");
+    else if (cJSON_IsNumber(v))
+        snprintf(t.s, sizeof t.s, "the number %.10g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        snprintf(t.s, sizeof t.s, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else
+        snprintf(t.s, sizeof t.s, "%s", type_name(v));
+    return t;
+}
+
 static void describe_range(const field *f, char *buf, size_t n)
 {
     const char *what = f->type == T_NUM ? "a number" : "an integer";
@@ -204,11 +226,11 @@ static int read_number(const field *f, const cJSON *v, const char *label,
     describe_range(f, range, sizeof range);
     if (!cJSON_IsNumber(v))
         return tmc_error_set(err, "%s: %s: expected %s, got %s", label, path, range,
-                             type_name(v));
+                             value_text(v).s);
     *x = v->valuedouble;
-    if (!isfinite(*x))
-        return tmc_error_set(err, "%s: %s: %g is not finite; expected %s", label, path,
-                             *x, range);
+    if (!isfinite(*x)) /* JSON has no inf or nan: only a huge literal gets here */
+        return tmc_error_set(err, "%s: %s: number beyond the range of a double (it reads "
+                                  "as %g); expected %s", label, path, *x, range);
     if (f->type != T_NUM && *x != floor(*x))
         return tmc_error_set(err, "%s: %s: %.10g is not an integer; expected %s", label,
                              path, *x, range);
@@ -218,17 +240,23 @@ static int read_number(const field *f, const cJSON *v, const char *label,
     return 0;
 }
 
+static void join_choices(const field *f, char *list, size_t n)
+{
+    list[0] = '\0';
+    for (int i = 0; f->choices[i]; i++) {
+        strncat(list, i ? ", " : "", n - strlen(list) - 1);
+        strncat(list, f->choices[i], n - strlen(list) - 1);
+    }
+}
+
 static int read_enum(const field *f, const cJSON *v, const char *label, const char *path,
                      int *index, tmc_error *err)
 {
-    char list[256] = "";
-    for (int i = 0; f->choices[i]; i++) {
-        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-        strncat(list, f->choices[i], sizeof list - strlen(list) - 1);
-    }
+    char list[256];
+    join_choices(f, list, sizeof list);
     if (!cJSON_IsString(v))
         return tmc_error_set(err, "%s: %s: expected one of: %s; got %s", label, path, list,
-                             type_name(v));
+                             value_text(v).s);
     for (int i = 0; f->choices[i]; i++)
         if (strcmp(v->valuestring, f->choices[i]) == 0)
             return *index = i, 0;
@@ -245,14 +273,16 @@ static int read_field(const field *f, const cJSON *obj, const char *label,
     if (f->type == T_STR) {
         if (v && !cJSON_IsString(v))
             return tmc_error_set(err, "%s: %s: expected a string, got %s", label, path,
-                                 type_name(v));
+                                 value_text(v).s);
         return 0;
     }
     if (!v && f->required) {
-        char range[128];
-        describe_range(f, range, sizeof range);
-        return tmc_error_set(err, "%s: %s: missing required key (%s)", label, path,
-                             f->type == T_ENUM ? "a distribution name" : range);
+        char want[256] = "one of: ";
+        if (f->type == T_ENUM)
+            join_choices(f, want + strlen(want), sizeof want - strlen(want));
+        else
+            describe_range(f, want, sizeof want);
+        return tmc_error_set(err, "%s: %s: missing required key (%s)", label, path, want);
     }
     if (f->type == T_ENUM) {
         int index = 0;
@@ -318,8 +348,31 @@ static int read_text(const char *path, char **text, tmc_error *err)
     return 0;
 }
 
-/* Parse a JSON object; on a syntax error report LINE:COLUMN (1-based) of the
- * byte where cJSON stopped, which cJSON gives only as a pointer. */
+/* "FILE:LINE:COL: invalid JSON near 'TEXT'" for the byte `end` where cJSON
+ * stopped: LINE and COL 1-based, COL counting characters (not UTF-8 bytes) as
+ * an editor does, TEXT the rest of that line, shortened. */
+static void syntax_error(const char *text, const char *end, const char *label,
+                         tmc_error *err)
+{
+    int line = 1, col = 1;
+    for (const char *q = text; q < end; q++) {
+        if (*q == '\n')
+            line++, col = 1;
+        else if ((*q & 0xC0) != 0x80)
+            col++;
+    }
+    int n = (int)strcspn(end, "\r\n"), k = n > 30 ? 30 : n;
+    while (k < n && (end[k] & 0xC0) == 0x80) /* cut between characters */
+        k--;
+    if (!*end)
+        tmc_error_set(err, "%s:%d:%d: invalid JSON: unexpected end of file", label, line, col);
+    else
+        tmc_error_set(err, "%s:%d:%d: invalid JSON near '%.*s%s'", label, line, col, k,
+                      end, k < n ? "..." : "");
+}
+
+/* Parse a JSON object; on a syntax error report where cJSON stopped, which
+ * cJSON gives only as a pointer. */
 static cJSON *parse_object(const char *text, const char *label, tmc_error *err)
 {
     const char *p = text;
@@ -332,14 +385,7 @@ static cJSON *parse_object(const char *text, const char *label, tmc_error *err)
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {
-        int line = 1, col = 1;
-        for (const char *q = text; end && q < end; q++) {
-            if (*q == '\n')
-                line++, col = 1;
-            else
-                col++;
-        }
-        tmc_error_set(err, "%s:%d:%d: invalid JSON", label, line, col);
+        syntax_error(text, end ? end : text, label, err);
         return NULL;
     }
     if (!cJSON_IsObject(root)) {
@@ -356,7 +402,27 @@ static void join_path(const char *base_dir, const char *rel, char *out, size_t n
     if (rel[0] == '/' || !base_dir || !base_dir[0])
         snprintf(out, n, "%s", rel);
     else
-        snprintf(out, n, "%s/%s", base_dir, rel);
+        snprintf(out, n, "%s%s%s", base_dir,
+                 base_dir[strlen(base_dir) - 1] == '/' ? "" : "/", rel);
+}
+
+/* Read and parse the distribution file `rel`, named relative to base_dir by
+ * `referrer` ("FILE: SECTION", which prefixes a failure to read it); its
+ * resolved path goes to path[n]. NULL with err set on failure. */
+static cJSON *load_distribution(const char *rel, const char *base_dir, const char *referrer,
+                                char *path, size_t n, tmc_error *err)
+{
+    join_path(base_dir, rel, path, n);
+    char *text = NULL;
+    if (read_text(path, &text, err)) {
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        tmc_error_set(err, "%s: distribution file: %s", referrer, inner);
+        return NULL;
+    }
+    cJSON *root = parse_object(text, path, err);
+    free(text);
+    return root;
 }
 
 /* A section given as a string: load that distribution file, which must hold
@@ -364,16 +430,9 @@ static void join_path(const char *base_dir, const char *rel, char *out, size_t n
 static int read_section_file(const section *s, const char *rel, const char *label,
                              const char *base_dir, char *base, tmc_error *err)
 {
-    char path[1024];
-    join_path(base_dir, rel, path, sizeof path);
-    char *text = NULL;
-    if (read_text(path, &text, err)) {
-        char inner[sizeof err->msg];
-        snprintf(inner, sizeof inner, "%s", err->msg);
-        return tmc_error_set(err, "%s: %s: distribution file: %s", label, s->name, inner);
-    }
-    cJSON *root = parse_object(text, path, err);
-    free(text);
+    char path[1024], referrer[1100];
+    snprintf(referrer, sizeof referrer, "%s: %s", label, s->name);
+    cJSON *root = load_distribution(rel, base_dir, referrer, path, sizeof path, err);
     if (!root)
         return -1;
     int rc = read_fields(s, root, path, "", base, err);
@@ -408,7 +467,7 @@ static int read_section(const section *s, const cJSON *root, const char *label,
     if (!cJSON_IsObject(v))
         return tmc_error_set(err, "%s: %s: expected an object%s%s, got %s", label, s->name,
                              s->may_be_file ? " or a distribution file path" : "",
-                             s->nullable ? " or null" : "", type_name(v));
+                             s->nullable ? " or null" : "", value_text(v).s);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s.", s->name);
     return read_fields(s, v, label, prefix, base, err);
@@ -422,7 +481,7 @@ static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err
     if (has_s == has_steps)
         return tmc_error_set(err, "%s: checkpoint: give exactly one of interval_s "
                                   "(seconds, > 0) or interval_steps (steps, >= 1)%s",
-                             label, has_s ? "; both are set" : "");
+                             label, has_s ? "; both are set" : "; neither is set");
     return 0;
 }
 
@@ -436,7 +495,7 @@ static int read_string(const cJSON *root, const char *key, int required, char *d
         return tmc_error_set(err, "%s: %s: missing required key (a string)", label, key);
     if (!cJSON_IsString(v))
         return tmc_error_set(err, "%s: %s: expected a string, got %s", label, key,
-                             type_name(v));
+                             value_text(v).s);
     if (strlen(v->valuestring) >= n)
         return tmc_error_set(err, "%s: %s: longer than %zu characters", label, key, n - 1);
     snprintf(dst, n, "%s", v->valuestring);
@@ -464,11 +523,39 @@ static cJSON *parse_value(const char *text)
     return v ? v : cJSON_CreateString(text);
 }
 
-static int apply_override(cJSON *root, const char *spec, tmc_error *err)
+/* The section named `name`, or NULL. */
+static const section *find_section(const char *name)
+{
+    for (size_t i = 0; i < N(sections); i++)
+        if (strcmp(sections[i].name, name) == 0)
+            return &sections[i];
+    return NULL;
+}
+
+/* An override inside a section given as a file path edits a copy of that
+ * file's object, which replaces the path in the document. */
+static cJSON *inline_distribution(cJSON *root, const char *name, cJSON *value,
+                                  const char *base_dir, const char *spec, tmc_error *err)
+{
+    const section *s = find_section(name);
+    if (!s || !s->may_be_file)
+        return value;
+    char path[1024], referrer[300];
+    snprintf(referrer, sizeof referrer, "--set %s", spec);
+    cJSON *obj = load_distribution(value->valuestring, base_dir, referrer, path,
+                                   sizeof path, err);
+    if (obj)
+        cJSON_ReplaceItemInObjectCaseSensitive(root, name, obj);
+    return obj;
+}
+
+static int apply_override(cJSON *root, const char *spec, const char *base_dir,
+                          tmc_error *err)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec)
-        return tmc_error_set(err, "--set %s: expected dotted.key=value", spec);
+        return tmc_error_set(err, "--set %s: expected KEY=VALUE, KEY a dotted path such as "
+                                  "job.cards", spec);
     char key[256];
     if ((size_t)(eq - spec) >= sizeof key)
         return tmc_error_set(err, "--set %s: key too long", spec);
@@ -477,8 +564,13 @@ static int apply_override(cJSON *root, const char *spec, tmc_error *err)
     cJSON *obj = root;
     char *part = key, *dot;
     while ((dot = strchr(part, '.')) != NULL) {
+        if (dot == part)
+            return tmc_error_set(err, "--set %s: empty key", spec);
         *dot = '\0';
         cJSON *next = cJSON_GetObjectItemCaseSensitive(obj, part);
+        if (obj == root && cJSON_IsString(next) &&
+            !(next = inline_distribution(root, part, next, base_dir, spec, err)))
+            return -1;
         if (!next || cJSON_IsNull(next)) {
             next = cJSON_CreateObject();
             if (cJSON_HasObjectItem(obj, part))
@@ -488,7 +580,7 @@ static int apply_override(cJSON *root, const char *spec, tmc_error *err)
         }
         if (!cJSON_IsObject(next))
             return tmc_error_set(err, "--set %s: '%s' is %s, not an object", spec, part,
-                                 type_name(next));
+                                 value_text(next).s);
         obj = next;
         part = dot + 1;
     }
@@ -500,6 +592,29 @@ static int apply_override(cJSON *root, const char *spec, tmc_error *err)
     else
         cJSON_AddItemToObject(obj, part, value);
     return 0;
+}
+
+/* A message about a path an override set, or set inside of, or a path inside
+ * what an override set: the file alone does not explain it, so add
+ * " (with the command-line override KEY=VALUE)". */
+static void note_override(tmc_error *err, const char *label, const char *const *overrides,
+                          int n_overrides)
+{
+    size_t ll = strlen(label);
+    if (strncmp(err->msg, label, ll) != 0 || strncmp(err->msg + ll, ": ", 2) != 0)
+        return;
+    const char *path = err->msg + ll + 2;
+    size_t pl = strcspn(path, ":");
+    for (int i = n_overrides - 1; i >= 0; i--) {
+        const char *key = overrides[i];
+        size_t kl = strcspn(key, "="), m = kl < pl ? kl : pl;
+        if (strncmp(path, key, m) == 0 && (kl == pl || (kl < pl ? path : key)[m] == '.')) {
+            size_t used = strlen(err->msg);
+            snprintf(err->msg + used, sizeof err->msg - used,
+                     " (with the command-line override %s)", key);
+            return;
+        }
+    }
 }
 
 /* ---------- entry points ---------- */
@@ -514,9 +629,9 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
         return -1;
     int rc = 0;
     for (int i = 0; i < n_overrides && !rc; i++)
-        rc = apply_override(root, overrides[i], err);
-    if (!rc)
-        rc = validate(root, label, base_dir, out, err);
+        rc = apply_override(root, overrides[i], base_dir, err);
+    if (!rc && (rc = validate(root, label, base_dir, out, err)))
+        note_override(err, label, overrides, n_overrides);
     cJSON_Delete(root);
     snprintf(out->path, sizeof out->path, "%s", label);
     return rc;
@@ -530,11 +645,11 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
         return -1;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
+    char *slash = strrchr(dir, '/'); /* no slash: "", relative paths stay as given */
     if (slash)
-        *slash = '\0';
+        slash[slash == dir] = '\0';  /* "/x.json": keep the root "/" */
     else
-        snprintf(dir, sizeof dir, ".");
+        dir[0] = '\0';
     int rc = tmc_config_parse(text, path, dir, overrides, n_overrides, out, err);
     free(text);
     return rc;

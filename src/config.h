@@ -79,7 +79,9 @@ typedef struct {
 /* Read, apply overrides, validate. `overrides` holds n_overrides strings
  * "dotted.key=value" (value parsed as JSON, else taken as a string), applied
  * before validation so they are checked like the file. Returns 0, or -1 with
- * err->msg = "FILE: PATH: problem" (or "FILE:LINE:COL: ..." for JSON syntax). */
+ * err->msg = "FILE: PATH: problem" (or "FILE:LINE:COL: ..." for JSON syntax);
+ * a problem at or under a path an override set ends in
+ * " (with the command-line override KEY=VALUE)". */
 int tmc_config_load(const char *path, const char *const *overrides, int n_overrides,
                     tmc_experiment *out, tmc_error *err);
 
