@@ -1,0 +1,25 @@
+/* cli.h - the command line: one function per subcommand (argv[0] is the
+ * subcommand's name), and the pieces they share. Each returns the process
+ * exit code: 0 done, 2 bad usage or bad experiment, 1 other failure. */
+#ifndef TMC_CLI_H
+#define TMC_CLI_H
+
+#define TMC_VERSION "0.1.0"
+
+int tmc_cli_run(int argc, char **argv);
+
+/* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
+ * stderr; returns 2. */
+int tmc_cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Parse a decimal integer in [lo, hi] that fills all of s. 0, or -1. */
+int tmc_cli_parse_long(const char *s, long lo, long hi, long *out);
+
+/* A tmc_progress_fn drawing a bar on stderr (ctx unused). */
+void tmc_cli_progress_bar(long done, long total, void *ctx);
+
+/* Monotonic clock, seconds. */
+double tmc_cli_now_s(void);
+
+#endif

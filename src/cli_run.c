@@ -1,0 +1,189 @@
+/* cli_run.c - `trainmc run`: one experiment, many replicas, one report. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "closed_form.h"
+#include "config.h"
+#include "engine.h"
+#include "output.h"
+#include "runner.h"
+#include "stats.h"
+
+#define MAX_SETS 64
+/* Refuse runs whose expected wall time (Daly) exceeds this many times the
+ * failure-free time: a replica would practically never finish. */
+#define MAX_DALY_FACTOR 1000.0
+
+static const char *usage_run =
+    "usage: trainmc run EXPERIMENT.json [options]\n"
+    "\n"
+    "Simulate the experiment's training run replica by replica and print the\n"
+    "completion time T (days), P(T <= deadline) with a Wilson 95 % interval, the\n"
+    "overhead, event counts and the wall-time split, beside the closed forms\n"
+    "(Young, Daly).\n"
+    "\n"
+    "options:\n"
+    "  -n, --replicas N      replicas (overrides monte_carlo.replicas), 1..1e9\n"
+    "  -s, --seed S          run seed (overrides monte_carlo.seed), 0..2^53-1\n"
+    "  -t, --threads T       worker threads, 1..1024 (default: all cores); the\n"
+    "                        numbers are identical whatever T is\n"
+    "  -j, --json FILE       also write the results as JSON to FILE (atomically)\n"
+    "      --set KEY=VALUE   override a key of the experiment, e.g.\n"
+    "                        --set job.cards=64 --set checkpoint.interval_s=900;\n"
+    "                        VALUE is JSON (number, null, object) or a string\n"
+    "  -q, --quiet           no progress bar\n"
+    "  -h, --help            this help\n";
+
+typedef struct {
+    const char *experiment;
+    const char *json_path;
+    const char *sets[MAX_SETS + 2];
+    int n_sets;
+    int threads;
+    int quiet;
+    char replicas_set[64];
+    char seed_set[64];
+} run_options;
+
+
+/* Numeric flags become --set overrides so the experiment's validation table
+ * checks them with the same bounds and messages. */
+static int parse_run_options(int argc, char **argv, run_options *o)
+{
+    static const struct option longs[] = {
+        {"replicas", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},
+        {"threads", required_argument, 0, 't'},  {"json", required_argument, 0, 'j'},
+        {"set", required_argument, 0, 'S'},      {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+    int c;
+    long v;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":n:s:t:j:qh", longs, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            snprintf(o->replicas_set, sizeof o->replicas_set, "monte_carlo.replicas=%s", optarg);
+            break;
+        case 's':
+            snprintf(o->seed_set, sizeof o->seed_set, "monte_carlo.seed=%s", optarg);
+            break;
+        case 't':
+            if (tmc_cli_parse_long(optarg, 1, 1024, &v))
+                return tmc_cli_usage_error("run", "--threads: '%s' is not an integer in [1, 1024]", optarg);
+            o->threads = (int)v;
+            break;
+        case 'j': o->json_path = optarg; break;
+        case 'S':
+            if (o->n_sets >= MAX_SETS)
+                return tmc_cli_usage_error("run", "--set: more than %d overrides", MAX_SETS);
+            o->sets[o->n_sets++] = optarg;
+            break;
+        case 'q': o->quiet = 1; break;
+        case 'h': fputs(usage_run, stdout); exit(0);
+        case ':': return tmc_cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
+        default: return tmc_cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (o->replicas_set[0])
+        o->sets[o->n_sets++] = o->replicas_set;
+    if (o->seed_set[0])
+        o->sets[o->n_sets++] = o->seed_set;
+    if (optind != argc - 1)
+        return tmc_cli_usage_error("run", "%s", optind >= argc ? "run needs one EXPERIMENT.json"
+                                                : "run takes one EXPERIMENT.json");
+    o->experiment = argv[optind];
+    return 0;
+}
+
+
+
+static int check_finishable(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    double factor = cf->daly_wall_s / cf->failure_free_s;
+    if (factor <= MAX_DALY_FACTOR)
+        return 0;
+    fprintf(stderr,
+            "trainmc: %s: the run cannot finish in practice: interruptions every %.4g s "
+            "against segments of %.4g s (interval) + %.4g s (save) give an expected wall "
+            "time %.3g times the failure-free time (Daly, MODEL.md 3.5; limit %.0f); "
+            "shorten checkpoint.interval_s or use fewer cards\n",
+            x->path, cf->mtbf_s, cf->interval_s, x->checkpoint.save_s, factor,
+            MAX_DALY_FACTOR);
+    return 2;
+}
+
+static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
+                    const run_options *o, tmc_outfile *out)
+{
+    tmc_engine e;
+    tmc_engine_init(&e, x, cf);
+    long n = x->monte_carlo.replicas;
+    int threads = o->threads ? o->threads : tmc_runner_default_threads();
+    double *wall = malloc((size_t)n * sizeof *wall);
+    tmc_error err = {""};
+    tmc_replica totals;
+    tmc_summary days;
+    double t0 = tmc_cli_now_s();
+    int show = !o->quiet && isatty(STDERR_FILENO);
+    if (!wall || tmc_runner_run(&e, n, x->monte_carlo.seed, threads,
+                                show ? tmc_cli_progress_bar : NULL, NULL, wall, &totals, &err)) {
+        free(wall);
+        fprintf(stderr, "trainmc: %s\n", err.msg[0] ? err.msg : "out of memory");
+        return 1;
+    }
+    for (long k = 0; k < n; k++)
+        wall[k] = x->deadline.reserve_days + wall[k] / TMC_DAY_S;
+    int rc = tmc_stats_summarize(wall, n, x->deadline.days, &days, &err);
+    free(wall);
+    if (rc) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 1;
+    }
+    tmc_report r = {x, cf, &days, &totals, n, x->monte_carlo.seed, threads, tmc_cli_now_s() - t0};
+    tmc_output_text(stdout, &r);
+    if (!o->json_path)
+        return 0;
+    cJSON *doc = tmc_output_json(&r);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
+    free(text);
+    if (rc) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+int tmc_cli_run(int argc, char **argv)
+{
+    run_options o;
+    memset(&o, 0, sizeof o);
+    int rc = parse_run_options(argc, argv, &o);
+    if (rc)
+        return rc;
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(o.experiment, o.sets, o.n_sets, &x, &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 2;
+    }
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    if ((rc = check_finishable(&x, &cf)))
+        return rc;
+    tmc_outfile out = {0};
+    if (o.json_path && tmc_output_open(&out, o.json_path, &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 2;
+    }
+    rc = simulate(&x, &cf, &o, &out);
+    if (o.json_path && rc)
+        tmc_output_abort(&out);
+    return rc;
+}
+
