@@ -1,0 +1,192 @@
+/* emax.c - approximations of c_N, the step time, and the simulation of the
+ * maximum of N standard normals on threads. See emax.h for sources and for
+ * why the numbers do not depend on the thread count. */
+#include "emax.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_randist.h>
+
+#include "dist.h"
+#include "rng_pcg.h"
+
+/* Replicas per chunk. Chunk sums are added in chunk order at the end, so the
+ * totals are the same bits whichever thread ran which chunk. */
+#define CHUNK 4096
+
+double tmc_emax_blom(long n)
+{
+    if (n < 1)
+        return NAN;
+    /* Phi^-1(p) through the upper tail 1 - p = 0.625 / (N + 0.25), which keeps
+     * its precision where p is within rounding of 1 (large N). */
+    return gsl_cdf_ugaussian_Qinv(0.625 / ((double)n + 0.25));
+}
+
+double tmc_emax_gumbel(long n)
+{
+    if (n < 2)
+        return NAN;
+    double l = log((double)n), s = sqrt(2 * l);
+    return s - (log(l) + log(4 * M_PI)) / (2 * s) + M_EULER / s;
+}
+
+double tmc_emax_reference(long n)
+{
+    switch (n) {
+    case 8: return 1.42;
+    case 48: return 2.23;
+    case 1024: return 3.25;
+    default: return NAN;
+    }
+}
+
+double tmc_emax_step_time(double c, double mu_s, double sigma_s, double fixed_s)
+{
+    return mu_s + c * sigma_s + fixed_s;
+}
+
+/* Sums of d, d^2, d^3, d^4 for d = draw - center. */
+typedef struct {
+    double s[4];
+} power_sums;
+
+typedef struct {
+    long n, replicas, n_chunks;
+    uint64_t seed;
+    double center;
+    int brute;
+    tmc_max_sampler max;  /* standard normals shifted by +1 (see simulate) */
+    power_sums *sums;     /* [n_chunks][2]: sampler, brute force */
+    atomic_long next_chunk;
+    atomic_long chunks_done;
+} shared_sim;
+
+static void add_power(power_sums *p, double d)
+{
+    double d2 = d * d;
+    p->s[0] += d;
+    p->s[1] += d2;
+    p->s[2] += d2 * d;
+    p->s[3] += d2 * d2;
+}
+
+static double brute_force_max(gsl_rng *r, long n)
+{
+    double m = -INFINITY;
+    for (long i = 0; i < n; i++)
+        m = fmax(m, gsl_ran_gaussian_ziggurat(r, 1.0));
+    return m;
+}
+
+static void run_chunk(shared_sim *sh, long c, gsl_rng *r)
+{
+    power_sums *out = &sh->sums[2 * c];
+    long first = c * CHUNK, last = first + CHUNK < sh->replicas ? first + CHUNK : sh->replicas;
+    for (long k = first; k < last; k++) {
+        tmc_rng_pcg_seed_replica(r, sh->seed, (uint64_t)k, TMC_STREAM_JITTER);
+        add_power(&out[0], tmc_dist_sample_max(&sh->max, r) - 1.0 - sh->center);
+        if (sh->brute)
+            add_power(&out[1], brute_force_max(r, sh->n) - sh->center);
+    }
+}
+
+static void *worker(void *arg)
+{
+    shared_sim *sh = arg;
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    if (!r) /* the other threads take the chunks; a shortfall is an error */
+        return NULL;
+    long c;
+    while ((c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->n_chunks) {
+        run_chunk(sh, c, r);
+        atomic_fetch_add(&sh->chunks_done, 1);
+    }
+    gsl_rng_free(r);
+    return NULL;
+}
+
+static void run_threads(shared_sim *sh, int threads)
+{
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int started = 0;
+    while (tid && started < threads && pthread_create(&tid[started], NULL, worker, sh) == 0)
+        started++;
+    if (started == 0)
+        worker(sh); /* no thread could start: do the work here */
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+}
+
+static void estimate(const power_sums *p, long replicas, double center, tmc_emax_estimate *e)
+{
+    double n = (double)replicas;
+    double m = p->s[0] / n, e2 = p->s[1] / n, e3 = p->s[2] / n, e4 = p->s[3] / n;
+    double v = e2 - m * m; /* central moments from raw ones: d is centred, so no cancellation */
+    double m4 = e4 - 4 * m * e3 + 6 * m * m * e2 - 3 * m * m * m * m;
+    e->replicas = replicas;
+    e->mean = center + m;
+    e->sd = sqrt(v * n / (n - 1));
+    e->se = e->sd / sqrt(n);
+    e->sd_se = sqrt((m4 - v * v) / (4 * v * n));
+}
+
+static void total(const shared_sim *sh, int which, tmc_emax_estimate *e)
+{
+    power_sums t = {{0, 0, 0, 0}};
+    for (long c = 0; c < sh->n_chunks; c++)
+        for (int i = 0; i < 4; i++)
+            t.s[i] += sh->sums[2 * c + which].s[i];
+    estimate(&t, sh->replicas, sh->center, e);
+}
+
+int tmc_emax_simulate(long n, long replicas, uint64_t seed, int threads, double center,
+                      tmc_emax_estimate *sampler, tmc_emax_estimate *brute,
+                      tmc_error *err)
+{
+    shared_sim sh = {.n = n, .replicas = replicas, .seed = seed, .center = center,
+                     .brute = brute != NULL};
+    /* mu = 1, cv = 1 gives sigma = 1 through the engine's own set-up; the 1
+     * is subtracted again from every draw. */
+    tmc_jitter unit = {TMC_JITTER_NORMAL, 1.0};
+    if (tmc_dist_max_init(&sh.max, &unit, 1.0, n))
+        return tmc_error_set(err, "out of memory for the maximum sampler's table");
+    sh.n_chunks = (replicas + CHUNK - 1) / CHUNK;
+    sh.sums = calloc((size_t)sh.n_chunks * 2, sizeof *sh.sums);
+    if (!sh.sums) {
+        tmc_dist_max_free(&sh.max);
+        return tmc_error_set(err, "out of memory for %ld replicas", replicas);
+    }
+    atomic_init(&sh.next_chunk, 0);
+    atomic_init(&sh.chunks_done, 0);
+    run_threads(&sh, threads);
+    int ok = atomic_load(&sh.chunks_done) == sh.n_chunks;
+    if (ok) {
+        total(&sh, 0, sampler);
+        if (brute)
+            total(&sh, 1, brute);
+    }
+    free(sh.sums);
+    tmc_dist_max_free(&sh.max);
+    return ok ? 0 : tmc_error_set(err, "out of memory for a random number generator");
+}
+
+int tmc_emax_compute(long n, long replicas, uint64_t seed, int threads, long brute_max,
+                     tmc_emax_row *row, tmc_error *err)
+{
+    row->n = n;
+    row->quad_mean = tmc_dist_normal_emax(n, &row->quad_sd);
+    if (isnan(row->quad_mean))
+        return tmc_error_set(err, "the quadrature of c_N failed for N = %ld", n);
+    row->blom = tmc_emax_blom(n);
+    row->gumbel = tmc_emax_gumbel(n);
+    row->reference = tmc_emax_reference(n);
+    row->brute = (tmc_emax_estimate){0, NAN, NAN, NAN, NAN};
+    return tmc_emax_simulate(n, replicas, seed, threads, row->quad_mean, &row->sampler,
+                             n <= brute_max ? &row->brute : NULL, err);
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# cli-emax: `trainmc emax` end to end.
+# - the same seed with 1 and 2 threads writes byte-identical JSON, and another
+#   seed changes it (else the comparison proves nothing);
+# - MODEL.md 2's example (48 cards, mu 52.2 s, cv 5 %, + 0.58 s) gives a
+#   step time of 58.608 s by quadrature;
+# - bad flags stop with exit code 2, the exact message, and no output file.
+set -u
+bin=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+status=0
+
+"$bin" emax --cards 8,48,1024 --replicas 20000 --seed 7 --threads 1 --json "$dir/t1.json" >/dev/null &&
+"$bin" emax --cards 8,48,1024 --replicas 20000 --seed 7 --threads 2 --json "$dir/t2.json" >/dev/null &&
+"$bin" emax --cards 8,48,1024 --replicas 20000 --seed 8 --threads 2 --json "$dir/s8.json" >/dev/null || {
+  echo "emax failed" >&2
+  exit 1
+}
+if ! cmp "$dir/t1.json" "$dir/t2.json"; then
+  echo "1 and 2 threads gave different JSON" >&2
+  status=1
+fi
+if cmp -s "$dir/t2.json" "$dir/s8.json"; then
+  echo "seed 7 and seed 8 gave identical JSON" >&2
+  status=1
+fi
+
+"$bin" emax --cards 48 --replicas 1000 --mu 52.2 --cv 0.05 --fixed-s 0.58 --json "$dir/step.json" \
+  >"$dir/step.txt" || status=1
+if ! grep -q '"quadrature":[[:space:]]*58\.608' "$dir/step.json"; then
+  echo "step time: expected 58.608 s by quadrature in" >&2
+  cat "$dir/step.json" >&2
+  status=1
+fi
+
+# refuse EXPECTED-MESSAGE ARGS...: exit 2, stderr's first line exact, no file.
+refuse() {
+  expected=$1
+  shift
+  "$bin" emax --json "$dir/bad.json" "$@" >/dev/null 2>"$dir/stderr"
+  rc=$?
+  got=$(head -n 1 "$dir/stderr")
+  if [ "$rc" -ne 2 ] || [ "$got" != "$expected" ] || [ -e "$dir/bad.json" ]; then
+    echo "emax $*: exit $rc, '$got'; expected exit 2, '$expected', no file" >&2
+    status=1
+  fi
+}
+refuse "trainmc: --cards: '' is not an integer in [1, 10000000]" --cards 8,,48
+refuse "trainmc: --cards: '0' is not an integer in [1, 10000000]" --cards 0
+refuse "trainmc: --cards: 'x' is not an integer in [1, 10000000]" --cards 8,x
+refuse "trainmc: --replicas: '1' is not an integer in [2, 1e9]" --replicas 1
+refuse "trainmc: --seed: '-1' is not an integer in [0, 2^53-1]" --seed -1
+refuse "trainmc: --threads: '0' is not an integer in [1, 1024]" --threads 0
+refuse "trainmc: --mu: '0' is not a number in (0, 10000000]" --mu 0 --cv 0.05
+refuse "trainmc: --cv: '1.5' is not a number in [0, 1]" --mu 52.2 --cv 1.5
+refuse "trainmc: --sigma: 'nan' is not a number in [0, 10000000]" --mu 52.2 --sigma nan
+refuse "trainmc: --mu needs --sigma SECONDS or --cv CV" --mu 52.2
+refuse "trainmc: --sigma, --cv and --fixed-s need --mu" --cv 0.05
+refuse "trainmc: give --sigma or --cv, not both" --mu 52.2 --sigma 2.61 --cv 0.05
+refuse "trainmc: unknown option '--bogus'" --bogus 8
+refuse "trainmc: option --cards needs a value" --cards
+refuse "trainmc: emax takes no arguments ('48')" 48
+exit $status
