@@ -7,6 +7,8 @@
 #define TMC_VERSION "0.1.0"
 
 int tmc_cli_run(int argc, char **argv);
+int tmc_cli_plan(int argc, char **argv);
+int tmc_cli_emax(int argc, char **argv);
 
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */

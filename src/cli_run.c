@@ -116,47 +116,61 @@ static int check_finishable(const tmc_experiment *x, const tmc_closed_form *cf)
     return 2;
 }
 
+/* Run the replicas and summarise completion days; fills *days and *totals. */
+static int run_replicas(const tmc_experiment *x, const tmc_engine *e, int threads, int show,
+                        tmc_summary *days, tmc_replica *totals)
+{
+    long n = x->monte_carlo.replicas;
+    double *wall = malloc((size_t)n * sizeof *wall);
+    tmc_error err = {""};
+    int rc = wall ? 0 : tmc_error_set(&err, "out of memory for %ld replicas", n);
+    if (!rc)
+        rc = tmc_runner_run(e, n, x->monte_carlo.seed, threads,
+                            show ? tmc_cli_progress_bar : NULL, NULL, wall, totals, &err);
+    if (!rc) {
+        for (long k = 0; k < n; k++)
+            wall[k] = x->deadline.reserve_days + wall[k] / TMC_DAY_S;
+        rc = tmc_stats_summarize(wall, n, x->deadline.days, days, &err);
+    }
+    free(wall);
+    if (rc)
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+    return rc ? 1 : 0;
+}
+
+static int write_json(const tmc_report *r, tmc_outfile *out)
+{
+    tmc_error err = {""};
+    cJSON *doc = tmc_output_json(r);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    int rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
+    free(text);
+    if (rc)
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+    return rc ? 1 : 0;
+}
+
 static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
                     const run_options *o, tmc_outfile *out)
 {
     tmc_engine e;
-    tmc_engine_init(&e, x, cf);
-    long n = x->monte_carlo.replicas;
+    if (tmc_engine_init(&e, x, cf)) {
+        fprintf(stderr, "trainmc: out of memory building the engine\n");
+        return 1;
+    }
     int threads = o->threads ? o->threads : tmc_runner_default_threads();
-    double *wall = malloc((size_t)n * sizeof *wall);
-    tmc_error err = {""};
     tmc_replica totals;
     tmc_summary days;
     double t0 = tmc_cli_now_s();
-    int show = !o->quiet && isatty(STDERR_FILENO);
-    if (!wall || tmc_runner_run(&e, n, x->monte_carlo.seed, threads,
-                                show ? tmc_cli_progress_bar : NULL, NULL, wall, &totals, &err)) {
-        free(wall);
-        fprintf(stderr, "trainmc: %s\n", err.msg[0] ? err.msg : "out of memory");
-        return 1;
-    }
-    for (long k = 0; k < n; k++)
-        wall[k] = x->deadline.reserve_days + wall[k] / TMC_DAY_S;
-    int rc = tmc_stats_summarize(wall, n, x->deadline.days, &days, &err);
-    free(wall);
-    if (rc) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 1;
-    }
-    tmc_report r = {x, cf, &days, &totals, n, x->monte_carlo.seed, threads, tmc_cli_now_s() - t0};
+    int rc = run_replicas(x, &e, threads, !o->quiet && isatty(STDERR_FILENO), &days, &totals);
+    tmc_report r = {x, cf, &days, &totals, x->monte_carlo.replicas, x->monte_carlo.seed,
+                    threads, tmc_cli_now_s() - t0, tmc_engine_mode(x), e.max.max_error};
+    tmc_engine_free(&e);
+    if (rc)
+        return rc;
     tmc_output_text(stdout, &r);
-    if (!o->json_path)
-        return 0;
-    cJSON *doc = tmc_output_json(&r);
-    char *text = doc ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
-    free(text);
-    if (rc) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 1;
-    }
-    return 0;
+    return o->json_path ? write_json(&r, out) : 0;
 }
 
 int tmc_cli_run(int argc, char **argv)

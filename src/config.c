@@ -38,7 +38,7 @@ typedef struct {
     int required;
     int nullable;       /* null or absent turns the process off */
     ptrdiff_t enabled;  /* offset of `enabled` in the section, or -1 */
-    int may_be_file;    /* a string value names a distribution file */
+    const char *file_kind; /* a string value names a file of this kind, or NULL */
 } section;
 
 #define NUM(k, lo, hi, open, req, def, st, m) {k, T_NUM, lo, hi, open, req, def, offsetof(st, m), NULL}
@@ -91,29 +91,100 @@ static const field deadline_fields[] = {
     NUM("reserve_days", 0, 1e6, 0, 0, 0, tmc_deadline, reserve_days),
 };
 
+static const char *const mode_choices[] = {"auto", "exact", "aggregated", NULL};
 static const field mc_fields[] = {
     INT("replicas", 1, 1e9, 0, 10000, tmc_monte_carlo, replicas),
     {"seed", T_U64, 0, MAX_SEED, 0, 0, 1, offsetof(tmc_monte_carlo, seed), NULL},
+    {"mode", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_monte_carlo, mode), mode_choices},
+};
+
+/* The sections below feed only `trainmc plan`; defaults are MODEL.md 1's. */
+static const field model_fields[] = {
+    INT("parameters", 1, 1e15, 1, 0, tmc_model, parameters),
+    NUM("flop_per_sequence", 0, 1e30, 1, 1, 0, tmc_model, flop_per_sequence),
+    INT("sequence_tokens", 1, 1e9, 1, 0, tmc_model, sequence_tokens),
+    NUM("weights_bytes_per_param", 0, 64, 1, 0, 2, tmc_model, weights_bytes_per_param),
+    NUM("grads_bytes_per_param", 0, 64, 1, 0, 2, tmc_model, grads_bytes_per_param),
+    NUM("master_bytes_per_param", 0, 64, 0, 0, 4, tmc_model, master_bytes_per_param),
+    NUM("adam_m_bytes_per_param", 0, 64, 0, 0, 4, tmc_model, adam_m_bytes_per_param),
+    NUM("adam_v_bytes_per_param", 0, 64, 0, 0, 4, tmc_model, adam_v_bytes_per_param),
+    TEXT("source"), TEXT("description"),
+};
+
+static const char *const reuse_choices[] = {"together", "reused", NULL};
+static const field memory_fields[] = {
+    NUM("usable_gib", 0, 1e6, 1, 1, 0, tmc_memory, usable_gib),
+    INT("zero_stage", 0, 3, 0, 3, tmc_memory, zero_stage),
+    NUM("activations_gib", 0, 1e6, 0, 0, 0, tmc_memory, activations_gib),
+    NUM("buffer_gib", 0, 1e6, 0, 0, 0, tmc_memory, buffer_gib),
+    INT("buffer_count", 0, 1e6, 0, 1, tmc_memory, buffer_count),
+    {"buffer_reuse", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_memory, buffers_reused), reuse_choices},
+};
+
+static const field interconnect_fields[] = {
+    NUM("link_gb_per_s", 0, 1e9, 1, 1, 0, tmc_interconnect, link_gb_per_s),
+};
+
+static const field storage_fields[] = {
+    NUM("write_gb_per_s", 0, 1e9, 1, 1, 0, tmc_storage, write_gb_per_s),
+};
+
+static const field input_fields[] = {
+    INT("processes", 1, 1e6, 1, 0, tmc_input_pipeline, processes),
+    NUM("process_sequences_per_s", 0, 1e9, 1, 1, 0, tmc_input_pipeline, process_sequences_per_s),
+    INT("paused_processes", 0, 1e6, 0, 1, tmc_input_pipeline, paused_processes),
+    NUM("pause_s", 0, 1e9, 0, 1, 0, tmc_input_pipeline, pause_s),
+};
+
+static const field batch_fields[] = {
+    INT("sequences", 1, 1e9, 1, 0, tmc_batch, sequences),
+    NUM("train_tokens", 0, 1e18, 1, 1, 0, tmc_batch, train_tokens),
+};
+
+static const field critical_batch_fields[] = {
+    NUM("noise_scale_tokens", 0, 1e18, 1, 1, 0, tmc_critical_batch, noise_scale_tokens),
+    INT("scale_to_cards", 1, 1e7, 1, 0, tmc_critical_batch, scale_to_cards),
+};
+
+static const field scale_up_fields[] = {
+    NUM("parameters", 0, 1e18, 1, 1, 0, tmc_scale_up, parameters),
+    NUM("tokens", 0, 1e18, 1, 1, 0, tmc_scale_up, tokens),
+    INT("cards", 1, 1e9, 1, 0, tmc_scale_up, cards),
+    NUM("efficiency", 0, 1, 1, 1, 0, tmc_scale_up, efficiency),
+    NUM("deadline_days", 0, 1e6, 1, 1, 0, tmc_scale_up, deadline_days),
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SEC(nm, f, m, req, nul, en, file) \
     {nm, f, N(f), offsetof(tmc_experiment, m), req, nul, en, file}
+#define DIST "distribution file"
+/* An optional plan section: null or absent turns it off. */
+#define PLAN(nm, f, m, st, file) SEC(nm, f, m, 0, 1, offsetof(st, enabled), file)
 
 static const section sections[] = {
-    SEC("job", job_fields, job, 1, 0, -1, 0),
-    SEC("jitter", jitter_fields, jitter, 0, 1, -1, 1),
-    SEC("failures", failure_fields, failures, 0, 1, offsetof(tmc_failures, enabled), 1),
-    SEC("checkpoint", checkpoint_fields, checkpoint, 1, 0, -1, 0),
-    SEC("outages", outage_fields, outages, 0, 1, offsetof(tmc_outages, enabled), 0),
-    SEC("loss_spikes", spike_fields, loss_spikes, 0, 1, offsetof(tmc_loss_spikes, enabled), 0),
-    SEC("deadline", deadline_fields, deadline, 1, 0, -1, 0),
-    SEC("monte_carlo", mc_fields, monte_carlo, 0, 0, -1, 0),
+    SEC("job", job_fields, job, 1, 0, -1, NULL),
+    SEC("jitter", jitter_fields, jitter, 0, 1, -1, DIST),
+    SEC("failures", failure_fields, failures, 0, 1, offsetof(tmc_failures, enabled), DIST),
+    SEC("checkpoint", checkpoint_fields, checkpoint, 1, 0, -1, NULL),
+    SEC("outages", outage_fields, outages, 0, 1, offsetof(tmc_outages, enabled), NULL),
+    SEC("loss_spikes", spike_fields, loss_spikes, 0, 1, offsetof(tmc_loss_spikes, enabled), NULL),
+    SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),
+    SEC("monte_carlo", mc_fields, monte_carlo, 0, 0, -1, NULL),
+    PLAN("model", model_fields, model, tmc_model, "model file"),
+    PLAN("memory", memory_fields, memory, tmc_memory, NULL),
+    PLAN("interconnect", interconnect_fields, interconnect, tmc_interconnect, NULL),
+    PLAN("storage", storage_fields, storage, tmc_storage, NULL),
+    PLAN("input_pipeline", input_fields, input_pipeline, tmc_input_pipeline, NULL),
+    PLAN("batch", batch_fields, batch, tmc_batch, NULL),
+    PLAN("critical_batch", critical_batch_fields, critical_batch, tmc_critical_batch, NULL),
+    PLAN("scale_up", scale_up_fields, scale_up, tmc_scale_up, NULL),
 };
 
 static const char *const top_keys[] = {"name", "source", "description", "job", "jitter",
                                        "failures", "checkpoint", "outages", "loss_spikes",
-                                       "deadline", "monte_carlo", NULL};
+                                       "deadline", "monte_carlo", "model", "memory",
+                                       "interconnect", "storage", "input_pipeline", "batch",
+                                       "critical_batch", "scale_up", NULL};
 
 /* ---------- messages ---------- */
 
@@ -406,18 +477,19 @@ static void join_path(const char *base_dir, const char *rel, char *out, size_t n
                  base_dir[strlen(base_dir) - 1] == '/' ? "" : "/", rel);
 }
 
-/* Read and parse the distribution file `rel`, named relative to base_dir by
- * `referrer` ("FILE: SECTION", which prefixes a failure to read it); its
- * resolved path goes to path[n]. NULL with err set on failure. */
-static cJSON *load_distribution(const char *rel, const char *base_dir, const char *referrer,
-                                char *path, size_t n, tmc_error *err)
+/* Read and parse the section file `rel` (a `kind`: "distribution file",
+ * "model file"), named relative to base_dir by `referrer` ("FILE: SECTION",
+ * which prefixes a failure to read it); its resolved path goes to path[n].
+ * NULL with err set on failure. */
+static cJSON *load_section_file(const char *rel, const char *kind, const char *base_dir,
+                                const char *referrer, char *path, size_t n, tmc_error *err)
 {
     join_path(base_dir, rel, path, n);
     char *text = NULL;
     if (read_text(path, &text, err)) {
         char inner[sizeof err->msg];
         snprintf(inner, sizeof inner, "%s", err->msg);
-        tmc_error_set(err, "%s: distribution file: %s", referrer, inner);
+        tmc_error_set(err, "%s: %s: %s", referrer, kind, inner);
         return NULL;
     }
     cJSON *root = parse_object(text, path, err);
@@ -425,14 +497,15 @@ static cJSON *load_distribution(const char *rel, const char *base_dir, const cha
     return root;
 }
 
-/* A section given as a string: load that distribution file, which must hold
- * a "source" and the section's keys. */
+/* A section given as a string: load that file, which must hold a "source"
+ * and the section's keys. */
 static int read_section_file(const section *s, const char *rel, const char *label,
                              const char *base_dir, char *base, tmc_error *err)
 {
     char path[1024], referrer[1100];
     snprintf(referrer, sizeof referrer, "%s: %s", label, s->name);
-    cJSON *root = load_distribution(rel, base_dir, referrer, path, sizeof path, err);
+    cJSON *root = load_section_file(rel, s->file_kind, base_dir, referrer, path, sizeof path,
+                                    err);
     if (!root)
         return -1;
     int rc = read_fields(s, root, path, "", base, err);
@@ -462,12 +535,15 @@ static int read_section(const section *s, const cJSON *root, const char *label,
     }
     if (off)
         return 0;
-    if (s->may_be_file && cJSON_IsString(v))
+    if (s->file_kind && cJSON_IsString(v))
         return read_section_file(s, v->valuestring, label, base_dir, base, err);
-    if (!cJSON_IsObject(v))
+    if (!cJSON_IsObject(v)) {
+        char file[64] = "";
+        if (s->file_kind)
+            snprintf(file, sizeof file, " or a %s path", s->file_kind);
         return tmc_error_set(err, "%s: %s: expected an object%s%s, got %s", label, s->name,
-                             s->may_be_file ? " or a distribution file path" : "",
-                             s->nullable ? " or null" : "", value_text(v).s);
+                             file, s->nullable ? " or null" : "", value_text(v).s);
+    }
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s.", s->name);
     return read_fields(s, v, label, prefix, base, err);
@@ -482,6 +558,17 @@ static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err
         return tmc_error_set(err, "%s: checkpoint: give exactly one of interval_s "
                                   "(seconds, > 0) or interval_steps (steps, >= 1)%s",
                              label, has_s ? "; both are set" : "; neither is set");
+    return 0;
+}
+
+/* A pause cannot stop more preparation processes than there are. */
+static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_input_pipeline *in = &x->input_pipeline;
+    if (in->enabled && in->paused_processes > in->processes)
+        return tmc_error_set(err, "%s: input_pipeline.paused_processes: %ld is more than "
+                                  "input_pipeline.processes (%ld)",
+                             label, in->paused_processes, in->processes);
     return 0;
 }
 
@@ -512,7 +599,9 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
     for (size_t i = 0; i < N(sections); i++)
         if (read_section(&sections[i], root, label, base_dir, out, err))
             return -1;
-    return check_checkpoint(root, label, err);
+    if (check_checkpoint(root, label, err))
+        return -1;
+    return check_input_pipeline(out, label, err);
 }
 
 /* ---------- overrides: --set dotted.key=value ---------- */
@@ -534,15 +623,15 @@ static const section *find_section(const char *name)
 
 /* An override inside a section given as a file path edits a copy of that
  * file's object, which replaces the path in the document. */
-static cJSON *inline_distribution(cJSON *root, const char *name, cJSON *value,
+static cJSON *inline_section_file(cJSON *root, const char *name, cJSON *value,
                                   const char *base_dir, const char *spec, tmc_error *err)
 {
     const section *s = find_section(name);
-    if (!s || !s->may_be_file)
+    if (!s || !s->file_kind)
         return value;
     char path[1024], referrer[300];
     snprintf(referrer, sizeof referrer, "--set %s", spec);
-    cJSON *obj = load_distribution(value->valuestring, base_dir, referrer, path,
+    cJSON *obj = load_section_file(value->valuestring, s->file_kind, base_dir, referrer, path,
                                    sizeof path, err);
     if (obj)
         cJSON_ReplaceItemInObjectCaseSensitive(root, name, obj);
@@ -569,7 +658,7 @@ static int apply_override(cJSON *root, const char *spec, const char *base_dir,
         *dot = '\0';
         cJSON *next = cJSON_GetObjectItemCaseSensitive(obj, part);
         if (obj == root && cJSON_IsString(next) &&
-            !(next = inline_distribution(root, part, next, base_dir, spec, err)))
+            !(next = inline_section_file(root, part, next, base_dir, spec, err)))
             return -1;
         if (!next || cJSON_IsNull(next)) {
             next = cJSON_CreateObject();

@@ -1,7 +1,9 @@
 /* config.h - an experiment: JSON file -> validated struct.
  *
  * Units are in the key names and documented once here (and in README.md):
- *   _s = seconds, _days = days of 86,400 s, _flops = FLOP/s, flop_ = FLOP.
+ *   _s = seconds, _days = days of 86,400 s, _flops = FLOP/s, flop_ = FLOP,
+ *   _gib = GiB (2^30 bytes), _gb_per_s = GB/s (1e9 bytes per second),
+ *   _bytes_per_param = bytes per parameter, _tokens = tokens.
  * Every option is one row of a validation table in config.c (name, type,
  * bounds, default); a range error states the bounds, an enum error lists the
  * choices, and every message names the file and the JSON path of the value.
@@ -10,7 +12,13 @@
  * A section "jitter" or "failures" may be an object or a string: the path of
  * a distribution file (relative to the file that names it), which must carry
  * a "source". Sections "failures", "outages" and "loss_spikes" may be null or
- * absent: that process is then off. */
+ * absent: that process is then off.
+ *
+ * The sections "model", "memory", "interconnect", "storage",
+ * "input_pipeline", "batch", "critical_batch" and "scale_up" feed only
+ * `trainmc plan` (plan.h); each is optional (null or absent: that part of the
+ * plan is skipped). "model" may also be the path of a model file, which must
+ * carry a "source" (experiments/models/). */
 #ifndef TMC_CONFIG_H
 #define TMC_CONFIG_H
 
@@ -57,10 +65,86 @@ typedef struct {
     double reserve_days; /* reserved for start-up, evaluation, pauses, days (MODEL.md 1: 5) */
 } tmc_deadline;
 
+/* How the engine draws a segment's compute time (engine.h). */
+typedef enum {
+    TMC_MODE_AUTO = 0,      /* exact when replicas x steps <= TMC_EXACT_BUDGET */
+    TMC_MODE_EXACT = 1,     /* every step drawn */
+    TMC_MODE_AGGREGATED = 2 /* one draw per segment from the sum's distribution */
+} tmc_mode;
+
 typedef struct {
     long replicas; /* independent full runs, [1, 1e9] */
     uint64_t seed; /* run seed, [0, 2^53 - 1] */
+    tmc_mode mode; /* "auto" (default), "exact" or "aggregated" */
 } tmc_monte_carlo;
+
+/* A model and its training recipe (MODEL.md 1). The per-state defaults are
+ * mixed-precision Adam: BF16 weights 2 + BF16 grads 2 + FP32 master 4 +
+ * Adam m 4 + Adam v 4 = 16 bytes per parameter. */
+typedef struct {
+    int enabled;
+    long parameters;                /* trainable parameters P (Qwen3-8B: 8,190,735,360) */
+    double flop_per_sequence;       /* training FLOP (fwd + bwd) per sequence (4.31e14) */
+    long sequence_tokens;           /* tokens per sequence (8,192) */
+    double weights_bytes_per_param; /* matmul weight copy (BF16 2; FP8 block-scaled 1.0002) */
+    double grads_bytes_per_param;   /* gradients (BF16 2, FP32 4) */
+    double master_bytes_per_param;  /* FP32 master weights (4) */
+    double adam_m_bytes_per_param;  /* Adam first moment (4) */
+    double adam_v_bytes_per_param;  /* Adam second moment (4) */
+} tmc_model;
+
+/* Memory per card (MODEL.md 1). */
+typedef struct {
+    int enabled;
+    double usable_gib;      /* usable memory per card, GiB (RTX 4090: 22) */
+    long zero_stage;        /* 0 none sharded, 1 optimizer, 2 + gradients, 3 + weights */
+    double activations_gib; /* activations (and buffers not listed apart), GiB (10) */
+    double buffer_gib;      /* one temporary buffer, e.g. a gathered module, GiB */
+    long buffer_count;      /* how many such buffers a step uses, default 1 */
+    int buffers_reused;     /* 0 "together": all live at once; 1 "reused": one space */
+} tmc_memory;
+
+typedef struct {
+    int enabled;
+    double link_gb_per_s; /* each card's link for ZeRO traffic, GB/s (PCIe 4.0 x16: 32) */
+} tmc_interconnect;
+
+typedef struct {
+    int enabled;
+    double write_gb_per_s; /* sustained checkpoint write bandwidth, GB/s (MODEL.md 3.2: 7) */
+} tmc_storage;
+
+/* CPU-bound input preparation (MODEL.md 4). */
+typedef struct {
+    int enabled;
+    long processes;                 /* preparation processes (4) */
+    double process_sequences_per_s; /* sequences each prepares per second (2) */
+    long paused_processes;          /* processes a pause stops, <= processes (1) */
+    double pause_s;                 /* length of the pause, s (60) */
+} tmc_input_pipeline;
+
+typedef struct {
+    int enabled;
+    long sequences;      /* global batch, sequences per step (384) */
+    double train_tokens; /* effective tokens to train on (1e11) */
+} tmc_batch;
+
+/* Critical batch size (MODEL.md 1; McCandlish et al. 2018). */
+typedef struct {
+    int enabled;
+    double noise_scale_tokens; /* gradient noise scale B_noise, tokens (2e6) */
+    long scale_to_cards;       /* card count for weak and strong scaling (1,536) */
+} tmc_critical_batch;
+
+/* A dense model sized by F = 6ND (MODEL.md 1, scale-up). */
+typedef struct {
+    int enabled;
+    double parameters;    /* N (1e12) */
+    double tokens;        /* D (2e13) */
+    long cards;           /* (16,384) */
+    double efficiency;    /* MFU (0.40) */
+    double deadline_days; /* days (90) */
+} tmc_scale_up;
 
 typedef struct {
     char name[128];
@@ -74,6 +158,14 @@ typedef struct {
     tmc_loss_spikes loss_spikes;
     tmc_deadline deadline;
     tmc_monte_carlo monte_carlo;
+    tmc_model model;
+    tmc_memory memory;
+    tmc_interconnect interconnect;
+    tmc_storage storage;
+    tmc_input_pipeline input_pipeline;
+    tmc_batch batch;
+    tmc_critical_batch critical_batch;
+    tmc_scale_up scale_up;
 } tmc_experiment;
 
 /* Read, apply overrides, validate. `overrides` holds n_overrides strings

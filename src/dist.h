@@ -4,8 +4,10 @@
  * A step ends when the slowest of N cards is done (MODEL.md section 2), so the
  * engine needs max_i X_i, not the X_i themselves. For X_i iid with a known
  * inverse CDF, max_i X_i = F^-1(U^(1/N)) for one uniform U, which costs O(1)
- * whatever N is. We evaluate it through the upper tail q = 1 - U^(1/N) =
- * -expm1(log(U) / N) so that large N keeps full precision. */
+ * whatever N is. The exact quantile goes through the upper tail
+ * q = 1 - U^(1/N) = -expm1(log(U) / N) so that large N keeps full precision;
+ * the sampler reads it from a table of that exact function (below), whose
+ * error is measured when it is built, so a draw costs a few nanoseconds. */
 #ifndef TMC_DIST_H
 #define TMC_DIST_H
 
@@ -22,19 +24,47 @@ typedef struct {
     double cv; /* coefficient of variation sigma / mu, dimensionless, [0, 1] */
 } tmc_jitter;
 
-/* Sampler of max over n cards of their compute time (seconds). Plain data. */
+/* Quantile table of the standard maximum Z_n = max of n standard normals,
+ * Q(v) = Phi^-1(v^(1/n)), by octaves of v (and of w = 1 - v): octave k covers
+ * [2^-(k+2), 2^-(k+1)) and is cut into TMC_MAX_SUB equal pieces, each holding
+ * the cubic Hermite interpolant of Q (values and exact derivatives
+ * dQ/dv = v^(1/n - 1) / (n phi(Q)) at its ends). Pieces are narrow against
+ * their distance from v = 0 or 1, where Q is singular, so the error is
+ * uniformly small: it is measured at build time (max_error). The 2^-21
+ * probability beyond the last octave is drawn by the exact formula. */
+#define TMC_MAX_OCTAVES 20
+#define TMC_MAX_SUB 64
+
 typedef struct {
-    double mu;    /* mean per-card compute time per step, seconds */
-    double sigma; /* standard deviation per card, seconds */
-    double inv_n; /* 1 / n */
+    double c[4]; /* Q = c0 + f (c1 + f (c2 + f c3)), f in [0, 1] */
+} tmc_cubic;
+
+/* Sampler of max over n cards of their compute time (seconds). */
+typedef struct {
+    double mu;         /* mean per-card compute time per step, seconds */
+    double sigma;      /* standard deviation per card, seconds */
+    double inv_n;      /* 1 / n */
+    tmc_cubic *low;    /* [TMC_MAX_OCTAVES][TMC_MAX_SUB], v < 1/2; NULL if sigma = 0 */
+    tmc_cubic *high;   /* the same in w = 1 - v, v > 1/2 */
+    double max_error;  /* largest |table - exact| found at build, in units of sigma */
 } tmc_max_sampler;
 
-/* Prepare a sampler for n >= 1 cards with mean compute time mu seconds. */
-void tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long n);
+/* Prepare a sampler for n >= 1 cards with mean compute time mu seconds,
+ * building its quantile table (about 80 KiB, a millisecond) when the jitter
+ * is not zero. Returns 0, or -1 if memory runs out. Free with
+ * tmc_dist_max_free. */
+int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long n);
 
-/* One draw of the slowest card's compute time, seconds. Uses one uniform from
- * r, or none when sigma is 0 (then returns mu exactly). */
+void tmc_dist_max_free(tmc_max_sampler *s);
+
+/* One draw of the slowest card's compute time, seconds: mu + sigma Q(v) for
+ * v = (u + 1/2) / 2^32 from one 32-bit output u of r, which must be a
+ * tmc_rng_pcg32 generator. Draws nothing and returns mu when sigma is 0. */
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r);
+
+/* The exact standard quantile Q from log v (v in (0, 1)): the slow path of
+ * the sampler and the reference its table is checked against. */
+double tmc_dist_max_quantile(double log_v, double inv_n);
 
 /* c_N = E[max of n iid standard normals] by GSL adaptive quadrature over the
  * real line (gsl_integration_qagi), and the standard deviation of that maximum
@@ -42,21 +72,43 @@ static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r);
  * c_48 = 2.2331, c_1024 = 3.2482. Returns NaN if n < 1 or quadrature fails. */
 double tmc_dist_normal_emax(long n, double *sd_out);
 
+/* Mean, standard deviation and skewness of the maximum of n iid standard
+ * normals by GSL quadrature (its first three moments). Returns 0, or -1 if
+ * n < 1 or the quadrature fails. The aggregated engine matches them. */
+int tmc_dist_normal_max_moments(long n, double *mean, double *sd, double *skew);
+
 /* Expected slowest-card compute time E[max_i X_i] in seconds for n cards with
  * mean mu_s: mu + c_n sigma (MODEL.md 2). */
 double tmc_dist_expected_max(const tmc_jitter *j, double mu_s, long n);
 
 /* ---- inline implementation ---- */
 #include <math.h>
-#include <gsl/gsl_cdf.h>
+
+#include "rng_pcg.h"
+
+/* Q from one side's table for t = (u + 1/2) 2^-32 < 1/2, u < 2^31. */
+static inline double tmc_dist_max_side(const tmc_cubic *table, uint32_t u, int high,
+                                       double inv_n)
+{
+    int k = u ? __builtin_clz(u) - 1 : TMC_MAX_OCTAVES; /* t in [2^-(k+2), 2^-(k+1)) */
+    double t = (u + 0.5) * (1.0 / 4294967296.0);
+    if (k >= TMC_MAX_OCTAVES) /* deep tail: exact; t is w = 1 - v on the high side */
+        return tmc_dist_max_quantile(high ? log1p(-t) : log(t), inv_n);
+    double x = (t * (double)(1u << (k + 2)) - 1.0) * TMC_MAX_SUB; /* place in octave */
+    int j = (int)x;
+    double f = x - j;
+    const double *c = table[k * TMC_MAX_SUB + j].c;
+    return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
+}
 
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r)
 {
     if (s->sigma == 0.0)
         return s->mu;
-    double u = gsl_rng_uniform_pos(r);
-    double q = -expm1(log(u) * s->inv_n);
-    return s->mu + s->sigma * gsl_cdf_ugaussian_Qinv(q);
+    uint32_t u = tmc_rng_pcg_next(r);
+    double z = u < 0x80000000u ? tmc_dist_max_side(s->low, u, 0, s->inv_n)
+                               : tmc_dist_max_side(s->high, ~u, 1, s->inv_n);
+    return s->mu + s->sigma * z;
 }
 
 #endif

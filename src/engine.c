@@ -20,11 +20,10 @@ typedef struct {
     tmc_replica *out;
 } run_state;
 
-void tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
+int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
 {
     e->steps = x->job.steps;
     e->interval_steps = cf->interval_steps;
-    tmc_dist_max_init(&e->max, &x->jitter, cf->compute_s, x->job.cards);
     e->fixed_s = x->job.exposed_comm_s + x->job.input_wait_s;
     e->save_s = x->checkpoint.save_s;
     e->restore_s = x->checkpoint.restore_s;
@@ -32,6 +31,29 @@ void tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_fo
     e->rate[EV_FAILURE] = cf->rate_failures;
     e->rate[EV_OUTAGE] = cf->rate_outages;
     e->rate[EV_SPIKE] = cf->rate_spikes;
+    e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
+    double c_n = 0, sd_n = 0, skew = 0;
+    if (x->jitter.cv > 0 && tmc_dist_normal_max_moments(x->job.cards, &c_n, &sd_n, &skew))
+        return -1;
+    double sigma = x->jitter.cv * cf->compute_s;
+    e->max_mean_s = cf->compute_s + c_n * sigma;
+    e->max_sd_s = sd_n * sigma;
+    e->max_skew = skew;
+    return tmc_dist_max_init(&e->max, &x->jitter, cf->compute_s, x->job.cards);
+}
+
+tmc_mode tmc_engine_mode(const tmc_experiment *x)
+{
+    tmc_mode m = x->monte_carlo.mode;
+    if (m != TMC_MODE_AUTO)
+        return m;
+    double work = (double)x->monte_carlo.replicas * (double)x->job.steps;
+    return work <= TMC_EXACT_BUDGET ? TMC_MODE_EXACT : TMC_MODE_AGGREGATED;
+}
+
+void tmc_engine_free(tmc_engine *e)
+{
+    tmc_dist_max_free(&e->max);
 }
 
 static void draw_next(run_state *st, int k, double from)
@@ -59,6 +81,34 @@ static int earliest(const run_state *st, int n)
     return best;
 }
 
+/* Total slowest-card compute time of n steps drawn at once (aggregated
+ * mode; engine.h states the approximation). */
+static double segment_sum(const tmc_engine *e, long n, gsl_rng *r)
+{
+    double z = gsl_ran_gaussian_ziggurat(r, 1.0), rn = sqrt((double)n);
+    double g = e->max_skew / rn;
+    return n * e->max_mean_s + rn * e->max_sd_s * (z + g * (z * z - 1) / 6);
+}
+
+/* Compute time of the steps of a segment until one ends past `limit`:
+ * returns the sum of their slowest-card times and sets *cut if one does. */
+static double draw_steps(const tmc_engine *e, long n, double t, double limit, gsl_rng *r,
+                         int *cut)
+{
+    double sum = 0;
+    *cut = 0;
+    for (long i = 0; i < n; i++) {
+        double x = tmc_dist_sample_max(&e->max, r);
+        t += x + e->fixed_s;
+        sum += x;
+        if (t > limit) {
+            *cut = 1;
+            break;
+        }
+    }
+    return sum;
+}
+
 /* n steps; returns the interrupting process, or -1 with *sum_max the summed
  * slowest-card compute times. On interruption st->t is the arrival time. */
 static int run_compute(run_state *st, long n, double *sum_max)
@@ -66,18 +116,20 @@ static int run_compute(run_state *st, long n, double *sum_max)
     const tmc_engine *e = st->e;
     discard_until(st, EV_SPIKE, st->t);
     int kind = earliest(st, EV_COUNT);
-    double limit = st->next[kind], t = st->t, sum = 0;
-    for (long i = 0; i < n; i++) {
-        double x = tmc_dist_sample_max(&e->max, st->rng[TMC_STREAM_JITTER]);
-        double end = t + x + e->fixed_s;
-        if (end > limit) {
-            st->t = limit;
-            return kind;
-        }
-        t = end;
-        sum += x;
+    double limit = st->next[kind], sum;
+    int cut = 0;
+    if (e->max.sigma == 0)
+        sum = n * e->max.mu;
+    else if (e->aggregated && n >= TMC_AGGREGATE_MIN_STEPS)
+        sum = segment_sum(e, n, st->rng[TMC_STREAM_JITTER]);
+    else
+        sum = draw_steps(e, n, st->t, limit, st->rng[TMC_STREAM_JITTER], &cut);
+    double end = st->t + sum + n * e->fixed_s;
+    if (cut || end > limit) {
+        st->t = limit;
+        return kind;
     }
-    st->t = t;
+    st->t = end;
     *sum_max = sum;
     return -1;
 }

@@ -21,7 +21,17 @@
  *   committed segments) + lost work + restores + downtime. Useful compute is
  *   mu per committed step; straggler wait is max_i X_i - mu per committed step.
  * With no jitter, no spikes and no downtime these are exactly the assumptions
- * of Daly's T_wall (closed_form.h), and the engine's mean agrees with it. */
+ * of Daly's T_wall (closed_form.h), and the engine's mean agrees with it.
+ *
+ * Modes. Only a segment's total compute time matters (an interruption loses
+ * the whole segment wherever it strikes), so:
+ * - exact: every step's maximum is drawn (O(1) each), stopping at the first
+ *   step that an interruption cuts;
+ * - aggregated: a segment of n >= TMC_AGGREGATE_MIN_STEPS steps draws its
+ *   total once, as n m + sqrt(n) s (z + g (z^2 - 1) / 6), z ~ N(0, 1) and
+ *   g = skew / sqrt(n) (Cornish-Fisher): mean and variance exact, skewness
+ *   matched, error O(1/n) in distribution per segment (README, "Modes").
+ * Without jitter both modes are the same deterministic n x step time. */
 #ifndef TMC_ENGINE_H
 #define TMC_ENGINE_H
 
@@ -34,7 +44,16 @@
 
 /* Everything one replica needs, derived once from an experiment. Read-only
  * while replicas run, so threads share it. */
+#define TMC_AGGREGATE_MIN_STEPS 16
+/* Mode auto runs exact while replicas x steps stays within this budget
+ * (about 10 s on two cores at the exact mode's cost). */
+#define TMC_EXACT_BUDGET 1e9
+
 typedef struct {
+    int aggregated;        /* 1: aggregated mode, 0: exact */
+    double max_mean_s;     /* E[max_i X_i], s */
+    double max_sd_s;       /* sd of max_i X_i, s */
+    double max_skew;       /* skewness of max_i X_i */
     long steps;            /* S */
     long interval_steps;   /* K */
     tmc_max_sampler max;   /* slowest-card compute time per step */
@@ -57,8 +76,15 @@ typedef struct {
 } tmc_replica;
 
 /* Build the engine from a validated experiment and its closed form (which
- * fixes K and the rates). */
-void tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf);
+ * fixes K and the rates). Returns 0, or -1 if memory runs out. Free with
+ * tmc_engine_free. */
+int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf);
+
+/* The mode an experiment runs in: its monte_carlo.mode, with auto resolved
+ * by TMC_EXACT_BUDGET. */
+tmc_mode tmc_engine_mode(const tmc_experiment *x);
+
+void tmc_engine_free(tmc_engine *e);
 
 /* Run replica `replica` of a run seeded `seed`. rng[TMC_STREAM_COUNT] are
  * generators allocated with tmc_rng_pcg32 (reseeded here, so callers reuse

@@ -11,6 +11,8 @@ static const struct {
     int (*fn)(int argc, char **argv);
 } commands[] = {
     {"run", tmc_cli_run},
+    {"plan", tmc_cli_plan},
+    {"emax", tmc_cli_emax},
 };
 
 static const char *usage_main =
@@ -20,6 +22,8 @@ static const char *usage_main =
     "\n"
     "commands:\n"
     "  run EXPERIMENT.json   simulate full runs: completion-time distribution, P(deadline)\n"
+    "  plan EXPERIMENT.json  the design board: memory, step, deadline, storage, input, scaling\n"
+    "  emax                  c_N = E[max of N normals]: quadrature, simulation, formulas\n"
     "\n"
     "options:\n"
     "  -h, --help            this help; `trainmc run --help` for the command\n"

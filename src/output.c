@@ -119,9 +119,15 @@ void tmc_output_text(FILE *f, const tmc_report *r)
     const tmc_experiment *x = r->x;
     fprintf(f, "trainmc run: %s (%s%s%s)\n", x->name, x->path, x->source[0] ? "; source: " : "",
             x->source);
-    fprintf(f, "  %ld replicas, seed %llu, %d thread%s, exact mode (every step), %.2f s\n\n",
-            r->replicas, (unsigned long long)r->seed, r->threads, r->threads == 1 ? "" : "s",
+    fprintf(f, "  %ld replicas, seed %llu, %d thread%s, %s, %.2f s\n", r->replicas,
+            (unsigned long long)r->seed, r->threads, r->threads == 1 ? "" : "s",
+            r->mode == TMC_MODE_AGGREGATED ? "aggregated mode (one draw per segment)"
+                                           : "exact mode (every step)",
             r->elapsed_s);
+    if (x->monte_carlo.mode == TMC_MODE_AUTO && r->mode == TMC_MODE_AGGREGATED)
+        fprintf(f, "  (mode auto chose aggregated: replicas x steps > %.0e; "
+                   "--set monte_carlo.mode=\"exact\" forces every step)\n", TMC_EXACT_BUDGET);
+    fprintf(f, "\n");
     text_closed_form(f, r);
     text_comparison(f, r);
     text_distribution(f, r->days);
@@ -189,7 +195,9 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "experiment", r->x->name);
     cJSON_AddStringToObject(root, "source", r->x->source);
-    cJSON_AddStringToObject(root, "mode", "exact");
+    cJSON_AddStringToObject(root, "mode", r->mode == TMC_MODE_AGGREGATED ? "aggregated"
+                                                                           : "exact");
+    cJSON_AddNumberToObject(root, "max_table_error_sigma", r->table_error);
     cJSON_AddNumberToObject(root, "replicas", n);
     cJSON_AddNumberToObject(root, "seed", (double)r->seed);
     cJSON_AddItemToObject(root, "completion_days", json_days(r->days));

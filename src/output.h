@@ -21,6 +21,8 @@ typedef struct {
     uint64_t seed;
     int threads;       /* text only: JSON is identical whatever the thread count */
     double elapsed_s;  /* text only */
+    tmc_mode mode;     /* exact or aggregated (auto already resolved) */
+    double table_error; /* the max sampler's measured table error, units of sigma */
 } tmc_report;
 
 /* The text summary (MODEL.md 6): closed form beside simulation, P(deadline)

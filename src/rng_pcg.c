@@ -2,29 +2,15 @@
  * recurrence, the source and the known answer. */
 #include "rng_pcg.h"
 
-#define PCG_MULT 6364136223846793005ULL
-
-typedef struct {
-    uint64_t state;
-    uint64_t inc; /* always odd: selects the stream */
-} pcg32_state;
-
-static inline uint32_t pcg32_next(pcg32_state *s)
-{
-    uint64_t old = s->state;
-    s->state = old * PCG_MULT + s->inc;
-    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-    uint32_t rot = (uint32_t)(old >> 59u);
-    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
-}
+typedef tmc_pcg32_state pcg32_state;
 
 static void pcg32_seed_state(pcg32_state *s, uint64_t initstate, uint64_t stream)
 {
     s->state = 0u;
     s->inc = (stream << 1u) | 1u;
-    pcg32_next(s);
+    tmc_rng_pcg_step(s);
     s->state += initstate;
-    pcg32_next(s);
+    tmc_rng_pcg_step(s);
 }
 
 static void pcg32_set(void *vstate, unsigned long int seed)
@@ -34,12 +20,12 @@ static void pcg32_set(void *vstate, unsigned long int seed)
 
 static unsigned long int pcg32_get(void *vstate)
 {
-    return pcg32_next(vstate);
+    return tmc_rng_pcg_step(vstate);
 }
 
 static double pcg32_get_double(void *vstate)
 {
-    return pcg32_next(vstate) / 4294967296.0;
+    return tmc_rng_pcg_step(vstate) / 4294967296.0;
 }
 
 static const gsl_rng_type pcg32_type = {

@@ -18,6 +18,13 @@
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 
+/* The generator's state: plain data, as in pcg-c. inc is always odd and
+ * selects the stream. */
+typedef struct {
+    uint64_t state;
+    uint64_t inc;
+} tmc_pcg32_state;
+
 /* The generator type: gsl_rng_alloc(tmc_rng_pcg32). gsl_rng_set(r, s) seeds
  * initstate s on stream 0. get() returns 32 bits in [0, 2^32 - 1];
  * get_double() returns get() / 2^32 in [0, 1), as GSL's 32-bit generators do. */
@@ -45,5 +52,23 @@ typedef enum {
  * Depends only on (seed, replica, kind): never on threads or ranks. */
 void tmc_rng_pcg_seed_replica(gsl_rng *r, uint64_t seed, uint64_t replica,
                               tmc_stream_kind kind);
+
+/* Advance s and return its next 32-bit output (pcg32_random_r in pcg-c). */
+static inline uint32_t tmc_rng_pcg_step(tmc_pcg32_state *s)
+{
+    uint64_t old = s->state;
+    s->state = old * 6364136223846793005ULL + s->inc;
+    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+    uint32_t rot = (uint32_t)(old >> 59u);
+    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
+}
+
+/* The next 32-bit output of r, which must have been allocated with
+ * tmc_rng_pcg32: the value gsl_rng_get(r) would return, without the call
+ * through GSL's function pointer (the engine's hot loop uses it). */
+static inline uint32_t tmc_rng_pcg_next(gsl_rng *r)
+{
+    return tmc_rng_pcg_step(r->state);
+}
 
 #endif

@@ -3,7 +3,8 @@
  * dist-1.2 the O(1) sampler's mean and sd against quadrature, N = 8, 48, 1024;
  * dist-1.3 the sampler's histogram against the exact CDF Phi(x)^N per bin;
  * dist-1.4 the sampler against brute force (N explicit normal draws), N = 8;
- * dist-1.5 no jitter: the sampler returns mu and draws nothing.
+ * dist-1.5 no jitter: the sampler returns mu and draws nothing;
+ * dist-1.6 the sampler's quantile table agrees with the exact quantile.
  * Statistical tests: fixed seed, estimator and standard error stated,
  * tolerance 4 standard errors. */
 #include <math.h>
@@ -72,6 +73,7 @@ static void check_moments(long n, uint64_t seed)
         fail_msg("N=%ld: sd of max %.5f vs quadrature %.5f: %.2f se", n, sd, sd_q,
                  (sd - sd_q) / se_sd);
     gsl_rng_free(r);
+    tmc_dist_max_free(&s);
 }
 
 static void test_sampler_moments(void **state)
@@ -109,6 +111,7 @@ static void check_histogram(long n, uint64_t seed)
             fail_msg("N=%ld bin %d: %ld draws, expected %.0f +- %.0f", n, b, count[b],
                      expect, se);
     gsl_rng_free(r);
+    tmc_dist_max_free(&s);
 }
 
 static void test_sampler_histogram(void **state)
@@ -139,6 +142,42 @@ static void test_against_brute_force(void **state)
     if (fabs(ma - mb) > TOL_SE * se)
         fail_msg("O(1) mean %.5f vs brute force %.5f: %.2f se", ma, mb, (ma - mb) / se);
     gsl_rng_free(r);
+    tmc_dist_max_free(&s);
+}
+
+/* dist-1.6: the sampler's table against the exact quantile. The reference
+ * draws the same 32-bit outputs u and evaluates mu + sigma Q(v) exactly at
+ * v = (u + 1/2) / 2^32 (log v from log1p(-w) above 1/2, where w = 1 - v is
+ * exact). Agreement within 1e-9 sigma: finer than the spacing of the 2^32
+ * values of v in all but the tails. */
+static void check_table(long n)
+{
+    tmc_max_sampler s = standard_max(n);
+    if (!(s.max_error < 1e-9))
+        fail_msg("N=%ld: table error measured at build %.3g sigma", n, s.max_error);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32), *ref = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 61, (uint64_t)n);
+    tmc_rng_pcg_seed(ref, 61, (uint64_t)n);
+    double worst = 0;
+    for (long i = 0; i < 1000000; i++) {
+        uint32_t u = (uint32_t)gsl_rng_get(ref);
+        double v = (u + 0.5) / 4294967296.0, w = (~u + 0.5) / 4294967296.0;
+        double q = tmc_dist_max_quantile(u < 0x80000000u ? log(v) : log1p(-w), 1.0 / n);
+        worst = fmax(worst, fabs(tmc_dist_sample_max(&s, r) - 10.0 - q));
+    }
+    if (!(worst < 1e-9))
+        fail_msg("N=%ld: table differs from the exact quantile by %.3g sigma", n, worst);
+    gsl_rng_free(r);
+    gsl_rng_free(ref);
+    tmc_dist_max_free(&s);
+}
+
+static void test_table_exactness(void **state)
+{
+    (void)state;
+    static const long n[7] = {1, 2, 8, 48, 1024, 16384, 10000000};
+    for (int i = 0; i < 7; i++)
+        check_table(n[i]);
 }
 
 /* dist-1.5 */
@@ -166,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_sampler_histogram),
         cmocka_unit_test(test_against_brute_force),
         cmocka_unit_test(test_no_jitter),
+        cmocka_unit_test(test_table_exactness),
     };
     return cmocka_run_group_tests_name("dist-1", tests, NULL, NULL);
 }

@@ -45,7 +45,7 @@ static sim_result simulate(const tmc_experiment *x, const tmc_closed_form *cf, l
                            uint64_t seed)
 {
     tmc_engine e;
-    tmc_engine_init(&e, x, cf);
+    assert_int_equal(tmc_engine_init(&e, x, cf), 0);
     double *wall = malloc((size_t)n * sizeof *wall);
     sim_result r;
     tmc_error err = {""};
@@ -53,6 +53,7 @@ static sim_result simulate(const tmc_experiment *x, const tmc_closed_form *cf, l
     r.mean = gsl_stats_mean(wall, 1, (size_t)n);
     r.se = gsl_stats_sd(wall, 1, (size_t)n) / sqrt((double)n);
     free(wall);
+    tmc_engine_free(&e);
     return r;
 }
 
@@ -133,7 +134,7 @@ static void test_split_and_counts(void **state)
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     tmc_engine e;
-    tmc_engine_init(&e, &x, &cf);
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
     gsl_rng *rng[TMC_STREAM_COUNT];
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
@@ -155,6 +156,7 @@ static void test_split_and_counts(void **state)
         fail_msg("failures minus compensator: mean %.3f, se %.3f", mean, se);
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         gsl_rng_free(rng[s]);
+    tmc_engine_free(&e);
 }
 
 int main(void)

@@ -1,0 +1,293 @@
+/* benchmark.c - trainmc_bench: the engine's speed against the random-number
+ * floor and a naive engine, measured in one run (issue 5). Not a test: run
+ *   build/trainmc_bench [--quick] [--out reports/performance.md]
+ * It prints Markdown and writes it atomically to --out. Figures are medians
+ * over REPS repetitions; ratios are taken between figures of the same run. */
+#define _DEFAULT_SOURCE /* wait4 */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "engine.h"
+#include "output.h"
+#include "runner.h"
+
+#define REPS 5
+
+static char report[1 << 16];
+static int quick;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    size_t used = strlen(report);
+    va_start(ap, fmt);
+    vsnprintf(report + used, sizeof report - used, fmt, ap);
+    va_end(ap);
+    fputs(report + used, stdout);
+    fflush(stdout);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double median(double *x, int n)
+{
+    gsl_sort(x, 1, (size_t)n);
+    return gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
+}
+
+/* ---------- baselines: nanoseconds per step ---------- */
+
+static volatile double sink;
+
+static double floor_pcg(long steps)
+{
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 1, 1);
+    double t = 0, t0 = now_s();
+    for (long i = 0; i < steps; i++)
+        t += tmc_rng_pcg_next(r) * 0x1p-32;
+    double ns = (now_s() - t0) / steps * 1e9;
+    sink = t;
+    gsl_rng_free(r);
+    return ns;
+}
+
+static double floor_ziggurat(long steps)
+{
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 1, 1);
+    double t = 0, t0 = now_s();
+    for (long i = 0; i < steps; i++)
+        t += gsl_ran_gaussian_ziggurat(r, 1.0);
+    double ns = (now_s() - t0) / steps * 1e9;
+    sink = t;
+    gsl_rng_free(r);
+    return ns;
+}
+
+/* The naive engine's step: all n card times drawn, the maximum kept. */
+static double naive_step(long n, long steps)
+{
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 1, 1);
+    double t = 0, t0 = now_s();
+    for (long i = 0; i < steps; i++) {
+        double m = -INFINITY;
+        for (long k = 0; k < n; k++)
+            m = fmax(m, gsl_ran_gaussian_ziggurat(r, 1.0));
+        t += 52.178 + 2.6089 * m;
+    }
+    double ns = (now_s() - t0) / steps * 1e9;
+    sink = t;
+    gsl_rng_free(r);
+    return ns;
+}
+
+/* ---------- the engine ---------- */
+
+static tmc_experiment load(const char *name, const char *const *sets, int n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, sets, n, &x, &err)) {
+        fprintf(stderr, "trainmc_bench: %s\n", err.msg);
+        exit(1);
+    }
+    return x;
+}
+
+/* Seconds for `replicas` replicas of x on `threads` threads (median). */
+static double time_engine(const tmc_experiment *x, long replicas, int threads)
+{
+    tmc_closed_form cf;
+    tmc_closed_form_compute(x, &cf);
+    tmc_engine e;
+    double *wall = malloc((size_t)replicas * sizeof *wall), t[REPS];
+    tmc_replica totals;
+    tmc_error err = {""};
+    if (!wall || tmc_engine_init(&e, x, &cf))
+        exit(1);
+    for (int i = 0; i < REPS; i++) {
+        double t0 = now_s();
+        tmc_runner_run(&e, replicas, 1, threads, NULL, NULL, wall, &totals, &err);
+        t[i] = now_s() - t0;
+    }
+    tmc_engine_free(&e);
+    free(wall);
+    return median(t, REPS);
+}
+
+static void section_step_cost(double zig_ns, double pcg_ns)
+{
+    static const long cards[4] = {8, 48, 1024, 16384};
+    long replicas = quick ? 100 : 1000;
+    say("\n## Cost per step against the card count (exact mode, 1 thread)\n\n");
+    say("design-48-stress with failures, outages and spikes off (so every step is a step of\n"
+        "the run) and a save every 34 steps whatever the card count: %ld replicas x 31,790\n"
+        "steps, 5 %% jitter, median of %d. The naive engine draws all N card times a step.\n\n",
+        replicas, REPS);
+    say("| cards | ns per step | / ziggurat draw | / PCG draw + add | naive engine ns per step | naive / trainmc |\n");
+    say("|---|---|---|---|---|---|\n");
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < 4; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "job.cards=%ld", cards[i]);
+        const char *sets[6] = {set, "failures=null", "outages=null", "loss_spikes=null",
+                               "monte_carlo.mode=\"exact\"",
+                               "checkpoint={\"interval_steps\": 34, \"save_s\": 16.38, "
+                               "\"restore_s\": 120}"};
+        tmc_experiment x = load("design-48-stress", sets, 6);
+        double ns = time_engine(&x, replicas, 1) / ((double)replicas * x.job.steps) * 1e9;
+        long naive_steps = cards[i] >= 16384 ? 200 : 20000000 / cards[i];
+        double naive = naive_step(cards[i], naive_steps);
+        lo = fmin(lo, ns), hi = fmax(hi, ns);
+        say("| %ld | %.2f | %.2f | %.2f | %.0f | %.0f |\n", cards[i], ns, ns / zig_ns,
+            ns / pcg_ns, naive, naive / ns);
+    }
+    say("\nSpread over 8 to 16,384 cards: largest / smallest = %.3f.\n", hi / lo);
+}
+
+static void section_replicas(void)
+{
+    say("\n## Full replicas per second (exact mode)\n\n");
+    say("| experiment | replicas | 1 thread, s | 2 threads, s | replicas/s (2 threads) | speed-up |\n");
+    say("|---|---|---|---|---|---|\n");
+    static const struct {
+        const char *label, *name, *set;
+        long replicas;
+    } cases[4] = {
+        {"design-48 (no jitter)", "design-48", NULL, 10000},
+        {"design-48-stress", "design-48-stress", NULL, 10000},
+        {"design-48-stress at 1,024 cards", "design-48-stress", "job.cards=1024", 2000},
+        {"design-48-stress at 16,384 cards", "design-48-stress", "job.cards=16384", 200},
+    };
+    for (int i = 0; i < 4; i++) {
+        const char *sets[2] = {cases[i].set, "monte_carlo.mode=\"exact\""};
+        tmc_experiment x = cases[i].set ? load(cases[i].name, sets, 2)
+                                        : load(cases[i].name, sets + 1, 1);
+        long n = quick ? cases[i].replicas / 10 : cases[i].replicas;
+        double t1 = time_engine(&x, n, 1), t2 = time_engine(&x, n, 2);
+        say("| %s | %ld | %.3f | %.3f | %.0f | %.2fx |\n", cases[i].label, n, t1, t2, n / t2,
+            t1 / t2);
+    }
+}
+
+/* Run the trainmc CLI as a child; wall seconds and peak resident set (MiB). */
+static void run_cli(char *const argv[], double *seconds, double *rss_mib)
+{
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    wait4(pid, &status, 0, &ru);
+    *seconds = now_s() - t0;
+    *rss_mib = ru.ru_maxrss / 1024.0;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "trainmc_bench: %s failed\n", argv[0]);
+        exit(1);
+    }
+}
+
+static void section_aggregated(void)
+{
+    char path[1024], replicas[32];
+    snprintf(path, sizeof path, "%s/experiments/design-48-stress.json", TMC_SOURCE_DIR);
+    snprintf(replicas, sizeof replicas, "%d", quick ? 100000 : 1000000);
+    char *agg[] = {TMC_BINARY, "run", path, "--replicas", replicas, "--quiet", "--set",
+                   "monte_carlo.mode=\"aggregated\"", NULL};
+    char *exact[] = {TMC_BINARY, "run", path, "--replicas", "10000", "--quiet", "--set",
+                     "monte_carlo.mode=\"exact\"", NULL};
+    double ta, ra, te, re;
+    run_cli(agg, &ta, &ra);
+    run_cli(exact, &te, &re);
+    say("\n## Aggregated mode and memory (the trainmc CLI, 2 threads, one run each)\n\n");
+    say("| command | wall s | peak RSS MiB |\n|---|---|---|\n");
+    say("| `trainmc run design-48-stress --replicas %s` (aggregated) | %.2f | %.1f |\n",
+        replicas, ta, ra);
+    say("| `trainmc run design-48-stress --replicas 10000` (exact) | %.2f | %.1f |\n", te, re);
+}
+
+static void section_machine(void)
+{
+    char model[256] = "unknown", line[512];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10)) {
+            snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+            model[strcspn(model, "\n")] = 0;
+            break;
+        }
+    if (f)
+        fclose(f);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    say("# trainmc performance\n\n");
+    say("Made by `build/trainmc_bench --out reports/performance.md` (Release build) on %s:\n"
+        "%s, %ld cores online. Medians of %d repetitions unless stated.\n",
+        date, model, sysconf(_SC_NPROCESSORS_ONLN), REPS);
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else {
+            fprintf(stderr, "usage: trainmc_bench [--quick] [--out FILE.md]\n");
+            return 2;
+        }
+    }
+    tmc_outfile file;
+    tmc_error err = {""};
+    if (out && tmc_output_open(&file, out, &err)) {
+        fprintf(stderr, "trainmc_bench: %s\n", err.msg);
+        return 2;
+    }
+    section_machine();
+    double pcg[REPS], zig[REPS];
+    for (int i = 0; i < REPS; i++) {
+        pcg[i] = floor_pcg(100000000);
+        zig[i] = floor_ziggurat(50000000);
+    }
+    double pcg_ns = median(pcg, REPS), zig_ns = median(zig, REPS);
+    say("\n## Floors\n\n| per step | ns |\n|---|---|\n");
+    say("| one PCG draw + one addition | %.2f |\n", pcg_ns);
+    say("| one `gsl_ran_gaussian_ziggurat` draw | %.2f |\n", zig_ns);
+    section_step_cost(zig_ns, pcg_ns);
+    section_replicas();
+    section_aggregated();
+    if (out && tmc_output_commit(&file, report, &err)) {
+        fprintf(stderr, "trainmc_bench: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}

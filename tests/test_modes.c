@@ -1,0 +1,117 @@
+/* modes-1.x: the aggregated mode against the exact mode (issue 5).
+ * The two modes draw different random numbers, so their completion-time
+ * samples are compared as distributions: a two-sample Kolmogorov-Smirnov
+ * statistic D against its critical value at alpha = 0.001,
+ * c sqrt((n + m) / (n m)), c = sqrt(-ln(alpha / 2) / 2) = 1.9495; and the
+ * means within 4 standard errors of their difference. Fixed seeds.
+ * modes-1.1 design-48-stress (5 % jitter, failures, outages, spikes);
+ * modes-1.2 the same at 1,024 cards;
+ * modes-1.3 power: the same comparison tells apart jitter cv 0.050 and
+ *           0.051 (T shifts by about 0.4 of its standard deviation). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "closed_form.h"
+#include "engine.h"
+#include "runner.h"
+
+#define N_REPLICAS 3000
+#define KS_C 1.9495
+
+typedef struct {
+    double wall[N_REPLICAS];
+    double mean, se;
+} sample;
+
+static void simulate(const char *cards, const char *mode, const char *cv, uint64_t seed,
+                     sample *out)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/design-48-stress.json", TMC_SOURCE_DIR);
+    const char *sets[3] = {cards, mode, cv};
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, sets, 3, &x, &err))
+        fail_msg("%s", err.msg);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_engine e;
+    tmc_replica totals;
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    assert_int_equal(tmc_runner_run(&e, N_REPLICAS, seed, 2, NULL, NULL, out->wall, &totals,
+                                    &err), 0);
+    tmc_engine_free(&e);
+    out->mean = gsl_stats_mean(out->wall, 1, N_REPLICAS);
+    out->se = gsl_stats_sd(out->wall, 1, N_REPLICAS) / sqrt(N_REPLICAS);
+    gsl_sort(out->wall, 1, N_REPLICAS);
+}
+
+/* Two-sample KS statistic of two sorted samples of equal size n. */
+static double ks_statistic(const double *a, const double *b, long n)
+{
+    long i = 0, j = 0;
+    double d = 0;
+    while (i < n && j < n) {
+        double x = a[i] <= b[j] ? a[i] : b[j];
+        while (i < n && a[i] <= x)
+            i++;
+        while (j < n && b[j] <= x)
+            j++;
+        d = fmax(d, fabs((double)(i - j) / n));
+    }
+    return d;
+}
+
+/* 1 when the two samples pass both checks. */
+static int same_distribution(const sample *a, const sample *b, const char *what)
+{
+    double d = ks_statistic(a->wall, b->wall, N_REPLICAS);
+    double crit = KS_C * sqrt(2.0 / N_REPLICAS);
+    double z = (a->mean - b->mean) / sqrt(a->se * a->se + b->se * b->se);
+    print_message("%s: KS D = %.4f (critical %.4f), means %.1f s vs %.1f s (%.2f se)\n", what,
+                  d, crit, a->mean, b->mean, z);
+    return d < crit && fabs(z) < 4;
+}
+
+static sample a, b;
+
+static void test_design_case(void **state)
+{
+    (void)state;
+    simulate("job.cards=48", "monte_carlo.mode=\"exact\"", "jitter.cv=0.05", 201, &a);
+    simulate("job.cards=48", "monte_carlo.mode=\"aggregated\"", "jitter.cv=0.05", 202, &b);
+    assert_true(same_distribution(&a, &b, "48 cards, exact vs aggregated"));
+}
+
+static void test_1024_cards(void **state)
+{
+    (void)state;
+    simulate("job.cards=1024", "monte_carlo.mode=\"exact\"", "jitter.cv=0.05", 203, &a);
+    simulate("job.cards=1024", "monte_carlo.mode=\"aggregated\"", "jitter.cv=0.05", 204, &b);
+    assert_true(same_distribution(&a, &b, "1,024 cards, exact vs aggregated"));
+}
+
+static void test_power(void **state)
+{
+    (void)state;
+    simulate("job.cards=48", "monte_carlo.mode=\"exact\"", "jitter.cv=0.05", 205, &a);
+    simulate("job.cards=48", "monte_carlo.mode=\"exact\"", "jitter.cv=0.051", 206, &b);
+    assert_false(same_distribution(&a, &b, "48 cards, cv 0.050 vs 0.051 (must differ)"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_design_case),
+        cmocka_unit_test(test_1024_cards),
+        cmocka_unit_test(test_power),
+    };
+    return cmocka_run_group_tests_name("modes-1", tests, NULL, NULL);
+}
