@@ -10,6 +10,7 @@
 #include "config.h"
 #include "engine.h"
 #include "output.h"
+#include "plan.h"
 #include "runner.h"
 #include "stats.h"
 
@@ -36,6 +37,7 @@ static const char *usage_run =
     "                        --set job.cards=64 --set checkpoint.interval_s=900;\n"
     "                        VALUE is JSON (number, null, object) or a string\n"
     "  -q, --quiet           no progress bar\n"
+    "  -f, --force           run even if the training state does not fit in memory\n"
     "  -h, --help            this help\n";
 
 typedef struct {
@@ -45,6 +47,7 @@ typedef struct {
     int n_sets;
     int threads;
     int quiet;
+    int force;
     char replicas_set[64];
     char seed_set[64];
 } run_options;
@@ -58,12 +61,13 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         {"replicas", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},
         {"threads", required_argument, 0, 't'},  {"json", required_argument, 0, 'j'},
         {"set", required_argument, 0, 'S'},      {"quiet", no_argument, 0, 'q'},
+        {"force", no_argument, 0, 'f'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     long v;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":n:s:t:j:qh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:s:t:j:qfh", longs, NULL)) != -1) {
         switch (c) {
         case 'n':
             snprintf(o->replicas_set, sizeof o->replicas_set, "monte_carlo.replicas=%s", optarg);
@@ -83,6 +87,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             o->sets[o->n_sets++] = optarg;
             break;
         case 'q': o->quiet = 1; break;
+        case 'f': o->force = 1; break;
         case 'h': fputs(usage_run, stdout); exit(0);
         case ':': return tmc_cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
         default: return tmc_cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
@@ -100,6 +105,21 @@ static int parse_run_options(int argc, char **argv, run_options *o)
 }
 
 
+
+/* Print the plan's memory line first (issue 9); refuse a state that does not
+ * fit unless forced. */
+static int check_feasible(const tmc_experiment *x, int force)
+{
+    char line[512];
+    int fits = tmc_plan_feasibility(x, line, sizeof line);
+    printf("%s\n", line);
+    if (fits != 0 || force)
+        return 0;
+    fflush(stdout);
+    fprintf(stderr, "trainmc: %s: the training state does not fit in memory (see `trainmc "
+                    "plan`); --force runs it anyway\n", x->path);
+    return 2;
+}
 
 static int check_finishable(const tmc_experiment *x, const tmc_closed_form *cf)
 {
@@ -188,7 +208,7 @@ int tmc_cli_run(int argc, char **argv)
     }
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
-    if ((rc = check_finishable(&x, &cf)))
+    if ((rc = check_feasible(&x, o.force)) || (rc = check_finishable(&x, &cf)))
         return rc;
     tmc_outfile out = {0};
     if (o.json_path && tmc_output_open(&out, o.json_path, &err)) {

@@ -10,7 +10,7 @@
 #include "engine.h"
 #include "error.h"
 
-#define TMC_RUNNER_CHUNK 64
+#define TMC_RUNNER_CHUNK 16
 
 /* Called from the calling thread about ten times a second while replicas run,
  * and once at the end: done of total replicas finished. */

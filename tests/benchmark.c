@@ -1,6 +1,6 @@
 /* benchmark.c - trainmc_bench: the engine's speed against the random-number
  * floor and a naive engine, measured in one run (issue 5). Not a test: run
- *   build/trainmc_bench [--quick] [--out reports/performance.md]
+ *   build/tests/trainmc_bench [--quick] [--out reports/performance.md]
  * It prints Markdown and writes it atomically to --out. Figures are medians
  * over REPS repetitions; ratios are taken between figures of the same run. */
 #define _DEFAULT_SOURCE /* wait4 */
@@ -248,7 +248,7 @@ static void section_machine(void)
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     say("# trainmc performance\n\n");
-    say("Made by `build/trainmc_bench --out reports/performance.md` (Release build) on %s:\n"
+    say("Made by `build/tests/trainmc_bench --out reports/performance.md` (Release build) on %s:\n"
         "%s, %ld cores online. Medians of %d repetitions unless stated.\n",
         date, model, sysconf(_SC_NPROCESSORS_ONLN), REPS);
 }
