@@ -2,10 +2,15 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
+
+#include "engine.h"
 
 int tmc_cli_usage_error(const char *command, const char *fmt, ...)
 {
@@ -46,4 +51,41 @@ double tmc_cli_now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    tmc_engine_request_stop();
+}
+
+void tmc_cli_catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int tmc_cli_check_stdout(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "trainmc: cannot write the report to standard output: %s\n",
+            strerror(errno));
+    return 1;
+}
+
+int tmc_cli_check_not_input(const char *output_path, const char *input_path)
+{
+    struct stat a, b;
+    if (stat(output_path, &a) != 0 || stat(input_path, &b) != 0)
+        return 0;
+    if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return 0;
+    fprintf(stderr, "trainmc: %s: the output file is the experiment file itself; choose "
+                    "another path\n", output_path);
+    return 2;
 }

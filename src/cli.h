@@ -21,6 +21,18 @@ int tmc_cli_parse_long(const char *s, long lo, long hi, long *out);
 /* A tmc_progress_fn drawing a bar on stderr (ctx unused). */
 void tmc_cli_progress_bar(long done, long total, void *ctx);
 
+/* Route SIGINT and SIGTERM to tmc_engine_request_stop, so a long run stops
+ * at the next segment boundary (well within a second) and can clean up. */
+void tmc_cli_catch_stop_signals(void);
+
+/* Flush stdout; if writing it failed (a full disk, a closed pipe), print why
+ * on stderr and return 1, else 0. */
+int tmc_cli_check_stdout(void);
+
+/* 2 with a message if output_path names the same file as input_path (the
+ * results would overwrite the experiment), else 0. */
+int tmc_cli_check_not_input(const char *output_path, const char *input_path);
+
 /* Monotonic clock, seconds. */
 double tmc_cli_now_s(void);
 

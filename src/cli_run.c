@@ -150,9 +150,13 @@ static int run_replicas(const tmc_experiment *x, const tmc_engine *e, int thread
     if (!rc) {
         for (long k = 0; k < n; k++)
             wall[k] = x->deadline.reserve_days + wall[k] / TMC_DAY_S;
-        rc = tmc_stats_summarize(wall, n, x->deadline.days, days, &err);
+        tmc_stats_summarize(wall, n, x->deadline.days, days);
     }
     free(wall);
+    if (rc == TMC_RUNNER_STOPPED) {
+        fprintf(stderr, "%strainmc: %s; no results written\n", show ? "\n" : "", err.msg);
+        return 130;
+    }
     if (rc)
         fprintf(stderr, "trainmc: %s\n", err.msg);
     return rc ? 1 : 0;
@@ -190,6 +194,8 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
     if (rc)
         return rc;
     tmc_output_text(stdout, &r);
+    if (tmc_cli_check_stdout())
+        return 1;
     return o->json_path ? write_json(&r, out) : 0;
 }
 
@@ -211,10 +217,13 @@ int tmc_cli_run(int argc, char **argv)
     if ((rc = check_feasible(&x, o.force)) || (rc = check_finishable(&x, &cf)))
         return rc;
     tmc_outfile out = {0};
+    if (o.json_path && (rc = tmc_cli_check_not_input(o.json_path, o.experiment)))
+        return rc;
     if (o.json_path && tmc_output_open(&out, o.json_path, &err)) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         return 2;
     }
+    tmc_cli_catch_stop_signals();
     rc = simulate(&x, &cf, &o, &out);
     if (o.json_path && rc)
         tmc_output_abort(&out);

@@ -58,7 +58,9 @@ static const field job_fields[] = {
 static const char *const jitter_choices[] = {"normal", NULL};
 static const field jitter_fields[] = {
     {"distribution", T_ENUM, 0, 0, 0, 1, 0, offsetof(tmc_jitter, kind), jitter_choices},
-    NUM("cv", 0, 1, 0, 1, 0, tmc_jitter, cv),
+    /* Normal jitter beyond cv 0.2 gives negative compute times (P = Phi(-1/cv)
+     * per card: 3e-7 at 0.2); heavier tails need another distribution. */
+    NUM("cv", 0, 0.2, 0, 1, 0, tmc_jitter, cv),
     TEXT("source"), TEXT("description"),
 };
 
@@ -220,10 +222,27 @@ static vtext value_text(const cJSON *v)
     return t;
 }
 
+/* A value as a message shows it: integers in full up to 2^53 (so a seed's
+ * bound and value are told apart), anything else to 10 digits. */
+typedef struct {
+    char s[40];
+} numtext;
+
+static numtext number_text(const field *f, double x)
+{
+    numtext t;
+    if (f->type != T_NUM && fabs(x) < 1e16 && x == floor(x))
+        snprintf(t.s, sizeof t.s, "%.0f", x);
+    else
+        snprintf(t.s, sizeof t.s, "%.10g", x);
+    return t;
+}
+
 static void describe_range(const field *f, char *buf, size_t n)
 {
     const char *what = f->type == T_NUM ? "a number" : "an integer";
-    snprintf(buf, n, "%s in %c%.10g, %.10g]", what, f->lo_open ? '(' : '[', f->lo, f->hi);
+    snprintf(buf, n, "%s in %c%s, %s]", what, f->lo_open ? '(' : '[',
+             number_text(f, f->lo).s, number_text(f, f->hi).s);
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -306,8 +325,8 @@ static int read_number(const field *f, const cJSON *v, const char *label,
         return tmc_error_set(err, "%s: %s: %.10g is not an integer; expected %s", label,
                              path, *x, range);
     if (*x < f->lo || (f->lo_open && *x == f->lo) || *x > f->hi)
-        return tmc_error_set(err, "%s: %s: %.10g is out of range; expected %s", label,
-                             path, *x, range);
+        return tmc_error_set(err, "%s: %s: %s is out of range; expected %s", label, path,
+                             number_text(f, *x).s, range);
     return 0;
 }
 
@@ -389,6 +408,49 @@ static int read_fields(const section *s, const cJSON *obj, const char *label,
     return 0;
 }
 
+/* 1 if s is valid UTF-8 without control characters (which would garble a
+ * terminal or the JSON written back). */
+static int printable_utf8(const unsigned char *s)
+{
+    while (*s) {
+        int extra = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2
+                  : (*s & 0xf8) == 0xf0 ? 3 : -1;
+        if (extra < 0 || *s < 0x20 || *s == 0x7f || (extra == 1 && *s < 0xc2))
+            return 0;
+        for (s++; extra > 0; extra--, s++)
+            if ((*s & 0xc0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
+/* A string key: required ones must not be empty; dst may be NULL to only
+ * check it (dst[n] otherwise, n bytes with the terminator). */
+static int read_string(const cJSON *root, const char *key, int required, char *dst,
+                       size_t n, const char *label, tmc_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (dst)
+        dst[0] = '\0';
+    if (!v && !required)
+        return 0;
+    if (!v)
+        return tmc_error_set(err, "%s: %s: missing required key (a string)", label, key);
+    if (!cJSON_IsString(v))
+        return tmc_error_set(err, "%s: %s: expected a string, got %s", label, key,
+                             value_text(v).s);
+    if (required && !v->valuestring[0])
+        return tmc_error_set(err, "%s: %s: must not be empty", label, key);
+    if (!printable_utf8((const unsigned char *)v->valuestring))
+        return tmc_error_set(err, "%s: %s: not valid UTF-8 text, or holds control "
+                                  "characters", label, key);
+    if (dst && strlen(v->valuestring) >= n)
+        return tmc_error_set(err, "%s: %s: longer than %zu bytes of UTF-8", label, key, n - 1);
+    if (dst)
+        snprintf(dst, n, "%s", v->valuestring);
+    return 0;
+}
+
 /* ---------- files and JSON text ---------- */
 
 static int read_text(const char *path, char **text, tmc_error *err)
@@ -397,12 +459,13 @@ static int read_text(const char *path, char **text, tmc_error *err)
     if (!fp)
         return tmc_error_set(err, "%s: cannot open: %s", path, strerror(errno));
     char *buf = malloc(MAX_FILE_BYTES + 1);
+    errno = 0;
     size_t n = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, fp) : 0;
-    int bad = !buf || ferror(fp);
+    int bad = !buf || ferror(fp), cause = buf ? errno : ENOMEM;
     fclose(fp);
     if (bad) {
         free(buf);
-        return tmc_error_set(err, "%s: cannot read", path);
+        return tmc_error_set(err, "%s: cannot read: %s", path, strerror(cause));
     }
     if (n > MAX_FILE_BYTES) {
         free(buf);
@@ -509,9 +572,11 @@ static int read_section_file(const section *s, const char *rel, const char *labe
     if (!root)
         return -1;
     int rc = read_fields(s, root, path, "", base, err);
-    if (!rc && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "source")))
+    if (!rc && !cJSON_HasObjectItem(root, "source"))
         rc = tmc_error_set(err, "%s: source: missing required key (a string citing "
                                 "MODEL.md or a paper)", path);
+    else if (!rc)
+        rc = read_string(root, "source", 1, NULL, 0, path, err);
     cJSON_Delete(root);
     return rc;
 }
@@ -572,21 +637,14 @@ static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_
     return 0;
 }
 
-static int read_string(const cJSON *root, const char *key, int required, char *dst,
-                       size_t n, const char *label, tmc_error *err)
+/* The reserve is part of the deadline, so it must be shorter. */
+static int check_deadline(const tmc_experiment *x, const char *label, tmc_error *err)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-    if (!v && !required)
-        return dst[0] = '\0', 0;
-    if (!v)
-        return tmc_error_set(err, "%s: %s: missing required key (a string)", label, key);
-    if (!cJSON_IsString(v))
-        return tmc_error_set(err, "%s: %s: expected a string, got %s", label, key,
-                             value_text(v).s);
-    if (strlen(v->valuestring) >= n)
-        return tmc_error_set(err, "%s: %s: longer than %zu characters", label, key, n - 1);
-    snprintf(dst, n, "%s", v->valuestring);
-    return 0;
+    if (x->deadline.reserve_days < x->deadline.days)
+        return 0;
+    return tmc_error_set(err, "%s: deadline.reserve_days: %.10g is not shorter than "
+                              "deadline.days (%.10g); the reserve is part of the deadline",
+                         label, x->deadline.reserve_days, x->deadline.days);
 }
 
 static int validate(const cJSON *root, const char *label, const char *base_dir,
@@ -594,12 +652,13 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
 {
     if (check_keys(root, label, "", top_keys, N(top_keys) - 1, err) ||
         read_string(root, "name", 1, out->name, sizeof out->name, label, err) ||
-        read_string(root, "source", 0, out->source, sizeof out->source, label, err))
+        read_string(root, "source", 0, out->source, sizeof out->source, label, err) ||
+        read_string(root, "description", 0, NULL, 0, label, err))
         return -1;
     for (size_t i = 0; i < N(sections); i++)
         if (read_section(&sections[i], root, label, base_dir, out, err))
             return -1;
-    if (check_checkpoint(root, label, err))
+    if (check_checkpoint(root, label, err) || check_deadline(out, label, err))
         return -1;
     return check_input_pipeline(out, label, err);
 }

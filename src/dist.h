@@ -21,7 +21,7 @@ typedef enum {
  * compute time per step relative to its mean mu. */
 typedef struct {
     tmc_jitter_kind kind;
-    double cv; /* coefficient of variation sigma / mu, dimensionless, [0, 1] */
+    double cv; /* coefficient of variation sigma / mu, dimensionless, [0, 0.2] */
 } tmc_jitter;
 
 /* Quantile table of the standard maximum Z_n = max of n standard normals,
@@ -108,7 +108,8 @@ static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r)
     uint32_t u = tmc_rng_pcg_next(r);
     double z = u < 0x80000000u ? tmc_dist_max_side(s->low, u, 0, s->inv_n)
                                : tmc_dist_max_side(s->high, ~u, 1, s->inv_n);
-    return s->mu + s->sigma * z;
+    double x = s->mu + s->sigma * z;
+    return x > 0 ? x : 0; /* a compute time is never negative (see jitter.cv's bound) */
 }
 
 #endif

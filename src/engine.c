@@ -7,8 +7,23 @@
 #include "engine.h"
 
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
+
+/* Set by a signal handler, read at segment boundaries: the one global here,
+ * because a handler cannot reach anything else. */
+static volatile sig_atomic_t stop_requested;
+
+void tmc_engine_request_stop(void)
+{
+    stop_requested = 1;
+}
+
+int tmc_engine_stop_requested(void)
+{
+    return stop_requested != 0;
+}
 
 enum { EV_FAILURE = 0, EV_OUTAGE = 1, EV_SPIKE = 2, EV_COUNT = 3 };
 
@@ -193,6 +208,10 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
 
     long done = 0;
     while (done < e->steps) {
+        if (stop_requested) {
+            out->stopped = 1;
+            return;
+        }
         long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
         double seg_start = st.t, sum_max = 0;
         int hit = run_compute(&st, n, &sum_max);

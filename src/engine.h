@@ -73,6 +73,7 @@ typedef struct {
     double restore_s;   /* restores, including restarted ones */
     double downtime_s;  /* outage downtime before restores */
     double card_failures, outages, loss_spikes, saves;
+    int stopped;        /* 1 if tmc_engine_request_stop cut it short */
 } tmc_replica;
 
 /* Build the engine from a validated experiment and its closed form (which
@@ -91,6 +92,14 @@ void tmc_engine_free(tmc_engine *e);
  * them). The result depends only on (e, seed, replica). */
 void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
                     gsl_rng *const rng[TMC_STREAM_COUNT], tmc_replica *out);
+
+/* Ask every running replica to stop at its next segment boundary. Safe to
+ * call from a signal handler (it only sets a sig_atomic_t). A stopped
+ * replica has stopped = 1 and meaningless times. */
+void tmc_engine_request_stop(void);
+
+/* 1 once tmc_engine_request_stop has been called. */
+int tmc_engine_stop_requested(void);
 
 /* Add b into a, field by field. */
 void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b);

@@ -221,11 +221,37 @@ cJSON *tmc_output_json(const tmc_report *r)
 
 /* ---------- atomic files ---------- */
 
+/* The file to replace: path itself, or what a symbolic link at path points
+ * to. Refuses what renaming over would destroy: folders, devices, FIFOs. */
+static int resolve_target(const char *path, char *target, size_t n, tmc_error *err)
+{
+    size_t len = strlen(path);
+    if (len == 0)
+        return tmc_error_set(err, "output path is empty");
+    if (path[len - 1] == '/')
+        return tmc_error_set(err, "%s: output path names a folder, not a file", path);
+    struct stat st;
+    if (stat(path, &st) != 0) /* a new file */
+        return snprintf(target, n, "%s", path) >= (int)n
+            ? tmc_error_set(err, "%s: output path too long", path) : 0;
+    if (S_ISDIR(st.st_mode))
+        return tmc_error_set(err, "%s: output path is a folder, not a file", path);
+    if (!S_ISREG(st.st_mode))
+        return tmc_error_set(err, "%s: output path is not a regular file (a device, FIFO "
+                                  "or socket); refusing to replace it", path);
+    char *real = realpath(path, NULL);
+    if (!real)
+        return tmc_error_set(err, "%s: cannot resolve output path: %s", path, strerror(errno));
+    int too_long = snprintf(target, n, "%s", real) >= (int)n;
+    free(real);
+    return too_long ? tmc_error_set(err, "%s: output path too long", path) : 0;
+}
+
 int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
 {
-    if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path)
-        return tmc_error_set(err, "%s: output path too long", path);
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", path);
+    if (resolve_target(path, o->path, sizeof o->path, err))
+        return -1;
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", o->path);
     int fd = mkstemp(o->tmp);
     if (fd < 0)
         return tmc_error_set(err, "%s: cannot create output file: %s", path, strerror(errno));

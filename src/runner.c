@@ -17,7 +17,8 @@ typedef struct {
     tmc_replica *chunk_sums;
     long n_chunks;
     atomic_long next_chunk;
-    atomic_long done;
+    atomic_long done;           /* replicas finished */
+    atomic_int workers_running;
 } shared_run;
 
 static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUNT])
@@ -29,6 +30,8 @@ static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUN
     memset(&sum, 0, sizeof sum);
     for (long k = first; k < last; k++) {
         tmc_engine_run(sh->e, sh->seed, (uint64_t)k, rng, &one);
+        if (one.stopped)
+            return;
         sh->wall_s[k] = one.wall_s;
         tmc_engine_accumulate(&sum, &one);
     }
@@ -43,21 +46,23 @@ static void *worker(void *arg)
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
     long c;
-    while ((c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->n_chunks)
+    while (!tmc_engine_stop_requested() &&
+           (c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->n_chunks)
         run_chunk(sh, c, rng);
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         gsl_rng_free(rng[s]);
+    atomic_fetch_sub(&sh->workers_running, 1);
     return NULL;
 }
 
 static void watch_progress(shared_run *sh, tmc_progress_fn progress, void *ctx)
 {
     struct timespec tick = {0, 100000000L};
-    while (atomic_load(&sh->done) < sh->replicas) {
+    while (atomic_load(&sh->workers_running) > 0) {
         progress(atomic_load(&sh->done), sh->replicas, ctx);
         nanosleep(&tick, NULL);
     }
-    progress(sh->replicas, sh->replicas, ctx);
+    progress(atomic_load(&sh->done), sh->replicas, ctx);
 }
 
 int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int threads,
@@ -75,11 +80,15 @@ int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int thread
     }
     atomic_init(&sh.next_chunk, 0);
     atomic_init(&sh.done, 0);
+    atomic_init(&sh.workers_running, threads);
     int started = 0;
     while (started < threads && pthread_create(&tid[started], NULL, worker, &sh) == 0)
         started++;
-    if (started == 0)
+    atomic_fetch_sub(&sh.workers_running, threads - started);
+    if (started == 0) {
+        atomic_init(&sh.workers_running, 1);
         worker(&sh); /* no thread could start: do the work here */
+    }
     else if (progress)
         watch_progress(&sh, progress, ctx);
     for (int i = 0; i < started; i++)
@@ -89,6 +98,10 @@ int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int thread
         tmc_engine_accumulate(totals, &sh.chunk_sums[c]);
     free(sh.chunk_sums);
     free(tid);
+    long done = atomic_load(&sh.done);
+    if (done < replicas)
+        return tmc_error_set(err, "interrupted after %ld of %ld replicas", done, replicas),
+               TMC_RUNNER_STOPPED;
     return 0;
 }
 

@@ -18,8 +18,11 @@ typedef void (*tmc_progress_fn)(long done, long total, void *ctx);
 
 /* Run `replicas` replicas of engine e with run seed `seed` on `threads`
  * threads (>= 1). Fills wall_s[replicas] (seconds, replica order) and
- * *totals (sums over all replicas). progress may be NULL. Returns 0, or -1
- * with err set if memory or threads cannot be had. */
+ * *totals (sums over all replicas). progress may be NULL. Returns 0; or
+ * TMC_RUNNER_STOPPED with err = "interrupted after N of M replicas" when
+ * tmc_engine_request_stop was called (wall_s and totals then incomplete);
+ * or -1 with err set if memory cannot be had. */
+#define TMC_RUNNER_STOPPED 1
 int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int threads,
                    tmc_progress_fn progress, void *ctx, double *wall_s,
                    tmc_replica *totals, tmc_error *err);

@@ -2,8 +2,6 @@
 #include "stats.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_sort_double.h>
@@ -39,13 +37,9 @@ static void histogram(const double *sorted, long n, tmc_summary *out)
     gsl_histogram_free(h);
 }
 
-int tmc_stats_summarize(const double *x, long n, double threshold, tmc_summary *out,
-                        tmc_error *err)
+void tmc_stats_summarize(double *s, long n, double threshold, tmc_summary *out)
 {
-    double *s = malloc((size_t)n * sizeof *s);
-    if (!s)
-        return tmc_error_set(err, "out of memory for %ld values", n);
-    memcpy(s, x, (size_t)n * sizeof *s);
+    const double *x = s;
     out->n = n;
     out->mean = gsl_stats_mean(x, 1, (size_t)n);
     out->sd = n > 1 ? gsl_stats_sd_m(x, 1, (size_t)n, out->mean) : 0;
@@ -63,6 +57,4 @@ int tmc_stats_summarize(const double *x, long n, double threshold, tmc_summary *
     out->p_met = (double)met / n;
     tmc_stats_wilson(met, n, 0.95, &out->ci_lo, &out->ci_hi);
     histogram(s, n, out);
-    free(s);
-    return 0;
 }

@@ -2,8 +2,6 @@
 #ifndef TMC_STATS_H
 #define TMC_STATS_H
 
-#include "error.h"
-
 #define TMC_STATS_BINS 20
 #define TMC_STATS_NQ 5
 
@@ -22,11 +20,10 @@ typedef struct {
     long bin_count[TMC_STATS_BINS];
 } tmc_summary;
 
-/* Summarise x[n] (n >= 1, any unit; left unchanged) against `threshold`
- * (same unit): P(x <= threshold). Returns 0, or -1 with err set if memory
- * runs out. */
-int tmc_stats_summarize(const double *x, long n, double threshold, tmc_summary *out,
-                        tmc_error *err);
+/* Summarise x[n] (n >= 1, any unit) against `threshold` (same unit):
+ * P(x <= threshold). Sorts x in place (so a run needs no second copy of its
+ * replicas). */
+void tmc_stats_summarize(double *x, long n, double threshold, tmc_summary *out);
 
 /* Wilson score interval (E. B. Wilson, JASA 22, 1927) for k successes in n
  * trials at confidence `conf` (e.g. 0.95); z from gsl_cdf_ugaussian_Pinv. */

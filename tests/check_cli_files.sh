@@ -1,0 +1,59 @@
+#!/bin/sh
+# cli-files: output files and streams are never corrupted (issue 7; README
+# "Errors"). Each check names what it expects; the first failure stops.
+set -u
+bin=$1
+experiment=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "cli-files: $*" >&2; exit 1; }
+run() { "$bin" run "$experiment" --replicas 20 --quiet "$@"; }
+
+# 1. a device is refused before any simulation, and stays a device
+run --json /dev/null >"$dir/out" 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "--json /dev/null: exit $rc, expected 2"
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+grep -q "not a regular file" "$dir/err" || fail "--json /dev/null: $(cat "$dir/err")"
+grep -q "trainmc run:" "$dir/out" && fail "--json /dev/null: the simulation ran first"
+
+# 2. a folder is refused before any simulation
+mkdir "$dir/folder"
+run --json "$dir/folder" >"$dir/out" 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "--json FOLDER: exit $rc, expected 2"
+grep -q "trainmc run:" "$dir/out" && fail "--json FOLDER: the simulation ran first"
+
+# 3. the experiment file itself is refused and left as it was
+cp "$experiment" "$dir/self.json"
+sed -i "s|\"\\.\\./distributions/|\"$(dirname "$experiment")/../distributions/|; s|\"models/|\"$(dirname "$experiment")/models/|" "$dir/self.json"
+cp "$dir/self.json" "$dir/self.orig"
+"$bin" run "$dir/self.json" --replicas 20 --quiet --json "$dir/self.json" >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "--json EXPERIMENT: exit $rc, expected 2 ($(cat "$dir/err"))"
+cmp -s "$dir/self.json" "$dir/self.orig" || fail "--json EXPERIMENT changed the experiment"
+
+# 4. a symbolic link: the file it points to is replaced, the link stays
+echo old >"$dir/target.json"
+ln -s "$dir/target.json" "$dir/link.json"
+run --json "$dir/link.json" >/dev/null 2>&1 || fail "--json LINK failed"
+[ -L "$dir/link.json" ] || fail "--json LINK replaced the link"
+grep -q '"deadline"' "$dir/target.json" || fail "--json LINK did not write the target"
+
+# 5. a full standard output is an error, not a silent success
+if [ -c /dev/full ]; then
+  run >/dev/full 2>"$dir/err"; rc=$?
+  [ $rc -eq 1 ] || fail "stdout on /dev/full: exit $rc, expected 1"
+fi
+
+# 6. SIGINT stops a long run within a second, says how far it got, leaves the
+#    existing output untouched and no temporary file behind
+echo old >"$dir/result.json"
+"$bin" run "$experiment" --replicas 100000000 --quiet --json "$dir/result.json" \
+  >/dev/null 2>"$dir/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "SIGINT: exit $rc, expected 130"
+grep -q "interrupted after [0-9]* of 100000000 replicas" "$dir/err" || fail "SIGINT: $(cat "$dir/err")"
+[ "$(cat "$dir/result.json")" = old ] || fail "SIGINT: the existing output changed"
+ls "$dir" | grep -q "result.json.tmp" && fail "SIGINT: a temporary file was left"
+exit 0
