@@ -1,5 +1,6 @@
 /* cli_run.c - `trainmc run`: one experiment, many replicas, one report. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +11,10 @@
 #include "config.h"
 #include "engine.h"
 #include "output.h"
-#include "plan.h"
 #include "runner.h"
 #include "stats.h"
 
 #define MAX_SETS 64
-/* Refuse runs whose expected wall time (Daly) exceeds this many times the
- * failure-free time: a replica would practically never finish. */
-#define MAX_DALY_FACTOR 1000.0
 
 static const char *usage_run =
     "usage: trainmc run EXPERIMENT.json [options]\n"
@@ -106,36 +103,6 @@ static int parse_run_options(int argc, char **argv, run_options *o)
 
 
 
-/* Print the plan's memory line first (issue 9); refuse a state that does not
- * fit unless forced. */
-static int check_feasible(const tmc_experiment *x, int force)
-{
-    char line[512];
-    int fits = tmc_plan_feasibility(x, line, sizeof line);
-    printf("%s\n", line);
-    if (fits != 0 || force)
-        return 0;
-    fflush(stdout);
-    fprintf(stderr, "trainmc: %s: the training state does not fit in memory (see `trainmc "
-                    "plan`); --force runs it anyway\n", x->path);
-    return 2;
-}
-
-static int check_finishable(const tmc_experiment *x, const tmc_closed_form *cf)
-{
-    double factor = cf->daly_wall_s / cf->failure_free_s;
-    if (factor <= MAX_DALY_FACTOR)
-        return 0;
-    fprintf(stderr,
-            "trainmc: %s: the run cannot finish in practice: interruptions every %.4g s "
-            "against segments of %.4g s (interval) + %.4g s (save) give an expected wall "
-            "time %.3g times the failure-free time (Daly, MODEL.md 3.5; limit %.0f); "
-            "shorten checkpoint.interval_s or use fewer cards\n",
-            x->path, cf->mtbf_s, cf->interval_s, x->checkpoint.save_s, factor,
-            MAX_DALY_FACTOR);
-    return 2;
-}
-
 /* Run the replicas and summarise completion days; fills *days and *totals. */
 static int run_replicas(const tmc_experiment *x, const tmc_engine *e, int threads, int show,
                         tmc_summary *days, tmc_replica *totals)
@@ -188,8 +155,11 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
     tmc_summary days;
     double t0 = tmc_cli_now_s();
     int rc = run_replicas(x, &e, threads, !o->quiet && isatty(STDERR_FILENO), &days, &totals);
-    tmc_report r = {x, cf, &days, &totals, x->monte_carlo.replicas, x->monte_carlo.seed,
-                    threads, tmc_cli_now_s() - t0, tmc_engine_mode(x), e.max.max_error};
+    tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,
+                    .replicas = x->monte_carlo.replicas, .seed = x->monte_carlo.seed,
+                    .threads = threads, .elapsed_s = tmc_cli_now_s() - t0,
+                    .mode = tmc_engine_mode(x), .table_error = e.max.max_error,
+                    .overrides = o->sets, .n_overrides = o->n_sets};
     tmc_engine_free(&e);
     if (rc)
         return rc;
@@ -214,7 +184,9 @@ int tmc_cli_run(int argc, char **argv)
     }
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
-    if ((rc = check_feasible(&x, o.force)) || (rc = check_finishable(&x, &cf)))
+    /* the plan's memory line first (issue 9) */
+    if ((rc = tmc_cli_check_feasible(&x, NULL, o.force)) ||
+        (rc = tmc_cli_check_finishable(&x, NULL, &cf)))
         return rc;
     tmc_outfile out = {0};
     if (o.json_path && (rc = tmc_cli_check_not_input(o.json_path, o.experiment)))

@@ -24,12 +24,12 @@ double tmc_closed_form_step_s(const tmc_job *job, const tmc_jitter *jitter)
            job->input_wait_s;
 }
 
-long tmc_closed_form_interval_steps(const tmc_checkpoint *cp, double step_s)
+long tmc_closed_form_interval_steps(const tmc_checkpoint *cp, double step_s, long steps)
 {
-    if (cp->interval_steps > 0)
-        return cp->interval_steps;
-    double k = round(cp->interval_s / step_s);
-    return k < 1 ? 1 : (long)k;
+    /* in double first: interval / step can exceed LONG_MAX for tiny steps */
+    double k = cp->interval_steps > 0 ? (double)cp->interval_steps
+                                      : round(cp->interval_s / step_s);
+    return !(k >= 1) ? 1 : k > (double)steps ? steps : (long)k;
 }
 
 double tmc_closed_form_young_overhead(double tau_s, double save_s, double restore_s,
@@ -89,10 +89,11 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->compute_s = tmc_closed_form_compute_s(&x->job);
     cf->emax_coeff = x->jitter.cv > 0 ? tmc_dist_normal_emax(x->job.cards, NULL) : 0;
     cf->step_s = tmc_closed_form_step_s(&x->job, &x->jitter);
-    cf->interval_steps = tmc_closed_form_interval_steps(cp, cf->step_s);
+    cf->interval_steps = tmc_closed_form_interval_steps(cp, cf->step_s, s);
     cf->interval_s = cf->interval_steps * cf->step_s;
     cf->segments = (s + cf->interval_steps - 1) / cf->interval_steps;
     cf->failure_free_s = s * cf->step_s;
+    cf->uninterrupted_s = cf->failure_free_s + cf->segments * cp->save_s;
     interruption_rates(x, cf);
 
     /* Each outage also adds its downtime: rate x downtime per second of run. */

@@ -23,8 +23,9 @@ double tmc_closed_form_compute_s(const tmc_job *job);
 double tmc_closed_form_step_s(const tmc_job *job, const tmc_jitter *jitter);
 
 /* Steps per checkpoint segment K: interval_steps if given, else
- * max(1, round(interval_s / step_s)) (issue 2 semantics). */
-long tmc_closed_form_interval_steps(const tmc_checkpoint *cp, double step_s);
+ * max(1, round(interval_s / step_s)) (issue 2 semantics); never more than
+ * the run's `steps` (a longer interval means one save, at the end). */
+long tmc_closed_form_interval_steps(const tmc_checkpoint *cp, double step_s, long steps);
 
 /* Young's first-order overhead (MODEL.md 3.4; J. W. Young, CACM 17(9), 1974):
  * L = c / tau + (tau / 2 + r) / M for interval tau, save c, restore r and
@@ -58,6 +59,7 @@ typedef struct {
     double interval_s;        /* tau = K t_s, s */
     long segments;            /* ceil(S / K): saves per run without interruptions */
     double failure_free_s;    /* S t_s, s */
+    double uninterrupted_s;   /* S t_s + segments x save: the wall time if nothing strikes */
     double mtbf_s;            /* M: mean time between interruptions of any kind, s */
     double rate_failures;     /* card failures per second: N / MTBF_card */
     double rate_outages;      /* common outages per second */

@@ -767,6 +767,25 @@ static void note_override(tmc_error *err, const char *label, const char *const *
 
 /* ---------- entry points ---------- */
 
+tmc_key_kind tmc_config_key_kind(const char *key)
+{
+    char name[64];
+    size_t len = strcspn(key, ".");
+    if (!key[len] || len >= sizeof name)
+        return TMC_KEY_UNKNOWN;
+    memcpy(name, key, len);
+    name[len] = '\0';
+    const section *s = find_section(name);
+    for (size_t i = 0; s && i < s->n_fields; i++) {
+        if (strcmp(s->fields[i].key, key + len + 1) != 0)
+            continue;
+        ftype t = s->fields[i].type;
+        return t == T_NUM ? TMC_KEY_NUMBER
+             : t == T_INT || t == T_U64 ? TMC_KEY_INTEGER : TMC_KEY_OTHER;
+    }
+    return TMC_KEY_UNKNOWN;
+}
+
 int tmc_config_parse(const char *text, const char *label, const char *base_dir,
                      const char *const *overrides, int n_overrides, tmc_experiment *out,
                      tmc_error *err)
@@ -801,4 +820,45 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
     int rc = tmc_config_parse(text, path, dir, overrides, n_overrides, out, err);
     free(text);
     return rc;
+}
+
+/* ---------- the validated experiment as JSON ---------- */
+
+static cJSON *field_json(const field *f, const char *base)
+{
+    const void *at = base + f->off;
+    switch (f->type) {
+    case T_NUM: return cJSON_CreateNumber(*(const double *)at);
+    case T_INT: return cJSON_CreateNumber((double)*(const long *)at);
+    case T_ENUM: return cJSON_CreateString(f->choices[*(const int *)at]);
+    case T_U64: {
+        char digits[24]; /* raw: cJSON would round a 2^53-scale integer */
+        snprintf(digits, sizeof digits, "%llu", (unsigned long long)*(const uint64_t *)at);
+        return cJSON_CreateRaw(digits);
+    }
+    default: return NULL;
+    }
+}
+
+cJSON *tmc_config_to_json(const tmc_experiment *x)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "name", x->name);
+    cJSON_AddStringToObject(root, "source", x->source);
+    for (size_t i = 0; i < N(sections); i++) {
+        const section *sec = &sections[i];
+        const char *base = (const char *)x + sec->off;
+        if (sec->enabled >= 0 && !*(const int *)(const void *)(base + sec->enabled)) {
+            cJSON_AddNullToObject(root, sec->name);
+            continue;
+        }
+        cJSON *obj = cJSON_AddObjectToObject(root, sec->name);
+        for (size_t j = 0; j < sec->n_fields; j++) {
+            const field *f = &sec->fields[j];
+            cJSON *v = f->type == T_STR || f->off == (size_t)-1 ? NULL : field_json(f, base);
+            if (v)
+                cJSON_AddItemToObject(obj, f->key, v);
+        }
+    }
+    return root;
 }

@@ -177,10 +177,28 @@ typedef struct {
 int tmc_config_load(const char *path, const char *const *overrides, int n_overrides,
                     tmc_experiment *out, tmc_error *err);
 
+/* What the validation table holds at a dotted key such as "job.cards". */
+typedef enum {
+    TMC_KEY_UNKNOWN = 0, /* no such key (or a whole section) */
+    TMC_KEY_NUMBER,      /* a number */
+    TMC_KEY_INTEGER,     /* an integer (including monte_carlo.seed) */
+    TMC_KEY_OTHER        /* a string or a choice */
+} tmc_key_kind;
+
+/* The kind of `key` ("section.name"), so a caller varying a key (trainmc
+ * sweep) knows whether its values must be integers. */
+tmc_key_kind tmc_config_key_kind(const char *key);
+
 /* Same, from JSON text already in memory; `label` names it in messages and
  * `base_dir` resolves relative distribution paths. */
 int tmc_config_parse(const char *text, const char *label, const char *base_dir,
                      const char *const *overrides, int n_overrides,
                      tmc_experiment *out, tmc_error *err);
+
+/* The validated experiment as a JSON object: every section with every key's
+ * value in force (defaults included; a process that is off is null), so a
+ * result file records exactly what ran. Caller frees with cJSON_Delete. */
+struct cJSON;
+struct cJSON *tmc_config_to_json(const tmc_experiment *x);
 
 #endif

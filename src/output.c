@@ -124,6 +124,9 @@ void tmc_output_text(FILE *f, const tmc_report *r)
             r->mode == TMC_MODE_AGGREGATED ? "aggregated mode (one draw per segment)"
                                            : "exact mode (every step)",
             r->elapsed_s);
+    for (int i = 0; i < r->n_overrides; i++)
+        fprintf(f, "%s%s%s", i ? ", " : "  with --set ", r->overrides[i],
+                i == r->n_overrides - 1 ? "\n" : "");
     if (x->monte_carlo.mode == TMC_MODE_AUTO && r->mode == TMC_MODE_AGGREGATED)
         fprintf(f, "  (mode auto chose aggregated: replicas x steps > %.0e; "
                    "--set monte_carlo.mode=\"exact\" forces every step)\n", TMC_EXACT_BUDGET);
@@ -199,7 +202,13 @@ cJSON *tmc_output_json(const tmc_report *r)
                                                                            : "exact");
     cJSON_AddNumberToObject(root, "max_table_error_sigma", r->table_error);
     cJSON_AddNumberToObject(root, "replicas", n);
-    cJSON_AddNumberToObject(root, "seed", (double)r->seed);
+    char seed[24]; /* raw: cJSON rounds integers near 2^53 */
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    cJSON_AddRawToObject(root, "seed", seed);
+    cJSON_AddStringToObject(root, "experiment_path", r->x->path);
+    cJSON_AddItemToObject(root, "overrides",
+                          cJSON_CreateStringArray(r->overrides, r->n_overrides));
+    cJSON_AddItemToObject(root, "inputs", tmc_config_to_json(r->x));
     cJSON_AddItemToObject(root, "completion_days", json_days(r->days));
     cJSON *dl = cJSON_AddObjectToObject(root, "deadline");
     cJSON_AddNumberToObject(dl, "days", r->x->deadline.days);

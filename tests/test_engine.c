@@ -82,7 +82,7 @@ static void test_daly_48(void **state)
 static void test_daly_16384(void **state)
 {
     (void)state;
-    const char *sets[2] = {"job.cards=16384", "job.steps=1"};
+    const char *sets[2] = {"job.cards=16384", "job.steps=1000000"}; /* K not capped */
     tmc_experiment x = load("design-48", sets, 2);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
