@@ -495,14 +495,26 @@ static void syntax_error(const char *text, const char *end, const char *label,
         else if ((*q & 0xC0) != 0x80)
             col++;
     }
-    int n = (int)strcspn(end, "\r\n"), k = n > 30 ? 30 : n;
-    while (k < n && (end[k] & 0xC0) == 0x80) /* cut between characters */
-        k--;
-    if (!*end)
+    if (!*end) {
         tmc_error_set(err, "%s:%d:%d: invalid JSON: unexpected end of file", label, line, col);
-    else
-        tmc_error_set(err, "%s:%d:%d: invalid JSON near '%.*s%s'", label, line, col, k,
-                      end, k < n ? "..." : "");
+        return;
+    }
+    /* up to 30 bytes of the rest of the line, cut between characters, shown
+     * only as printable UTF-8 (anything else becomes '?') */
+    char near[32];
+    int n = (int)strcspn(end, "\r\n"), k0 = n > 30 ? 30 : n, k = k0;
+    while (k > 0 && k < n && (end[k] & 0xC0) == 0x80)
+        k--;
+    if (k == 0) /* no character boundary: not text anyway */
+        k = k0;
+    memcpy(near, end, (size_t)k);
+    near[k] = '\0';
+    if (!printable_utf8((const unsigned char *)near))
+        for (int i = 0; i < k; i++)
+            if ((unsigned char)near[i] < 0x20 || (unsigned char)near[i] >= 0x7f)
+                near[i] = '?';
+    tmc_error_set(err, "%s:%d:%d: invalid JSON near '%s%s'", label, line, col, near,
+                  k < n ? "..." : "");
 }
 
 /* Parse a JSON object; on a syntax error report where cJSON stopped, which
