@@ -117,39 +117,67 @@ static tmc_experiment load(const char *name, const char *const *sets, int n)
 }
 
 /* Seconds for `replicas` replicas of x on `threads` threads (median). */
-static double time_engine(const tmc_experiment *x, long replicas, int threads)
+/* An engine ready to time, with a buffer for its replicas. */
+typedef struct {
+    tmc_engine e;
+    double *wall;
+    long replicas;
+} timed_engine;
+
+static void timed_init(timed_engine *t, const tmc_experiment *x, long replicas)
 {
     tmc_closed_form cf;
     tmc_closed_form_compute(x, &cf);
-    tmc_engine e;
-    double *wall = malloc((size_t)replicas * sizeof *wall), t[REPS];
-    tmc_replica totals;
-    tmc_error err = {""};
-    if (!wall || tmc_engine_init(&e, x, &cf))
+    t->replicas = replicas;
+    t->wall = malloc((size_t)replicas * sizeof *t->wall);
+    if (!t->wall || tmc_engine_init(&t->e, x, &cf))
         exit(1);
-    for (int i = 0; i < REPS; i++) {
-        double t0 = now_s();
-        tmc_runner_run(&e, replicas, 1, threads, NULL, NULL, wall, &totals, &err);
-        t[i] = now_s() - t0;
-    }
-    tmc_engine_free(&e);
-    free(wall);
-    return median(t, REPS);
 }
 
+static double timed_run(timed_engine *t, int threads)
+{
+    tmc_replica totals;
+    tmc_error err = {""};
+    double t0 = now_s();
+    tmc_runner_run(&t->e, t->replicas, 1, threads, NULL, NULL, t->wall, &totals, &err);
+    return now_s() - t0;
+}
+
+static void timed_free(timed_engine *t)
+{
+    tmc_engine_free(&t->e);
+    free(t->wall);
+}
+
+/* Seconds for `replicas` replicas of x on `threads` threads (median). */
+static double time_engine(const tmc_experiment *x, long replicas, int threads)
+{
+    timed_engine t;
+    double s[REPS];
+    timed_init(&t, x, replicas);
+    for (int i = 0; i < REPS; i++)
+        s[i] = timed_run(&t, threads);
+    timed_free(&t);
+    return median(s, REPS);
+}
+
+/* Repetitions go round the card counts, so a slow spell of the machine
+ * falls on all of them alike. */
 static void section_step_cost(double zig_ns, double pcg_ns)
 {
-    static const long cards[4] = {8, 48, 1024, 16384};
+    enum { NC = 4 };
+    static const long cards[NC] = {8, 48, 1024, 16384};
     long replicas = quick ? 100 : 1000;
     say("\n## Cost per step against the card count (exact mode, 1 thread)\n\n");
     say("design-48-stress with failures, outages and spikes off (so every step is a step of\n"
         "the run) and a save every 34 steps whatever the card count: %ld replicas x 31,790\n"
-        "steps, 5 %% jitter, median of %d. The naive engine draws all N card times a step.\n\n",
-        replicas, REPS);
+        "steps, 5 %% jitter, median of %d taken in turns. The naive engine draws all N card\n"
+        "times a step.\n\n", replicas, REPS);
     say("| cards | ns per step | / ziggurat draw | / PCG draw + add | naive engine ns per step | naive / trainmc |\n");
     say("|---|---|---|---|---|---|\n");
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < 4; i++) {
+    timed_engine t[NC];
+    double s[NC][REPS];
+    for (int i = 0; i < NC; i++) {
         char set[64];
         snprintf(set, sizeof set, "job.cards=%ld", cards[i]);
         const char *sets[6] = {set, "failures=null", "outages=null", "loss_spikes=null",
@@ -157,12 +185,20 @@ static void section_step_cost(double zig_ns, double pcg_ns)
                                "checkpoint={\"interval_steps\": 34, \"save_s\": 16.38, "
                                "\"restore_s\": 120}"};
         tmc_experiment x = load("design-48-stress", sets, 6);
-        double ns = time_engine(&x, replicas, 1) / ((double)replicas * x.job.steps) * 1e9;
+        timed_init(&t[i], &x, replicas);
+    }
+    for (int r = 0; r < REPS; r++)
+        for (int i = 0; i < NC; i++)
+            s[i][r] = timed_run(&t[i], 1);
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < NC; i++) {
+        double ns = median(s[i], REPS) / ((double)replicas * 31790) * 1e9;
         long naive_steps = cards[i] >= 16384 ? 200 : 20000000 / cards[i];
         double naive = naive_step(cards[i], naive_steps);
         lo = fmin(lo, ns), hi = fmax(hi, ns);
         say("| %ld | %.2f | %.2f | %.2f | %.0f | %.0f |\n", cards[i], ns, ns / zig_ns,
             ns / pcg_ns, naive, naive / ns);
+        timed_free(&t[i]);
     }
     say("\nSpread over 8 to 16,384 cards: largest / smallest = %.3f.\n", hi / lo);
 }
