@@ -159,6 +159,7 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
                     .replicas = x->monte_carlo.replicas, .seed = x->monte_carlo.seed,
                     .threads = threads, .elapsed_s = tmc_cli_now_s() - t0,
                     .mode = tmc_engine_mode(x), .table_error = e.max.max_error,
+                    .horizon_s = e.horizon_s,
                     .overrides = o->sets, .n_overrides = o->n_sets};
     tmc_engine_free(&e);
     if (rc)

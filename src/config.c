@@ -98,6 +98,7 @@ static const field mc_fields[] = {
     INT("replicas", 1, 1e9, 0, 10000, tmc_monte_carlo, replicas),
     {"seed", T_U64, 0, MAX_SEED, 0, 0, 1, offsetof(tmc_monte_carlo, seed), NULL},
     {"mode", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_monte_carlo, mode), mode_choices},
+    NUM("horizon_days", 0, 1e9, 0, 0, 0, tmc_monte_carlo, horizon_days),
 };
 
 /* The sections below feed only `trainmc plan`; defaults are MODEL.md 1's. */
@@ -649,14 +650,23 @@ static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_
     return 0;
 }
 
-/* The reserve is part of the deadline, so it must be shorter. */
+/* The reserve is part of the deadline, so it must be shorter; a censoring
+ * horizon must lie past the deadline. */
 static int check_deadline(const tmc_experiment *x, const char *label, tmc_error *err)
 {
-    if (x->deadline.reserve_days < x->deadline.days)
-        return 0;
-    return tmc_error_set(err, "%s: deadline.reserve_days: %.10g is not shorter than "
-                              "deadline.days (%.10g); the reserve is part of the deadline",
-                         label, x->deadline.reserve_days, x->deadline.days);
+    double budget = x->deadline.days - x->deadline.reserve_days;
+    if (budget <= 0)
+        return tmc_error_set(err, "%s: deadline.reserve_days: %.10g is not shorter than "
+                                  "deadline.days (%.10g); the reserve is part of the "
+                                  "deadline", label, x->deadline.reserve_days,
+                             x->deadline.days);
+    double h = x->monte_carlo.horizon_days;
+    if (h > 0 && h <= budget)
+        return tmc_error_set(err, "%s: monte_carlo.horizon_days: %.10g must exceed the "
+                                  "deadline's wall-time budget, deadline.days - "
+                                  "deadline.reserve_days = %.10g, so that a censored "
+                                  "replica counts as a miss", label, h, budget);
+    return 0;
 }
 
 static int validate(const cJSON *root, const char *label, const char *base_dir,

@@ -76,6 +76,10 @@ typedef struct {
     long replicas; /* independent full runs, [1, 1e9] */
     uint64_t seed; /* run seed, [0, 2^53 - 1] */
     tmc_mode mode; /* "auto" (default), "exact" or "aggregated" */
+    double horizon_days; /* a replica still running at this wall time is censored;
+                            0 (default) = 1000 x the uninterrupted wall time, at
+                            least twice the deadline's budget; else it must exceed
+                            deadline.days - deadline.reserve_days */
 } tmc_monte_carlo;
 
 /* A model and its training recipe (MODEL.md 1). The per-state defaults are

@@ -47,6 +47,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->rate[EV_OUTAGE] = cf->rate_outages;
     e->rate[EV_SPIKE] = cf->rate_spikes;
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
+    e->horizon_s = tmc_engine_horizon_s(x, cf);
     double c_n = 0, sd_n = 0, skew = 0;
     if (x->jitter.cv > 0 && tmc_dist_normal_max_moments(x->job.cards, &c_n, &sd_n, &skew))
         return -1;
@@ -55,6 +56,14 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->max_sd_s = sd_n * sigma;
     e->max_skew = skew;
     return tmc_dist_max_init(&e->max, &x->jitter, cf->compute_s, x->job.cards);
+}
+
+double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    if (x->monte_carlo.horizon_days > 0)
+        return x->monte_carlo.horizon_days * TMC_DAY_S;
+    double budget = (x->deadline.days - x->deadline.reserve_days) * TMC_DAY_S;
+    return fmax(1000 * cf->uninterrupted_s, 2 * budget);
 }
 
 tmc_mode tmc_engine_mode(const tmc_experiment *x)
@@ -186,7 +195,7 @@ static void take_arrival(run_state *st, int k)
 static void recover(run_state *st, int k)
 {
     take_arrival(st, k);
-    for (;;) {
+    while (st->t < st->e->horizon_s) {
         double start = st->t;
         int hit = run_uninterruptible_by_spikes(st, st->e->restore_s);
         st->out->restore_s += st->t - start;
@@ -212,6 +221,10 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
             out->stopped = 1;
             return;
         }
+        if (st.t >= e->horizon_s) {
+            out->censored = 1;
+            break;
+        }
         long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
         double seg_start = st.t, sum_max = 0;
         int hit = run_compute(&st, n, &sum_max);
@@ -229,7 +242,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
         out->save_s += e->save_s;
         out->saves++;
     }
-    out->wall_s = st.t;
+    out->wall_s = out->censored ? e->horizon_s : st.t;
 }
 
 void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
@@ -246,4 +259,5 @@ void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
     a->outages += b->outages;
     a->loss_spikes += b->loss_spikes;
     a->saves += b->saves;
+    a->censored += b->censored;
 }

@@ -31,7 +31,11 @@
  *   total once, as n m + sqrt(n) s (z + g (z^2 - 1) / 6), z ~ N(0, 1) and
  *   g = skew / sqrt(n) (Cornish-Fisher): mean and variance exact, skewness
  *   matched, error O(1/n) in distribution per segment (README, "Modes").
- * Without jitter both modes are the same deterministic n x step time. */
+ * Without jitter both modes are the same deterministic n x step time.
+ *
+ * Horizon. A replica still running at the horizon (tmc_engine_horizon_s)
+ * stops there and is censored: its wall time is the horizon, so it counts
+ * as a miss of any deadline before it and no replica can run forever. */
 #ifndef TMC_ENGINE_H
 #define TMC_ENGINE_H
 
@@ -54,6 +58,7 @@ typedef struct {
     double max_mean_s;     /* E[max_i X_i], s */
     double max_sd_s;       /* sd of max_i X_i, s */
     double max_skew;       /* skewness of max_i X_i */
+    double horizon_s;      /* wall time at which a replica is censored, s */
     long steps;            /* S */
     long interval_steps;   /* K */
     tmc_max_sampler max;   /* slowest-card compute time per step */
@@ -74,12 +79,20 @@ typedef struct {
     double downtime_s;  /* outage downtime before restores */
     double card_failures, outages, loss_spikes, saves;
     int stopped;        /* 1 if tmc_engine_request_stop cut it short */
+    double censored;    /* 1 if still running at the horizon: wall_s = horizon */
 } tmc_replica;
 
 /* Build the engine from a validated experiment and its closed form (which
  * fixes K and the rates). Returns 0, or -1 if memory runs out. Free with
  * tmc_engine_free. */
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf);
+
+/* The censoring horizon of an experiment, s: monte_carlo.horizon_days, or
+ * by default 1000 x the uninterrupted wall time (the same factor beyond which
+ * the command line refuses a run), at least twice the deadline's wall-time
+ * budget. Either way it lies past the deadline (config.c checks a given one),
+ * so a censored replica is a miss. */
+double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf);
 
 /* The mode an experiment runs in: its monte_carlo.mode, with auto resolved
  * by TMC_EXACT_BUDGET. */

@@ -105,6 +105,10 @@ static void text_events(FILE *f, const tmc_report *r)
     fprintf(f, "\nEvents per run (mean): card failures %.3f, outages %.3f, loss spikes %.3f,"
                " committed saves %.1f\n",
             t->card_failures / n, t->outages / n, t->loss_spikes / n, t->saves / n);
+    if (t->censored > 0)
+        fprintf(f, "Censored: %.0f replicas still running at the horizon, %.1f days, "
+                   "counted there (as misses of any earlier deadline)\n",
+                t->censored, r->horizon_s / TMC_DAY_S);
     split_row rows[7];
     int nrows = split_rows(r, rows);
     double wall = t->wall_s / n;
@@ -223,6 +227,9 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(ev, "outages", t->outages / n);
     cJSON_AddNumberToObject(ev, "loss_spikes", t->loss_spikes / n);
     cJSON_AddNumberToObject(ev, "saves", t->saves / n);
+    cJSON *cens = cJSON_AddObjectToObject(root, "censored");
+    cJSON_AddNumberToObject(cens, "replicas", t->censored);
+    cJSON_AddNumberToObject(cens, "horizon_days", r->horizon_s / TMC_DAY_S);
     cJSON_AddItemToObject(root, "split_days", json_split(r));
     cJSON_AddItemToObject(root, "closed_form", json_closed_form(r->cf));
     return root;

@@ -22,6 +22,7 @@ typedef struct {
     int threads;       /* text only: JSON is identical whatever the thread count */
     double elapsed_s;  /* text only */
     tmc_mode mode;     /* exact or aggregated (auto already resolved) */
+    double horizon_s;  /* censoring horizon of the wall time, s */
     const char *const *overrides; /* the --set KEY=VALUE strings applied */
     int n_overrides;
     double table_error; /* the max sampler's measured table error, units of sigma */

@@ -8,6 +8,9 @@
  * engine-1.5 every replica's wall-time split adds up to its wall time, and
  *            E[failures] = rate x E[wall - downtime] (the compensator of a
  *            Poisson process stopped at the run's end).
+ * engine-1.6 censoring: with common random numbers, replica k run with a
+ *            horizon H either is censored (wall = H, and its uncensored run
+ *            was still going at H) or equals its uncensored run exactly.
  * Estimator: the mean over R replicas; SE = sample sd / sqrt(R); tolerance
  * 4 SE; fixed seeds. */
 #include <math.h>
@@ -159,6 +162,42 @@ static void test_split_and_counts(void **state)
     tmc_engine_free(&e);
 }
 
+/* engine-1.6 */
+static void test_censoring(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"deadline.days=26.5", "monte_carlo.horizon_days=22.05"};
+    tmc_experiment x = load("design-48-stress", sets, 2), free_x = x;
+    free_x.monte_carlo.horizon_days = 0;
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_engine capped, uncapped;
+    assert_int_equal(tmc_engine_init(&capped, &x, &cf), 0);
+    assert_int_equal(tmc_engine_init(&uncapped, &free_x, &cf), 0);
+    assert_true(capped.horizon_s == 22.05 * TMC_DAY_S);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    int censored = 0;
+    for (int k = 0; k < 200; k++) {
+        tmc_replica a, b;
+        tmc_engine_run(&capped, 107, (uint64_t)k, rng, &a);
+        tmc_engine_run(&uncapped, 107, (uint64_t)k, rng, &b);
+        if (a.censored) {
+            censored++;
+            assert_true(a.wall_s == capped.horizon_s && b.wall_s > capped.horizon_s);
+        } else {
+            assert_true(a.wall_s == b.wall_s && b.censored == 0);
+        }
+    }
+    print_message("censored %d of 200 at 22.05 days\n", censored);
+    assert_true(censored > 20 && censored < 180); /* both branches were taken */
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        gsl_rng_free(rng[s]);
+    tmc_engine_free(&capped);
+    tmc_engine_free(&uncapped);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_jitter_no_interruptions),
         cmocka_unit_test(test_spikes_only),
         cmocka_unit_test(test_split_and_counts),
+        cmocka_unit_test(test_censoring),
     };
     return cmocka_run_group_tests_name("engine-1", tests, NULL, NULL);
 }
