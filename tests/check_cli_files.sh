@@ -56,4 +56,9 @@ wait $pid; rc=$?
 grep -q "interrupted after [0-9]* of 100000000 replicas" "$dir/err" || fail "SIGINT: $(cat "$dir/err")"
 [ "$(cat "$dir/result.json")" = old ] || fail "SIGINT: the existing output changed"
 ls "$dir" | grep -q "result.json.tmp" && fail "SIGINT: a temporary file was left"
+# 7. a 100 MB experiment is refused by its size, at once
+truncate -s 100M "$dir/big.json"
+"$bin" run "$dir/big.json" >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "100 MB experiment: exit $rc, expected 2"
+grep -q "big.json: file is larger than 1048576 bytes" "$dir/err" || fail "100 MB: $(cat "$dir/err")"
 exit 0
