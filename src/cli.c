@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "plan.h"
 
 int tmc_cli_usage_error(const char *command, const char *fmt, ...)
 {
@@ -87,5 +89,69 @@ int tmc_cli_check_not_input(const char *output_path, const char *input_path)
         return 0;
     fprintf(stderr, "trainmc: %s: the output file is the experiment file itself; choose "
                     "another path\n", output_path);
+    return 2;
+}
+
+/* "SETTING: " or "" */
+static void setting_prefix(const char *setting, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s", setting ? setting : "", setting ? ": " : "");
+}
+
+int tmc_cli_check_feasible(const tmc_experiment *x, const char *setting, int force)
+{
+    char line[512], prefix[300];
+    int fits = tmc_plan_feasibility(x, line, sizeof line);
+    setting_prefix(setting, prefix, sizeof prefix);
+    printf("%s%s\n", prefix, line);
+    if (fits != 0 || force)
+        return 0;
+    fflush(stdout);
+    fprintf(stderr, "trainmc: %s: %sthe training state does not fit in memory (see `trainmc "
+                    "plan`); --force runs it anyway\n", x->path, prefix);
+    return 2;
+}
+
+/* 1 when the run would finish (tmc_cli_check_finishable) at Daly's optimum
+ * interval: then the interval is what to change. */
+static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    tmc_experiment y = *x;
+    y.checkpoint.interval_s = cf->daly_interval_s;
+    y.checkpoint.interval_steps = 0;
+    tmc_closed_form at;
+    tmc_closed_form_compute(&y, &at);
+    return at.daly_wall_s / at.uninterrupted_s <= TMC_CLI_MAX_DALY_FACTOR;
+}
+
+int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting,
+                             const tmc_closed_form *cf)
+{
+    char prefix[300], advice[160];
+    setting_prefix(setting, prefix, sizeof prefix);
+    if (!isfinite(cf->uninterrupted_s)) {
+        fprintf(stderr, "trainmc: %s: %sthe step time is not a finite number of seconds "
+                        "(job.flop_per_step / (job.cards x job.peak_flops x "
+                        "job.efficiency) overflows)\n", x->path, prefix);
+        return 2;
+    }
+    double factor = cf->daly_wall_s / cf->uninterrupted_s;
+    if (factor <= TMC_CLI_MAX_DALY_FACTOR)
+        return 0;
+    double segment_s = cf->interval_s + x->checkpoint.save_s;
+    if (finishable_at_optimum(x, cf))
+        snprintf(advice, sizeof advice, "try a checkpoint interval near Daly's optimum, "
+                 "%.4g s, or fewer interruptions", cf->daly_interval_s);
+    else
+        snprintf(advice, sizeof advice, "try fewer interruptions (cards, outages, spikes) "
+                 "or faster saves: no checkpoint interval fixes it");
+    /* a segment of w seconds needs e^(w/M) attempts on average (Daly 2006) */
+    fprintf(stderr,
+            "trainmc: %s: %sthe run cannot finish in practice: an interruption every %.4g s "
+            "against segments of %.4g s (interval + save) means about %.3g attempts per "
+            "segment and an expected wall time %.3g times the uninterrupted one (Daly, "
+            "MODEL.md 3.5; the limit is %.0f); %s\n",
+            x->path, prefix, cf->mtbf_s, segment_s, exp(segment_s / cf->mtbf_s), factor,
+            TMC_CLI_MAX_DALY_FACTOR, advice);
     return 2;
 }

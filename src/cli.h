@@ -4,11 +4,18 @@
 #ifndef TMC_CLI_H
 #define TMC_CLI_H
 
+#include "closed_form.h"
+#include "config.h"
+
 #define TMC_VERSION "0.1.0"
+/* Refuse runs whose expected wall time (Daly) exceeds this many times the
+ * uninterrupted one: a replica would practically never finish. */
+#define TMC_CLI_MAX_DALY_FACTOR 1000.0
 
 int tmc_cli_run(int argc, char **argv);
 int tmc_cli_plan(int argc, char **argv);
 int tmc_cli_emax(int argc, char **argv);
+int tmc_cli_sweep(int argc, char **argv);
 
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */
@@ -32,6 +39,22 @@ int tmc_cli_check_stdout(void);
 /* 2 with a message if output_path names the same file as input_path (the
  * results would overwrite the experiment), else 0. */
 int tmc_cli_check_not_input(const char *output_path, const char *input_path);
+
+/* Print x's memory feasibility line (tmc_plan_feasibility, plan.h) on
+ * stdout, after "SETTING: " when setting is not NULL (a sweep's "KEY=VALUE"),
+ * and refuse a training state that does not fit unless `force`: the message
+ * "trainmc: PATH: [SETTING: ]the training state does not fit in memory ..."
+ * on stderr and 2. Returns 0 otherwise. */
+int tmc_cli_check_feasible(const tmc_experiment *x, const char *setting, int force);
+
+/* Refuse (message on stderr, 2) a run whose expected wall time (Daly,
+ * MODEL.md 3.5, in cf) exceeds TMC_CLI_MAX_DALY_FACTOR times its
+ * uninterrupted wall time, with the expected attempts per segment and advice
+ * that fits the cause: Daly's optimum interval when it would finish there,
+ * else fewer interruptions or faster saves; setting as above. Returns 0
+ * otherwise. */
+int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting,
+                             const tmc_closed_form *cf);
 
 /* Monotonic clock, seconds. */
 double tmc_cli_now_s(void);

@@ -82,13 +82,31 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
 }
 
+/* Periodic pauses add, per step on average, p / k on all cards, or on one
+ * card E[max(A, B + p)] - E[max] over k (dist.h). max_s = E[max_i X_i]. */
+static double pause_per_step(const tmc_experiment *x, double max_s, double mu)
+{
+    const tmc_pauses *p = &x->pauses;
+    if (!p->enabled)
+        return 0;
+    if (p->cards == TMC_PAUSE_ALL || x->job.cards == 1)
+        return p->duration_s / p->every_steps;
+    double paused = mu * tmc_dist_paused_max_mean(&x->jitter, x->job.cards,
+                                                  p->duration_s / mu);
+    return (paused - max_s) / p->every_steps;
+}
+
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
 {
     const tmc_checkpoint *cp = &x->checkpoint;
     long s = x->job.steps;
     cf->compute_s = tmc_closed_form_compute_s(&x->job);
-    cf->emax_coeff = x->jitter.cv > 0 ? tmc_dist_normal_emax(x->job.cards, NULL) : 0;
     cf->step_s = tmc_closed_form_step_s(&x->job, &x->jitter);
+    double sigma = x->jitter.cv * cf->compute_s, fixed = x->job.exposed_comm_s +
+                                                         x->job.input_wait_s;
+    cf->emax_coeff = sigma > 0 ? (cf->step_s - fixed - cf->compute_s) / sigma : 0;
+    cf->pause_per_step_s = pause_per_step(x, cf->step_s - fixed, cf->compute_s);
+    cf->step_s += cf->pause_per_step_s;
     cf->interval_steps = tmc_closed_form_interval_steps(cp, cf->step_s, s);
     cf->interval_s = cf->interval_steps * cf->step_s;
     cf->segments = (s + cf->interval_steps - 1) / cf->interval_steps;

@@ -53,8 +53,10 @@ double tmc_closed_form_daly_interval(double save_s, double mtbf_s);
 /* The closed-form picture of one experiment. */
 typedef struct {
     double compute_s;         /* mu, per-card compute per step, s */
-    double emax_coeff;        /* c_N for the card count (0 without jitter) */
-    double step_s;            /* expected step time t_s, s */
+    double emax_coeff;        /* (E[max_i X_i] - mu) / sigma: c_N for independent
+                                 normal jitter (0 without jitter) */
+    double step_s;            /* expected step time t_s, s, pauses included */
+    double pause_per_step_s;  /* what periodic pauses add to t_s, s */
     long interval_steps;      /* K */
     double interval_s;        /* tau = K t_s, s */
     long segments;            /* ceil(S / K): saves per run without interruptions */

@@ -55,12 +55,12 @@ static const field job_fields[] = {
     NUM("input_wait_s", 0, 86400, 0, 0, 0, tmc_job, input_wait_s),
 };
 
-static const char *const jitter_choices[] = {"normal", NULL};
+static const char *const jitter_choices[] = {"normal", "lognormal", "gamma", NULL};
 static const field jitter_fields[] = {
     {"distribution", T_ENUM, 0, 0, 0, 1, 0, offsetof(tmc_jitter, kind), jitter_choices},
-    /* Normal jitter beyond cv 0.2 gives negative compute times (P = Phi(-1/cv)
-     * per card: 3e-7 at 0.2); heavier tails need another distribution. */
-    NUM("cv", 0, 0.2, 0, 1, 0, tmc_jitter, cv),
+    /* normal: at most 0.2, checked in check_jitter */
+    NUM("cv", 0, 2, 0, 1, 0, tmc_jitter, cv),
+    NUM("correlation", 0, 1, 0, 0, 0, tmc_jitter, rho),
     TEXT("source"), TEXT("description"),
 };
 
@@ -86,6 +86,13 @@ static const field outage_fields[] = {
 
 static const field spike_fields[] = {
     NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_loss_spikes, mean_interval_days),
+};
+
+static const char *const pause_choices[] = {"all", "one", NULL};
+static const field pause_fields[] = {
+    INT("every_steps", 1, 1e9, 1, 0, tmc_pauses, every_steps),
+    NUM("duration_s", 0, 1e7, 1, 1, 0, tmc_pauses, duration_s),
+    {"cards", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_pauses, cards), pause_choices},
 };
 
 static const field deadline_fields[] = {
@@ -171,6 +178,7 @@ static const section sections[] = {
     SEC("checkpoint", checkpoint_fields, checkpoint, 1, 0, -1, NULL),
     SEC("outages", outage_fields, outages, 0, 1, offsetof(tmc_outages, enabled), NULL),
     SEC("loss_spikes", spike_fields, loss_spikes, 0, 1, offsetof(tmc_loss_spikes, enabled), NULL),
+    SEC("pauses", pause_fields, pauses, 0, 1, offsetof(tmc_pauses, enabled), NULL),
     SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),
     SEC("monte_carlo", mc_fields, monte_carlo, 0, 0, -1, NULL),
     PLAN("model", model_fields, model, tmc_model, "model file"),
@@ -185,7 +193,7 @@ static const section sections[] = {
 
 static const char *const top_keys[] = {"name", "source", "description", "job", "jitter",
                                        "failures", "checkpoint", "outages", "loss_spikes",
-                                       "deadline", "monte_carlo", "model", "memory",
+                                       "pauses", "deadline", "monte_carlo", "model", "memory",
                                        "interconnect", "storage", "input_pipeline", "batch",
                                        "critical_batch", "scale_up", NULL};
 
@@ -652,6 +660,23 @@ static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_
 
 /* The reserve is part of the deadline, so it must be shorter; a censoring
  * horizon must lie past the deadline. */
+/* Normal jitter beyond cv 0.2 gives negative compute times (P = Phi(-1/cv)
+ * per card: 3e-7 at 0.2): heavier spreads need lognormal or gamma. A common
+ * per-step part is defined for the normal only. */
+static int check_jitter(const tmc_jitter *j, const char *label, tmc_error *err)
+{
+    if (j->kind == TMC_JITTER_NORMAL && j->cv > 0.2)
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is out of range for a normal; "
+                                  "expected a number in [0, 0.2] (a wider spread would "
+                                  "give negative compute times: use lognormal or gamma)",
+                             label, j->cv);
+    if (j->kind != TMC_JITTER_NORMAL && j->rho > 0)
+        return tmc_error_set(err, "%s: jitter.correlation: %.10g is given for a %s; a "
+                                  "common per-step part is defined for the normal only",
+                             label, j->rho, j->kind == TMC_JITTER_GAMMA ? "gamma" : "lognormal");
+    return 0;
+}
+
 static int check_deadline(const tmc_experiment *x, const char *label, tmc_error *err)
 {
     double budget = x->deadline.days - x->deadline.reserve_days;
@@ -680,7 +705,8 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
     for (size_t i = 0; i < N(sections); i++)
         if (read_section(&sections[i], root, label, base_dir, out, err))
             return -1;
-    if (check_checkpoint(root, label, err) || check_deadline(out, label, err))
+    if (check_checkpoint(root, label, err) || check_jitter(&out->jitter, label, err) ||
+        check_deadline(out, label, err))
         return -1;
     return check_input_pipeline(out, label, err);
 }
@@ -789,7 +815,7 @@ static void note_override(tmc_error *err, const char *label, const char *const *
 
 /* ---------- entry points ---------- */
 
-tmc_key_kind tmc_config_key_kind(const char *key)
+tmc_key_kind tmc_config_classify_key(const char *key)
 {
     char name[64];
     size_t len = strcspn(key, ".");

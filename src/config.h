@@ -60,6 +60,17 @@ typedef struct {
     double mean_interval_days; /* mean time between loss spikes, days (MODEL.md 3.4: 7) */
 } tmc_loss_spikes;
 
+/* Periodic pauses (issue 4): every `every_steps` steps, one card or all
+ * cards stop for duration_s (e.g. a host daemon, garbage collection). */
+typedef enum { TMC_PAUSE_ALL = 0, TMC_PAUSE_ONE = 1 } tmc_pause_cards;
+
+typedef struct {
+    int enabled;
+    long every_steps;      /* the pause falls on steps k, 2k, 3k, ... of the run */
+    double duration_s;     /* pause length, s */
+    tmc_pause_cards cards; /* "all" (the step is longer by duration_s) or "one" */
+} tmc_pauses;
+
 typedef struct {
     double days;         /* deadline from the start of the job, days (MODEL.md 1: 30) */
     double reserve_days; /* reserved for start-up, evaluation, pauses, days (MODEL.md 1: 5) */
@@ -160,6 +171,7 @@ typedef struct {
     tmc_checkpoint checkpoint;
     tmc_outages outages;
     tmc_loss_spikes loss_spikes;
+    tmc_pauses pauses;
     tmc_deadline deadline;
     tmc_monte_carlo monte_carlo;
     tmc_model model;
@@ -191,7 +203,7 @@ typedef enum {
 
 /* The kind of `key` ("section.name"), so a caller varying a key (trainmc
  * sweep) knows whether its values must be integers. */
-tmc_key_kind tmc_config_key_kind(const char *key);
+tmc_key_kind tmc_config_classify_key(const char *key);
 
 /* Same, from JSON text already in memory; `label` names it in messages and
  * `base_dir` resolves relative distribution paths. */

@@ -1,11 +1,11 @@
-/* dist.c - max-of-N sampler set-up and the c_N quadrature. */
+/* dist.c - the distribution of one card's time, the exact quantile of the
+ * maximum over N cards, and the sampler's table of it (dist.h). */
 #include "dist.h"
 
 #include <stdlib.h>
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_integration.h>
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_math.h>
+#include <gsl/gsl_randist.h>
 
 double tmc_dist_max_quantile(double log_v, double inv_n)
 {
@@ -20,34 +20,70 @@ static double quantile_slope(double log_v, double x, double inv_n)
     return exp(log_v * (inv_n - 1) + 0.5 * x * x) * sqrt(2 * M_PI) * inv_n;
 }
 
-/* Q at t = 2^-(k+2) (1 + i / TMC_MAX_SUB) of one side (t = w = 1 - v on the
- * high side), and dQ/dt. */
-static void side_node(int high, int k, int i, double inv_n, double *x, double *slope)
+double tmc_dist_card_max_quantile(const tmc_card_dist *d, double log_v, double inv_n)
 {
-    double t = ldexp(1.0 + (double)i / TMC_MAX_SUB, -(k + 2));
+    if (d->kind == TMC_JITTER_NORMAL)
+        return 1 + d->c * tmc_dist_max_quantile(log_v, inv_n);
+    if (d->kind == TMC_JITTER_LOGNORMAL) /* exp is increasing: the max of the normals */
+        return exp(d->m + d->s * tmc_dist_max_quantile(log_v, inv_n));
+    double log_p = log_v * inv_n;
+    return log_p > -M_LN2 ? gsl_cdf_gamma_Qinv(-expm1(log_p), d->shape, d->scale)
+                          : gsl_cdf_gamma_Pinv(exp(log_p), d->shape, d->scale);
+}
+
+double tmc_dist_card_cdf(const tmc_card_dist *d, double y)
+{
+    if (d->kind == TMC_JITTER_NORMAL)
+        return d->c > 0 ? gsl_cdf_ugaussian_P((y - 1) / d->c) : (y >= 1);
+    if (y <= 0)
+        return 0;
+    if (d->kind == TMC_JITTER_LOGNORMAL)
+        return gsl_cdf_ugaussian_P((log(y) - d->m) / d->s);
+    return gsl_cdf_gamma_P(y, d->shape, d->scale);
+}
+
+/* dQ/dv of tmc_dist_card_max_quantile at v = e^log_v, where y = Q(v):
+ * v^(1/n - 1) / (n f(y)), through the normal's for the normal and lognormal. */
+static double card_slope(const tmc_card_dist *d, double log_v, double y, double inv_n)
+{
+    if (d->kind == TMC_JITTER_NORMAL)
+        return d->c * quantile_slope(log_v, (y - 1) / d->c, inv_n);
+    if (d->kind == TMC_JITTER_LOGNORMAL)
+        return y * d->s * quantile_slope(log_v, (log(y) - d->m) / d->s, inv_n);
+    return exp(log_v * (inv_n - 1)) * inv_n / gsl_ran_gamma_pdf(y, d->shape, d->scale);
+}
+
+/* mu Q at t = 2^-(k+2) (1 + i / TMC_MAX_SUB) of one side (t = w = 1 - v on
+ * the high side), and its derivative in t. */
+static void side_node(const tmc_max_sampler *s, int high, int k, double i, double *x,
+                      double *slope)
+{
+    double t = ldexp(1.0 + i / TMC_MAX_SUB, -(k + 2));
     double log_v = high ? log1p(-t) : log(t);
-    *x = tmc_dist_max_quantile(log_v, inv_n);
-    *slope = quantile_slope(log_v, *x, inv_n) * (high ? -1 : 1);
+    double y = tmc_dist_card_max_quantile(&s->card, log_v, s->inv_n);
+    *x = s->mu * y;
+    if (slope)
+        *slope = s->mu * card_slope(&s->card, log_v, y, s->inv_n) * (high ? -1 : 1);
 }
 
 /* Hermite cubics of one side; returns the largest error found at the
- * quarter points of every piece. */
-static double build_side(tmc_cubic *table, int high, double inv_n)
+ * quarter points of every piece, seconds. */
+static double build_side(const tmc_max_sampler *s, tmc_cubic *table, int high)
 {
     double worst = 0;
     for (int k = 0; k < TMC_MAX_OCTAVES; k++) {
         double h = ldexp(1.0 / TMC_MAX_SUB, -(k + 2)), x0, d0, x1, d1;
-        side_node(high, k, 0, inv_n, &x0, &d0);
+        side_node(s, high, k, 0, &x0, &d0);
         for (int i = 0; i < TMC_MAX_SUB; i++, x0 = x1, d0 = d1) {
-            side_node(high, k, i + 1, inv_n, &x1, &d1);
+            side_node(s, high, k, i + 1, &x1, &d1);
             double *c = table[k * TMC_MAX_SUB + i].c, m0 = d0 * h, m1 = d1 * h;
             c[0] = x0;
             c[1] = m0;
             c[2] = 3 * (x1 - x0) - 2 * m0 - m1;
             c[3] = 2 * (x0 - x1) + m0 + m1;
             for (int q = 1; q < 4; q++) {
-                double f = q / 4.0, t = ldexp(1.0 + (i + f) / TMC_MAX_SUB, -(k + 2));
-                double exact = tmc_dist_max_quantile(high ? log1p(-t) : log(t), inv_n);
+                double f = q / 4.0, exact;
+                side_node(s, high, k, i + f, &exact, NULL);
                 double err = fabs(c[0] + f * (c[1] + f * (c[2] + f * c[3])) - exact);
                 worst = err > worst ? err : worst;
             }
@@ -56,22 +92,38 @@ static double build_side(tmc_cubic *table, int high, double inv_n)
     return worst;
 }
 
+tmc_card_dist tmc_dist_card(const tmc_jitter *j)
+{
+    tmc_card_dist d = {j->kind, 0, 0, 0, 0, 0};
+    double v = j->cv * j->cv;
+    if (j->kind == TMC_JITTER_NORMAL)
+        d.c = j->cv * sqrt(1 - j->rho);
+    else if (j->kind == TMC_JITTER_LOGNORMAL)
+        d.s = sqrt(log1p(v)), d.m = -0.5 * d.s * d.s;
+    else
+        d.shape = 1 / v, d.scale = v;
+    return d;
+}
+
 int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long n)
 {
     s->mu = mu_s;
     s->sigma = j->cv * mu_s;
+    s->common_s = j->kind == TMC_JITTER_NORMAL ? s->sigma * sqrt(j->rho) : 0;
     s->inv_n = 1.0 / (double)n;
+    s->card = tmc_dist_card(j);
     s->low = s->high = NULL;
     s->max_error = 0;
-    if (s->sigma == 0.0)
+    int independent = j->cv > 0 && !(j->kind == TMC_JITTER_NORMAL && j->rho == 1);
+    if (!independent)
         return 0;
     size_t pieces = (size_t)TMC_MAX_OCTAVES * TMC_MAX_SUB;
     s->low = malloc(2 * pieces * sizeof *s->low);
     if (!s->low)
         return -1;
     s->high = s->low + pieces;
-    double lo = build_side(s->low, 0, s->inv_n), hi = build_side(s->high, 1, s->inv_n);
-    s->max_error = lo > hi ? lo : hi;
+    double lo = build_side(s, s->low, 0), hi = build_side(s, s->high, 1);
+    s->max_error = (lo > hi ? lo : hi) / s->sigma;
     return 0;
 }
 
@@ -81,71 +133,3 @@ void tmc_dist_max_free(tmc_max_sampler *s)
     s->low = s->high = NULL;
 }
 
-typedef struct {
-    double n;
-    int power; /* k: x^k f(x) */
-} emax_params;
-
-/* Density of the maximum of n standard normals: n phi(x) Phi(x)^(n-1),
- * with Phi^(n-1) taken through logs so that n = 16384 does not underflow. */
-static double max_density_moment(double x, void *vp)
-{
-    const emax_params *p = vp;
-    double log_cdf = x < 0 ? log(gsl_cdf_ugaussian_P(x))
-                           : log1p(-gsl_cdf_ugaussian_Q(x));
-    double log_pdf = -0.5 * x * x - 0.5 * log(2 * M_PI);
-    double log_f = log_pdf;
-    if (p->n > 1) /* n = 1: Phi^0 = 1 even where Phi underflows to 0 */
-        log_f += (p->n - 1) * log_cdf;
-    double f = p->n * exp(log_f);
-    return p->power == 1 ? x * f : p->power == 2 ? x * x * f : x * x * x * f;
-}
-
-static double integrate_moment(double n, int power, int *ok)
-{
-    emax_params p = {n, power};
-    gsl_function f = {&max_density_moment, &p};
-    gsl_integration_workspace *w = gsl_integration_workspace_alloc(512);
-    double result = NAN, err = 0;
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
-    int status = gsl_integration_qagi(&f, 1e-12, 1e-10, 512, w, &result, &err);
-    gsl_set_error_handler(old);
-    gsl_integration_workspace_free(w);
-    if (status)
-        *ok = 0;
-    return result;
-}
-
-int tmc_dist_normal_max_moments(long n, double *mean, double *sd, double *skew)
-{
-    if (n < 1)
-        return -1;
-    int ok = 1;
-    double m1 = integrate_moment((double)n, 1, &ok);
-    double m2 = integrate_moment((double)n, 2, &ok);
-    double m3 = integrate_moment((double)n, 3, &ok);
-    if (!ok)
-        return -1;
-    double var = m2 - m1 * m1;
-    *mean = m1;
-    *sd = sqrt(var);
-    *skew = (m3 - 3 * m1 * var - m1 * m1 * m1) / (var * *sd);
-    return 0;
-}
-
-double tmc_dist_normal_emax(long n, double *sd_out)
-{
-    double mean, sd, skew;
-    if (tmc_dist_normal_max_moments(n, &mean, &sd, &skew))
-        return NAN;
-    if (sd_out)
-        *sd_out = sd;
-    return mean;
-}
-
-double tmc_dist_expected_max(const tmc_jitter *j, double mu_s, long n)
-{
-    if (j->cv == 0.0)
-        return mu_s;
-    return mu_s + tmc_dist_normal_emax(n, NULL) * j->cv * mu_s;
-}

@@ -14,15 +14,30 @@
 #include <gsl/gsl_rng.h>
 
 typedef enum {
-    TMC_JITTER_NORMAL = 0 /* X_i ~ Normal(mu, (cv mu)^2), MODEL.md 2 */
+    TMC_JITTER_NORMAL = 0,    /* X_i ~ Normal(mu, (cv mu)^2), MODEL.md 2 */
+    TMC_JITTER_LOGNORMAL = 1, /* X_i = mu exp(m + s Z), s^2 = ln(1 + cv^2), m = -s^2/2 */
+    TMC_JITTER_GAMMA = 2      /* X_i ~ mu Gamma(shape 1/cv^2, scale cv^2) */
 } tmc_jitter_kind;
 
 /* Per-card jitter as written in an experiment: the distribution of one card's
- * compute time per step relative to its mean mu. */
+ * compute time per step, with mean mu and standard deviation cv mu. For the
+ * normal, a share rho of the variance may be common to all cards of a step
+ * (X_i = mu + cv mu (sqrt(rho) Z_0 + sqrt(1 - rho) Z_i)): rho = 1 makes the
+ * cards equal, so the step costs mu, not mu + c_N sigma (issue 4). */
 typedef struct {
     tmc_jitter_kind kind;
-    double cv; /* coefficient of variation sigma / mu, dimensionless, [0, 0.2] */
+    double cv;  /* coefficient of variation sigma / mu: normal [0, 0.2], else [0, 2] */
+    double rho; /* correlation between cards within a step, [0, 1]; normal only */
 } tmc_jitter;
+
+/* One card's time relative to its mean, Y = X / mu, without the common part:
+ * the parameters of its distribution. Plain data. */
+typedef struct {
+    tmc_jitter_kind kind;
+    double c;        /* normal: Y = 1 + c Z, c = cv sqrt(1 - rho) */
+    double m, s;     /* lognormal: Y = exp(m + s Z) */
+    double shape, scale; /* gamma */
+} tmc_card_dist;
 
 /* Quantile table of the standard maximum Z_n = max of n standard normals,
  * Q(v) = Phi^-1(v^(1/n)), by octaves of v (and of w = 1 - v): octave k covers
@@ -33,38 +48,64 @@ typedef struct {
  * uniformly small: it is measured at build time (max_error). The 2^-21
  * probability beyond the last octave is drawn by the exact formula. */
 #define TMC_MAX_OCTAVES 20
-#define TMC_MAX_SUB 64
+#define TMC_MAX_SUB 128
 
 typedef struct {
     double c[4]; /* Q = c0 + f (c1 + f (c2 + f c3)), f in [0, 1] */
 } tmc_cubic;
 
+/* The distribution of Y = X / mu, independent part, for jitter j. */
+tmc_card_dist tmc_dist_card(const tmc_jitter *j);
+
 /* Sampler of max over n cards of their compute time (seconds). */
 typedef struct {
     double mu;         /* mean per-card compute time per step, seconds */
-    double sigma;      /* standard deviation per card, seconds */
+    double sigma;      /* standard deviation per card, seconds: cv mu */
+    double common_s;   /* sd of the part common to all cards, s: cv sqrt(rho) mu */
     double inv_n;      /* 1 / n */
-    tmc_cubic *low;    /* [TMC_MAX_OCTAVES][TMC_MAX_SUB], v < 1/2; NULL if sigma = 0 */
+    tmc_card_dist card;
+    tmc_cubic *low;    /* [TMC_MAX_OCTAVES][TMC_MAX_SUB], v < 1/2, in seconds;
+                          NULL when there is no independent jitter */
     tmc_cubic *high;   /* the same in w = 1 - v, v > 1/2 */
     double max_error;  /* largest |table - exact| found at build, in units of sigma */
 } tmc_max_sampler;
 
 /* Prepare a sampler for n >= 1 cards with mean compute time mu seconds,
- * building its quantile table (about 80 KiB, a millisecond) when the jitter
+ * building its quantile table (160 KiB, a few milliseconds) when the jitter
  * is not zero. Returns 0, or -1 if memory runs out. Free with
  * tmc_dist_max_free. */
 int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long n);
 
 void tmc_dist_max_free(tmc_max_sampler *s);
 
-/* One draw of the slowest card's compute time, seconds: mu + sigma Q(v) for
+/* One draw of the slowest card's compute time, seconds: mu Q(v) for
  * v = (u + 1/2) / 2^32 from one 32-bit output u of r, which must be a
- * tmc_rng_pcg32 generator. Draws nothing and returns mu when sigma is 0. */
+ * tmc_rng_pcg32 generator, plus the common part (one ziggurat normal) when
+ * rho > 0; never below 0. Draws nothing and returns mu without jitter. */
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r);
 
 /* The exact standard quantile Q from log v (v in (0, 1)): the slow path of
  * the sampler and the reference its table is checked against. */
 double tmc_dist_max_quantile(double log_v, double inv_n);
+
+/* The exact quantile of max_i Y_i (Y = X / mu, independent part) at v = e^log_v. */
+double tmc_dist_card_max_quantile(const tmc_card_dist *d, double log_v, double inv_n);
+
+/* P(Y <= y) for one card's Y = X / mu (independent part). */
+double tmc_dist_card_cdf(const tmc_card_dist *d, double y);
+
+/* E[max(A, B + p)] / mu where A is the maximum of n - 1 cards, B one card
+ * and p = pause_s / mu: the expected slowest-card time of a step in which one
+ * card pauses (issue 4), by GSL quadrature of P(max > y) over y >= 0; the
+ * common part of correlated jitter has mean 0 and drops out. NaN if the
+ * quadrature fails. */
+double tmc_dist_paused_max_mean(const tmc_jitter *j, long n, double pause_rel);
+
+/* Mean, standard deviation and skewness of max_i X_i / mu over n cards,
+ * common part included, by GSL quadrature. Returns 0, or -1 if the
+ * quadrature fails. The closed form and the aggregated engine use them. */
+int tmc_dist_max_moments(const tmc_jitter *j, long n, double *mean, double *sd,
+                         double *skew);
 
 /* c_N = E[max of n iid standard normals] by GSL adaptive quadrature over the
  * real line (gsl_integration_qagi), and the standard deviation of that maximum
@@ -78,22 +119,26 @@ double tmc_dist_normal_emax(long n, double *sd_out);
 int tmc_dist_normal_max_moments(long n, double *mean, double *sd, double *skew);
 
 /* Expected slowest-card compute time E[max_i X_i] in seconds for n cards with
- * mean mu_s: mu + c_n sigma (MODEL.md 2). */
+ * mean mu_s: for the normal mu + c_n sigma sqrt(1 - rho) (MODEL.md 2); NaN if
+ * the quadrature fails. */
 double tmc_dist_expected_max(const tmc_jitter *j, double mu_s, long n);
 
 /* ---- inline implementation ---- */
 #include <math.h>
 
+#include <gsl/gsl_randist.h>
+
 #include "rng_pcg.h"
 
-/* Q from one side's table for t = (u + 1/2) 2^-32 < 1/2, u < 2^31. */
-static inline double tmc_dist_max_side(const tmc_cubic *table, uint32_t u, int high,
-                                       double inv_n)
+/* mu Q from one side's table for t = (u + 1/2) 2^-32 < 1/2, u < 2^31. */
+static inline double tmc_dist_max_side(const tmc_max_sampler *s, const tmc_cubic *table,
+                                       uint32_t u, int high)
 {
     int k = u ? __builtin_clz(u) - 1 : TMC_MAX_OCTAVES; /* t in [2^-(k+2), 2^-(k+1)) */
     double t = (u + 0.5) * (1.0 / 4294967296.0);
     if (k >= TMC_MAX_OCTAVES) /* deep tail: exact; t is w = 1 - v on the high side */
-        return tmc_dist_max_quantile(high ? log1p(-t) : log(t), inv_n);
+        return s->mu * tmc_dist_card_max_quantile(&s->card, high ? log1p(-t) : log(t),
+                                                  s->inv_n);
     double x = (t * (double)(1u << (k + 2)) - 1.0) * TMC_MAX_SUB; /* place in octave */
     int j = (int)x;
     double f = x - j;
@@ -103,12 +148,14 @@ static inline double tmc_dist_max_side(const tmc_cubic *table, uint32_t u, int h
 
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r)
 {
-    if (s->sigma == 0.0)
-        return s->mu;
-    uint32_t u = tmc_rng_pcg_next(r);
-    double z = u < 0x80000000u ? tmc_dist_max_side(s->low, u, 0, s->inv_n)
-                               : tmc_dist_max_side(s->high, ~u, 1, s->inv_n);
-    double x = s->mu + s->sigma * z;
+    double x = s->mu;
+    if (s->low) {
+        uint32_t u = tmc_rng_pcg_next(r);
+        x = u < 0x80000000u ? tmc_dist_max_side(s, s->low, u, 0)
+                            : tmc_dist_max_side(s, s->high, ~u, 1);
+    }
+    if (s->common_s > 0)
+        x += s->common_s * gsl_ran_gaussian_ziggurat(r, 1.0);
     return x > 0 ? x : 0; /* a compute time is never negative (see jitter.cv's bound) */
 }
 

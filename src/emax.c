@@ -83,13 +83,15 @@ static double brute_force_max(gsl_rng *r, long n)
     return m;
 }
 
+#define UNIT_MU 100.0
+
 static void run_chunk(shared_sim *sh, long c, gsl_rng *r)
 {
     power_sums *out = &sh->sums[2 * c];
     long first = c * CHUNK, last = first + CHUNK < sh->replicas ? first + CHUNK : sh->replicas;
     for (long k = first; k < last; k++) {
         tmc_rng_pcg_seed_replica(r, sh->seed, (uint64_t)k, TMC_STREAM_JITTER);
-        add_power(&out[0], tmc_dist_sample_max(&sh->max, r) - 1.0 - sh->center);
+        add_power(&out[0], tmc_dist_sample_max(&sh->max, r) - UNIT_MU - sh->center);
         if (sh->brute)
             add_power(&out[1], brute_force_max(r, sh->n) - sh->center);
     }
@@ -151,10 +153,11 @@ int tmc_emax_simulate(long n, long replicas, uint64_t seed, int threads, double 
 {
     shared_sim sh = {.n = n, .replicas = replicas, .seed = seed, .center = center,
                      .brute = brute != NULL};
-    /* mu = 1, cv = 1 gives sigma = 1 through the engine's own set-up; the 1
-     * is subtracted again from every draw. */
-    tmc_jitter unit = {TMC_JITTER_NORMAL, 1.0};
-    if (tmc_dist_max_init(&sh.max, &unit, 1.0, n))
+    /* mu = 100, cv = 0.01 gives sigma = 1 through the engine's own set-up,
+     * far enough above 0 that the sampler's floor at 0 never acts; mu is
+     * subtracted again from every draw. */
+    tmc_jitter unit = {TMC_JITTER_NORMAL, 1.0 / UNIT_MU, 0};
+    if (tmc_dist_max_init(&sh.max, &unit, UNIT_MU, n))
         return tmc_error_set(err, "out of memory for the maximum sampler's table");
     sh.n_chunks = (replicas + CHUNK - 1) / CHUNK;
     sh.sums = calloc((size_t)sh.n_chunks * 2, sizeof *sh.sums);

@@ -35,6 +35,25 @@ typedef struct {
     tmc_replica *out;
 } run_state;
 
+/* Pauses on one card need the maxima of N - 1 cards and of one card,
+ * independent parts only (the common part is added once per step). */
+static int init_pauses(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    const tmc_pauses *p = &x->pauses;
+    e->pause_every = p->enabled ? p->every_steps : 0;
+    e->pause_s = p->enabled ? p->duration_s : 0;
+    e->pause_one = p->enabled && p->cards == TMC_PAUSE_ONE && x->job.cards > 1;
+    memset(&e->rest, 0, sizeof e->rest);
+    memset(&e->single, 0, sizeof e->single);
+    if (!e->pause_one)
+        return 0;
+    tmc_jitter indep = x->jitter;
+    if (indep.kind == TMC_JITTER_NORMAL)
+        indep.cv *= sqrt(1 - indep.rho), indep.rho = 0;
+    return tmc_dist_max_init(&e->rest, &indep, cf->compute_s, x->job.cards - 1) ||
+           tmc_dist_max_init(&e->single, &indep, cf->compute_s, 1);
+}
+
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
 {
     e->steps = x->job.steps;
@@ -48,13 +67,13 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->rate[EV_SPIKE] = cf->rate_spikes;
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
-    double c_n = 0, sd_n = 0, skew = 0;
-    if (x->jitter.cv > 0 && tmc_dist_normal_max_moments(x->job.cards, &c_n, &sd_n, &skew))
+    if (init_pauses(e, x, cf))
         return -1;
-    double sigma = x->jitter.cv * cf->compute_s;
-    e->max_mean_s = cf->compute_s + c_n * sigma;
-    e->max_sd_s = sd_n * sigma;
-    e->max_skew = skew;
+    double mean, sd;
+    if (tmc_dist_max_moments(&x->jitter, x->job.cards, &mean, &sd, &e->max_skew))
+        return -1;
+    e->max_mean_s = mean * cf->compute_s;
+    e->max_sd_s = sd * cf->compute_s;
     return tmc_dist_max_init(&e->max, &x->jitter, cf->compute_s, x->job.cards);
 }
 
@@ -78,6 +97,8 @@ tmc_mode tmc_engine_mode(const tmc_experiment *x)
 void tmc_engine_free(tmc_engine *e)
 {
     tmc_dist_max_free(&e->max);
+    tmc_dist_max_free(&e->rest);
+    tmc_dist_max_free(&e->single);
 }
 
 static void draw_next(run_state *st, int k, double from)
@@ -114,15 +135,43 @@ static double segment_sum(const tmc_engine *e, long n, gsl_rng *r)
     return n * e->max_mean_s + rn * e->max_sd_s * (z + g * (z * z - 1) / 6);
 }
 
-/* Compute time of the steps of a segment until one ends past `limit`:
- * returns the sum of their slowest-card times and sets *cut if one does. */
-static double draw_steps(const tmc_engine *e, long n, double t, double limit, gsl_rng *r,
-                         int *cut)
+/* Paused steps among steps first + 1 .. first + n: multiples of k. */
+static long paused_count(const tmc_engine *e, long first, long n)
 {
+    long k = e->pause_every;
+    return k ? (first + n) / k - first / k : 0;
+}
+
+/* The slowest-card time of a step with a pause: all cards stop, or one
+ * does, max(A_{N-1}, B + p), plus the step's common part. */
+static double paused_step(const tmc_engine *e, gsl_rng *r)
+{
+    if (!e->pause_one)
+        return tmc_dist_sample_max(&e->max, r) + e->pause_s;
+    double a = tmc_dist_sample_max(&e->rest, r);
+    double b = tmc_dist_sample_max(&e->single, r) + e->pause_s;
+    double common = e->max.common_s > 0 ? e->max.common_s * gsl_ran_gaussian_ziggurat(r, 1.0)
+                                        : 0;
+    return fmax(fmax(a, b) + common, 0);
+}
+
+/* Compute time of steps first + 1 .. first + n, one by one, until one ends
+ * past `limit`: returns the sum of their slowest-card times and sets *cut if
+ * one does. */
+static double draw_steps(const tmc_engine *e, long first, long n, double t, double limit,
+                         gsl_rng *r, int *cut)
+{
+    long k = e->pause_every, next = k ? first + k - first % k : -1, last = first + n;
     double sum = 0;
     *cut = 0;
-    for (long i = 0; i < n; i++) {
-        double x = tmc_dist_sample_max(&e->max, r);
+    for (long step = first + 1; step <= last; step++) {
+        double x;
+        if (step == next) {
+            x = paused_step(e, r);
+            next += k;
+        } else {
+            x = tmc_dist_sample_max(&e->max, r);
+        }
         t += x + e->fixed_s;
         sum += x;
         if (t > limit) {
@@ -133,21 +182,35 @@ static double draw_steps(const tmc_engine *e, long n, double t, double limit, gs
     return sum;
 }
 
-/* n steps; returns the interrupting process, or -1 with *sum_max the summed
- * slowest-card compute times. On interruption st->t is the arrival time. */
-static int run_compute(run_state *st, long n, double *sum_max)
+/* The slowest-card compute time of a whole segment of n steps after step
+ * `first`, drawn at once where the mode allows; *cut as draw_steps. */
+static double segment_compute(const tmc_engine *e, long first, long n, double t,
+                              double limit, gsl_rng *r, int *cut)
+{
+    long paused = paused_count(e, first, n);
+    *cut = 0;
+    if (e->max.sigma == 0)
+        return n * e->max.mu + paused * e->pause_s;
+    if (!e->aggregated || n - paused < TMC_AGGREGATE_MIN_STEPS)
+        return draw_steps(e, first, n, t, limit, r, cut);
+    if (!e->pause_one)
+        return segment_sum(e, n, r) + paused * e->pause_s;
+    double sum = segment_sum(e, n - paused, r);
+    for (long i = 0; i < paused; i++)
+        sum += paused_step(e, r);
+    return sum;
+}
+
+/* Steps first + 1 .. first + n; returns the interrupting process, or -1
+ * with *sum_max the summed slowest-card compute times (pauses included).
+ * On interruption st->t is the arrival time. */
+static int run_compute(run_state *st, long first, long n, double *sum_max)
 {
     const tmc_engine *e = st->e;
     discard_until(st, EV_SPIKE, st->t);
-    int kind = earliest(st, EV_COUNT);
-    double limit = st->next[kind], sum;
-    int cut = 0;
-    if (e->max.sigma == 0)
-        sum = n * e->max.mu;
-    else if (e->aggregated && n >= TMC_AGGREGATE_MIN_STEPS)
-        sum = segment_sum(e, n, st->rng[TMC_STREAM_JITTER]);
-    else
-        sum = draw_steps(e, n, st->t, limit, st->rng[TMC_STREAM_JITTER], &cut);
+    int kind = earliest(st, EV_COUNT), cut;
+    double limit = st->next[kind];
+    double sum = segment_compute(e, first, n, st->t, limit, st->rng[TMC_STREAM_JITTER], &cut);
     double end = st->t + sum + n * e->fixed_s;
     if (cut || end > limit) {
         st->t = limit;
@@ -227,7 +290,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
         }
         long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
         double seg_start = st.t, sum_max = 0;
-        int hit = run_compute(&st, n, &sum_max);
+        int hit = run_compute(&st, done, n, &sum_max);
         if (hit < 0)
             hit = run_uninterruptible_by_spikes(&st, e->save_s);
         if (hit >= 0) {
@@ -235,9 +298,11 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
             recover(&st, hit);
             continue;
         }
+        double pause = paused_count(e, done, n) * e->pause_s;
         done += n;
         out->compute_s += n * e->max.mu;
-        out->straggler_s += sum_max - n * e->max.mu;
+        out->pause_s += pause;
+        out->straggler_s += sum_max - n * e->max.mu - pause;
         out->fixed_s += n * e->fixed_s;
         out->save_s += e->save_s;
         out->saves++;
@@ -250,6 +315,7 @@ void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
     a->wall_s += b->wall_s;
     a->compute_s += b->compute_s;
     a->straggler_s += b->straggler_s;
+    a->pause_s += b->pause_s;
     a->fixed_s += b->fixed_s;
     a->save_s += b->save_s;
     a->lost_s += b->lost_s;

@@ -17,8 +17,11 @@
  *   (arrivals during downtime are discarded), then a restore of restore_s
  *   runs; an interruption during a restore starts it again. Work resumes at
  *   the first step after the last committed one.
- * - Wall time = useful compute + straggler wait + comm/input + saves (of the
- *   committed segments) + lost work + restores + downtime. Useful compute is
+ * - Periodic pauses (optional) fall on steps k, 2k, ... of the run: all cards
+ *   stop for p, or one card does, so that step's slowest card is
+ *   max(A_{N-1}, B + p), drawn from exact samplers of N - 1 and 1 cards.
+ * - Wall time = useful compute + straggler wait + pauses + comm/input + saves
+ *   (of the committed segments) + lost work + restores + downtime. Useful compute is
  *   mu per committed step; straggler wait is max_i X_i - mu per committed step.
  * With no jitter, no spikes and no downtime these are exactly the assumptions
  * of Daly's T_wall (closed_form.h), and the engine's mean agrees with it.
@@ -62,6 +65,11 @@ typedef struct {
     long steps;            /* S */
     long interval_steps;   /* K */
     tmc_max_sampler max;   /* slowest-card compute time per step */
+    long pause_every;      /* k: a pause on steps k, 2k, ... (0: none) */
+    double pause_s;        /* pause length, s */
+    int pause_one;         /* 1: one card pauses; 0: all do */
+    tmc_max_sampler rest;  /* pause_one: the other N - 1 cards (independent part) */
+    tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
     double fixed_s;        /* exposed comm + input wait per step, s */
     double save_s, restore_s, downtime_s;
     double rate[3];        /* per second: failures, outages, spikes (0 = off) */
@@ -71,7 +79,8 @@ typedef struct {
 typedef struct {
     double wall_s;      /* run wall time, seconds (reserve not included) */
     double compute_s;   /* useful compute: mu per committed step */
-    double straggler_s; /* max_i X_i - mu per committed step */
+    double straggler_s; /* max_i X_i - mu per committed step, pauses excluded */
+    double pause_s;     /* periodic pauses of committed steps */
     double fixed_s;     /* exposed communication + input wait, committed steps */
     double save_s;      /* saves that committed */
     double lost_s;      /* compute and partial saves lost to interruptions */

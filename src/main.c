@@ -13,6 +13,7 @@ static const struct {
     {"run", tmc_cli_run},
     {"plan", tmc_cli_plan},
     {"emax", tmc_cli_emax},
+    {"sweep", tmc_cli_sweep},
 };
 
 static const char *usage_main =
@@ -24,6 +25,8 @@ static const char *usage_main =
     "  run EXPERIMENT.json   simulate full runs: completion-time distribution, P(deadline)\n"
     "  plan EXPERIMENT.json  the design board: memory, step, deadline, storage, input, scaling\n"
     "  emax                  c_N = E[max of N normals]: quadrature, simulation, formulas\n"
+    "  sweep EXPERIMENT.json settings (--vary KEY=VALUES) compared under common random\n"
+    "                        numbers; --target: where P(deadline), T or overhead crosses a value\n"
     "\n"
     "options:\n"
     "  -h, --help            this help; `trainmc run --help` for the command\n"

@@ -14,13 +14,16 @@ typedef struct {
     double mean_s;
 } split_row;
 
-static int split_rows(const tmc_report *r, split_row rows[7])
+#define SPLIT_ROWS 8
+
+static int split_rows(const tmc_report *r, split_row rows[SPLIT_ROWS])
 {
     const tmc_replica *t = r->totals;
     double n = (double)r->replicas;
-    split_row all[7] = {
+    split_row all[SPLIT_ROWS] = {
         {"useful_compute", "useful compute", t->compute_s / n},
         {"straggler_wait", "straggler wait", t->straggler_s / n},
+        {"pauses", "periodic pauses", t->pause_s / n},
         {"comm_input", "communication + input", t->fixed_s / n},
         {"saves", "saves (committed)", t->save_s / n},
         {"lost_work", "lost work", t->lost_s / n},
@@ -28,7 +31,7 @@ static int split_rows(const tmc_report *r, split_row rows[7])
         {"outage_downtime", "outage downtime", t->downtime_s / n},
     };
     memcpy(rows, all, sizeof all);
-    return 7;
+    return SPLIT_ROWS;
 }
 
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
@@ -109,7 +112,7 @@ static void text_events(FILE *f, const tmc_report *r)
         fprintf(f, "Censored: %.0f replicas still running at the horizon, %.1f days, "
                    "counted there (as misses of any earlier deadline)\n",
                 t->censored, r->horizon_s / TMC_DAY_S);
-    split_row rows[7];
+    split_row rows[SPLIT_ROWS];
     int nrows = split_rows(r, rows);
     double wall = t->wall_s / n;
     fprintf(f, "Wall-time split (mean per run, %.4f days):\n", wall / TMC_DAY_S);
@@ -186,7 +189,7 @@ static cJSON *json_days(const tmc_summary *d)
 static cJSON *json_split(const tmc_report *r)
 {
     cJSON *o = cJSON_CreateObject();
-    split_row rows[7];
+    split_row rows[SPLIT_ROWS];
     int n = split_rows(r, rows);
     for (int i = 0; i < n; i++)
         cJSON_AddNumberToObject(o, rows[i].key, rows[i].mean_s / TMC_DAY_S);

@@ -4,7 +4,11 @@
  * dist-1.3 the sampler's histogram against the exact CDF Phi(x)^N per bin;
  * dist-1.4 the sampler against brute force (N explicit normal draws), N = 8;
  * dist-1.5 no jitter: the sampler returns mu and draws nothing;
- * dist-1.6 the sampler's quantile table agrees with the exact quantile.
+ * dist-1.6 the sampler's quantile table agrees with the exact quantile;
+ * dist-1.7 lognormal and gamma cards: table exactness, mean and sd of the
+ *          maximum against quadrature, and against brute force;
+ * dist-1.8 correlated normal cards: moments against quadrature; rho = 1
+ *          leaves only the common part (mean mu, sd sigma).
  * Statistical tests: fixed seed, estimator and standard error stated,
  * tolerance 4 standard errors. */
 #include <math.h>
@@ -27,7 +31,7 @@
  * that cv = 0.1 gives sigma = 1). */
 static tmc_max_sampler standard_max(long n)
 {
-    tmc_jitter j = {TMC_JITTER_NORMAL, 0.1};
+    tmc_jitter j = {TMC_JITTER_NORMAL, 0.1, 0};
     tmc_max_sampler s;
     tmc_dist_max_init(&s, &j, 10.0, n);
     return s;
@@ -180,11 +184,101 @@ static void test_table_exactness(void **state)
         check_table(n[i]);
 }
 
+/* dist-1.7: a sampler for kind/cv over n cards (mu = 1). Estimators: the
+ * sample mean of DRAWS maxima (SE sd / sqrt(DRAWS)) and sample sd (SE from
+ * the sample's fourth moment), against tmc_dist_max_moments; brute force is
+ * the mean of n explicit GSL draws, compared through the difference. */
+static void check_heavy(tmc_jitter_kind kind, double cv, long n, uint64_t seed)
+{
+    tmc_jitter j = {kind, cv, 0};
+    tmc_max_sampler s;
+    assert_int_equal(tmc_dist_max_init(&s, &j, 1.0, n), 0);
+    if (!(s.max_error < 1e-9))
+        fail_msg("kind %d cv %g N=%ld: table error %.3g sigma", kind, cv, n, s.max_error);
+    double mean_q, sd_q, skew_q;
+    assert_int_equal(tmc_dist_max_moments(&j, n, &mean_q, &sd_q, &skew_q), 0);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, seed, 0);
+    double sum = 0, sum2 = 0, sum4 = 0, bsum = 0, bsum2 = 0;
+    long brute = n <= 48 ? 50000 : 0;
+    for (long i = 0; i < DRAWS; i++) {
+        double x = tmc_dist_sample_max(&s, r) - mean_q;
+        sum += x, sum2 += x * x, sum4 += x * x * x * x;
+    }
+    tmc_card_dist d = tmc_dist_card(&j);
+    for (long i = 0; i < brute; i++) {
+        double m = 0;
+        for (long k = 0; k < n; k++)
+            m = fmax(m, kind == TMC_JITTER_GAMMA ? gsl_ran_gamma(r, d.shape, d.scale)
+                                                 : gsl_ran_lognormal(r, d.m, d.s));
+        bsum += m - mean_q, bsum2 += (m - mean_q) * (m - mean_q);
+    }
+    double mean = sum / DRAWS, var = sum2 / DRAWS - mean * mean, sd = sqrt(var);
+    double se = sd_q / sqrt((double)DRAWS);
+    double se_sd = sqrt((sum4 / DRAWS - var * var) / (4 * var * DRAWS));
+    if (fabs(mean) > TOL_SE * se)
+        fail_msg("kind %d cv %g N=%ld: mean %.3f se off quadrature", kind, cv, n, mean / se);
+    if (fabs(sd - sd_q) > TOL_SE * se_sd)
+        fail_msg("kind %d cv %g N=%ld: sd %.3f se off", kind, cv, n, (sd - sd_q) / se_sd);
+    if (brute) {
+        double bm = bsum / brute, bvar = bsum2 / brute - bm * bm;
+        double se_d = sqrt(var / DRAWS + bvar / brute);
+        if (fabs(mean - bm) > TOL_SE * se_d)
+            fail_msg("kind %d cv %g N=%ld: O(1) vs brute force %.2f se", kind, cv, n,
+                     (mean - bm) / se_d);
+    }
+    gsl_rng_free(r);
+    tmc_dist_max_free(&s);
+}
+
+static void test_heavy_tails(void **state)
+{
+    (void)state;
+    static const tmc_jitter_kind kinds[2] = {TMC_JITTER_LOGNORMAL, TMC_JITTER_GAMMA};
+    static const double cvs[2] = {0.05, 0.5};
+    static const long ns[3] = {8, 48, 1024};
+    uint64_t seed = 70;
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 2; c++)
+            for (int i = 0; i < 3; i++)
+                check_heavy(kinds[k], cvs[c], ns[i], seed++);
+}
+
+/* dist-1.8 */
+static void test_correlation(void **state)
+{
+    (void)state;
+    static const double rhos[3] = {0.5, 0.9, 1.0};
+    for (int i = 0; i < 3; i++) {
+        tmc_jitter j = {TMC_JITTER_NORMAL, 0.05, rhos[i]};
+        tmc_max_sampler s;
+        assert_int_equal(tmc_dist_max_init(&s, &j, 1.0, 48), 0);
+        double mean_q, sd_q, skew_q;
+        assert_int_equal(tmc_dist_max_moments(&j, 48, &mean_q, &sd_q, &skew_q), 0);
+        gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+        tmc_rng_pcg_seed(r, 80 + (uint64_t)i, 0);
+        double sum = 0, sum2 = 0;
+        for (long k = 0; k < DRAWS; k++) {
+            double x = tmc_dist_sample_max(&s, r) - mean_q;
+            sum += x, sum2 += x * x;
+        }
+        double mean = sum / DRAWS, sd = sqrt(sum2 / DRAWS - mean * mean);
+        double se = sd_q / sqrt((double)DRAWS), se_sd = sd_q / sqrt(2.0 * DRAWS);
+        if (fabs(mean) > TOL_SE * se || fabs(sd - sd_q) > TOL_SE * se_sd)
+            fail_msg("rho %g: mean %.2f se, sd %.2f se off", rhos[i], mean / se,
+                     (sd - sd_q) / se_sd);
+        if (rhos[i] == 1.0) /* every card equal: no straggler term */
+            assert_true(fabs(mean_q - 1) < 1e-15 && fabs(sd_q - 0.05) < 1e-15);
+        gsl_rng_free(r);
+        tmc_dist_max_free(&s);
+    }
+}
+
 /* dist-1.5 */
 static void test_no_jitter(void **state)
 {
     (void)state;
-    tmc_jitter j = {TMC_JITTER_NORMAL, 0.0};
+    tmc_jitter j = {TMC_JITTER_NORMAL, 0.0, 0};
     tmc_max_sampler s;
     tmc_dist_max_init(&s, &j, 52.178, 48);
     gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32), *ref = gsl_rng_alloc(tmc_rng_pcg32);
@@ -206,6 +300,8 @@ int main(void)
         cmocka_unit_test(test_against_brute_force),
         cmocka_unit_test(test_no_jitter),
         cmocka_unit_test(test_table_exactness),
+        cmocka_unit_test(test_heavy_tails),
+        cmocka_unit_test(test_correlation),
     };
     return cmocka_run_group_tests_name("dist-1", tests, NULL, NULL);
 }

@@ -8,6 +8,15 @@
  * engine-1.5 every replica's wall-time split adds up to its wall time, and
  *            E[failures] = rate x E[wall - downtime] (the compensator of a
  *            Poisson process stopped at the run's end).
+ * engine-1.7 correlation 1 (every card equal): E[wall] = S (mu + comm + input)
+ *            + segments x save, no straggler term; and the closed form's step
+ *            time drops c_N sigma accordingly;
+ * engine-1.8 pauses on all cards, no jitter: the wall time is exactly
+ *            S t_s + floor(S / k) p + saves, and t_s in the closed form
+ *            grows by p / k;
+ * engine-1.9 pauses on one card, 5 % jitter, in both modes: E[wall] against
+ *            S (mu + fixed) + S c_N sigma + floor(S/k) (E[paused step] -
+ *            E[step]) + saves, E[paused step] by quadrature (dist.h);
  * engine-1.6 censoring: with common random numbers, replica k run with a
  *            horizon H either is censored (wall = H, and its uncensored run
  *            was still going at H) or equals its uncensored run exactly.
@@ -146,8 +155,8 @@ static void test_split_and_counts(void **state)
     for (int k = 0; k < R; k++) {
         tmc_replica o;
         tmc_engine_run(&e, 105, (uint64_t)k, rng, &o);
-        double parts = o.compute_s + o.straggler_s + o.fixed_s + o.save_s + o.lost_s +
-                       o.restore_s + o.downtime_s;
+        double parts = o.compute_s + o.straggler_s + o.pause_s + o.fixed_s + o.save_s +
+                       o.lost_s + o.restore_s + o.downtime_s;
         if (fabs(parts - o.wall_s) > 1e-9 * o.wall_s)
             fail_msg("replica %d: split adds to %.6f s, wall %.6f s", k, parts, o.wall_s);
         assert_true(o.saves == (double)cf.segments);
@@ -160,6 +169,67 @@ static void test_split_and_counts(void **state)
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         gsl_rng_free(rng[s]);
     tmc_engine_free(&e);
+}
+
+/* engine-1.7 */
+static void test_full_correlation(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures=null",
+                           "jitter={\"distribution\":\"normal\",\"cv\":0.05,\"correlation\":1}"};
+    tmc_experiment x = load("design-48", sets, 2);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    double fixed = x.job.exposed_comm_s + x.job.input_wait_s;
+    assert_true(fabs(cf.step_s - (cf.compute_s + fixed)) < 1e-12);
+    double exact = x.job.steps * (cf.compute_s + fixed) + cf.segments * x.checkpoint.save_s;
+    agree(simulate(&x, &cf, 2000, 108), exact, "correlation 1, no interruptions");
+}
+
+/* engine-1.8 */
+static void test_pauses_all(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures=null",
+                           "pauses={\"every_steps\":100,\"duration_s\":30,\"cards\":\"all\"}"};
+    tmc_experiment x = load("design-48", sets, 2);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    double fixed = x.job.exposed_comm_s + x.job.input_wait_s;
+    assert_true(fabs(cf.step_s - (cf.compute_s + fixed + 0.3)) < 1e-12);
+    sim_result r = simulate(&x, &cf, 16, 109);
+    double exact = x.job.steps * (cf.compute_s + fixed) + (x.job.steps / 100) * 30.0 +
+                   cf.segments * x.checkpoint.save_s;
+    if (fabs(r.mean - exact) > 1e-9 * exact)
+        fail_msg("pauses on all cards: %.6f s, exact %.6f s", r.mean, exact);
+    assert_true(fabs(r.totals.pause_s / 16 - (x.job.steps / 100) * 30.0) < 1e-6);
+}
+
+/* engine-1.9 */
+static void check_pauses_one(const char *mode, uint64_t seed)
+{
+    const char *sets[4] = {"failures=null", "jitter=\"../distributions/jitter/normal-cv5.json\"",
+                           "pauses={\"every_steps\":10,\"duration_s\":5,\"cards\":\"one\"}",
+                           mode};
+    tmc_experiment x = load("design-48", sets, 4);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    double mu = cf.compute_s, fixed = x.job.exposed_comm_s + x.job.input_wait_s;
+    double step = tmc_dist_expected_max(&x.jitter, mu, 48);
+    double paused = mu * tmc_dist_paused_max_mean(&x.jitter, 48, 5 / mu);
+    assert_true(paused > step && paused < step + 5);
+    double exact = x.job.steps * (step + fixed) + (x.job.steps / 10) * (paused - step) +
+                   cf.segments * x.checkpoint.save_s;
+    assert_true(fabs(cf.failure_free_s - (exact - cf.segments * x.checkpoint.save_s)) <
+                1e-6 * exact);
+    agree(simulate(&x, &cf, 2000, seed), exact, mode);
+}
+
+static void test_pauses_one(void **state)
+{
+    (void)state;
+    check_pauses_one("monte_carlo.mode=\"exact\"", 110);
+    check_pauses_one("monte_carlo.mode=\"aggregated\"", 111);
 }
 
 /* engine-1.6 */
@@ -207,6 +277,9 @@ int main(void)
         cmocka_unit_test(test_spikes_only),
         cmocka_unit_test(test_split_and_counts),
         cmocka_unit_test(test_censoring),
+        cmocka_unit_test(test_full_correlation),
+        cmocka_unit_test(test_pauses_all),
+        cmocka_unit_test(test_pauses_one),
     };
     return cmocka_run_group_tests_name("engine-1", tests, NULL, NULL);
 }

@@ -1,0 +1,576 @@
+/* cli_sweep.c - `trainmc sweep`: one experiment at several settings under
+ * common random numbers (a table), or the setting where a simulated metric
+ * crosses a target (bisection). The logic is in sweep.h. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "output.h"
+#include "plan.h"
+#include "sweep.h"
+#include "sweep_output.h"
+
+#define MAX_SETS 64
+#define MAX_EVALUATIONS (TMC_SWEEP_MAX_BISECTIONS + 2)
+
+static const char *usage_sweep =
+    "usage: trainmc sweep EXPERIMENT.json --vary KEY=VALUES [--vary KEY2=VALUES] [options]\n"
+    "       trainmc sweep EXPERIMENT.json --vary KEY=LO:HI[:TOL] --target METRIC>=VALUE\n"
+    "\n"
+    "Run the experiment at every setting of one or two keys (two: the full grid)\n"
+    "and print per setting K, the step time, Young's L and Daly's overhead, the\n"
+    "simulated overhead, mean T and P(T <= deadline), and the difference in T from\n"
+    "the best setting with its standard error. Replica k draws the same random\n"
+    "streams at every setting (common random numbers), so differences are far\n"
+    "more precise than each value alone. With --target, find by bisection the\n"
+    "smallest or largest value of KEY that meets the target.\n"
+    "\n"
+    "options:\n"
+    "      --vary KEY=VALUES a numeric experiment key (dotted path, as for --set)\n"
+    "                        and its values: V1,V2,... or START:STOP:STEP (STOP\n"
+    "                        included); at most 1000 settings in all\n"
+    "      --target T        METRIC>=VALUE or METRIC<=VALUE, METRIC one of\n"
+    "                        deadline.probability, completion_days.mean,\n"
+    "                        overhead.mean; needs one --vary KEY=LO:HI (integer\n"
+    "                        key) or KEY=LO:HI:TOL\n"
+    "  -n, --replicas N      replicas per setting (overrides monte_carlo.replicas), 2..1e9\n"
+    "  -s, --seed S          run seed (overrides monte_carlo.seed), 0..2^53-1\n"
+    "  -t, --threads T       worker threads, 1..1024 (default: all cores); the\n"
+    "                        numbers are identical whatever T is\n"
+    "  -j, --json FILE       also write the results as JSON to FILE (atomically)\n"
+    "      --set KEY=VALUE   override a key of the experiment at every setting\n"
+    "  -q, --quiet           no progress bar\n"
+    "  -f, --force           run even if a setting's training state does not fit in memory\n"
+    "  -h, --help            this help\n";
+
+typedef struct {
+    const char *experiment;
+    const char *json_path;
+    const char *target;
+    const char *sets[MAX_SETS + 2];
+    int n_sets;
+    const char *vary[TMC_SWEEP_MAX_KEYS];
+    int n_vary;
+    int threads;
+    int quiet;
+    int force;
+    char replicas_set[64];
+    char seed_set[64];
+} sweep_options;
+
+enum { OPT_VARY = 256, OPT_TARGET, OPT_SET };
+
+static int parse_option(int c, const char *arg, sweep_options *o)
+{
+    long v;
+    switch (c) {
+    case 'n':
+        snprintf(o->replicas_set, sizeof o->replicas_set, "monte_carlo.replicas=%s", arg);
+        break;
+    case 's': snprintf(o->seed_set, sizeof o->seed_set, "monte_carlo.seed=%s", arg); break;
+    case 't':
+        if (tmc_cli_parse_long(arg, 1, 1024, &v))
+            return tmc_cli_usage_error("sweep", "--threads: '%s' is not an integer in [1, 1024]",
+                                       arg);
+        o->threads = (int)v;
+        break;
+    case 'j': o->json_path = arg; break;
+    case 'q': o->quiet = 1; break;
+    case 'f': o->force = 1; break;
+    case OPT_TARGET: o->target = arg; break;
+    case OPT_VARY:
+        if (o->n_vary == TMC_SWEEP_MAX_KEYS)
+            return tmc_cli_usage_error("sweep", "--vary: at most %d keys (a grid)",
+                                       TMC_SWEEP_MAX_KEYS);
+        o->vary[o->n_vary++] = arg;
+        break;
+    default: /* OPT_SET, the only value left */
+        if (o->n_sets >= MAX_SETS)
+            return tmc_cli_usage_error("sweep", "--set: more than %d overrides", MAX_SETS);
+        o->sets[o->n_sets++] = arg;
+    }
+    return 0;
+}
+
+/* Numeric flags become --set overrides so the experiment's validation table
+ * checks them with the same bounds and messages. */
+static int parse_sweep_options(int argc, char **argv, sweep_options *o)
+{
+    static const struct option longs[] = {
+        {"vary", required_argument, 0, OPT_VARY}, {"target", required_argument, 0, OPT_TARGET},
+        {"replicas", required_argument, 0, 'n'},  {"seed", required_argument, 0, 's'},
+        {"threads", required_argument, 0, 't'},   {"json", required_argument, 0, 'j'},
+        {"set", required_argument, 0, OPT_SET},   {"quiet", no_argument, 0, 'q'},
+        {"force", no_argument, 0, 'f'},           {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c, rc;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":n:s:t:j:qfh", longs, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(usage_sweep, stdout);
+            exit(0);
+        }
+        if (c == ':')
+            return tmc_cli_usage_error("sweep", "option %s needs a value", argv[optind - 1]);
+        if (c == '?')
+            return tmc_cli_usage_error("sweep", "unknown option '%s'", argv[optind - 1]);
+        if ((rc = parse_option(c, optarg, o)))
+            return rc;
+    }
+    if (o->replicas_set[0])
+        o->sets[o->n_sets++] = o->replicas_set;
+    if (o->seed_set[0])
+        o->sets[o->n_sets++] = o->seed_set;
+    if (optind != argc - 1)
+        return tmc_cli_usage_error("sweep", "%s", optind >= argc ? "sweep needs one EXPERIMENT.json"
+                                                   : "sweep takes one EXPERIMENT.json");
+    o->experiment = argv[optind];
+    if (o->n_vary == 0)
+        return tmc_cli_usage_error("sweep", "sweep needs --vary KEY=V1,V2,... or "
+                                            "KEY=START:STOP:STEP");
+    if (o->target && o->n_vary != 1)
+        return tmc_cli_usage_error("sweep", "--target needs exactly one --vary KEY=LO:HI "
+                                            "(got %d)", o->n_vary);
+    return 0;
+}
+
+/* Everything a sweep shares once its experiment is loaded. */
+typedef struct {
+    const sweep_options *o;
+    tmc_sweep_base base;
+    int threads;
+    int show; /* progress bar */
+    tmc_outfile out;
+} sweep_run;
+
+/* The base experiment (with --set) and its keys; replicas >= 2 for the
+ * standard errors. 0, or 2 with a message. */
+static int load_base(sweep_run *sw, const char *const *keys)
+{
+    const sweep_options *o = sw->o;
+    tmc_error err = {""};
+    if (tmc_sweep_load_base(&sw->base, o->experiment, o->sets, o->n_sets, keys, o->n_vary,
+                            &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 2;
+    }
+    if (sw->base.x.monte_carlo.replicas < 2) {
+        fprintf(stderr, "trainmc: %s: monte_carlo.replicas: 1; a sweep needs at least 2 "
+                        "(for its standard errors)\n", o->experiment);
+        return 2;
+    }
+    sw->threads = o->threads ? o->threads : tmc_runner_default_threads();
+    sw->show = !o->quiet && isatty(STDERR_FILENO);
+    return 0;
+}
+
+/* Print the setting's memory line when it differs from `last` (which it
+ * then becomes) or refuses, with the setting named when `named`; refuse a
+ * setting that does not fit or cannot finish. 0, or 2. */
+static int check_setting(const tmc_sweep_setting *s, int named, char *last, size_t n,
+                         int force)
+{
+    char line[512];
+    int fits = tmc_plan_feasibility(&s->x, line, sizeof line);
+    int rc = 0;
+    if (strcmp(line, last) != 0 || (fits == 0 && !force)) {
+        rc = tmc_cli_check_feasible(&s->x, named ? s->label : NULL, force);
+        snprintf(last, n, "%s", line);
+    }
+    return rc ? rc : tmc_cli_check_finishable(&s->x, s->label, &s->cf);
+}
+
+/* 1 when the settings' memory lines are not all the same. */
+static int lines_differ(const tmc_sweep_setting *s, int n)
+{
+    char first[512], line[512];
+    tmc_plan_feasibility(&s[0].x, first, sizeof first);
+    for (int i = 1; i < n; i++) {
+        tmc_plan_feasibility(&s[i].x, line, sizeof line);
+        if (strcmp(line, first) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Load setting i of the grid into s[i] for all n, and check each. 0, or 2. */
+static int load_settings(const sweep_run *sw, const tmc_sweep_axis *axes, int n_axes,
+                         tmc_sweep_setting *s, int n)
+{
+    tmc_error err = {""};
+    for (int i = 0; i < n; i++) {
+        double value[TMC_SWEEP_MAX_KEYS];
+        tmc_sweep_get_values(axes, n_axes, i, value);
+        if (tmc_sweep_load_setting(&sw->base, value, &s[i], &err)) {
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+            return 2;
+        }
+    }
+    int named = lines_differ(s, n), rc = 0;
+    char last[512] = "";
+    for (int i = 0; i < n && !rc; i++)
+        rc = check_setting(&s[i], named, last, sizeof last, sw->o->force);
+    return rc;
+}
+
+/* The JSON file is opened before any simulation (a bad path fails at once). */
+static int open_json(sweep_run *sw)
+{
+    const sweep_options *o = sw->o;
+    tmc_error err = {""};
+    int rc;
+    if (!o->json_path)
+        return 0;
+    if ((rc = tmc_cli_check_not_input(o->json_path, o->experiment)))
+        return rc;
+    if (tmc_output_open(&sw->out, o->json_path, &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 2;
+    }
+    return 0;
+}
+
+static int write_json(sweep_run *sw, cJSON *doc)
+{
+    tmc_error err = {""};
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    int rc = text ? tmc_output_commit(&sw->out, text, &err) : tmc_error_set(&err, "out of memory");
+    free(text);
+    if (rc)
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+    return rc ? 1 : 0;
+}
+
+/* Exit code of a failed tmc_sweep_run: 130 when stopped by a signal. */
+static int run_failed(const sweep_run *sw, int rc, const tmc_error *err)
+{
+    if (rc == TMC_RUNNER_STOPPED) {
+        fprintf(stderr, "%strainmc: %s; no results written\n", sw->show ? "\n" : "", err->msg);
+        return 130;
+    }
+    fprintf(stderr, "trainmc: %s\n", err->msg);
+    return 1;
+}
+
+/* Progress over all settings of a grid: offset + done of total replicas. */
+typedef struct {
+    long offset, total;
+} grid_progress;
+
+static void progress_grid(long done, long total, void *ctx)
+{
+    const grid_progress *p = ctx;
+    (void)total;
+    tmc_cli_progress_bar(p->offset + done, p->total, NULL);
+}
+
+/* ---------- a grid ---------- */
+
+/* The grid's arrays, indexed by setting (days: by setting, then replica). */
+typedef struct {
+    tmc_sweep_setting *settings;
+    tmc_sweep_result *results;
+    tmc_sweep_diff *diffs;
+    int *line_best, *within;
+    double *days;
+} grid_data;
+
+static void grid_free(grid_data *g)
+{
+    free(g->settings);
+    free(g->results);
+    free(g->diffs);
+    free(g->line_best);
+    free(g->within);
+    free(g->days);
+}
+
+static int grid_alloc(grid_data *g, int n, long replicas)
+{
+    g->settings = calloc((size_t)n, sizeof *g->settings);
+    g->results = calloc((size_t)n, sizeof *g->results);
+    g->diffs = calloc((size_t)n, sizeof *g->diffs);
+    g->line_best = calloc((size_t)n, sizeof *g->line_best);
+    g->within = calloc((size_t)n, sizeof *g->within);
+    g->days = malloc((size_t)n * (size_t)replicas * sizeof *g->days);
+    if (g->settings && g->results && g->diffs && g->line_best && g->within && g->days)
+        return 0;
+    fprintf(stderr, "trainmc: out of memory for %d settings of %ld replicas\n", n, replicas);
+    return 1;
+}
+
+static int run_grid(const sweep_run *sw, grid_data *g, int n)
+{
+    long reps = sw->base.x.monte_carlo.replicas;
+    grid_progress p = {0, n * reps};
+    tmc_error err = {""};
+    for (int i = 0; i < n; i++, p.offset += reps) {
+        int rc = tmc_sweep_run(&g->settings[i], sw->threads, sw->show ? progress_grid : NULL,
+                               &p, g->days + i * reps, &g->results[i], &err);
+        if (rc)
+            return run_failed(sw, rc, &err);
+    }
+    return 0;
+}
+
+/* Each setting's difference from the reference. 0, or -1 with err. */
+static int diff_all(const tmc_sweep_report *r, grid_data *g, long reps, tmc_error *err)
+{
+    const double *ref = g->days + r->reference * reps;
+    for (int i = 0; i < r->n; i++)
+        if (tmc_sweep_compute_diff(g->days + i * reps, ref, reps, &g->diffs[i], err))
+            return -1;
+    return 0;
+}
+
+/* On each line along the interval axis: its best setting, and the settings
+ * within 2 CRN standard errors of it. 0, or -1 with err. */
+static int mark_optimum(const tmc_sweep_report *r, grid_data *g, long reps, tmc_error *err)
+{
+    int a = r->interval_axis, idx[TMC_SWEEP_MAX_SETTINGS];
+    tmc_sweep_diff d;
+    for (int j = 0; j < tmc_sweep_count_lines(r->axes, r->n_axes, a); j++) {
+        tmc_sweep_get_line(r->axes, r->n_axes, a, j, idx);
+        int best = tmc_sweep_find_best(g->results, idx, r->axes[a].n);
+        for (int v = 0; v < r->axes[a].n; v++) {
+            int i = idx[v];
+            if (tmc_sweep_compute_diff(g->days + i * reps, g->days + best * reps, reps, &d, err))
+                return -1;
+            g->line_best[i] = best;
+            g->within[i] = tmc_sweep_is_within(&d);
+        }
+    }
+    return 0;
+}
+
+static int compare(const tmc_sweep_report *r, grid_data *g, long reps)
+{
+    tmc_error err = {""};
+    if (diff_all(r, g, reps, &err) || (r->interval_axis >= 0 && mark_optimum(r, g, reps, &err))) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* The axis holding a checkpoint interval, or -1. */
+static int interval_axis(const tmc_sweep_axis *axes, int n_axes)
+{
+    for (int a = 0; a < n_axes; a++)
+        if (!strcmp(axes[a].key, "checkpoint.interval_s") ||
+            !strcmp(axes[a].key, "checkpoint.interval_steps"))
+            return a;
+    return -1;
+}
+
+static int report_grid(sweep_run *sw, const tmc_sweep_axis *axes, int n_axes, grid_data *g,
+                       int n, double elapsed_s)
+{
+    int all[TMC_SWEEP_MAX_SETTINGS];
+    for (int i = 0; i < n; i++)
+        all[i] = i;
+    tmc_sweep_report r = {.base = &sw->base, .axes = axes, .n_axes = n_axes, .n = n,
+                          .settings = g->settings, .results = g->results, .diffs = g->diffs,
+                          .reference = tmc_sweep_find_best(g->results, all, n),
+                          .interval_axis = interval_axis(axes, n_axes),
+                          .line_best = g->line_best, .within = g->within,
+                          .threads = sw->threads, .elapsed_s = elapsed_s};
+    if (compare(&r, g, sw->base.x.monte_carlo.replicas))
+        return 1;
+    tmc_sweep_output_text(stdout, &r);
+    if (tmc_cli_check_stdout())
+        return 1;
+    return sw->o->json_path ? write_json(sw, tmc_sweep_output_json(&r)) : 0;
+}
+
+static int sweep_grid(sweep_run *sw)
+{
+    const sweep_options *o = sw->o;
+    tmc_sweep_axis axes[TMC_SWEEP_MAX_KEYS];
+    const char *keys[TMC_SWEEP_MAX_KEYS];
+    tmc_error err = {""};
+    for (int a = 0; a < o->n_vary; a++) {
+        if (tmc_sweep_parse_axis(o->vary[a], &axes[a], &err))
+            return tmc_cli_usage_error("sweep", "%s", err.msg);
+        keys[a] = axes[a].key;
+    }
+    int rc = load_base(sw, keys);
+    long reps = sw->base.x.monte_carlo.replicas;
+    if (!rc && tmc_sweep_check_grid(axes, o->n_vary, reps, &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        rc = 2;
+    }
+    if (rc)
+        return rc;
+    int n = tmc_sweep_count_settings(axes, o->n_vary);
+    grid_data g = {0};
+    if (!(rc = grid_alloc(&g, n, reps)) &&
+        !(rc = load_settings(sw, axes, o->n_vary, g.settings, n)) && !(rc = open_json(sw))) {
+        tmc_cli_catch_stop_signals();
+        double t0 = tmc_cli_now_s();
+        if (!(rc = run_grid(sw, &g, n)))
+            rc = report_grid(sw, axes, o->n_vary, &g, n, tmc_cli_now_s() - t0);
+        if (rc && o->json_path)
+            tmc_output_abort(&sw->out);
+    }
+    grid_free(&g);
+    return rc;
+}
+
+/* ---------- a target ---------- */
+
+typedef struct {
+    sweep_run *sw;
+    const tmc_sweep_target *target;
+    int n; /* evaluations made */
+    tmc_sweep_setting settings[MAX_EVALUATIONS];
+    tmc_sweep_result results[MAX_EVALUATIONS];
+    double *days;  /* one evaluation's completion times */
+    int exit_code; /* of a failed evaluation */
+} target_run;
+
+/* Refuse a setting between the ends that does not fit or cannot finish
+ * (printing its memory line only then). 0, or 2. */
+static int refuse_setting(const tmc_sweep_setting *s, int force)
+{
+    char line[512];
+    if (!force && tmc_plan_feasibility(&s->x, line, sizeof line) == 0)
+        return tmc_cli_check_feasible(&s->x, s->label, force);
+    return tmc_cli_check_finishable(&s->x, s->label, &s->cf);
+}
+
+/* A tmc_sweep_eval_fn: load, check and run the setting at `value`. */
+static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
+{
+    target_run *t = ctx;
+    sweep_run *sw = t->sw;
+    tmc_sweep_setting *s = &t->settings[t->n];
+    tmc_sweep_result *r = &t->results[t->n];
+    double lo, hi;
+    t->exit_code = 2;
+    if (tmc_sweep_load_setting(&sw->base, &value, s, err))
+        return -1;
+    if (refuse_setting(s, sw->o->force)) {
+        err->msg[0] = '\0'; /* the refusal is printed */
+        return -1;
+    }
+    int rc = tmc_sweep_run(s, sw->threads, sw->show ? tmc_cli_progress_bar : NULL, NULL,
+                           t->days, r, err);
+    if (rc) {
+        t->exit_code = rc == TMC_RUNNER_STOPPED ? 130 : 1;
+        return -1;
+    }
+    tmc_sweep_estimate_metric(r, t->target->metric, metric, &lo, &hi);
+    t->n++;
+    return 0;
+}
+
+/* Load and check both ends before any simulation. 0, or 2. */
+static int check_ends(const sweep_run *sw, const tmc_sweep_bracket *b)
+{
+    tmc_sweep_setting end[2];
+    tmc_error err = {""};
+    for (int i = 0; i < 2; i++)
+        if (tmc_sweep_load_setting(&sw->base, i ? &b->hi : &b->lo, &end[i], &err)) {
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+            return 2;
+        }
+    int named = lines_differ(end, 2), rc = 0;
+    char last[512] = "";
+    for (int i = 0; i < 2 && !rc; i++)
+        rc = check_setting(&end[i], named, last, sizeof last, sw->o->force);
+    return rc;
+}
+
+/* The index of the evaluation at `value` (the last one made there). */
+static int evaluation_at(const target_run *t, double value)
+{
+    int i = t->n - 1;
+    while (i > 0 && t->settings[i].value[0] != value)
+        i--;
+    return i;
+}
+
+static int bisect(sweep_run *sw, target_run *t, const tmc_sweep_bracket *b)
+{
+    tmc_sweep_bisection bis;
+    tmc_error err = {""};
+    double t0 = tmc_cli_now_s();
+    int rc = tmc_sweep_bisect(t->target, b, sw->base.integer[0], evaluate, t, &bis, &err);
+    if (rc == 1) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return 2;
+    }
+    if (rc) {
+        if (t->exit_code == 130)
+            return run_failed(sw, TMC_RUNNER_STOPPED, &err);
+        if (err.msg[0])
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+        return t->exit_code;
+    }
+    tmc_sweep_target_report r = {.base = &sw->base, .target = t->target, .bracket = b,
+                                 .bisection = &bis, .n = t->n, .settings = t->settings,
+                                 .results = t->results,
+                                 .found = evaluation_at(t, bis.found),
+                                 .neighbour = evaluation_at(t, bis.neighbour),
+                                 .threads = sw->threads, .elapsed_s = tmc_cli_now_s() - t0};
+    tmc_sweep_output_target_text(stdout, &r);
+    if (tmc_cli_check_stdout())
+        return 1;
+    return sw->o->json_path ? write_json(sw, tmc_sweep_output_target_json(&r)) : 0;
+}
+
+static int sweep_target(sweep_run *sw)
+{
+    const sweep_options *o = sw->o;
+    tmc_sweep_target target;
+    tmc_sweep_bracket b;
+    tmc_error err = {""};
+    if (tmc_sweep_parse_target(o->target, &target, &err) ||
+        tmc_sweep_parse_bracket(o->vary[0], &b, &err))
+        return tmc_cli_usage_error("sweep", "%s", err.msg);
+    const char *key = b.key;
+    int rc = load_base(sw, &key);
+    if (!rc && tmc_sweep_check_bracket(&b, sw->base.integer[0], o->vary[0], &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        rc = 2;
+    }
+    if (rc || (rc = check_ends(sw, &b)))
+        return rc;
+    target_run *t = calloc(1, sizeof *t);
+    double *days = malloc((size_t)sw->base.x.monte_carlo.replicas * sizeof *days);
+    if (!t || !days)
+        rc = tmc_error_set(&err, "out of memory for %ld replicas",
+                           sw->base.x.monte_carlo.replicas);
+    if (rc) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        rc = 1;
+    } else if (!(rc = open_json(sw))) {
+        t->sw = sw;
+        t->target = &target;
+        t->days = days;
+        tmc_cli_catch_stop_signals();
+        rc = bisect(sw, t, &b);
+        if (rc && o->json_path)
+            tmc_output_abort(&sw->out);
+    }
+    free(t);
+    free(days);
+    return rc;
+}
+
+int tmc_cli_sweep(int argc, char **argv)
+{
+    sweep_options o;
+    memset(&o, 0, sizeof o);
+    int rc = parse_sweep_options(argc, argv, &o);
+    if (rc)
+        return rc;
+    sweep_run sw = {.o = &o};
+    return o.target ? sweep_target(&sw) : sweep_grid(&sw);
+}

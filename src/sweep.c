@@ -1,0 +1,236 @@
+/* sweep.c - settings of one experiment, run under common random numbers,
+ * and the statistics of their differences (sweep.h). */
+#include "sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_statistics_double.h>
+
+/* ---------- the fixed part ---------- */
+
+static int check_key(const tmc_sweep_base *b, int i, tmc_error *err)
+{
+    const char *key = b->keys[i];
+    if (!strncmp(key, "monte_carlo.", 12))
+        return tmc_error_set(err, "--vary %s: every setting runs the same replicas and seed "
+                                  "(common random numbers); use --replicas and --seed", key);
+    for (int j = 0; j < i; j++)
+        if (!strcmp(key, b->keys[j]))
+            return tmc_error_set(err, "--vary %s: the key is varied twice", key);
+    tmc_key_kind kind = tmc_config_classify_key(key);
+    if (kind == TMC_KEY_OTHER)
+        return tmc_error_set(err, "--vary %s: not a numeric key (it holds a string or a "
+                                  "choice)", key);
+    if (kind == TMC_KEY_UNKNOWN)
+        return tmc_error_set(err, "--vary %s: not a key of an experiment; expected "
+                                  "SECTION.KEY with a numeric value, e.g. job.cards or "
+                                  "checkpoint.interval_s", key);
+    return 0;
+}
+
+/* The experiment gives exactly one checkpoint interval key (config.c); when
+ * the sweep varies the other one, replace the section by one without it. */
+static void interval_reset(tmc_sweep_base *b)
+{
+    const tmc_checkpoint *cp = &b->x.checkpoint;
+    for (int i = 0; i < b->n_keys; i++) {
+        int steps = !strcmp(b->keys[i], "checkpoint.interval_steps");
+        int secs = !strcmp(b->keys[i], "checkpoint.interval_s");
+        if ((steps && cp->interval_s > 0) || (secs && cp->interval_steps > 0))
+            snprintf(b->reset, sizeof b->reset,
+                     "checkpoint={\"save_s\":%.17g,\"restore_s\":%.17g}", cp->save_s,
+                     cp->restore_s);
+    }
+}
+
+int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *sets,
+                        int n_sets, const char *const *keys, int n_keys, tmc_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->path = path;
+    b->sets = sets;
+    b->n_sets = n_sets;
+    b->n_keys = n_keys;
+    if (tmc_config_load(path, sets, n_sets, &b->x, err))
+        return -1;
+    for (int i = 0; i < n_keys; i++) {
+        snprintf(b->keys[i], TMC_SWEEP_KEY_LEN, "%s", keys[i]);
+        if (check_key(b, i, err))
+            return -1;
+        b->integer[i] = tmc_config_classify_key(keys[i]) == TMC_KEY_INTEGER;
+    }
+    interval_reset(b);
+    return 0;
+}
+
+/* ---------- settings ---------- */
+
+/* The shortest text that reads back as v: integers without an exponent. */
+static void format_value(double v, char *buf, size_t n)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, n, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+int tmc_sweep_list_overrides(const tmc_sweep_base *b, const tmc_sweep_setting *s,
+                             const char **out)
+{
+    int n = 0;
+    for (int i = 0; i < b->n_sets; i++)
+        out[n++] = b->sets[i];
+    if (b->reset[0])
+        out[n++] = b->reset;
+    for (int i = 0; i < b->n_keys; i++)
+        out[n++] = s->assign[i];
+    return n;
+}
+
+int tmc_sweep_load_setting(const tmc_sweep_base *b, const double *value,
+                           tmc_sweep_setting *s, tmc_error *err)
+{
+    const char **sets = malloc((size_t)(b->n_sets + 1 + b->n_keys) * sizeof *sets);
+    if (!sets)
+        return tmc_error_set(err, "out of memory");
+    s->label[0] = '\0';
+    for (int i = 0; i < b->n_keys; i++) {
+        char text[32];
+        format_value(value[i], text, sizeof text);
+        snprintf(s->assign[i], sizeof s->assign[i], "%s=%s", b->keys[i], text);
+        s->value[i] = value[i];
+        size_t used = strlen(s->label);
+        snprintf(s->label + used, sizeof s->label - used, "%s%s", i ? ", " : "", s->assign[i]);
+    }
+    int n = tmc_sweep_list_overrides(b, s, sets);
+    int rc = tmc_config_load(b->path, sets, n, &s->x, err);
+    free(sets);
+    if (!rc)
+        tmc_closed_form_compute(&s->x, &s->cf);
+    return rc;
+}
+
+/* ---------- the grid ---------- */
+
+int tmc_sweep_count_settings(const tmc_sweep_axis *axes, int n_axes)
+{
+    int n = 1;
+    for (int a = 0; a < n_axes; a++)
+        n *= axes[a].n;
+    return n;
+}
+
+void tmc_sweep_get_values(const tmc_sweep_axis *axes, int n_axes, int i, double *value)
+{
+    for (int a = n_axes - 1; a >= 0; a--) {
+        value[a] = axes[a].values[i % axes[a].n];
+        i /= axes[a].n;
+    }
+}
+
+int tmc_sweep_count_lines(const tmc_sweep_axis *axes, int n_axes, int a)
+{
+    return n_axes == 2 ? axes[1 - a].n : 1;
+}
+
+void tmc_sweep_get_line(const tmc_sweep_axis *axes, int n_axes, int a, int j, int *idx)
+{
+    for (int v = 0; v < axes[a].n; v++)
+        idx[v] = n_axes == 1 ? v : a == 0 ? v * axes[1].n + j : j * axes[1].n + v;
+}
+
+int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
+                         tmc_error *err)
+{
+    double settings = 1;
+    for (int a = 0; a < n_axes; a++)
+        settings *= axes[a].n;
+    if (settings > TMC_SWEEP_MAX_SETTINGS)
+        return tmc_error_set(err, "--vary: %d x %d = %.0f settings; at most %d", axes[0].n,
+                             axes[n_axes - 1].n, settings, TMC_SWEEP_MAX_SETTINGS);
+    double doubles = settings * (double)replicas;
+    if (doubles > TMC_SWEEP_MAX_DOUBLES)
+        return tmc_error_set(err, "%.0f settings x %ld replicas = %.4g completion times "
+                                  "(%.3g GB) to keep for the differences; at most %ld "
+                                  "(2 GiB): use fewer settings or replicas",
+                             settings, replicas, doubles, doubles * 8 / 1e9,
+                             TMC_SWEEP_MAX_DOUBLES);
+    return 0;
+}
+
+/* ---------- running ---------- */
+
+int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
+                  void *ctx, double *days, tmc_sweep_result *r, tmc_error *err)
+{
+    const tmc_experiment *x = &s->x;
+    long n = x->monte_carlo.replicas;
+    /* tmc_stats_summarize sorts, and the differences need replica order */
+    double *sorted = malloc((size_t)n * sizeof *sorted);
+    tmc_engine e;
+    if (!sorted || tmc_engine_init(&e, x, &s->cf)) {
+        free(sorted);
+        return tmc_error_set(err, "out of memory building the engine");
+    }
+    int rc = tmc_runner_run(&e, n, x->monte_carlo.seed, threads, progress, ctx, days,
+                            &r->totals, err);
+    r->table_error = e.max.max_error;
+    r->horizon_s = e.horizon_s;
+    tmc_engine_free(&e);
+    if (rc) {
+        free(sorted);
+        return rc;
+    }
+    double reserve = x->deadline.reserve_days, ff = s->cf.failure_free_s;
+    for (long k = 0; k < n; k++)
+        sorted[k] = days[k] = reserve + days[k] / TMC_DAY_S;
+    tmc_stats_summarize(sorted, n, x->deadline.days, &r->days);
+    free(sorted);
+    /* overhead = wall / (S t_s) - 1 per replica, as `run` reports it */
+    r->overhead = (r->days.mean - reserve) * TMC_DAY_S / ff - 1;
+    r->overhead_se = r->days.se * TMC_DAY_S / ff;
+    r->mode = tmc_engine_mode(x);
+    return 0;
+}
+
+/* ---------- differences ---------- */
+
+int tmc_sweep_compute_diff(const double *a, const double *b, long n, tmc_sweep_diff *d,
+                           tmc_error *err)
+{
+    double *diff = malloc((size_t)n * sizeof *diff);
+    if (!diff)
+        return tmc_error_set(err, "out of memory for %ld differences", n);
+    for (long k = 0; k < n; k++)
+        diff[k] = a[k] - b[k];
+    size_t m = (size_t)n;
+    d->mean = gsl_stats_mean(diff, 1, m);
+    double var_diff = gsl_stats_variance_m(diff, 1, m, d->mean);
+    double var_sum = gsl_stats_variance(a, 1, m) + gsl_stats_variance(b, 1, m);
+    free(diff);
+    d->se = sqrt(var_diff / n);
+    d->se_independent = sqrt(var_sum / n);
+    d->reduction = var_diff > 0 ? var_sum / var_diff : NAN;
+    return 0;
+}
+
+int tmc_sweep_find_best(const tmc_sweep_result *r, const int *idx, int n)
+{
+    int best = idx[0];
+    for (int i = 1; i < n; i++)
+        if (r[idx[i]].overhead < r[best].overhead)
+            best = idx[i];
+    return best;
+}
+
+int tmc_sweep_is_within(const tmc_sweep_diff *d)
+{
+    return fabs(d->mean) <= TMC_SWEEP_WITHIN_SE * d->se;
+}

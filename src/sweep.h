@@ -1,0 +1,227 @@
+/* sweep.h - settings of one experiment compared under common random numbers
+ * (issue 3, `trainmc sweep`).
+ *
+ * A sweep varies one or two numeric keys of an experiment (a grid when two).
+ * Each setting is the experiment with "KEY=VALUE" applied as a --set
+ * override, so the validation table (config.c) checks every value with its
+ * usual message.
+ *
+ * Common random numbers (CRN). Replica k of every setting draws from the
+ * streams of (seed, k) (tmc_rng_pcg_seed_replica), one stream per random
+ * process, and the engine draws arrivals as absolute times (engine.c): at
+ * every setting replica k meets the same card failures, outages and spikes
+ * at the same wall-clock instants, and the same jitter stream. The
+ * difference of two settings is therefore estimated per replica,
+ * d_k = T_k(a) - T_k(b), with standard error sd(d) / sqrt(n), which is far
+ * smaller than the sqrt((Var a + Var b) / n) of independent streams when the
+ * settings' completion times are positively correlated (Law and Kelton,
+ * "Simulation Modeling and Analysis", 3rd ed., 2000, section 11.2). */
+#ifndef TMC_SWEEP_H
+#define TMC_SWEEP_H
+
+#include "closed_form.h"
+#include "config.h"
+#include "engine.h"
+#include "error.h"
+#include "runner.h"
+#include "stats.h"
+
+#define TMC_SWEEP_MAX_KEYS 2
+#define TMC_SWEEP_MAX_SETTINGS 1000       /* values of one key, and settings of a grid */
+#define TMC_SWEEP_MAX_DOUBLES (1L << 28)  /* completion times kept: 2 GiB of doubles */
+#define TMC_SWEEP_WITHIN_SE 2.0           /* the optimum's uncertainty range, in CRN se */
+#define TMC_SWEEP_MAX_BISECTIONS 60       /* halvings of a --target bracket */
+#define TMC_SWEEP_KEY_LEN 128
+
+/* One varied key and its values, in the order given. */
+typedef struct {
+    char key[TMC_SWEEP_KEY_LEN];
+    int n;
+    double values[TMC_SWEEP_MAX_SETTINGS];
+} tmc_sweep_axis;
+
+/* Parse a value list "V1,V2,..." or a range "START:STOP:STEP" (STEP > 0;
+ * values START + i STEP up to STOP inclusive within 1e-9 STEP, each rounded
+ * to the decimal digits the inputs carry, so 0.1:0.3:0.1 gives exactly 0.1,
+ * 0.2 and 0.3) into values[TMC_SWEEP_MAX_SETTINGS]. Returns 0, or -1 with
+ * err naming the problem (not the flag). */
+int tmc_sweep_parse_values(const char *text, double *values, int *n, tmc_error *err);
+
+/* Parse a --vary argument "KEY=VALUES". Returns 0, or -1 with
+ * err = "--vary SPEC: problem". */
+int tmc_sweep_parse_axis(const char *spec, tmc_sweep_axis *axis, tmc_error *err);
+
+/* A bisection bracket for --target: "KEY=LO:HI" or "KEY=LO:HI:TOL". */
+typedef struct {
+    char key[TMC_SWEEP_KEY_LEN];
+    double lo, hi; /* lo < hi */
+    double tol;    /* stop when the bracket is this narrow; 0: not given */
+} tmc_sweep_bracket;
+
+/* Parse "KEY=LO:HI[:TOL]" (LO < HI, TOL > 0). Returns 0, or -1 with
+ * err = "--vary SPEC: problem". */
+int tmc_sweep_parse_bracket(const char *spec, tmc_sweep_bracket *b, tmc_error *err);
+
+/* What a sweep holds fixed: the experiment file and its --set overrides
+ * (including monte_carlo.replicas and .seed), and the varied keys. */
+typedef struct {
+    const char *path;
+    const char *const *sets;
+    int n_sets;
+    int n_keys;
+    char keys[TMC_SWEEP_MAX_KEYS][TMC_SWEEP_KEY_LEN];
+    int integer[TMC_SWEEP_MAX_KEYS]; /* the key's values must be integers */
+    /* "checkpoint={...}" without the experiment's own interval key when the
+     * other one is varied (config.c accepts exactly one), or "" */
+    char reset[320];
+    tmc_experiment x; /* the experiment with the --set overrides alone */
+} tmc_sweep_base;
+
+/* Load the experiment with its overrides and check the keys: numeric keys of
+ * the validation table, not monte_carlo's (every setting shares replicas and
+ * seed), no key twice. Returns 0, or -1 with err (a config message, or
+ * "--vary KEY: problem"). */
+int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *sets,
+                        int n_sets, const char *const *keys, int n_keys, tmc_error *err);
+
+/* One setting: the experiment at value[key] for each key. */
+typedef struct {
+    double value[TMC_SWEEP_MAX_KEYS];
+    char assign[TMC_SWEEP_MAX_KEYS][TMC_SWEEP_KEY_LEN + 32]; /* "KEY=VALUE" overrides */
+    char label[300]; /* "KEY=VALUE[, KEY=VALUE]" */
+    tmc_experiment x;
+    tmc_closed_form cf;
+} tmc_sweep_setting;
+
+/* The overrides that make setting s from the file: the base's --set
+ * overrides, its reset, then s's assignments, into out[b->n_sets + 1 +
+ * b->n_keys]. Returns their count. */
+int tmc_sweep_list_overrides(const tmc_sweep_base *b, const tmc_sweep_setting *s,
+                             const char **out);
+
+/* Build the setting at value[b->n_keys]. Returns 0, or -1 with err (the
+ * validation table's message for a bad value). */
+int tmc_sweep_load_setting(const tmc_sweep_base *b, const double *value,
+                           tmc_sweep_setting *s, tmc_error *err);
+
+/* The grid of n_axes (1 or 2) axes: setting i, 0 <= i < the product of the
+ * axes' sizes, takes axis a's value from its index (the last axis varies
+ * fastest). */
+int tmc_sweep_count_settings(const tmc_sweep_axis *axes, int n_axes);
+
+/* The values of setting i into value[n_axes]. */
+void tmc_sweep_get_values(const tmc_sweep_axis *axes, int n_axes, int i, double *value);
+
+/* Lines along axis a: the settings that differ only in axis a's value. There
+ * are tmc_sweep_count_lines of them (one per value of the other axis); line j's
+ * settings, in axis a's order, go to idx[axes[a].n]. */
+int tmc_sweep_count_lines(const tmc_sweep_axis *axes, int n_axes, int a);
+void tmc_sweep_get_line(const tmc_sweep_axis *axes, int n_axes, int a, int j, int *idx);
+
+/* Refuse a grid of more than TMC_SWEEP_MAX_SETTINGS settings, or whose
+ * completion times (settings x replicas doubles) exceed TMC_SWEEP_MAX_DOUBLES.
+ * Returns 0, or -1 with err. */
+int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
+                         tmc_error *err);
+
+/* A setting's simulated figures. */
+typedef struct {
+    tmc_summary days;     /* completion time T, days, against the deadline */
+    double overhead;      /* mean of wall / (S t_s) - 1, per replica */
+    double overhead_se;   /* its standard error */
+    tmc_replica totals;   /* sums over replicas */
+    tmc_mode mode;        /* exact or aggregated */
+    double table_error;   /* the max sampler's table error, units of sigma (dist.h) */
+    double horizon_s;     /* the engine's censoring horizon, s (engine.h) */
+} tmc_sweep_result;
+
+/* Run the setting's replicas (its monte_carlo.replicas and .seed) on
+ * `threads` threads through tmc_engine_init / tmc_runner_run; fill
+ * days[replicas] with completion times T = reserve + wall (days, replica
+ * order) and *r. progress may be NULL. Returns 0; TMC_RUNNER_STOPPED with
+ * err when a stop was requested (runner.h); -1 with err if memory runs out. */
+int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
+                  void *ctx, double *days, tmc_sweep_result *r, tmc_error *err);
+
+/* The difference of two settings' per-replica values a_k - b_k (same unit). */
+typedef struct {
+    double mean;           /* mean difference */
+    double se;             /* sd(a - b) / sqrt(n): common random numbers */
+    double se_independent; /* sqrt((Var a + Var b) / n): what independent streams give */
+    double reduction;      /* (Var a + Var b) / Var(a - b); NAN when Var(a - b) = 0 */
+} tmc_sweep_diff;
+
+/* Compute *d from a[n], b[n] (n >= 2) with GSL. Returns 0, or -1 with err if
+ * memory runs out. */
+int tmc_sweep_compute_diff(const double *a, const double *b, long n, tmc_sweep_diff *d,
+                           tmc_error *err);
+
+/* Among the n settings idx[0..n-1] (indices into r), the index of the one
+ * with the lowest mean overhead; ties keep the first. */
+int tmc_sweep_find_best(const tmc_sweep_result *r, const int *idx, int n);
+
+/* 1 when d, a difference from the best setting, is within
+ * TMC_SWEEP_WITHIN_SE of its CRN standard errors of zero. */
+int tmc_sweep_is_within(const tmc_sweep_diff *d);
+
+/* ---------- --target: bisection on a simulated metric ---------- */
+
+typedef enum {
+    TMC_SWEEP_PROBABILITY = 0, /* deadline.probability: P(T <= deadline) */
+    TMC_SWEEP_COMPLETION = 1,  /* completion_days.mean: mean T, days */
+    TMC_SWEEP_OVERHEAD = 2     /* overhead.mean: mean wall / (S t_s) - 1 */
+} tmc_sweep_metric;
+
+typedef struct {
+    tmc_sweep_metric metric;
+    int at_least;  /* 1: METRIC >= value; 0: METRIC <= value */
+    double value;
+    char text[128]; /* as given */
+} tmc_sweep_target;
+
+/* Parse "METRIC>=VALUE" or "METRIC<=VALUE", METRIC one of
+ * deadline.probability (VALUE in [0, 1]), completion_days.mean,
+ * overhead.mean (the names of `trainmc run --json`). Returns 0, or -1 with
+ * err = "--target TEXT: problem". */
+int tmc_sweep_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err);
+
+/* The metric's JSON name. */
+const char *tmc_sweep_name_metric(tmc_sweep_metric m);
+
+/* The metric's estimate at r with its 95 % interval: Wilson for the
+ * probability (stats.h), +- 1.96 se for the means. */
+void tmc_sweep_estimate_metric(const tmc_sweep_result *r, tmc_sweep_metric m,
+                               double *value, double *lo, double *hi);
+
+/* 1 when `value` meets the target. */
+int tmc_sweep_meets_target(const tmc_sweep_target *t, double value);
+
+/* Refuse a bracket that does not suit its key: TOL given for an integer key
+ * (bisection runs to adjacent integers), missing for a key that is not, or so
+ * small that more than TMC_SWEEP_MAX_BISECTIONS halvings are needed.
+ * `spec` is the --vary text. Returns 0, or -1 with err. */
+int tmc_sweep_check_bracket(const tmc_sweep_bracket *b, int integer, const char *spec,
+                            tmc_error *err);
+
+/* Evaluate the metric at a key value; 0, or -1 with err set. */
+typedef int (*tmc_sweep_eval_fn)(double value, void *ctx, double *metric, tmc_error *err);
+
+typedef struct {
+    double found;     /* the value meeting the target nearest to the boundary */
+    double neighbour; /* the value beside it (1 away, or within tol) that does not */
+    int smallest;     /* 1: found is the smallest value meeting it; 0: the largest */
+    int evaluations;
+} tmc_sweep_bisection;
+
+/* Bisect [b->lo, b->hi] for the boundary of the target, on integers when
+ * `integer` (to adjacent integers) else until the bracket is b->tol wide.
+ * The direction comes from the two ends, exactly one of which must meet the
+ * target. `key` names the key in messages. Assumes the metric is monotone in
+ * the value, which common random numbers make true in practice. Returns 0;
+ * 1 when neither or both ends meet the target (err gives both values); -1
+ * when eval fails (its err). */
+int tmc_sweep_bisect(const tmc_sweep_target *t, const tmc_sweep_bracket *b, int integer,
+                     tmc_sweep_eval_fn eval, void *ctx, tmc_sweep_bisection *out,
+                     tmc_error *err);
+
+#endif

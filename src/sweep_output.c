@@ -1,0 +1,376 @@
+/* sweep_output.c - `trainmc sweep` text and JSON (sweep_output.h). */
+#include "sweep_output.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+/* "exact mode", "aggregated mode" or "exact and aggregated modes". */
+static const char *modes_text(const tmc_sweep_result *r, int n)
+{
+    int agg = 0;
+    for (int i = 0; i < n; i++)
+        agg += r[i].mode == TMC_MODE_AGGREGATED;
+    return agg == 0 ? "exact mode" : agg == n ? "aggregated mode (one draw per segment)"
+                                              : "exact and aggregated modes";
+}
+
+static void text_heading(FILE *f, const tmc_experiment *x, const char *what, long replicas,
+                         int threads, double elapsed_s, const char *modes)
+{
+    fprintf(f, "trainmc sweep: %s (%s%s%s)\n", x->name, x->path,
+            x->source[0] ? "; source: " : "", x->source);
+    fprintf(f, "  %s, %ld replicas each, seed %llu, %d thread%s, %s, %.2f s\n", what,
+            replicas, (unsigned long long)x->monte_carlo.seed, threads,
+            threads == 1 ? "" : "s", modes, elapsed_s);
+    fprintf(f, "  common random numbers: replica k draws the streams of (seed, k) at every "
+               "setting\n\n");
+}
+
+static int key_width(const char *key)
+{
+    int w = (int)strlen(key);
+    return w < 8 ? 8 : w;
+}
+
+/* ---------- the grid's table ---------- */
+
+static void text_columns(FILE *f, const tmc_sweep_report *r)
+{
+    int w = 0;
+    for (int a = 0; a < r->n_axes; a++)
+        w += key_width(r->axes[a].key) + 1;
+    fprintf(f, "%*s%7s %9s %-19s   %-70s %s\n", w, "", "", "", "      closed form",
+            "simulated (+- 1 se)", "common random numbers");
+    for (int a = 0; a < r->n_axes; a++)
+        fprintf(f, "%*s ", key_width(r->axes[a].key), r->axes[a].key);
+    fprintf(f, "%7s %9s %9s %9s   %-22s %-20s %-26s %-22s %s\n", "K", "step (s)", "Young L",
+            "Daly", "overhead", "mean T (days)", "P(deadline) [Wilson 95 %]",
+            "T - T(ref) (days)", "VRF");
+}
+
+static void text_row(FILE *f, const tmc_sweep_report *r, int i)
+{
+    const tmc_sweep_setting *s = &r->settings[i];
+    const tmc_sweep_result *res = &r->results[i];
+    const tmc_sweep_diff *d = &r->diffs[i];
+    char ov[32], t[32], p[40], diff[40], vrf[16];
+    for (int a = 0; a < r->n_axes; a++)
+        fprintf(f, "%*.10g ", key_width(r->axes[a].key), s->value[a]);
+    snprintf(ov, sizeof ov, "%.3f %% +- %.3f %%", 100 * res->overhead, 100 * res->overhead_se);
+    snprintf(t, sizeof t, "%.4f +- %.4f", res->days.mean, res->days.se);
+    snprintf(p, sizeof p, "%.4f [%.4f, %.4f]", res->days.p_met, res->days.ci_lo,
+             res->days.ci_hi);
+    if (i == r->reference)
+        snprintf(diff, sizeof diff, "reference");
+    else
+        snprintf(diff, sizeof diff, "%+.5f +- %.5f", d->mean, d->se);
+    if (isnan(d->reduction))
+        snprintf(vrf, sizeof vrf, "-");
+    else
+        snprintf(vrf, sizeof vrf, "%.1f", d->reduction);
+    fprintf(f, "%7ld %9.3f %7.3f %% %7.3f %%   %-22s %-20s %-26s %-22s %s\n",
+            s->cf.interval_steps, s->cf.step_s, 100 * s->cf.overhead_young,
+            100 * s->cf.overhead_daly, ov, t, p, diff, vrf);
+}
+
+static void text_legend(FILE *f, const tmc_sweep_report *r)
+{
+    fprintf(f, "\nReference: %s, the lowest mean overhead. T - T(ref): the mean over replicas "
+               "of each\nreplica's difference in completion time from the reference, +- its "
+               "standard error; replica k\nmeets the same interruptions at every setting. "
+               "VRF = (Var T + Var T(ref)) / Var(T - T(ref)):\nindependent streams would "
+               "multiply the variance of the difference by VRF.\n",
+            r->settings[r->reference].label);
+}
+
+/* The values of axis a within 2 se of the best on line `idx`. */
+static void text_within(FILE *f, const tmc_sweep_report *r, const int *idx, int a)
+{
+    const tmc_sweep_axis *ax = &r->axes[a];
+    int count = 0;
+    for (int v = 0; v < ax->n; v++)
+        count += r->within[idx[v]];
+    if (count == 1) {
+        fprintf(f, "; no other setting within %.0f se (CRN) of it\n", TMC_SWEEP_WITHIN_SE);
+        return;
+    }
+    fprintf(f, "; within %.0f se (CRN) of it: ", TMC_SWEEP_WITHIN_SE);
+    const char *sep = "";
+    for (int v = 0; v < ax->n; v++)
+        if (r->within[idx[v]]) {
+            fprintf(f, "%s%.10g", sep, ax->values[v]);
+            sep = ", ";
+        }
+    fprintf(f, "\n");
+}
+
+static void text_optimum(FILE *f, const tmc_sweep_report *r)
+{
+    int a = r->interval_axis, n_lines = tmc_sweep_count_lines(r->axes, r->n_axes, a);
+    int *idx = malloc((size_t)r->axes[a].n * sizeof *idx);
+    if (!idx)
+        return;
+    fprintf(f, "\nOptimum interval (MODEL.md 3.4, 3.5):\n");
+    for (int j = 0; j < n_lines; j++) {
+        tmc_sweep_get_line(r->axes, r->n_axes, a, j, idx);
+        const tmc_sweep_setting *best = &r->settings[r->line_best[idx[0]]];
+        if (r->n_axes == 2)
+            fprintf(f, "  %s=%.10g:", r->axes[1 - a].key, best->value[1 - a]);
+        double t_s = best->cf.step_s;
+        fprintf(f, "  Young tau* %.0f s (%.0f steps), Daly tau_opt %.0f s (%.0f steps)\n",
+                best->cf.young_interval_s, best->cf.young_interval_s / t_s,
+                best->cf.daly_interval_s, best->cf.daly_interval_s / t_s);
+        fprintf(f, "  %*ssimulated: lowest mean overhead at %s=%.10g", r->n_axes == 2 ? 2 : 0,
+                "", r->axes[a].key, best->value[a]);
+        text_within(f, r, idx, a);
+    }
+    free(idx);
+}
+
+void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
+{
+    char what[300];
+    if (r->n_axes == 1)
+        snprintf(what, sizeof what, "%d settings of %s", r->n, r->axes[0].key);
+    else
+        snprintf(what, sizeof what, "%d x %d settings of %s x %s", r->axes[0].n,
+                 r->axes[1].n, r->axes[0].key, r->axes[1].key);
+    const tmc_experiment *x = &r->base->x;
+    text_heading(f, x, what, x->monte_carlo.replicas, r->threads, r->elapsed_s,
+                 modes_text(r->results, r->n));
+    text_columns(f, r);
+    for (int i = 0; i < r->n; i++)
+        text_row(f, r, i);
+    text_legend(f, r);
+    if (r->interval_axis >= 0)
+        text_optimum(f, r);
+}
+
+/* ---------- JSON ---------- */
+
+/* `trainmc run --json`'s object for one setting, plus its values. */
+static cJSON *json_setting(const tmc_sweep_base *b, const tmc_sweep_setting *s,
+                           const tmc_sweep_result *res)
+{
+    const char **sets = malloc((size_t)(b->n_sets + 1 + b->n_keys) * sizeof *sets);
+    if (!sets)
+        return NULL;
+    tmc_report rep = {.x = &s->x, .cf = &s->cf, .days = &res->days, .totals = &res->totals,
+                      .replicas = s->x.monte_carlo.replicas, .seed = s->x.monte_carlo.seed,
+                      .mode = res->mode, .table_error = res->table_error,
+                      .horizon_s = res->horizon_s, .overrides = sets,
+                      .n_overrides = tmc_sweep_list_overrides(b, s, sets)};
+    cJSON *o = tmc_output_json(&rep);
+    free(sets);
+    cJSON *values = cJSON_CreateObject();
+    for (int a = 0; a < b->n_keys; a++)
+        cJSON_AddNumberToObject(values, b->keys[a], s->value[a]);
+    cJSON_AddItemToObject(o, "values", values);
+    return o;
+}
+
+static cJSON *json_diff(const tmc_sweep_diff *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "mean", d->mean);
+    cJSON_AddNumberToObject(o, "se", d->se);
+    cJSON_AddNumberToObject(o, "se_independent", d->se_independent);
+    if (isnan(d->reduction))
+        cJSON_AddNullToObject(o, "variance_reduction");
+    else
+        cJSON_AddNumberToObject(o, "variance_reduction", d->reduction);
+    return o;
+}
+
+static void json_heading(cJSON *root, const tmc_experiment *x)
+{
+    cJSON_AddStringToObject(root, "command", "sweep");
+    cJSON_AddStringToObject(root, "experiment", x->name);
+    cJSON_AddStringToObject(root, "source", x->source);
+    cJSON_AddStringToObject(root, "experiment_path", x->path);
+    cJSON_AddNumberToObject(root, "replicas", (double)x->monte_carlo.replicas);
+    char seed[24]; /* raw: cJSON rounds integers near 2^53 */
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)x->monte_carlo.seed);
+    cJSON_AddRawToObject(root, "seed", seed);
+}
+
+static cJSON *json_optimum(const tmc_sweep_report *r)
+{
+    int a = r->interval_axis, n_lines = tmc_sweep_count_lines(r->axes, r->n_axes, a);
+    int *idx = malloc((size_t)r->axes[a].n * sizeof *idx);
+    cJSON *list = cJSON_CreateArray();
+    for (int j = 0; idx && j < n_lines; j++) {
+        tmc_sweep_get_line(r->axes, r->n_axes, a, j, idx);
+        const tmc_sweep_setting *best = &r->settings[r->line_best[idx[0]]];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "key", r->axes[a].key);
+        if (r->n_axes == 2)
+            cJSON_AddNumberToObject(o, r->axes[1 - a].key, best->value[1 - a]);
+        cJSON_AddNumberToObject(o, "young_interval_s", best->cf.young_interval_s);
+        cJSON_AddNumberToObject(o, "daly_interval_s", best->cf.daly_interval_s);
+        cJSON_AddNumberToObject(o, "best", best->value[a]);
+        cJSON *within = cJSON_AddArrayToObject(o, "within_2se");
+        for (int v = 0; v < r->axes[a].n; v++)
+            if (r->within[idx[v]])
+                cJSON_AddItemToArray(within, cJSON_CreateNumber(r->axes[a].values[v]));
+        cJSON_AddItemToArray(list, o);
+    }
+    free(idx);
+    return list;
+}
+
+cJSON *tmc_sweep_output_json(const tmc_sweep_report *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    json_heading(root, &r->base->x);
+    cJSON *vary = cJSON_AddArrayToObject(root, "vary");
+    for (int a = 0; a < r->n_axes; a++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "key", r->axes[a].key);
+        cJSON_AddItemToObject(o, "values", cJSON_CreateDoubleArray(r->axes[a].values,
+                                                                   r->axes[a].n));
+        cJSON_AddItemToArray(vary, o);
+    }
+    cJSON_AddStringToObject(root, "reference", r->settings[r->reference].label);
+    cJSON *list = cJSON_AddArrayToObject(root, "settings");
+    for (int i = 0; i < r->n; i++) {
+        cJSON *o = json_setting(r->base, &r->settings[i], &r->results[i]);
+        if (!o) {
+            cJSON_Delete(root);
+            return NULL;
+        }
+        cJSON_AddItemToObject(o, "difference_days", json_diff(&r->diffs[i]));
+        cJSON_AddItemToArray(list, o);
+    }
+    if (r->interval_axis >= 0)
+        cJSON_AddItemToObject(root, "optimum", json_optimum(r));
+    else
+        cJSON_AddNullToObject(root, "optimum");
+    return root;
+}
+
+/* ---------- --target ---------- */
+
+static const char *metric_format(tmc_sweep_metric m)
+{
+    return m == TMC_SWEEP_OVERHEAD ? "%.5f" : "%.4f";
+}
+
+/* "VALUE [LO, HI]" of the metric at evaluation i. */
+static void metric_text(const tmc_sweep_target_report *r, int i, char *buf, size_t n)
+{
+    double v, lo, hi;
+    tmc_sweep_estimate_metric(&r->results[i], r->target->metric, &v, &lo, &hi);
+    char fmt[40];
+    const char *m = metric_format(r->target->metric);
+    snprintf(fmt, sizeof fmt, "%s [%s, %s]", m, m, m);
+    snprintf(buf, n, fmt, v, lo, hi);
+}
+
+static int target_inside(const tmc_sweep_target_report *r, int i)
+{
+    double v, lo, hi;
+    tmc_sweep_estimate_metric(&r->results[i], r->target->metric, &v, &lo, &hi);
+    return lo <= r->target->value && r->target->value <= hi;
+}
+
+/* 1 when the target lies inside the 95 % interval of the metric at the
+ * value found or at its neighbour: the boundary is not resolved. */
+static int target_uncertain(const tmc_sweep_target_report *r)
+{
+    return target_inside(r, r->found) || target_inside(r, r->neighbour);
+}
+
+static void text_evaluations(FILE *f, const tmc_sweep_target_report *r)
+{
+    const char *key = r->bracket->key;
+    int w = key_width(key);
+    const char *interval = r->target->metric == TMC_SWEEP_PROBABILITY
+                               ? "[Wilson 95 %]" : "[95 %: +- 1.96 se]";
+    fprintf(f, "%*s %7s %9s   %s %-20s meets\n", w, key, "K", "step (s)",
+            tmc_sweep_name_metric(r->target->metric), interval);
+    for (int i = 0; i < r->n; i++) {
+        const tmc_sweep_setting *s = &r->settings[i];
+        double v, lo, hi;
+        char m[80];
+        tmc_sweep_estimate_metric(&r->results[i], r->target->metric, &v, &lo, &hi);
+        metric_text(r, i, m, sizeof m);
+        fprintf(f, "%*.10g %7ld %9.3f   %-42s %s\n", w, s->value[0], s->cf.interval_steps,
+                s->cf.step_s, m, tmc_sweep_meets_target(r->target, v) ? "yes" : "no");
+    }
+}
+
+void tmc_sweep_output_target_text(FILE *f, const tmc_sweep_target_report *r)
+{
+    const tmc_sweep_bisection *b = r->bisection;
+    const char *key = r->bracket->key;
+    char what[512], found[80], neighbour[80];
+    snprintf(what, sizeof what, "target %s on %s in [%.10g, %.10g]: %d evaluations by "
+             "bisection", r->target->text, key, r->bracket->lo, r->bracket->hi, r->n);
+    text_heading(f, &r->base->x, what, r->base->x.monte_carlo.replicas, r->threads,
+                 r->elapsed_s, modes_text(r->results, r->n));
+    text_evaluations(f, r);
+    metric_text(r, r->found, found, sizeof found);
+    metric_text(r, r->neighbour, neighbour, sizeof neighbour);
+    fprintf(f, "\nFound: %s=%.10g, the %s value meeting %s: %s;\n       %s=%.10g gives %s and "
+               "does not.\n", key, b->found, b->smallest ? "smallest" : "largest",
+            r->target->text, found, key, b->neighbour, neighbour);
+    if (target_uncertain(r))
+        fprintf(f, "Uncertain: the target %.10g lies inside the 95 %% interval at %s=%.10g: "
+                   "at %ld replicas the boundary\nis not resolved; more replicas narrow the "
+                   "intervals.\n", r->target->value, key,
+                target_inside(r, r->found) ? b->found : b->neighbour,
+                r->base->x.monte_carlo.replicas);
+}
+
+static cJSON *json_metric(const tmc_sweep_target_report *r, int i)
+{
+    double v, ci[2];
+    tmc_sweep_estimate_metric(&r->results[i], r->target->metric, &v, &ci[0], &ci[1]);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "value", v);
+    cJSON_AddItemToObject(o, "ci95", cJSON_CreateDoubleArray(ci, 2));
+    cJSON_AddBoolToObject(o, "meets", tmc_sweep_meets_target(r->target, v));
+    return o;
+}
+
+static cJSON *json_target(const tmc_sweep_target_report *r)
+{
+    const tmc_sweep_target *t = r->target;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "text", t->text);
+    cJSON_AddStringToObject(o, "metric", tmc_sweep_name_metric(t->metric));
+    cJSON_AddStringToObject(o, "op", t->at_least ? ">=" : "<=");
+    cJSON_AddNumberToObject(o, "value", t->value);
+    cJSON_AddStringToObject(o, "key", r->bracket->key);
+    double bracket[3] = {r->bracket->lo, r->bracket->hi, r->bracket->tol};
+    cJSON_AddItemToObject(o, "bracket", cJSON_CreateDoubleArray(bracket, 3));
+    cJSON_AddStringToObject(o, "direction", r->bisection->smallest ? "smallest" : "largest");
+    cJSON_AddNumberToObject(o, "found", r->bisection->found);
+    cJSON_AddItemToObject(o, "found_metric", json_metric(r, r->found));
+    cJSON_AddNumberToObject(o, "neighbour", r->bisection->neighbour);
+    cJSON_AddItemToObject(o, "neighbour_metric", json_metric(r, r->neighbour));
+    cJSON_AddBoolToObject(o, "uncertain", target_uncertain(r));
+    return o;
+}
+
+cJSON *tmc_sweep_output_target_json(const tmc_sweep_target_report *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    json_heading(root, &r->base->x);
+    cJSON_AddItemToObject(root, "target", json_target(r));
+    cJSON *list = cJSON_AddArrayToObject(root, "evaluations");
+    for (int i = 0; i < r->n; i++) {
+        cJSON *o = json_setting(r->base, &r->settings[i], &r->results[i]);
+        if (!o) {
+            cJSON_Delete(root);
+            return NULL;
+        }
+        cJSON_AddItemToObject(o, "metric", json_metric(r, i));
+        cJSON_AddItemToArray(list, o);
+    }
+    return root;
+}

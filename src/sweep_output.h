@@ -1,0 +1,58 @@
+/* sweep_output.h - `trainmc sweep` as text tables (stdout) and JSON (cJSON).
+ * Keys and columns are listed in README.md ("trainmc sweep"). */
+#ifndef TMC_SWEEP_OUTPUT_H
+#define TMC_SWEEP_OUTPUT_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "sweep.h"
+
+/* A grid sweep; all pointers borrowed, arrays indexed by setting. */
+typedef struct {
+    const tmc_sweep_base *base;
+    const tmc_sweep_axis *axes;
+    int n_axes;
+    int n;                              /* settings */
+    const tmc_sweep_setting *settings;
+    const tmc_sweep_result *results;
+    const tmc_sweep_diff *diffs;        /* T - T(reference), days */
+    int reference;                      /* the lowest mean overhead */
+    int interval_axis;                  /* the axis of checkpoint.interval_*, or -1 */
+    const int *line_best;               /* with interval_axis: the best of each setting's line */
+    const int *within;                  /* ... and whether it is within 2 CRN se of it */
+    int threads;                        /* text only: the numbers do not depend on it */
+    double elapsed_s;                   /* text only */
+} tmc_sweep_report;
+
+/* The table: per setting the value(s), K, step time, Young's L and Daly's
+ * overhead, simulated overhead, mean T, P(deadline) with its Wilson
+ * interval, T - T(reference) with its CRN standard error and the variance
+ * reduction; then the optimum interval when one axis is an interval. */
+void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r);
+
+/* The JSON document; caller frees with cJSON_Delete. NULL if memory runs out. */
+cJSON *tmc_sweep_output_json(const tmc_sweep_report *r);
+
+/* A --target bisection: its evaluations in the order made. */
+typedef struct {
+    const tmc_sweep_base *base;
+    const tmc_sweep_target *target;
+    const tmc_sweep_bracket *bracket;
+    const tmc_sweep_bisection *bisection;
+    int n;                              /* evaluations */
+    const tmc_sweep_setting *settings;
+    const tmc_sweep_result *results;
+    int found, neighbour;               /* indices of the two final values */
+    int threads;
+    double elapsed_s;
+} tmc_sweep_target_report;
+
+/* The evaluations (value, K, step time, metric with its 95 % interval,
+ * whether it meets the target), the value found and its neighbour, and a
+ * warning when the target lies inside either one's interval. */
+void tmc_sweep_output_target_text(FILE *f, const tmc_sweep_target_report *r);
+
+cJSON *tmc_sweep_output_target_json(const tmc_sweep_target_report *r);
+
+#endif
