@@ -44,22 +44,32 @@ double tmc_closed_form_young_interval(double save_s, double mtbf_s)
 }
 
 /* Expected time to finish w seconds of work then succeed, exponential
- * interruptions of mean m, restore r (Daly 2006, eq. 13 per segment). */
-static double daly_segment(double w, double r, double m)
+ * interruptions of mean m, a delay d after each (nothing strikes then), and
+ * restore r (Daly 2006, eq. 13 per segment; the e^(w/m) - 1 interruptions of
+ * the work, times e^(r/m) for those during restores, each cost d more). */
+static double daly_segment(double w, double r, double m, double d)
 {
-    return m * exp(r / m) * expm1(w / m);
+    return (m + d) * exp(r / m) * expm1(w / m);
+}
+
+double tmc_closed_form_daly_wall_delayed_s(long steps, double step_s, long k,
+                                           double save_s, double restore_s,
+                                           double mtbf_s, double delay_s)
+{
+    long full = steps / k, rest = steps % k;
+    if (isinf(mtbf_s))
+        return steps * step_s + (double)(full + (rest > 0)) * save_s;
+    double wall = full * daly_segment(k * step_s + save_s, restore_s, mtbf_s, delay_s);
+    if (rest > 0)
+        wall += daly_segment(rest * step_s + save_s, restore_s, mtbf_s, delay_s);
+    return wall;
 }
 
 double tmc_closed_form_daly_wall_s(long steps, double step_s, long k, double save_s,
                                    double restore_s, double mtbf_s)
 {
-    long full = steps / k, rest = steps % k;
-    if (isinf(mtbf_s))
-        return steps * step_s + (double)(full + (rest > 0)) * save_s;
-    double wall = full * daly_segment(k * step_s + save_s, restore_s, mtbf_s);
-    if (rest > 0)
-        wall += daly_segment(rest * step_s + save_s, restore_s, mtbf_s);
-    return wall;
+    return tmc_closed_form_daly_wall_delayed_s(steps, step_s, k, save_s, restore_s, mtbf_s,
+                                               0);
 }
 
 double tmc_closed_form_daly_interval(double save_s, double mtbf_s)
@@ -68,6 +78,49 @@ double tmc_closed_form_daly_interval(double save_s, double mtbf_s)
         return mtbf_s;
     double x = save_s / (2 * mtbf_s);
     return sqrt(2 * save_s * mtbf_s) * (1 + sqrt(x) / 3 + x / 9) - save_s;
+}
+
+/* Per card failure: the share-weighted restore time, and the delay before it
+ * (detection, plus a repair when there is no spare pool), s. */
+static void failure_costs(const tmc_experiment *x, double *restore, double *delay)
+{
+    const tmc_failures *f = &x->failures;
+    *restore = x->checkpoint.restore_s;
+    *delay = f->spares == 0 ? f->repair_mean_hours * 3600 : 0;
+    if (f->n_causes)
+        *restore = 0;
+    for (int i = 0; i < f->n_causes; i++) {
+        const tmc_failure_cause *c = &f->causes[i];
+        *restore += c->share * (c->restore_s >= 0 ? c->restore_s : x->checkpoint.restore_s);
+        *delay += c->share * c->detection_s;
+    }
+}
+
+/* The mean restore time and delay over all interruptions, weighted by rate. */
+static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    double rate = 1 / cf->mtbf_s, r_f, d_f, r = x->checkpoint.restore_s;
+    failure_costs(x, &r_f, &d_f);
+    cf->restore_mean_s = rate > 0 ? (cf->rate_failures * r_f +
+                                     (cf->rate_outages + cf->rate_spikes) * r) / rate
+                                  : r;
+    cf->delay_mean_s = rate > 0 ? (cf->rate_failures * d_f +
+                                   cf->rate_outages * x->outages.downtime_s) / rate
+                                : 0;
+}
+
+/* Daly's assumptions hold exactly: constant steps, every interruption
+ * Poisson and able to strike anywhere, one restore time. */
+static int daly_exact(const tmc_experiment *x)
+{
+    const tmc_failures *f = &x->failures;
+    int one_restore = 1;
+    for (int i = 0; i < f->n_causes; i++)
+        one_restore &= f->causes[i].restore_s < 0 ||
+                       f->causes[i].restore_s == x->checkpoint.restore_s;
+    return x->jitter.cv == 0 && !x->loss_spikes.enabled && !x->pauses.enabled &&
+           (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
+                            f->spares <= 0));
 }
 
 static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
@@ -113,22 +166,21 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->failure_free_s = s * cf->step_s;
     cf->uninterrupted_s = cf->failure_free_s + cf->segments * cp->save_s;
     interruption_rates(x, cf);
+    interruption_costs(x, cf);
 
-    /* Each outage also adds its downtime: rate x downtime per second of run. */
-    double downtime_share = cf->rate_outages * x->outages.downtime_s;
+    /* Young with the mean restore, plus the mean delay before it */
     cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cp->save_s,
-                                                        cp->restore_s, cf->mtbf_s) +
-                         downtime_share;
+                                                        cf->restore_mean_s +
+                                                        cf->delay_mean_s, cf->mtbf_s);
     cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, cf->mtbf_s);
     cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, cf->mtbf_s);
-    cf->daly_wall_s = tmc_closed_form_daly_wall_s(s, cf->step_s, cf->interval_steps,
-                                                  cp->save_s, cp->restore_s, cf->mtbf_s);
-    cf->daly_wall_s *= 1 + downtime_share;
+    cf->daly_wall_s = tmc_closed_form_daly_wall_delayed_s(s, cf->step_s, cf->interval_steps,
+                                                          cp->save_s, cf->restore_mean_s,
+                                                          cf->mtbf_s, cf->delay_mean_s);
     cf->overhead_daly = cf->daly_wall_s / cf->failure_free_s - 1;
     double reserve = x->deadline.reserve_days;
     cf->completion_days = reserve + cf->failure_free_s * (1 + cf->overhead_young) / TMC_DAY_S;
     cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;
     cf->budget_step_s = (x->deadline.days - reserve) * TMC_DAY_S / s;
-    cf->daly_exact = x->jitter.cv == 0 && !x->loss_spikes.enabled &&
-                     (!x->outages.enabled || x->outages.downtime_s == 0);
+    cf->daly_exact = daly_exact(x);
 }

@@ -46,6 +46,15 @@ double tmc_closed_form_young_interval(double save_s, double mtbf_s);
 double tmc_closed_form_daly_wall_s(long steps, double step_s, long k, double save_s,
                                    double restore_s, double mtbf_s);
 
+/* The same where every interruption is followed by a delay of delay_s on
+ * average during which nothing strikes (outage downtime, failure detection,
+ * a repair) before its restore: per segment (M + D) e^(r/M) (e^(w/M) - 1),
+ * exact under Daly's assumptions since the e^(w/M) - 1 interruptions of the
+ * work and e^(r/M) - 1 more per restore each cost D. Seconds. */
+double tmc_closed_form_daly_wall_delayed_s(long steps, double step_s, long k,
+                                           double save_s, double restore_s,
+                                           double mtbf_s, double delay_s);
+
 /* Daly's optimum interval (MODEL.md 3.5): sqrt(2cM)[1 + sqrt(c/2M)/3 +
  * (c/2M)/9] - c for c < 2M, else M. Seconds. */
 double tmc_closed_form_daly_interval(double save_s, double mtbf_s);
@@ -63,10 +72,13 @@ typedef struct {
     double failure_free_s;    /* S t_s, s */
     double uninterrupted_s;   /* S t_s + segments x save: the wall time if nothing strikes */
     double mtbf_s;            /* M: mean time between interruptions of any kind, s */
+    double restore_mean_s;    /* restore time averaged over interruptions, s */
+    double delay_mean_s;      /* wait before a restore (downtime, detection, repair)
+                                 averaged over interruptions, s */
     double rate_failures;     /* card failures per second: N / MTBF_card */
     double rate_outages;      /* common outages per second */
     double rate_spikes;       /* loss spikes per second */
-    double overhead_young;    /* L: Young + (tau/2 + r) per spike + outage downtime */
+    double overhead_young;    /* L = c / tau + (tau/2 + r + D) / M (mean r and D) */
     double overhead_daly;     /* Daly wall / failure-free - 1 */
     double young_interval_s;  /* tau* = sqrt(2 c M) */
     double daly_interval_s;   /* Daly's tau_opt */
@@ -75,7 +87,8 @@ typedef struct {
     double completion_days_daly; /* reserve + Daly wall / 86400 */
     double budget_step_s;     /* (deadline - reserve) x 86400 / S (MODEL.md 1: 67.9 s) */
     int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
-                                 no jitter, no loss spikes, no outage downtime */
+                                 no jitter, spikes or pauses; exponential
+                                 lifetimes, one restore time, no spare pool */
 } tmc_closed_form;
 
 /* Fill *cf from a validated experiment. */

@@ -17,7 +17,7 @@
 #define MAX_FILE_BYTES (1L << 20) /* an experiment is a few hundred bytes */
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
 
-typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM } ftype;
+typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES } ftype;
 
 typedef struct {
     const char *key;
@@ -64,12 +64,24 @@ static const field jitter_fields[] = {
     TEXT("source"), TEXT("description"),
 };
 
-static const char *const failure_choices[] = {"exponential", NULL};
+static const char *const failure_choices[] = {"exponential", "weibull", "lognormal", NULL};
 static const field failure_fields[] = {
-    /* only "exponential" exists yet, so the choice is checked, not stored */
-    {"distribution", T_ENUM, 0, 0, 0, 0, 0, (size_t)-1, failure_choices},
+    {"distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, distribution),
+     failure_choices},
     NUM("per_card_mtbf_days", 0, 1e9, 1, 1, 0, tmc_failures, per_card_mtbf_days),
+    NUM("shape", 0.05, 20, 0, 0, 1, tmc_failures, shape),
+    NUM("lifetime_cv", 0.01, 20, 0, 0, 1, tmc_failures, lifetime_cv),
+    INT("spares", -1, 1e6, 0, -1, tmc_failures, spares),
+    NUM("repair_mean_hours", 0, 1e6, 0, 0, 24, tmc_failures, repair_mean_hours),
+    {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
     TEXT("source"), TEXT("description"),
+};
+
+static const field cause_fields[] = {
+    {"name", T_STR, 0, 0, 0, 1, 0, 0, NULL},
+    NUM("share", 0, 1, 1, 1, 0, tmc_failure_cause, share),
+    NUM("detection_s", 0, 1e7, 0, 0, 0, tmc_failure_cause, detection_s),
+    NUM("restore_s", 0, 1e7, 0, 0, -1, tmc_failure_cause, restore_s),
 };
 
 static const field checkpoint_fields[] = {
@@ -363,6 +375,44 @@ static int read_enum(const field *f, const cJSON *v, const char *label, const ch
                          list);
 }
 
+static int read_fields(const section *s, const cJSON *obj, const char *label,
+                       const char *prefix, char *base, tmc_error *err);
+static int read_string(const cJSON *root, const char *key, int required, char *dst,
+                       size_t n, const char *label, tmc_error *err);
+
+/* failures.causes: an array of 1 to TMC_MAX_CAUSES cause objects whose
+ * shares add to 1; n_causes is followed in memory by the causes array. */
+static int read_causes(const cJSON *v, const char *label, const char *path, void *at,
+                       tmc_error *err)
+{
+    static const section cause = {"cause", cause_fields, 4, 0, 1, 0, -1, NULL};
+    int *n = at;
+    tmc_failure_cause *c = (tmc_failure_cause *)(void *)((char *)at +
+                           offsetof(tmc_failures, causes) - offsetof(tmc_failures, n_causes));
+    int count = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
+    if (count < 1 || count > TMC_MAX_CAUSES)
+        return tmc_error_set(err, "%s: %s: expected an array of 1 to %d cause objects, got %s",
+                             label, path, TMC_MAX_CAUSES, value_text(v).s);
+    double total = 0;
+    for (int i = 0; i < count; i++) {
+        const cJSON *o = cJSON_GetArrayItem(v, i);
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "%s[%d].", path, i);
+        if (!cJSON_IsObject(o))
+            return tmc_error_set(err, "%s: %s[%d]: expected an object, got %s", label, path,
+                                 i, value_text(o).s);
+        if (read_fields(&cause, o, label, prefix, (char *)&c[i], err) ||
+            read_string(o, "name", 1, c[i].name, sizeof c[i].name, label, err))
+            return -1;
+        total += c[i].share;
+    }
+    if (fabs(total - 1) > 1e-6)
+        return tmc_error_set(err, "%s: %s: the shares add to %.10g; they must add to 1",
+                             label, path, total);
+    *n = count;
+    return 0;
+}
+
 static int read_field(const field *f, const cJSON *obj, const char *label,
                       const char *prefix, char *base, tmc_error *err)
 {
@@ -373,8 +423,12 @@ static int read_field(const field *f, const cJSON *obj, const char *label,
         if (v && !cJSON_IsString(v))
             return tmc_error_set(err, "%s: %s: expected a string, got %s", label, path,
                                  value_text(v).s);
+        if (!v && f->required)
+            return tmc_error_set(err, "%s: %s: missing required key (a string)", label, path);
         return 0;
     }
+    if (f->type == T_CAUSES)
+        return v ? read_causes(v, label, path, (void *)(base + f->off), err) : 0;
     if (!v && f->required) {
         char want[256] = "one of: ";
         if (f->type == T_ENUM)

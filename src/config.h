@@ -37,9 +37,34 @@ typedef struct {
     double input_wait_s;   /* mean input wait per step, s, >= 0 */
 } tmc_job;
 
+#define TMC_MAX_CAUSES 16
+
+/* One cause of card failures (issue 4): its share of the failure rate, how
+ * long the failure goes unnoticed (a crash: minutes; a hung collective: a
+ * watchdog timeout) and its own restore time. */
+typedef struct {
+    char name[48];
+    double share;       /* (0, 1]; the shares of all causes add to 1 */
+    double detection_s; /* from the failure to its detection, s (default 0) */
+    double restore_s;   /* restore time, s; < 0: checkpoint.restore_s */
+} tmc_failure_cause;
+
+typedef enum {
+    TMC_LIFETIME_EXPONENTIAL = 0, /* MODEL.md 3.1 */
+    TMC_LIFETIME_WEIBULL = 1,     /* shape < 1: early-life failures, > 1: wear-out */
+    TMC_LIFETIME_LOGNORMAL = 2
+} tmc_lifetime_kind;
+
 typedef struct {
     int enabled;
-    double per_card_mtbf_days; /* exponential lifetime mean per card, days (MODEL.md 3.1: 337) */
+    double per_card_mtbf_days; /* mean lifetime per card, days (MODEL.md 3.1: 337) */
+    tmc_lifetime_kind distribution;
+    double shape;              /* Weibull shape k (default 1 = exponential) */
+    double lifetime_cv;        /* lognormal: sd / mean of a lifetime (default 1) */
+    long spares;               /* spare cards in the pool; -1 (default): unlimited */
+    double repair_mean_hours;  /* mean (exponential) repair time of a failed card, h */
+    int n_causes;              /* 0: one cause, no detection delay */
+    tmc_failure_cause causes[TMC_MAX_CAUSES];
 } tmc_failures;
 
 typedef struct {

@@ -32,6 +32,8 @@ typedef struct {
     gsl_rng *const *rng;
     double t;
     double next[EV_COUNT];
+    double restore_s;       /* length of the restore under way */
+    tmc_failure_state failures;
     tmc_replica *out;
 } run_state;
 
@@ -65,6 +67,8 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->rate[EV_FAILURE] = cf->rate_failures;
     e->rate[EV_OUTAGE] = cf->rate_outages;
     e->rate[EV_SPIKE] = cf->rate_spikes;
+    if (x->failures.enabled)
+        tmc_failures_model(&e->failures, x);
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
     if (init_pauses(e, x, cf))
@@ -101,12 +105,17 @@ void tmc_engine_free(tmc_engine *e)
     tmc_dist_max_free(&e->single);
 }
 
+/* The arrival of process k at time `from` is consumed: draw the next. */
 static void draw_next(run_state *st, int k, double from)
 {
     double rate = st->e->rate[k];
-    st->next[k] = rate > 0
-        ? from + gsl_ran_exponential(st->rng[TMC_STREAM_FAILURES + k], 1 / rate)
-        : INFINITY;
+    gsl_rng *r = st->rng[TMC_STREAM_FAILURES + k];
+    if (rate <= 0)
+        st->next[k] = INFINITY;
+    else if (k == EV_FAILURE)
+        st->next[k] = tmc_failures_after(&st->e->failures, &st->failures, r, from);
+    else
+        st->next[k] = from + gsl_ran_exponential(r, 1 / rate);
 }
 
 /* Discard arrivals of process k up to time t (thinning). */
@@ -235,21 +244,45 @@ static int run_uninterruptible_by_spikes(run_state *st, double d)
 
 /* Count the arrival of process k at st->t, draw its next arrival, and sit
  * out an outage's downtime. */
+/* The job is down for d seconds: arrivals meanwhile are discarded. */
+static void stay_down(run_state *st, double d, double *account)
+{
+    if (d <= 0)
+        return;
+    st->t += d;
+    *account += d;
+    discard_until(st, EV_FAILURE, st->t);
+    discard_until(st, EV_OUTAGE, st->t);
+}
+
+/* A card failure at st->t: its cause's detection delay, a wait for a spare,
+ * and the restore the cause asks for. */
+static void take_failure(run_state *st)
+{
+    const tmc_failure_model *m = &st->e->failures;
+    int cause = tmc_failures_cause(m, st->rng[TMC_STREAM_CAUSES]);
+    st->restore_s = m->n_causes ? m->restore_s[cause] : st->e->restore_s;
+    stay_down(st, m->n_causes ? m->detection_s[cause] : 0, &st->out->detection_s);
+    double wait = tmc_failures_take_spare(m, &st->failures, st->rng[TMC_STREAM_REPAIRS],
+                                          st->t);
+    stay_down(st, wait, &st->out->spare_wait_s);
+}
+
+/* Count the arrival of process k at st->t, draw its next arrival, and sit
+ * out what the job must wait before its restore. */
 static void take_arrival(run_state *st, int k)
 {
     tmc_replica *out = st->out;
-    if (k == EV_FAILURE)
-        out->card_failures++;
-    else if (k == EV_OUTAGE)
-        out->outages++;
-    else
-        out->loss_spikes++;
     draw_next(st, k, st->t);
-    if (k == EV_OUTAGE && st->e->downtime_s > 0) {
-        st->t += st->e->downtime_s;
-        out->downtime_s += st->e->downtime_s;
-        discard_until(st, EV_FAILURE, st->t);
-        discard_until(st, EV_OUTAGE, st->t);
+    st->restore_s = st->e->restore_s;
+    if (k == EV_FAILURE) {
+        out->card_failures++;
+        take_failure(st);
+    } else if (k == EV_OUTAGE) {
+        out->outages++;
+        stay_down(st, st->e->downtime_s, &out->downtime_s);
+    } else {
+        out->loss_spikes++;
     }
 }
 
@@ -260,12 +293,29 @@ static void recover(run_state *st, int k)
     take_arrival(st, k);
     while (st->t < st->e->horizon_s) {
         double start = st->t;
-        int hit = run_uninterruptible_by_spikes(st, st->e->restore_s);
+        int hit = run_uninterruptible_by_spikes(st, st->restore_s);
         st->out->restore_s += st->t - start;
         if (hit < 0)
             return;
         take_arrival(st, hit);
     }
+}
+
+/* First arrivals of every process; the failure state of the replica. */
+static int start_processes(run_state *st)
+{
+    st->next[EV_FAILURE] = INFINITY;
+    st->failures.heap = st->failures.repairs = NULL;
+    if (st->e->rate[EV_FAILURE] > 0) {
+        double first = tmc_failures_start(&st->e->failures, &st->failures,
+                                          st->rng[TMC_STREAM_FAILURES]);
+        if (first < 0)
+            return -1;
+        st->next[EV_FAILURE] = first;
+    }
+    draw_next(st, EV_OUTAGE, 0.0);
+    draw_next(st, EV_SPIKE, 0.0);
+    return 0;
 }
 
 void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
@@ -274,9 +324,11 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         tmc_rng_pcg_seed_replica(rng[s], seed, replica, (tmc_stream_kind)s);
     memset(out, 0, sizeof *out);
-    run_state st = {e, rng, 0.0, {0}, out};
-    for (int k = 0; k < EV_COUNT; k++)
-        draw_next(&st, k, 0.0);
+    run_state st = {.e = e, .rng = rng, .t = 0.0, .out = out};
+    if (start_processes(&st)) {
+        out->stopped = 1; /* out of memory for the failure state: no result */
+        return;
+    }
 
     long done = 0;
     while (done < e->steps) {
@@ -308,6 +360,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
         out->saves++;
     }
     out->wall_s = out->censored ? e->horizon_s : st.t;
+    tmc_failures_end(&st.failures);
 }
 
 void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
@@ -321,6 +374,8 @@ void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
     a->lost_s += b->lost_s;
     a->restore_s += b->restore_s;
     a->downtime_s += b->downtime_s;
+    a->detection_s += b->detection_s;
+    a->spare_wait_s += b->spare_wait_s;
     a->card_failures += b->card_failures;
     a->outages += b->outages;
     a->loss_spikes += b->loss_spikes;

@@ -13,9 +13,11 @@
  *   arrivals during saves, restores or downtime are discarded (thinning keeps
  *   the process Poisson on compute time).
  * - An interruption loses everything since the last commit (compute and any
- *   save in progress). An outage then keeps the job down for downtime_s
- *   (arrivals during downtime are discarded), then a restore of restore_s
- *   runs; an interruption during a restore starts it again. Work resumes at
+ *   save in progress). A failure goes unnoticed for its cause's detection
+ *   delay, then waits for a spare card if none is at hand (failures.h); an
+ *   outage keeps the job down for downtime_s (arrivals while the job is down
+ *   are discarded); then a restore (the cause's restore time, else
+ *   restore_s) runs; an interruption during a restore starts it again. Work resumes at
  *   the first step after the last committed one.
  * - Periodic pauses (optional) fall on steps k, 2k, ... of the run: all cards
  *   stop for p, or one card does, so that step's slowest card is
@@ -47,6 +49,7 @@
 #include "closed_form.h"
 #include "config.h"
 #include "dist.h"
+#include "failures.h"
 #include "rng_pcg.h"
 
 /* Everything one replica needs, derived once from an experiment. Read-only
@@ -73,6 +76,7 @@ typedef struct {
     double fixed_s;        /* exposed comm + input wait per step, s */
     double save_s, restore_s, downtime_s;
     double rate[3];        /* per second: failures, outages, spikes (0 = off) */
+    tmc_failure_model failures; /* lifetimes, causes, spares (when rate[0] > 0) */
 } tmc_engine;
 
 /* Wall-time split and event counts of one replica (or sums over many). */
@@ -86,6 +90,8 @@ typedef struct {
     double lost_s;      /* compute and partial saves lost to interruptions */
     double restore_s;   /* restores, including restarted ones */
     double downtime_s;  /* outage downtime before restores */
+    double detection_s; /* failures not yet noticed (a hung job before its watchdog) */
+    double spare_wait_s; /* waiting for a spare card or a repair */
     double card_failures, outages, loss_spikes, saves;
     int stopped;        /* 1 if tmc_engine_request_stop cut it short */
     double censored;    /* 1 if still running at the horizon: wall_s = horizon */

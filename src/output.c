@@ -14,7 +14,7 @@ typedef struct {
     double mean_s;
 } split_row;
 
-#define SPLIT_ROWS 8
+#define SPLIT_ROWS 10
 
 static int split_rows(const tmc_report *r, split_row rows[SPLIT_ROWS])
 {
@@ -29,6 +29,8 @@ static int split_rows(const tmc_report *r, split_row rows[SPLIT_ROWS])
         {"lost_work", "lost work", t->lost_s / n},
         {"restores", "restores", t->restore_s / n},
         {"outage_downtime", "outage downtime", t->downtime_s / n},
+        {"failure_detection", "failures not yet detected", t->detection_s / n},
+        {"spare_wait", "waiting for spares", t->spare_wait_s / n},
     };
     memcpy(rows, all, sizeof all);
     return SPLIT_ROWS;

@@ -43,7 +43,9 @@ typedef enum {
     TMC_STREAM_FAILURES = 1, /* card failure arrivals */
     TMC_STREAM_OUTAGES = 2,  /* common outage arrivals */
     TMC_STREAM_SPIKES = 3,   /* loss spike arrivals */
-    TMC_STREAM_COUNT = 4
+    TMC_STREAM_CAUSES = 4,   /* the cause of each card failure */
+    TMC_STREAM_REPAIRS = 5,  /* repair times of failed cards */
+    TMC_STREAM_COUNT = 6
 } tmc_stream_kind;
 
 /* Seed r for process `kind` of replica `replica` under run seed `seed`:

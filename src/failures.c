@@ -1,0 +1,148 @@
+/* failures.c - lifetimes, causes and spares (failures.h).
+ * Invariants: heap[0] is the earliest next-failure time of the N cards (a
+ * min-heap over heap[0..N-1]); repairs[0..n_repairs-1] are the completion
+ * times of repairs in progress, unordered (the pool is small). */
+#include "failures.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "closed_form.h"
+
+void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
+{
+    const tmc_failures *f = &x->failures;
+    m->cards = x->job.cards;
+    m->kind = f->distribution;
+    m->mean_s = f->per_card_mtbf_days * TMC_DAY_S;
+    m->shape = f->shape;
+    m->weibull_scale_s = m->mean_s / gsl_sf_gamma(1 + 1 / f->shape);
+    m->log_sigma = sqrt(log1p(f->lifetime_cv * f->lifetime_cv));
+    m->log_mu = log(m->mean_s) - 0.5 * m->log_sigma * m->log_sigma;
+    m->spares = f->spares;
+    m->repair_mean_s = f->repair_mean_hours * 3600;
+    m->n_causes = f->n_causes;
+    double cum = 0;
+    for (int i = 0; i < f->n_causes; i++) {
+        cum += f->causes[i].share;
+        m->cum_share[i] = cum;
+        m->detection_s[i] = f->causes[i].detection_s;
+        m->restore_s[i] = f->causes[i].restore_s >= 0 ? f->causes[i].restore_s
+                                                      : x->checkpoint.restore_s;
+    }
+}
+
+int tmc_failures_poisson(const tmc_failure_model *m)
+{
+    return m->kind == TMC_LIFETIME_EXPONENTIAL; /* Weibull shape 1 takes the heap: a check */
+}
+
+static double lifetime(const tmc_failure_model *m, gsl_rng *r)
+{
+    if (m->kind == TMC_LIFETIME_WEIBULL)
+        return gsl_ran_weibull(r, m->weibull_scale_s, m->shape);
+    if (m->kind == TMC_LIFETIME_LOGNORMAL)
+        return gsl_ran_lognormal(r, m->log_mu, m->log_sigma);
+    return gsl_ran_exponential(r, m->mean_s);
+}
+
+/* Restore the heap order below position i after heap[i] grew. */
+static void sift_down(double *h, long n, long i)
+{
+    for (;;) {
+        long l = 2 * i + 1, small = i;
+        if (l < n && h[l] < h[small])
+            small = l;
+        if (l + 1 < n && h[l + 1] < h[small])
+            small = l + 1;
+        if (small == i)
+            return;
+        double tmp = h[i];
+        h[i] = h[small];
+        h[small] = tmp;
+        i = small;
+    }
+}
+
+double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
+{
+    s->heap = NULL;
+    s->repairs = NULL;
+    s->n_repairs = 0;
+    s->spares_left = m->spares;
+    if (m->spares > 0 && !(s->repairs = malloc((size_t)m->spares * sizeof *s->repairs)))
+        return -1;
+    if (tmc_failures_poisson(m))
+        return gsl_ran_exponential(r, m->mean_s / m->cards);
+    if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
+        return -1;
+    for (long i = 0; i < m->cards; i++)
+        s->heap[i] = lifetime(m, r);
+    for (long i = m->cards / 2 - 1; i >= 0; i--)
+        sift_down(s->heap, m->cards, i);
+    return s->heap[0];
+}
+
+double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                          double t)
+{
+    if (!s->heap)
+        return t + gsl_ran_exponential(r, m->mean_s / m->cards);
+    s->heap[0] = t + lifetime(m, r);
+    sift_down(s->heap, m->cards, 0);
+    return s->heap[0];
+}
+
+int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r)
+{
+    if (m->n_causes <= 1)
+        return 0;
+    double u = gsl_rng_uniform(r);
+    int i = 0;
+    while (i < m->n_causes - 1 && u >= m->cum_share[i])
+        i++;
+    return i;
+}
+
+/* Repairs finished by time t return to the pool. */
+static void collect_repairs(tmc_failure_state *s, double t)
+{
+    for (long i = 0; i < s->n_repairs;)
+        if (s->repairs[i] <= t) {
+            s->repairs[i] = s->repairs[--s->n_repairs];
+            s->spares_left++;
+        } else {
+            i++;
+        }
+}
+
+double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
+                               gsl_rng *r, double t)
+{
+    if (m->spares < 0)
+        return 0;
+    if (m->spares == 0) /* no pool: wait for this very card's repair */
+        return gsl_ran_exponential(r, m->repair_mean_s);
+    collect_repairs(s, t);
+    double wait = 0;
+    if (s->spares_left == 0) { /* wait for the first repair to finish */
+        long first = 0;
+        for (long i = 1; i < s->n_repairs; i++)
+            if (s->repairs[i] < s->repairs[first])
+                first = i;
+        wait = s->repairs[first] - t;
+        collect_repairs(s, s->repairs[first]);
+    }
+    s->spares_left--;
+    s->repairs[s->n_repairs++] = t + wait + gsl_ran_exponential(r, m->repair_mean_s);
+    return wait;
+}
+
+void tmc_failures_end(tmc_failure_state *s)
+{
+    free(s->heap);
+    free(s->repairs);
+    s->heap = s->repairs = NULL;
+}

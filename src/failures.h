@@ -1,0 +1,77 @@
+/* failures.h - card failures beyond the exponential (issue 4): per-card
+ * lifetimes (exponential, Weibull, lognormal) as N renewal processes, a mix
+ * of causes with detection delays and restore times, and a pool of spares
+ * with repairs.
+ *
+ * Lifetimes. Every card starts new at t = 0; a failed card is replaced by a
+ * new one at its failure time (a fresh lifetime). With exponential lifetimes
+ * the superposition is a Poisson process of rate N / MTBF, drawn as such; any
+ * other law keeps the N next-failure times in a binary heap (O(N) memory per
+ * replica while it runs, O(log N) per failure, nothing per step).
+ *
+ * Spares. With a pool of S spares, a failure that interrupts the job takes a
+ * spare (swapped within the restore) and sends the failed card to repair
+ * (exponential time, mean repair_mean_hours); with none left the job waits
+ * for the first repair to finish. A failure striking while the job is
+ * already down is swapped within the same restore and takes no spare.
+ * Unlimited spares (the default) never wait. */
+#ifndef TMC_FAILURES_H
+#define TMC_FAILURES_H
+
+#include <gsl/gsl_rng.h>
+
+#include "config.h"
+
+/* Constants of the failure model, derived once from an experiment. */
+typedef struct {
+    long cards;
+    tmc_lifetime_kind kind;
+    double mean_s;           /* mean lifetime of a card, s */
+    double weibull_scale_s;  /* Weibull scale lambda = mean / Gamma(1 + 1/k), s */
+    double shape;            /* Weibull shape k */
+    double log_mu, log_sigma; /* lognormal parameters of a lifetime in s */
+    long spares;             /* -1: unlimited */
+    double repair_mean_s;
+    int n_causes;            /* 0: one cause, default restore, no delay */
+    double cum_share[TMC_MAX_CAUSES];
+    double detection_s[TMC_MAX_CAUSES];
+    double restore_s[TMC_MAX_CAUSES]; /* resolved: checkpoint.restore_s if unset */
+} tmc_failure_model;
+
+/* One replica's failure state. The heap and the repair list are allocated
+ * by tmc_failures_start and freed by tmc_failures_end. */
+typedef struct {
+    double *heap;    /* next failure time of every card (non-exponential) */
+    double *repairs; /* completion times of repairs in progress */
+    long n_repairs;
+    long spares_left;
+} tmc_failure_state;
+
+/* Fill *m from a validated experiment whose failures are enabled. */
+void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x);
+
+/* 1 when the failures are a Poisson process of rate cards / mean (exponential
+ * lifetimes), so the engine draws them as such. */
+int tmc_failures_poisson(const tmc_failure_model *m);
+
+/* Start a replica: draw every card's first lifetime (non-exponential) and
+ * return the first failure time, s. Returns -1 if memory runs out. */
+double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r);
+
+/* The failure at time t (the current earliest) happened: replace that card
+ * with a new one and return the next failure time of any card, s. */
+double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                          double t);
+
+/* The cause of a failure, drawn by share; its index (0 when there is one). */
+int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r);
+
+/* An interrupting failure at time t takes a spare: returns how long the job
+ * waits for one (0 with spares at hand or unlimited), and sends the failed
+ * card to repair, drawing its repair time from r. */
+double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
+                               gsl_rng *r, double t);
+
+void tmc_failures_end(tmc_failure_state *s);
+
+#endif

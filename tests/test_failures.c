@@ -1,0 +1,200 @@
+/* failures-1.x: lifetimes, causes and spares (issue 4), each against a
+ * closed form or a limiting case. Statistical checks: fixed seeds, the
+ * estimator's standard error stated, tolerance 4 standard errors.
+ * failures-1.1 the first failure of N new Weibull cards: min of N
+ *              Weibull(lambda, k) is Weibull(lambda N^(-1/k), k), mean
+ *              lambda N^(-1/k) Gamma(1 + 1/k), for k = 0.5, 1, 2;
+ * failures-1.2 Weibull shape 1 (per-card heap) against exponential (Poisson
+ *              superposition): mean wall time and a two-sample KS test;
+ * failures-1.3 a cause mix with one cause (share 1, default restore, no
+ *              delay) is the single-cause model, replica for replica;
+ * failures-1.4 a detection delay d on every failure: the mean wall time
+ *              against (M + d) e^(r/M) (e^(w/M) - 1) per segment (Daly with
+ *              a delay, closed_form.h);
+ * failures-1.5 unlimited spares and a pool too large to empty give the same
+ *              runs; no pool (0 spares) waits a repair per failure: against
+ *              the delayed Daly form with d = the mean repair time. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "closed_form.h"
+#include "engine.h"
+#include "failures.h"
+#include "runner.h"
+
+#define TOL_SE 4.0
+#define R 3000
+
+static tmc_experiment load(const char *const *sets, int n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/design-48.json", TMC_SOURCE_DIR);
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, sets, n, &x, &err))
+        fail_msg("%s", err.msg);
+    return x;
+}
+
+static void run(const tmc_experiment *x, uint64_t seed, double *wall, double *mean,
+                double *se, tmc_closed_form *cf)
+{
+    tmc_closed_form_compute(x, cf);
+    tmc_engine e;
+    tmc_replica totals;
+    tmc_error err = {""};
+    assert_int_equal(tmc_engine_init(&e, x, cf), 0);
+    assert_int_equal(tmc_runner_run(&e, R, seed, 2, NULL, NULL, wall, &totals, &err), 0);
+    tmc_engine_free(&e);
+    *mean = gsl_stats_mean(wall, 1, R);
+    *se = gsl_stats_sd(wall, 1, R) / sqrt(R);
+}
+
+static void agree(double mean, double se, double exact, const char *what)
+{
+    double z = (mean - exact) / se;
+    print_message("%s: simulated %.1f s +- %.1f, exact %.1f s (%.2f se)\n", what, mean, se,
+                  exact, z);
+    if (!(fabs(z) <= TOL_SE))
+        fail_msg("%s: %.2f standard errors", what, z);
+}
+
+/* failures-1.1 */
+static void test_first_failure(void **state)
+{
+    (void)state;
+    static const double shapes[3] = {0.5, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "failures.shape=%g", shapes[i]);
+        const char *sets[2] = {"failures.distribution=\"weibull\"", set};
+        tmc_experiment x = load(sets, 2);
+        tmc_failure_model m;
+        tmc_failures_model(&m, &x);
+        gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+        tmc_rng_pcg_seed(r, 300 + (uint64_t)i, 0);
+        double first[2000];
+        for (int k = 0; k < 2000; k++) {
+            tmc_failure_state s;
+            first[k] = tmc_failures_start(&m, &s, r);
+            tmc_failures_end(&s);
+        }
+        double k = shapes[i], scale = m.weibull_scale_s * pow(48.0, -1 / k);
+        double mean = scale * gsl_sf_gamma(1 + 1 / k);
+        double sd = scale * sqrt(gsl_sf_gamma(1 + 2 / k) - pow(gsl_sf_gamma(1 + 1 / k), 2));
+        double z = (gsl_stats_mean(first, 1, 2000) - mean) / (sd / sqrt(2000));
+        if (fabs(z) > TOL_SE)
+            fail_msg("shape %g: first failure %.2f se off Weibull(lambda 48^(-1/k), k)", k, z);
+        gsl_rng_free(r);
+    }
+}
+
+/* Two-sample KS statistic of sorted samples of size R. */
+static double ks(const double *a, const double *b)
+{
+    long i = 0, j = 0;
+    double d = 0;
+    while (i < R && j < R) {
+        double x = a[i] <= b[j] ? a[i] : b[j];
+        while (i < R && a[i] <= x)
+            i++;
+        while (j < R && b[j] <= x)
+            j++;
+        d = fmax(d, fabs((double)(i - j) / R));
+    }
+    return d;
+}
+
+static double wa[R], wb[R];
+
+/* failures-1.2: per-card MTBF 30 days so that a run sees ~45 failures. */
+static void test_weibull_shape_one(void **state)
+{
+    (void)state;
+    const char *exp_sets[1] = {"failures.per_card_mtbf_days=30"};
+    const char *wei_sets[3] = {"failures.per_card_mtbf_days=30",
+                               "failures.distribution=\"weibull\"", "failures.shape=1"};
+    tmc_experiment xe = load(exp_sets, 1), xw = load(wei_sets, 3);
+    tmc_closed_form cf;
+    double me, se_e, mw, se_w;
+    run(&xe, 310, wa, &me, &se_e, &cf);
+    run(&xw, 311, wb, &mw, &se_w, &cf);
+    double z = (me - mw) / sqrt(se_e * se_e + se_w * se_w);
+    gsl_sort(wa, 1, R);
+    gsl_sort(wb, 1, R);
+    double d = ks(wa, wb), crit = 1.9495 * sqrt(2.0 / R); /* alpha = 0.001 */
+    print_message("Weibull 1 vs exponential: %.2f se, KS D %.4f (critical %.4f)\n", z, d, crit);
+    assert_true(fabs(z) < TOL_SE && d < crit);
+}
+
+/* failures-1.3 */
+static void test_one_cause(void **state)
+{
+    (void)state;
+    const char *base[1] = {"failures.per_card_mtbf_days=30"};
+    const char *one[2] = {"failures.per_card_mtbf_days=30",
+                          "failures.causes=[{\"name\": \"any\", \"share\": 1}]"};
+    tmc_experiment x0 = load(base, 1), x1 = load(one, 2);
+    tmc_closed_form cf;
+    double m0, s0, m1, s1;
+    run(&x0, 320, wa, &m0, &s0, &cf);
+    run(&x1, 320, wb, &m1, &s1, &cf);
+    for (int k = 0; k < R; k++)
+        if (wa[k] != wb[k])
+            fail_msg("replica %d: %.6f s without causes, %.6f s with one cause", k, wa[k], wb[k]);
+}
+
+/* failures-1.4: a watchdog of 600 s on every failure. */
+static void test_detection_delay(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures.per_card_mtbf_days=30",
+                           "failures.causes=[{\"name\": \"hang\", \"share\": 1, "
+                           "\"detection_s\": 600}]"};
+    tmc_experiment x = load(sets, 2);
+    tmc_closed_form cf;
+    double mean, se;
+    run(&x, 330, wa, &mean, &se, &cf);
+    assert_true(cf.daly_exact && cf.delay_mean_s == 600);
+    agree(mean, se, cf.daly_wall_s, "600 s detection delay vs Daly with a delay");
+}
+
+/* failures-1.5 */
+static void test_spares(void **state)
+{
+    (void)state;
+    const char *many[2] = {"failures.per_card_mtbf_days=30", "failures.spares=1000000"};
+    const char *none[1] = {"failures.per_card_mtbf_days=30"};
+    tmc_experiment xm = load(many, 2), xn = load(none, 1);
+    tmc_closed_form cf;
+    double m0, s0, m1, s1;
+    run(&xn, 340, wa, &m0, &s0, &cf);
+    run(&xm, 340, wb, &m1, &s1, &cf);
+    for (int k = 0; k < R; k++)
+        if (wa[k] != wb[k])
+            fail_msg("replica %d: %.6f s unlimited, %.6f s with 10^6 spares", k, wa[k], wb[k]);
+    const char *zero[3] = {"failures.per_card_mtbf_days=30", "failures.spares=0",
+                           "failures.repair_mean_hours=2"};
+    tmc_experiment xz = load(zero, 3);
+    run(&xz, 341, wa, &m0, &s0, &cf);
+    assert_true(cf.daly_exact && cf.delay_mean_s == 7200);
+    agree(m0, s0, cf.daly_wall_s, "no spares, 2 h repairs vs Daly with a delay");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_failure),   cmocka_unit_test(test_weibull_shape_one),
+        cmocka_unit_test(test_one_cause),       cmocka_unit_test(test_detection_delay),
+        cmocka_unit_test(test_spares),
+    };
+    return cmocka_run_group_tests_name("failures-1", tests, NULL, NULL);
+}
