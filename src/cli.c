@@ -135,6 +135,14 @@ int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting,
                         "job.efficiency) overflows)\n", x->path, prefix);
         return 2;
     }
+    if (cf->write_backlog) {
+        fprintf(stderr, "trainmc: %s: %sasynchronous saves cannot keep up: a snapshot takes "
+                        "%.4g s to write but one is taken every %.4g s (interval + copy), so "
+                        "the write queue grows without bound (MODEL.md 3.3); lengthen the "
+                        "checkpoint interval or shorten checkpoint.write_s\n",
+                x->path, prefix, x->checkpoint.write_s, cf->interval_s + x->checkpoint.save_s);
+        return 2;
+    }
     double factor = cf->daly_wall_s / cf->uninterrupted_s;
     if (factor <= TMC_CLI_MAX_DALY_FACTOR)
         return 0;

@@ -119,6 +119,7 @@ static int daly_exact(const tmc_experiment *x)
         one_restore &= f->causes[i].restore_s < 0 ||
                        f->causes[i].restore_s == x->checkpoint.restore_s;
     return x->jitter.cv == 0 && !x->loss_spikes.enabled && !x->pauses.enabled &&
+           (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
                             f->spares <= 0));
 }
@@ -167,6 +168,14 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->uninterrupted_s = cf->failure_free_s + cf->segments * cp->save_s;
     interruption_rates(x, cf);
     interruption_costs(x, cf);
+    cf->write_backlog = 0;
+    if (cp->mode == TMC_SAVE_ASYNC) {
+        /* the run ends when the last write commits; an interruption also
+         * loses, on average about, the write of the newest snapshot */
+        cf->uninterrupted_s += cp->write_s;
+        cf->delay_mean_s += cp->write_s;
+        cf->write_backlog = cp->write_s > cf->interval_s + cp->save_s;
+    }
 
     /* Young with the mean restore, plus the mean delay before it */
     cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cp->save_s,

@@ -86,6 +86,9 @@ typedef struct {
     double completion_days;   /* reserve + S t_s (1 + L) / 86400 (MODEL.md 1) */
     double completion_days_daly; /* reserve + Daly wall / 86400 */
     double budget_step_s;     /* (deadline - reserve) x 86400 / S (MODEL.md 1: 67.9 s) */
+    int write_backlog;        /* async saves: 1 if a write takes longer than the
+                                 interval + copy, so the write queue grows
+                                 without bound (MODEL.md 3.3) */
     int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
                                  no jitter, spikes or pauses; exponential
                                  lifetimes, one restore time, no spare pool */

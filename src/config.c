@@ -84,11 +84,14 @@ static const field cause_fields[] = {
     NUM("restore_s", 0, 1e7, 0, 0, -1, tmc_failure_cause, restore_s),
 };
 
+static const char *const save_choices[] = {"sync", "async", NULL};
 static const field checkpoint_fields[] = {
     NUM("interval_s", 0, 1e9, 1, 0, 0, tmc_checkpoint, interval_s),
     INT("interval_steps", 1, 1e9, 0, 0, tmc_checkpoint, interval_steps),
     NUM("save_s", 0, 1e7, 0, 1, 0, tmc_checkpoint, save_s),
     NUM("restore_s", 0, 1e7, 0, 1, 0, tmc_checkpoint, restore_s),
+    {"mode", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_checkpoint, mode), save_choices},
+    NUM("write_s", 0, 1e7, 0, 0, 0, tmc_checkpoint, write_s),
 };
 
 static const field outage_fields[] = {

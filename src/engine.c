@@ -33,6 +33,7 @@ typedef struct {
     double t;
     double next[EV_COUNT];
     double restore_s;       /* length of the restore under way */
+    tmc_snapshots snapshots; /* asynchronous saves not yet committed */
     tmc_failure_state failures;
     tmc_replica *out;
 } run_state;
@@ -62,6 +63,8 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->interval_steps = cf->interval_steps;
     e->fixed_s = x->job.exposed_comm_s + x->job.input_wait_s;
     e->save_s = x->checkpoint.save_s;
+    e->async = x->checkpoint.mode == TMC_SAVE_ASYNC;
+    e->write_s = x->checkpoint.write_s;
     e->restore_s = x->checkpoint.restore_s;
     e->downtime_s = x->outages.enabled ? x->outages.downtime_s : 0;
     e->rate[EV_FAILURE] = cf->rate_failures;
@@ -318,6 +321,129 @@ static int start_processes(run_state *st)
     return 0;
 }
 
+/* 1 when the replica must end now: a stop was requested or the horizon
+ * passed (then it is censored). */
+static int must_end(run_state *st)
+{
+    if (stop_requested)
+        return st->out->stopped = 1;
+    if (st->t >= st->e->horizon_s)
+        return (int)(st->out->censored = 1);
+    return 0;
+}
+
+/* Add a committed stretch of work to the split. */
+static void add_committed(tmc_replica *out, long n, double mu, double sum_max, double pause,
+                          double fixed_s, double save_s)
+{
+    out->compute_s += n * mu;
+    out->pause_s += pause;
+    out->straggler_s += sum_max - n * mu - pause;
+    out->fixed_s += n * fixed_s;
+    out->save_s += save_s;
+    out->saves++;
+}
+
+/* Asynchronous saves (snapshots.h): a segment ends with the blocking copy
+ * (save_s); its snapshot commits write_s after the storage is free; the run
+ * ends when the last snapshot has committed. */
+static void commit_ready(run_state *st, long *committed, double *safe_s)
+{
+    tmc_snapshot s;
+    while (tmc_snapshots_commit(&st->snapshots, st->t, &s)) {
+        add_committed(st->out, s.step - *committed, st->e->max.mu, s.straggler_s, s.pause_s,
+                      st->e->fixed_s, s.copy_s);
+        *committed = s.step;
+        *safe_s = s.capture_s;
+    }
+}
+
+/* One segment and its copy; queues its snapshot (training waits while the
+ * write queue is full). -1, or the process that interrupted it. */
+static int async_segment(run_state *st, long progress, long n, long *committed,
+                         double *safe_s)
+{
+    const tmc_engine *e = st->e;
+    double sum_max = 0;
+    int hit = run_compute(st, progress, n, &sum_max);
+    if (hit < 0)
+        hit = run_uninterruptible_by_spikes(st, e->save_s);
+    if (hit >= 0)
+        return hit;
+    /* straggler_s carries the segment's summed slowest-card time until commit */
+    tmc_snapshot s = {.step = progress + n, .capture_s = st->t, .straggler_s = sum_max,
+                      .pause_s = paused_count(e, progress, n) * e->pause_s,
+                      .copy_s = e->save_s};
+    while (st->snapshots.count == TMC_SNAPSHOTS_MAX) {
+        double start = st->t, free_at = st->snapshots.queue[st->snapshots.head].commit_s;
+        if ((hit = run_uninterruptible_by_spikes(st, free_at - st->t)) >= 0)
+            return hit;
+        s.copy_s += st->t - start; /* accounted with the snapshot */
+        s.capture_s = st->t;
+        commit_ready(st, committed, safe_s);
+    }
+    tmc_snapshots_capture(&st->snapshots, &s, e->write_s);
+    return -1;
+}
+
+static void run_async(run_state *st)
+{
+    const tmc_engine *e = st->e;
+    long committed = 0, progress = 0;
+    double safe_s = 0; /* the wall time up to which the work is saved */
+    tmc_snapshots_reset(&st->snapshots);
+    while (!must_end(st)) {
+        commit_ready(st, &committed, &safe_s);
+        if (committed == e->steps)
+            return;
+        int hit;
+        if (progress < e->steps) {
+            long n = e->steps - progress < e->interval_steps ? e->steps - progress
+                                                              : e->interval_steps;
+            if ((hit = async_segment(st, progress, n, &committed, &safe_s)) < 0) {
+                progress += n;
+                continue;
+            }
+        } else { /* all steps done: wait for the last write */
+            double start = st->t;
+            if ((hit = run_uninterruptible_by_spikes(st, st->snapshots.storage_free_s -
+                                                         st->t)) < 0) {
+                st->out->save_s += st->t - start;
+                safe_s = st->t;
+                continue;
+            }
+        }
+        commit_ready(st, &committed, &safe_s);
+        st->out->lost_s += st->t - safe_s;
+        tmc_snapshots_abort(&st->snapshots);
+        progress = committed;
+        recover(st, hit);
+        safe_s = st->t;
+    }
+}
+
+/* Synchronous saves: each segment's save commits at its end. */
+static void run_sync(run_state *st)
+{
+    const tmc_engine *e = st->e;
+    long done = 0;
+    while (done < e->steps && !must_end(st)) {
+        long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
+        double seg_start = st->t, sum_max = 0;
+        int hit = run_compute(st, done, n, &sum_max);
+        if (hit < 0)
+            hit = run_uninterruptible_by_spikes(st, e->save_s);
+        if (hit >= 0) {
+            st->out->lost_s += st->t - seg_start;
+            recover(st, hit);
+            continue;
+        }
+        add_committed(st->out, n, e->max.mu, sum_max, paused_count(e, done, n) * e->pause_s,
+                      e->fixed_s, e->save_s);
+        done += n;
+    }
+}
+
 void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
                     gsl_rng *const rng[TMC_STREAM_COUNT], tmc_replica *out)
 {
@@ -329,36 +455,10 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
         out->stopped = 1; /* out of memory for the failure state: no result */
         return;
     }
-
-    long done = 0;
-    while (done < e->steps) {
-        if (stop_requested) {
-            out->stopped = 1;
-            return;
-        }
-        if (st.t >= e->horizon_s) {
-            out->censored = 1;
-            break;
-        }
-        long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
-        double seg_start = st.t, sum_max = 0;
-        int hit = run_compute(&st, done, n, &sum_max);
-        if (hit < 0)
-            hit = run_uninterruptible_by_spikes(&st, e->save_s);
-        if (hit >= 0) {
-            out->lost_s += st.t - seg_start;
-            recover(&st, hit);
-            continue;
-        }
-        double pause = paused_count(e, done, n) * e->pause_s;
-        done += n;
-        out->compute_s += n * e->max.mu;
-        out->pause_s += pause;
-        out->straggler_s += sum_max - n * e->max.mu - pause;
-        out->fixed_s += n * e->fixed_s;
-        out->save_s += e->save_s;
-        out->saves++;
-    }
+    if (e->async)
+        run_async(&st);
+    else
+        run_sync(&st);
     out->wall_s = out->censored ? e->horizon_s : st.t;
     tmc_failures_end(&st.failures);
 }

@@ -5,7 +5,11 @@
  *   one may be shorter). A step lasts max_i X_i + exposed_comm + input_wait,
  *   the maximum over the N cards drawn in O(1) by its inverse CDF (dist.h).
  * - After every segment a synchronous save of save_s runs and commits at its
- *   end; the final save after the last step ends the run.
+ *   end; the final save after the last step ends the run. With asynchronous
+ *   saves, save_s is the blocking copy, the snapshot is written in the
+ *   background (write_s, one write at a time) and only committed snapshots
+ *   can be restored (snapshots.h; MODEL.md 3.3); the run ends when the last
+ *   snapshot commits.
  * - Card failures (rate N / MTBF_card), common outages and loss spikes are
  *   Poisson processes in wall-clock time, each with its own random stream.
  *   Failures and outages strike anywhere: compute, save or restore. A loss
@@ -50,6 +54,7 @@
 #include "config.h"
 #include "dist.h"
 #include "failures.h"
+#include "snapshots.h"
 #include "rng_pcg.h"
 
 /* Everything one replica needs, derived once from an experiment. Read-only
@@ -75,6 +80,8 @@ typedef struct {
     tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
     double fixed_s;        /* exposed comm + input wait per step, s */
     double save_s, restore_s, downtime_s;
+    int async;             /* 1: asynchronous saves (snapshots.h) */
+    double write_s;        /* asynchronous: background write of a snapshot, s */
     double rate[3];        /* per second: failures, outages, spikes (0 = off) */
     tmc_failure_model failures; /* lifetimes, causes, spares (when rate[0] > 0) */
 } tmc_engine;

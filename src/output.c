@@ -72,7 +72,7 @@ static void text_comparison(FILE *f, const tmc_report *r)
     fprintf(f, "%-22s Young %-18.3f %.4f +- %.4f\n", "completion T (days)",
             cf->completion_days, d->mean, d->se);
     fprintf(f, "%-22s Daly  %-18.3f%s\n", "", cf->completion_days_daly,
-            cf->daly_exact ? "" : " (approximate: jitter, spikes or downtime)");
+            cf->daly_exact ? "" : " (approximate: the run goes beyond Daly's assumptions)");
     snprintf(young, sizeof young, "%.3f %%", 100 * cf->overhead_young);
     snprintf(daly, sizeof daly, "%.3f %%", 100 * cf->overhead_daly);
     fprintf(f, "%-22s Young %-18s %.3f %% +- %.3f %%\n", "overhead", young, 100 * ov,
