@@ -97,6 +97,7 @@ static const field checkpoint_fields[] = {
 static const field outage_fields[] = {
     NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_outages, mean_interval_days),
     NUM("downtime_s", 0, 1e7, 0, 0, 0, tmc_outages, downtime_s),
+    NUM("downtime_cv", 0, 20, 0, 0, 0, tmc_outages, downtime_cv),
 };
 
 static const field spike_fields[] = {

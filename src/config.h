@@ -83,7 +83,9 @@ typedef struct {
 typedef struct {
     int enabled;
     double mean_interval_days; /* mean time between common outages, days */
-    double downtime_s;         /* time the job is down before its restore, s, default 0 */
+    double downtime_s;         /* mean time the job is down before its restore, s, default 0 */
+    double downtime_cv;        /* 0 (default): always downtime_s; else lognormal with
+                                  this coefficient of variation (issue 4) */
 } tmc_outages;
 
 typedef struct {

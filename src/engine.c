@@ -67,6 +67,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->write_s = x->checkpoint.write_s;
     e->restore_s = x->checkpoint.restore_s;
     e->downtime_s = x->outages.enabled ? x->outages.downtime_s : 0;
+    e->downtime_sigma = x->outages.enabled ? sqrt(log1p(pow(x->outages.downtime_cv, 2))) : 0;
     e->rate[EV_FAILURE] = cf->rate_failures;
     e->rate[EV_OUTAGE] = cf->rate_outages;
     e->rate[EV_SPIKE] = cf->rate_spikes;
@@ -258,6 +259,16 @@ static void stay_down(run_state *st, double d, double *account)
     discard_until(st, EV_OUTAGE, st->t);
 }
 
+/* An outage's downtime: fixed, or lognormal with mean downtime_s. */
+static double outage_downtime(run_state *st)
+{
+    const tmc_engine *e = st->e;
+    if (e->downtime_sigma == 0 || e->downtime_s == 0)
+        return e->downtime_s;
+    double s = e->downtime_sigma;
+    return gsl_ran_lognormal(st->rng[TMC_STREAM_DOWNTIMES], log(e->downtime_s) - 0.5 * s * s, s);
+}
+
 /* A card failure at st->t: its cause's detection delay, a wait for a spare,
  * and the restore the cause asks for. */
 static void take_failure(run_state *st)
@@ -283,7 +294,7 @@ static void take_arrival(run_state *st, int k)
         take_failure(st);
     } else if (k == EV_OUTAGE) {
         out->outages++;
-        stay_down(st, st->e->downtime_s, &out->downtime_s);
+        stay_down(st, outage_downtime(st), &out->downtime_s);
     } else {
         out->loss_spikes++;
     }

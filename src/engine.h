@@ -80,6 +80,7 @@ typedef struct {
     tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
     double fixed_s;        /* exposed comm + input wait per step, s */
     double save_s, restore_s, downtime_s;
+    double downtime_sigma; /* lognormal sigma of an outage's downtime; 0: fixed */
     int async;             /* 1: asynchronous saves (snapshots.h) */
     double write_s;        /* asynchronous: background write of a snapshot, s */
     double rate[3];        /* per second: failures, outages, spikes (0 = off) */

@@ -45,7 +45,8 @@ typedef enum {
     TMC_STREAM_SPIKES = 3,   /* loss spike arrivals */
     TMC_STREAM_CAUSES = 4,   /* the cause of each card failure */
     TMC_STREAM_REPAIRS = 5,  /* repair times of failed cards */
-    TMC_STREAM_COUNT = 6
+    TMC_STREAM_DOWNTIMES = 6, /* durations of common outages */
+    TMC_STREAM_COUNT = 7
 } tmc_stream_kind;
 
 /* Seed r for process `kind` of replica `replica` under run seed `seed`:

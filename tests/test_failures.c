@@ -13,7 +13,9 @@
  *              a delay, closed_form.h);
  * failures-1.5 unlimited spares and a pool too large to empty give the same
  *              runs; no pool (0 spares) waits a repair per failure: against
- *              the delayed Daly form with d = the mean repair time. */
+ *              the delayed Daly form with d = the mean repair time;
+ * failures-1.6 outages with lognormal downtimes (mean 1 h, cv 1): the delay
+ *              enters Daly's form through its mean only. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -189,12 +191,27 @@ static void test_spares(void **state)
     agree(m0, s0, cf.daly_wall_s, "no spares, 2 h repairs vs Daly with a delay");
 }
 
+/* failures-1.6 */
+static void test_random_downtime(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures=null",
+                           "outages={\"mean_interval_days\": 0.5, \"downtime_s\": 3600, "
+                           "\"downtime_cv\": 1}"};
+    tmc_experiment x = load(sets, 2);
+    tmc_closed_form cf;
+    double mean, se;
+    run(&x, 350, wa, &mean, &se, &cf);
+    assert_true(cf.daly_exact && cf.delay_mean_s == 3600);
+    agree(mean, se, cf.daly_wall_s, "lognormal outage downtimes vs Daly with a delay");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_failure),   cmocka_unit_test(test_weibull_shape_one),
         cmocka_unit_test(test_one_cause),       cmocka_unit_test(test_detection_delay),
-        cmocka_unit_test(test_spares),
+        cmocka_unit_test(test_spares),       cmocka_unit_test(test_random_downtime),
     };
     return cmocka_run_group_tests_name("failures-1", tests, NULL, NULL);
 }
