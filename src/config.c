@@ -104,6 +104,13 @@ static const field spike_fields[] = {
     NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_loss_spikes, mean_interval_days),
 };
 
+static const field slow_fields[] = {
+    NUM("fraction", 0, 1, 0, 1, 0, tmc_slow_cards, fraction),
+    NUM("factor", 1, 100, 0, 1, 0, tmc_slow_cards, factor),
+    INT("detect_after_steps", 0, 1e9, 0, 0, tmc_slow_cards, detect_after_steps),
+    NUM("eviction_restore_s", 0, 1e7, 0, 0, -1, tmc_slow_cards, eviction_restore_s),
+};
+
 static const char *const pause_choices[] = {"all", "one", NULL};
 static const field pause_fields[] = {
     INT("every_steps", 1, 1e9, 1, 0, tmc_pauses, every_steps),
@@ -195,6 +202,7 @@ static const section sections[] = {
     SEC("outages", outage_fields, outages, 0, 1, offsetof(tmc_outages, enabled), NULL),
     SEC("loss_spikes", spike_fields, loss_spikes, 0, 1, offsetof(tmc_loss_spikes, enabled), NULL),
     SEC("pauses", pause_fields, pauses, 0, 1, offsetof(tmc_pauses, enabled), NULL),
+    SEC("slow_cards", slow_fields, slow_cards, 0, 1, offsetof(tmc_slow_cards, enabled), NULL),
     SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),
     SEC("monte_carlo", mc_fields, monte_carlo, 0, 0, -1, NULL),
     PLAN("model", model_fields, model, tmc_model, "model file"),
@@ -209,7 +217,7 @@ static const section sections[] = {
 
 static const char *const top_keys[] = {"name", "source", "description", "job", "jitter",
                                        "failures", "checkpoint", "outages", "loss_spikes",
-                                       "pauses", "deadline", "monte_carlo", "model", "memory",
+                                       "pauses", "slow_cards", "deadline", "monte_carlo", "model", "memory",
                                        "interconnect", "storage", "input_pipeline", "batch",
                                        "critical_batch", "scale_up", NULL};
 

@@ -104,6 +104,18 @@ typedef struct {
     tmc_pause_cards cards; /* "all" (the step is longer by duration_s) or "one" */
 } tmc_pauses;
 
+/* Persistently slow cards (issue 4; MegaScale: about 0.5 % of machines
+ * markedly slow): each card is slow with probability `fraction`, its
+ * compute time `factor` times a normal card's, for the whole run unless
+ * detected after detect_after_steps steps and evicted at the next commit. */
+typedef struct {
+    int enabled;
+    double fraction;          /* [0, 1] */
+    double factor;            /* [1, 100] */
+    long detect_after_steps;  /* 0: never detected */
+    double eviction_restore_s; /* restore after an eviction, s; < 0: restore_s */
+} tmc_slow_cards;
+
 typedef struct {
     double days;         /* deadline from the start of the job, days (MODEL.md 1: 30) */
     double reserve_days; /* reserved for start-up, evaluation, pauses, days (MODEL.md 1: 5) */
@@ -205,6 +217,7 @@ typedef struct {
     tmc_outages outages;
     tmc_loss_spikes loss_spikes;
     tmc_pauses pauses;
+    tmc_slow_cards slow_cards;
     tmc_deadline deadline;
     tmc_monte_carlo monte_carlo;
     tmc_model model;

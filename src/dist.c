@@ -133,3 +133,36 @@ void tmc_dist_max_free(tmc_max_sampler *s)
     s->low = s->high = NULL;
 }
 
+
+/* mu Q at v, given log v and w = 1 - v both accurately, from the tables. */
+static double table_at(const tmc_max_sampler *s, double log_v, double w)
+{
+    int high = w < 0.5;
+    double t = high ? w : exp(log_v);
+    int e;
+    frexp(t, &e); /* t in [2^(e-1), 2^e): octave k = -1 - e */
+    int k = -1 - e;
+    if (k < 0) /* t = 1/2 exactly */
+        k = 0;
+    if (k >= TMC_MAX_OCTAVES)
+        return s->mu * tmc_dist_card_max_quantile(&s->card, log_v, s->inv_n);
+    double x = (ldexp(t, k + 2) - 1.0) * TMC_MAX_SUB;
+    int j = (int)x;
+    if (j >= TMC_MAX_SUB)
+        j = TMC_MAX_SUB - 1;
+    double f = x - j;
+    const double *c = (high ? s->high : s->low)[k * TMC_MAX_SUB + j].c;
+    return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
+}
+
+double tmc_dist_sample_max_of(const tmc_max_sampler *s, gsl_rng *r, long m)
+{
+    if (!s->low)
+        return s->mu;
+    uint32_t u = tmc_rng_pcg_next(r);
+    double log_u = u < 0x80000000u ? log((u + 0.5) / 4294967296.0)
+                                   : log1p(-((~u) + 0.5) / 4294967296.0);
+    double log_v = log_u / (s->inv_n * (double)m); /* v = u^(n/m) */
+    double x = table_at(s, log_v, -expm1(log_v));
+    return x > 0 ? x : 0;
+}

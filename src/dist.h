@@ -84,6 +84,13 @@ void tmc_dist_max_free(tmc_max_sampler *s);
  * rho > 0; never below 0. Draws nothing and returns mu without jitter. */
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r);
 
+/* One draw of the maximum over m of the sampler's n cards (1 <= m <= n),
+ * independent part only, seconds: the same table read at v^(n/m), since
+ * F^-1(U^(1/m)) = Q_n(U^(n/m)). Costs a log and an exp more than
+ * tmc_dist_sample_max; used for groups of cards whose size varies by replica
+ * (slow cards). Never below 0. */
+double tmc_dist_sample_max_of(const tmc_max_sampler *s, gsl_rng *r, long m);
+
 /* The exact standard quantile Q from log v (v in (0, 1)): the slow path of
  * the sampler and the reference its table is checked against. */
 double tmc_dist_max_quantile(double log_v, double inv_n);

@@ -34,6 +34,8 @@ typedef struct {
     double next[EV_COUNT];
     double restore_s;       /* length of the restore under way */
     tmc_snapshots snapshots; /* asynchronous saves not yet committed */
+    long slow;              /* slow cards still in the job */
+    long steps_run;         /* steps drawn while slow cards were in the job */
     tmc_failure_state failures;
     tmc_replica *out;
 } run_state;
@@ -75,6 +77,13 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         tmc_failures_model(&e->failures, x);
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
+    e->cards = x->job.cards;
+    const tmc_slow_cards *sc = &x->slow_cards;
+    e->slow_fraction = sc->enabled ? sc->fraction : 0;
+    e->slow_factor = sc->enabled ? sc->factor : 1;
+    e->detect_after = sc->enabled ? sc->detect_after_steps : 0;
+    e->evict_restore_s = sc->eviction_restore_s >= 0 ? sc->eviction_restore_s
+                                                     : x->checkpoint.restore_s;
     if (init_pauses(e, x, cf))
         return -1;
     double mean, sd;
@@ -168,22 +177,46 @@ static double paused_step(const tmc_engine *e, gsl_rng *r)
     return fmax(fmax(a, b) + common, 0);
 }
 
+/* The slowest card of a step with st->slow slow cards: the normal group's
+ * maximum and factor x the slow group's (each from the table at v^(n/m)),
+ * a pausing card when the step has one, and the step's common part. */
+static double slow_step(const run_state *st, int paused, gsl_rng *r)
+{
+    const tmc_engine *e = st->e;
+    long slow = st->slow, normal = e->cards - slow;
+    int one = paused && e->pause_one && normal > 0;
+    normal -= one;
+    double common = e->max.common_s > 0 ? e->max.common_s * gsl_ran_gaussian_ziggurat(r, 1.0)
+                                        : 0;
+    double x = normal > 0 ? tmc_dist_sample_max_of(&e->max, r, normal) + common : 0;
+    if (one)
+        x = fmax(x, tmc_dist_sample_max(&e->single, r) + e->pause_s + common);
+    x = fmax(x, e->slow_factor * (tmc_dist_sample_max_of(&e->max, r, slow) + common));
+    if (paused && !e->pause_one)
+        x += e->pause_s;
+    return fmax(x, 0);
+}
+
 /* Compute time of steps first + 1 .. first + n, one by one, until one ends
  * past `limit`: returns the sum of their slowest-card times and sets *cut if
  * one does. */
-static double draw_steps(const tmc_engine *e, long first, long n, double t, double limit,
+static double draw_steps(run_state *st, long first, long n, double t, double limit,
                          gsl_rng *r, int *cut)
 {
+    const tmc_engine *e = st->e;
     long k = e->pause_every, next = k ? first + k - first % k : -1, last = first + n;
     double sum = 0;
     *cut = 0;
     for (long step = first + 1; step <= last; step++) {
         double x;
-        if (step == next) {
-            x = paused_step(e, r);
+        int paused = step == next;
+        if (paused)
             next += k;
+        if (st->slow > 0) {
+            x = slow_step(st, paused, r);
+            st->steps_run++;
         } else {
-            x = tmc_dist_sample_max(&e->max, r);
+            x = paused ? paused_step(e, r) : tmc_dist_sample_max(&e->max, r);
         }
         t += x + e->fixed_s;
         sum += x;
@@ -197,15 +230,23 @@ static double draw_steps(const tmc_engine *e, long first, long n, double t, doub
 
 /* The slowest-card compute time of a whole segment of n steps after step
  * `first`, drawn at once where the mode allows; *cut as draw_steps. */
-static double segment_compute(const tmc_engine *e, long first, long n, double t,
+static double segment_compute(run_state *st, long first, long n, double t,
                               double limit, gsl_rng *r, int *cut)
 {
+    const tmc_engine *e = st->e;
     long paused = paused_count(e, first, n);
     *cut = 0;
+    if (st->slow > 0 && e->max.sigma == 0) { /* deterministic: the slow cards set the pace */
+        st->steps_run += n;
+        double mu = e->max.mu, slow = e->slow_factor * mu;
+        double pause = e->pause_one && st->slow < e->cards ? fmax(slow, mu + e->pause_s) - slow
+                                                           : e->pause_s;
+        return n * slow + paused * pause;
+    }
     if (e->max.sigma == 0)
         return n * e->max.mu + paused * e->pause_s;
-    if (!e->aggregated || n - paused < TMC_AGGREGATE_MIN_STEPS)
-        return draw_steps(e, first, n, t, limit, r, cut);
+    if (st->slow > 0 || !e->aggregated || n - paused < TMC_AGGREGATE_MIN_STEPS)
+        return draw_steps(st, first, n, t, limit, r, cut);
     if (!e->pause_one)
         return segment_sum(e, n, r) + paused * e->pause_s;
     double sum = segment_sum(e, n - paused, r);
@@ -223,7 +264,7 @@ static int run_compute(run_state *st, long first, long n, double *sum_max)
     discard_until(st, EV_SPIKE, st->t);
     int kind = earliest(st, EV_COUNT), cut;
     double limit = st->next[kind];
-    double sum = segment_compute(e, first, n, st->t, limit, st->rng[TMC_STREAM_JITTER], &cut);
+    double sum = segment_compute(st, first, n, st->t, limit, st->rng[TMC_STREAM_JITTER], &cut);
     double end = st->t + sum + n * e->fixed_s;
     if (cut || end > limit) {
         st->t = limit;
@@ -329,7 +370,36 @@ static int start_processes(run_state *st)
     }
     draw_next(st, EV_OUTAGE, 0.0);
     draw_next(st, EV_SPIKE, 0.0);
+    st->steps_run = 0;
+    st->slow = st->e->slow_fraction > 0
+        ? (long)gsl_ran_binomial(st->rng[TMC_STREAM_SLOW], st->e->slow_fraction,
+                                 (unsigned)st->e->cards) : 0;
+    st->out->slow_cards = (double)st->slow;
+    st->out->slow_runs = st->slow > 0;
     return 0;
+}
+
+/* Slow cards detected (after detect_after steps with them) are evicted right
+ * after a commit: a restore, which failures and outages may interrupt like
+ * any other, then the job runs on normal cards. */
+static int evict_due(const run_state *st)
+{
+    return st->slow > 0 && st->e->detect_after > 0 && st->steps_run >= st->e->detect_after;
+}
+
+static void maybe_evict(run_state *st)
+{
+    const tmc_engine *e = st->e;
+    if (!evict_due(st))
+        return;
+    st->out->slow_survival_s += st->t;
+    st->out->evictions++;
+    st->slow = 0;
+    double start = st->t;
+    int hit = run_uninterruptible_by_spikes(st, e->evict_restore_s);
+    st->out->eviction_s += st->t - start;
+    if (hit >= 0)
+        recover(st, hit);
 }
 
 /* 1 when the replica must end now: a stop was requested or the horizon
@@ -407,15 +477,19 @@ static void run_async(run_state *st)
         commit_ready(st, &committed, &safe_s);
         if (committed == e->steps)
             return;
+        if (evict_due(st) && st->snapshots.count == 0) {
+            maybe_evict(st);
+            safe_s = st->t;
+        }
         int hit;
-        if (progress < e->steps) {
+        if (progress < e->steps && !(evict_due(st) && st->snapshots.count > 0)) {
             long n = e->steps - progress < e->interval_steps ? e->steps - progress
                                                               : e->interval_steps;
             if ((hit = async_segment(st, progress, n, &committed, &safe_s)) < 0) {
                 progress += n;
                 continue;
             }
-        } else { /* all steps done: wait for the last write */
+        } else { /* all steps done, or an eviction due: wait for the writes */
             double start = st->t;
             if ((hit = run_uninterruptible_by_spikes(st, st->snapshots.storage_free_s -
                                                          st->t)) < 0) {
@@ -452,6 +526,8 @@ static void run_sync(run_state *st)
         add_committed(st->out, n, e->max.mu, sum_max, paused_count(e, done, n) * e->pause_s,
                       e->fixed_s, e->save_s);
         done += n;
+        if (done < e->steps)
+            maybe_evict(st);
     }
 }
 
@@ -471,6 +547,8 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     else
         run_sync(&st);
     out->wall_s = out->censored ? e->horizon_s : st.t;
+    if (st.slow > 0) /* never evicted: the slow cards stayed to the end */
+        out->slow_survival_s += out->wall_s;
     tmc_failures_end(&st.failures);
 }
 
@@ -487,6 +565,11 @@ void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
     a->downtime_s += b->downtime_s;
     a->detection_s += b->detection_s;
     a->spare_wait_s += b->spare_wait_s;
+    a->eviction_s += b->eviction_s;
+    a->slow_cards += b->slow_cards;
+    a->slow_runs += b->slow_runs;
+    a->slow_survival_s += b->slow_survival_s;
+    a->evictions += b->evictions;
     a->card_failures += b->card_failures;
     a->outages += b->outages;
     a->loss_spikes += b->loss_spikes;

@@ -26,8 +26,15 @@
  * - Periodic pauses (optional) fall on steps k, 2k, ... of the run: all cards
  *   stop for p, or one card does, so that step's slowest card is
  *   max(A_{N-1}, B + p), drawn from exact samplers of N - 1 and 1 cards.
+ * - Slow cards (optional): each card is slow with probability f for the
+ *   whole run (S ~ Binomial(N, f) per replica), its time factor x a normal
+ *   card's; a step is then max(max of N - S normal cards, factor x max of S),
+ *   each group's maximum drawn exactly from the same table at v^(N/m)
+ *   (dist.h), step by step in both modes. Detection after W steps evicts
+ *   them at the next commit: a restore, after which all cards are normal.
  * - Wall time = useful compute + straggler wait + pauses + comm/input + saves
- *   (of the committed segments) + lost work + restores + downtime. Useful compute is
+ *   (of the committed segments) + lost work + restores + downtime + failure
+ *   detection + spare waits + evictions. Useful compute is
  *   mu per committed step; straggler wait is max_i X_i - mu per committed step.
  * With no jitter, no spikes and no downtime these are exactly the assumptions
  * of Daly's T_wall (closed_form.h), and the engine's mean agrees with it.
@@ -78,6 +85,10 @@ typedef struct {
     int pause_one;         /* 1: one card pauses; 0: all do */
     tmc_max_sampler rest;  /* pause_one: the other N - 1 cards (independent part) */
     tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
+    long cards;            /* N */
+    double slow_fraction, slow_factor; /* slow cards (0: none) */
+    long detect_after;     /* steps until slow cards are detected (0: never) */
+    double evict_restore_s;
     double fixed_s;        /* exposed comm + input wait per step, s */
     double save_s, restore_s, downtime_s;
     double downtime_sigma; /* lognormal sigma of an outage's downtime; 0: fixed */
@@ -100,6 +111,11 @@ typedef struct {
     double downtime_s;  /* outage downtime before restores */
     double detection_s; /* failures not yet noticed (a hung job before its watchdog) */
     double spare_wait_s; /* waiting for a spare card or a repair */
+    double eviction_s;  /* restores that evicted slow cards */
+    double slow_cards;  /* slow cards in the run */
+    double slow_runs;   /* 1 if the run had any */
+    double slow_survival_s; /* wall time slow cards stayed (to eviction or the end) */
+    double evictions;
     double card_failures, outages, loss_spikes, saves;
     int stopped;        /* 1 if tmc_engine_request_stop cut it short */
     double censored;    /* 1 if still running at the horizon: wall_s = horizon */

@@ -14,7 +14,7 @@ typedef struct {
     double mean_s;
 } split_row;
 
-#define SPLIT_ROWS 10
+#define SPLIT_ROWS 11
 
 static int split_rows(const tmc_report *r, split_row rows[SPLIT_ROWS])
 {
@@ -31,6 +31,7 @@ static int split_rows(const tmc_report *r, split_row rows[SPLIT_ROWS])
         {"outage_downtime", "outage downtime", t->downtime_s / n},
         {"failure_detection", "failures not yet detected", t->detection_s / n},
         {"spare_wait", "waiting for spares", t->spare_wait_s / n},
+        {"evictions", "evicting slow cards", t->eviction_s / n},
     };
     memcpy(rows, all, sizeof all);
     return SPLIT_ROWS;
@@ -110,6 +111,11 @@ static void text_events(FILE *f, const tmc_report *r)
     fprintf(f, "\nEvents per run (mean): card failures %.3f, outages %.3f, loss spikes %.3f,"
                " committed saves %.1f\n",
             t->card_failures / n, t->outages / n, t->loss_spikes / n, t->saves / n);
+    if (t->slow_runs > 0)
+        fprintf(f, "Slow cards: %.3f per run (%.1f %% of runs have any); they stayed %.3f days "
+                   "on average (to eviction or the run's end); %.3f evictions per run\n",
+                t->slow_cards / n, 100 * t->slow_runs / n,
+                t->slow_survival_s / t->slow_runs / TMC_DAY_S, t->evictions / n);
     if (t->censored > 0)
         fprintf(f, "Censored: %.0f replicas still running at the horizon, %.1f days, "
                    "counted there (as misses of any earlier deadline)\n",
@@ -232,6 +238,12 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(ev, "outages", t->outages / n);
     cJSON_AddNumberToObject(ev, "loss_spikes", t->loss_spikes / n);
     cJSON_AddNumberToObject(ev, "saves", t->saves / n);
+    cJSON *slow = cJSON_AddObjectToObject(root, "slow_cards");
+    cJSON_AddNumberToObject(slow, "per_run", t->slow_cards / n);
+    cJSON_AddNumberToObject(slow, "runs_with_any", t->slow_runs / n);
+    cJSON_AddNumberToObject(slow, "survival_days",
+                            t->slow_runs > 0 ? t->slow_survival_s / t->slow_runs / TMC_DAY_S : 0);
+    cJSON_AddNumberToObject(slow, "evictions", t->evictions / n);
     cJSON *cens = cJSON_AddObjectToObject(root, "censored");
     cJSON_AddNumberToObject(cens, "replicas", t->censored);
     cJSON_AddNumberToObject(cens, "horizon_days", r->horizon_s / TMC_DAY_S);

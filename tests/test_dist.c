@@ -7,6 +7,8 @@
  * dist-1.6 the sampler's quantile table agrees with the exact quantile;
  * dist-1.7 lognormal and gamma cards: table exactness, mean and sd of the
  *          maximum against quadrature, and against brute force;
+ * dist-1.9 the maximum over m of the sampler's n cards: m = n repeats the
+ *          plain draw; m = 1, 7, 40 match c_m by quadrature (4 se);
  * dist-1.8 correlated normal cards: moments against quadrature; rho = 1
  *          leaves only the common part (mean mu, sd sigma).
  * Statistical tests: fixed seed, estimator and standard error stated,
@@ -274,6 +276,33 @@ static void test_correlation(void **state)
     }
 }
 
+/* dist-1.9 */
+static void test_max_of_subset(void **state)
+{
+    (void)state;
+    tmc_max_sampler s = standard_max(48);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32), *q = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 90, 0);
+    tmc_rng_pcg_seed(q, 90, 0);
+    for (int i = 0; i < 100000; i++) {
+        double a = tmc_dist_sample_max(&s, r), b = tmc_dist_sample_max_of(&s, q, 48);
+        if (fabs(a - b) > 1e-9)
+            fail_msg("draw %d: %.12f plain, %.12f through max_of(48)", i, a, b);
+    }
+    static const long ms[3] = {1, 7, 40};
+    for (int i = 0; i < 3; i++) {
+        double sd, c = tmc_dist_normal_emax(ms[i], &sd), sum = 0;
+        for (long k = 0; k < DRAWS; k++)
+            sum += tmc_dist_sample_max_of(&s, r, ms[i]) - 10.0;
+        double z = (sum / DRAWS - c) / (sd / sqrt((double)DRAWS));
+        if (fabs(z) > TOL_SE)
+            fail_msg("max of %ld of 48: mean %.2f se off c_%ld", ms[i], z, ms[i]);
+    }
+    gsl_rng_free(r);
+    gsl_rng_free(q);
+    tmc_dist_max_free(&s);
+}
+
 /* dist-1.5 */
 static void test_no_jitter(void **state)
 {
@@ -302,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_table_exactness),
         cmocka_unit_test(test_heavy_tails),
         cmocka_unit_test(test_correlation),
+        cmocka_unit_test(test_max_of_subset),
     };
     return cmocka_run_group_tests_name("dist-1", tests, NULL, NULL);
 }

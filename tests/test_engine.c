@@ -157,7 +157,7 @@ static void test_split_and_counts(void **state)
         tmc_engine_run(&e, 105, (uint64_t)k, rng, &o);
         double parts = o.compute_s + o.straggler_s + o.pause_s + o.fixed_s + o.save_s +
                        o.lost_s + o.restore_s + o.downtime_s + o.detection_s +
-                       o.spare_wait_s;
+                       o.spare_wait_s + o.eviction_s;
         if (fabs(parts - o.wall_s) > 1e-9 * o.wall_s)
             fail_msg("replica %d: split adds to %.6f s, wall %.6f s", k, parts, o.wall_s);
         assert_true(o.saves == (double)cf.segments);

@@ -1,0 +1,125 @@
+/* slow-1.x: persistently slow cards (issue 4).
+ * slow-1.1 fraction 0 changes nothing, replica for replica;
+ * slow-1.2 every card slow, no jitter: each step takes factor x mu, so the
+ *          wall time is exactly S (factor mu + comm + input) + saves;
+ * slow-1.3 every card slow, 5 % jitter: E[wall] = S (factor E[max] + comm +
+ *          input) + saves within 4 standard errors (the slow group's maximum
+ *          through the table at v^(n/m));
+ * slow-1.4 detection after W steps: the cards are evicted at the first commit
+ *          after W steps, which costs one eviction restore; the slow cards
+ *          stayed until then (exact, no jitter, no failures). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "closed_form.h"
+#include "engine.h"
+#include "runner.h"
+
+#define R 400
+
+static double wa[R], wb[R];
+
+static tmc_replica run(const char *const *sets, int n, double *wall, tmc_closed_form *cf,
+                       tmc_experiment *xo)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/design-48.json", TMC_SOURCE_DIR);
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, sets, n, &x, &err))
+        fail_msg("%s", err.msg);
+    tmc_closed_form_compute(&x, cf);
+    tmc_engine e;
+    tmc_replica totals;
+    assert_int_equal(tmc_engine_init(&e, &x, cf), 0);
+    assert_int_equal(tmc_runner_run(&e, R, 501, 2, NULL, NULL, wall, &totals, &err), 0);
+    tmc_engine_free(&e);
+    if (xo)
+        *xo = x;
+    return totals;
+}
+
+static void test_fraction_zero(void **state)
+{
+    (void)state;
+    const char *base[1] = {"jitter.cv=0.05"};
+    const char *slow[2] = {"jitter.cv=0.05",
+                           "slow_cards={\"fraction\": 0, \"factor\": 1.5}"};
+    tmc_closed_form cf;
+    run(base, 1, wa, &cf, NULL);
+    run(slow, 2, wb, &cf, NULL);
+    for (int k = 0; k < R; k++)
+        if (wa[k] != wb[k])
+            fail_msg("replica %d: %.6f s vs %.6f s with fraction 0", k, wa[k], wb[k]);
+}
+
+static void test_all_slow_exact(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures=null", "slow_cards={\"fraction\": 1, \"factor\": 1.1}"};
+    tmc_closed_form cf;
+    tmc_experiment x;
+    tmc_replica t = run(sets, 2, wa, &cf, &x);
+    double fixed = x.job.exposed_comm_s + x.job.input_wait_s;
+    double exact = x.job.steps * (1.1 * cf.compute_s + fixed) + cf.segments * x.checkpoint.save_s;
+    for (int k = 0; k < R; k++)
+        if (fabs(wa[k] - exact) > 1e-9 * exact)
+            fail_msg("replica %d: %.6f s, exact %.6f s", k, wa[k], exact);
+    assert_true(t.slow_cards == 48.0 * R && t.evictions == 0);
+}
+
+static void test_all_slow_jitter(void **state)
+{
+    (void)state;
+    const char *sets[3] = {"failures=null", "jitter.cv=0.05",
+                           "slow_cards={\"fraction\": 1, \"factor\": 1.1}"};
+    tmc_closed_form cf;
+    tmc_experiment x;
+    run(sets, 3, wa, &cf, &x);
+    double fixed = x.job.exposed_comm_s + x.job.input_wait_s;
+    double emax = tmc_dist_expected_max(&x.jitter, cf.compute_s, 48);
+    double exact = x.job.steps * (1.1 * emax + fixed) + cf.segments * x.checkpoint.save_s;
+    double mean = gsl_stats_mean(wa, 1, R), se = gsl_stats_sd(wa, 1, R) / sqrt(R);
+    print_message("all cards slow, 5 %% jitter: %.1f s +- %.1f, exact %.1f s (%.2f se)\n", mean,
+                  se, exact, (mean - exact) / se);
+    assert_true(fabs(mean - exact) < 4 * se);
+}
+
+static void test_eviction(void **state)
+{
+    (void)state;
+    const char *sets[2] = {"failures=null",
+                           "slow_cards={\"fraction\": 1, \"factor\": 1.1, "
+                           "\"detect_after_steps\": 100, \"eviction_restore_s\": 300}"};
+    tmc_closed_form cf;
+    tmc_experiment x;
+    tmc_replica t = run(sets, 2, wa, &cf, &x);
+    long k = cf.interval_steps, slow_steps = ((100 + k - 1) / k) * k; /* next commit */
+    double fixed = x.job.exposed_comm_s + x.job.input_wait_s, mu = cf.compute_s;
+    double before = slow_steps * (1.1 * mu + fixed) + (slow_steps / k) * x.checkpoint.save_s;
+    double exact = before + 300 + (x.job.steps - slow_steps) * (mu + fixed) +
+                   (cf.segments - slow_steps / k) * x.checkpoint.save_s;
+    for (int i = 0; i < R; i++)
+        if (fabs(wa[i] - exact) > 1e-9 * exact)
+            fail_msg("replica %d: %.6f s, exact %.6f s", i, wa[i], exact);
+    assert_true(t.evictions == R);
+    assert_true(fabs(t.slow_survival_s / R - before) < 1e-6 * before);
+    assert_true(fabs(t.eviction_s / R - 300) < 1e-9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fraction_zero),
+        cmocka_unit_test(test_all_slow_exact),
+        cmocka_unit_test(test_all_slow_jitter),
+        cmocka_unit_test(test_eviction),
+    };
+    return cmocka_run_group_tests_name("slow-1", tests, NULL, NULL);
+}
