@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -10,9 +11,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "plan.h"
+#include "ranks.h"
 
 int tmc_cli_usage_error(const char *command, const char *fmt, ...)
 {
@@ -162,4 +165,62 @@ int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting,
             x->path, prefix, cf->mtbf_s, segment_s, exp(segment_s / cf->mtbf_s), factor,
             TMC_CLI_MAX_DALY_FACTOR, advice);
     return 2;
+}
+
+int tmc_cli_is_root(void)
+{
+    return tmc_ranks_self() == 0;
+}
+
+void tmc_cli_quiet_other_ranks(void)
+{
+    if (tmc_cli_is_root())
+        return;
+    int fd = open("/dev/null", O_WRONLY);
+    if (fd < 0)
+        return; /* the other ranks then repeat rank 0's lines: noisy, not wrong */
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    close(fd);
+}
+
+int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
+                            tmc_experiment *x)
+{
+    tmc_error err = {""};
+    int rc = tmc_config_load(path, sets, n_sets, x, &err) ? 2 : 0;
+    if ((rc = tmc_ranks_agree(rc, &err)))
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+    return rc;
+}
+
+int tmc_cli_open_output(tmc_outfile *out, const char *path, const char *input)
+{
+    tmc_error err = {""};
+    int rc = 0;
+    if (tmc_cli_is_root()) { /* it prints its own messages */
+        if (input)
+            rc = tmc_cli_check_not_input(path, input);
+        if (!rc && tmc_output_open(out, path, &err)) {
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+            rc = 2;
+        }
+    }
+    return tmc_ranks_agree(rc, NULL);
+}
+
+int tmc_cli_write_json(tmc_outfile *out, cJSON *doc)
+{
+    if (!tmc_cli_is_root()) {
+        cJSON_Delete(doc);
+        return 0;
+    }
+    tmc_error err = {""};
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    int rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
+    free(text);
+    if (rc)
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+    return rc ? 1 : 0;
 }

@@ -1,11 +1,18 @@
 /* cli.h - the command line: one function per subcommand (argv[0] is the
  * subcommand's name), and the pieces they share. Each returns the process
- * exit code: 0 done, 2 bad usage or bad experiment, 1 other failure. */
+ * exit code: 0 done, 2 bad usage or bad experiment, 1 other failure.
+ *
+ * Under MPI (ranks.h) a subcommand runs on every rank; only rank 0 prints
+ * (tmc_cli_quiet_other_ranks) and writes files (tmc_cli_open_output,
+ * tmc_cli_write_json). */
 #ifndef TMC_CLI_H
 #define TMC_CLI_H
 
+#include <cjson/cJSON.h>
+
 #include "closed_form.h"
 #include "config.h"
+#include "output.h"
 
 #define TMC_VERSION "0.1.0"
 /* Refuse runs whose expected wall time (Daly) exceeds this many times the
@@ -55,6 +62,34 @@ int tmc_cli_check_feasible(const tmc_experiment *x, const char *setting, int for
  * otherwise. */
 int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting,
                              const tmc_closed_form *cf);
+
+/* 1 on the rank that prints and writes files (rank 0; the only process
+ * without MPI), else 0. */
+int tmc_cli_is_root(void);
+
+/* Send the standard output and error of every rank but rank 0 to /dev/null,
+ * so a report or a message appears once. Nothing is lost: every rank reads
+ * the same input and computes the same results, and a failure that only
+ * another rank sees reaches rank 0 through tmc_ranks_agree (ranks.h). */
+void tmc_cli_quiet_other_ranks(void);
+
+/* Load the experiment at path with the --set overrides (config.h); on
+ * failure print "trainmc: MESSAGE" and return 2, else 0. Collective: a rank
+ * that cannot read the file fails every rank, and rank 0 prints its message
+ * (ranks.h). */
+int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
+                            tmc_experiment *x);
+
+/* Open the output file `path` (tmc_output_open) on rank 0, after refusing
+ * the input file itself (tmc_cli_check_not_input; input may be NULL).
+ * Collective: every rank returns 0, or 2 after rank 0 printed why. Other
+ * ranks leave *out as it was (zeroed), which tmc_output_abort accepts. */
+int tmc_cli_open_output(tmc_outfile *out, const char *path, const char *input);
+
+/* Print doc (NULL: memory ran out) and commit it to out on rank 0; frees
+ * doc. Returns 0, or 1 after printing why (tmc_output_commit); other ranks
+ * only free doc and return 0. */
+int tmc_cli_write_json(tmc_outfile *out, cJSON *doc);
 
 /* Monotonic clock, seconds. */
 double tmc_cli_now_s(void);

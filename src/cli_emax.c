@@ -183,17 +183,7 @@ static int report(const emax_options *o, const tmc_emax_row *rows, double elapse
                          .step = !isnan(o->mu_s), .mu_s = o->mu_s, .sigma_s = o->sigma_s,
                          .fixed_s = o->fixed_s, .threads = o->threads, .elapsed_s = elapsed_s};
     tmc_emax_output_text(stdout, &r);
-    if (!o->json_path)
-        return 0;
-    tmc_error err = {""};
-    cJSON *doc = tmc_emax_output_json(&r);
-    char *text = doc ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    int rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
-    free(text);
-    if (rc)
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-    return rc ? 1 : 0;
+    return o->json_path ? tmc_cli_write_json(out, tmc_emax_output_json(&r)) : 0;
 }
 
 int tmc_cli_emax(int argc, char **argv)
@@ -205,10 +195,8 @@ int tmc_cli_emax(int argc, char **argv)
         return rc;
     tmc_error err = {""};
     tmc_outfile out = {0};
-    if (o.json_path && tmc_output_open(&out, o.json_path, &err)) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 2;
-    }
+    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, NULL)))
+        return rc;
     tmc_emax_row rows[MAX_CARDS];
     double t0 = tmc_cli_now_s();
     for (int i = 0; i < o.n_cards && !rc; i++)

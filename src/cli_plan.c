@@ -378,7 +378,7 @@ static void json_scaling(cJSON *doc, const tmc_plan *p)
     }
 }
 
-static char *plan_json(const tmc_experiment *x, const tmc_plan *p)
+static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "experiment", x->name);
@@ -388,22 +388,7 @@ static char *plan_json(const tmc_experiment *x, const tmc_plan *p)
     json_deadline(doc, p);
     json_supply(doc, p);
     json_scaling(doc, p);
-    char *text = cJSON_Print(doc);
-    cJSON_Delete(doc);
-    return text;
-}
-
-static int write_json(const tmc_experiment *x, const tmc_plan *p, tmc_outfile *out)
-{
-    tmc_error err = {""};
-    char *text = plan_json(x, p);
-    int rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
-    free(text);
-    if (rc) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 1;
-    }
-    return 0;
+    return doc;
 }
 
 int tmc_cli_plan(int argc, char **argv)
@@ -414,18 +399,13 @@ int tmc_cli_plan(int argc, char **argv)
     if (rc)
         return rc;
     tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(o.experiment, o.sets, o.n_sets, &x, &err)) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 2;
-    }
+    if ((rc = tmc_cli_load_experiment(o.experiment, o.sets, o.n_sets, &x)))
+        return rc;
     tmc_outfile out = {0};
-    if (o.json_path && tmc_output_open(&out, o.json_path, &err)) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 2;
-    }
+    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, o.experiment)))
+        return rc;
     tmc_plan p;
     tmc_plan_compute(&x, &p);
     plan_text(stdout, &x, &p);
-    return o.json_path ? write_json(&x, &p, &out) : 0;
+    return o.json_path ? tmc_cli_write_json(&out, plan_json(&x, &p)) : 0;
 }

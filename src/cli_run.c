@@ -11,6 +11,7 @@
 #include "config.h"
 #include "engine.h"
 #include "output.h"
+#include "ranks.h"
 #include "runner.h"
 #include "stats.h"
 
@@ -103,15 +104,18 @@ static int parse_run_options(int argc, char **argv, run_options *o)
 
 
 
-/* Run the replicas and summarise completion days; fills *days and *totals. */
+/* Run the replicas and summarise completion days; fills *days and *totals.
+ * e is NULL if building the engine ran out of memory on this rank. */
 static int run_replicas(const tmc_experiment *x, const tmc_engine *e, int threads, int show,
                         tmc_summary *days, tmc_replica *totals)
 {
     long n = x->monte_carlo.replicas;
-    double *wall = malloc((size_t)n * sizeof *wall);
+    double *wall = e ? malloc((size_t)n * sizeof *wall) : NULL;
     tmc_error err = {""};
-    int rc = wall ? 0 : tmc_error_set(&err, "out of memory for %ld replicas", n);
-    if (!rc)
+    int rc = !e ? tmc_error_set(&err, "out of memory building the engine")
+             : !wall ? tmc_error_set(&err, "out of memory for %ld replicas", n) : 0;
+    /* all ranks fail together, or all run (ranks.h) */
+    if (!(rc = tmc_ranks_agree(rc, &err)))
         rc = tmc_runner_run(e, n, x->monte_carlo.seed, threads,
                             show ? tmc_cli_progress_bar : NULL, NULL, wall, totals, &err);
     if (!rc) {
@@ -129,32 +133,22 @@ static int run_replicas(const tmc_experiment *x, const tmc_engine *e, int thread
     return rc ? 1 : 0;
 }
 
-static int write_json(const tmc_report *r, tmc_outfile *out)
-{
-    tmc_error err = {""};
-    cJSON *doc = tmc_output_json(r);
-    char *text = doc ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    int rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
-    free(text);
-    if (rc)
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-    return rc ? 1 : 0;
-}
-
 static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
                     const run_options *o, tmc_outfile *out)
 {
     tmc_engine e;
-    if (tmc_engine_init(&e, x, cf)) {
-        fprintf(stderr, "trainmc: out of memory building the engine\n");
-        return 1;
-    }
+    int built = tmc_engine_init(&e, x, cf) == 0;
     int threads = o->threads ? o->threads : tmc_runner_default_threads();
     tmc_replica totals;
     tmc_summary days;
     double t0 = tmc_cli_now_s();
-    int rc = run_replicas(x, &e, threads, !o->quiet && isatty(STDERR_FILENO), &days, &totals);
+    int rc = run_replicas(x, built ? &e : NULL, threads, !o->quiet && isatty(STDERR_FILENO),
+                          &days, &totals);
+    if (rc) { /* always, when the engine was not built */
+        if (built)
+            tmc_engine_free(&e);
+        return rc;
+    }
     tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,
                     .replicas = x->monte_carlo.replicas, .seed = x->monte_carlo.seed,
                     .threads = threads, .elapsed_s = tmc_cli_now_s() - t0,
@@ -162,12 +156,10 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
                     .horizon_s = e.horizon_s,
                     .overrides = o->sets, .n_overrides = o->n_sets};
     tmc_engine_free(&e);
-    if (rc)
-        return rc;
     tmc_output_text(stdout, &r);
     if (tmc_cli_check_stdout())
         return 1;
-    return o->json_path ? write_json(&r, out) : 0;
+    return o->json_path ? tmc_cli_write_json(out, tmc_output_json(&r)) : 0;
 }
 
 int tmc_cli_run(int argc, char **argv)
@@ -178,11 +170,8 @@ int tmc_cli_run(int argc, char **argv)
     if (rc)
         return rc;
     tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(o.experiment, o.sets, o.n_sets, &x, &err)) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 2;
-    }
+    if ((rc = tmc_cli_load_experiment(o.experiment, o.sets, o.n_sets, &x)))
+        return rc;
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     /* the plan's memory line first (issue 9) */
@@ -190,12 +179,8 @@ int tmc_cli_run(int argc, char **argv)
         (rc = tmc_cli_check_finishable(&x, NULL, &cf)))
         return rc;
     tmc_outfile out = {0};
-    if (o.json_path && (rc = tmc_cli_check_not_input(o.json_path, o.experiment)))
+    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, o.experiment)))
         return rc;
-    if (o.json_path && tmc_output_open(&out, o.json_path, &err)) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 2;
-    }
     tmc_cli_catch_stop_signals();
     rc = simulate(&x, &cf, &o, &out);
     if (o.json_path && rc)

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "output.h"
 #include "plan.h"
+#include "ranks.h"
 #include "sweep.h"
 #include "sweep_output.h"
 
@@ -153,10 +154,12 @@ static int load_base(sweep_run *sw, const char *const *keys)
 {
     const sweep_options *o = sw->o;
     tmc_error err = {""};
-    if (tmc_sweep_load_base(&sw->base, o->experiment, o->sets, o->n_sets, keys, o->n_vary,
-                            &err)) {
+    int rc = tmc_sweep_load_base(&sw->base, o->experiment, o->sets, o->n_sets, keys,
+                                 o->n_vary, &err) ? 2 : 0;
+    /* a rank that cannot read the file fails every rank (ranks.h) */
+    if ((rc = tmc_ranks_agree(rc, &err))) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 2;
+        return rc;
     }
     if (sw->base.x.monte_carlo.replicas < 2) {
         fprintf(stderr, "trainmc: %s: monte_carlo.replicas: 1; a sweep needs at least 2 "
@@ -217,33 +220,17 @@ static int load_settings(const sweep_run *sw, const tmc_sweep_axis *axes, int n_
     return rc;
 }
 
-/* The JSON file is opened before any simulation (a bad path fails at once). */
+/* The JSON file is opened before any simulation (a bad path fails at once),
+ * by rank 0 alone under MPI (cli.h). */
 static int open_json(sweep_run *sw)
 {
     const sweep_options *o = sw->o;
-    tmc_error err = {""};
-    int rc;
-    if (!o->json_path)
-        return 0;
-    if ((rc = tmc_cli_check_not_input(o->json_path, o->experiment)))
-        return rc;
-    if (tmc_output_open(&sw->out, o->json_path, &err)) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 2;
-    }
-    return 0;
+    return o->json_path ? tmc_cli_open_output(&sw->out, o->json_path, o->experiment) : 0;
 }
 
 static int write_json(sweep_run *sw, cJSON *doc)
 {
-    tmc_error err = {""};
-    char *text = doc ? cJSON_Print(doc) : NULL;
-    cJSON_Delete(doc);
-    int rc = text ? tmc_output_commit(&sw->out, text, &err) : tmc_error_set(&err, "out of memory");
-    free(text);
-    if (rc)
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-    return rc ? 1 : 0;
+    return tmc_cli_write_json(&sw->out, doc);
 }
 
 /* Exit code of a failed tmc_sweep_run: 130 when stopped by a signal. */

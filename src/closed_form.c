@@ -104,8 +104,12 @@ static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
     cf->restore_mean_s = rate > 0 ? (cf->rate_failures * r_f +
                                      (cf->rate_outages + cf->rate_spikes) * r) / rate
                                   : r;
+    /* a spike noticed n snapshots late also redoes n - 1 whole intervals */
+    double spike_redo = x->loss_spikes.enabled
+        ? (x->loss_spikes.rollback_snapshots - 1) * cf->interval_s : 0;
     cf->delay_mean_s = rate > 0 ? (cf->rate_failures * d_f +
-                                   cf->rate_outages * x->outages.downtime_s) / rate
+                                   cf->rate_outages * x->outages.downtime_s +
+                                   cf->rate_spikes * spike_redo) / rate
                                 : 0;
 }
 

@@ -102,6 +102,7 @@ static const field outage_fields[] = {
 
 static const field spike_fields[] = {
     NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_loss_spikes, mean_interval_days),
+    INT("rollback_snapshots", 1, TMC_MAX_ROLLBACK, 0, 1, tmc_loss_spikes, rollback_snapshots),
 };
 
 static const field slow_fields[] = {

@@ -91,7 +91,11 @@ typedef struct {
 typedef struct {
     int enabled;
     double mean_interval_days; /* mean time between loss spikes, days (MODEL.md 3.4: 7) */
+    long rollback_snapshots;   /* a spike rolls back this many committed snapshots
+                                  (noticed late), [1, TMC_MAX_ROLLBACK]; default 1 */
 } tmc_loss_spikes;
+
+#define TMC_MAX_ROLLBACK 16
 
 /* Periodic pauses (issue 4): every `every_steps` steps, one card or all
  * cards stop for duration_s (e.g. a host daemon, garbage collection). */

@@ -1,6 +1,6 @@
 /* emax.c - approximations of c_N, the step time, and the simulation of the
- * maximum of N standard normals on threads. See emax.h for sources and for
- * why the numbers do not depend on the thread count. */
+ * maximum of N standard normals over ranks and threads. See emax.h for
+ * sources and for why the numbers depend on neither count. */
 #include "emax.h"
 
 #include <math.h>
@@ -12,10 +12,12 @@
 #include <gsl/gsl_randist.h>
 
 #include "dist.h"
+#include "ranks.h"
 #include "rng_pcg.h"
 
-/* Replicas per chunk. Chunk sums are added in chunk order at the end, so the
- * totals are the same bits whichever thread ran which chunk. */
+/* Replicas per chunk. Each rank takes a block of chunks (ranks.h); every rank
+ * gets all chunk sums and adds them in chunk order, so the totals are the
+ * same bits whichever rank and thread ran which chunk. */
 #define CHUNK 4096
 
 double tmc_emax_blom(long n)
@@ -57,11 +59,12 @@ typedef struct {
 
 typedef struct {
     long n, replicas, n_chunks;
+    long end_chunk;       /* this rank's chunks end here */
     uint64_t seed;
     double center;
     int brute;
-    tmc_max_sampler max;  /* standard normals shifted by +1 (see simulate) */
-    power_sums *sums;     /* [n_chunks][2]: sampler, brute force */
+    tmc_max_sampler max;  /* standard normals shifted by UNIT_MU (see prepare) */
+    power_sums *sums;     /* [n_chunks][2]: sampler, brute force; all chunks */
     atomic_long next_chunk;
     atomic_long chunks_done;
 } shared_sim;
@@ -104,7 +107,7 @@ static void *worker(void *arg)
     if (!r) /* the other threads take the chunks; a shortfall is an error */
         return NULL;
     long c;
-    while ((c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->n_chunks) {
+    while ((c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->end_chunk) {
         run_chunk(sh, c, r);
         atomic_fetch_add(&sh->chunks_done, 1);
     }
@@ -147,36 +150,54 @@ static void total(const shared_sim *sh, int which, tmc_emax_estimate *e)
     estimate(&t, sh->replicas, sh->center, e);
 }
 
+/* Allocate the sampler's table and the chunk sums. 0, or -1 with err set
+ * (then nothing is left allocated). */
+static int prepare(shared_sim *sh, tmc_error *err)
+{
+    /* mu = 100, cv = 0.01 gives sigma = 1 through the engine's own set-up,
+     * far enough above 0 that the sampler's floor at 0 never acts; mu is
+     * subtracted again from every draw. */
+    tmc_jitter unit = {TMC_JITTER_NORMAL, 1.0 / UNIT_MU, 0};
+    if (tmc_dist_max_init(&sh->max, &unit, UNIT_MU, sh->n))
+        return tmc_error_set(err, "out of memory for the maximum sampler's table");
+    sh->sums = calloc((size_t)sh->n_chunks * 2, sizeof *sh->sums);
+    if (sh->sums)
+        return 0;
+    tmc_dist_max_free(&sh->max);
+    return tmc_error_set(err, "out of memory for %ld replicas", sh->replicas);
+}
+
 int tmc_emax_simulate(long n, long replicas, uint64_t seed, int threads, double center,
                       tmc_emax_estimate *sampler, tmc_emax_estimate *brute,
                       tmc_error *err)
 {
     shared_sim sh = {.n = n, .replicas = replicas, .seed = seed, .center = center,
                      .brute = brute != NULL};
-    /* mu = 100, cv = 0.01 gives sigma = 1 through the engine's own set-up,
-     * far enough above 0 that the sampler's floor at 0 never acts; mu is
-     * subtracted again from every draw. */
-    tmc_jitter unit = {TMC_JITTER_NORMAL, 1.0 / UNIT_MU, 0};
-    if (tmc_dist_max_init(&sh.max, &unit, UNIT_MU, n))
-        return tmc_error_set(err, "out of memory for the maximum sampler's table");
     sh.n_chunks = (replicas + CHUNK - 1) / CHUNK;
-    sh.sums = calloc((size_t)sh.n_chunks * 2, sizeof *sh.sums);
-    if (!sh.sums) {
-        tmc_dist_max_free(&sh.max);
-        return tmc_error_set(err, "out of memory for %ld replicas", replicas);
-    }
-    atomic_init(&sh.next_chunk, 0);
+    long first_chunk;
+    tmc_ranks_split(sh.n_chunks, &first_chunk, &sh.end_chunk);
+    atomic_init(&sh.next_chunk, first_chunk);
     atomic_init(&sh.chunks_done, 0);
-    run_threads(&sh, threads);
-    int ok = atomic_load(&sh.chunks_done) == sh.n_chunks;
-    if (ok) {
+    int prepared = prepare(&sh, err) == 0, rc = prepared ? 0 : -1;
+    if (prepared) {
+        run_threads(&sh, threads);
+        if (atomic_load(&sh.chunks_done) < sh.end_chunk - first_chunk)
+            rc = tmc_error_set(err, "out of memory for a random number generator");
+    }
+    /* every rank takes the same path from here (ranks.h) */
+    rc = tmc_ranks_agree(rc, err);
+    if (!rc)
+        rc = tmc_ranks_share(sh.sums, 2 * sizeof *sh.sums, sh.n_chunks, 1, err);
+    if (!rc) {
         total(&sh, 0, sampler);
         if (brute)
             total(&sh, 1, brute);
     }
-    free(sh.sums);
-    tmc_dist_max_free(&sh.max);
-    return ok ? 0 : tmc_error_set(err, "out of memory for a random number generator");
+    if (prepared) {
+        free(sh.sums);
+        tmc_dist_max_free(&sh.max);
+    }
+    return rc;
 }
 
 int tmc_emax_compute(long n, long replicas, uint64_t seed, int threads, long brute_max,

@@ -8,7 +8,7 @@
  * from (rng_pcg.h), re-seeded for every N: the sampler uses the stream's first
  * output, brute force the outputs after it (so the two use disjoint random
  * numbers). Hence an estimate depends on (N, replicas, seed) only: not on the
- * thread count, nor on which other N are asked for. Estimates at different N
+ * thread or rank count (ranks.h), nor on which other N are asked for. Estimates at different N
  * share their uniforms (common random numbers), so their errors are
  * positively correlated across N. */
 #ifndef TMC_EMAX_H
@@ -67,19 +67,21 @@ double tmc_emax_reference(long n);
 double tmc_emax_step_time(double c, double mu_s, double sigma_s, double fixed_s);
 
 /* Simulate `replicas` (>= 2) maxima of n (>= 1) standard normals on `threads`
- * (>= 1) threads with run seed `seed` (streams: see the top of this file):
- * *sampler with tmc_dist_sample_max, and *brute (if not NULL) by n draws of
- * gsl_ran_gaussian_ziggurat. `center` (e.g. the quadrature c_N) is subtracted
- * before the power sums are taken, to keep them well conditioned; it does not
- * change the result beyond rounding. Returns 0, or -1 with err set if memory
- * runs out. */
+ * (>= 1) threads per rank with run seed `seed` (streams: see the top of this
+ * file): *sampler with tmc_dist_sample_max, and *brute (if not NULL) by n
+ * draws of gsl_ran_gaussian_ziggurat. `center` (e.g. the quadrature c_N) is
+ * subtracted before the power sums are taken, to keep them well conditioned;
+ * it does not change the result beyond rounding. Returns 0, or -1 with err
+ * set if memory runs out on some rank. Collective (ranks.h): every rank
+ * returns the same. */
 int tmc_emax_simulate(long n, long replicas, uint64_t seed, int threads, double center,
                       tmc_emax_estimate *sampler, tmc_emax_estimate *brute,
                       tmc_error *err);
 
 /* Fill *row for n cards: quadrature, simulation (brute force only if
  * n <= brute_max), approximations, reference. Returns 0, or -1 with err set
- * if the quadrature fails or memory runs out. */
+ * if the quadrature fails or memory runs out. Collective, as
+ * tmc_emax_simulate. */
 int tmc_emax_compute(long n, long replicas, uint64_t seed, int threads, long brute_max,
                      tmc_emax_row *row, tmc_error *err);
 

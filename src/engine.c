@@ -35,6 +35,9 @@ typedef struct {
     double restore_s;       /* length of the restore under way */
     tmc_snapshots snapshots; /* asynchronous saves not yet committed */
     long slow;              /* slow cards still in the job */
+    tmc_replica ring[TMC_MAX_ROLLBACK]; /* the newest committed snapshots' split */
+    long ring_steps[TMC_MAX_ROLLBACK];
+    int ring_count, ring_head;
     long steps_run;         /* steps drawn while slow cards were in the job */
     tmc_failure_state failures;
     tmc_replica *out;
@@ -78,6 +81,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
     e->cards = x->job.cards;
+    e->spike_rollback = x->loss_spikes.enabled ? x->loss_spikes.rollback_snapshots : 1;
     const tmc_slow_cards *sc = &x->slow_cards;
     e->slow_fraction = sc->enabled ? sc->fraction : 0;
     e->slow_factor = sc->enabled ? sc->factor : 1;
@@ -414,15 +418,45 @@ static int must_end(run_state *st)
 }
 
 /* Add a committed stretch of work to the split. */
-static void add_committed(tmc_replica *out, long n, double mu, double sum_max, double pause,
-                          double fixed_s, double save_s)
+/* Add a committed stretch of work to the split, remembering it for a loss
+ * spike that rolls back several snapshots. */
+static void add_committed(run_state *st, long n, double sum_max, double pause, double save_s)
 {
-    out->compute_s += n * mu;
-    out->pause_s += pause;
-    out->straggler_s += sum_max - n * mu - pause;
-    out->fixed_s += n * fixed_s;
-    out->save_s += save_s;
-    out->saves++;
+    const tmc_engine *e = st->e;
+    tmc_replica part;
+    memset(&part, 0, sizeof part);
+    part.compute_s = n * e->max.mu;
+    part.pause_s = pause;
+    part.straggler_s = sum_max - n * e->max.mu - pause;
+    part.fixed_s = n * e->fixed_s;
+    part.save_s = save_s;
+    part.saves = 1;
+    tmc_engine_accumulate(st->out, &part);
+    if (e->spike_rollback > 1) {
+        st->ring_head = (st->ring_head + 1) % TMC_MAX_ROLLBACK;
+        st->ring[st->ring_head] = part;
+        st->ring_steps[st->ring_head] = n;
+        if (st->ring_count < TMC_MAX_ROLLBACK)
+            st->ring_count++;
+    }
+}
+
+/* After a loss spike: drop the newest rollback - 1 committed snapshots too;
+ * returns the committed step to resume from. */
+static long spike_rollback(run_state *st, long committed)
+{
+    for (long i = 1; i < st->e->spike_rollback && st->ring_count > 0; i++) {
+        tmc_replica *p = &st->ring[st->ring_head];
+        tmc_replica *out = st->out;
+        out->compute_s -= p->compute_s, out->pause_s -= p->pause_s;
+        out->straggler_s -= p->straggler_s, out->fixed_s -= p->fixed_s;
+        out->save_s -= p->save_s, out->saves -= 1;
+        out->lost_s += p->compute_s + p->pause_s + p->straggler_s + p->fixed_s + p->save_s;
+        committed -= st->ring_steps[st->ring_head];
+        st->ring_head = (st->ring_head + TMC_MAX_ROLLBACK - 1) % TMC_MAX_ROLLBACK;
+        st->ring_count--;
+    }
+    return committed;
 }
 
 /* Asynchronous saves (snapshots.h): a segment ends with the blocking copy
@@ -432,8 +466,7 @@ static void commit_ready(run_state *st, long *committed, double *safe_s)
 {
     tmc_snapshot s;
     while (tmc_snapshots_commit(&st->snapshots, st->t, &s)) {
-        add_committed(st->out, s.step - *committed, st->e->max.mu, s.straggler_s, s.pause_s,
-                      st->e->fixed_s, s.copy_s);
+        add_committed(st, s.step - *committed, s.straggler_s, s.pause_s, s.copy_s);
         *committed = s.step;
         *safe_s = s.capture_s;
     }
@@ -501,8 +534,10 @@ static void run_async(run_state *st)
         commit_ready(st, &committed, &safe_s);
         st->out->lost_s += st->t - safe_s;
         tmc_snapshots_abort(&st->snapshots);
-        progress = committed;
         recover(st, hit);
+        if (hit == EV_SPIKE)
+            committed = spike_rollback(st, committed);
+        progress = committed;
         safe_s = st->t;
     }
 }
@@ -521,10 +556,11 @@ static void run_sync(run_state *st)
         if (hit >= 0) {
             st->out->lost_s += st->t - seg_start;
             recover(st, hit);
+            if (hit == EV_SPIKE)
+                done = spike_rollback(st, done);
             continue;
         }
-        add_committed(st->out, n, e->max.mu, sum_max, paused_count(e, done, n) * e->pause_s,
-                      e->fixed_s, e->save_s);
+        add_committed(st, n, sum_max, paused_count(e, done, n) * e->pause_s, e->save_s);
         done += n;
         if (done < e->steps)
             maybe_evict(st);

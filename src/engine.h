@@ -26,6 +26,9 @@
  * - Periodic pauses (optional) fall on steps k, 2k, ... of the run: all cards
  *   stop for p, or one card does, so that step's slowest card is
  *   max(A_{N-1}, B + p), drawn from exact samplers of N - 1 and 1 cards.
+ * - A loss spike may roll back more than the work since the last commit:
+ *   rollback_snapshots = n discards the n - 1 newest committed snapshots too
+ *   (their work moves from the committed rows to lost work).
  * - Slow cards (optional): each card is slow with probability f for the
  *   whole run (S ~ Binomial(N, f) per replica), its time factor x a normal
  *   card's; a step is then max(max of N - S normal cards, factor x max of S),
@@ -86,6 +89,7 @@ typedef struct {
     tmc_max_sampler rest;  /* pause_one: the other N - 1 cards (independent part) */
     tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
     long cards;            /* N */
+    long spike_rollback;   /* committed snapshots a loss spike rolls back (>= 1) */
     double slow_fraction, slow_factor; /* slow cards (0: none) */
     long detect_after;     /* steps until slow cards are detected (0: never) */
     double evict_restore_s;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ranks.h"
 
 static const struct {
     const char *name;
@@ -34,6 +35,19 @@ static const char *usage_main =
     "\n"
     "exit codes: 0 done, 2 bad usage or bad experiment, 1 other failure\n";
 
+/* Run a subcommand on every rank (ranks.h; one process without MPI); only
+ * rank 0 speaks. */
+static int run_command(int (*fn)(int argc, char **argv), int argc, char **argv)
+{
+    tmc_error err = {""};
+    if (tmc_ranks_init(&argc, &argv, &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return tmc_ranks_finalize(1);
+    }
+    tmc_cli_quiet_other_ranks();
+    return tmc_ranks_finalize(fn(argc - 1, argv + 1));
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -51,7 +65,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+            return run_command(commands[i].fn, argc, argv);
     fprintf(stderr, "trainmc: unknown command '%s' (see `trainmc --help`)\n", cmd);
     return 2;
 }

@@ -1,5 +1,5 @@
-/* runner.c - threads take chunks of replicas; see runner.h for why the
- * results do not depend on the thread count. */
+/* runner.c - ranks take blocks of chunks, threads take chunks of replicas;
+ * see runner.h for why the results depend on neither count. */
 #include "runner.h"
 
 #include <pthread.h>
@@ -9,15 +9,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ranks.h"
+
 typedef struct {
     const tmc_engine *e;
     long replicas;
     uint64_t seed;
     double *wall_s;
-    tmc_replica *chunk_sums;
+    tmc_replica *chunk_sums;    /* [n_chunks], all chunks: tmc_ranks_share fills the rest */
     long n_chunks;
+    long end_chunk;             /* this rank's chunks end here */
+    long local_replicas;        /* replicas in this rank's chunks */
     atomic_long next_chunk;
-    atomic_long done;           /* replicas finished */
+    atomic_long done;           /* replicas this rank finished */
     atomic_int workers_running;
 } shared_run;
 
@@ -47,7 +51,7 @@ static void *worker(void *arg)
         rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
     long c;
     while (!tmc_engine_stop_requested() &&
-           (c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->n_chunks)
+           (c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->end_chunk)
         run_chunk(sh, c, rng);
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         gsl_rng_free(rng[s]);
@@ -55,14 +59,65 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* Replicas done in the whole run as this rank sees it: its own share done,
+ * scaled to all replicas (ranks run blocks of about the same size side by
+ * side). done x replicas stays below 1e18: replicas are at most 1e9. */
+static long progress_done(shared_run *sh)
+{
+    long done = atomic_load(&sh->done);
+    return sh->local_replicas ? done * sh->replicas / sh->local_replicas : sh->replicas;
+}
+
 static void watch_progress(shared_run *sh, tmc_progress_fn progress, void *ctx)
 {
     struct timespec tick = {0, 100000000L};
     while (atomic_load(&sh->workers_running) > 0) {
-        progress(atomic_load(&sh->done), sh->replicas, ctx);
+        progress(progress_done(sh), sh->replicas, ctx);
         nanosleep(&tick, NULL);
     }
-    progress(atomic_load(&sh->done), sh->replicas, ctx);
+    progress(progress_done(sh), sh->replicas, ctx);
+}
+
+/* Run this rank's chunks on `threads` threads (here, if none can start). */
+static void run_threads(shared_run *sh, pthread_t *tid, int threads, tmc_progress_fn progress,
+                        void *ctx)
+{
+    atomic_init(&sh->workers_running, threads);
+    int started = 0;
+    while (started < threads && pthread_create(&tid[started], NULL, worker, sh) == 0)
+        started++;
+    atomic_fetch_sub(&sh->workers_running, threads - started);
+    if (started == 0) {
+        atomic_init(&sh->workers_running, 1);
+        worker(sh); /* no thread could start: do the work here */
+    }
+    else if (progress)
+        watch_progress(sh, progress, ctx);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+}
+
+/* After every rank's local work (rc: this rank's status): agree, then give
+ * every rank all completion times and chunk sums and add the sums in chunk
+ * order, the same bits whichever rank and thread ran which chunk. */
+static int combine(shared_run *sh, int rc, tmc_replica *totals, tmc_error *err)
+{
+    long local_done = atomic_load(&sh->done);
+    if (!rc && local_done < sh->local_replicas)
+        rc = TMC_RUNNER_STOPPED;
+    rc = tmc_ranks_agree(rc, err);
+    if (rc == TMC_RUNNER_STOPPED)
+        return tmc_error_set(err, "interrupted after %ld of %ld replicas",
+                             tmc_ranks_sum(local_done), sh->replicas),
+               TMC_RUNNER_STOPPED;
+    if (rc || tmc_ranks_share(sh->wall_s, sizeof *sh->wall_s, sh->replicas, TMC_RUNNER_CHUNK,
+                              err) ||
+        tmc_ranks_share(sh->chunk_sums, sizeof *sh->chunk_sums, sh->n_chunks, 1, err))
+        return -1;
+    memset(totals, 0, sizeof *totals);
+    for (long c = 0; c < sh->n_chunks; c++)
+        tmc_engine_accumulate(totals, &sh->chunk_sums[c]);
+    return 0;
 }
 
 int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int threads,
@@ -71,38 +126,23 @@ int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int thread
 {
     shared_run sh = {.e = e, .replicas = replicas, .seed = seed, .wall_s = wall_s};
     sh.n_chunks = (replicas + TMC_RUNNER_CHUNK - 1) / TMC_RUNNER_CHUNK;
+    long first_chunk;
+    tmc_ranks_split(sh.n_chunks, &first_chunk, &sh.end_chunk);
+    long first = first_chunk * TMC_RUNNER_CHUNK, end = sh.end_chunk * TMC_RUNNER_CHUNK;
+    sh.local_replicas = (end < replicas ? end : replicas) - first;
+    atomic_init(&sh.next_chunk, first_chunk);
+    atomic_init(&sh.done, 0);
     sh.chunk_sums = calloc((size_t)sh.n_chunks, sizeof *sh.chunk_sums);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    if (!sh.chunk_sums || !tid) {
-        free(sh.chunk_sums);
-        free(tid);
-        return tmc_error_set(err, "out of memory for %ld replicas", replicas);
-    }
-    atomic_init(&sh.next_chunk, 0);
-    atomic_init(&sh.done, 0);
-    atomic_init(&sh.workers_running, threads);
-    int started = 0;
-    while (started < threads && pthread_create(&tid[started], NULL, worker, &sh) == 0)
-        started++;
-    atomic_fetch_sub(&sh.workers_running, threads - started);
-    if (started == 0) {
-        atomic_init(&sh.workers_running, 1);
-        worker(&sh); /* no thread could start: do the work here */
-    }
-    else if (progress)
-        watch_progress(&sh, progress, ctx);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    memset(totals, 0, sizeof *totals);
-    for (long c = 0; c < sh.n_chunks; c++)
-        tmc_engine_accumulate(totals, &sh.chunk_sums[c]);
+    int rc = 0;
+    if (!sh.chunk_sums || !tid)
+        rc = tmc_error_set(err, "out of memory for %ld replicas", replicas);
+    else
+        run_threads(&sh, tid, threads, progress, ctx);
+    rc = combine(&sh, rc, totals, err);
     free(sh.chunk_sums);
     free(tid);
-    long done = atomic_load(&sh.done);
-    if (done < replicas)
-        return tmc_error_set(err, "interrupted after %ld of %ld replicas", done, replicas),
-               TMC_RUNNER_STOPPED;
-    return 0;
+    return rc;
 }
 
 int tmc_runner_default_threads(void)

@@ -1,9 +1,11 @@
-/* runner.h - many replicas over threads, reproducibly.
+/* runner.h - many replicas over ranks and threads, reproducibly.
  *
- * Replicas are cut into fixed chunks of TMC_RUNNER_CHUNK; threads take chunks
- * from a shared counter; replica k always draws from its own streams
- * (rng_pcg.h), and each chunk's sums are added in chunk order at the end. So
- * the numbers are identical whatever the thread count. */
+ * Replicas are cut into fixed chunks of TMC_RUNNER_CHUNK; each rank (ranks.h:
+ * one process, or the ranks of an MPI job) takes a contiguous block of
+ * chunks, and its threads take the block's chunks from a shared counter.
+ * Replica k always draws from its own streams (rng_pcg.h); every rank ends
+ * with all completion times and all chunk sums, and adds the sums in chunk
+ * order. So the numbers are identical whatever the rank and thread counts. */
 #ifndef TMC_RUNNER_H
 #define TMC_RUNNER_H
 
@@ -13,15 +15,17 @@
 #define TMC_RUNNER_CHUNK 16
 
 /* Called from the calling thread about ten times a second while replicas run,
- * and once at the end: done of total replicas finished. */
+ * and once at the end: done of total replicas finished (with several ranks,
+ * this rank's share done, scaled to the whole run). */
 typedef void (*tmc_progress_fn)(long done, long total, void *ctx);
 
 /* Run `replicas` replicas of engine e with run seed `seed` on `threads`
- * threads (>= 1). Fills wall_s[replicas] (seconds, replica order) and
- * *totals (sums over all replicas). progress may be NULL. Returns 0; or
- * TMC_RUNNER_STOPPED with err = "interrupted after N of M replicas" when
- * tmc_engine_request_stop was called (wall_s and totals then incomplete);
- * or -1 with err set if memory cannot be had. */
+ * threads (>= 1) per rank. Fills wall_s[replicas] (seconds, replica order)
+ * and *totals (sums over all replicas), on every rank. progress may be NULL.
+ * Returns 0; or TMC_RUNNER_STOPPED with err = "interrupted after N of M
+ * replicas" when tmc_engine_request_stop was called on any rank (wall_s and
+ * totals then incomplete); or -1 with err set if memory cannot be had on some
+ * rank. Collective (ranks.h): every rank returns the same. */
 #define TMC_RUNNER_STOPPED 1
 int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int threads,
                    tmc_progress_fn progress, void *ctx, double *wall_s,

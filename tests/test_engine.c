@@ -137,12 +137,17 @@ static void test_spikes_only(void **state)
     agree(simulate(&x, &cf, 4000, 104), exact, "loss spikes only");
 }
 
-/* engine-1.5: split identity per replica, and the failure-count compensator. */
+/* engine-1.5: split identity per replica (with a spike rolling back three
+ * snapshots, slow cards evicted, pauses), and the failure-count compensator. */
 static void test_split_and_counts(void **state)
 {
     (void)state;
-    const char *sets[2] = {"outages.downtime_s=600", "failures.per_card_mtbf_days=30"};
-    tmc_experiment x = load("design-48-stress", sets, 2);
+    const char *sets[5] = {"outages.downtime_s=600", "failures.per_card_mtbf_days=30",
+                           "loss_spikes={\"mean_interval_days\": 2, \"rollback_snapshots\": 3}",
+                           "slow_cards={\"fraction\": 0.05, \"factor\": 1.2, "
+                           "\"detect_after_steps\": 3000}",
+                           "pauses={\"every_steps\": 50, \"duration_s\": 5, \"cards\": \"one\"}"};
+    tmc_experiment x = load("design-48-stress", sets, 5);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     tmc_engine e;

@@ -1,0 +1,82 @@
+#!/bin/sh
+# mpi-*: trainmc built with -DTRAINMC_MPI=ON under Open MPI's mpirun (issue 6).
+# usage: check_mpi.sh MPIEXEC TRAINMC EXPERIMENT identical|failures
+# - identical: `mpirun -np K trainmc run|emax` writes byte-identical JSON to
+#   one process's, whatever K and the threads per rank (replica k uses stream
+#   k; chunk sums are added in chunk order), including uneven blocks and ranks
+#   with no chunk at all; the report is printed once.
+# - failures: a failure that one rank alone sees (a file it cannot read, too
+#   little memory) fails every rank with that rank's message on rank 0, one
+#   exit code, and no output file.
+set -u
+mpiexec=$1
+bin=$2
+experiment=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "mpi: $*" >&2; exit 1; }
+# mpi K ARGS...: ARGS on K ranks (as root in CI; more ranks than cores is fine)
+mpi() { np=$1; shift; "$mpiexec" --allow-run-as-root --oversubscribe -np "$np" "$@"; }
+# same FILE A B: A and B are identical JSON
+same() { cmp "$dir/$1" "$dir/$2" || fail "$1 and $2 differ"; }
+
+identical() {
+  run="run $experiment --seed 7 --quiet"
+  "$bin" $run --replicas 300 --threads 1 --json "$dir/one.json" >"$dir/one.txt" ||
+    fail "one process failed"
+  mpi 2 "$bin" $run --replicas 300 --threads 2 --json "$dir/np2.json" >"$dir/np2.txt" ||
+    fail "2 ranks failed"
+  same one.json np2.json
+  [ "$(grep -c '^trainmc run:' "$dir/np2.txt")" -eq 1 ] || fail "2 ranks: not one report"
+  # 19 chunks of 16 over 3 ranks: blocks of 6, 6 and 7
+  mpi 3 "$bin" $run --replicas 300 --threads 1 --json "$dir/np3.json" >/dev/null ||
+    fail "3 ranks failed"
+  same one.json np3.json
+  # 2 chunks over 3 ranks: rank 0 has none
+  "$bin" $run --replicas 20 --threads 1 --json "$dir/one20.json" >/dev/null &&
+    mpi 3 "$bin" $run --replicas 20 --threads 1 --json "$dir/np3-20.json" >/dev/null ||
+    fail "20 replicas failed"
+  same one20.json np3-20.json
+
+  # emax: 5 chunks of 4096 over 2 and 3 ranks
+  emax="emax --cards 8,48,1024 --replicas 20000 --seed 7"
+  "$bin" $emax --threads 1 --json "$dir/emax1.json" >/dev/null &&
+    mpi 2 "$bin" $emax --threads 1 --json "$dir/emax2.json" >/dev/null &&
+    mpi 3 "$bin" $emax --threads 2 --json "$dir/emax3.json" >/dev/null || fail "emax failed"
+  same emax1.json emax2.json
+  same emax1.json emax3.json
+}
+
+# rank1 CODE ARGS...: `trainmc ARGS` on 2 ranks, rank 1 alone running the
+# shell command CODE first (rank numbers: Open MPI's environment).
+rank1() {
+  code=$1
+  shift
+  mpi 2 sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then eval "$1"; fi; shift; exec "$@"' \
+    sh "$code" "$bin" "$@"
+}
+
+# expect_failure CODE MESSAGE: the last run exited CODE, rank 0 printed
+# MESSAGE once, and no output file or temporary file is left.
+expect_failure() {
+  [ "$rc" -eq "$1" ] || fail "exit $rc, expected $1: $(cat "$dir/err")"
+  [ "$(grep -c "^$2" "$dir/err")" -eq 1 ] || fail "expected '$2' once in: $(cat "$dir/err")"
+  [ -z "$(ls "$dir" | grep out.json)" ] || fail "an output file was left: $(ls "$dir")"
+}
+
+failures() {
+  # the experiment, a relative path, is missing where rank 1 looks
+  mkdir "$dir/empty"
+  (cd "$(dirname "$experiment")" &&
+    rank1 "cd '$dir/empty'" run "$(basename "$experiment")" --replicas 300 --quiet \
+      --json "$dir/out.json") >/dev/null 2>"$dir/err"
+  rc=$?
+  expect_failure 2 "trainmc: rank 1 of 2: $(basename "$experiment"): cannot open"
+  # 1.6 GB of completion times against 1 GB of address space on rank 1
+  rank1 "ulimit -v 1000000" run "$experiment" --replicas 200000000 --quiet \
+    --json "$dir/out.json" >/dev/null 2>"$dir/err"
+  rc=$?
+  expect_failure 1 "trainmc: rank 1 of 2: out of memory for 200000000 replicas"
+}
+
+$4
