@@ -130,8 +130,13 @@ static int daly_exact(const tmc_experiment *x)
 
 static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
 {
-    cf->rate_failures = x->failures.enabled
-        ? x->job.cards / (x->failures.per_card_mtbf_days * TMC_DAY_S) : 0;
+    const tmc_failures *f = &x->failures;
+    if (!f->enabled)
+        cf->rate_failures = 0;
+    else if (f->distribution == TMC_LIFETIME_TRACE) /* the trace's own average rate */
+        cf->rate_failures = f->n_trace / (f->trace_days[f->n_trace - 1] * TMC_DAY_S);
+    else
+        cf->rate_failures = x->job.cards / (f->per_card_mtbf_days * TMC_DAY_S);
     cf->rate_outages = x->outages.enabled
         ? 1 / (x->outages.mean_interval_days * TMC_DAY_S) : 0;
     cf->rate_spikes = x->loss_spikes.enabled

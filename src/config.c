@@ -17,7 +17,7 @@
 #define MAX_FILE_BYTES (1L << 20) /* an experiment is a few hundred bytes */
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
 
-typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES } ftype;
+typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES, T_TRACE } ftype;
 
 typedef struct {
     const char *key;
@@ -64,16 +64,19 @@ static const field jitter_fields[] = {
     TEXT("source"), TEXT("description"),
 };
 
-static const char *const failure_choices[] = {"exponential", "weibull", "lognormal", NULL};
+static const char *const failure_choices[] = {"exponential", "weibull", "lognormal", "trace",
+                                              NULL};
 static const field failure_fields[] = {
     {"distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, distribution),
      failure_choices},
-    NUM("per_card_mtbf_days", 0, 1e9, 1, 1, 0, tmc_failures, per_card_mtbf_days),
+    /* required unless distribution is "trace": checked in check_failures */
+    NUM("per_card_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_card_mtbf_days),
     NUM("shape", 0.05, 20, 0, 0, 1, tmc_failures, shape),
     NUM("lifetime_cv", 0.01, 20, 0, 0, 1, tmc_failures, lifetime_cv),
     INT("spares", -1, 1e6, 0, -1, tmc_failures, spares),
     NUM("repair_mean_hours", 0, 1e6, 0, 0, 24, tmc_failures, repair_mean_hours),
     {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
+    {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_trace), NULL},
     TEXT("source"), TEXT("description"),
 };
 
@@ -426,6 +429,69 @@ static int read_causes(const cJSON *v, const char *label, const char *path, void
     return 0;
 }
 
+static int read_text(const char *path, char **text, tmc_error *err);
+static void join_path(const char *base_dir, const char *rel, char *out, size_t n);
+
+/* One line of a failure trace: a time in days after the previous one. */
+static int trace_line(const char *line, const char *file, int lineno, double prev,
+                      double *t, tmc_error *err)
+{
+    char *end;
+    *t = strtod(line, &end);
+    while (*end == ' ' || *end == '\t' || *end == '\r')
+        end++;
+    if (end == line || *end != '\0' || !isfinite(*t))
+        return tmc_error_set(err, "%s:%d: '%.40s' is not a number of days", file, lineno, line);
+    if (*t <= prev)
+        return tmc_error_set(err, "%s:%d: %.10g days is not after the previous failure "
+                                  "(%.10g); times must increase", file, lineno, *t, prev);
+    return 0;
+}
+
+/* failures.trace: a CSV file, named relative to the file that names it, with
+ * the header time_days and one failure time a line ('#' starts a comment). */
+static int read_trace(const cJSON *v, const char *label, const char *path, void *at,
+                      tmc_error *err)
+{
+    if (!cJSON_IsString(v))
+        return tmc_error_set(err, "%s: %s: expected a CSV file path, got %s", label, path,
+                             value_text(v).s);
+    char dir[1024], file[2048];
+    snprintf(dir, sizeof dir, "%s", label);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    join_path(slash ? dir : "", v->valuestring, file, sizeof file);
+    char *text;
+    if (read_text(file, &text, err))
+        return -1;
+    int *n = at, lineno = 0, rc = 0, header = 0;
+    double *times = (double *)(void *)((char *)at + offsetof(tmc_failures, trace_days) -
+                                       offsetof(tmc_failures, n_trace));
+    *n = 0;
+    for (char *line = strtok(text, "\n"); line && !rc; line = strtok(NULL, "\n")) {
+        lineno++; /* strtok skips empty lines: numbers count the non-empty ones */
+        line[strcspn(line, "#\r")] = '\0';
+        if (!line[strspn(line, " \t")])
+            continue;
+        if (!header) {
+            header = 1;
+            if (strncmp(line + strspn(line, " \t"), "time_days", 9) != 0)
+                rc = tmc_error_set(err, "%s:%d: expected the header time_days", file, lineno);
+            continue;
+        }
+        if (*n == TMC_MAX_TRACE)
+            rc = tmc_error_set(err, "%s:%d: more than %d failures", file, lineno, TMC_MAX_TRACE);
+        else
+            rc = trace_line(line, file, lineno, *n ? times[*n - 1] : 0, &times[*n], err),
+            (*n) += !rc;
+    }
+    free(text);
+    if (!rc && *n == 0)
+        rc = tmc_error_set(err, "%s: no failure times after the header", file);
+    return rc;
+}
+
 static int read_field(const field *f, const cJSON *obj, const char *label,
                       const char *prefix, char *base, tmc_error *err)
 {
@@ -442,6 +508,8 @@ static int read_field(const field *f, const cJSON *obj, const char *label,
     }
     if (f->type == T_CAUSES)
         return v ? read_causes(v, label, path, (void *)(base + f->off), err) : 0;
+    if (f->type == T_TRACE)
+        return v ? read_trace(v, label, path, (void *)(base + f->off), err) : 0;
     if (!v && f->required) {
         char want[256] = "one of: ";
         if (f->type == T_ENUM)
@@ -727,6 +795,21 @@ static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_
 
 /* The reserve is part of the deadline, so it must be shorter; a censoring
  * horizon must lie past the deadline. */
+/* A failure law needs its mean lifetime, and a trace its file. */
+static int check_failures(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    if (!f->enabled)
+        return 0;
+    int trace = f->distribution == TMC_LIFETIME_TRACE;
+    if (!trace && f->per_card_mtbf_days == 0)
+        return tmc_error_set(err, "%s: failures.per_card_mtbf_days: missing required key "
+                                  "(a number in (0, 1000000000])", label);
+    if (trace && f->n_trace == 0)
+        return tmc_error_set(err, "%s: failures.trace: missing required key (a CSV file of "
+                                  "failure times, for distribution trace)", label);
+    return 0;
+}
+
 /* Normal jitter beyond cv 0.2 gives negative compute times (P = Phi(-1/cv)
  * per card: 3e-7 at 0.2): heavier spreads need lognormal or gamma. A common
  * per-step part is defined for the normal only. */
@@ -773,6 +856,7 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
         if (read_section(&sections[i], root, label, base_dir, out, err))
             return -1;
     if (check_checkpoint(root, label, err) || check_jitter(&out->jitter, label, err) ||
+        check_failures(&out->failures, label, err) ||
         check_deadline(out, label, err))
         return -1;
     return check_input_pipeline(out, label, err);

@@ -52,8 +52,11 @@ typedef struct {
 typedef enum {
     TMC_LIFETIME_EXPONENTIAL = 0, /* MODEL.md 3.1 */
     TMC_LIFETIME_WEIBULL = 1,     /* shape < 1: early-life failures, > 1: wear-out */
-    TMC_LIFETIME_LOGNORMAL = 2
+    TMC_LIFETIME_LOGNORMAL = 2,
+    TMC_LIFETIME_TRACE = 3        /* replay of job failure times from a CSV file */
 } tmc_lifetime_kind;
+
+#define TMC_MAX_TRACE 4096
 
 typedef struct {
     int enabled;
@@ -65,6 +68,8 @@ typedef struct {
     double repair_mean_hours;  /* mean (exponential) repair time of a failed card, h */
     int n_causes;              /* 0: one cause, no detection delay */
     tmc_failure_cause causes[TMC_MAX_CAUSES];
+    int n_trace;               /* trace: failure times, days from the job's start, */
+    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
 } tmc_failures;
 
 typedef enum { TMC_SAVE_SYNC = 0, TMC_SAVE_ASYNC = 1 } tmc_save_mode;

@@ -24,6 +24,8 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->spares = f->spares;
     m->repair_mean_s = f->repair_mean_hours * 3600;
     m->n_causes = f->n_causes;
+    m->trace_days = f->trace_days;
+    m->n_trace = f->n_trace;
     double cum = 0;
     for (int i = 0; i < f->n_causes; i++) {
         cum += f->causes[i].share;
@@ -66,14 +68,25 @@ static void sift_down(double *h, long n, long i)
     }
 }
 
+/* The first trace failure after time t, s (INFINITY past the last). */
+static double trace_after(const tmc_failure_model *m, tmc_failure_state *s, double t)
+{
+    while (s->trace_next < m->n_trace && m->trace_days[s->trace_next] * TMC_DAY_S <= t)
+        s->trace_next++;
+    return s->trace_next < m->n_trace ? m->trace_days[s->trace_next] * TMC_DAY_S : INFINITY;
+}
+
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
 {
+    s->trace_next = 0;
     s->heap = NULL;
     s->repairs = NULL;
     s->n_repairs = 0;
     s->spares_left = m->spares;
     if (m->spares > 0 && !(s->repairs = malloc((size_t)m->spares * sizeof *s->repairs)))
         return -1;
+    if (m->kind == TMC_LIFETIME_TRACE)
+        return trace_after(m, s, -1);
     if (tmc_failures_poisson(m))
         return gsl_ran_exponential(r, m->mean_s / m->cards);
     if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
@@ -88,6 +101,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           double t)
 {
+    if (m->kind == TMC_LIFETIME_TRACE)
+        return trace_after(m, s, t);
     if (!s->heap)
         return t + gsl_ran_exponential(r, m->mean_s / m->cards);
     s->heap[0] = t + lifetime(m, r);

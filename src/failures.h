@@ -14,7 +14,10 @@
  * (exponential time, mean repair_mean_hours); with none left the job waits
  * for the first repair to finish. A failure striking while the job is
  * already down is swapped within the same restore and takes no spare.
- * Unlimited spares (the default) never wait. */
+ * Unlimited spares (the default) never wait.
+ *
+ * Trace. The job's failure times from a CSV file are replayed in every
+ * replica (wall-clock days from the start); none follow the last one. */
 #ifndef TMC_FAILURES_H
 #define TMC_FAILURES_H
 
@@ -36,18 +39,22 @@ typedef struct {
     double cum_share[TMC_MAX_CAUSES];
     double detection_s[TMC_MAX_CAUSES];
     double restore_s[TMC_MAX_CAUSES]; /* resolved: checkpoint.restore_s if unset */
+    const double *trace_days; /* trace: the experiment's failure times (borrowed) */
+    int n_trace;
 } tmc_failure_model;
 
 /* One replica's failure state. The heap and the repair list are allocated
  * by tmc_failures_start and freed by tmc_failures_end. */
 typedef struct {
+    int trace_next;  /* trace: index of the next failure time */
     double *heap;    /* next failure time of every card (non-exponential) */
     double *repairs; /* completion times of repairs in progress */
     long n_repairs;
     long spares_left;
 } tmc_failure_state;
 
-/* Fill *m from a validated experiment whose failures are enabled. */
+/* Fill *m from a validated experiment whose failures are enabled; a trace is
+ * borrowed from x, which must outlive m. */
 void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x);
 
 /* 1 when the failures are a Poisson process of rate cards / mean (exponential

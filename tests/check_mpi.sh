@@ -1,13 +1,14 @@
 #!/bin/sh
 # mpi-*: trainmc built with -DTRAINMC_MPI=ON under Open MPI's mpirun (issue 6).
 # usage: check_mpi.sh MPIEXEC TRAINMC EXPERIMENT identical|failures
-# - identical: `mpirun -np K trainmc run|emax` writes byte-identical JSON to
-#   one process's, whatever K and the threads per rank (replica k uses stream
-#   k; chunk sums are added in chunk order), including uneven blocks and ranks
-#   with no chunk at all; the report is printed once.
+# - identical: `mpirun -np K trainmc run|emax|sweep` writes byte-identical
+#   JSON to one process's, whatever K and the threads per rank (replica k
+#   uses stream k; chunk sums are added in chunk order), including uneven
+#   blocks and ranks with no chunk at all; the report is printed once.
 # - failures: a failure that one rank alone sees (a file it cannot read, too
 #   little memory) fails every rank with that rank's message on rank 0, one
-#   exit code, and no output file.
+#   exit code, and no output file; SIGINT to mpirun stops every rank with
+#   one message and no output file.
 set -u
 mpiexec=$1
 bin=$2
@@ -17,7 +18,7 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "mpi: $*" >&2; exit 1; }
 # mpi K ARGS...: ARGS on K ranks (as root in CI; more ranks than cores is fine)
 mpi() { np=$1; shift; "$mpiexec" --allow-run-as-root --oversubscribe -np "$np" "$@"; }
-# same FILE A B: A and B are identical JSON
+# same A B: the files A and B are identical
 same() { cmp "$dir/$1" "$dir/$2" || fail "$1 and $2 differ"; }
 
 identical() {
@@ -45,6 +46,13 @@ identical() {
     mpi 3 "$bin" $emax --threads 2 --json "$dir/emax3.json" >/dev/null || fail "emax failed"
   same emax1.json emax2.json
   same emax1.json emax3.json
+
+  # sweep: 4 settings, each through the runner on 3 ranks
+  sweep="sweep $experiment --vary checkpoint.interval_s=900,1800 --vary job.cards=48,64"
+  sweep="$sweep --replicas 200 --seed 7 --quiet"
+  "$bin" $sweep --threads 1 --json "$dir/sweep1.json" >/dev/null &&
+    mpi 3 "$bin" $sweep --threads 1 --json "$dir/sweep3.json" >/dev/null || fail "sweep failed"
+  same sweep1.json sweep3.json
 }
 
 # rank1 CODE ARGS...: `trainmc ARGS` on 2 ranks, rank 1 alone running the
@@ -77,6 +85,17 @@ failures() {
     --json "$dir/out.json" >/dev/null 2>"$dir/err"
   rc=$?
   expect_failure 1 "trainmc: rank 1 of 2: out of memory for 200000000 replicas"
+  # mpirun passes SIGINT to every rank (and then exits with 1 itself)
+  mpi 2 "$bin" run "$experiment" --replicas 100000000 --quiet --json "$dir/out.json" \
+    >/dev/null 2>"$dir/err" &
+  pid=$!
+  sleep 2
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  [ $rc -ne 0 ] || fail "SIGINT: exit 0"
+  rc=1
+  expect_failure 1 "trainmc: interrupted after [0-9]* of 100000000 replicas; no results written"
 }
 
 $4

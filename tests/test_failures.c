@@ -14,6 +14,9 @@
  * failures-1.5 unlimited spares and a pool too large to empty give the same
  *              runs; no pool (0 spares) waits a repair per failure: against
  *              the delayed Daly form with d = the mean repair time;
+ * failures-1.7 a replayed trace (one failure at day 1.0): every replica loses
+ *              exactly the work since its last commit before 86,400 s plus a
+ *              restore (no jitter: the arithmetic is exact);
  * failures-1.6 outages with lognormal downtimes (mean 1 h, cv 1): the delay
  *              enters Daly's form through its mean only. */
 #include <math.h>
@@ -21,7 +24,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort_double.h>
@@ -206,12 +211,39 @@ static void test_random_downtime(void **state)
     agree(mean, se, cf.daly_wall_s, "lognormal outage downtimes vs Daly with a delay");
 }
 
+/* failures-1.7 */
+static void test_trace(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tmc-trace-XXXXXX", csv[64], set[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(csv, sizeof csv, "%s/trace.csv", dir);
+    FILE *f = fopen(csv, "w");
+    fputs("time_days # one failure, a day in\n1.0\n", f);
+    fclose(f);
+    snprintf(set, sizeof set, "failures={\"distribution\": \"trace\", \"trace\": \"%s\"}", csv);
+    const char *sets[1] = {set};
+    tmc_experiment x = load(sets, 1);
+    assert_int_equal(x.failures.n_trace, 1);
+    tmc_closed_form cf;
+    double mean, se;
+    run(&x, 360, wa, &mean, &se, &cf);
+    double w = cf.interval_s + x.checkpoint.save_s, tf = TMC_DAY_S;
+    double exact = cf.uninterrupted_s + (tf - floor(tf / w) * w) + x.checkpoint.restore_s;
+    for (int k = 0; k < R; k++)
+        if (fabs(wa[k] - exact) > 1e-9 * exact)
+            fail_msg("replica %d: %.6f s, exact %.6f s", k, wa[k], exact);
+    remove(csv);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_failure),   cmocka_unit_test(test_weibull_shape_one),
         cmocka_unit_test(test_one_cause),       cmocka_unit_test(test_detection_delay),
         cmocka_unit_test(test_spares),       cmocka_unit_test(test_random_downtime),
+        cmocka_unit_test(test_trace),
     };
     return cmocka_run_group_tests_name("failures-1", tests, NULL, NULL);
 }
