@@ -35,6 +35,7 @@
 #include "closed_form.h"
 #include "engine.h"
 #include "failures.h"
+#include "ks.h"
 #include "runner.h"
 
 #define TOL_SE 4.0
@@ -104,22 +105,6 @@ static void test_first_failure(void **state)
     }
 }
 
-/* Two-sample KS statistic of sorted samples of size R. */
-static double ks(const double *a, const double *b)
-{
-    long i = 0, j = 0;
-    double d = 0;
-    while (i < R && j < R) {
-        double x = a[i] <= b[j] ? a[i] : b[j];
-        while (i < R && a[i] <= x)
-            i++;
-        while (j < R && b[j] <= x)
-            j++;
-        d = fmax(d, fabs((double)(i - j) / R));
-    }
-    return d;
-}
-
 static double wa[R], wb[R];
 
 /* failures-1.2: per-card MTBF 30 days so that a run sees ~45 failures. */
@@ -137,7 +122,7 @@ static void test_weibull_shape_one(void **state)
     double z = (me - mw) / sqrt(se_e * se_e + se_w * se_w);
     gsl_sort(wa, 1, R);
     gsl_sort(wb, 1, R);
-    double d = ks(wa, wb), crit = 1.9495 * sqrt(2.0 / R); /* alpha = 0.001 */
+    double d = ks_statistic(wa, wb, R), crit = KS_CRITICAL_001(R);
     print_message("Weibull 1 vs exponential: %.2f se, KS D %.4f (critical %.4f)\n", z, d, crit);
     assert_true(fabs(z) < TOL_SE && d < crit);
 }

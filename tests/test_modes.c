@@ -20,10 +20,10 @@
 
 #include "closed_form.h"
 #include "engine.h"
+#include "ks.h"
 #include "runner.h"
 
 #define N_REPLICAS 3000
-#define KS_C 1.9495
 
 typedef struct {
     double wall[N_REPLICAS];
@@ -53,27 +53,11 @@ static void simulate(const char *cards, const char *mode, const char *cv, uint64
     gsl_sort(out->wall, 1, N_REPLICAS);
 }
 
-/* Two-sample KS statistic of two sorted samples of equal size n. */
-static double ks_statistic(const double *a, const double *b, long n)
-{
-    long i = 0, j = 0;
-    double d = 0;
-    while (i < n && j < n) {
-        double x = a[i] <= b[j] ? a[i] : b[j];
-        while (i < n && a[i] <= x)
-            i++;
-        while (j < n && b[j] <= x)
-            j++;
-        d = fmax(d, fabs((double)(i - j) / n));
-    }
-    return d;
-}
-
 /* 1 when the two samples pass both checks. */
 static int same_distribution(const sample *a, const sample *b, const char *what)
 {
     double d = ks_statistic(a->wall, b->wall, N_REPLICAS);
-    double crit = KS_C * sqrt(2.0 / N_REPLICAS);
+    double crit = KS_CRITICAL_001(N_REPLICAS);
     double z = (a->mean - b->mean) / sqrt(a->se * a->se + b->se * b->se);
     print_message("%s: KS D = %.4f (critical %.4f), means %.1f s vs %.1f s (%.2f se)\n", what,
                   d, crit, a->mean, b->mean, z);
