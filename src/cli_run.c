@@ -10,6 +10,7 @@
 #include "closed_form.h"
 #include "config.h"
 #include "engine.h"
+#include "importance.h"
 #include "output.h"
 #include "ranks.h"
 #include "runner.h"
@@ -36,6 +37,11 @@ static const char *usage_run =
     "                        VALUE is JSON (number, null, object) or a string\n"
     "  -q, --quiet           no progress bar\n"
     "  -f, --force           run even if the training state does not fit in memory\n"
+    "      --importance auto|F,O,S\n"
+    "                        also estimate a small P(miss) by importance sampling:\n"
+    "                        rates of failures, outages, spikes multiplied by a tilt\n"
+    "                        chosen by cross-entropy (auto) or given (e.g. 1,4,1)\n"
+    "      --importance-pilot N  replicas per cross-entropy level (default 1000)\n"
     "  -h, --help            this help\n";
 
 typedef struct {
@@ -46,10 +52,46 @@ typedef struct {
     int threads;
     int quiet;
     int force;
+    const char *importance;  /* NULL: off */
+    long pilot;
     char replicas_set[64];
     char seed_set[64];
 } run_options;
 
+
+/* "F,O,S": three positive finite multipliers (theta may be NULL to check). */
+static int parse_tilt(const char *s, double theta[3])
+{
+    double t[3];
+    char tail;
+    if (sscanf(s, "%lf,%lf,%lf%c", &t[0], &t[1], &t[2], &tail) != 3)
+        return -1;
+    for (int k = 0; k < 3; k++)
+        if (!(t[k] > 0 && isfinite(t[k])))
+            return -1;
+    if (theta)
+        memcpy(theta, t, sizeof t);
+    return 0;
+}
+
+/* The importance-sampling estimate of P(miss) (importance.h), if asked. */
+static int run_importance(tmc_engine *e, const tmc_experiment *x, const run_options *o,
+                          int threads, tmc_importance *is)
+{
+    tmc_error err = {""};
+    int rc = 0;
+    if (strcmp(o->importance, "auto") == 0)
+        rc = tmc_importance_choose(e, o->pilot ? o->pilot : 1000, x->monte_carlo.seed,
+                                   threads, is, &err);
+    else
+        parse_tilt(o->importance, is->theta);
+    if (!rc)
+        rc = tmc_importance_estimate(e, x->monte_carlo.replicas, x->monte_carlo.seed,
+                                     threads, is, &err);
+    if (rc)
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+    return rc == TMC_RUNNER_STOPPED ? 130 : rc ? 2 : 0;
+}
 
 /* Numeric flags become --set overrides so the experiment's validation table
  * checks them with the same bounds and messages. */
@@ -59,7 +101,8 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         {"replicas", required_argument, 0, 'n'}, {"seed", required_argument, 0, 's'},
         {"threads", required_argument, 0, 't'},  {"json", required_argument, 0, 'j'},
         {"set", required_argument, 0, 'S'},      {"quiet", no_argument, 0, 'q'},
-        {"force", no_argument, 0, 'f'},
+        {"force", no_argument, 0, 'f'},          {"importance", required_argument, 0, 'I'},
+        {"importance-pilot", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     long v;
@@ -86,6 +129,12 @@ static int parse_run_options(int argc, char **argv, run_options *o)
             break;
         case 'q': o->quiet = 1; break;
         case 'f': o->force = 1; break;
+        case 'I': o->importance = optarg; break;
+        case 'P':
+            if (tmc_cli_parse_long(optarg, 100, 100000000, &o->pilot))
+                return tmc_cli_usage_error("run", "--importance-pilot: '%s' is not an integer "
+                                                  "in [100, 100000000]", optarg);
+            break;
         case 'h': fputs(usage_run, stdout); exit(0);
         case ':': return tmc_cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
         default: return tmc_cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
@@ -99,6 +148,10 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         return tmc_cli_usage_error("run", "%s", optind >= argc ? "run needs one EXPERIMENT.json"
                                                 : "run takes one EXPERIMENT.json");
     o->experiment = argv[optind];
+    if (o->importance && strcmp(o->importance, "auto") != 0 &&
+        parse_tilt(o->importance, NULL))
+        return tmc_cli_usage_error("run", "--importance: '%s' is neither auto nor three "
+                                          "positive rate multipliers F,O,S", o->importance);
     return 0;
 }
 
@@ -149,12 +202,18 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
             tmc_engine_free(&e);
         return rc;
     }
+    tmc_importance is = {.theta = {1, 1, 1}};
+    if (o->importance && (rc = run_importance(&e, x, o, threads, &is))) {
+        tmc_engine_free(&e);
+        return rc;
+    }
     tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,
                     .replicas = x->monte_carlo.replicas, .seed = x->monte_carlo.seed,
                     .threads = threads, .elapsed_s = tmc_cli_now_s() - t0,
                     .mode = tmc_engine_mode(x), .table_error = e.max.max_error,
                     .horizon_s = e.horizon_s,
-                    .overrides = o->sets, .n_overrides = o->n_sets};
+                    .overrides = o->sets, .n_overrides = o->n_sets,
+                    .importance = o->importance ? &is : NULL};
     tmc_engine_free(&e);
     tmc_output_text(stdout, &r);
     if (tmc_cli_check_stdout())

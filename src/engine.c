@@ -35,6 +35,9 @@ typedef struct {
     double restore_s;       /* length of the restore under way */
     tmc_snapshots snapshots; /* asynchronous saves not yet committed */
     long slow;              /* slow cards still in the job */
+    double arrivals[EV_COUNT]; /* arrivals that struck, for the likelihood ratio */
+    double down_s;          /* time down (no failure or outage can strike) */
+    double compute_s;       /* time in compute phases (spikes can strike) */
     tmc_replica ring[TMC_MAX_ROLLBACK]; /* the newest committed snapshots' split */
     long ring_steps[TMC_MAX_ROLLBACK];
     int ring_count, ring_head;
@@ -81,6 +84,10 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
     e->cards = x->job.cards;
+    for (int k = 0; k < EV_COUNT; k++)
+        e->tilt[k] = 1;
+    e->deadline_wall_s = (x->deadline.days - x->deadline.reserve_days) * TMC_DAY_S;
+    e->elite_wall_s = e->deadline_wall_s;
     e->spike_rollback = x->loss_spikes.enabled ? x->loss_spikes.rollback_snapshots : 1;
     const tmc_slow_cards *sc = &x->slow_cards;
     e->slow_fraction = sc->enabled ? sc->fraction : 0;
@@ -125,7 +132,7 @@ void tmc_engine_free(tmc_engine *e)
 /* The arrival of process k at time `from` is consumed: draw the next. */
 static void draw_next(run_state *st, int k, double from)
 {
-    double rate = st->e->rate[k];
+    double rate = st->e->rate[k] * st->e->tilt[k];
     gsl_rng *r = st->rng[TMC_STREAM_FAILURES + k];
     if (rate <= 0)
         st->next[k] = INFINITY;
@@ -136,10 +143,22 @@ static void draw_next(run_state *st, int k, double from)
 }
 
 /* Discard arrivals of process k up to time t (thinning). */
+/* Arrivals of process k up to time t do not count (the job is down, or a
+ * spike outside compute). A Poisson process forgets: drawing its next
+ * arrival afresh from t is the same as discarding them one by one, and keeps
+ * the arrivals that count, and the time they can strike in (the exposure),
+ * apart for the likelihood ratio. Renewal processes (per-card lifetimes,
+ * traces) remember, so their arrivals are discarded one by one. */
 static void discard_until(run_state *st, int k, double t)
 {
-    while (st->next[k] <= t)
-        draw_next(st, k, st->next[k]);
+    if (st->next[k] > t)
+        return;
+    if (k == EV_FAILURE && !tmc_failures_poisson(&st->e->failures)) {
+        while (st->next[k] <= t)
+            draw_next(st, k, st->next[k]);
+        return;
+    }
+    draw_next(st, k, t);
 }
 
 /* The process with the earliest pending arrival among the first n. */
@@ -271,9 +290,11 @@ static int run_compute(run_state *st, long first, long n, double *sum_max)
     double sum = segment_compute(st, first, n, st->t, limit, st->rng[TMC_STREAM_JITTER], &cut);
     double end = st->t + sum + n * e->fixed_s;
     if (cut || end > limit) {
+        st->compute_s += limit - st->t;
         st->t = limit;
         return kind;
     }
+    st->compute_s += end - st->t;
     st->t = end;
     *sum_max = sum;
     return -1;
@@ -300,6 +321,7 @@ static void stay_down(run_state *st, double d, double *account)
         return;
     st->t += d;
     *account += d;
+    st->down_s += d;
     discard_until(st, EV_FAILURE, st->t);
     discard_until(st, EV_OUTAGE, st->t);
 }
@@ -332,6 +354,7 @@ static void take_failure(run_state *st)
 static void take_arrival(run_state *st, int k)
 {
     tmc_replica *out = st->out;
+    st->arrivals[k]++;
     draw_next(st, k, st->t);
     st->restore_s = st->e->restore_s;
     if (k == EV_FAILURE) {
@@ -375,6 +398,9 @@ static int start_processes(run_state *st)
     draw_next(st, EV_OUTAGE, 0.0);
     draw_next(st, EV_SPIKE, 0.0);
     st->steps_run = 0;
+    for (int k = 0; k < EV_COUNT; k++)
+        st->arrivals[k] = 0;
+    st->down_s = st->compute_s = 0;
     st->slow = st->e->slow_fraction > 0
         ? (long)gsl_ran_binomial(st->rng[TMC_STREAM_SLOW], st->e->slow_fraction,
                                  (unsigned)st->e->cards) : 0;
@@ -404,6 +430,49 @@ static void maybe_evict(run_state *st)
     st->out->eviction_s += st->t - start;
     if (hit >= 0)
         recover(st, hit);
+}
+
+/* The likelihood ratio of the untilted to the tilted processes over the
+ * run: prod over k of theta_k^-N_k exp((theta_k - 1) lambda_k A_k), N_k the
+ * arrivals that struck and A_k the time they could strike in (failures and
+ * outages: all but the time down; spikes: compute) (Rubinstein and Kroese
+ * 2004, for Poisson processes). */
+static void weigh(run_state *st)
+{
+    const tmc_engine *e = st->e;
+    tmc_replica *out = st->out;
+    double exposure[EV_COUNT] = {st->t - st->down_s, st->t - st->down_s, st->compute_s};
+    double log_w = 0;
+    for (int k = 0; k < EV_COUNT; k++)
+        if (e->tilt[k] != 1 && e->rate[k] > 0)
+            log_w += -st->arrivals[k] * log(e->tilt[k]) +
+                     (e->tilt[k] - 1) * e->rate[k] * exposure[k];
+    double w = exp(log_w), miss = out->wall_s > e->deadline_wall_s;
+    out->w = w;
+    out->w2 = w * w;
+    out->w_miss = w * miss;
+    out->w2_miss = w * w * miss;
+    if (out->wall_s >= e->elite_wall_s) {
+        out->ce_w = w;
+        for (int k = 0; k < EV_COUNT; k++) {
+            out->ce_n[k] = w * st->arrivals[k];
+            out->ce_a[k] = w * exposure[k];
+        }
+    }
+}
+
+int tmc_engine_tilt(tmc_engine *e, const double theta[3], double elite_wall_s)
+{
+    for (int k = 0; k < EV_COUNT; k++)
+        if (!(theta[k] > 0 && isfinite(theta[k])))
+            return -1;
+    if (theta[EV_FAILURE] != 1 && e->rate[EV_FAILURE] > 0 && !tmc_failures_poisson(&e->failures))
+        return -1;
+    for (int k = 0; k < EV_COUNT; k++)
+        e->tilt[k] = theta[k];
+    e->failures.tilt = theta[EV_FAILURE];
+    e->elite_wall_s = elite_wall_s;
+    return 0;
 }
 
 /* 1 when the replica must end now: a stop was requested or the horizon
@@ -583,6 +652,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     else
         run_sync(&st);
     out->wall_s = out->censored ? e->horizon_s : st.t;
+    weigh(&st);
     if (st.slow > 0) /* never evicted: the slow cards stayed to the end */
         out->slow_survival_s += out->wall_s;
     tmc_failures_end(&st.failures);
@@ -606,6 +676,15 @@ void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
     a->slow_runs += b->slow_runs;
     a->slow_survival_s += b->slow_survival_s;
     a->evictions += b->evictions;
+    a->w += b->w;
+    a->w2 += b->w2;
+    a->w_miss += b->w_miss;
+    a->w2_miss += b->w2_miss;
+    a->ce_w += b->ce_w;
+    for (int k = 0; k < 3; k++) {
+        a->ce_n[k] += b->ce_n[k];
+        a->ce_a[k] += b->ce_a[k];
+    }
     a->card_failures += b->card_failures;
     a->outages += b->outages;
     a->loss_spikes += b->loss_spikes;

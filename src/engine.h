@@ -89,6 +89,10 @@ typedef struct {
     tmc_max_sampler rest;  /* pause_one: the other N - 1 cards (independent part) */
     tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
     long cards;            /* N */
+    double tilt[3];        /* importance sampling: rate multipliers of failures,
+                              outages, spikes (1: none; Poisson processes only) */
+    double deadline_wall_s; /* a run longer than this misses the deadline, s */
+    double elite_wall_s;   /* cross-entropy level: runs at least this long count */
     long spike_rollback;   /* committed snapshots a loss spike rolls back (>= 1) */
     double slow_fraction, slow_factor; /* slow cards (0: none) */
     long detect_after;     /* steps until slow cards are detected (0: never) */
@@ -123,6 +127,12 @@ typedef struct {
     double card_failures, outages, loss_spikes, saves;
     int stopped;        /* 1 if tmc_engine_request_stop cut it short */
     double censored;    /* 1 if still running at the horizon: wall_s = horizon */
+    /* Importance sampling (issue 8): the replica's likelihood ratio w (1
+     * without tilt) and its products with the miss indicator, and the
+     * cross-entropy sums over the elite (wall >= elite_wall_s): w, w N_k (the
+     * arrivals of process k that struck) and w A_k (the time they could). */
+    double w, w2, w_miss, w2_miss;
+    double ce_w, ce_n[3], ce_a[3];
 } tmc_replica;
 
 /* Build the engine from a validated experiment and its closed form (which
@@ -148,6 +158,13 @@ void tmc_engine_free(tmc_engine *e);
  * them). The result depends only on (e, seed, replica). */
 void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
                     gsl_rng *const rng[TMC_STREAM_COUNT], tmc_replica *out);
+
+/* Tilt the interruption processes by rate multipliers theta[3] (failures,
+ * outages, spikes; 1 = unchanged) for importance sampling, and set the
+ * cross-entropy level in wall seconds (the deadline by default). Tilting
+ * failures needs exponential lifetimes. Returns 0, or -1 if a tilt is not
+ * positive or failures are not a Poisson process while tilted. */
+int tmc_engine_tilt(tmc_engine *e, const double theta[3], double elite_wall_s);
 
 /* Ask every running replica to stop at its next segment boundary. Safe to
  * call from a signal handler (it only sets a sig_atomic_t). A stopped

@@ -15,6 +15,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
 {
     const tmc_failures *f = &x->failures;
     m->cards = x->job.cards;
+    m->tilt = 1;
     m->kind = f->distribution;
     m->mean_s = f->per_card_mtbf_days * TMC_DAY_S;
     m->shape = f->shape;
@@ -88,7 +89,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, -1);
     if (tmc_failures_poisson(m))
-        return gsl_ran_exponential(r, m->mean_s / m->cards);
+        return gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt));
     if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
         return -1;
     for (long i = 0; i < m->cards; i++)
@@ -104,7 +105,7 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, t);
     if (!s->heap)
-        return t + gsl_ran_exponential(r, m->mean_s / m->cards);
+        return t + gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt));
     s->heap[0] = t + lifetime(m, r);
     sift_down(s->heap, m->cards, 0);
     return s->heap[0];

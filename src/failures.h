@@ -28,6 +28,7 @@
 /* Constants of the failure model, derived once from an experiment. */
 typedef struct {
     long cards;
+    double tilt;             /* importance sampling: Poisson rate multiplier (1) */
     tmc_lifetime_kind kind;
     double mean_s;           /* mean lifetime of a card, s */
     double weibull_scale_s;  /* Weibull scale lambda = mean / Gamma(1 + 1/k), s */

@@ -72,13 +72,14 @@ static void text_comparison(FILE *f, const tmc_report *r)
     fprintf(f, "\n%-22s %-24s %s\n", "", "closed form", "simulated (+- 1 se)");
     fprintf(f, "%-22s Young %-18.3f %.4f +- %.4f\n", "completion T (days)",
             cf->completion_days, d->mean, d->se);
-    fprintf(f, "%-22s Daly  %-18.3f%s\n", "", cf->completion_days_daly,
-            cf->daly_exact ? "" : " (approximate: the run goes beyond Daly's assumptions)");
+    fprintf(f, "%-22s Daly  %.3f%s\n", "", cf->completion_days_daly,
+            cf->daly_exact ? "" : "             (approximate: the run goes beyond Daly's "
+                                  "assumptions)");
     snprintf(young, sizeof young, "%.3f %%", 100 * cf->overhead_young);
     snprintf(daly, sizeof daly, "%.3f %%", 100 * cf->overhead_daly);
     fprintf(f, "%-22s Young %-18s %.3f %% +- %.3f %%\n", "overhead", young, 100 * ov,
             100 * ov_se);
-    fprintf(f, "%-22s Daly  %-18s\n", "", daly);
+    fprintf(f, "%-22s Daly  %s\n", "", daly);
     char label[48];
     snprintf(label, sizeof label, "P(T <= %g days)", r->x->deadline.days);
     fprintf(f, "%-22s %-24s %.4f  [%.4f, %.4f] Wilson 95 %%\n", label,
@@ -129,6 +130,23 @@ static void text_events(FILE *f, const tmc_report *r)
                 rows[i].mean_s / TMC_DAY_S, wall > 0 ? 100 * rows[i].mean_s / wall : 0);
 }
 
+/* P(miss) by importance sampling beside the plain estimate (issue 8). */
+static void text_importance(FILE *f, const tmc_report *r)
+{
+    const tmc_importance *is = r->importance;
+    const tmc_summary *d = r->days;
+    fprintf(f, "\nRare misses, importance sampling: rates x %.4g (failures), x %.4g (outages), "
+               "x %.4g (spikes)", is->theta[0], is->theta[1], is->theta[2]);
+    if (is->levels)
+        fprintf(f, ", chosen by cross-entropy in %d levels of %ld replicas", is->levels,
+                is->pilot_replicas);
+    fprintf(f, "\n  P(T > %g days) = %.4g +- %.2g (relative error %.2g %%), %ld replicas, "
+               "effective sample size %.0f\n", r->x->deadline.days, is->p_miss, is->se,
+            is->p_miss > 0 ? 100 * is->se / is->p_miss : 0, is->replicas, is->ess);
+    fprintf(f, "  plain Monte Carlo: %ld of %ld replicas missed (%.4g, Wilson 95 %% upper "
+               "bound %.3g)\n", d->n - d->met, d->n, 1 - d->p_met, 1 - d->ci_lo);
+}
+
 void tmc_output_text(FILE *f, const tmc_report *r)
 {
     const tmc_experiment *x = r->x;
@@ -150,6 +168,8 @@ void tmc_output_text(FILE *f, const tmc_report *r)
     text_comparison(f, r);
     text_distribution(f, r->days);
     text_events(f, r);
+    if (r->importance)
+        text_importance(f, r);
 }
 
 /* ---------- JSON ---------- */
@@ -249,6 +269,17 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(cens, "horizon_days", r->horizon_s / TMC_DAY_S);
     cJSON_AddItemToObject(root, "split_days", json_split(r));
     cJSON_AddItemToObject(root, "closed_form", json_closed_form(r->cf));
+    if (r->importance) {
+        const tmc_importance *is = r->importance;
+        cJSON *o = cJSON_AddObjectToObject(root, "importance");
+        cJSON_AddNumberToObject(o, "p_miss", is->p_miss);
+        cJSON_AddNumberToObject(o, "se", is->se);
+        cJSON_AddNumberToObject(o, "replicas", (double)is->replicas);
+        cJSON_AddNumberToObject(o, "effective_sample_size", is->ess);
+        cJSON_AddItemToObject(o, "tilt", cJSON_CreateDoubleArray(is->theta, 3));
+        cJSON_AddNumberToObject(o, "levels", is->levels);
+        cJSON_AddNumberToObject(o, "pilot_replicas", (double)is->pilot_replicas);
+    }
     return root;
 }
 

@@ -9,6 +9,7 @@
 #include "closed_form.h"
 #include "config.h"
 #include "engine.h"
+#include "importance.h"
 #include "stats.h"
 
 /* Everything a report shows; all pointers borrowed. */
@@ -23,6 +24,7 @@ typedef struct {
     double elapsed_s;  /* text only */
     tmc_mode mode;     /* exact or aggregated (auto already resolved) */
     double horizon_s;  /* censoring horizon of the wall time, s */
+    const tmc_importance *importance; /* NULL unless --importance */
     const char *const *overrides; /* the --set KEY=VALUE strings applied */
     int n_overrides;
     double table_error; /* the max sampler's measured table error, units of sigma */

@@ -14,6 +14,7 @@
 typedef struct {
     const tmc_engine *e;
     long replicas;
+    long first_replica;         /* replica k here is replica first_replica + k */
     uint64_t seed;
     double *wall_s;
     tmc_replica *chunk_sums;    /* [n_chunks], all chunks: tmc_ranks_share fills the rest */
@@ -33,7 +34,7 @@ static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUN
     tmc_replica sum, one;
     memset(&sum, 0, sizeof sum);
     for (long k = first; k < last; k++) {
-        tmc_engine_run(sh->e, sh->seed, (uint64_t)k, rng, &one);
+        tmc_engine_run(sh->e, sh->seed, (uint64_t)(sh->first_replica + k), rng, &one);
         if (one.stopped)
             return;
         sh->wall_s[k] = one.wall_s;
@@ -124,12 +125,21 @@ int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int thread
                    tmc_progress_fn progress, void *ctx, double *wall_s,
                    tmc_replica *totals, tmc_error *err)
 {
-    shared_run sh = {.e = e, .replicas = replicas, .seed = seed, .wall_s = wall_s};
+    return tmc_runner_run_from(e, 0, replicas, seed, threads, progress, ctx, wall_s, totals,
+                               err);
+}
+
+int tmc_runner_run_from(const tmc_engine *e, long first, long replicas, uint64_t seed,
+                        int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
+                        tmc_replica *totals, tmc_error *err)
+{
+    shared_run sh = {.e = e, .replicas = replicas, .first_replica = first, .seed = seed,
+                     .wall_s = wall_s};
     sh.n_chunks = (replicas + TMC_RUNNER_CHUNK - 1) / TMC_RUNNER_CHUNK;
     long first_chunk;
     tmc_ranks_split(sh.n_chunks, &first_chunk, &sh.end_chunk);
-    long first = first_chunk * TMC_RUNNER_CHUNK, end = sh.end_chunk * TMC_RUNNER_CHUNK;
-    sh.local_replicas = (end < replicas ? end : replicas) - first;
+    long begin = first_chunk * TMC_RUNNER_CHUNK, end = sh.end_chunk * TMC_RUNNER_CHUNK;
+    sh.local_replicas = (end < replicas ? end : replicas) - begin;
     atomic_init(&sh.next_chunk, first_chunk);
     atomic_init(&sh.done, 0);
     sh.chunk_sums = calloc((size_t)sh.n_chunks, sizeof *sh.chunk_sums);

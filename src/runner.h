@@ -31,6 +31,13 @@ int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int thread
                    tmc_progress_fn progress, void *ctx, double *wall_s,
                    tmc_replica *totals, tmc_error *err);
 
+/* The same for replicas first .. first + replicas - 1 of the run: wall_s[k]
+ * is replica first + k's. Batches run this way give, replica for replica,
+ * the numbers of one run over all of them (precision targets, issue 8). */
+int tmc_runner_run_from(const tmc_engine *e, long first, long replicas, uint64_t seed,
+                        int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
+                        tmc_replica *totals, tmc_error *err);
+
 /* The number of online processors (at least 1): the default thread count. */
 int tmc_runner_default_threads(void);
 

@@ -15,3 +15,10 @@ if cmp -s "$dir/t2.json" "$dir/s8.json"; then
   echo "seed 7 and seed 8 gave identical JSON" >&2
   exit 1
 fi
+# Importance sampling (cross-entropy pilots and the weighted estimate) too.
+"$bin" run "$experiment" --replicas 300 --seed 7 --threads 1 --quiet --set deadline.days=27.3 \
+  --importance auto --importance-pilot 200 --json "$dir/i1.json" >/dev/null
+"$bin" run "$experiment" --replicas 300 --seed 7 --threads 2 --quiet --set deadline.days=27.3 \
+  --importance auto --importance-pilot 200 --json "$dir/i2.json" >/dev/null
+cmp "$dir/i1.json" "$dir/i2.json"
+grep -q '"p_miss"' "$dir/i1.json"

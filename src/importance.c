@@ -1,0 +1,88 @@
+/* importance.c - cross-entropy tilt and the weighted miss estimate. */
+#include "importance.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "runner.h"
+
+#define RHO 0.1
+#define MAX_LEVELS 30
+
+static const double untilted[3] = {1, 1, 1};
+
+/* One pilot level: replicas run at theta; the level gamma is their (1 - rho)
+ * quantile, capped at the deadline; then the same replicas again with that
+ * elite level give the cross-entropy sums. *final is 1 at the deadline. */
+static int pilot_level(tmc_engine *e, const double theta[3], long n, long first,
+                       uint64_t seed, int threads, double *wall, tmc_replica *sums,
+                       int *final, tmc_error *err)
+{
+    if (tmc_engine_tilt(e, theta, INFINITY))
+        return tmc_error_set(err, "importance sampling: this tilt needs Poisson failures");
+    if (tmc_runner_run_from(e, first, n, seed, threads, NULL, NULL, wall, sums, err))
+        return -1;
+    gsl_sort(wall, 1, (size_t)n);
+    double gamma = gsl_stats_quantile_from_sorted_data(wall, 1, (size_t)n, 1 - RHO);
+    *final = gamma >= e->deadline_wall_s;
+    if (*final)
+        gamma = e->deadline_wall_s;
+    tmc_engine_tilt(e, theta, gamma);
+    return tmc_runner_run_from(e, first, n, seed, threads, NULL, NULL, wall, sums, err);
+}
+
+int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
+                          tmc_importance *out, tmc_error *err)
+{
+    double theta[3] = {1, 1, 1}, *wall = malloc((size_t)pilot * sizeof *wall);
+    if (!wall)
+        return tmc_error_set(err, "out of memory for %ld pilot replicas", pilot);
+    int rc = 0, final = 0, level = 0;
+    while (!rc && !final && level < MAX_LEVELS) {
+        tmc_replica s;
+        long first = TMC_IMPORTANCE_FIRST_PILOT + level * pilot;
+        rc = pilot_level(e, theta, pilot, first, seed, threads, wall, &s, &final, err);
+        if (!rc && !(s.ce_w > 0))
+            rc = tmc_error_set(err, "importance sampling: no pilot replica reached level %d",
+                               level + 1);
+        for (int k = 0; !rc && k < 3; k++)
+            if (e->rate[k] > 0 && s.ce_a[k] > 0 && s.ce_n[k] > 0 &&
+                (k != 0 || tmc_failures_poisson(&e->failures)))
+                theta[k] = (s.ce_n[k] / s.ce_a[k]) / e->rate[k];
+        level++;
+    }
+    if (!rc && !final)
+        rc = tmc_error_set(err, "importance sampling: the deadline is not reached after %d "
+                                "cross-entropy levels", MAX_LEVELS);
+    free(wall);
+    tmc_engine_tilt(e, untilted, e->deadline_wall_s);
+    for (int k = 0; k < 3; k++)
+        out->theta[k] = theta[k];
+    out->levels = level;
+    out->pilot_replicas = pilot;
+    return rc;
+}
+
+int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int threads,
+                            tmc_importance *out, tmc_error *err)
+{
+    double *wall = malloc((size_t)replicas * sizeof *wall);
+    if (!wall)
+        return tmc_error_set(err, "out of memory for %ld replicas", replicas);
+    tmc_replica t;
+    int rc = tmc_engine_tilt(e, out->theta, e->deadline_wall_s)
+        ? tmc_error_set(err, "importance sampling: this tilt needs Poisson failures")
+        : tmc_runner_run_from(e, 0, replicas, seed, threads, NULL, NULL, wall, &t, err);
+    free(wall);
+    tmc_engine_tilt(e, untilted, e->deadline_wall_s);
+    if (rc)
+        return rc;
+    double n = (double)replicas, p = t.w_miss / n;
+    out->replicas = replicas;
+    out->p_miss = p;
+    out->se = sqrt(fmax(t.w2_miss / n - p * p, 0) / n);
+    out->ess = t.w2 > 0 ? t.w * t.w / t.w2 : 0;
+    return 0;
+}
