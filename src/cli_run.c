@@ -11,6 +11,7 @@
 #include "config.h"
 #include "engine.h"
 #include "importance.h"
+#include "precision.h"
 #include "output.h"
 #include "ranks.h"
 #include "runner.h"
@@ -42,6 +43,9 @@ static const char *usage_run =
     "                        rates of failures, outages, spikes multiplied by a tilt\n"
     "                        chosen by cross-entropy (auto) or given (e.g. 1,4,1)\n"
     "      --importance-pilot N  replicas per cross-entropy level (default 1000)\n"
+    "      --precision TARGET  add replicas in batches of 1000 until the 95 % interval\n"
+    "                        is this narrow, within --replicas: e.g.\n"
+    "                        deadline.probability:abs=0.001, completion_days.mean:rel=1e-4\n"
     "  -h, --help            this help\n";
 
 typedef struct {
@@ -53,6 +57,8 @@ typedef struct {
     int quiet;
     int force;
     const char *importance;  /* NULL: off */
+    int has_precision;
+    tmc_precision precision;
     long pilot;
     char replicas_set[64];
     char seed_set[64];
@@ -103,6 +109,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         {"set", required_argument, 0, 'S'},      {"quiet", no_argument, 0, 'q'},
         {"force", no_argument, 0, 'f'},          {"importance", required_argument, 0, 'I'},
         {"importance-pilot", required_argument, 0, 'P'},
+        {"precision", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     long v;
@@ -130,6 +137,14 @@ static int parse_run_options(int argc, char **argv, run_options *o)
         case 'q': o->quiet = 1; break;
         case 'f': o->force = 1; break;
         case 'I': o->importance = optarg; break;
+        case 'R':
+            if (tmc_precision_parse(optarg, &o->precision))
+                return tmc_cli_usage_error("run", "--precision: '%s' is not METRIC:abs=X or "
+                                                  "METRIC:rel=X with X > 0, METRIC "
+                                                  "deadline.probability or "
+                                                  "completion_days.mean", optarg);
+            o->has_precision = 1;
+            break;
         case 'P':
             if (tmc_cli_parse_long(optarg, 100, 100000000, &o->pilot))
                 return tmc_cli_usage_error("run", "--importance-pilot: '%s' is not an integer "
@@ -159,8 +174,45 @@ static int parse_run_options(int argc, char **argv, run_options *o)
 
 /* Run the replicas and summarise completion days; fills *days and *totals.
  * e is NULL if building the engine ran out of memory on this rank. */
-static int run_replicas(const tmc_experiment *x, const tmc_engine *e, int threads, int show,
-                        tmc_summary *days, tmc_replica *totals)
+/* All replicas at once, or, with a precision target, batches until it is
+ * met or the budget is spent (precision.h). *used: replicas run. */
+static int run_batches(const tmc_experiment *x, const tmc_engine *e, const run_options *o,
+                       int threads, int show, double *wall, tmc_replica *totals,
+                       tmc_precision_outcome *po, long *used, tmc_error *err)
+{
+    long budget = x->monte_carlo.replicas;
+    tmc_progress_fn bar = show ? tmc_cli_progress_bar : NULL;
+    if (!o->has_precision) {
+        *used = budget;
+        return tmc_runner_run(e, budget, x->monte_carlo.seed, threads, bar, NULL, wall,
+                              totals, err);
+    }
+    memset(totals, 0, sizeof *totals);
+    long done = 0;
+    po->reached = 0;
+    while (done < budget && !po->reached) {
+        long n = budget - done < TMC_PRECISION_BATCH ? budget - done : TMC_PRECISION_BATCH;
+        tmc_replica batch;
+        int rc = tmc_runner_run_from(e, done, n, x->monte_carlo.seed, threads, NULL, NULL,
+                                     wall + done, &batch, err);
+        if (rc)
+            return rc;
+        tmc_engine_accumulate(totals, &batch);
+        done += n;
+        po->reached = tmc_precision_met(&o->precision, wall, done, &x->deadline,
+                                        &po->half_width, &po->value);
+        if (bar)
+            bar(done, budget, NULL);
+    }
+    if (bar && done < budget)
+        bar(budget, budget, NULL); /* clears the bar */
+    *used = done;
+    return 0;
+}
+
+static int run_replicas(const tmc_experiment *x, const tmc_engine *e, const run_options *o,
+                        int threads, int show, tmc_summary *days, tmc_replica *totals,
+                        tmc_precision_outcome *po, long *used)
 {
     long n = x->monte_carlo.replicas;
     double *wall = e ? malloc((size_t)n * sizeof *wall) : NULL;
@@ -169,12 +221,11 @@ static int run_replicas(const tmc_experiment *x, const tmc_engine *e, int thread
              : !wall ? tmc_error_set(&err, "out of memory for %ld replicas", n) : 0;
     /* all ranks fail together, or all run (ranks.h) */
     if (!(rc = tmc_ranks_agree(rc, &err)))
-        rc = tmc_runner_run(e, n, x->monte_carlo.seed, threads,
-                            show ? tmc_cli_progress_bar : NULL, NULL, wall, totals, &err);
+        rc = run_batches(x, e, o, threads, show, wall, totals, po, used, &err);
     if (!rc) {
-        for (long k = 0; k < n; k++)
+        for (long k = 0; k < *used; k++)
             wall[k] = x->deadline.reserve_days + wall[k] / TMC_DAY_S;
-        tmc_stats_summarize(wall, n, x->deadline.days, days);
+        tmc_stats_summarize(wall, *used, x->deadline.days, days);
     }
     free(wall);
     if (rc == TMC_RUNNER_STOPPED) {
@@ -195,8 +246,10 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
     tmc_replica totals;
     tmc_summary days;
     double t0 = tmc_cli_now_s();
-    int rc = run_replicas(x, built ? &e : NULL, threads, !o->quiet && isatty(STDERR_FILENO),
-                          &days, &totals);
+    tmc_precision_outcome po = {.target = o->has_precision ? &o->precision : NULL};
+    long used = 0;
+    int rc = run_replicas(x, built ? &e : NULL, o, threads, !o->quiet && isatty(STDERR_FILENO),
+                          &days, &totals, &po, &used);
     if (rc) { /* always, when the engine was not built */
         if (built)
             tmc_engine_free(&e);
@@ -208,12 +261,13 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
         return rc;
     }
     tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,
-                    .replicas = x->monte_carlo.replicas, .seed = x->monte_carlo.seed,
+                    .replicas = used, .seed = x->monte_carlo.seed,
                     .threads = threads, .elapsed_s = tmc_cli_now_s() - t0,
                     .mode = tmc_engine_mode(x), .table_error = e.max.max_error,
                     .horizon_s = e.horizon_s,
                     .overrides = o->sets, .n_overrides = o->n_sets,
-                    .importance = o->importance ? &is : NULL};
+                    .importance = o->importance ? &is : NULL,
+                    .precision = o->has_precision ? &po : NULL};
     tmc_engine_free(&e);
     tmc_output_text(stdout, &r);
     if (tmc_cli_check_stdout())

@@ -157,6 +157,11 @@ void tmc_output_text(FILE *f, const tmc_report *r)
             r->mode == TMC_MODE_AGGREGATED ? "aggregated mode (one draw per segment)"
                                            : "exact mode (every step)",
             r->elapsed_s);
+    if (r->precision)
+        fprintf(f, "  precision target %s: %s after %ld replicas (95 %% half-width %.3g)\n",
+                r->precision->target->text,
+                r->precision->reached ? "reached" : "NOT reached: the replica budget ran out",
+                r->replicas, r->precision->half_width);
     for (int i = 0; i < r->n_overrides; i++)
         fprintf(f, "%s%s%s", i ? ", " : "  with --set ", r->overrides[i],
                 i == r->n_overrides - 1 ? "\n" : "");
@@ -269,6 +274,13 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(cens, "horizon_days", r->horizon_s / TMC_DAY_S);
     cJSON_AddItemToObject(root, "split_days", json_split(r));
     cJSON_AddItemToObject(root, "closed_form", json_closed_form(r->cf));
+    if (r->precision) {
+        cJSON *p = cJSON_AddObjectToObject(root, "precision");
+        cJSON_AddStringToObject(p, "target", r->precision->target->text);
+        cJSON_AddBoolToObject(p, "reached", r->precision->reached);
+        cJSON_AddNumberToObject(p, "half_width", r->precision->half_width);
+        cJSON_AddNumberToObject(p, "value", r->precision->value);
+    }
     if (r->importance) {
         const tmc_importance *is = r->importance;
         cJSON *o = cJSON_AddObjectToObject(root, "importance");

@@ -10,7 +10,16 @@
 #include "config.h"
 #include "engine.h"
 #include "importance.h"
+#include "precision.h"
 #include "stats.h"
+
+/* How a precision target ended (precision.h). */
+typedef struct {
+    const tmc_precision *target;
+    int reached;       /* 1: met; 0: the replica budget ran out first */
+    double half_width; /* the 95 % half-width reached */
+    double value;      /* the figure */
+} tmc_precision_outcome;
 
 /* Everything a report shows; all pointers borrowed. */
 typedef struct {
@@ -25,6 +34,7 @@ typedef struct {
     tmc_mode mode;     /* exact or aggregated (auto already resolved) */
     double horizon_s;  /* censoring horizon of the wall time, s */
     const tmc_importance *importance; /* NULL unless --importance */
+    const tmc_precision_outcome *precision; /* NULL unless --precision */
     const char *const *overrides; /* the --set KEY=VALUE strings applied */
     int n_overrides;
     double table_error; /* the max sampler's measured table error, units of sigma */

@@ -22,3 +22,16 @@ fi
   --importance auto --importance-pilot 200 --json "$dir/i2.json" >/dev/null
 cmp "$dir/i1.json" "$dir/i2.json"
 grep -q '"p_miss"' "$dir/i1.json"
+# A precision target stops after whole batches of 1,000 replicas; the replicas
+# it ran are the first ones of a plain run, so the completion times agree.
+"$bin" run "$experiment" --replicas 20000 --seed 7 --quiet \
+  --precision completion_days.mean:abs=0.005 --json "$dir/p.json" >/dev/null
+used=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['replicas'])" "$dir/p.json")
+[ "$used" -ge 1000 ] && [ "$used" -lt 20000 ] && [ $((used % 1000)) -eq 0 ]
+"$bin" run "$experiment" --replicas "$used" --seed 7 --quiet --json "$dir/n.json" >/dev/null
+python3 - "$dir/p.json" "$dir/n.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["precision"]["reached"] and a["precision"]["half_width"] <= 0.005, a["precision"]
+assert a["completion_days"] == b["completion_days"], "batched and plain runs differ"
+PY
