@@ -38,10 +38,11 @@ static const char *usage_run =
     "                        VALUE is JSON (number, null, object) or a string\n"
     "  -q, --quiet           no progress bar\n"
     "  -f, --force           run even if the training state does not fit in memory\n"
-    "      --importance auto|F,O,S\n"
+    "      --importance auto|F,O,S[,R,D]\n"
     "                        also estimate a small P(miss) by importance sampling:\n"
-    "                        rates of failures, outages, spikes multiplied by a tilt\n"
-    "                        chosen by cross-entropy (auto) or given (e.g. 1,4,1)\n"
+    "                        rates of failures, outages, spikes (and the means of\n"
+    "                        repairs, downtimes) multiplied by a tilt chosen by\n"
+    "                        cross-entropy (auto) or given (e.g. 1,4,1)\n"
     "      --importance-pilot N  replicas per cross-entropy level (default 1000)\n"
     "      --precision TARGET  add replicas in batches of 1000 until the 95 % interval\n"
     "                        is this narrow, within --replicas: e.g.\n"
@@ -65,35 +66,14 @@ typedef struct {
 } run_options;
 
 
-/* "F,O,S": three positive finite multipliers (theta may be NULL to check). */
-static int parse_tilt(const char *s, double theta[3])
-{
-    double t[3];
-    char tail;
-    if (sscanf(s, "%lf,%lf,%lf%c", &t[0], &t[1], &t[2], &tail) != 3)
-        return -1;
-    for (int k = 0; k < 3; k++)
-        if (!(t[k] > 0 && isfinite(t[k])))
-            return -1;
-    if (theta)
-        memcpy(theta, t, sizeof t);
-    return 0;
-}
-
 /* The importance-sampling estimate of P(miss) (importance.h), if asked. */
 static int run_importance(tmc_engine *e, const tmc_experiment *x, const run_options *o,
                           int threads, tmc_importance *is)
 {
     tmc_error err = {""};
-    int rc = 0;
-    if (strcmp(o->importance, "auto") == 0)
-        rc = tmc_importance_choose(e, o->pilot ? o->pilot : 1000, x->monte_carlo.seed,
-                                   threads, is, &err);
-    else
-        parse_tilt(o->importance, is->theta);
-    if (!rc)
-        rc = tmc_importance_estimate(e, x->monte_carlo.replicas, x->monte_carlo.seed,
-                                     threads, is, &err);
+    int rc = tmc_importance_run(e, o->importance, o->pilot ? o->pilot : 1000,
+                                x->monte_carlo.replicas, x->monte_carlo.seed, threads, is,
+                                &err);
     if (rc)
         fprintf(stderr, "trainmc: %s\n", err.msg);
     return rc == TMC_RUNNER_STOPPED ? 130 : rc ? 2 : 0;
@@ -164,9 +144,9 @@ static int parse_run_options(int argc, char **argv, run_options *o)
                                                 : "run takes one EXPERIMENT.json");
     o->experiment = argv[optind];
     if (o->importance && strcmp(o->importance, "auto") != 0 &&
-        parse_tilt(o->importance, NULL))
+        tmc_importance_parse_tilt(o->importance, NULL))
         return tmc_cli_usage_error("run", "--importance: '%s' is neither auto nor three "
-                                          "positive rate multipliers F,O,S", o->importance);
+                                          "or five positive multipliers F,O,S[,R,D]", o->importance);
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "output.h"
 #include "plan.h"
 #include "ranks.h"
+#include "importance.h"
 #include "sweep.h"
 #include "sweep_output.h"
 
@@ -45,6 +46,9 @@ static const char *usage_sweep =
     "      --set KEY=VALUE   override a key of the experiment at every setting\n"
     "  -q, --quiet           no progress bar\n"
     "  -f, --force           run even if a setting's training state does not fit in memory\n"
+    "      --importance auto|F,O,S[,R,D]  also estimate each setting's P(miss) by importance\n"
+    "                        sampling (as `trainmc run`; not with --target)\n"
+    "      --importance-pilot N  replicas per cross-entropy level (default 1000)\n"
     "  -h, --help            this help\n";
 
 typedef struct {
@@ -58,11 +62,13 @@ typedef struct {
     int threads;
     int quiet;
     int force;
+    const char *importance;
+    long pilot;
     char replicas_set[64];
     char seed_set[64];
 } sweep_options;
 
-enum { OPT_VARY = 256, OPT_TARGET, OPT_SET };
+enum { OPT_VARY = 256, OPT_TARGET, OPT_SET, OPT_IMPORTANCE, OPT_PILOT };
 
 static int parse_option(int c, const char *arg, sweep_options *o)
 {
@@ -82,6 +88,17 @@ static int parse_option(int c, const char *arg, sweep_options *o)
     case 'q': o->quiet = 1; break;
     case 'f': o->force = 1; break;
     case OPT_TARGET: o->target = arg; break;
+    case OPT_IMPORTANCE:
+        if (strcmp(arg, "auto") != 0 && tmc_importance_parse_tilt(arg, NULL))
+            return tmc_cli_usage_error("sweep", "--importance: '%s' is neither auto nor three "
+                                                "or five positive multipliers F,O,S[,R,D]", arg);
+        o->importance = arg;
+        break;
+    case OPT_PILOT:
+        if (tmc_cli_parse_long(arg, 100, 100000000, &o->pilot))
+            return tmc_cli_usage_error("sweep", "--importance-pilot: '%s' is not an integer "
+                                                "in [100, 100000000]", arg);
+        break;
     case OPT_VARY:
         if (o->n_vary == TMC_SWEEP_MAX_KEYS)
             return tmc_cli_usage_error("sweep", "--vary: at most %d keys (a grid)",
@@ -106,6 +123,8 @@ static int parse_sweep_options(int argc, char **argv, sweep_options *o)
         {"threads", required_argument, 0, 't'},   {"json", required_argument, 0, 'j'},
         {"set", required_argument, 0, OPT_SET},   {"quiet", no_argument, 0, 'q'},
         {"force", no_argument, 0, 'f'},           {"help", no_argument, 0, 'h'},
+        {"importance", required_argument, 0, OPT_IMPORTANCE},
+        {"importance-pilot", required_argument, 0, OPT_PILOT},
         {0, 0, 0, 0}};
     int c, rc;
     opterr = 0;
@@ -133,6 +152,8 @@ static int parse_sweep_options(int argc, char **argv, sweep_options *o)
     if (o->n_vary == 0)
         return tmc_cli_usage_error("sweep", "sweep needs --vary KEY=V1,V2,... or "
                                             "KEY=START:STOP:STEP");
+    if (o->target && o->importance)
+        return tmc_cli_usage_error("sweep", "--importance goes with a grid, not --target");
     if (o->target && o->n_vary != 1)
         return tmc_cli_usage_error("sweep", "--target needs exactly one --vary KEY=LO:HI "
                                             "(got %d)", o->n_vary);
@@ -299,6 +320,10 @@ static int run_grid(const sweep_run *sw, grid_data *g, int n)
     for (int i = 0; i < n; i++, p.offset += reps) {
         int rc = tmc_sweep_run(&g->settings[i], sw->threads, sw->show ? progress_grid : NULL,
                                &p, g->days + i * reps, &g->results[i], &err);
+        if (!rc && sw->o->importance)
+            rc = tmc_sweep_run_importance(&g->settings[i], sw->o->importance,
+                                          sw->o->pilot ? sw->o->pilot : 1000, sw->threads,
+                                          &g->results[i], &err);
         if (rc)
             return run_failed(sw, rc, &err);
     }

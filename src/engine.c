@@ -38,6 +38,8 @@ typedef struct {
     double arrivals[EV_COUNT]; /* arrivals that struck, for the likelihood ratio */
     double down_s;          /* time down (no failure or outage can strike) */
     double compute_s;       /* time in compute phases (spikes can strike) */
+    double downtime_log_w;  /* likelihood ratio terms of the downtimes drawn */
+    double downtimes_drawn, downtime_log_sum;
     tmc_replica ring[TMC_MAX_ROLLBACK]; /* the newest committed snapshots' split */
     long ring_steps[TMC_MAX_ROLLBACK];
     int ring_count, ring_head;
@@ -76,6 +78,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->restore_s = x->checkpoint.restore_s;
     e->downtime_s = x->outages.enabled ? x->outages.downtime_s : 0;
     e->downtime_sigma = x->outages.enabled ? sqrt(log1p(pow(x->outages.downtime_cv, 2))) : 0;
+    e->downtime_mu = e->downtime_s > 0 ? log(e->downtime_s) - 0.5 * pow(e->downtime_sigma, 2) : 0;
     e->rate[EV_FAILURE] = cf->rate_failures;
     e->rate[EV_OUTAGE] = cf->rate_outages;
     e->rate[EV_SPIKE] = cf->rate_spikes;
@@ -84,7 +87,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
     e->cards = x->job.cards;
-    for (int k = 0; k < EV_COUNT; k++)
+    for (int k = 0; k < TMC_TILTS; k++)
         e->tilt[k] = 1;
     e->deadline_wall_s = (x->deadline.days - x->deadline.reserve_days) * TMC_DAY_S;
     e->elite_wall_s = e->deadline_wall_s;
@@ -332,8 +335,16 @@ static double outage_downtime(run_state *st)
     const tmc_engine *e = st->e;
     if (e->downtime_sigma == 0 || e->downtime_s == 0)
         return e->downtime_s;
-    double s = e->downtime_sigma;
-    return gsl_ran_lognormal(st->rng[TMC_STREAM_DOWNTIMES], log(e->downtime_s) - 0.5 * s * s, s);
+    /* importance sampling shifts the log-mean by ln theta; the density ratio
+     * of the lognormal is exp(((y - mu - d)^2 - (y - mu)^2) / 2 s^2), y = ln x */
+    double s = e->downtime_sigma, shift = log(e->tilt[4]);
+    double x = gsl_ran_lognormal(st->rng[TMC_STREAM_DOWNTIMES], e->downtime_mu + shift, s);
+    double y = log(x) - e->downtime_mu;
+    if (shift != 0)
+        st->downtime_log_w += ((y - shift) * (y - shift) - y * y) / (2 * s * s);
+    st->downtimes_drawn++;
+    st->downtime_log_sum += log(x);
+    return x;
 }
 
 /* A card failure at st->t: its cause's detection delay, a wait for a spare,
@@ -401,6 +412,7 @@ static int start_processes(run_state *st)
     for (int k = 0; k < EV_COUNT; k++)
         st->arrivals[k] = 0;
     st->down_s = st->compute_s = 0;
+    st->downtime_log_w = st->downtimes_drawn = st->downtime_log_sum = 0;
     st->slow = st->e->slow_fraction > 0
         ? (long)gsl_ran_binomial(st->rng[TMC_STREAM_SLOW], st->e->slow_fraction,
                                  (unsigned)st->e->cards) : 0;
@@ -442,7 +454,7 @@ static void weigh(run_state *st)
     const tmc_engine *e = st->e;
     tmc_replica *out = st->out;
     double exposure[EV_COUNT] = {st->t - st->down_s, st->t - st->down_s, st->compute_s};
-    double log_w = 0;
+    double log_w = st->failures.repair_log_w + st->downtime_log_w;
     for (int k = 0; k < EV_COUNT; k++)
         if (e->tilt[k] != 1 && e->rate[k] > 0)
             log_w += -st->arrivals[k] * log(e->tilt[k]) +
@@ -458,19 +470,24 @@ static void weigh(run_state *st)
             out->ce_n[k] = w * st->arrivals[k];
             out->ce_a[k] = w * exposure[k];
         }
+        out->ce_n[3] = w * st->failures.repairs_drawn;
+        out->ce_a[3] = w * st->failures.repair_sum_s;
+        out->ce_n[4] = w * st->downtimes_drawn;
+        out->ce_a[4] = w * st->downtime_log_sum;
     }
 }
 
-int tmc_engine_tilt(tmc_engine *e, const double theta[3], double elite_wall_s)
+int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_wall_s)
 {
-    for (int k = 0; k < EV_COUNT; k++)
+    for (int k = 0; k < TMC_TILTS; k++)
         if (!(theta[k] > 0 && isfinite(theta[k])))
             return -1;
     if (theta[EV_FAILURE] != 1 && e->rate[EV_FAILURE] > 0 && !tmc_failures_poisson(&e->failures))
         return -1;
-    for (int k = 0; k < EV_COUNT; k++)
+    for (int k = 0; k < TMC_TILTS; k++)
         e->tilt[k] = theta[k];
     e->failures.tilt = theta[EV_FAILURE];
+    e->failures.repair_tilt = theta[3];
     e->elite_wall_s = elite_wall_s;
     return 0;
 }
@@ -681,7 +698,7 @@ void tmc_engine_accumulate(tmc_replica *a, const tmc_replica *b)
     a->w_miss += b->w_miss;
     a->w2_miss += b->w2_miss;
     a->ce_w += b->ce_w;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < TMC_TILTS; k++) {
         a->ce_n[k] += b->ce_n[k];
         a->ce_a[k] += b->ce_a[k];
     }

@@ -70,6 +70,7 @@
 /* Everything one replica needs, derived once from an experiment. Read-only
  * while replicas run, so threads share it. */
 #define TMC_AGGREGATE_MIN_STEPS 16
+#define TMC_TILTS 5 /* failures, outages, spikes (rates); repairs, downtimes (means) */
 /* Mode auto runs exact while replicas x steps stays within this budget
  * (about 10 s on two cores at the exact mode's cost). */
 #define TMC_EXACT_BUDGET 1e9
@@ -89,8 +90,11 @@ typedef struct {
     tmc_max_sampler rest;  /* pause_one: the other N - 1 cards (independent part) */
     tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
     long cards;            /* N */
-    double tilt[3];        /* importance sampling: rate multipliers of failures,
-                              outages, spikes (1: none; Poisson processes only) */
+    double tilt[TMC_TILTS]; /* importance sampling: rate multipliers of failures,
+                              outages, spikes (Poisson processes only), and mean
+                              multipliers of repair times and outage downtimes
+                              (1: none) */
+    double downtime_mu;    /* log-mean of a lognormal outage downtime */
     double deadline_wall_s; /* a run longer than this misses the deadline, s */
     double elite_wall_s;   /* cross-entropy level: runs at least this long count */
     long spike_rollback;   /* committed snapshots a loss spike rolls back (>= 1) */
@@ -132,7 +136,9 @@ typedef struct {
      * cross-entropy sums over the elite (wall >= elite_wall_s): w, w N_k (the
      * arrivals of process k that struck) and w A_k (the time they could). */
     double w, w2, w_miss, w2_miss;
-    double ce_w, ce_n[3], ce_a[3];
+    double ce_w, ce_n[TMC_TILTS], ce_a[TMC_TILTS]; /* durations: w count, w sum of
+                                                     the repair times, w sum of
+                                                     the log downtimes */
 } tmc_replica;
 
 /* Build the engine from a validated experiment and its closed form (which
@@ -159,12 +165,13 @@ void tmc_engine_free(tmc_engine *e);
 void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
                     gsl_rng *const rng[TMC_STREAM_COUNT], tmc_replica *out);
 
-/* Tilt the interruption processes by rate multipliers theta[3] (failures,
- * outages, spikes; 1 = unchanged) for importance sampling, and set the
- * cross-entropy level in wall seconds (the deadline by default). Tilting
- * failures needs exponential lifetimes. Returns 0, or -1 if a tilt is not
- * positive or failures are not a Poisson process while tilted. */
-int tmc_engine_tilt(tmc_engine *e, const double theta[3], double elite_wall_s);
+/* Tilt for importance sampling: theta[0..2] multiply the rates of failures,
+ * outages and spikes, theta[3] the mean repair time, theta[4] the mean of a
+ * lognormal outage downtime (1 = unchanged); and set the cross-entropy level
+ * in wall seconds (the deadline by default). Tilting failures needs
+ * exponential lifetimes. Returns 0, or -1 if a tilt is not positive or
+ * failures are not a Poisson process while tilted. */
+int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_wall_s);
 
 /* Ask every running replica to stop at its next segment boundary. Safe to
  * call from a signal handler (it only sets a sig_atomic_t). A stopped

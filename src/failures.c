@@ -16,6 +16,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     const tmc_failures *f = &x->failures;
     m->cards = x->job.cards;
     m->tilt = 1;
+    m->repair_tilt = 1;
     m->kind = f->distribution;
     m->mean_s = f->per_card_mtbf_days * TMC_DAY_S;
     m->shape = f->shape;
@@ -84,6 +85,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repairs = NULL;
     s->n_repairs = 0;
     s->spares_left = m->spares;
+    s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
     if (m->spares > 0 && !(s->repairs = malloc((size_t)m->spares * sizeof *s->repairs)))
         return -1;
     if (m->kind == TMC_LIFETIME_TRACE)
@@ -134,13 +136,25 @@ static void collect_repairs(tmc_failure_state *s, double t)
         }
 }
 
+/* A repair time, drawn with the tilted mean; its likelihood ratio term
+ * log f(x; m) - log f(x; rho m) = ln rho - x / m + x / (rho m). */
+static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
+{
+    double rho = m->repair_tilt, x = gsl_ran_exponential(r, m->repair_mean_s * rho);
+    if (rho != 1)
+        s->repair_log_w += log(rho) - x / m->repair_mean_s + x / (rho * m->repair_mean_s);
+    s->repairs_drawn++;
+    s->repair_sum_s += x;
+    return x;
+}
+
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
                                gsl_rng *r, double t)
 {
     if (m->spares < 0)
         return 0;
     if (m->spares == 0) /* no pool: wait for this very card's repair */
-        return gsl_ran_exponential(r, m->repair_mean_s);
+        return repair_time(m, s, r);
     collect_repairs(s, t);
     double wait = 0;
     if (s->spares_left == 0) { /* wait for the first repair to finish */
@@ -152,7 +166,7 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
         collect_repairs(s, s->repairs[first]);
     }
     s->spares_left--;
-    s->repairs[s->n_repairs++] = t + wait + gsl_ran_exponential(r, m->repair_mean_s);
+    s->repairs[s->n_repairs++] = t + wait + repair_time(m, s, r);
     return wait;
 }
 

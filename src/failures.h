@@ -29,6 +29,7 @@
 typedef struct {
     long cards;
     double tilt;             /* importance sampling: Poisson rate multiplier (1) */
+    double repair_tilt;      /* importance sampling: repair mean multiplier (1) */
     tmc_lifetime_kind kind;
     double mean_s;           /* mean lifetime of a card, s */
     double weibull_scale_s;  /* Weibull scale lambda = mean / Gamma(1 + 1/k), s */
@@ -52,6 +53,8 @@ typedef struct {
     double *repairs; /* completion times of repairs in progress */
     long n_repairs;
     long spares_left;
+    double repair_log_w;     /* log likelihood ratio of the repair times drawn */
+    double repairs_drawn, repair_sum_s; /* their count and sum, s */
 } tmc_failure_state;
 
 /* Fill *m from a validated experiment whose failures are enabled; a trace is

@@ -2,6 +2,8 @@
 #include "importance.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
@@ -11,12 +13,12 @@
 #define RHO 0.1
 #define MAX_LEVELS 30
 
-static const double untilted[3] = {1, 1, 1};
+static const double untilted[TMC_TILTS] = {1, 1, 1, 1, 1};
 
 /* One pilot level: replicas run at theta; the level gamma is their (1 - rho)
  * quantile, capped at the deadline; then the same replicas again with that
  * elite level give the cross-entropy sums. *final is 1 at the deadline. */
-static int pilot_level(tmc_engine *e, const double theta[3], long n, long first,
+static int pilot_level(tmc_engine *e, const double theta[TMC_TILTS], long n, long first,
                        uint64_t seed, int threads, double *wall, tmc_replica *sums,
                        int *final, tmc_error *err)
 {
@@ -33,10 +35,24 @@ static int pilot_level(tmc_engine *e, const double theta[3], long n, long first,
     return tmc_runner_run_from(e, first, n, seed, threads, NULL, NULL, wall, sums, err);
 }
 
+/* The cross-entropy step: each parameter to its weighted maximum-likelihood
+ * value over the elite (importance.h). */
+static void update_tilt(const tmc_engine *e, const tmc_replica *s, double theta[TMC_TILTS])
+{
+    for (int k = 0; k < 3; k++)
+        if (e->rate[k] > 0 && s->ce_a[k] > 0 && s->ce_n[k] > 0 &&
+            (k != 0 || tmc_failures_poisson(&e->failures)))
+            theta[k] = (s->ce_n[k] / s->ce_a[k]) / e->rate[k];
+    if (s->ce_n[3] > 0 && e->failures.repair_mean_s > 0)
+        theta[3] = (s->ce_a[3] / s->ce_n[3]) / e->failures.repair_mean_s;
+    if (s->ce_n[4] > 0 && e->downtime_sigma > 0)
+        theta[4] = exp(s->ce_a[4] / s->ce_n[4] - e->downtime_mu);
+}
+
 int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
                           tmc_importance *out, tmc_error *err)
 {
-    double theta[3] = {1, 1, 1}, *wall = malloc((size_t)pilot * sizeof *wall);
+    double theta[TMC_TILTS] = {1, 1, 1, 1, 1}, *wall = malloc((size_t)pilot * sizeof *wall);
     if (!wall)
         return tmc_error_set(err, "out of memory for %ld pilot replicas", pilot);
     int rc = 0, final = 0, level = 0;
@@ -47,10 +63,8 @@ int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
         if (!rc && !(s.ce_w > 0))
             rc = tmc_error_set(err, "importance sampling: no pilot replica reached level %d",
                                level + 1);
-        for (int k = 0; !rc && k < 3; k++)
-            if (e->rate[k] > 0 && s.ce_a[k] > 0 && s.ce_n[k] > 0 &&
-                (k != 0 || tmc_failures_poisson(&e->failures)))
-                theta[k] = (s.ce_n[k] / s.ce_a[k]) / e->rate[k];
+        if (!rc)
+            update_tilt(e, &s, theta);
         level++;
     }
     if (!rc && !final)
@@ -58,7 +72,7 @@ int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
                                 "cross-entropy levels", MAX_LEVELS);
     free(wall);
     tmc_engine_tilt(e, untilted, e->deadline_wall_s);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < TMC_TILTS; k++)
         out->theta[k] = theta[k];
     out->levels = level;
     out->pilot_replicas = pilot;
@@ -85,4 +99,31 @@ int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int thr
     out->se = sqrt(fmax(t.w2_miss / n - p * p, 0) / n);
     out->ess = t.w2 > 0 ? t.w * t.w / t.w2 : 0;
     return 0;
+}
+
+int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS])
+{
+    double t[TMC_TILTS] = {1, 1, 1, 1, 1};
+    char tail;
+    int n = sscanf(s, "%lf,%lf,%lf,%lf,%lf%c", &t[0], &t[1], &t[2], &t[3], &t[4], &tail);
+    if (n != 3 && n != 5)
+        return -1;
+    for (int k = 0; k < TMC_TILTS; k++)
+        if (!(t[k] > 0 && isfinite(t[k])))
+            return -1;
+    if (theta)
+        memcpy(theta, t, sizeof t);
+    return 0;
+}
+
+int tmc_importance_run(tmc_engine *e, const char *mode, long pilot, long replicas,
+                       uint64_t seed, int threads, tmc_importance *out, tmc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = 0;
+    if (strcmp(mode, "auto") == 0)
+        rc = tmc_importance_choose(e, pilot, seed, threads, out, err);
+    else if (tmc_importance_parse_tilt(mode, out->theta))
+        rc = tmc_error_set(err, "--importance: '%s' is neither auto nor F,O,S[,R,D]", mode);
+    return rc ? rc : tmc_importance_estimate(e, replicas, seed, threads, out, err);
 }

@@ -24,7 +24,8 @@
 #define TMC_IMPORTANCE_FIRST_PILOT 1000000000000L /* pilot replicas start here */
 
 typedef struct {
-    double theta[3];      /* rate multipliers used: failures, outages, spikes */
+    double theta[TMC_TILTS]; /* multipliers used: rates of failures, outages,
+                                spikes; means of repair times, outage downtimes */
     int levels;           /* cross-entropy levels run (0: a given tilt) */
     long pilot_replicas;  /* replicas per pilot level */
     long replicas;
@@ -42,5 +43,16 @@ int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
  * (seed, k), as in a plain run). e is left untilted. Returns 0, or -1. */
 int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int threads,
                             tmc_importance *out, tmc_error *err);
+
+/* "F,O,S" or "F,O,S,R,D": three or five positive finite multipliers into
+ * theta (R and D default to 1; theta may be NULL to only check). Returns 0,
+ * or -1. */
+int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS]);
+
+/* Both steps for a command line's --importance MODE: "auto" (choose with
+ * `pilot` replicas a level) or a tilt "F,O,S"; then estimate on `replicas`.
+ * Returns 0, TMC_RUNNER_STOPPED, or -1 with err set. */
+int tmc_importance_run(tmc_engine *e, const char *mode, long pilot, long replicas,
+                       uint64_t seed, int threads, tmc_importance *out, tmc_error *err);
 
 #endif

@@ -136,7 +136,8 @@ static void text_importance(FILE *f, const tmc_report *r)
     const tmc_importance *is = r->importance;
     const tmc_summary *d = r->days;
     fprintf(f, "\nRare misses, importance sampling: rates x %.4g (failures), x %.4g (outages), "
-               "x %.4g (spikes)", is->theta[0], is->theta[1], is->theta[2]);
+               "x %.4g (spikes); means x %.4g (repairs), x %.4g (downtimes)", is->theta[0],
+            is->theta[1], is->theta[2], is->theta[3], is->theta[4]);
     if (is->levels)
         fprintf(f, ", chosen by cross-entropy in %d levels of %ld replicas", is->levels,
                 is->pilot_replicas);
@@ -288,7 +289,7 @@ cJSON *tmc_output_json(const tmc_report *r)
         cJSON_AddNumberToObject(o, "se", is->se);
         cJSON_AddNumberToObject(o, "replicas", (double)is->replicas);
         cJSON_AddNumberToObject(o, "effective_sample_size", is->ess);
-        cJSON_AddItemToObject(o, "tilt", cJSON_CreateDoubleArray(is->theta, 3));
+        cJSON_AddItemToObject(o, "tilt", cJSON_CreateDoubleArray(is->theta, TMC_TILTS));
         cJSON_AddNumberToObject(o, "levels", is->levels);
         cJSON_AddNumberToObject(o, "pilot_replicas", (double)is->pilot_replicas);
     }

@@ -167,6 +167,20 @@ int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
 
 /* ---------- running ---------- */
 
+int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long pilot,
+                             int threads, tmc_sweep_result *r, tmc_error *err)
+{
+    const tmc_experiment *x = &s->x;
+    tmc_engine e;
+    if (tmc_engine_init(&e, x, &s->cf))
+        return tmc_error_set(err, "out of memory building the engine");
+    int rc = tmc_importance_run(&e, mode, pilot, x->monte_carlo.replicas, x->monte_carlo.seed,
+                                threads, &r->importance, err);
+    tmc_engine_free(&e);
+    r->has_importance = rc == 0;
+    return rc;
+}
+
 int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
                   void *ctx, double *days, tmc_sweep_result *r, tmc_error *err)
 {

@@ -22,6 +22,7 @@
 #include "closed_form.h"
 #include "config.h"
 #include "engine.h"
+#include "importance.h"
 #include "error.h"
 #include "runner.h"
 #include "stats.h"
@@ -133,6 +134,8 @@ typedef struct {
     tmc_mode mode;        /* exact or aggregated */
     double table_error;   /* the max sampler's table error, units of sigma (dist.h) */
     double horizon_s;     /* the engine's censoring horizon, s (engine.h) */
+    int has_importance;   /* with --importance: */
+    tmc_importance importance; /* P(miss) by importance sampling (importance.h) */
 } tmc_sweep_result;
 
 /* Run the setting's replicas (its monte_carlo.replicas and .seed) on
@@ -142,6 +145,12 @@ typedef struct {
  * err when a stop was requested (runner.h); -1 with err if memory runs out. */
 int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
                   void *ctx, double *days, tmc_sweep_result *r, tmc_error *err);
+
+/* P(miss) of the setting by importance sampling, --importance MODE
+ * (importance.h: "auto" or "F,O,S", `pilot` replicas a cross-entropy level),
+ * into r->importance. Returns 0, TMC_RUNNER_STOPPED, or -1 with err. */
+int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long pilot,
+                             int threads, tmc_sweep_result *r, tmc_error *err);
 
 /* The difference of two settings' per-replica values a_k - b_k (same unit). */
 typedef struct {

@@ -130,6 +130,24 @@ static void text_optimum(FILE *f, const tmc_sweep_report *r)
     free(idx);
 }
 
+/* With --importance: each setting's P(miss) by importance sampling. */
+static void text_importance(FILE *f, const tmc_sweep_report *r)
+{
+    if (!r->n || !r->results[0].has_importance)
+        return;
+    fprintf(f, "\nRare misses, importance sampling (P(T > deadline); tilt of the rates of "
+               "failures, outages, spikes and the means of repairs, downtimes):\n");
+    for (int i = 0; i < r->n; i++) {
+        const tmc_importance *is = &r->results[i].importance;
+        fprintf(f, " ");
+        for (int a = 0; a < r->n_axes; a++)
+            fprintf(f, " %s=%.10g", r->axes[a].key, r->settings[i].value[a]);
+        fprintf(f, ": %.4g +- %.2g (relative error %.2g %%), tilt %.3g, %.3g, %.3g, %.3g, %.3g\n",
+                is->p_miss, is->se, is->p_miss > 0 ? 100 * is->se / is->p_miss : 0,
+                is->theta[0], is->theta[1], is->theta[2], is->theta[3], is->theta[4]);
+    }
+}
+
 void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
 {
     char what[300];
@@ -147,6 +165,7 @@ void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
     text_legend(f, r);
     if (r->interval_axis >= 0)
         text_optimum(f, r);
+    text_importance(f, r);
 }
 
 /* ---------- JSON ---------- */
@@ -162,6 +181,7 @@ static cJSON *json_setting(const tmc_sweep_base *b, const tmc_sweep_setting *s,
                       .replicas = s->x.monte_carlo.replicas, .seed = s->x.monte_carlo.seed,
                       .mode = res->mode, .table_error = res->table_error,
                       .horizon_s = res->horizon_s, .overrides = sets,
+                      .importance = res->has_importance ? &res->importance : NULL,
                       .n_overrides = tmc_sweep_list_overrides(b, s, sets)};
     cJSON *o = tmc_output_json(&rep);
     free(sets);

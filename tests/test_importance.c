@@ -13,7 +13,11 @@
  *                the replicas importance sampling needs for the same relative
  *                error (printed);
  * importance-1.3 no tilt: the weights are 1 and the estimate is the plain
- *                miss fraction. */
+ *                miss fraction;
+ * importance-1.4 tilted waits (repair times x2, outage downtimes x2, rates
+ *                unchanged) on design-48-rare-misses at a 30-day deadline
+ *                agree with plain Monte Carlo within 4 standard errors of
+ *                their difference: the duration likelihood ratios are right. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -92,7 +96,7 @@ static void test_plain(void **state)
     tmc_experiment x = poisson_case(8);
     tmc_engine e;
     engine_for(&x, &e);
-    tmc_importance is = {.theta = {1, 1, 1}};
+    tmc_importance is = {.theta = {1, 1, 1, 1, 1}};
     tmc_error err = {""};
     long n = 40000;
     if (tmc_importance_estimate(&e, n, 13, 2, &is, &err))
@@ -106,11 +110,38 @@ static void test_plain(void **state)
     tmc_engine_free(&e);
 }
 
+/* importance-1.4 */
+static void test_tilted_waits(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/design-48-rare-misses.json", TMC_SOURCE_DIR);
+    const char *sets[1] = {"deadline.days=30"};
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, sets, 1, &x, &err))
+        fail_msg("%s", err.msg);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    tmc_importance plain = {.theta = {1, 1, 1, 1, 1}}, tilted = {.theta = {1, 1, 1, 2, 2}};
+    if (tmc_importance_estimate(&e, 20000, 21, 2, &plain, &err) ||
+        tmc_importance_estimate(&e, 20000, 22, 2, &tilted, &err))
+        fail_msg("%s", err.msg);
+    double z = (tilted.p_miss - plain.p_miss) / hypot(tilted.se, plain.se);
+    print_message("waits x2: %.4g +- %.2g; plain %.4g +- %.2g (%.2f se)\n", tilted.p_miss,
+                  tilted.se, plain.p_miss, plain.se, z);
+    assert_true(fabs(z) <= 4);
+    tmc_engine_free(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_poisson_tails),
         cmocka_unit_test(test_plain),
+        cmocka_unit_test(test_tilted_waits),
     };
     return cmocka_run_group_tests_name("importance-1", tests, NULL, NULL);
 }
