@@ -12,6 +12,7 @@
 #include "plan.h"
 #include "ranks.h"
 #include "importance.h"
+#include "precision.h"
 #include "sweep.h"
 #include "sweep_output.h"
 
@@ -49,6 +50,8 @@ static const char *usage_sweep =
     "      --importance auto|F,O,S[,R,D]  also estimate each setting's P(miss) by importance\n"
     "                        sampling (as `trainmc run`; not with --target)\n"
     "      --importance-pilot N  replicas per cross-entropy level (default 1000)\n"
+    "      --precision TARGET  replicas in batches of 1000 until every setting's 95 %\n"
+    "                        interval is this narrow (as `trainmc run`), within --replicas\n"
     "  -h, --help            this help\n";
 
 typedef struct {
@@ -64,11 +67,13 @@ typedef struct {
     int force;
     const char *importance;
     long pilot;
+    int has_precision;
+    tmc_precision precision;
     char replicas_set[64];
     char seed_set[64];
 } sweep_options;
 
-enum { OPT_VARY = 256, OPT_TARGET, OPT_SET, OPT_IMPORTANCE, OPT_PILOT };
+enum { OPT_VARY = 256, OPT_TARGET, OPT_SET, OPT_IMPORTANCE, OPT_PILOT, OPT_PRECISION };
 
 static int parse_option(int c, const char *arg, sweep_options *o)
 {
@@ -93,6 +98,14 @@ static int parse_option(int c, const char *arg, sweep_options *o)
             return tmc_cli_usage_error("sweep", "--importance: '%s' is neither auto nor three "
                                                 "or five positive multipliers F,O,S[,R,D]", arg);
         o->importance = arg;
+        break;
+    case OPT_PRECISION:
+        if (tmc_precision_parse(arg, &o->precision))
+            return tmc_cli_usage_error("sweep", "--precision: '%s' is not METRIC:abs=X or "
+                                                "METRIC:rel=X with X > 0, METRIC "
+                                                "deadline.probability or completion_days.mean",
+                                       arg);
+        o->has_precision = 1;
         break;
     case OPT_PILOT:
         if (tmc_cli_parse_long(arg, 100, 100000000, &o->pilot))
@@ -125,6 +138,7 @@ static int parse_sweep_options(int argc, char **argv, sweep_options *o)
         {"force", no_argument, 0, 'f'},           {"help", no_argument, 0, 'h'},
         {"importance", required_argument, 0, OPT_IMPORTANCE},
         {"importance-pilot", required_argument, 0, OPT_PILOT},
+        {"precision", required_argument, 0, OPT_PRECISION},
         {0, 0, 0, 0}};
     int c, rc;
     opterr = 0;
@@ -152,8 +166,9 @@ static int parse_sweep_options(int argc, char **argv, sweep_options *o)
     if (o->n_vary == 0)
         return tmc_cli_usage_error("sweep", "sweep needs --vary KEY=V1,V2,... or "
                                             "KEY=START:STOP:STEP");
-    if (o->target && o->importance)
-        return tmc_cli_usage_error("sweep", "--importance goes with a grid, not --target");
+    if (o->target && (o->importance || o->has_precision))
+        return tmc_cli_usage_error("sweep", "--importance and --precision go with a grid, "
+                                            "not --target");
     if (o->target && o->n_vary != 1)
         return tmc_cli_usage_error("sweep", "--target needs exactly one --vary KEY=LO:HI "
                                             "(got %d)", o->n_vary);
@@ -167,6 +182,7 @@ typedef struct {
     int threads;
     int show; /* progress bar */
     tmc_outfile out;
+    tmc_precision_outcome precision; /* with --precision: how it ended */
 } sweep_run;
 
 /* The base experiment (with --set) and its keys; replicas >= 2 for the
@@ -312,8 +328,63 @@ static int grid_alloc(grid_data *g, int n, long replicas)
     return 1;
 }
 
-static int run_grid(const sweep_run *sw, grid_data *g, int n)
+/* Whether every setting meets the precision target over its first `done`
+ * replicas (wall seconds at stride `stride`); the widest half-width. */
+static int all_precise(sweep_run *sw, grid_data *g, int n, long stride, long done)
 {
+    int all = 1;
+    sw->precision.half_width = 0;
+    for (int i = 0; i < n; i++) {
+        double hw, v;
+        all &= tmc_precision_met(&sw->o->precision, g->days + i * stride, done,
+                                 &g->settings[i].x.deadline, &hw, &v);
+        if (hw > sw->precision.half_width)
+            sw->precision.half_width = hw, sw->precision.value = v;
+    }
+    return all;
+}
+
+/* Batches of TMC_PRECISION_BATCH replicas for every setting until all meet
+ * the target or the budget is spent; every setting keeps the same replicas
+ * (common random numbers), then the arrays are packed to that count. */
+static int run_grid_precise(sweep_run *sw, grid_data *g, int n)
+{
+    long budget = sw->base.x.monte_carlo.replicas, done = 0;
+    tmc_error err = {""};
+    sw->precision.target = &sw->o->precision;
+    sw->precision.reached = 0;
+    while (done < budget && !sw->precision.reached) {
+        long m = budget - done < TMC_PRECISION_BATCH ? budget - done : TMC_PRECISION_BATCH;
+        for (int i = 0; i < n; i++) {
+            int rc = tmc_sweep_run_batch(&g->settings[i], done, m, sw->threads, NULL, NULL,
+                                         g->days + i * budget + done, &g->results[i], &err);
+            if (rc)
+                return run_failed(sw, rc, &err);
+        }
+        done += m;
+        sw->precision.reached = all_precise(sw, g, n, budget, done);
+    }
+    sw->base.x.monte_carlo.replicas = done;
+    for (int i = 0; i < n; i++) {
+        memmove(g->days + i * done, g->days + i * budget, (size_t)done * sizeof *g->days);
+        g->settings[i].x.monte_carlo.replicas = done;
+        if (tmc_sweep_finish(&g->settings[i], g->days + i * done, done, &g->results[i], &err))
+            return run_failed(sw, -1, &err);
+    }
+    for (int i = 0; i < n && sw->o->importance; i++) {
+        int rc = tmc_sweep_run_importance(&g->settings[i], sw->o->importance,
+                                          sw->o->pilot ? sw->o->pilot : 1000, sw->threads,
+                                          &g->results[i], &err);
+        if (rc)
+            return run_failed(sw, rc, &err);
+    }
+    return 0;
+}
+
+static int run_grid(sweep_run *sw, grid_data *g, int n)
+{
+    if (sw->o->has_precision)
+        return run_grid_precise(sw, g, n);
     long reps = sw->base.x.monte_carlo.replicas;
     grid_progress p = {0, n * reps};
     tmc_error err = {""};
@@ -395,9 +466,23 @@ static int report_grid(sweep_run *sw, const tmc_sweep_axis *axes, int n_axes, gr
     if (compare(&r, g, sw->base.x.monte_carlo.replicas))
         return 1;
     tmc_sweep_output_text(stdout, &r);
+    if (sw->o->has_precision)
+        printf("\nPrecision target %s: %s after %ld replicas per setting (widest 95 %% "
+               "half-width %.3g)\n", sw->o->precision.text,
+               sw->precision.reached ? "reached" : "NOT reached: the replica budget ran out",
+               sw->base.x.monte_carlo.replicas, sw->precision.half_width);
     if (tmc_cli_check_stdout())
         return 1;
-    return sw->o->json_path ? write_json(sw, tmc_sweep_output_json(&r)) : 0;
+    if (!sw->o->json_path)
+        return 0;
+    cJSON *doc = tmc_sweep_output_json(&r);
+    if (doc && sw->o->has_precision) {
+        cJSON *p = cJSON_AddObjectToObject(doc, "precision");
+        cJSON_AddStringToObject(p, "target", sw->o->precision.text);
+        cJSON_AddBoolToObject(p, "reached", sw->precision.reached);
+        cJSON_AddNumberToObject(p, "half_width", sw->precision.half_width);
+    }
+    return write_json(sw, doc);
 }
 
 static int sweep_grid(sweep_run *sw)

@@ -181,27 +181,35 @@ int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long 
     return rc;
 }
 
-int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
-                  void *ctx, double *days, tmc_sweep_result *r, tmc_error *err)
+int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int threads,
+                        tmc_progress_fn progress, void *ctx, double *wall_s,
+                        tmc_sweep_result *r, tmc_error *err)
 {
-    const tmc_experiment *x = &s->x;
-    long n = x->monte_carlo.replicas;
-    /* tmc_stats_summarize sorts, and the differences need replica order */
-    double *sorted = malloc((size_t)n * sizeof *sorted);
     tmc_engine e;
-    if (!sorted || tmc_engine_init(&e, x, &s->cf)) {
-        free(sorted);
+    if (tmc_engine_init(&e, &s->x, &s->cf))
         return tmc_error_set(err, "out of memory building the engine");
-    }
-    int rc = tmc_runner_run(&e, n, x->monte_carlo.seed, threads, progress, ctx, days,
-                            &r->totals, err);
+    tmc_replica batch;
+    int rc = tmc_runner_run_from(&e, first, n, s->x.monte_carlo.seed, threads, progress, ctx,
+                                 wall_s, &batch, err);
     r->table_error = e.max.max_error;
     r->horizon_s = e.horizon_s;
     tmc_engine_free(&e);
-    if (rc) {
-        free(sorted);
-        return rc;
+    if (!rc) {
+        if (first == 0)
+            memset(&r->totals, 0, sizeof r->totals);
+        tmc_engine_accumulate(&r->totals, &batch);
     }
+    return rc;
+}
+
+int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep_result *r,
+                     tmc_error *err)
+{
+    const tmc_experiment *x = &s->x;
+    /* tmc_stats_summarize sorts, and the differences need replica order */
+    double *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
+        return tmc_error_set(err, "out of memory for %ld replicas", n);
     double reserve = x->deadline.reserve_days, ff = s->cf.failure_free_s;
     for (long k = 0; k < n; k++)
         sorted[k] = days[k] = reserve + days[k] / TMC_DAY_S;
@@ -212,6 +220,14 @@ int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progr
     r->overhead_se = r->days.se * TMC_DAY_S / ff;
     r->mode = tmc_engine_mode(x);
     return 0;
+}
+
+int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
+                  void *ctx, double *days, tmc_sweep_result *r, tmc_error *err)
+{
+    long n = s->x.monte_carlo.replicas;
+    int rc = tmc_sweep_run_batch(s, 0, n, threads, progress, ctx, days, r, err);
+    return rc ? rc : tmc_sweep_finish(s, days, n, r, err);
 }
 
 /* ---------- differences ---------- */

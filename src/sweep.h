@@ -146,6 +146,16 @@ typedef struct {
 int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
                   void *ctx, double *days, tmc_sweep_result *r, tmc_error *err);
 
+/* The two halves of tmc_sweep_run, for batches (--precision): replicas
+ * first .. first + n - 1 into wall_s[n] (seconds), their sums added to
+ * r->totals (reset when first is 0); then the summary of days[n] (wall
+ * seconds on entry, completion days on return). 0, or as tmc_sweep_run. */
+int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int threads,
+                        tmc_progress_fn progress, void *ctx, double *wall_s,
+                        tmc_sweep_result *r, tmc_error *err);
+int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep_result *r,
+                     tmc_error *err);
+
 /* P(miss) of the setting by importance sampling, --importance MODE
  * (importance.h: "auto" or "F,O,S", `pilot` replicas a cross-entropy level),
  * into r->importance. Returns 0, TMC_RUNNER_STOPPED, or -1 with err. */

@@ -35,3 +35,17 @@ a, b = (json.load(open(f)) for f in sys.argv[1:])
 assert a["precision"]["reached"] and a["precision"]["half_width"] <= 0.005, a["precision"]
 assert a["completion_days"] == b["completion_days"], "batched and plain runs differ"
 PY
+# The same for a sweep: every setting stops after the same batches, and its
+# completion times are those of a plain sweep with that many replicas.
+"$bin" sweep "$experiment" --vary checkpoint.interval_s=900,1800 --replicas 20000 --seed 7 \
+  --quiet --precision completion_days.mean:abs=0.01 --json "$dir/sp.json" >/dev/null
+used=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['replicas'])" "$dir/sp.json")
+"$bin" sweep "$experiment" --vary checkpoint.interval_s=900,1800 --replicas "$used" --seed 7 \
+  --quiet --json "$dir/sn.json" >/dev/null
+python3 - "$dir/sp.json" "$dir/sn.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["precision"]["reached"], a["precision"]
+for x, y in zip(a["settings"], b["settings"]):
+    assert x["completion_days"] == y["completion_days"], "batched and plain sweeps differ"
+PY
