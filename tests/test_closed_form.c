@@ -11,6 +11,7 @@
 #include <gsl/gsl_min.h>
 
 #include "closed_form.h"
+#include "support.h"
 
 #define DAY TMC_DAY_S
 #define MTBF_CARD (337 * DAY) /* MODEL.md 3.1 */
@@ -23,14 +24,8 @@ static void near(double got, double want, double half_unit, const char *what)
 
 static tmc_experiment load(const char *name, const char *set)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
-    tmc_experiment x;
-    tmc_error err = {""};
     const char *sets[1] = {set};
-    if (tmc_config_load(path, sets, set ? 1 : 0, &x, &err))
-        fail_msg("%s", err.msg);
-    return x;
+    return test_load(name, sets, set ? 1 : 0);
 }
 
 /* cf-1.1: MODEL.md 1, steps, compute and step times. */

@@ -34,38 +34,25 @@
 #include "closed_form.h"
 #include "engine.h"
 #include "runner.h"
+#include "support.h"
 
 #define TOL_SE 4.0
 
-static tmc_experiment load(const char *name, const char *const *sets, int n_sets)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(path, sets, n_sets, &x, &err))
-        fail_msg("%s", err.msg);
-    return x;
-}
 
 typedef struct {
     double mean, se;
     tmc_replica totals;
 } sim_result;
 
-static sim_result simulate(const tmc_experiment *x, const tmc_closed_form *cf, long n,
-                           uint64_t seed)
+static sim_result simulate(const tmc_experiment *x, long n, uint64_t seed)
 {
-    tmc_engine e;
-    assert_int_equal(tmc_engine_init(&e, x, cf), 0);
     double *wall = malloc((size_t)n * sizeof *wall);
+    tmc_closed_form used;
     sim_result r;
-    tmc_error err = {""};
-    assert_int_equal(tmc_runner_run(&e, n, seed, 2, NULL, NULL, wall, &r.totals, &err), 0);
+    r.totals = test_run(x, &used, n, seed, wall);
     r.mean = gsl_stats_mean(wall, 1, (size_t)n);
     r.se = gsl_stats_sd(wall, 1, (size_t)n) / sqrt((double)n);
     free(wall);
-    tmc_engine_free(&e);
     return r;
 }
 
@@ -82,12 +69,12 @@ static void agree(sim_result r, double exact, const char *what)
 static void test_daly_48(void **state)
 {
     (void)state;
-    tmc_experiment x = load("design-48", NULL, 0);
+    tmc_experiment x = test_load("design-48", NULL, 0);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     assert_int_equal(x.job.steps % cf.interval_steps, 0);
     assert_true(cf.daly_exact);
-    agree(simulate(&x, &cf, 20000, 101), cf.daly_wall_s, "48 cards vs Daly");
+    agree(simulate(&x, 20000, 101), cf.daly_wall_s, "48 cards vs Daly");
 }
 
 /* engine-1.2: 16,384 cards, M = 1,777 s against tau = 1,800 s; S = 10 K. */
@@ -95,13 +82,13 @@ static void test_daly_16384(void **state)
 {
     (void)state;
     const char *sets[2] = {"job.cards=16384", "job.steps=1000000"}; /* K not capped */
-    tmc_experiment x = load("design-48", sets, 2);
+    tmc_experiment x = test_load("design-48", sets, 2);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     x.job.steps = 10 * cf.interval_steps;
     tmc_closed_form_compute(&x, &cf);
     assert_true(cf.mtbf_s < 1800 && cf.mtbf_s > 1700);
-    sim_result r = simulate(&x, &cf, 20000, 102);
+    sim_result r = simulate(&x, 20000, 102);
     agree(r, cf.daly_wall_s, "16,384 cards vs Daly");
     /* Young's first order is visibly wrong here (MODEL.md 3.5) */
     double young_wall = cf.failure_free_s * (1 + cf.overhead_young);
@@ -113,11 +100,11 @@ static void test_jitter_no_interruptions(void **state)
 {
     (void)state;
     const char *sets[2] = {"failures=null", "jitter={\"distribution\":\"normal\",\"cv\":0.05}"};
-    tmc_experiment x = load("design-48", sets, 2);
+    tmc_experiment x = test_load("design-48", sets, 2);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     double exact = x.job.steps * cf.step_s + cf.segments * x.checkpoint.save_s;
-    sim_result r = simulate(&x, &cf, 4000, 103);
+    sim_result r = simulate(&x, 4000, 103);
     agree(r, exact, "5 % jitter, no interruptions");
     assert_true(r.totals.straggler_s > 0);
 }
@@ -128,13 +115,13 @@ static void test_spikes_only(void **state)
 {
     (void)state;
     const char *sets[2] = {"failures=null", "loss_spikes={\"mean_interval_days\":0.05}"};
-    tmc_experiment x = load("design-48", sets, 2);
+    tmc_experiment x = test_load("design-48", sets, 2);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     double lambda = cf.rate_spikes, a = cf.interval_s;
     double exact = cf.segments * (expm1(lambda * a) * (1 / lambda + x.checkpoint.restore_s) +
                                   x.checkpoint.save_s);
-    agree(simulate(&x, &cf, 4000, 104), exact, "loss spikes only");
+    agree(simulate(&x, 4000, 104), exact, "loss spikes only");
 }
 
 /* engine-1.5: split identity per replica (with a spike rolling back three
@@ -147,7 +134,7 @@ static void test_split_and_counts(void **state)
                            "slow_cards={\"fraction\": 0.05, \"factor\": 1.2, "
                            "\"detect_after_steps\": 3000}",
                            "pauses={\"every_steps\": 50, \"duration_s\": 5, \"cards\": \"one\"}"};
-    tmc_experiment x = load("design-48-stress", sets, 5);
+    tmc_experiment x = test_load("design-48-stress", sets, 5);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     tmc_engine e;
@@ -183,13 +170,13 @@ static void test_full_correlation(void **state)
     (void)state;
     const char *sets[2] = {"failures=null",
                            "jitter={\"distribution\":\"normal\",\"cv\":0.05,\"correlation\":1}"};
-    tmc_experiment x = load("design-48", sets, 2);
+    tmc_experiment x = test_load("design-48", sets, 2);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     double fixed = x.job.exposed_comm_s + x.job.input_wait_s;
     assert_true(fabs(cf.step_s - (cf.compute_s + fixed)) < 1e-12);
     double exact = x.job.steps * (cf.compute_s + fixed) + cf.segments * x.checkpoint.save_s;
-    agree(simulate(&x, &cf, 2000, 108), exact, "correlation 1, no interruptions");
+    agree(simulate(&x, 2000, 108), exact, "correlation 1, no interruptions");
 }
 
 /* engine-1.8 */
@@ -198,12 +185,12 @@ static void test_pauses_all(void **state)
     (void)state;
     const char *sets[2] = {"failures=null",
                            "pauses={\"every_steps\":100,\"duration_s\":30,\"cards\":\"all\"}"};
-    tmc_experiment x = load("design-48", sets, 2);
+    tmc_experiment x = test_load("design-48", sets, 2);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     double fixed = x.job.exposed_comm_s + x.job.input_wait_s;
     assert_true(fabs(cf.step_s - (cf.compute_s + fixed + 0.3)) < 1e-12);
-    sim_result r = simulate(&x, &cf, 16, 109);
+    sim_result r = simulate(&x, 16, 109);
     double exact = x.job.steps * (cf.compute_s + fixed) + (x.job.steps / 100) * 30.0 +
                    cf.segments * x.checkpoint.save_s;
     if (fabs(r.mean - exact) > 1e-9 * exact)
@@ -217,7 +204,7 @@ static void check_pauses_one(const char *mode, uint64_t seed)
     const char *sets[4] = {"failures=null", "jitter=\"../distributions/jitter/normal-cv5.json\"",
                            "pauses={\"every_steps\":10,\"duration_s\":5,\"cards\":\"one\"}",
                            mode};
-    tmc_experiment x = load("design-48", sets, 4);
+    tmc_experiment x = test_load("design-48", sets, 4);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     double mu = cf.compute_s, fixed = x.job.exposed_comm_s + x.job.input_wait_s;
@@ -228,7 +215,7 @@ static void check_pauses_one(const char *mode, uint64_t seed)
                    cf.segments * x.checkpoint.save_s;
     assert_true(fabs(cf.failure_free_s - (exact - cf.segments * x.checkpoint.save_s)) <
                 1e-6 * exact);
-    agree(simulate(&x, &cf, 2000, seed), exact, mode);
+    agree(simulate(&x, 2000, seed), exact, mode);
 }
 
 static void test_pauses_one(void **state)
@@ -243,7 +230,7 @@ static void test_censoring(void **state)
 {
     (void)state;
     const char *sets[2] = {"deadline.days=26.5", "monte_carlo.horizon_days=22.05"};
-    tmc_experiment x = load("design-48-stress", sets, 2), free_x = x;
+    tmc_experiment x = test_load("design-48-stress", sets, 2), free_x = x;
     free_x.monte_carlo.horizon_days = 0;
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);

@@ -35,33 +35,21 @@
 #include "closed_form.h"
 #include "engine.h"
 #include "failures.h"
-#include "ks.h"
 #include "runner.h"
+#include "support.h"
 
 #define TOL_SE 4.0
 #define R 3000
 
 static tmc_experiment load(const char *const *sets, int n)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/design-48.json", TMC_SOURCE_DIR);
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(path, sets, n, &x, &err))
-        fail_msg("%s", err.msg);
-    return x;
+    return test_load("design-48", sets, n);
 }
 
 static void run(const tmc_experiment *x, uint64_t seed, double *wall, double *mean,
                 double *se, tmc_closed_form *cf)
 {
-    tmc_closed_form_compute(x, cf);
-    tmc_engine e;
-    tmc_replica totals;
-    tmc_error err = {""};
-    assert_int_equal(tmc_engine_init(&e, x, cf), 0);
-    assert_int_equal(tmc_runner_run(&e, R, seed, 2, NULL, NULL, wall, &totals, &err), 0);
-    tmc_engine_free(&e);
+    test_run(x, cf, R, seed, wall);
     *mean = gsl_stats_mean(wall, 1, R);
     *se = gsl_stats_sd(wall, 1, R) / sqrt(R);
 }

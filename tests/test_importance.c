@@ -31,13 +31,13 @@
 #include "engine.h"
 #include "importance.h"
 #include "runner.h"
+#include "support.h"
 
 #define W0_S 5000.0
 
 static tmc_experiment poisson_case(int k0)
 {
-    char path[1024], deadline[128];
-    snprintf(path, sizeof path, "%s/experiments/design-48.json", TMC_SOURCE_DIR);
+    char deadline[128];
     snprintf(deadline, sizeof deadline, "deadline={\"days\": %.17g, \"reserve_days\": 0}",
              W0_S / TMC_DAY_S + k0 - 0.5);
     const char *sets[7] = {
@@ -46,11 +46,7 @@ static tmc_experiment poisson_case(int k0)
         "checkpoint={\"interval_steps\": 1, \"save_s\": 0, \"restore_s\": 0}",
         "outages={\"mean_interval_days\": 0.028935185185185185, \"downtime_s\": 86400}",
         deadline, "monte_carlo.mode=\"exact\""};
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(path, sets, 7, &x, &err))
-        fail_msg("%s", err.msg);
-    return x;
+    return test_load("design-48", sets, 7);
 }
 
 static void engine_for(const tmc_experiment *x, tmc_engine *e)
@@ -114,13 +110,9 @@ static void test_plain(void **state)
 static void test_tilted_waits(void **state)
 {
     (void)state;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/design-48-rare-misses.json", TMC_SOURCE_DIR);
     const char *sets[1] = {"deadline.days=30"};
-    tmc_experiment x;
+    tmc_experiment x = test_load("design-48-rare-misses", sets, 1);
     tmc_error err = {""};
-    if (tmc_config_load(path, sets, 1, &x, &err))
-        fail_msg("%s", err.msg);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     tmc_engine e;

@@ -20,8 +20,8 @@
 
 #include "closed_form.h"
 #include "engine.h"
-#include "ks.h"
 #include "runner.h"
+#include "support.h"
 
 #define N_REPLICAS 3000
 
@@ -33,21 +33,10 @@ typedef struct {
 static void simulate(const char *cards, const char *mode, const char *cv, uint64_t seed,
                      sample *out)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/design-48-stress.json", TMC_SOURCE_DIR);
     const char *sets[3] = {cards, mode, cv};
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(path, sets, 3, &x, &err))
-        fail_msg("%s", err.msg);
+    tmc_experiment x = test_load("design-48-stress", sets, 3);
     tmc_closed_form cf;
-    tmc_closed_form_compute(&x, &cf);
-    tmc_engine e;
-    tmc_replica totals;
-    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
-    assert_int_equal(tmc_runner_run(&e, N_REPLICAS, seed, 2, NULL, NULL, out->wall, &totals,
-                                    &err), 0);
-    tmc_engine_free(&e);
+    test_run(&x, &cf, N_REPLICAS, seed, out->wall);
     out->mean = gsl_stats_mean(out->wall, 1, N_REPLICAS);
     out->se = gsl_stats_sd(out->wall, 1, N_REPLICAS) / sqrt(N_REPLICAS);
     gsl_sort(out->wall, 1, N_REPLICAS);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "plan.h"
+#include "support.h"
 
 #define P_QWEN3_8B 8190735360L /* MODEL.md 1 */
 
@@ -26,15 +27,8 @@ static void near(double got, double want, double half_unit, const char *what)
 static tmc_experiment load(const char *name, const char *set1, const char *set2,
                            const char *set3)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
     const char *sets[3] = {set1, set2, set3};
-    int n = set3 ? 3 : set2 ? 2 : set1 ? 1 : 0;
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(path, sets, n, &x, &err))
-        fail_msg("%s", err.msg);
-    return x;
+    return test_load(name, sets, set3 ? 3 : set2 ? 2 : set1 ? 1 : 0);
 }
 
 static tmc_plan plan_of(const tmc_experiment *x)

@@ -20,6 +20,7 @@
 #include "closed_form.h"
 #include "engine.h"
 #include "runner.h"
+#include "support.h"
 
 #define R 400
 
@@ -28,18 +29,8 @@ static double wa[R], wb[R];
 static tmc_replica run(const char *const *sets, int n, double *wall, tmc_closed_form *cf,
                        tmc_experiment *xo)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/design-48.json", TMC_SOURCE_DIR);
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(path, sets, n, &x, &err))
-        fail_msg("%s", err.msg);
-    tmc_closed_form_compute(&x, cf);
-    tmc_engine e;
-    tmc_replica totals;
-    assert_int_equal(tmc_engine_init(&e, &x, cf), 0);
-    assert_int_equal(tmc_runner_run(&e, R, 501, 2, NULL, NULL, wall, &totals, &err), 0);
-    tmc_engine_free(&e);
+    tmc_experiment x = test_load("design-48", sets, n);
+    tmc_replica totals = test_run(&x, cf, R, 501, wall);
     if (xo)
         *xo = x;
     return totals;

@@ -19,6 +19,7 @@
 #include "closed_form.h"
 #include "engine.h"
 #include "runner.h"
+#include "support.h"
 #include "snapshots.h"
 
 /* The step of the newest snapshot committed by time t (0: none). */
@@ -74,19 +75,9 @@ static double walls[2][500];
 
 static void run(const char *const *sets, int n, double *wall)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/design-48-stress.json", TMC_SOURCE_DIR);
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_load(path, sets, n, &x, &err))
-        fail_msg("%s", err.msg);
+    tmc_experiment x = test_load("design-48-stress", sets, n);
     tmc_closed_form cf;
-    tmc_closed_form_compute(&x, &cf);
-    tmc_engine e;
-    tmc_replica totals;
-    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
-    assert_int_equal(tmc_runner_run(&e, 500, 401, 2, NULL, NULL, wall, &totals, &err), 0);
-    tmc_engine_free(&e);
+    test_run(&x, &cf, 500, 401, wall);
 }
 
 static void test_zero_write_is_sync(void **state)

@@ -1,0 +1,63 @@
+/* support.h - what the cmocka tests share: experiments of the source tree
+ * with overrides, running their replicas, and the two-sample
+ * Kolmogorov-Smirnov statistic. Include after cmocka.h; a failure fails the
+ * calling test. */
+#ifndef TMC_TEST_SUPPORT_H
+#define TMC_TEST_SUPPORT_H
+
+#include <math.h>
+#include <stdio.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "engine.h"
+#include "runner.h"
+
+/* experiments/NAME.json with n --set overrides. */
+static inline tmc_experiment test_load(const char *name, const char *const *sets, int n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, sets, n, &x, &err))
+        fail_msg("%s", err.msg);
+    return x;
+}
+
+/* Replicas 0 .. n - 1 of x with `seed` on two threads: wall[n] in seconds;
+ * *cf computed from x; returns the sums over the replicas. */
+static inline tmc_replica test_run(const tmc_experiment *x, tmc_closed_form *cf, long n,
+                                   uint64_t seed, double *wall)
+{
+    tmc_closed_form_compute(x, cf);
+    tmc_engine e;
+    tmc_replica totals;
+    tmc_error err = {""};
+    assert_int_equal(tmc_engine_init(&e, x, cf), 0);
+    if (tmc_runner_run(&e, n, seed, 2, NULL, NULL, wall, &totals, &err))
+        fail_msg("%s", err.msg);
+    tmc_engine_free(&e);
+    return totals;
+}
+
+/* sup |F_a - F_b| for two sorted samples of the same size n. */
+static inline double ks_statistic(const double *a, const double *b, long n)
+{
+    long i = 0, j = 0;
+    double d = 0;
+    while (i < n && j < n) {
+        double x = a[i] <= b[j] ? a[i] : b[j];
+        while (i < n && a[i] <= x)
+            i++;
+        while (j < n && b[j] <= x)
+            j++;
+        d = fmax(d, fabs((double)(i - j) / n));
+    }
+    return d;
+}
+
+/* Its critical value at alpha = 0.001: c sqrt(2 / n), c = sqrt(-ln(alpha/2)/2). */
+#define KS_CRITICAL_001(n) (1.9495 * sqrt(2.0 / (n)))
+
+#endif
