@@ -134,18 +134,22 @@ void tmc_dist_max_free(tmc_max_sampler *s)
 }
 
 
-/* mu Q at v, given log v and w = 1 - v both accurately, from the tables. */
+/* mu Q at v, given log v and w = 1 - v both accurately, from the tables.
+ * Only a t = min(v, w) inside the tables' range [2^-(TMC_MAX_OCTAVES+1), 1/2]
+ * reads them; a smaller one (subnormal, or 0 when v = u^(n/m) underflows for
+ * a small group m among many cards) takes the exact quantile from log v,
+ * which stays finite: log v = log u x n / m with log u >= -23. */
 static double table_at(const tmc_max_sampler *s, double log_v, double w)
 {
     int high = w < 0.5;
     double t = high ? w : exp(log_v);
+    if (!(t >= ldexp(1.0, -(TMC_MAX_OCTAVES + 1))))
+        return s->mu * tmc_dist_card_max_quantile(&s->card, log_v, s->inv_n);
     int e;
     frexp(t, &e); /* t in [2^(e-1), 2^e): octave k = -1 - e */
     int k = -1 - e;
     if (k < 0) /* t = 1/2 exactly */
         k = 0;
-    if (k >= TMC_MAX_OCTAVES)
-        return s->mu * tmc_dist_card_max_quantile(&s->card, log_v, s->inv_n);
     double x = (ldexp(t, k + 2) - 1.0) * TMC_MAX_SUB;
     int j = (int)x;
     if (j >= TMC_MAX_SUB)
@@ -157,9 +161,13 @@ static double table_at(const tmc_max_sampler *s, double log_v, double w)
 
 double tmc_dist_sample_max_of(const tmc_max_sampler *s, gsl_rng *r, long m)
 {
+    return s->low ? tmc_dist_max_of_at(s, tmc_rng_pcg_next(r), m) : s->mu;
+}
+
+double tmc_dist_max_of_at(const tmc_max_sampler *s, uint32_t u, long m)
+{
     if (!s->low)
         return s->mu;
-    uint32_t u = tmc_rng_pcg_next(r);
     double log_u = u < 0x80000000u ? log((u + 0.5) / 4294967296.0)
                                    : log1p(-((~u) + 0.5) / 4294967296.0);
     double log_v = log_u / (s->inv_n * (double)m); /* v = u^(n/m) */

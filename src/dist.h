@@ -11,6 +11,7 @@
 #ifndef TMC_DIST_H
 #define TMC_DIST_H
 
+#include <stdint.h>
 #include <gsl/gsl_rng.h>
 
 typedef enum {
@@ -91,6 +92,15 @@ static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r);
  * (slow cards). Never below 0. */
 double tmc_dist_sample_max_of(const tmc_max_sampler *s, gsl_rng *r, long m);
 
+/* The independent part of the two draws above for a given 32-bit output u
+ * (v = (u + 1/2) / 2^32), seconds, so that tests can walk every extreme of
+ * u: tmc_dist_max_at for all n cards (inline below; needs a table), and
+ * tmc_dist_max_of_at for m of them (1 <= m <= n; mu without a table). The
+ * table is read only inside its range; beyond it, and for v^(n/m)
+ * underflowing to 0, the exact quantile is used. */
+static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u);
+double tmc_dist_max_of_at(const tmc_max_sampler *s, uint32_t u, long m);
+
 /* The exact standard quantile Q from log v (v in (0, 1)): the slow path of
  * the sampler and the reference its table is checked against. */
 double tmc_dist_max_quantile(double log_v, double inv_n);
@@ -153,14 +163,17 @@ static inline double tmc_dist_max_side(const tmc_max_sampler *s, const tmc_cubic
     return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
 }
 
+static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u)
+{
+    return u < 0x80000000u ? tmc_dist_max_side(s, s->low, u, 0)
+                           : tmc_dist_max_side(s, s->high, ~u, 1);
+}
+
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r)
 {
     double x = s->mu;
-    if (s->low) {
-        uint32_t u = tmc_rng_pcg_next(r);
-        x = u < 0x80000000u ? tmc_dist_max_side(s, s->low, u, 0)
-                            : tmc_dist_max_side(s, s->high, ~u, 1);
-    }
+    if (s->low)
+        x = tmc_dist_max_at(s, tmc_rng_pcg_next(r));
     if (s->common_s > 0)
         x += s->common_s * gsl_ran_gaussian_ziggurat(r, 1.0);
     return x > 0 ? x : 0; /* a compute time is never negative (see jitter.cv's bound) */

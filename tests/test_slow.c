@@ -7,7 +7,12 @@
  *          through the table at v^(n/m));
  * slow-1.4 detection after W steps: the cards are evicted at the first commit
  *          after W steps, which costs one eviction restore; the slow cards
- *          stayed until then (exact, no jitter, no failures). */
+ *          stayed until then (exact, no jitter, no failures);
+ * slow-1.5 slow-min (issue 12): 512 cards, 5 % normal jitter, fraction
+ *          0.002, factor 1.5 (a slow group of one card among many, where
+ *          v^(N/m) underflows): the mean wall time against
+ *          1000 sum_s P(S = s) E[max(max of 512 - s normal cards, 1.5 max of
+ *          s)] by GSL quadrature (0.01607 d), within 4 standard errors. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +20,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "closed_form.h"
@@ -104,6 +112,60 @@ static void test_eviction(void **state)
     assert_true(fabs(t.eviction_s / R - 300) < 1e-9);
 }
 
+/* P(max > y) of a step with s slow cards among n (mu = 1, sd 0.05). */
+typedef struct {
+    long n, s;
+} slow_group;
+
+static double step_tail(double y, void *p)
+{
+    const slow_group *g = p;
+    double fn = gsl_cdf_ugaussian_P((y - 1) / 0.05), fs = gsl_cdf_ugaussian_P((y / 1.5 - 1) / 0.05);
+    return 1 - pow(fn, (double)(g->n - g->s)) * pow(fs, (double)g->s);
+}
+
+/* E[slowest time of a step] over S ~ Binomial(n, f), by quadrature of the
+ * tail over [0, 4] (P(max > 4) < 1e-300 here; P(max < 0) < 1e-80). */
+static double slow_step_mean(long n, double f)
+{
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
+    double mean = 0;
+    for (long s = 0; s <= 12; s++) { /* P(S > 12) < 1e-9 for n f = 1.02 */
+        slow_group g = {n, s};
+        gsl_function fn = {step_tail, &g};
+        double v, err;
+        assert_int_equal(gsl_integration_qags(&fn, 0, 4, 1e-12, 1e-10, 200, w, &v, &err), 0);
+        mean += gsl_ran_binomial_pdf((unsigned)s, f, (unsigned)n) * v;
+    }
+    gsl_integration_workspace_free(w);
+    return mean;
+}
+
+static void test_slow_min(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"name\":\"slow-min\",\"job\":{\"steps\":1000,\"cards\":512,\"flop_per_step\":512,"
+        "\"peak_flops\":1,\"efficiency\":1},\"jitter\":{\"distribution\":\"normal\",\"cv\":0.05},"
+        "\"slow_cards\":{\"fraction\":0.002,\"factor\":1.5},\"checkpoint\":{\"interval_steps\":100,"
+        "\"save_s\":0,\"restore_s\":0},\"deadline\":{\"days\":1},\"monte_carlo\":{\"seed\":1}}";
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_parse(json, "slow-min", ".", NULL, 0, &x, &err))
+        fail_msg("%s", err.msg);
+    enum { N = 4000 };
+    static double wall[N];
+    tmc_closed_form cf;
+    test_run(&x, &cf, N, 1, wall);
+    double want = 1000 * slow_step_mean(512, 0.002); /* seconds */
+    double mean = gsl_stats_mean(wall, 1, N), se = gsl_stats_sd(wall, 1, N) / sqrt((double)N);
+    if (fabs(mean - want) > 4 * se)
+        fail_msg("slow-min: %.6f d +- %.6f, quadrature %.6f d", mean / 86400, se / 86400,
+                 want / 86400);
+    printf("slow-min: simulated %.6f d +- %.6f, quadrature %.6f d\n", mean / 86400, se / 86400, want / 86400);
+    assert_true(fabs(want / 86400 - 0.01607) < 1e-5); /* the issue's figure */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_all_slow_exact),
         cmocka_unit_test(test_all_slow_jitter),
         cmocka_unit_test(test_eviction),
+        cmocka_unit_test(test_slow_min),
     };
     return cmocka_run_group_tests_name("slow-1", tests, NULL, NULL);
 }
