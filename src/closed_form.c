@@ -128,6 +128,15 @@ static int daly_exact(const tmc_experiment *x)
                             f->spares <= 0));
 }
 
+/* Arrivals per second of an outage or spike process: 1 / mean interval, or
+ * a replayed trace's own average rate (n times over the last one). */
+static double process_rate(int enabled, double mean_days, int n_trace, const double *days)
+{
+    if (!enabled)
+        return 0;
+    return n_trace > 0 ? n_trace / (days[n_trace - 1] * TMC_DAY_S) : 1 / (mean_days * TMC_DAY_S);
+}
+
 static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
 {
     const tmc_failures *f = &x->failures;
@@ -137,10 +146,10 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
         cf->rate_failures = f->n_trace / (f->trace_days[f->n_trace - 1] * TMC_DAY_S);
     else
         cf->rate_failures = x->job.cards / (f->per_card_mtbf_days * TMC_DAY_S);
-    cf->rate_outages = x->outages.enabled
-        ? 1 / (x->outages.mean_interval_days * TMC_DAY_S) : 0;
-    cf->rate_spikes = x->loss_spikes.enabled
-        ? 1 / (x->loss_spikes.mean_interval_days * TMC_DAY_S) : 0;
+    cf->rate_outages = process_rate(x->outages.enabled, x->outages.mean_interval_days,
+                                    x->outages.n_trace, x->outages.trace_days);
+    cf->rate_spikes = process_rate(x->loss_spikes.enabled, x->loss_spikes.mean_interval_days,
+                                   x->loss_spikes.n_trace, x->loss_spikes.trace_days);
     double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
 }

@@ -66,6 +66,7 @@ static const field jitter_fields[] = {
 
 static const char *const failure_choices[] = {"exponential", "weibull", "lognormal", "trace",
                                               NULL};
+static const char *const repair_choices[] = {"exponential", "fixed", NULL};
 static const field failure_fields[] = {
     {"distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, distribution),
      failure_choices},
@@ -75,6 +76,8 @@ static const field failure_fields[] = {
     NUM("lifetime_cv", 0.01, 20, 0, 0, 1, tmc_failures, lifetime_cv),
     INT("spares", -1, 1e6, 0, -1, tmc_failures, spares),
     NUM("repair_mean_hours", 0, 1e6, 0, 0, 24, tmc_failures, repair_mean_hours),
+    {"repair_distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, repair_distribution),
+     repair_choices},
     {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_trace), NULL},
     TEXT("source"), TEXT("description"),
@@ -97,16 +100,27 @@ static const field checkpoint_fields[] = {
     NUM("write_s", 0, 1e7, 0, 0, 0, tmc_checkpoint, write_s),
 };
 
+/* mean_interval_days is required unless a trace replays the times: checked
+ * in check_replayed. */
 static const field outage_fields[] = {
-    NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_outages, mean_interval_days),
+    NUM("mean_interval_days", 0, 1e9, 1, 0, 0, tmc_outages, mean_interval_days),
     NUM("downtime_s", 0, 1e7, 0, 0, 0, tmc_outages, downtime_s),
     NUM("downtime_cv", 0, 20, 0, 0, 0, tmc_outages, downtime_cv),
+    {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_outages, n_trace), NULL},
 };
 
 static const field spike_fields[] = {
-    NUM("mean_interval_days", 0, 1e9, 1, 1, 0, tmc_loss_spikes, mean_interval_days),
+    NUM("mean_interval_days", 0, 1e9, 1, 0, 0, tmc_loss_spikes, mean_interval_days),
     INT("rollback_snapshots", 1, TMC_MAX_ROLLBACK, 0, 1, tmc_loss_spikes, rollback_snapshots),
+    {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_loss_spikes, n_trace), NULL},
 };
+
+/* read_trace finds a section's trace_days from its n_trace: the same layout
+ * in every section that has a trace. */
+#define TRACE_GAP(st) (offsetof(st, trace_days) - offsetof(st, n_trace))
+_Static_assert(TRACE_GAP(tmc_outages) == TRACE_GAP(tmc_failures) &&
+               TRACE_GAP(tmc_loss_spikes) == TRACE_GAP(tmc_failures),
+               "n_trace and trace_days laid out alike");
 
 static const field slow_fields[] = {
     NUM("fraction", 0, 1, 0, 1, 0, tmc_slow_cards, fraction),
@@ -432,7 +446,7 @@ static int read_causes(const cJSON *v, const char *label, const char *path, void
 static int read_text(const char *path, char **text, tmc_error *err);
 static void join_path(const char *base_dir, const char *rel, char *out, size_t n);
 
-/* One line of a failure trace: a time in days after the previous one. */
+/* One line of a trace: a time in days after the previous one. */
 static int trace_line(const char *line, const char *file, int lineno, double prev,
                       double *t, tmc_error *err)
 {
@@ -443,13 +457,14 @@ static int trace_line(const char *line, const char *file, int lineno, double pre
     if (end == line || *end != '\0' || !isfinite(*t))
         return tmc_error_set(err, "%s:%d: '%.40s' is not a number of days", file, lineno, line);
     if (*t <= prev)
-        return tmc_error_set(err, "%s:%d: %.10g days is not after the previous failure "
+        return tmc_error_set(err, "%s:%d: %.10g days is not after the previous time "
                                   "(%.10g); times must increase", file, lineno, *t, prev);
     return 0;
 }
 
-/* failures.trace: a CSV file, named relative to the file that names it, with
- * the header time_days and one failure time a line ('#' starts a comment). */
+/* failures.trace, outages.trace, loss_spikes.trace: a CSV file, named
+ * relative to the file that names it, with the header time_days and one time
+ * a line ('#' starts a comment). */
 static int read_trace(const cJSON *v, const char *label, const char *path, void *at,
                       tmc_error *err)
 {
@@ -466,8 +481,7 @@ static int read_trace(const cJSON *v, const char *label, const char *path, void 
     if (read_text(file, &text, err))
         return -1;
     int *n = at, lineno = 0, rc = 0, header = 0;
-    double *times = (double *)(void *)((char *)at + offsetof(tmc_failures, trace_days) -
-                                       offsetof(tmc_failures, n_trace));
+    double *times = (double *)(void *)((char *)at + TRACE_GAP(tmc_failures));
     *n = 0;
     for (char *line = strtok(text, "\n"); line && !rc; line = strtok(NULL, "\n")) {
         lineno++; /* strtok skips empty lines: numbers count the non-empty ones */
@@ -481,14 +495,14 @@ static int read_trace(const cJSON *v, const char *label, const char *path, void 
             continue;
         }
         if (*n == TMC_MAX_TRACE)
-            rc = tmc_error_set(err, "%s:%d: more than %d failures", file, lineno, TMC_MAX_TRACE);
+            rc = tmc_error_set(err, "%s:%d: more than %d times", file, lineno, TMC_MAX_TRACE);
         else
             rc = trace_line(line, file, lineno, *n ? times[*n - 1] : 0, &times[*n], err),
             (*n) += !rc;
     }
     free(text);
     if (!rc && *n == 0)
-        rc = tmc_error_set(err, "%s: no failure times after the header", file);
+        rc = tmc_error_set(err, "%s: no times after the header", file);
     return rc;
 }
 
@@ -810,6 +824,21 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
     return 0;
 }
 
+/* An outage or spike process needs its mean interval or a trace, not both. */
+static int check_replayed(const char *name, int enabled, double mean_days, int n_trace,
+                          const char *label, tmc_error *err)
+{
+    if (!enabled)
+        return 0;
+    if (n_trace > 0 && mean_days > 0)
+        return tmc_error_set(err, "%s: %s.trace: given with %s.mean_interval_days; a trace "
+                                  "replays the times, so give one of the two", label, name, name);
+    if (n_trace == 0 && mean_days == 0)
+        return tmc_error_set(err, "%s: %s.mean_interval_days: missing required key (a number "
+                                  "in (0, 1000000000], or a trace)", label, name);
+    return 0;
+}
+
 /* Normal jitter beyond cv 0.2 gives negative compute times (P = Phi(-1/cv)
  * per card: 3e-7 at 0.2): heavier spreads need lognormal or gamma. A common
  * per-step part is defined for the normal only. */
@@ -857,6 +886,11 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
             return -1;
     if (check_checkpoint(root, label, err) || check_jitter(&out->jitter, label, err) ||
         check_failures(&out->failures, label, err) ||
+        check_replayed("outages", out->outages.enabled, out->outages.mean_interval_days,
+                       out->outages.n_trace, label, err) ||
+        check_replayed("loss_spikes", out->loss_spikes.enabled,
+                       out->loss_spikes.mean_interval_days, out->loss_spikes.n_trace, label,
+                       err) ||
         check_deadline(out, label, err))
         return -1;
     return check_input_pipeline(out, label, err);

@@ -58,6 +58,12 @@ typedef enum {
 
 #define TMC_MAX_TRACE 4096
 
+/* The law of a repair time (failures.repair_distribution). */
+typedef enum {
+    TMC_REPAIR_EXPONENTIAL = 0, /* mean repair_mean_hours (default) */
+    TMC_REPAIR_FIXED = 1        /* exactly repair_mean_hours */
+} tmc_repair_kind;
+
 typedef struct {
     int enabled;
     double per_card_mtbf_days; /* mean lifetime per card, days (MODEL.md 3.1: 337) */
@@ -65,7 +71,8 @@ typedef struct {
     double shape;              /* Weibull shape k (default 1 = exponential) */
     double lifetime_cv;        /* lognormal: sd / mean of a lifetime (default 1) */
     long spares;               /* spare cards in the pool; -1 (default): unlimited */
-    double repair_mean_hours;  /* mean (exponential) repair time of a failed card, h */
+    double repair_mean_hours;  /* mean repair time of a failed card, h */
+    tmc_repair_kind repair_distribution;
     int n_causes;              /* 0: one cause, no detection delay */
     tmc_failure_cause causes[TMC_MAX_CAUSES];
     int n_trace;               /* trace: failure times, days from the job's start, */
@@ -91,6 +98,8 @@ typedef struct {
     double downtime_s;         /* mean time the job is down before its restore, s, default 0 */
     double downtime_cv;        /* 0 (default): always downtime_s; else lognormal with
                                   this coefficient of variation (issue 4) */
+    int n_trace;               /* trace: outage times, days from the job's start, */
+    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
 } tmc_outages;
 
 typedef struct {
@@ -98,6 +107,8 @@ typedef struct {
     double mean_interval_days; /* mean time between loss spikes, days (MODEL.md 3.4: 7) */
     long rollback_snapshots;   /* a spike rolls back this many committed snapshots
                                   (noticed late), [1, TMC_MAX_ROLLBACK]; default 1 */
+    int n_trace;               /* trace: spike times, days from the job's start, */
+    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
 } tmc_loss_spikes;
 
 #define TMC_MAX_ROLLBACK 16

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
@@ -27,6 +28,13 @@ int tmc_engine_stop_requested(void)
 
 enum { EV_FAILURE = 0, EV_OUTAGE = 1, EV_SPIKE = 2, EV_COUNT = 3 };
 
+/* What one committed snapshot added to the split, so a loss spike that rolls
+ * back several can move it to lost work. */
+typedef struct {
+    long steps;
+    double compute_s, straggler_s, pause_s, fixed_s, save_s;
+} committed_part;
+
 typedef struct {
     const tmc_engine *e;
     gsl_rng *const *rng;
@@ -40,10 +48,11 @@ typedef struct {
     double compute_s;       /* time in compute phases (spikes can strike) */
     double downtime_log_w;  /* likelihood ratio terms of the downtimes drawn */
     double downtimes_drawn, downtime_log_sum;
-    tmc_replica ring[TMC_MAX_ROLLBACK]; /* the newest committed snapshots' split */
-    long ring_steps[TMC_MAX_ROLLBACK];
-    int ring_count, ring_head;
-    long steps_run;         /* steps drawn while slow cards were in the job */
+    committed_part *parts;  /* every committed snapshot's split, oldest first,
+                               kept when a spike rolls back several */
+    long n_parts, cap_parts;
+    int trace_next[EV_COUNT]; /* outages and spikes replayed: next trace index */
+    long steps_run;         /* steps completed while slow cards were in the job */
     tmc_failure_state failures;
     tmc_replica *out;
 } run_state;
@@ -82,6 +91,12 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->rate[EV_FAILURE] = cf->rate_failures;
     e->rate[EV_OUTAGE] = cf->rate_outages;
     e->rate[EV_SPIKE] = cf->rate_spikes;
+    e->trace[EV_FAILURE] = (tmc_trace_ref){0, NULL}; /* replayed in failures.c */
+    e->trace[EV_OUTAGE] = x->outages.enabled
+        ? (tmc_trace_ref){x->outages.n_trace, x->outages.trace_days} : (tmc_trace_ref){0, NULL};
+    e->trace[EV_SPIKE] = x->loss_spikes.enabled
+        ? (tmc_trace_ref){x->loss_spikes.n_trace, x->loss_spikes.trace_days}
+        : (tmc_trace_ref){0, NULL};
     if (x->failures.enabled)
         tmc_failures_model(&e->failures, x);
     e->aggregated = tmc_engine_mode(x) == TMC_MODE_AGGREGATED;
@@ -132,12 +147,22 @@ void tmc_engine_free(tmc_engine *e)
     tmc_dist_max_free(&e->single);
 }
 
+/* The first time of a replayed trace after `from` (INFINITY past its end). */
+static double trace_after(const tmc_trace_ref *tr, int *next, double from)
+{
+    while (*next < tr->n && tr->days[*next] * TMC_DAY_S <= from)
+        (*next)++;
+    return *next < tr->n ? tr->days[*next] * TMC_DAY_S : INFINITY;
+}
+
 /* The arrival of process k at time `from` is consumed: draw the next. */
 static void draw_next(run_state *st, int k, double from)
 {
     double rate = st->e->rate[k] * st->e->tilt[k];
     gsl_rng *r = st->rng[TMC_STREAM_FAILURES + k];
-    if (rate <= 0)
+    if (k != EV_FAILURE && st->e->trace[k].n > 0)
+        st->next[k] = trace_after(&st->e->trace[k], &st->trace_next[k], from);
+    else if (rate <= 0)
         st->next[k] = INFINITY;
     else if (k == EV_FAILURE)
         st->next[k] = tmc_failures_after(&st->e->failures, &st->failures, r, from);
@@ -145,13 +170,13 @@ static void draw_next(run_state *st, int k, double from)
         st->next[k] = from + gsl_ran_exponential(r, 1 / rate);
 }
 
-/* Discard arrivals of process k up to time t (thinning). */
 /* Arrivals of process k up to time t do not count (the job is down, or a
  * spike outside compute). A Poisson process forgets: drawing its next
  * arrival afresh from t is the same as discarding them one by one, and keeps
  * the arrivals that count, and the time they can strike in (the exposure),
- * apart for the likelihood ratio. Renewal processes (per-card lifetimes,
- * traces) remember, so their arrivals are discarded one by one. */
+ * apart for the likelihood ratio. Renewal processes (per-card lifetimes)
+ * remember, so their arrivals are discarded one by one; a trace's next time
+ * after t is found directly. */
 static void discard_until(run_state *st, int k, double t)
 {
     if (st->next[k] > t)
@@ -205,19 +230,25 @@ static double paused_step(const tmc_engine *e, gsl_rng *r)
 
 /* The slowest card of a step with st->slow slow cards: the normal group's
  * maximum and factor x the slow group's (each from the table at v^(n/m)),
- * a pausing card when the step has one, and the step's common part. */
+ * a pausing card when the step has one (a normal card while any is left,
+ * else a slow one), and the step's common part. */
 static double slow_step(const run_state *st, int paused, gsl_rng *r)
 {
     const tmc_engine *e = st->e;
     long slow = st->slow, normal = e->cards - slow;
-    int one = paused && e->pause_one && normal > 0;
-    normal -= one;
+    int one = paused && e->pause_one, one_normal = one && normal > 0;
+    int one_slow = one && !one_normal; /* then slow = N >= 2 */
+    normal -= one_normal;
+    slow -= one_slow;
     double common = e->max.common_s > 0 ? e->max.common_s * gsl_ran_gaussian_ziggurat(r, 1.0)
                                         : 0;
     double x = normal > 0 ? tmc_dist_sample_max_of(&e->max, r, normal) + common : 0;
-    if (one)
+    if (one_normal)
         x = fmax(x, tmc_dist_sample_max(&e->single, r) + e->pause_s + common);
     x = fmax(x, e->slow_factor * (tmc_dist_sample_max_of(&e->max, r, slow) + common));
+    if (one_slow)
+        x = fmax(x, e->slow_factor * (tmc_dist_sample_max(&e->single, r) + common) +
+                        e->pause_s);
     if (paused && !e->pause_one)
         x += e->pause_s;
     return fmax(x, 0);
@@ -238,18 +269,17 @@ static double draw_steps(run_state *st, long first, long n, double t, double lim
         int paused = step == next;
         if (paused)
             next += k;
-        if (st->slow > 0) {
+        if (st->slow > 0)
             x = slow_step(st, paused, r);
-            st->steps_run++;
-        } else {
+        else
             x = paused ? paused_step(e, r) : tmc_dist_sample_max(&e->max, r);
-        }
         t += x + e->fixed_s;
         sum += x;
         if (t > limit) {
             *cut = 1;
             break;
         }
+        st->steps_run += st->slow > 0;
     }
     return sum;
 }
@@ -262,16 +292,11 @@ static double segment_compute(run_state *st, long first, long n, double t,
     const tmc_engine *e = st->e;
     long paused = paused_count(e, first, n);
     *cut = 0;
-    if (st->slow > 0 && e->max.sigma == 0) { /* deterministic: the slow cards set the pace */
-        st->steps_run += n;
-        double mu = e->max.mu, slow = e->slow_factor * mu;
-        double pause = e->pause_one && st->slow < e->cards ? fmax(slow, mu + e->pause_s) - slow
-                                                           : e->pause_s;
-        return n * slow + paused * pause;
-    }
+    if (st->slow > 0) /* step by step: detection counts the steps completed */
+        return draw_steps(st, first, n, t, limit, r, cut);
     if (e->max.sigma == 0)
         return n * e->max.mu + paused * e->pause_s;
-    if (st->slow > 0 || !e->aggregated || n - paused < TMC_AGGREGATE_MIN_STEPS)
+    if (!e->aggregated || n - paused < TMC_AGGREGATE_MIN_STEPS)
         return draw_steps(st, first, n, t, limit, r, cut);
     if (!e->pause_one)
         return segment_sum(e, n, r) + paused * e->pause_s;
@@ -353,10 +378,11 @@ static void take_failure(run_state *st)
 {
     const tmc_failure_model *m = &st->e->failures;
     int cause = tmc_failures_cause(m, st->rng[TMC_STREAM_CAUSES]);
+    double failed_at = st->t;
     st->restore_s = m->n_causes ? m->restore_s[cause] : st->e->restore_s;
     stay_down(st, m->n_causes ? m->detection_s[cause] : 0, &st->out->detection_s);
     double wait = tmc_failures_take_spare(m, &st->failures, st->rng[TMC_STREAM_REPAIRS],
-                                          st->t);
+                                          failed_at, st->t);
     stay_down(st, wait, &st->out->spare_wait_s);
 }
 
@@ -399,6 +425,7 @@ static int start_processes(run_state *st)
 {
     st->next[EV_FAILURE] = INFINITY;
     st->failures.heap = st->failures.repairs = NULL;
+    st->trace_next[EV_OUTAGE] = st->trace_next[EV_SPIKE] = 0;
     if (st->e->rate[EV_FAILURE] > 0) {
         double first = tmc_failures_start(&st->e->failures, &st->failures,
                                           st->rng[TMC_STREAM_FAILURES]);
@@ -484,6 +511,11 @@ int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_w
             return -1;
     if (theta[EV_FAILURE] != 1 && e->rate[EV_FAILURE] > 0 && !tmc_failures_poisson(&e->failures))
         return -1;
+    for (int k = EV_OUTAGE; k < EV_COUNT; k++) /* a replayed trace has nothing to tilt */
+        if (theta[k] != 1 && e->trace[k].n > 0)
+            return -1;
+    if (theta[3] != 1 && e->failures.repair_kind == TMC_REPAIR_FIXED)
+        return -1;
     for (int k = 0; k < TMC_TILTS; k++)
         e->tilt[k] = theta[k];
     e->failures.tilt = theta[EV_FAILURE];
@@ -498,49 +530,56 @@ static int must_end(run_state *st)
 {
     if (stop_requested)
         return st->out->stopped = 1;
+    if (st->out->failed)
+        return 1;
     if (st->t >= st->e->horizon_s)
         return (int)(st->out->censored = 1);
     return 0;
 }
 
-/* Add a committed stretch of work to the split. */
-/* Add a committed stretch of work to the split, remembering it for a loss
- * spike that rolls back several snapshots. */
+/* Remember a committed snapshot's part of the split for a loss spike that
+ * rolls back several: the list grows as the run commits. Returns 0, or -1
+ * (and marks the replica failed) if memory runs out. */
+static int remember_part(run_state *st, const committed_part *p)
+{
+    if (st->n_parts == st->cap_parts) {
+        long cap = st->cap_parts ? 2 * st->cap_parts : 64;
+        committed_part *grown = realloc(st->parts, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return st->out->failed = 1, -1;
+        st->parts = grown;
+        st->cap_parts = cap;
+    }
+    st->parts[st->n_parts++] = *p;
+    return 0;
+}
+
+/* Add a committed stretch of n steps to the split. */
 static void add_committed(run_state *st, long n, double sum_max, double pause, double save_s)
 {
     const tmc_engine *e = st->e;
-    tmc_replica part;
-    memset(&part, 0, sizeof part);
-    part.compute_s = n * e->max.mu;
-    part.pause_s = pause;
-    part.straggler_s = sum_max - n * e->max.mu - pause;
-    part.fixed_s = n * e->fixed_s;
-    part.save_s = save_s;
-    part.saves = 1;
-    tmc_engine_accumulate(st->out, &part);
-    if (e->spike_rollback > 1) {
-        st->ring_head = (st->ring_head + 1) % TMC_MAX_ROLLBACK;
-        st->ring[st->ring_head] = part;
-        st->ring_steps[st->ring_head] = n;
-        if (st->ring_count < TMC_MAX_ROLLBACK)
-            st->ring_count++;
-    }
+    committed_part p = {n, n * e->max.mu, sum_max - n * e->max.mu - pause, pause,
+                        n * e->fixed_s, save_s};
+    tmc_replica *out = st->out;
+    out->compute_s += p.compute_s, out->straggler_s += p.straggler_s;
+    out->pause_s += p.pause_s, out->fixed_s += p.fixed_s;
+    out->save_s += p.save_s, out->saves += 1;
+    if (e->spike_rollback > 1)
+        remember_part(st, &p);
 }
 
-/* After a loss spike: drop the newest rollback - 1 committed snapshots too;
- * returns the committed step to resume from. */
+/* After a loss spike: drop the newest rollback - 1 committed snapshots too
+ * (as many as there are); returns the committed step to resume from. */
 static long spike_rollback(run_state *st, long committed)
 {
-    for (long i = 1; i < st->e->spike_rollback && st->ring_count > 0; i++) {
-        tmc_replica *p = &st->ring[st->ring_head];
+    for (long i = 1; i < st->e->spike_rollback && st->n_parts > 0; i++) {
+        const committed_part *p = &st->parts[--st->n_parts];
         tmc_replica *out = st->out;
         out->compute_s -= p->compute_s, out->pause_s -= p->pause_s;
         out->straggler_s -= p->straggler_s, out->fixed_s -= p->fixed_s;
         out->save_s -= p->save_s, out->saves -= 1;
         out->lost_s += p->compute_s + p->pause_s + p->straggler_s + p->fixed_s + p->save_s;
-        committed -= st->ring_steps[st->ring_head];
-        st->ring_head = (st->ring_head + TMC_MAX_ROLLBACK - 1) % TMC_MAX_ROLLBACK;
-        st->ring_count--;
+        committed -= p->steps;
     }
     return committed;
 }
@@ -661,13 +700,17 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     memset(out, 0, sizeof *out);
     run_state st = {.e = e, .rng = rng, .t = 0.0, .out = out};
     if (start_processes(&st)) {
-        out->stopped = 1; /* out of memory for the failure state: no result */
+        out->failed = 1; /* out of memory for the failure state: no result */
+        tmc_failures_end(&st.failures);
         return;
     }
     if (e->async)
         run_async(&st);
     else
         run_sync(&st);
+    free(st.parts);
+    if (st.t > e->horizon_s) /* passed the horizon inside its last segment */
+        out->censored = 1;
     out->wall_s = out->censored ? e->horizon_s : st.t;
     weigh(&st);
     if (st.slow > 0) /* never evicted: the slow cards stayed to the end */

@@ -1,6 +1,7 @@
 /* engine.h - one replica: a full training run, event by event.
  *
- * Semantics (issue 2; MODEL.md 1-3):
+ * Semantics: docs/simulation-semantics.md states them rule by rule (the
+ * contract that tests/oracle/ and tests/test_replays.c check); in short:
  * - The run is `steps` optimizer steps cut into segments of K steps (the last
  *   one may be shorter). A step lasts max_i X_i + exposed_comm + input_wait,
  *   the maximum over the N cards drawn in O(1) by its inverse CDF (dist.h).
@@ -16,9 +17,10 @@
  *   spike is a divergence of training, so only arrivals during compute count;
  *   arrivals during saves, restores or downtime are discarded (thinning keeps
  *   the process Poisson on compute time).
+ * - Outages and spikes may also be replayed from a trace of times.
  * - An interruption loses everything since the last commit (compute and any
  *   save in progress). A failure goes unnoticed for its cause's detection
- *   delay, then waits for a spare card if none is at hand (failures.h); an
+ *   delay, then waits for a repaired card if no spare is at hand (failures.h); an
  *   outage keeps the job down for downtime_s (arrivals while the job is down
  *   are discarded); then a restore (the cause's restore time, else
  *   restore_s) runs; an interruption during a restore starts it again. Work resumes at
@@ -33,8 +35,9 @@
  *   whole run (S ~ Binomial(N, f) per replica), its time factor x a normal
  *   card's; a step is then max(max of N - S normal cards, factor x max of S),
  *   each group's maximum drawn exactly from the same table at v^(N/m)
- *   (dist.h), step by step in both modes. Detection after W steps evicts
- *   them at the next commit: a restore, after which all cards are normal.
+ *   (dist.h), step by step in both modes. Detection after W completed steps
+ *   evicts them at the next commit: a restore, after which all cards are
+ *   normal.
  * - Wall time = useful compute + straggler wait + pauses + comm/input + saves
  *   (of the committed segments) + lost work + restores + downtime + failure
  *   detection + spare waits + evictions. Useful compute is
@@ -75,6 +78,12 @@
  * (about 10 s on two cores at the exact mode's cost). */
 #define TMC_EXACT_BUDGET 1e9
 
+/* A replayed trace of arrival times, days from the start (config.h). */
+typedef struct {
+    int n;
+    const double *days;
+} tmc_trace_ref;
+
 typedef struct {
     int aggregated;        /* 1: aggregated mode, 0: exact */
     double max_mean_s;     /* E[max_i X_i], s */
@@ -107,6 +116,8 @@ typedef struct {
     int async;             /* 1: asynchronous saves (snapshots.h) */
     double write_s;        /* asynchronous: background write of a snapshot, s */
     double rate[3];        /* per second: failures, outages, spikes (0 = off) */
+    tmc_trace_ref trace[3]; /* outages, spikes: replayed times (n = 0: Poisson);
+                               borrowed from the experiment */
     tmc_failure_model failures; /* lifetimes, causes, spares (when rate[0] > 0) */
 } tmc_engine;
 
@@ -130,6 +141,7 @@ typedef struct {
     double evictions;
     double card_failures, outages, loss_spikes, saves;
     int stopped;        /* 1 if tmc_engine_request_stop cut it short */
+    int failed;         /* 1 if memory ran out inside the replica: no result */
     double censored;    /* 1 if still running at the horizon: wall_s = horizon */
     /* Importance sampling (issue 8): the replica's likelihood ratio w (1
      * without tilt) and its products with the miss indicator, and the

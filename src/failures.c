@@ -25,6 +25,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->log_mu = log(m->mean_s) - 0.5 * m->log_sigma * m->log_sigma;
     m->spares = f->spares;
     m->repair_mean_s = f->repair_mean_hours * 3600;
+    m->repair_kind = f->repair_distribution;
     m->n_causes = f->n_causes;
     m->trace_days = f->trace_days;
     m->n_trace = f->n_trace;
@@ -86,7 +87,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->n_repairs = 0;
     s->spares_left = m->spares;
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
-    if (m->spares > 0 && !(s->repairs = malloc((size_t)m->spares * sizeof *s->repairs)))
+    /* the pool's cards plus the one that just failed can all be in repair */
+    if (m->spares >= 0 && !(s->repairs = malloc((size_t)(m->spares + 1) * sizeof *s->repairs)))
         return -1;
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, -1);
@@ -136,10 +138,13 @@ static void collect_repairs(tmc_failure_state *s, double t)
         }
 }
 
-/* A repair time, drawn with the tilted mean; its likelihood ratio term
- * log f(x; m) - log f(x; rho m) = ln rho - x / m + x / (rho m). */
+/* A repair time: fixed, or exponential drawn with the tilted mean; its
+ * likelihood ratio term log f(x; m) - log f(x; rho m) = ln rho - x / m +
+ * x / (rho m). */
 static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
 {
+    if (m->repair_kind == TMC_REPAIR_FIXED)
+        return m->repair_mean_s;
     double rho = m->repair_tilt, x = gsl_ran_exponential(r, m->repair_mean_s * rho);
     if (rho != 1)
         s->repair_log_w += log(rho) - x / m->repair_mean_s + x / (rho * m->repair_mean_s);
@@ -149,24 +154,22 @@ static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 }
 
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
-                               gsl_rng *r, double t)
+                               gsl_rng *r, double failed_at, double t)
 {
     if (m->spares < 0)
         return 0;
-    if (m->spares == 0) /* no pool: wait for this very card's repair */
-        return repair_time(m, s, r);
+    s->repairs[s->n_repairs++] = failed_at + repair_time(m, s, r);
     collect_repairs(s, t);
-    double wait = 0;
-    if (s->spares_left == 0) { /* wait for the first repair to finish */
-        long first = 0;
-        for (long i = 1; i < s->n_repairs; i++)
-            if (s->repairs[i] < s->repairs[first])
-                first = i;
-        wait = s->repairs[first] - t;
-        collect_repairs(s, s->repairs[first]);
+    if (s->spares_left > 0) {
+        s->spares_left--;
+        return 0;
     }
-    s->spares_left--;
-    s->repairs[s->n_repairs++] = t + wait + repair_time(m, s, r);
+    long first = 0; /* the pool is empty: the earliest repair, this card's included */
+    for (long i = 1; i < s->n_repairs; i++)
+        if (s->repairs[i] < s->repairs[first])
+            first = i;
+    double wait = s->repairs[first] - t;
+    s->repairs[first] = s->repairs[--s->n_repairs]; /* that card joins the job */
     return wait;
 }
 

@@ -9,12 +9,16 @@
  * other law keeps the N next-failure times in a binary heap (O(N) memory per
  * replica while it runs, O(log N) per failure, nothing per step).
  *
- * Spares. With a pool of S spares, a failure that interrupts the job takes a
- * spare (swapped within the restore) and sends the failed card to repair
- * (exponential time, mean repair_mean_hours); with none left the job waits
- * for the first repair to finish. A failure striking while the job is
- * already down is swapped within the same restore and takes no spare.
- * Unlimited spares (the default) never wait.
+ * Spares. With a pool of P spares, the card of a failure that interrupts the
+ * job goes to repair when it fails (exponential time of mean
+ * repair_mean_hours, or exactly that with repair_distribution "fixed"). When
+ * the job needs its replacement (after the detection delay), repairs that
+ * have ended return to the pool; it takes a spare if one is left, else it
+ * waits for the earliest repair in progress to end, the failed card's own
+ * included, and takes that card (docs/simulation-semantics.md, 5). With
+ * P = 0 that is the failed card's own repair. A failure striking while the
+ * job is already down is swapped within the same recovery and takes no
+ * spare. Unlimited spares (the default) never wait.
  *
  * Trace. The job's failure times from a CSV file are replayed in every
  * replica (wall-clock days from the start); none follow the last one. */
@@ -37,6 +41,7 @@ typedef struct {
     double log_mu, log_sigma; /* lognormal parameters of a lifetime in s */
     long spares;             /* -1: unlimited */
     double repair_mean_s;
+    tmc_repair_kind repair_kind;
     int n_causes;            /* 0: one cause, default restore, no delay */
     double cum_share[TMC_MAX_CAUSES];
     double detection_s[TMC_MAX_CAUSES];
@@ -50,7 +55,7 @@ typedef struct {
 typedef struct {
     int trace_next;  /* trace: index of the next failure time */
     double *heap;    /* next failure time of every card (non-exponential) */
-    double *repairs; /* completion times of repairs in progress */
+    double *repairs; /* completion times of repairs in progress (spares + 1 room) */
     long n_repairs;
     long spares_left;
     double repair_log_w;     /* log likelihood ratio of the repair times drawn */
@@ -77,11 +82,12 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 /* The cause of a failure, drawn by share; its index (0 when there is one). */
 int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r);
 
-/* An interrupting failure at time t takes a spare: returns how long the job
- * waits for one (0 with spares at hand or unlimited), and sends the failed
- * card to repair, drawing its repair time from r. */
+/* An interrupting failure at time failed_at, whose replacement the job
+ * needs at time t >= failed_at: sends the failed card to repair (its repair
+ * time drawn from r, starting at failed_at) and returns how long after t the
+ * job waits for a card (0 with a spare at hand, or unlimited spares), s. */
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
-                               gsl_rng *r, double t);
+                               gsl_rng *r, double failed_at, double t);
 
 void tmc_failures_end(tmc_failure_state *s);
 

@@ -25,7 +25,7 @@ typedef void (*tmc_progress_fn)(long done, long total, void *ctx);
  * Returns 0; or TMC_RUNNER_STOPPED with err = "interrupted after N of M
  * replicas" when tmc_engine_request_stop was called on any rank (wall_s and
  * totals then incomplete); or -1 with err set if memory cannot be had on some
- * rank. Collective (ranks.h): every rank returns the same. */
+ * rank, before or inside a replica ("out of memory ..."). Collective (ranks.h): every rank returns the same. */
 #define TMC_RUNNER_STOPPED 1
 int tmc_runner_run(const tmc_engine *e, long replicas, uint64_t seed, int threads,
                    tmc_progress_fn progress, void *ctx, double *wall_s,
