@@ -27,7 +27,12 @@ grep -q '"p_miss"' "$dir/i1.json"
 "$bin" run "$experiment" --replicas 20000 --seed 7 --quiet \
   --precision completion_days.mean:abs=0.005 --json "$dir/p.json" >/dev/null
 used=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['replicas'])" "$dir/p.json")
-[ "$used" -ge 1000 ] && [ "$used" -lt 20000 ] && [ $((used % 1000)) -eq 0 ]
+# (one test a line: under set -e only the last command of an && chain stops
+# the script, so a chain would leave the first two unchecked)
+if [ "$used" -lt 1000 ] || [ "$used" -ge 20000 ] || [ $((used % 1000)) -ne 0 ]; then
+  echo "precision run used $used replicas: expected a multiple of 1000 in [1000, 20000)" >&2
+  exit 1
+fi
 "$bin" run "$experiment" --replicas "$used" --seed 7 --quiet --json "$dir/n.json" >/dev/null
 python3 - "$dir/p.json" "$dir/n.json" <<'PY'
 import json, sys
