@@ -19,7 +19,8 @@
  *            E[step]) + saves, E[paused step] by quadrature (dist.h);
  * engine-1.6 censoring: with common random numbers, replica k run with a
  *            horizon H either is censored (wall = H, and its uncensored run
- *            was still going at H) or equals its uncensored run exactly.
+ *            was still going at H) or equals its uncensored run exactly;
+ *            a one-segment run that passes H inside its segment is censored.
  * Estimator: the mean over R replicas; SE = sample sd / sqrt(R); tolerance
  * 4 SE; fixed seeds. */
 #include <math.h>
@@ -250,7 +251,7 @@ static void test_censoring(void **state)
             censored++;
             assert_true(a.wall_s == capped.horizon_s && b.wall_s > capped.horizon_s);
         } else {
-            assert_true(a.wall_s == b.wall_s && b.censored == 0);
+            assert_true(a.wall_s == b.wall_s && b.censored == 0 && a.wall_s <= capped.horizon_s);
         }
     }
     print_message("censored %d of 200 at 22.05 days\n", censored);
@@ -259,6 +260,26 @@ static void test_censoring(void **state)
         gsl_rng_free(rng[s]);
     tmc_engine_free(&capped);
     tmc_engine_free(&uncapped);
+    /* one segment of 10 steps of 10 s that passes a 43.2 s horizon inside
+     * it (issue 12: it was reported as a 100 s run, not censored) */
+    static const char one[] =
+        "{\"name\":\"h\",\"job\":{\"steps\":10,\"cards\":1,\"flop_per_step\":10,"
+        "\"peak_flops\":1,\"efficiency\":1},\"jitter\":{\"distribution\":\"normal\","
+        "\"cv\":0},\"checkpoint\":{\"interval_steps\":10,\"save_s\":0,\"restore_s\":0},"
+        "\"deadline\":{\"days\":0.0001},\"monte_carlo\":{\"horizon_days\":0.0005}}";
+    tmc_error err = {""};
+    if (tmc_config_parse(one, "h", ".", NULL, 0, &x, &err))
+        fail_msg("%s", err.msg);
+    tmc_closed_form_compute(&x, &cf);
+    assert_int_equal(tmc_engine_init(&capped, &x, &cf), 0);
+    tmc_replica r;
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_engine_run(&capped, 1, 0, rng, &r);
+    assert_true(r.censored == 1 && r.wall_s == 0.0005 * TMC_DAY_S);
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        gsl_rng_free(rng[s]);
+    tmc_engine_free(&capped);
 }
 
 int main(void)
