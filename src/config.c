@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <gsl/gsl_errno.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -856,6 +857,39 @@ static int check_jitter(const tmc_jitter *j, const char *label, tmc_error *err)
     return 0;
 }
 
+/* The law's quantiles must be computable to the sampler's accuracy at this
+ * card count: GSL's gamma quantile loses it far in the tail for very large
+ * shapes (cv below about 0.01, sooner with millions of cards), where it
+ * printed garbage (issue 13). The table's error is measured when it is built
+ * (dist.h); the moments by quadrature must converge too. A few milliseconds. */
+#define TMC_TABLE_TOLERANCE 1e-6 /* in units of sigma */
+static int check_computable(const tmc_jitter *j, long cards, const char *label, tmc_error *err)
+{
+    if (j->cv == 0)
+        return 0;
+    if (j->kind == TMC_JITTER_GAMMA && j->cv < 0.005) /* shape > 40,000: fails at any N,
+                                                          slowly, so refuse at once */
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is too small for a gamma law (below "
+                                  "0.005 its quantiles cannot be computed accurately); at so "
+                                  "small a spread use the normal law", label, j->cv);
+    tmc_max_sampler s;
+    double mean, sd, skew;
+    if (tmc_dist_max_init(&s, j, 1.0, cards))
+        return tmc_error_set(err, "%s: out of memory for the jitter's quantile table", label);
+    double table_error = s.max_error;
+    tmc_dist_max_free(&s);
+    int moments = tmc_dist_max_moments(j, cards, &mean, &sd, &skew);
+    /* rounding near mu: an error of 1e-12 mu is fine however small sigma is */
+    int accurate = table_error <= TMC_TABLE_TOLERANCE || table_error * j->cv <= 1e-12;
+    if (!accurate || moments || !isfinite(mean + sd + skew))
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is too small for a %s law on %ld cards: "
+                                  "%s; at so small a spread use the normal law",
+                             label, j->cv, jitter_choices[j->kind], cards,
+                             accurate ? "the moments of its maximum do not converge"
+                                      : "its quantiles cannot be computed accurately");
+    return 0;
+}
+
 static int check_deadline(const tmc_experiment *x, const char *label, tmc_error *err)
 {
     double budget = x->deadline.days - x->deadline.reserve_days;
@@ -885,6 +919,7 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
         if (read_section(&sections[i], root, label, base_dir, out, err))
             return -1;
     if (check_checkpoint(root, label, err) || check_jitter(&out->jitter, label, err) ||
+        check_computable(&out->jitter, out->job.cards, label, err) ||
         check_failures(&out->failures, label, err) ||
         check_replayed("outages", out->outages.enabled, out->outages.mean_interval_days,
                        out->outages.n_trace, label, err) ||
@@ -897,6 +932,7 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
 }
 
 /* ---------- overrides: --set dotted.key=value ---------- */
+
 
 static cJSON *parse_value(const char *text)
 {
@@ -1023,6 +1059,7 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
                      const char *const *overrides, int n_overrides, tmc_experiment *out,
                      tmc_error *err)
 {
+    gsl_set_error_handler_off(); /* every GSL status is checked: no abort */
     memset(out, 0, sizeof *out);
     cJSON *root = parse_object(text, label, err);
     if (!root)

@@ -1,0 +1,827 @@
+/* oracle.c - a deliberately naive second engine: one replica of a training
+ * run, simulated the slow and obvious way, straight from the contract
+ * docs/simulation-semantics.md.
+ *
+ * It exists to catch bugs in the real engine (src/engine.c), so it was
+ * written without reading it and shares no code with it, nor with
+ * failures.c, snapshots.c or dist.c: only the experiment struct (config.h)
+ * and GSL's generator and samplers. Where a fast engine would be clever
+ * (aggregated segments, one Poisson process for N cards, a ring of
+ * snapshots), this file is not:
+ *   - every step, every card's compute time is drawn;
+ *   - every card has its own next-failure time, and the earliest is found by
+ *     a linear scan;
+ *   - outages and spikes are explicit arrival times;
+ *   - snapshots are records (step, capture time, commit time, committed
+ *     flag, the split rows of the work they hold) in plain lists;
+ *   - the spare pool is a counter plus a list of repair completion times;
+ *   - the clock advances phase by phase (compute step by step, save or copy,
+ *     wait, down, restore, eviction), and each phase looks for the earliest
+ *     arrival that can strike it (the table of section 4), discarding those
+ *     that cannot.
+ * Every second of the clock is put into exactly one row of the split
+ * (section 8), so the rows add up to the wall time by construction.
+ *
+ * Conventions the doc leaves open are marked "READING:" below. */
+#include "oracle.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#define DAY_S 86400.0
+#define HOUR_S 3600.0
+#define ASYNC_QUEUE_MAX 64 /* section 3: at most 64 snapshots wait or are written */
+
+/* What a phase can be struck by (section 4's table). */
+enum { HIT_FAILURE = 1, HIT_OUTAGE = 2, HIT_SPIKE = 4 };
+#define STRIKES_COMPUTE (HIT_FAILURE | HIT_OUTAGE | HIT_SPIKE)
+#define STRIKES_SAVE (HIT_FAILURE | HIT_OUTAGE)    /* save, copy, write waits */
+#define STRIKES_RESTORE (HIT_FAILURE | HIT_OUTAGE) /* restore, eviction restore */
+#define STRIKES_DOWN 0                             /* detection, spare wait, downtime */
+
+/* How a phase ended. */
+enum { PH_NOMEM = -1, PH_RAN = 0, PH_STRUCK = 1, PH_CENSORED = 2 };
+
+/* The time a piece of work holds, by row of the split. */
+typedef struct {
+    double compute, straggler, pause, fixed, save;
+} work_rows;
+
+typedef struct {
+    long step;        /* steps of the run it holds */
+    double capture_s; /* end of its save (sync) or copy (async) */
+    double commit_s;  /* when it is on storage: sync = capture, async = end of its write */
+    int committed;
+    work_rows work;
+} snapshot;
+
+/* A stream of arrivals of one kind that is either a Poisson process or a
+ * replayed trace. */
+typedef struct {
+    int on;
+    const double *trace_days; /* NULL: Poisson */
+    int n_trace, next_trace;
+    double mean_gap_s;
+    double next_s; /* time of the next arrival, INFINITY if none */
+} arrivals;
+
+typedef struct {
+    const tmc_experiment *x;
+    gsl_rng *rng;
+    long steps, k, cards;
+    double mu, fixed, horizon;
+
+    double t; /* the clock */
+
+    /* card failures: one clock per card, or the trace */
+    double *card_clock; /* NULL with a trace or without failures */
+    arrivals fail_trace;
+    arrivals outages, spikes;
+    int hit;          /* kind of the arrival that struck */
+
+    /* spare pool */
+    long pool;        /* spares on the shelf; unused when spares = -1 */
+    double *repairs;  /* completion times of repairs in progress */
+    long n_repairs, cap_repairs;
+
+    /* slow cards: indices cards - n_slow .. cards - 1 */
+    long n_slow;
+    int evicted;
+    long completed_steps; /* completed while slow cards were in the job */
+
+    double *card_time; /* this step's time of each card */
+
+    /* snapshots */
+    work_rows seg;                           /* work since the last capture */
+    snapshot pending[ASYNC_QUEUE_MAX + 1];   /* captured, not yet committed */
+    int n_pending;
+    snapshot *committed;                     /* committed, oldest first */
+    long n_committed, cap_committed;
+
+    oracle_result res; /* rows other than the committed work, and counts */
+} sim;
+
+/* ---------- small helpers ---------- */
+
+static double work_sum(const work_rows *w)
+{
+    return w->compute + w->straggler + w->pause + w->fixed + w->save;
+}
+
+static void work_add(work_rows *to, const work_rows *w)
+{
+    to->compute += w->compute;
+    to->straggler += w->straggler;
+    to->pause += w->pause;
+    to->fixed += w->fixed;
+    to->save += w->save;
+}
+
+/* A seed for MT19937 from (seed, replica) only: splitmix64 finalisers so
+ * that neighbouring (seed, replica) pairs do not give related streams. */
+static unsigned long mix_seed(uint64_t seed, uint64_t replica)
+{
+    uint64_t z = seed * 0x9E3779B97F4A7C15ULL + replica + 0x632BE59BD9B4E019ULL;
+    for (int i = 0; i < 2; i++) {
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+    }
+    return (unsigned long)(z & 0xFFFFFFFFUL);
+}
+
+/* ---------- lifetimes, repairs, downtimes (sections 4 and 5) ---------- */
+
+static double draw_lifetime(sim *m)
+{
+    const tmc_failures *f = &m->x->failures;
+    double mean = f->per_card_mtbf_days * DAY_S;
+    switch (f->distribution) {
+    case TMC_LIFETIME_WEIBULL:
+        return gsl_ran_weibull(m->rng, mean / gsl_sf_gamma(1 + 1 / f->shape), f->shape);
+    case TMC_LIFETIME_LOGNORMAL: {
+        double s2 = log(1 + f->lifetime_cv * f->lifetime_cv);
+        return gsl_ran_lognormal(m->rng, log(mean) - s2 / 2, sqrt(s2));
+    }
+    default:
+        return gsl_ran_exponential(m->rng, mean);
+    }
+}
+
+static double draw_repair(sim *m)
+{
+    const tmc_failures *f = &m->x->failures;
+    double mean = f->repair_mean_hours * HOUR_S;
+    if (f->repair_distribution == TMC_REPAIR_FIXED || mean <= 0)
+        return mean;
+    return gsl_ran_exponential(m->rng, mean);
+}
+
+static double draw_downtime(sim *m)
+{
+    const tmc_outages *o = &m->x->outages;
+    if (o->downtime_cv <= 0 || o->downtime_s <= 0)
+        return o->downtime_s;
+    double s2 = log(1 + o->downtime_cv * o->downtime_cv);
+    return gsl_ran_lognormal(m->rng, log(o->downtime_s) - s2 / 2, sqrt(s2));
+}
+
+/* ---------- arrival streams ---------- */
+
+static void arrivals_advance(sim *m, arrivals *a)
+{
+    if (a->trace_days) {
+        a->next_s = a->next_trace < a->n_trace ? a->trace_days[a->next_trace++] * DAY_S
+                                               : INFINITY;
+    } else {
+        a->next_s += gsl_ran_exponential(m->rng, a->mean_gap_s);
+    }
+}
+
+/* A stream that is off never arrives; a trace replays its times; else a
+ * Poisson process of mean gap mean_interval_days, its first arrival one
+ * exponential gap after t = 0. */
+static void arrivals_init(sim *m, arrivals *a, int on, int is_trace, int n_trace,
+                          const double *trace_days, double mean_interval_days)
+{
+    memset(a, 0, sizeof *a);
+    a->on = on;
+    a->next_s = INFINITY;
+    if (!on || (is_trace && n_trace <= 0) || (!is_trace && !(mean_interval_days > 0)))
+        return;
+    if (is_trace) {
+        a->trace_days = trace_days;
+        a->n_trace = n_trace;
+    }
+    a->mean_gap_s = mean_interval_days * DAY_S;
+    a->next_s = 0;
+    arrivals_advance(m, a);
+}
+
+/* The earliest card failure: its time, and the card (-1 for a trace). */
+static double next_failure(const sim *m, long *card)
+{
+    *card = -1;
+    if (!m->card_clock)
+        return m->fail_trace.next_s;
+    double best = INFINITY;
+    for (long i = 0; i < m->cards; i++)
+        if (m->card_clock[i] < best) {
+            best = m->card_clock[i];
+            *card = i;
+        }
+    return best;
+}
+
+/* The card fails at its clock time and is replaced at once by a new card:
+ * a fresh lifetime from that moment (the other cards keep their ages). */
+static void consume_failure(sim *m, long card)
+{
+    if (card >= 0)
+        m->card_clock[card] += draw_lifetime(m);
+    else
+        arrivals_advance(m, &m->fail_trace);
+}
+
+/* The earliest arrival of any kind; ties go failure, outage, spike. */
+static int next_arrival(const sim *m, double *when, long *card)
+{
+    double tf = next_failure(m, card);
+    int kind = HIT_FAILURE;
+    *when = tf;
+    if (m->outages.next_s < *when) {
+        *when = m->outages.next_s;
+        kind = HIT_OUTAGE;
+    }
+    if (m->spikes.next_s < *when) {
+        *when = m->spikes.next_s;
+        kind = HIT_SPIKE;
+    }
+    return kind;
+}
+
+static void consume_arrival(sim *m, int kind, long card)
+{
+    if (kind == HIT_FAILURE)
+        consume_failure(m, card);
+    else if (kind == HIT_OUTAGE)
+        arrivals_advance(m, &m->outages);
+    else
+        arrivals_advance(m, &m->spikes);
+}
+
+/* ---------- one phase of the clock ---------- */
+
+/* Run a phase from m->t until time `end` that arrivals of the kinds in
+ * `strikes` can strike; the others are discarded as they come. Phases are
+ * half-open [start, end): an arrival exactly at the end belongs to what
+ * follows. *elapsed is how long the phase ran. PH_RAN: m->t is `end`
+ * exactly (so a wait until a commit time lands on it, not an ulp short);
+ * PH_STRUCK: m->t is the arrival, m->hit its kind; PH_CENSORED: the phase
+ * would pass the horizon, m->t = horizon. */
+static int phase_until(sim *m, double end, int strikes, double *elapsed)
+{
+    double start = m->t;
+    for (;;) {
+        double when;
+        long card;
+        int kind = next_arrival(m, &when, &card);
+        if (!(when < end))
+            break;
+        if (!(strikes & kind)) {
+            /* discarded: a failed card is still replaced (fresh lifetime).
+             * READING: it does not go to repair nor take a spare, since
+             * the job never needs a card for it. */
+            consume_arrival(m, kind, card);
+            continue;
+        }
+        if (when > m->horizon)
+            break;
+        consume_arrival(m, kind, card);
+        m->t = when;
+        m->hit = kind;
+        *elapsed = when - start;
+        return PH_STRUCK;
+    }
+    if (end > m->horizon) {
+        m->t = m->horizon;
+        *elapsed = m->horizon - start;
+        return PH_CENSORED;
+    }
+    m->t = end;
+    *elapsed = end - start;
+    return PH_RAN;
+}
+
+/* The same for a phase of `len` seconds. */
+static int phase(sim *m, double len, int strikes, double *elapsed)
+{
+    return phase_until(m, m->t + len, strikes, elapsed);
+}
+
+/* ---------- snapshots ---------- */
+
+static int push_committed(sim *m, const snapshot *s)
+{
+    if (m->n_committed == m->cap_committed) {
+        long cap = m->cap_committed ? 2 * m->cap_committed : 16;
+        snapshot *p = realloc(m->committed, (size_t)cap * sizeof *p);
+        if (!p)
+            return -1;
+        m->committed = p;
+        m->cap_committed = cap;
+    }
+    m->committed[m->n_committed] = *s;
+    m->committed[m->n_committed].committed = 1;
+    m->n_committed++;
+    return 0;
+}
+
+/* Async: writes that have ended by time `t` commit, oldest first (they end
+ * in capture order since they run one at a time). */
+static int commit_ended_writes(sim *m, double t)
+{
+    int done = 0;
+    while (done < m->n_pending && m->pending[done].commit_s <= t) {
+        if (push_committed(m, &m->pending[done]) < 0)
+            return -1;
+        done++;
+    }
+    memmove(m->pending, m->pending + done, (size_t)(m->n_pending - done) * sizeof *m->pending);
+    m->n_pending -= done;
+    return 0;
+}
+
+/* Section 5.1: everything after the newest snapshot committed by m->t is
+ * lost: the current segment's work and every snapshot not yet committed
+ * (their writes are abandoned). The caller has already put the partial
+ * phase where it belongs. */
+static int lose_uncommitted(sim *m)
+{
+    if (commit_ended_writes(m, m->t) < 0)
+        return -1;
+    m->res.lost_s += work_sum(&m->seg);
+    memset(&m->seg, 0, sizeof m->seg);
+    for (int i = 0; i < m->n_pending; i++)
+        m->res.lost_s += work_sum(&m->pending[i].work);
+    m->n_pending = 0;
+    return 0;
+}
+
+/* A spike rolling back n snapshots also discards the n - 1 newest committed
+ * ones (all of them if fewer exist): their work becomes lost work.
+ * READING: with n - 1 >= the committed count the job goes back to step 0. */
+static void roll_back(sim *m, long n)
+{
+    for (long i = 0; i < n - 1 && m->n_committed > 0; i++) {
+        m->n_committed--;
+        m->res.lost_s += work_sum(&m->committed[m->n_committed].work);
+    }
+}
+
+/* The step the job resumes after: the newest committed snapshot's, or 0. */
+static long resume_step(const sim *m)
+{
+    return m->n_committed ? m->committed[m->n_committed - 1].step : 0;
+}
+
+/* ---------- spare pool (section 5.2) ---------- */
+
+static int send_to_repair(sim *m, double now)
+{
+    if (m->n_repairs == m->cap_repairs) {
+        long cap = m->cap_repairs ? 2 * m->cap_repairs : 16;
+        double *p = realloc(m->repairs, (size_t)cap * sizeof *p);
+        if (!p)
+            return -1;
+        m->repairs = p;
+        m->cap_repairs = cap;
+    }
+    m->repairs[m->n_repairs++] = now + draw_repair(m);
+    return 0;
+}
+
+static void remove_repair(sim *m, long i)
+{
+    m->repairs[i] = m->repairs[--m->n_repairs];
+}
+
+/* When the job needs a card at m->t: repairs that have ended go back to the
+ * pool; take a card from the pool, or else the earliest repair in progress
+ * (how long to wait for it is returned). */
+static double take_spare(sim *m)
+{
+    for (long i = 0; i < m->n_repairs;)
+        if (m->repairs[i] <= m->t) {
+            m->pool++;
+            remove_repair(m, i);
+        } else {
+            i++;
+        }
+    if (m->pool > 0) {
+        m->pool--;
+        return 0;
+    }
+    long first = 0;
+    for (long i = 1; i < m->n_repairs; i++)
+        if (m->repairs[i] < m->repairs[first])
+            first = i;
+    double wait = m->repairs[first] - m->t;
+    remove_repair(m, first);
+    return wait;
+}
+
+/* ---------- interruptions and recovery (section 5) ---------- */
+
+/* Draw the cause of a failure by share: its detection delay and restore. */
+static void failure_cause(sim *m, double *detection, double *restore)
+{
+    const tmc_failures *f = &m->x->failures;
+    *detection = 0;
+    *restore = m->x->checkpoint.restore_s;
+    if (f->n_causes <= 0)
+        return;
+    double u = gsl_rng_uniform(m->rng), acc = 0;
+    int c = f->n_causes - 1; /* the last one if rounding leaves u above the sum */
+    for (int i = 0; i < f->n_causes; i++) {
+        acc += f->causes[i].share;
+        if (u < acc) {
+            c = i;
+            break;
+        }
+    }
+    *detection = f->causes[c].detection_s;
+    if (f->causes[c].restore_s >= 0)
+        *restore = f->causes[c].restore_s;
+}
+
+/* A down phase (nothing strikes): its whole length goes to `row`. */
+static int down(sim *m, double len, double *row)
+{
+    double el;
+    int rc = phase(m, len, STRIKES_DOWN, &el);
+    *row += el;
+    return rc;
+}
+
+/* Steps 1-3 of section 5 for the arrival m->hit that struck at m->t, and
+ * again for every arrival that strikes the restore. PH_RAN when the restore
+ * has ended, or PH_CENSORED / PH_NOMEM. */
+static int interruption(sim *m)
+{
+    for (;;) {
+        int kind = m->hit;
+        if (lose_uncommitted(m) < 0)
+            return PH_NOMEM;
+        double restore = m->x->checkpoint.restore_s;
+        int rc = PH_RAN;
+        if (kind == HIT_FAILURE) {
+            m->res.card_failures++;
+            double detection;
+            failure_cause(m, &detection, &restore);
+            if (m->x->failures.spares >= 0 && send_to_repair(m, m->t) < 0)
+                return PH_NOMEM;
+            rc = down(m, detection, &m->res.detection_s);
+            if (rc == PH_RAN && m->x->failures.spares >= 0)
+                rc = down(m, take_spare(m), &m->res.spare_wait_s);
+        } else if (kind == HIT_OUTAGE) {
+            m->res.outages++;
+            rc = down(m, draw_downtime(m), &m->res.downtime_s);
+        } else {
+            m->res.loss_spikes++;
+            roll_back(m, m->x->loss_spikes.rollback_snapshots);
+        }
+        if (rc != PH_RAN)
+            return rc;
+        /* READING: every arrival is followed by a restore, even one
+         * before the first commit (the job reloads its initial state),
+         * as in Daly's model */
+        double el;
+        rc = phase(m, restore, STRIKES_RESTORE, &el);
+        m->res.restore_s += el; /* READING: a cut restore is still restore time */
+        if (rc != PH_STRUCK)
+            return rc;
+    }
+}
+
+/* ---------- slow cards (section 6) ---------- */
+
+static int eviction_due(const sim *m)
+{
+    long w = m->x->slow_cards.detect_after_steps;
+    return m->n_slow > 0 && !m->evicted && w > 0 && m->completed_steps >= w;
+}
+
+/* The eviction restore: from its start every card is normal. READING: if it
+ * is struck, the time it ran stays in the eviction row (no work is at risk
+ * in it) and it is not done again. */
+static int evict(sim *m)
+{
+    const tmc_slow_cards *sc = &m->x->slow_cards;
+    double len = sc->eviction_restore_s >= 0 ? sc->eviction_restore_s
+                                             : m->x->checkpoint.restore_s;
+    m->evicted = 1;
+    m->res.evictions++;
+    double el;
+    int rc = phase(m, len, STRIKES_RESTORE, &el);
+    m->res.eviction_s += el;
+    return rc;
+}
+
+/* A full recovery from the arrival that struck; async also evicts right
+ * after it if detection is due (nothing is queued after a recovery).
+ * An eviction that is struck leads to another recovery. */
+static int recover(sim *m)
+{
+    for (;;) {
+        int rc = interruption(m);
+        if (rc != PH_RAN)
+            return rc;
+        if (m->x->checkpoint.mode != TMC_SAVE_ASYNC || !eviction_due(m))
+            return PH_RAN;
+        rc = evict(m);
+        if (rc != PH_STRUCK)
+            return rc;
+    }
+}
+
+/* ---------- one step (section 2) ---------- */
+
+/* READING: slowness belongs to the card's place in the job: a slow card
+ * that fails is replaced by a slow one (section 2: slow cards "stay until
+ * they are evicted"). */
+static int is_slow(const sim *m, long card)
+{
+    return !m->evicted && card >= m->cards - m->n_slow;
+}
+
+static double draw_jitter(sim *m, double z0)
+{
+    const tmc_jitter *j = &m->x->jitter;
+    double cv = j->cv;
+    if (cv <= 0)
+        return m->mu;
+    switch (j->kind) {
+    case TMC_JITTER_LOGNORMAL: {
+        double s2 = log(1 + cv * cv);
+        return m->mu * gsl_ran_lognormal(m->rng, -s2 / 2, sqrt(s2));
+    }
+    case TMC_JITTER_GAMMA:
+        return m->mu * gsl_ran_gamma(m->rng, 1 / (cv * cv), cv * cv);
+    default: {
+        double zi = gsl_ran_gaussian(m->rng, 1.0);
+        return m->mu * (1 + cv * (sqrt(j->rho) * z0 + sqrt(1 - j->rho) * zi));
+    }
+    }
+}
+
+/* The slowest card's time in step j (1-based index in the run), and the
+ * pause it contains (*pause, 0 if the step is not paused). */
+static double draw_step(sim *m, long j, double *pause)
+{
+    const tmc_pauses *p = &m->x->pauses;
+    int paused = p->enabled && p->every_steps > 0 && j % p->every_steps == 0;
+    double z0 = 0;
+    if (m->x->jitter.kind == TMC_JITTER_NORMAL && m->x->jitter.cv > 0 && m->x->jitter.rho > 0)
+        z0 = gsl_ran_gaussian(m->rng, 1.0); /* the part shared by the step's cards */
+    for (long i = 0; i < m->cards; i++) {
+        double xi = draw_jitter(m, z0);
+        m->card_time[i] = is_slow(m, i) ? m->x->slow_cards.factor * xi : xi;
+    }
+    *pause = paused ? p->duration_s : 0;
+    if (paused) {
+        if (p->cards == TMC_PAUSE_ONE && m->cards > 1) {
+            /* one card pauses: a normal one while any remains (normal cards
+             * are the low indices), else a slow one */
+            m->card_time[0] += p->duration_s;
+        } else {
+            /* READING: "all" adds the pause to every card before the max */
+            for (long i = 0; i < m->cards; i++)
+                m->card_time[i] += p->duration_s;
+        }
+    }
+    double slowest = 0;
+    for (long i = 0; i < m->cards; i++)
+        if (m->card_time[i] > slowest)
+            slowest = m->card_time[i];
+    return slowest;
+}
+
+/* Steps from .. to - 1 of the run (0-based), one phase each. */
+static int compute_steps(sim *m, long from, long to)
+{
+    for (long s = from; s < to; s++) {
+        double pause, el;
+        double slowest = draw_step(m, s + 1, &pause);
+        int rc = phase(m, slowest + m->fixed, STRIKES_COMPUTE, &el);
+        if (rc != PH_RAN) {
+            m->res.lost_s += el; /* a cut step is lost work */
+            return rc;
+        }
+        m->seg.compute += m->mu;
+        m->seg.pause += pause;
+        m->seg.straggler += slowest - m->mu - pause;
+        m->seg.fixed += m->fixed;
+        if (m->n_slow > 0 && !m->evicted)
+            m->completed_steps++;
+    }
+    return PH_RAN;
+}
+
+/* ---------- checkpoints (section 3) ---------- */
+
+/* A phase of saving work (save, copy, wait for writes) until time `end`:
+ * done, its time goes to *row; cut, to lost work. */
+static int save_until(sim *m, double end, double *row)
+{
+    double el;
+    int rc = phase_until(m, end, STRIKES_SAVE, &el);
+    if (rc == PH_RAN)
+        *row += el;
+    else
+        m->res.lost_s += el;
+    return rc;
+}
+
+/* Sync: the save after the segment ending at step `end`; it commits when
+ * it ends. Then the eviction, if due and this is not the final save. */
+static int save_sync(sim *m, long end)
+{
+    int rc = save_until(m, m->t + m->x->checkpoint.save_s, &m->seg.save);
+    if (rc != PH_RAN)
+        return rc;
+    snapshot s = {.step = end, .capture_s = m->t, .commit_s = m->t, .work = m->seg};
+    if (push_committed(m, &s) < 0)
+        return PH_NOMEM;
+    memset(&m->seg, 0, sizeof m->seg);
+    if (end < m->steps && eviction_due(m))
+        return evict(m);
+    return PH_RAN;
+}
+
+/* Async: wait (its time in the newest snapshot's save row) until every
+ * queued write has ended. */
+static int wait_all_writes(sim *m)
+{
+    if (m->n_pending == 0)
+        return PH_RAN;
+    snapshot *newest = &m->pending[m->n_pending - 1];
+    int rc = save_until(m, fmax(m->t, newest->commit_s), &newest->work.save);
+    if (rc != PH_RAN)
+        return rc;
+    return commit_ended_writes(m, m->t) < 0 ? PH_NOMEM : PH_RAN;
+}
+
+/* Async: the blocking copy after the segment ending at step `end`, a wait
+ * if 64 snapshots are queued, the capture and its write; after the last
+ * segment, the wait for the last writes; else the eviction if due.
+ * READING: "64 queued" counts the snapshots captured earlier and not yet
+ * committed when the copy ends (a write ending at that instant has
+ * committed); the new one is captured once fewer than 64 remain. The
+ * eviction's "segment boundary" is after this segment's copy and capture,
+ * once every write (this one included) has committed, so that the state
+ * the eviction reloads holds all the work done (no work is lost). */
+static int save_async(sim *m, long end)
+{
+    const tmc_checkpoint *cp = &m->x->checkpoint;
+    int rc = save_until(m, m->t + cp->save_s, &m->seg.save);
+    if (rc != PH_RAN)
+        return rc;
+    if (commit_ended_writes(m, m->t) < 0)
+        return PH_NOMEM;
+    if (m->n_pending >= ASYNC_QUEUE_MAX) {
+        /* training waits in the copy until the oldest snapshot commits */
+        rc = save_until(m, m->pending[0].commit_s, &m->seg.save);
+        if (rc != PH_RAN)
+            return rc;
+        if (commit_ended_writes(m, m->t) < 0)
+            return PH_NOMEM;
+    }
+    double write_start = m->t;
+    if (m->n_pending > 0 && m->pending[m->n_pending - 1].commit_s > write_start)
+        write_start = m->pending[m->n_pending - 1].commit_s;
+    snapshot s = {.step = end, .capture_s = m->t, .commit_s = write_start + cp->write_s,
+                  .work = m->seg};
+    assert(m->n_pending < ASYNC_QUEUE_MAX);
+    m->pending[m->n_pending++] = s;
+    memset(&m->seg, 0, sizeof m->seg);
+    if (commit_ended_writes(m, m->t) < 0) /* a zero-time write commits at once */
+        return PH_NOMEM;
+    if (end == m->steps)
+        return wait_all_writes(m); /* READING: no eviction at the last boundary */
+    if (!eviction_due(m))
+        return PH_RAN;
+    /* READING: the wait before an eviction is a wait for the write queue
+     * (save row, lost if struck), in the newest snapshot */
+    rc = wait_all_writes(m);
+    return rc == PH_RAN ? evict(m) : rc;
+}
+
+/* ---------- the run ---------- */
+
+/* Censored at the horizon: writes that ended by then commit, and all the
+ * rest is lost work (the partial phase is already in its row).
+ * READING: the doc does not split a censored replica; this keeps the rows
+ * adding to the horizon, uncommitted work counting as lost. */
+static int censor(sim *m)
+{
+    m->t = m->horizon;
+    m->res.censored = 1;
+    return lose_uncommitted(m) < 0 ? PH_NOMEM : PH_RAN;
+}
+
+static int run(sim *m)
+{
+    long next = 0; /* steps of the run done and held by the restored state */
+    for (;;) {
+        long end = (next / m->k + 1) * m->k;
+        if (end > m->steps)
+            end = m->steps;
+        int rc = compute_steps(m, next, end);
+        if (rc == PH_RAN)
+            rc = m->x->checkpoint.mode == TMC_SAVE_ASYNC ? save_async(m, end) : save_sync(m, end);
+        if (rc == PH_RAN && end == m->steps)
+            return 0; /* the last snapshot has committed */
+        next = end;
+        if (rc == PH_STRUCK) {
+            rc = recover(m);
+            next = resume_step(m); /* after the restored snapshot */
+        }
+        if (rc == PH_NOMEM)
+            return -1;
+        if (rc == PH_CENSORED)
+            return censor(m) == PH_NOMEM ? -1 : 0;
+    }
+}
+
+static int setup(sim *m, const tmc_experiment *x, long k, double mu, double horizon,
+                 uint64_t seed, uint64_t replica)
+{
+    memset(m, 0, sizeof *m);
+    m->x = x;
+    m->steps = x->job.steps;
+    m->cards = x->job.cards;
+    m->k = k < 1 ? 1 : (k > m->steps ? m->steps : k);
+    m->mu = mu;
+    m->fixed = x->job.exposed_comm_s + x->job.input_wait_s;
+    m->horizon = horizon;
+    m->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    m->card_time = malloc((size_t)m->cards * sizeof *m->card_time);
+    if (!m->rng || !m->card_time)
+        return -1;
+    gsl_rng_set(m->rng, mix_seed(seed, replica));
+
+    /* slow cards are chosen first, at the replica's start */
+    if (x->slow_cards.enabled && x->slow_cards.fraction > 0)
+        m->n_slow = (long)gsl_ran_binomial(m->rng, x->slow_cards.fraction,
+                                           (unsigned int)m->cards);
+
+    const tmc_failures *f = &x->failures;
+    arrivals_init(m, &m->fail_trace, f->enabled && f->distribution == TMC_LIFETIME_TRACE, 1,
+                  f->n_trace, f->trace_days, 0);
+    if (f->enabled && f->distribution != TMC_LIFETIME_TRACE) {
+        m->card_clock = malloc((size_t)m->cards * sizeof *m->card_clock);
+        if (!m->card_clock)
+            return -1;
+        for (long i = 0; i < m->cards; i++) /* all cards start new at t = 0 */
+            m->card_clock[i] = draw_lifetime(m);
+    }
+    m->pool = f->spares;
+    /* n_trace > 0: replay the trace instead of the Poisson process */
+    arrivals_init(m, &m->outages, x->outages.enabled, x->outages.n_trace > 0,
+                  x->outages.n_trace, x->outages.trace_days, x->outages.mean_interval_days);
+    arrivals_init(m, &m->spikes, x->loss_spikes.enabled, x->loss_spikes.n_trace > 0,
+                  x->loss_spikes.n_trace, x->loss_spikes.trace_days,
+                  x->loss_spikes.mean_interval_days);
+    return 0;
+}
+
+static void teardown(sim *m)
+{
+    gsl_rng_free(m->rng);
+    free(m->card_time);
+    free(m->card_clock);
+    free(m->repairs);
+    free(m->committed);
+}
+
+/* The rows of the committed snapshots, the counts, and the self-check. */
+static void fill_result(sim *m, oracle_result *out)
+{
+    work_rows w = {0};
+    for (long i = 0; i < m->n_committed; i++)
+        work_add(&w, &m->committed[i].work);
+    oracle_result r = m->res;
+    r.compute_s = w.compute;
+    r.straggler_s = w.straggler;
+    r.pause_s = w.pause;
+    r.fixed_s = w.fixed;
+    r.save_s = w.save;
+    r.saves = (double)m->n_committed;
+    r.slow_cards = (double)m->n_slow;
+    r.wall_s = m->t;
+    double sum = r.compute_s + r.straggler_s + r.pause_s + r.fixed_s + r.save_s + r.lost_s +
+                 r.restore_s + r.downtime_s + r.detection_s + r.spare_wait_s + r.eviction_s;
+    (void)sum;
+    assert(fabs(sum - r.wall_s) <= 1e-9 * fmax(1.0, r.wall_s));
+    *out = r;
+}
+
+int oracle_run(const tmc_experiment *x, long interval_steps, double compute_s,
+               double horizon_s, uint64_t seed, uint64_t replica, oracle_result *out)
+{
+    sim m;
+    int rc = setup(&m, x, interval_steps, compute_s, horizon_s, seed, replica);
+    if (rc == 0)
+        rc = run(&m);
+    if (rc == 0)
+        fill_result(&m, out);
+    teardown(&m);
+    return rc;
+}

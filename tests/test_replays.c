@@ -1,0 +1,701 @@
+/* replays-1.x: exact replays. With no jitter (cv 0) and every interruption
+ * replayed from a trace, a replica is deterministic, so its wall time, every
+ * row of its wall-time split (docs/simulation-semantics.md, section 8) and
+ * its event counts are known exactly. Every expected number below is derived
+ * BY HAND from docs/simulation-semantics.md (the arithmetic is in the comment
+ * above each case), never taken from the engine's output; the engine (and the
+ * oracle, tests/oracle/, when it is built) must agree to 1e-9 s.
+ *
+ * The experiments are tests/replays/NN-NAME/experiment.json with their trace
+ * files (CSV, header time_days). Common to all (unless a case says otherwise):
+ * flop_per_step = 10 x cards, peak_flops = 1, efficiency = 1, so
+ * mu = 10 s (section 1); jitter cv 0, so every card's X_i = mu (section 2);
+ * no fixed part; checkpoint.interval_steps K = 2; sync saves of c = 5 s;
+ * restore r = 20 s; spares unlimited; no detection delay (one cause).
+ * Trace times are picked so that their day values are exact in decimal and
+ * t x 86,400 is the number of seconds written in the comment (to 1e-13 s).
+ *
+ * id          test function                         checks
+ * replays-1.1  replay_1_failure_compute              failure while computing (fixed part included)
+ * replays-1.2  replay_2_failure_sync_save            failure during a sync save
+ * replays-1.3  replay_3_failure_async_copy           failure during an async blocking copy
+ * replays-1.4  replay_4_failure_async_write          failure during a background write: older snapshot restored
+ * replays-1.5  replay_5_failure_async_final_write    failure during the final write (wait for the last writes)
+ * replays-1.6  replay_6_failure_restore              failure during a restore: the restore starts again
+ * replays-1.7  replay_7_two_failures_restore         two failures in one restore
+ * replays-1.8  replay_8_spike_rollback_1             loss spike, rollback_snapshots 1
+ * replays-1.9  replay_9_spike_rollback_3             loss spike, rollback_snapshots 3
+ * replays-1.10 replay_10_spike_rollback_3_fewer      rollback 3 with only 1 committed snapshot
+ * replays-1.11 replay_11_spare_pool                  pool of 1 spare, 2nd failure inside the (fixed) repair time
+ * replays-1.12 replay_12_outage_downtime             outage with a 30 s downtime
+ * replays-1.13 replay_13_outage_in_restore           outage striking a failure's restore
+ * replays-1.14 replay_14_detection_delay             one failure cause with detection_s and its own restore_s
+ * replays-1.15 replay_15_eviction                    all cards slow (factor 2), detected after 3 steps, evicted
+ * replays-1.16 replay_16_eviction_struck             the eviction restore struck by a failure
+ * replays-1.17 replay_17_pause_redone                a paused step lost to a failure is paused again when redone
+ * replays-1.18 replay_18_discarded_while_down        failure and spike in outage downtime, spikes in a save and a restore
+ * replays-1.19 replay_19_discarded_in_detection      failure during another failure's detection delay
+ * replays-1.20 replay_20_async_write_queue           async writes longer than a segment queue up; failure
+ *                                                    in the final wait; a spike in a copy is discarded
+ * replays-1.21 replay_21_pause_slow_cards            pause "one" when every card is slow: straggler vs pause rows
+ * replays-1.22 replay_22_no_spare_detection          spares 0: after the detection delay, wait for the failed
+ *                                                    card's own (fixed) repair
+ *
+ * Each case also checks that its hand rows add up to its hand wall time
+ * (section 8: "T is the sum of these rows"), and runs three replicas under
+ * two seeds: a trace replays in every replica, so all must be identical. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "engine.h"
+#include "rng_pcg.h"
+
+#ifdef TMC_HAVE_ORACLE
+#include "oracle/oracle.h"
+#endif
+
+#define TOL 1e-9
+
+/* One hand-derived case: the folder under tests/replays/ and the expected
+ * wall time, split rows (s) and counts. */
+typedef struct {
+    const char *dir;
+    double wall, compute, straggler, pause, fixed, save, lost, restore, downtime, detection,
+        spare_wait, eviction;
+    double card_failures, outages, loss_spikes, saves, evictions;
+} replay;
+
+/* The result of one run in the same shape, from the engine or the oracle. */
+typedef replay result;
+
+static int check_row(const char *dir, const char *who, const char *row, double got,
+                     double want)
+{
+    if (fabs(got - want) <= TOL)
+        return 0;
+    print_error("%s: %s: %s = %.12f, hand-derived %.12f (difference %.3g)\n", dir, who, row,
+                got, want, got - want);
+    return 1;
+}
+
+/* Every row and count of `got` against the hand values; fails the test after
+ * printing every row that differs. */
+static void compare(const replay *want, const result *got, const char *who)
+{
+    int bad = 0;
+#define ROW(f) bad += check_row(want->dir, who, #f, got->f, want->f)
+    ROW(wall);
+    ROW(compute);
+    ROW(straggler);
+    ROW(pause);
+    ROW(fixed);
+    ROW(save);
+    ROW(lost);
+    ROW(restore);
+    ROW(downtime);
+    ROW(detection);
+    ROW(spare_wait);
+    ROW(eviction);
+    ROW(card_failures);
+    ROW(outages);
+    ROW(loss_spikes);
+    ROW(saves);
+    ROW(evictions);
+#undef ROW
+    if (bad)
+        fail_msg("%s: %s disagrees with the hand derivation in %d row(s)", want->dir, who, bad);
+}
+
+static tmc_experiment x; /* large (traces): not on the stack */
+
+static void load(const char *dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/replays/%s/experiment.json", TMC_SOURCE_DIR, dir);
+    tmc_error err = {""};
+    if (tmc_config_load(path, NULL, 0, &x, &err))
+        fail_msg("%s", err.msg);
+}
+
+static void engine_replica(const tmc_engine *e, uint64_t seed, uint64_t replica, result *r)
+{
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    for (int k = 0; k < TMC_STREAM_COUNT; k++)
+        assert_non_null(rng[k] = gsl_rng_alloc(tmc_rng_pcg32));
+    tmc_replica o;
+    tmc_engine_run(e, seed, replica, rng, &o);
+    for (int k = 0; k < TMC_STREAM_COUNT; k++)
+        gsl_rng_free(rng[k]);
+    assert_int_equal(o.stopped, 0);
+    assert_true(o.censored == 0);
+    *r = (result){.wall = o.wall_s, .compute = o.compute_s, .straggler = o.straggler_s,
+                  .pause = o.pause_s, .fixed = o.fixed_s, .save = o.save_s, .lost = o.lost_s,
+                  .restore = o.restore_s, .downtime = o.downtime_s,
+                  .detection = o.detection_s, .spare_wait = o.spare_wait_s,
+                  .eviction = o.eviction_s, .card_failures = o.card_failures,
+                  .outages = o.outages, .loss_spikes = o.loss_spikes, .saves = o.saves,
+                  .evictions = o.evictions};
+}
+
+static void check(const replay *want)
+{
+    /* the hand arithmetic itself: the rows add up to the wall time */
+    double sum = want->compute + want->straggler + want->pause + want->fixed + want->save +
+                 want->lost + want->restore + want->downtime + want->detection +
+                 want->spare_wait + want->eviction;
+    assert_true(fabs(sum - want->wall) <= TOL);
+
+    load(want->dir);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    assert_int_equal(cf.interval_steps, x.checkpoint.interval_steps);
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    double horizon_s = tmc_engine_horizon_s(&x, &cf);
+    assert_true(horizon_s > 10 * want->wall);
+
+    result got;
+    engine_replica(&e, x.monte_carlo.seed, 0, &got);
+    /* deterministic: another replica and another seed give the same run */
+    static const uint64_t others[][2] = {{1, 1}, {12345, 7}};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        result again;
+        engine_replica(&e, others[i][0], others[i][1], &again);
+        compare(&got, &again, "engine (other replica)");
+    }
+    tmc_engine_free(&e);
+    compare(want, &got, "engine");
+
+#ifdef TMC_HAVE_ORACLE
+    oracle_result o;
+    assert_int_equal(oracle_run(&x, cf.interval_steps, cf.compute_s, horizon_s,
+                                x.monte_carlo.seed, 0, &o), 0);
+    assert_int_equal(o.censored, 0);
+    result r = {.wall = o.wall_s, .compute = o.compute_s, .straggler = o.straggler_s,
+                .pause = o.pause_s, .fixed = o.fixed_s, .save = o.save_s, .lost = o.lost_s,
+                .restore = o.restore_s, .downtime = o.downtime_s, .detection = o.detection_s,
+                .spare_wait = o.spare_wait_s, .eviction = o.eviction_s,
+                .card_failures = o.card_failures, .outages = o.outages,
+                .loss_spikes = o.loss_spikes, .saves = o.saves, .evictions = o.evictions};
+    compare(want, &r, "oracle");
+#endif
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* replays-1.1 failure while computing. S = 4 steps, K = 2; fixed part
+ * exposed_comm_s 1.5 + input_wait_s 0.5 = 2 s (section 2), so a step lasts
+ * 10 + 2 = 12 s. Failure at 0.00046875 d = 40.5 s.
+ *   seg 1 (steps 1-2): 0 - 24; save 24 - 29, commits (snapshot @ step 2).
+ *   seg 2: step 3 runs 29 - 41: the failure at 40.5 strikes it.
+ *   lost (5.1): 40.5 - 29 = 11.5 (the 12 s step 3, cut at 11.5).
+ *   detection 0 (no causes), spares unlimited: restore 40.5 - 60.5.
+ *   seg 2 again: 60.5 - 84.5; save 84.5 - 89.5 commits: T = 89.5.
+ * Split: compute 10 x 4 = 40; fixed 2 x 4 = 8; save 5 x 2 = 10; lost 11.5;
+ *   restore 20. 40 + 8 + 10 + 11.5 + 20 = 89.5. Counts: 1 failure, 2 saves. */
+static void replay_1_failure_compute(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "01-failure-compute", .wall = 89.5,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 8, .save = 10,
+                    .lost = 11.5, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.2 failure during a sync save. S = 4, K = 2, step 10 s.
+ * Failure at 0.000546875 d = 47.25 s.
+ *   seg 1: 0 - 20; save 20 - 25 commits (@ step 2).
+ *   seg 2: 25 - 45; save 45 - 50: the failure at 47.25 strikes the save.
+ *   lost: 47.25 - 25 = 22.25 (compute 20 + the save in progress 2.25).
+ *   restore 47.25 - 67.25; seg 2 again 67.25 - 87.25; save 87.25 - 92.25.
+ *   T = 92.25.
+ * Split: compute 40; save 10; lost 22.25; restore 20.
+ *   40 + 10 + 22.25 + 20 = 92.25. Counts: 1 failure, 2 saves. */
+static void replay_2_failure_sync_save(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "02-failure-sync-save", .wall = 92.25,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 22.25, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* Cases 3-5 are asynchronous (section 3): S = 6, K = 2 (3 segments), copy
+ * save_s = 2 s, write_s = 15 s, restore 20 s. Without interruptions:
+ *   seg 1: 0 - 20; copy 20 - 22, s1 captured at 22, written 22 - 37.
+ *   seg 2: 22 - 42; copy 42 - 44, s2 captured at 44, written 44 - 59.
+ *   seg 3: 44 - 64; copy 64 - 66, s3 captured at 66, written 66 - 81;
+ *   the job waits for the last write 66 - 81; T = 81
+ *   (= compute 60 + copies 3 x 2 + last wait 15).
+ * Work "after" a committed snapshot (5.1) starts at its capture (the end of
+ * its copy), so lost = t - capture time of the newest snapshot committed by t
+ * (t - time of the last resume when that is later). */
+
+/* replays-1.3 failure during an async copy. Failure at 0.0005 d = 43.2 s,
+ * inside seg 2's copy (42 - 44).
+ *   committed by 43.2: s1 (commit 37). lost: 43.2 - 22 = 21.2
+ *   (seg 2 compute 20 + copy in progress 1.2).
+ *   restore 43.2 - 63.2; resume at step 3:
+ *   seg 2: 63.2 - 83.2; copy 83.2 - 85.2; s2 written 85.2 - 100.2.
+ *   seg 3: 85.2 - 105.2; copy 105.2 - 107.2; s3 written from
+ *   max(107.2, 100.2) = 107.2 to 122.2; wait for it 107.2 - 122.2. T = 122.2.
+ * Split: compute 60; save: copies 3 x 2 = 6 + last wait 15 = 21; lost 21.2;
+ *   restore 20. 60 + 21 + 21.2 + 20 = 122.2. Counts: 1 failure, 3 saves. */
+static void replay_3_failure_async_copy(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "03-failure-async-copy", .wall = 122.2,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 21,
+                    .lost = 21.2, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 3,
+                    .evictions = 0});
+}
+
+/* replays-1.4 failure during a background write. Failure at 0.000625 d =
+ * 54 s: s2 is being written (44 - 59), seg 3 computing (44 - 64).
+ *   committed by 54: s1 only (37); s2's write is abandoned.
+ *   lost: 54 - 22 = 32 (seg 2 compute 20 + copy 2 + seg 3 compute 10).
+ *   restore 54 - 74; resume at step 3:
+ *   seg 2: 74 - 94; copy 94 - 96; s2 written 96 - 111.
+ *   seg 3: 96 - 116; copy 116 - 118; s3 written 118 - 133; wait 118 - 133.
+ *   T = 133.
+ * Split: compute 60; save 6 + 15 = 21; lost 32; restore 20.
+ *   60 + 21 + 32 + 20 = 133. Counts: 1 failure, 3 saves. */
+static void replay_4_failure_async_write(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "04-failure-async-write", .wall = 133,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 21,
+                    .lost = 32, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 3,
+                    .evictions = 0});
+}
+
+/* replays-1.5 failure during the final write. Failure at 0.000875 d = 75.6 s,
+ * while the job waits for s3's write (66 - 81).
+ *   committed by 75.6: s1 (37) and s2 (59); s3's write is abandoned.
+ *   lost: 75.6 - 44 (s2's capture) = 31.6 (seg 3 compute 20 + copy 2 + the
+ *   wait for the last write 9.6).
+ *   restore 75.6 - 95.6; resume at step 5:
+ *   seg 3: 95.6 - 115.6; copy 115.6 - 117.6; s3 written 117.6 - 132.6;
+ *   wait 117.6 - 132.6. T = 132.6.
+ * Split: compute 60; save 3 x 2 + 15 = 21; lost 31.6; restore 20.
+ *   60 + 21 + 31.6 + 20 = 132.6. Counts: 1 failure, 3 saves. */
+static void replay_5_failure_async_final_write(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "05-failure-async-final-write", .wall = 132.6,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 21,
+                    .lost = 31.6, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 3,
+                    .evictions = 0});
+}
+
+/* replays-1.6 failure during a restore. S = 4, K = 2 (sync). Failures at
+ * 0.000390625 d = 33.75 s and 0.00046875 d = 40.5 s.
+ *   seg 1: 0 - 20; save 20 - 25 commits. seg 2 from 25.
+ *   33.75: lost 33.75 - 25 = 8.75; restore 33.75 - 53.75.
+ *   40.5 strikes the restore (5.3): the 6.75 s done count as restore
+ *   ("restores, including those started again"); nothing more is lost.
+ *   The recovery starts again: restore 40.5 - 60.5 (from the beginning).
+ *   seg 2: 60.5 - 80.5; save 80.5 - 85.5. T = 85.5.
+ * Split: compute 40; save 10; lost 8.75; restore 6.75 + 20 = 26.75.
+ *   40 + 10 + 8.75 + 26.75 = 85.5. Counts: 2 failures, 2 saves. */
+static void replay_6_failure_restore(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "06-failure-restore", .wall = 85.5,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 26.75, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 2, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.7 two failures in one restore. As 1.6 plus a third failure at
+ * 0.000546875 d = 47.25 s (all three inside the first restore's 33.75 - 53.75).
+ *   33.75: lost 8.75; restore 33.75 -> cut at 40.5 (6.75 s).
+ *   40.5: restore 40.5 -> cut at 47.25 (6.75 s).
+ *   47.25: restore 47.25 - 67.25 (full 20 s).
+ *   seg 2: 67.25 - 87.25; save 87.25 - 92.25. T = 92.25.
+ * Split: compute 40; save 10; lost 8.75; restore 6.75 + 6.75 + 20 = 33.5.
+ *   40 + 10 + 8.75 + 33.5 = 92.25. Counts: 3 failures, 2 saves. */
+static void replay_7_two_failures_restore(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "07-two-failures-restore", .wall = 92.25,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 33.5, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 3, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.8 loss spike, rollback 1. S = 6, K = 2 (sync): seg k computes
+ * from 25 (k - 1) to 25 (k - 1) + 20 and commits at 25 k. Spike at
+ * 0.000625 d = 54 s, in seg 3's compute (50 - 70).
+ *   lost: 54 - 50 = 4; no downtime (5.2); restore 54 - 74; resume at step 5.
+ *   seg 3: 74 - 94; save 94 - 99. T = 99.
+ * Split: compute 60; save 15; lost 4; restore 20. 60 + 15 + 4 + 20 = 99.
+ * Counts: 1 spike, 3 saves. */
+static void replay_8_spike_rollback_1(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "08-spike-rollback-1", .wall = 99,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 15,
+                    .lost = 4, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 0, .loss_spikes = 1, .saves = 3,
+                    .evictions = 0});
+}
+
+/* replays-1.9 loss spike, rollback 3. S = 8, K = 2 (sync): commits at 25,
+ * 50, 75 (s1, s2, s3); seg 4 computes 75 - 95. Spike at 0.0009375 d = 81 s.
+ *   lost since s3: 81 - 75 = 6; rollback 3 also discards the 2 newest
+ *   committed snapshots s3 and s2: their work (20 compute + 5 save each)
+ *   moves to lost: 6 + 25 + 25 = 56. Restored: s1 (@ step 2).
+ *   restore 81 - 101; seg 2: 101 - 121, save - 126; seg 3: 126 - 146,
+ *   save - 151; seg 4: 151 - 171, save - 176. T = 176.
+ * Split: compute 10 x 8 = 80; save 4 x 5 = 20; lost 56; restore 20.
+ *   80 + 20 + 56 + 20 = 176. Counts: 1 spike, 4 saves (net of the 2 rolled
+ *   back). */
+static void replay_9_spike_rollback_3(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "09-spike-rollback-3", .wall = 176,
+                    .compute = 80, .straggler = 0, .pause = 0, .fixed = 0, .save = 20,
+                    .lost = 56, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 0, .loss_spikes = 1, .saves = 4,
+                    .evictions = 0});
+}
+
+/* replays-1.10 rollback 3 when fewer snapshots exist. S = 4, K = 2 (sync):
+ * s1 commits at 25. Spike at 0.000390625 d = 33.75 s (seg 2 compute).
+ *   lost since s1: 8.75; rollback 3 discards up to 2 more committed
+ *   snapshots: only s1 exists, so it goes (its 25 s move to lost, "fewer if
+ *   fewer exist"): lost 8.75 + 25 = 33.75; the run restarts from step 1.
+ *   restore 33.75 - 53.75 (section 5.3 restores in every case);
+ *   seg 1: 53.75 - 73.75, save - 78.75; seg 2: 78.75 - 98.75, save - 103.75.
+ *   T = 103.75.
+ * Split: compute 40; save 10; lost 33.75; restore 20.
+ *   40 + 10 + 33.75 + 20 = 103.75. Counts: 1 spike, 2 saves. */
+static void replay_10_spike_rollback_3_fewer(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "10-spike-rollback-3-fewer", .wall = 103.75,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 33.75, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 0, .loss_spikes = 1, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.11 a pool of 1 spare. spares 1, repair_distribution fixed,
+ * repair_mean_hours 0.025 = 90 s. S = 4, K = 2 (sync). Failures at
+ * 0.000390625 d = 33.75 s and 0.00078125 d = 67.5 s.
+ *   33.75: lost 33.75 - 25 = 8.75; the failed card goes to repair until
+ *   33.75 + 90 = 123.75; the pool has 1: taken, no wait (pool 0);
+ *   restore 33.75 - 53.75. seg 2 from 53.75.
+ *   67.5: lost 67.5 - 53.75 = 13.75 (s1 is the newest commit; 25 - 53.75 was
+ *   already counted as lost and restore); this card goes to repair until
+ *   157.5; the pool is empty: wait for the earliest repair in progress,
+ *   123.75: spare wait 123.75 - 67.5 = 56.25. restore 123.75 - 143.75.
+ *   seg 2: 143.75 - 163.75; save 163.75 - 168.75. T = 168.75.
+ * Split: compute 40; save 10; lost 8.75 + 13.75 = 22.5; restore 2 x 20 =
+ *   40; spare wait 56.25. 40 + 10 + 22.5 + 40 + 56.25 = 168.75.
+ * Counts: 2 failures, 2 saves. */
+static void replay_11_spare_pool(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "11-spare-pool", .wall = 168.75,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 22.5, .restore = 40, .downtime = 0, .detection = 0,
+                    .spare_wait = 56.25, .eviction = 0,
+                    .card_failures = 2, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.12 an outage with downtime. downtime_s 30 (cv 0). S = 4, K = 2
+ * (sync). Outage at 0.000390625 d = 33.75 s (seg 2 compute, 25 - 45).
+ *   lost 33.75 - 25 = 8.75; down 33.75 - 63.75 (30); restore 63.75 - 83.75;
+ *   seg 2: 83.75 - 103.75; save 103.75 - 108.75. T = 108.75.
+ * Split: compute 40; save 10; lost 8.75; downtime 30; restore 20.
+ *   40 + 10 + 8.75 + 30 + 20 = 108.75. Counts: 1 outage, 2 saves. */
+static void replay_12_outage_downtime(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "12-outage-downtime", .wall = 108.75,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 20, .downtime = 30, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 1, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.13 an outage striking a restore. Failure at 0.000390625 d =
+ * 33.75 s; outage (downtime 30) at 0.00046875 d = 40.5 s. S = 4, K = 2.
+ *   33.75: lost 8.75; restore 33.75 - 53.75, cut at 40.5 (6.75 s of restore).
+ *   40.5: recovery again from 5.2 for the outage: down 40.5 - 70.5 (30);
+ *   restore 70.5 - 90.5. seg 2: 90.5 - 110.5; save 110.5 - 115.5. T = 115.5.
+ * Split: compute 40; save 10; lost 8.75; restore 6.75 + 20 = 26.75;
+ *   downtime 30. 40 + 10 + 8.75 + 26.75 + 30 = 115.5.
+ * Counts: 1 failure, 1 outage, 2 saves. */
+static void replay_13_outage_in_restore(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "13-outage-in-restore", .wall = 115.5,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 26.75, .downtime = 30, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 1, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.14 a detection delay. One cause "hang", share 1, detection_s 30,
+ * its own restore_s 25. S = 4, K = 2 (sync). Failure at 0.000390625 d =
+ * 33.75 s.
+ *   lost 8.75; detection 33.75 - 63.75 (30); restore (the cause's) 63.75 -
+ *   88.75 (25); seg 2: 88.75 - 108.75; save 108.75 - 113.75. T = 113.75.
+ * Split: compute 40; save 10; lost 8.75; detection 30; restore 25.
+ *   40 + 10 + 8.75 + 30 + 25 = 113.75. Counts: 1 failure, 2 saves. */
+static void replay_14_detection_delay(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "14-detection-delay", .wall = 113.75,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 25, .downtime = 0, .detection = 30,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* Cases 15-16: 2 cards (flop_per_step 20, so mu = 10), slow_cards fraction 1
+ * (S_slow ~ Binomial(2, 1) = 2: both slow), factor 2 (a slow step lasts
+ * 2 x 10 = 20 s; straggler 20 - 10 = 10 s per step), detect_after_steps 3,
+ * eviction_restore_s 15. S = 6, K = 2 (sync).
+ *   seg 1: steps 1-2, 0 - 40; save 40 - 45 commits (2 steps completed).
+ *   seg 2: step 3 45 - 65 (3 completed: detected at 65), step 4 65 - 85;
+ *   save 85 - 90 commits; not the final save: eviction 90 - 105 (section 6). */
+
+/* replays-1.15 eviction.
+ *   From 90 every card is normal: seg 3: steps 5-6 105 - 125 (10 s each);
+ *   save 125 - 130 commits (final). T = 130.
+ * Split: compute 6 x 10 = 60; straggler 4 slow steps x 10 = 40; save 3 x 5 =
+ *   15; eviction 15. 60 + 40 + 15 + 15 = 130. Counts: 3 saves, 1 eviction. */
+static void replay_15_eviction(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "15-eviction", .wall = 130,
+                    .compute = 60, .straggler = 40, .pause = 0, .fixed = 0, .save = 15,
+                    .lost = 0, .restore = 0, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 15,
+                    .card_failures = 0, .outages = 0, .loss_spikes = 0, .saves = 3,
+                    .evictions = 1});
+}
+
+/* replays-1.16 the eviction restore struck by a failure at 0.001125 d = 97.2 s
+ * (inside the eviction 90 - 105).
+ *   The eviction ran 90 - 97.2: 7.2 s in the eviction row (as a struck restore
+ *   stays in the restore row); nothing after s2 (committed at 90) but the
+ *   eviction itself: lost 0. Every card is normal from 90 on (section 6).
+ *   Normal recovery: restore 97.2 - 117.2; resume at step 5: seg 3 117.2 -
+ *   137.2 (normal cards); save 137.2 - 142.2. T = 142.2.
+ * Split: compute 60; straggler 40; save 15; eviction 7.2; restore 20.
+ *   60 + 40 + 15 + 7.2 + 20 = 142.2. Counts: 1 failure, 3 saves, 1 eviction. */
+static void replay_16_eviction_struck(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "16-eviction-struck", .wall = 142.2,
+                    .compute = 60, .straggler = 40, .pause = 0, .fixed = 0, .save = 15,
+                    .lost = 0, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 7.2,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 3,
+                    .evictions = 1});
+}
+
+/* replays-1.17 a paused step redone. 2 cards (mu 10), pauses every_steps 2,
+ * duration_s 3, cards "one": steps 2 and 4 have one card at 10 + 3 = 13 s,
+ * the other at 10 s, so they last 13 s (straggler 13 - 10 - 3 = 0).
+ * S = 4, K = 2 (sync). Failure at 0.0005625 d = 48.6 s.
+ *   seg 1: step 1 0 - 10, step 2 10 - 23; save 23 - 28 commits.
+ *   seg 2: step 3 28 - 38, step 4 38 - 51: the failure at 48.6 cuts it.
+ *   lost 48.6 - 28 = 20.6; restore 48.6 - 68.6.
+ *   seg 2 again: step 3 68.6 - 78.6; step 4 keeps its index 4, so it is
+ *   paused again: 78.6 - 91.6; save 91.6 - 96.6. T = 96.6.
+ * Split: compute 40; pause 2 committed paused steps x 3 = 6; save 10;
+ *   lost 20.6; restore 20. 40 + 6 + 10 + 20.6 + 20 = 96.6.
+ * Counts: 1 failure, 2 saves. */
+static void replay_17_pause_redone(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "17-pause-redone", .wall = 96.6,
+                    .compute = 40, .straggler = 0, .pause = 6, .fixed = 0, .save = 10,
+                    .lost = 20.6, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.18 arrivals discarded (section 4's table). S = 4, K = 2 (sync).
+ * Outage (downtime 30) at 0.000390625 d = 33.75 s; failure at 0.000546875 d
+ * = 47.25 s; spikes at 0.00025 d = 21.6 s, 0.000625 d = 54 s and
+ * 0.00078125 d = 67.5 s.
+ *   seg 1: 0 - 20; save 20 - 25: the spike at 21.6 falls in a save:
+ *   discarded. Commits at 25.
+ *   33.75: the outage strikes seg 2: lost 8.75; down 33.75 - 63.75.
+ *   47.25 (failure) and 54 (spike) fall in the downtime: discarded.
+ *   restore 63.75 - 83.75: the spike at 67.5 falls in a restore: discarded.
+ *   seg 2: 83.75 - 103.75; save 103.75 - 108.75. T = 108.75 (as 1.12).
+ * Split: compute 40; save 10; lost 8.75; downtime 30; restore 20.
+ *   40 + 10 + 8.75 + 30 + 20 = 108.75.
+ * Counts: 1 outage; 0 failures and 0 spikes (discarded ones do not count);
+ *   2 saves. */
+static void replay_18_discarded_while_down(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "18-discarded-while-down", .wall = 108.75,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 20, .downtime = 30, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 1, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.19 a failure during a detection delay. One cause, detection_s 30
+ * (restore: checkpoint's 20). S = 4, K = 2 (sync). Failures at 0.000390625 d
+ * = 33.75 s and 0.000546875 d = 47.25 s.
+ *   33.75: lost 8.75; detection 33.75 - 63.75; 47.25 falls in it: the job is
+ *   down, discarded. restore 63.75 - 83.75; seg 2: 83.75 - 103.75; save
+ *   103.75 - 108.75. T = 108.75.
+ * Split: compute 40; save 10; lost 8.75; detection 30; restore 20.
+ *   40 + 10 + 8.75 + 30 + 20 = 108.75. Counts: 1 failure, 2 saves. */
+static void replay_19_discarded_in_detection(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "19-discarded-in-detection", .wall = 108.75,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 20, .downtime = 0, .detection = 30,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+/* replays-1.20 writes queue up (section 3). Async, S = 6, K = 2, copy 2 s,
+ * write_s 30 s (longer than a segment's 22 s), restore 20. Failure at
+ * 0.000875 d = 75.6 s; spike at 0.0005 d = 43.2 s.
+ *   seg 1: 0 - 20; copy 20 - 22; s1 written 22 - 52.
+ *   seg 2: 22 - 42; copy 42 - 44: the spike at 43.2 falls in a copy:
+ *   discarded (section 4's table). s2 captured at 44, written from
+ *   max(44, 52) = 52 to 82.
+ *   seg 3: 44 - 64; copy 64 - 66; s3 captured at 66, queued (write 82 - 112);
+ *   the job waits for the last writes from 66.
+ *   75.6 strikes that wait: committed by 75.6: s1 only (52); s2's write is
+ *   abandoned and s3 never written. lost: 75.6 - 22 = 53.6.
+ *   restore 75.6 - 95.6; resume at step 3:
+ *   seg 2: 95.6 - 115.6; copy 115.6 - 117.6; s2 written 117.6 - 147.6.
+ *   seg 3: 117.6 - 137.6; copy 137.6 - 139.6; s3 written from
+ *   max(139.6, 147.6) = 147.6 to 177.6; wait for the last writes
+ *   139.6 - 177.6 = 38. T = 177.6.
+ * Split: compute 60; save: copies 3 x 2 = 6 + last wait 38 = 44 (no copy
+ *   waited for the queue: at most 2 snapshots were ever queued, far from 64);
+ *   lost 53.6; restore 20. 60 + 44 + 53.6 + 20 = 177.6.
+ * Counts: 1 failure, 0 spikes, 3 saves. */
+static void replay_20_async_write_queue(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "20-async-write-queue", .wall = 177.6,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 44,
+                    .lost = 53.6, .restore = 20, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 3,
+                    .evictions = 0});
+}
+
+/* replays-1.21 a pause when every card is slow. 2 cards (mu 10), slow_cards
+ * fraction 1 (both slow), factor 2, never detected; pauses every_steps 2,
+ * duration_s 3, cards "one". S = 2, K = 2 (sync).
+ *   step 1: both cards 2 x 10 = 20: lasts 20.
+ *   step 2 (paused): no normal card remains, so a slow one pauses:
+ *   2 x 10 + 3 = 23; the other 20: lasts 23.
+ *   seg 1: 0 - 43; save 43 - 48 (final). T = 48.
+ * Split: compute 2 x 10 = 20; straggler (20 - 10 - 0) + (23 - 10 - 3) = 20;
+ *   pause 1 x 3 = 3; save 5. 20 + 20 + 3 + 5 = 48. Counts: 1 save. */
+static void replay_21_pause_slow_cards(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "21-pause-slow-cards", .wall = 48,
+                    .compute = 20, .straggler = 20, .pause = 3, .fixed = 0, .save = 5,
+                    .lost = 0, .restore = 0, .downtime = 0, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 0, .loss_spikes = 0, .saves = 1,
+                    .evictions = 0});
+}
+
+/* replays-1.22 no spare at all. spares 0, repair fixed 0.025 h = 90 s; one
+ * cause with detection_s 30 (restore: checkpoint's 20). S = 4, K = 2 (sync).
+ * Failure at 0.000390625 d = 33.75 s.
+ *   lost 33.75 - 25 = 8.75; the card goes to repair until 33.75 + 90 =
+ *   123.75; detection 33.75 - 63.75; at 63.75 the job needs the card and the
+ *   pool is empty: it waits for the earliest repair in progress, the failed
+ *   card's own: spare wait 123.75 - 63.75 = 60. restore 123.75 - 143.75;
+ *   seg 2: 143.75 - 163.75; save 163.75 - 168.75. T = 168.75.
+ * Split: compute 40; save 10; lost 8.75; detection 30; spare wait 60;
+ *   restore 20. 40 + 10 + 8.75 + 30 + 60 + 20 = 168.75.
+ * Counts: 1 failure, 2 saves. */
+static void replay_22_no_spare_detection(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "22-no-spare-detection", .wall = 168.75,
+                    .compute = 40, .straggler = 0, .pause = 0, .fixed = 0, .save = 10,
+                    .lost = 8.75, .restore = 20, .downtime = 0, .detection = 30,
+                    .spare_wait = 60, .eviction = 0,
+                    .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
+                    .evictions = 0});
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(replay_1_failure_compute),
+        cmocka_unit_test(replay_2_failure_sync_save),
+        cmocka_unit_test(replay_3_failure_async_copy),
+        cmocka_unit_test(replay_4_failure_async_write),
+        cmocka_unit_test(replay_5_failure_async_final_write),
+        cmocka_unit_test(replay_6_failure_restore),
+        cmocka_unit_test(replay_7_two_failures_restore),
+        cmocka_unit_test(replay_8_spike_rollback_1),
+        cmocka_unit_test(replay_9_spike_rollback_3),
+        cmocka_unit_test(replay_10_spike_rollback_3_fewer),
+        cmocka_unit_test(replay_11_spare_pool),
+        cmocka_unit_test(replay_12_outage_downtime),
+        cmocka_unit_test(replay_13_outage_in_restore),
+        cmocka_unit_test(replay_14_detection_delay),
+        cmocka_unit_test(replay_15_eviction),
+        cmocka_unit_test(replay_16_eviction_struck),
+        cmocka_unit_test(replay_17_pause_redone),
+        cmocka_unit_test(replay_18_discarded_while_down),
+        cmocka_unit_test(replay_19_discarded_in_detection),
+        cmocka_unit_test(replay_20_async_write_queue),
+        cmocka_unit_test(replay_21_pause_slow_cards),
+        cmocka_unit_test(replay_22_no_spare_detection),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
