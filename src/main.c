@@ -3,6 +3,7 @@
  * 1 any other failure. */
 #include <stdio.h>
 #include <string.h>
+#include <gsl/gsl_errno.h>
 
 #include "cli.h"
 #include "ranks.h"
@@ -50,6 +51,7 @@ static int run_command(int (*fn)(int argc, char **argv), int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    gsl_set_error_handler_off(); /* GSL's default handler aborts: statuses are checked */
     if (argc < 2) {
         fputs(usage_main, stderr);
         return 2;
