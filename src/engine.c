@@ -275,8 +275,8 @@ static double draw_steps(run_state *st, long first, long n, double t, double lim
             x = paused ? paused_step(e, r) : tmc_dist_sample_max(&e->max, r);
         t += x + e->fixed_s;
         sum += x;
-        if (t > limit) {
-            *cut = 1;
+        if (t > limit || ((step & 0xffff) == 0 && stop_requested)) {
+            *cut = 1; /* a stopped replica's numbers are discarded */
             break;
         }
         st->steps_run += st->slow > 0;
@@ -407,15 +407,24 @@ static void take_arrival(run_state *st, int k)
 
 /* After an arrival of process k: downtime, then a restore that starts again
  * whenever a failure or outage strikes it. */
+/* A restore struck this many times in a row can never finish in practice
+ * (its chance e^(-rate x restore) is below 1e-7), and under an absurd rate
+ * or importance tilt the clock may stop advancing at all (t + dt == t): an
+ * error, not an endless loop (TMC_STALL_LIMIT, engine.h). */
 static void recover(run_state *st, int k)
 {
     take_arrival(st, k);
-    while (st->t < st->e->horizon_s) {
+    long stalled = 0;
+    while (st->t < st->e->horizon_s && !stop_requested) {
         double start = st->t;
         int hit = run_uninterruptible_by_spikes(st, st->restore_s);
         st->out->restore_s += st->t - start;
         if (hit < 0)
             return;
+        if (++stalled == TMC_STALL_LIMIT) {
+            st->out->failed = TMC_REPLICA_STALLED;
+            return;
+        }
         take_arrival(st, hit);
     }
 }
@@ -546,7 +555,7 @@ static int remember_part(run_state *st, const committed_part *p)
         long cap = st->cap_parts ? 2 * st->cap_parts : 64;
         committed_part *grown = realloc(st->parts, (size_t)cap * sizeof *grown);
         if (!grown)
-            return st->out->failed = 1, -1;
+            return st->out->failed = TMC_REPLICA_NO_MEMORY, -1;
         st->parts = grown;
         st->cap_parts = cap;
     }
@@ -700,7 +709,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     memset(out, 0, sizeof *out);
     run_state st = {.e = e, .rng = rng, .t = 0.0, .out = out};
     if (start_processes(&st)) {
-        out->failed = 1; /* out of memory for the failure state: no result */
+        out->failed = TMC_REPLICA_NO_MEMORY; /* for the failure state: no result */
         tmc_failures_end(&st.failures);
         return;
     }

@@ -121,6 +121,13 @@ typedef struct {
     tmc_failure_model failures; /* lifetimes, causes, spares (when rate[0] > 0) */
 } tmc_engine;
 
+/* Why a replica has no result. */
+typedef enum {
+    TMC_REPLICA_NO_MEMORY = 1, /* memory ran out inside it */
+    TMC_REPLICA_STALLED = 2    /* a restore struck TMC_STALL_LIMIT times in a row */
+} tmc_replica_failure;
+#define TMC_STALL_LIMIT 10000000
+
 /* Wall-time split and event counts of one replica (or sums over many). */
 typedef struct {
     double wall_s;      /* run wall time, seconds (reserve not included) */
@@ -141,7 +148,7 @@ typedef struct {
     double evictions;
     double card_failures, outages, loss_spikes, saves;
     int stopped;        /* 1 if tmc_engine_request_stop cut it short */
-    int failed;         /* 1 if memory ran out inside the replica: no result */
+    int failed;         /* tmc_replica_failure: no result (0: none) */
     double censored;    /* 1 if still running at the horizon: wall_s = horizon */
     /* Importance sampling (issue 8): the replica's likelihood ratio w (1
      * without tilt) and its products with the miss indicator, and the

@@ -24,7 +24,7 @@ typedef struct {
     atomic_long next_chunk;
     atomic_long done;           /* replicas this rank finished */
     atomic_int workers_running;
-    atomic_int out_of_memory;   /* a replica ran out of memory: stop, no result */
+    atomic_int failure;         /* a replica's tmc_replica_failure: stop, no result */
 } shared_run;
 
 static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUNT])
@@ -37,7 +37,7 @@ static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUN
     for (long k = first; k < last; k++) {
         tmc_engine_run(sh->e, sh->seed, (uint64_t)(sh->first_replica + k), rng, &one);
         if (one.failed)
-            atomic_store(&sh->out_of_memory, 1);
+            atomic_store(&sh->failure, one.failed);
         if (one.stopped || one.failed)
             return;
         sh->wall_s[k] = one.wall_s;
@@ -54,7 +54,7 @@ static void *worker(void *arg)
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
     long c;
-    while (!tmc_engine_stop_requested() && !atomic_load(&sh->out_of_memory) &&
+    while (!tmc_engine_stop_requested() && !atomic_load(&sh->failure) &&
            (c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->end_chunk)
         run_chunk(sh, c, rng);
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
@@ -107,9 +107,14 @@ static void run_threads(shared_run *sh, pthread_t *tid, int threads, tmc_progres
 static int combine(shared_run *sh, int rc, tmc_replica *totals, tmc_error *err)
 {
     long local_done = atomic_load(&sh->done);
-    if (!rc && atomic_load(&sh->out_of_memory))
+    int failure = atomic_load(&sh->failure);
+    if (!rc && failure == TMC_REPLICA_NO_MEMORY)
         rc = tmc_error_set(err, "out of memory inside a replica (its failure state or its "
                                 "list of committed snapshots)");
+    if (!rc && failure == TMC_REPLICA_STALLED)
+        rc = tmc_error_set(err, "a restore was struck %d times in a row: interruptions come "
+                                "faster than a restore can finish (rates too high, or an "
+                                "importance tilt too strong)", TMC_STALL_LIMIT);
     if (!rc && local_done < sh->local_replicas)
         rc = TMC_RUNNER_STOPPED;
     rc = tmc_ranks_agree(rc, err);
@@ -148,7 +153,7 @@ int tmc_runner_run_from(const tmc_engine *e, long first, long replicas, uint64_t
     sh.local_replicas = (end < replicas ? end : replicas) - begin;
     atomic_init(&sh.next_chunk, first_chunk);
     atomic_init(&sh.done, 0);
-    atomic_init(&sh.out_of_memory, 0);
+    atomic_init(&sh.failure, 0);
     sh.chunk_sums = calloc((size_t)sh.n_chunks, sizeof *sh.chunk_sums);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     int rc = 0;

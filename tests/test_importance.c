@@ -17,7 +17,12 @@
  * importance-1.4 tilted waits (repair times x2, outage downtimes x2, rates
  *                unchanged) on design-48-rare-misses at a 30-day deadline
  *                agree with plain Monte Carlo within 4 standard errors of
- *                their difference: the duration likelihood ratios are right. */
+ *                their difference: the duration likelihood ratios are right;
+ * importance-1.5 an absurd tilt (failure rate x 1e20 on design-48: 6e-15 s
+ *                between failures, below a double's resolution of the
+ *                clock) ends the replica with TMC_REPLICA_STALLED after
+ *                TMC_STALL_LIMIT struck restores, instead of looping for
+ *                ever (issue 13). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,12 +133,35 @@ static void test_tilted_waits(void **state)
     tmc_engine_free(&e);
 }
 
+/* importance-1.5 */
+static void test_absurd_tilt(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_load("design-48", NULL, 0);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    const double theta[TMC_TILTS] = {1e20, 1, 1, 1, 1};
+    assert_int_equal(tmc_engine_tilt(&e, theta, e.deadline_wall_s), 0);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_replica r;
+    tmc_engine_run(&e, 1, 0, rng, &r);
+    assert_int_equal(r.failed, TMC_REPLICA_STALLED);
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        gsl_rng_free(rng[s]);
+    tmc_engine_free(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_poisson_tails),
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_tilted_waits),
+        cmocka_unit_test(test_absurd_tilt),
     };
     return cmocka_run_group_tests_name("importance-1", tests, NULL, NULL);
 }
