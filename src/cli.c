@@ -83,16 +83,20 @@ int tmc_cli_check_stdout(void)
     return 1;
 }
 
-int tmc_cli_check_not_input(const char *output_path, const char *input_path)
+int tmc_cli_check_not_input(const char *output_path, const tmc_experiment *x)
 {
     struct stat a, b;
-    if (stat(output_path, &a) != 0 || stat(input_path, &b) != 0)
+    if (!x || stat(output_path, &a) != 0)
         return 0;
-    if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
-        return 0;
-    fprintf(stderr, "trainmc: %s: the output file is the experiment file itself; choose "
-                    "another path\n", output_path);
-    return 2;
+    for (int i = 0; i < x->n_inputs; i++) {
+        /* the same device and inode: through a symlink, a hard link or ".." too */
+        if (stat(x->inputs[i], &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+            continue;
+        fprintf(stderr, "trainmc: %s: the output file is an input of the run (%s); choose "
+                        "another path\n", output_path, x->inputs[i]);
+        return 2;
+    }
+    return 0;
 }
 
 /* "SETTING: " or "" */
@@ -194,13 +198,12 @@ int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_set
     return rc;
 }
 
-int tmc_cli_open_output(tmc_outfile *out, const char *path, const char *input)
+int tmc_cli_open_output(tmc_outfile *out, const char *path, const tmc_experiment *x)
 {
     tmc_error err = {""};
     int rc = 0;
     if (tmc_cli_is_root()) { /* it prints its own messages */
-        if (input)
-            rc = tmc_cli_check_not_input(path, input);
+        rc = tmc_cli_check_not_input(path, x);
         if (!rc && tmc_output_open(out, path, &err)) {
             fprintf(stderr, "trainmc: %s\n", err.msg);
             rc = 2;

@@ -43,9 +43,11 @@ void tmc_cli_catch_stop_signals(void);
  * on stderr and return 1, else 0. */
 int tmc_cli_check_stdout(void);
 
-/* 2 with a message if output_path names the same file as input_path (the
- * results would overwrite the experiment), else 0. */
-int tmc_cli_check_not_input(const char *output_path, const char *input_path);
+/* 2 with a message if output_path names the same file as any input of x
+ * (the experiment, a distribution or model file, a trace: the results would
+ * overwrite it), however reached (symlink, hard link, ".."), else 0. x may be
+ * NULL (no inputs). */
+int tmc_cli_check_not_input(const char *output_path, const tmc_experiment *x);
 
 /* Print x's memory feasibility line (tmc_plan_feasibility, plan.h) on
  * stdout, after "SETTING: " when setting is not NULL (a sweep's "KEY=VALUE"),
@@ -81,10 +83,10 @@ int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_set
                             tmc_experiment *x);
 
 /* Open the output file `path` (tmc_output_open) on rank 0, after refusing
- * the input file itself (tmc_cli_check_not_input; input may be NULL).
+ * any input of x (tmc_cli_check_not_input; x may be NULL).
  * Collective: every rank returns 0, or 2 after rank 0 printed why. Other
  * ranks leave *out as it was (zeroed), which tmc_output_abort accepts. */
-int tmc_cli_open_output(tmc_outfile *out, const char *path, const char *input);
+int tmc_cli_open_output(tmc_outfile *out, const char *path, const tmc_experiment *x);
 
 /* Print doc (NULL: memory ran out) and commit it to out on rank 0; frees
  * doc. Returns 0, or 1 after printing why (tmc_output_commit); other ranks

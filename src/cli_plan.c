@@ -402,7 +402,7 @@ int tmc_cli_plan(int argc, char **argv)
     if ((rc = tmc_cli_load_experiment(o.experiment, o.sets, o.n_sets, &x)))
         return rc;
     tmc_outfile out = {0};
-    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, o.experiment)))
+    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))
         return rc;
     tmc_plan p;
     tmc_plan_compute(&x, &p);

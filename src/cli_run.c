@@ -272,7 +272,7 @@ int tmc_cli_run(int argc, char **argv)
         (rc = tmc_cli_check_finishable(&x, NULL, &cf)))
         return rc;
     tmc_outfile out = {0};
-    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, o.experiment)))
+    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))
         return rc;
     tmc_cli_catch_stop_signals();
     rc = simulate(&x, &cf, &o, &out);

@@ -262,7 +262,7 @@ static int load_settings(const sweep_run *sw, const tmc_sweep_axis *axes, int n_
 static int open_json(sweep_run *sw)
 {
     const sweep_options *o = sw->o;
-    return o->json_path ? tmc_cli_open_output(&sw->out, o->json_path, o->experiment) : 0;
+    return o->json_path ? tmc_cli_open_output(&sw->out, o->json_path, &sw->base.x) : 0;
 }
 
 static int write_json(sweep_run *sw, cJSON *doc)

@@ -46,6 +46,14 @@ typedef struct {
 #define INT(k, lo, hi, req, def, st, m) {k, T_INT, lo, hi, 0, req, def, offsetof(st, m), NULL}
 #define TEXT(k) {k, T_STR, 0, 0, 0, 0, 0, 0, NULL}
 
+/* cJSON_HasObjectItem matches keys case-insensitively: "job.Cards" would
+ * find "cards" yet a case-sensitive replace would miss it (issue 13). Every
+ * lookup here is case-sensitive. */
+static int has_key(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key) != NULL;
+}
+
 static const field job_fields[] = {
     INT("steps", 1, 1e9, 1, 0, tmc_job, steps),
     INT("cards", 1, 1e7, 1, 0, tmc_job, cards),
@@ -407,7 +415,7 @@ static int read_enum(const field *f, const cJSON *v, const char *label, const ch
 }
 
 static int read_fields(const section *s, const cJSON *obj, const char *label,
-                       const char *prefix, char *base, tmc_error *err);
+                       const char *prefix, char *base, tmc_experiment *rec, tmc_error *err);
 static int read_string(const cJSON *root, const char *key, int required, char *dst,
                        size_t n, const char *label, tmc_error *err);
 
@@ -432,7 +440,7 @@ static int read_causes(const cJSON *v, const char *label, const char *path, void
         if (!cJSON_IsObject(o))
             return tmc_error_set(err, "%s: %s[%d]: expected an object, got %s", label, path,
                                  i, value_text(o).s);
-        if (read_fields(&cause, o, label, prefix, (char *)&c[i], err) ||
+        if (read_fields(&cause, o, label, prefix, (char *)&c[i], NULL, err) ||
             read_string(o, "name", 1, c[i].name, sizeof c[i].name, label, err))
             return -1;
         total += c[i].share;
@@ -445,7 +453,24 @@ static int read_causes(const cJSON *v, const char *label, const char *path, void
 }
 
 static int read_text(const char *path, char **text, tmc_error *err);
-static void join_path(const char *base_dir, const char *rel, char *out, size_t n);
+static int join_path(const char *base_dir, const char *rel, char *out, size_t n);
+
+/* A file named at `path` in `label` whose resolved path would not fit: an
+ * error, never a truncated path that names another file (issue 13). */
+static int path_too_long(const char *label, const char *path, const char *rel, tmc_error *err)
+{
+    return tmc_error_set(err, "%s: %s: the path '%.60s...' (%zu bytes) is too long once "
+                              "resolved (at most %d bytes)", label, path, rel, strlen(rel),
+                         TMC_PATH_MAX - 1);
+}
+
+/* Remember a file the experiment was read from, so that no output can
+ * overwrite it (tmc_experiment.inputs). */
+static void note_input(tmc_experiment *rec, const char *path)
+{
+    if (rec && rec->n_inputs < TMC_MAX_INPUTS)
+        snprintf(rec->inputs[rec->n_inputs++], TMC_PATH_MAX, "%s", path);
+}
 
 /* One line of a trace: a time in days after the previous one. */
 static int trace_line(const char *line, const char *file, int lineno, double prev,
@@ -467,20 +492,22 @@ static int trace_line(const char *line, const char *file, int lineno, double pre
  * relative to the file that names it, with the header time_days and one time
  * a line ('#' starts a comment). */
 static int read_trace(const cJSON *v, const char *label, const char *path, void *at,
-                      tmc_error *err)
+                      tmc_experiment *rec, tmc_error *err)
 {
     if (!cJSON_IsString(v))
         return tmc_error_set(err, "%s: %s: expected a CSV file path, got %s", label, path,
                              value_text(v).s);
-    char dir[1024], file[2048];
-    snprintf(dir, sizeof dir, "%s", label);
+    char dir[TMC_PATH_MAX], file[TMC_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", label); /* label is a path that fits: checked */
     char *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
-    join_path(slash ? dir : "", v->valuestring, file, sizeof file);
+    if (join_path(slash ? dir : "", v->valuestring, file, sizeof file))
+        return path_too_long(label, path, v->valuestring, err);
     char *text;
     if (read_text(file, &text, err))
         return -1;
+    note_input(rec, file);
     int *n = at, lineno = 0, rc = 0, header = 0;
     double *times = (double *)(void *)((char *)at + TRACE_GAP(tmc_failures));
     *n = 0;
@@ -508,7 +535,7 @@ static int read_trace(const cJSON *v, const char *label, const char *path, void 
 }
 
 static int read_field(const field *f, const cJSON *obj, const char *label,
-                      const char *prefix, char *base, tmc_error *err)
+                      const char *prefix, char *base, tmc_experiment *rec, tmc_error *err)
 {
     char path[256];
     snprintf(path, sizeof path, "%s%s", prefix, f->key);
@@ -524,7 +551,7 @@ static int read_field(const field *f, const cJSON *obj, const char *label,
     if (f->type == T_CAUSES)
         return v ? read_causes(v, label, path, (void *)(base + f->off), err) : 0;
     if (f->type == T_TRACE)
-        return v ? read_trace(v, label, path, (void *)(base + f->off), err) : 0;
+        return v ? read_trace(v, label, path, (void *)(base + f->off), rec, err) : 0;
     if (!v && f->required) {
         char want[256] = "one of: ";
         if (f->type == T_ENUM)
@@ -554,7 +581,7 @@ static int read_field(const field *f, const cJSON *obj, const char *label,
 }
 
 static int read_fields(const section *s, const cJSON *obj, const char *label,
-                       const char *prefix, char *base, tmc_error *err)
+                       const char *prefix, char *base, tmc_experiment *rec, tmc_error *err)
 {
     const char *valid[16];
     for (size_t i = 0; i < s->n_fields; i++)
@@ -562,7 +589,7 @@ static int read_fields(const section *s, const cJSON *obj, const char *label,
     if (check_keys(obj, label, prefix, valid, s->n_fields, err))
         return -1;
     for (size_t i = 0; i < s->n_fields; i++)
-        if (read_field(&s->fields[i], obj, label, prefix, base, err))
+        if (read_field(&s->fields[i], obj, label, prefix, base, rec, err))
             return -1;
     return 0;
 }
@@ -702,13 +729,16 @@ static cJSON *parse_object(const char *text, const char *label, tmc_error *err)
     return root;
 }
 
-static void join_path(const char *base_dir, const char *rel, char *out, size_t n)
+/* out[n] = rel resolved against base_dir; -1 if it does not fit. */
+static int join_path(const char *base_dir, const char *rel, char *out, size_t n)
 {
+    int len;
     if (rel[0] == '/' || !base_dir || !base_dir[0])
-        snprintf(out, n, "%s", rel);
+        len = snprintf(out, n, "%s", rel);
     else
-        snprintf(out, n, "%s%s%s", base_dir,
-                 base_dir[strlen(base_dir) - 1] == '/' ? "" : "/", rel);
+        len = snprintf(out, n, "%s%s%s", base_dir,
+                       base_dir[strlen(base_dir) - 1] == '/' ? "" : "/", rel);
+    return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
 /* Read and parse the section file `rel` (a `kind`: "distribution file",
@@ -716,9 +746,16 @@ static void join_path(const char *base_dir, const char *rel, char *out, size_t n
  * which prefixes a failure to read it); its resolved path goes to path[n].
  * NULL with err set on failure. */
 static cJSON *load_section_file(const char *rel, const char *kind, const char *base_dir,
-                                const char *referrer, char *path, size_t n, tmc_error *err)
+                                const char *referrer, char *path, size_t n,
+                                tmc_experiment *rec, tmc_error *err)
 {
-    join_path(base_dir, rel, path, n);
+    if (join_path(base_dir, rel, path, n)) {
+        tmc_error_set(err, "%s: the %s path '%.60s...' (%zu bytes) is too long once resolved "
+                           "(at most %d bytes)", referrer, kind, rel, strlen(rel),
+                      TMC_PATH_MAX - 1);
+        return NULL;
+    }
+    note_input(rec, path);
     char *text = NULL;
     if (read_text(path, &text, err)) {
         char inner[sizeof err->msg];
@@ -734,16 +771,17 @@ static cJSON *load_section_file(const char *rel, const char *kind, const char *b
 /* A section given as a string: load that file, which must hold a "source"
  * and the section's keys. */
 static int read_section_file(const section *s, const char *rel, const char *label,
-                             const char *base_dir, char *base, tmc_error *err)
+                             const char *base_dir, char *base, tmc_experiment *rec,
+                             tmc_error *err)
 {
-    char path[1024], referrer[1100];
+    char path[TMC_PATH_MAX], referrer[TMC_PATH_MAX + 64];
     snprintf(referrer, sizeof referrer, "%s: %s", label, s->name);
     cJSON *root = load_section_file(rel, s->file_kind, base_dir, referrer, path, sizeof path,
-                                    err);
+                                    rec, err);
     if (!root)
         return -1;
-    int rc = read_fields(s, root, path, "", base, err);
-    if (!rc && !cJSON_HasObjectItem(root, "source"))
+    int rc = read_fields(s, root, path, "", base, rec, err);
+    if (!rc && !has_key(root, "source"))
         rc = tmc_error_set(err, "%s: source: missing required key (a string citing "
                                 "MODEL.md or a paper)", path);
     else if (!rc)
@@ -765,14 +803,14 @@ static int read_section(const section *s, const cJSON *root, const char *label,
         *(int *)(void *)(base + s->enabled) = !off;
     if (off && !s->nullable) {
         cJSON *empty = cJSON_CreateObject(); /* defaults only */
-        int rc = read_fields(s, empty, label, "", base, err);
+        int rc = read_fields(s, empty, label, "", base, out, err);
         cJSON_Delete(empty);
         return rc;
     }
     if (off)
         return 0;
     if (s->file_kind && cJSON_IsString(v))
-        return read_section_file(s, v->valuestring, label, base_dir, base, err);
+        return read_section_file(s, v->valuestring, label, base_dir, base, out, err);
     if (!cJSON_IsObject(v)) {
         char file[64] = "";
         if (s->file_kind)
@@ -782,14 +820,14 @@ static int read_section(const section *s, const cJSON *root, const char *label,
     }
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s.", s->name);
-    return read_fields(s, v, label, prefix, base, err);
+    return read_fields(s, v, label, prefix, base, out, err);
 }
 
 static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err)
 {
     const cJSON *cp = cJSON_GetObjectItemCaseSensitive(root, "checkpoint");
-    int has_s = cJSON_HasObjectItem(cp, "interval_s");
-    int has_steps = cJSON_HasObjectItem(cp, "interval_steps");
+    int has_s = has_key(cp, "interval_s");
+    int has_steps = has_key(cp, "interval_steps");
     if (has_s == has_steps)
         return tmc_error_set(err, "%s: checkpoint: give exactly one of interval_s "
                                   "(seconds, > 0) or interval_steps (steps, >= 1)%s",
@@ -952,22 +990,23 @@ static const section *find_section(const char *name)
 /* An override inside a section given as a file path edits a copy of that
  * file's object, which replaces the path in the document. */
 static cJSON *inline_section_file(cJSON *root, const char *name, cJSON *value,
-                                  const char *base_dir, const char *spec, tmc_error *err)
+                                  const char *base_dir, const char *spec,
+                                  tmc_experiment *rec, tmc_error *err)
 {
     const section *s = find_section(name);
     if (!s || !s->file_kind)
         return value;
-    char path[1024], referrer[300];
-    snprintf(referrer, sizeof referrer, "--set %s", spec);
+    char path[TMC_PATH_MAX], referrer[300];
+    snprintf(referrer, sizeof referrer, "--set %.280s", spec);
     cJSON *obj = load_section_file(value->valuestring, s->file_kind, base_dir, referrer, path,
-                                   sizeof path, err);
+                                   sizeof path, rec, err);
     if (obj)
         cJSON_ReplaceItemInObjectCaseSensitive(root, name, obj);
     return obj;
 }
 
 static int apply_override(cJSON *root, const char *spec, const char *base_dir,
-                          tmc_error *err)
+                          tmc_experiment *rec, tmc_error *err)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec)
@@ -986,11 +1025,11 @@ static int apply_override(cJSON *root, const char *spec, const char *base_dir,
         *dot = '\0';
         cJSON *next = cJSON_GetObjectItemCaseSensitive(obj, part);
         if (obj == root && cJSON_IsString(next) &&
-            !(next = inline_section_file(root, part, next, base_dir, spec, err)))
+            !(next = inline_section_file(root, part, next, base_dir, spec, rec, err)))
             return -1;
         if (!next || cJSON_IsNull(next)) {
             next = cJSON_CreateObject();
-            if (cJSON_HasObjectItem(obj, part))
+            if (has_key(obj, part))
                 cJSON_ReplaceItemInObjectCaseSensitive(obj, part, next);
             else
                 cJSON_AddItemToObject(obj, part, next);
@@ -1004,7 +1043,7 @@ static int apply_override(cJSON *root, const char *spec, const char *base_dir,
     if (!*part)
         return tmc_error_set(err, "--set %s: empty key", spec);
     cJSON *value = parse_value(eq + 1);
-    if (cJSON_HasObjectItem(obj, part))
+    if (has_key(obj, part))
         cJSON_ReplaceItemInObjectCaseSensitive(obj, part, value);
     else
         cJSON_AddItemToObject(obj, part, value);
@@ -1061,12 +1100,15 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
 {
     gsl_set_error_handler_off(); /* every GSL status is checked: no abort */
     memset(out, 0, sizeof *out);
+    if (strlen(label) >= sizeof out->path)
+        return tmc_error_set(err, "%.60s...: the experiment's path (%zu bytes) is too long (at "
+                                  "most %d bytes)", label, strlen(label), TMC_PATH_MAX - 1);
     cJSON *root = parse_object(text, label, err);
     if (!root)
         return -1;
     int rc = 0;
     for (int i = 0; i < n_overrides && !rc; i++)
-        rc = apply_override(root, overrides[i], base_dir, err);
+        rc = apply_override(root, overrides[i], base_dir, out, err);
     if (!rc && (rc = validate(root, label, base_dir, out, err)))
         note_override(err, label, overrides, n_overrides);
     cJSON_Delete(root);
@@ -1078,9 +1120,12 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
                     tmc_experiment *out, tmc_error *err)
 {
     char *text = NULL;
+    if (strlen(path) >= TMC_PATH_MAX)
+        return tmc_error_set(err, "%.60s...: the experiment's path (%zu bytes) is too long (at "
+                                  "most %d bytes)", path, strlen(path), TMC_PATH_MAX - 1);
     if (read_text(path, &text, err))
         return -1;
-    char dir[1024];
+    char dir[TMC_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/'); /* no slash: "", relative paths stay as given */
     if (slash)
@@ -1089,6 +1134,8 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
         dir[0] = '\0';
     int rc = tmc_config_parse(text, path, dir, overrides, n_overrides, out, err);
     free(text);
+    if (!rc)
+        note_input(out, path);
     return rc;
 }
 

@@ -226,10 +226,15 @@ typedef struct {
     double deadline_days; /* days (90) */
 } tmc_scale_up;
 
+#define TMC_PATH_MAX 4096 /* a longer path is refused, never truncated */
+#define TMC_MAX_INPUTS 12 /* the experiment, section files, traces */
+
 typedef struct {
     char name[128];
     char source[256];
-    char path[1024]; /* the experiment file it was read from */
+    char path[TMC_PATH_MAX]; /* the experiment file it was read from */
+    int n_inputs;            /* every file read: no output may name one of them */
+    char inputs[TMC_MAX_INPUTS][TMC_PATH_MAX];
     tmc_job job;
     tmc_jitter jitter;
     tmc_failures failures;

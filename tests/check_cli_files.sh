@@ -30,6 +30,42 @@ cp "$dir/self.json" "$dir/self.orig"
 [ $rc -eq 2 ] || fail "--json EXPERIMENT: exit $rc, expected 2 ($(cat "$dir/err"))"
 cmp -s "$dir/self.json" "$dir/self.orig" || fail "--json EXPERIMENT changed the experiment"
 
+# 3b. no other input either (issue 13): a distribution file and a failure
+# trace the run reads, reached through a hard link, a symbolic link and ".."
+mkdir "$dir/in"
+cat >"$dir/in/trace.csv" <<'CSV'
+time_days
+0.01
+CSV
+printf '{"source": "test", "distribution": "trace", "trace": "trace.csv"}\n' >"$dir/in/fail.json"
+cat >"$dir/in/exp.json" <<'JSON'
+{"name": "inputs", "job": {"steps": 100, "cards": 8, "flop_per_step": 80, "peak_flops": 1,
+ "efficiency": 1}, "jitter": {"distribution": "normal", "cv": 0.05}, "failures": "fail.json",
+ "checkpoint": {"interval_steps": 10, "save_s": 1, "restore_s": 5}, "deadline": {"days": 1},
+ "monte_carlo": {"replicas": 20, "seed": 1}}
+JSON
+ln "$dir/in/trace.csv" "$dir/hard.csv"
+ln -s "$dir/in/fail.json" "$dir/soft.json"
+for target in "$dir/in/fail.json" "$dir/hard.csv" "$dir/soft.json" "$dir/in/../in/trace.csv"; do
+  cp "$target" "$dir/before"
+  "$bin" run "$dir/in/exp.json" --quiet --json "$target" >/dev/null 2>"$dir/err"; rc=$?
+  [ $rc -eq 2 ] || fail "--json $target (an input): exit $rc, expected 2 ($(cat "$dir/err"))"
+  grep -q "is an input of the run" "$dir/err" || fail "--json $target: $(cat "$dir/err")"
+  cmp -s "$target" "$dir/before" || fail "--json $target changed an input"
+done
+
+# 3c. a long distribution path is read whole (it was cut at 1,023 bytes, so
+# another file loaded), and one too long for any path is refused (issue 13)
+long=$(printf './%.0s' $(seq 700))fail.json
+sed "s|\"fail.json\"|\"$long\"|" "$dir/in/exp.json" >"$dir/in/long.json"
+"$bin" run "$dir/in/long.json" --quiet >/dev/null 2>"$dir/err" ||
+  fail "a 1,409-byte distribution path: $(cat "$dir/err")"
+long=$(printf './%.0s' $(seq 2100))fail.json
+sed "s|\"fail.json\"|\"$long\"|" "$dir/in/exp.json" >"$dir/in/long.json"
+"$bin" run "$dir/in/long.json" --quiet >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "is too long once resolved" "$dir/err" ||
+  fail "a 4,209-byte distribution path: exit $rc ($(cat "$dir/err"))"
+
 # 4. a symbolic link: the file it points to is replaced, the link stays
 echo old >"$dir/target.json"
 ln -s "$dir/target.json" "$dir/link.json"
