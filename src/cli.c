@@ -72,6 +72,7 @@ void tmc_cli_catch_stop_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL); /* a closed terminal: stop and clean up too */
 }
 
 int tmc_cli_check_stdout(void)

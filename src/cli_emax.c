@@ -148,7 +148,7 @@ static int parse_emax_options(int argc, char **argv, emax_options *o)
     while ((c = getopt_long(argc, argv, ":c:n:s:t:j:h", longs, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage_emax, stdout);
-            exit(0);
+            exit(tmc_cli_check_stdout()); /* 1 if the help could not be written */
         }
         if (c == ':')
             return tmc_cli_usage_error("emax", "option %s needs a value", argv[optind - 1]);

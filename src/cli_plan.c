@@ -54,7 +54,7 @@ static int parse_plan_options(int argc, char **argv, plan_options *o)
                 return tmc_cli_usage_error("plan", "--set: more than %d overrides", MAX_SETS);
             o->sets[o->n_sets++] = optarg;
             break;
-        case 'h': fputs(usage_plan, stdout); exit(0);
+        case 'h': fputs(usage_plan, stdout); exit(tmc_cli_check_stdout());
         case ':': return tmc_cli_usage_error("plan", "option %s needs a value", argv[optind - 1]);
         default: return tmc_cli_usage_error("plan", "unknown option '%s'", argv[optind - 1]);
         }

@@ -130,7 +130,7 @@ static int parse_run_options(int argc, char **argv, run_options *o)
                 return tmc_cli_usage_error("run", "--importance-pilot: '%s' is not an integer "
                                                   "in [100, 100000000]", optarg);
             break;
-        case 'h': fputs(usage_run, stdout); exit(0);
+        case 'h': fputs(usage_run, stdout); exit(tmc_cli_check_stdout());
         case ':': return tmc_cli_usage_error("run", "option %s needs a value", argv[optind - 1]);
         default: return tmc_cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
         }

@@ -146,7 +146,7 @@ static int parse_sweep_options(int argc, char **argv, sweep_options *o)
     while ((c = getopt_long(argc, argv, ":n:s:t:j:qfh", longs, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage_sweep, stdout);
-            exit(0);
+            exit(tmc_cli_check_stdout()); /* 1 if the help could not be written */
         }
         if (c == ':')
             return tmc_cli_usage_error("sweep", "option %s needs a value", argv[optind - 1]);

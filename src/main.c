@@ -1,8 +1,12 @@
 /* main.c - the trainmc command line: dispatch to subcommands (cli.h).
  * No model logic here. Exit codes: 0 done, 2 bad usage or bad experiment,
  * 1 any other failure. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <gsl/gsl_errno.h>
 
 #include "cli.h"
@@ -36,6 +40,29 @@ static const char *usage_main =
     "\n"
     "exit codes: 0 done, 2 bad usage or bad experiment, 1 other failure\n";
 
+/* Descriptors 0-2 closed at start-up would be taken by the first files
+ * opened (an output's temporary file would receive the report): take them
+ * with /dev/null opened read-only, so that writing a report to a closed
+ * stdout fails (exit 1) instead of landing in a file (issue 13). */
+static void reserve_standard_descriptors(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            int got = open("/dev/null", O_RDONLY);
+            if (got >= 0 && got != fd) { /* a lower one was free: cannot happen in order */
+                dup2(got, fd);
+                close(got);
+            }
+        }
+}
+
+/* A command that reported success but whose report could not be written
+ * (a full disk, a closed pipe or descriptor) has failed: exit 1. */
+static int finish(int rc)
+{
+    return rc == 0 && tmc_cli_check_stdout() ? 1 : rc;
+}
+
 /* Run a subcommand on every rank (ranks.h; one process without MPI); only
  * rank 0 speaks. */
 static int run_command(int (*fn)(int argc, char **argv), int argc, char **argv)
@@ -46,12 +73,17 @@ static int run_command(int (*fn)(int argc, char **argv), int argc, char **argv)
         return tmc_ranks_finalize(1);
     }
     tmc_cli_quiet_other_ranks();
-    return tmc_ranks_finalize(fn(argc - 1, argv + 1));
+    int rc = fn(argc - 1, argv + 1);
+    return tmc_ranks_finalize(finish(rc));
 }
 
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off(); /* GSL's default handler aborts: statuses are checked */
+    reserve_standard_descriptors();
+    /* a closed pipe is a write error (exit 1, outputs cleaned up), not a
+     * silent death that leaves a temporary file */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         fputs(usage_main, stderr);
         return 2;
@@ -59,11 +91,11 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         fputs(usage_main, stdout);
-        return 0;
+        return finish(0);
     }
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
         printf("trainmc %s\n", TMC_VERSION);
-        return 0;
+        return finish(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name))

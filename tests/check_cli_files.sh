@@ -79,6 +79,30 @@ if [ -c /dev/full ]; then
   [ $rc -eq 1 ] || fail "stdout on /dev/full: exit $rc, expected 1"
 fi
 
+# 5b. every command, its help and the version: a report that cannot be
+# written is exit 1 (issue 13: they exited 0 on /dev/full)
+if [ -c /dev/full ]; then
+  for args in "plan $experiment" "emax --cards 8" "--help" "--version" "run --help" \
+              "plan --help" "emax --help" "sweep --help"; do
+    # shellcheck disable=SC2086
+    "$bin" $args >/dev/full 2>/dev/null; rc=$?
+    [ $rc -eq 1 ] || fail "trainmc $args >/dev/full: exit $rc, expected 1"
+  done
+fi
+# 5c. a closed stdout: exit 1, and the JSON file does not receive the report
+# (the first file opened took descriptor 1); no temporary file is left
+rm -f "$dir/closed.json"
+run --json "$dir/closed.json" >&- 2>"$dir/err"; rc=$?
+[ $rc -eq 1 ] || fail "closed stdout: exit $rc, expected 1"
+[ -e "$dir/closed.json" ] && fail "closed stdout: the JSON file was written ($(head -c 80 "$dir/closed.json"))"
+ls "$dir" | grep -q "closed.json.tmp" && fail "closed stdout: a temporary file was left"
+# 5d. a closed pipe: exit 1 with the output cleaned up, not a silent death
+# by SIGPIPE that leaves a temporary file
+{ "$bin" run "$experiment" --replicas 3000 --quiet --json "$dir/pipe.json" 2>"$dir/err"
+  echo $? >"$dir/pipe.rc"; } | true
+[ "$(cat "$dir/pipe.rc")" -eq 1 ] || fail "closed pipe: exit $(cat "$dir/pipe.rc"), expected 1"
+ls "$dir" | grep -q "pipe.json.tmp" && fail "closed pipe: a temporary file was left"
+
 # 6. SIGINT stops a long run within a second, says how far it got, leaves the
 #    existing output untouched and no temporary file behind
 echo old >"$dir/result.json"
@@ -92,6 +116,19 @@ wait $pid; rc=$?
 grep -q "interrupted after [0-9]* of 100000000 replicas" "$dir/err" || fail "SIGINT: $(cat "$dir/err")"
 [ "$(cat "$dir/result.json")" = old ] || fail "SIGINT: the existing output changed"
 ls "$dir" | grep -q "result.json.tmp" && fail "SIGINT: a temporary file was left"
+# 6b. SIGHUP (a closed terminal) and SIGTERM do the same
+for sig in HUP TERM; do
+  echo old >"$dir/result.json"
+  "$bin" run "$experiment" --replicas 100000000 --quiet --json "$dir/result.json" \
+    >/dev/null 2>"$dir/err" &
+  pid=$!
+  sleep 1
+  kill -$sig $pid
+  wait $pid; rc=$?
+  [ $rc -eq 130 ] || fail "SIG$sig: exit $rc, expected 130"
+  [ "$(cat "$dir/result.json")" = old ] || fail "SIG$sig: the existing output changed"
+  ls "$dir" | grep -q "result.json.tmp" && fail "SIG$sig: a temporary file was left"
+done
 # 7. a 100 MB experiment is refused by its size, at once
 truncate -s 100M "$dir/big.json"
 "$bin" run "$dir/big.json" >/dev/null 2>"$dir/err"; rc=$?
