@@ -53,8 +53,8 @@ static int count_char(const char *s, char c)
  * that 0.1 + 2 x 0.1 is 0.3, not 0.30000000000000004. */
 static double range_value(double start, double stop, double step, long i)
 {
-    double magnitude = fmax(fabs(start), fabs(stop)) / step;
-    int digits = magnitude > 1 ? (int)ceil(log10(magnitude)) + 10 : 10;
+    double magnitude = fmax(fabs(start), fabs(stop)) / step; /* may be inf: no cast then */
+    int digits = magnitude <= 1 ? 10 : magnitude < 1e7 ? (int)ceil(log10(magnitude)) + 10 : 17;
     char buf[40];
     snprintf(buf, sizeof buf, "%.*g", digits > 17 ? 17 : digits, start + (double)i * step);
     return strtod(buf, NULL);

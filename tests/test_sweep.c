@@ -414,6 +414,12 @@ static void test_flags(void **state)
     assert_int_equal(tmc_sweep_parse_axis("checkpoint.interval_s=300:100:50", &axis, &err), -1);
     assert_string_equal(err.msg, "--vary checkpoint.interval_s=300:100:50: empty range: stop "
                                  "100 is below start 300");
+    /* a step so small that stop / step overflows to infinity: one value, and
+     * no infinity cast to an integer (issue 13; UBSan in CI would catch it) */
+    assert_int_equal(tmc_sweep_parse_axis("checkpoint.interval_s=234567891:234567891:1e-300",
+                                          &axis, &err), 0);
+    assert_true(axis.n == 1 && axis.values[0] == 234567891);
+    assert_int_equal(tmc_sweep_parse_axis("checkpoint.interval_s=1:2:1e-300", &axis, &err), -1);
     assert_int_equal(tmc_sweep_parse_axis("=1,2", &axis, &err), -1);
     assert_string_equal(err.msg, "--vary =1,2: expected KEY=V1,V2,... or KEY=START:STOP:STEP, "
                                  "KEY a dotted path such as checkpoint.interval_s");
