@@ -255,8 +255,9 @@ static double slow_step(const run_state *st, int paused, gsl_rng *r)
 }
 
 /* Compute time of steps first + 1 .. first + n, one by one, until one ends
- * past `limit`: returns the sum of their slowest-card times and sets *cut if
- * one does. */
+ * past `limit`: returns the sum of their slowest-card times and sets *cut to
+ * 1 if one does, or to TMC_CUT_STOP if a stop was requested meanwhile. */
+#define TMC_CUT_STOP 2
 static double draw_steps(run_state *st, long first, long n, double t, double limit,
                          gsl_rng *r, int *cut)
 {
@@ -275,8 +276,12 @@ static double draw_steps(run_state *st, long first, long n, double t, double lim
             x = paused ? paused_step(e, r) : tmc_dist_sample_max(&e->max, r);
         t += x + e->fixed_s;
         sum += x;
-        if (t > limit || ((step & 0xffff) == 0 && stop_requested)) {
-            *cut = 1; /* a stopped replica's numbers are discarded */
+        if (t > limit) {
+            *cut = 1;
+            break;
+        }
+        if ((step & 0xffff) == 0 && stop_requested) { /* a long segment: check often */
+            *cut = TMC_CUT_STOP;
             break;
         }
         st->steps_run += st->slow > 0;
@@ -317,6 +322,11 @@ static int run_compute(run_state *st, long first, long n, double *sum_max)
     double limit = st->next[kind];
     double sum = segment_compute(st, first, n, st->t, limit, st->rng[TMC_STREAM_JITTER], &cut);
     double end = st->t + sum + n * e->fixed_s;
+    if (cut == TMC_CUT_STOP) { /* the replica ends at its next check, discarded */
+        st->out->stopped = 1;
+        *sum_max = 0;
+        return -1;
+    }
     if (cut || end > limit) {
         st->compute_s += limit - st->t;
         st->t = limit;

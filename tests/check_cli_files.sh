@@ -129,6 +129,24 @@ for sig in HUP TERM; do
   [ "$(cat "$dir/result.json")" = old ] || fail "SIG$sig: the existing output changed"
   ls "$dir" | grep -q "result.json.tmp" && fail "SIG$sig: a temporary file was left"
 done
+# 6c. one segment of 1e9 steps in exact mode: the stop flag is read inside
+# the segment too (it took 28 s to stop and then exited 0 with results); a
+# generous 5 s bound, polled, so a loaded machine cannot fail it
+cat >"$dir/long.json" <<'JSON'
+{"name": "long", "job": {"steps": 1000000000, "cards": 8, "flop_per_step": 8, "peak_flops": 1,
+ "efficiency": 1}, "jitter": {"distribution": "normal", "cv": 0.05},
+ "checkpoint": {"interval_steps": 1000000000, "save_s": 1, "restore_s": 1},
+ "deadline": {"days": 100000}, "monte_carlo": {"replicas": 4, "seed": 1, "mode": "exact"}}
+JSON
+"$bin" run "$dir/long.json" --quiet --json "$dir/long-out.json" >/dev/null 2>"$dir/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 $pid 2>/dev/null || break; sleep 0.5; done
+kill -0 $pid 2>/dev/null && { kill -KILL $pid; fail "1e9 steps in one segment: still running 5 s after SIGINT"; }
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "1e9 steps in one segment: exit $rc after SIGINT, expected 130"
+[ -e "$dir/long-out.json" ] && fail "1e9 steps in one segment: a stopped run wrote its JSON"
 # 7. a 100 MB experiment is refused by its size, at once
 truncate -s 100M "$dir/big.json"
 "$bin" run "$dir/big.json" >/dev/null 2>"$dir/err"; rc=$?
