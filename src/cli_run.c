@@ -66,17 +66,33 @@ typedef struct {
 } run_options;
 
 
-/* The importance-sampling estimate of P(miss) (importance.h), if asked. */
-static int run_importance(tmc_engine *e, const tmc_experiment *x, const run_options *o,
-                          int threads, tmc_importance *is)
+/* Exit code of a failed importance step, after its message. */
+static int importance_failed(int rc, const tmc_error *err)
+{
+    fprintf(stderr, "trainmc: %s%s\n", err->msg,
+            rc == TMC_RUNNER_STOPPED ? "; no results written" : "");
+    return rc == TMC_RUNNER_STOPPED ? 130 : rc == TMC_IMPORTANCE_INVALID ? 2 : 1;
+}
+
+/* Importance sampling (importance.h), if asked: its tilt is checked or
+ * chosen by the pilots before the plain replicas run (a failure there costs
+ * no finished work); the estimate runs after them. */
+static int prepare_importance(tmc_engine *e, const tmc_experiment *x, const run_options *o,
+                              int threads, tmc_importance *is)
 {
     tmc_error err = {""};
-    int rc = tmc_importance_run(e, o->importance, o->pilot ? o->pilot : 1000,
-                                x->monte_carlo.replicas, x->monte_carlo.seed, threads, is,
-                                &err);
-    if (rc)
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-    return rc == TMC_RUNNER_STOPPED ? 130 : rc ? 2 : 0;
+    int rc = tmc_importance_prepare(e, o->importance, o->pilot ? o->pilot : 1000,
+                                    x->monte_carlo.seed, threads, is, &err);
+    return rc ? importance_failed(rc, &err) : 0;
+}
+
+static int estimate_importance(tmc_engine *e, const tmc_experiment *x, int threads,
+                               tmc_importance *is)
+{
+    tmc_error err = {""};
+    int rc = tmc_importance_estimate(e, x->monte_carlo.replicas, x->monte_carlo.seed, threads,
+                                     is, &err);
+    return rc ? importance_failed(rc, &err) : 0;
 }
 
 /* Numeric flags become --set overrides so the experiment's validation table
@@ -228,16 +244,16 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
     double t0 = tmc_cli_now_s();
     tmc_precision_outcome po = {.target = o->has_precision ? &o->precision : NULL};
     long used = 0;
-    int rc = run_replicas(x, built ? &e : NULL, o, threads, !o->quiet && isatty(STDERR_FILENO),
+    tmc_importance is = {.theta = {1, 1, 1}};
+    int rc = built && o->importance ? prepare_importance(&e, x, o, threads, &is) : 0;
+    if (!rc)
+        rc = run_replicas(x, built ? &e : NULL, o, threads, !o->quiet && isatty(STDERR_FILENO),
                           &days, &totals, &po, &used);
+    if (!rc && o->importance)
+        rc = estimate_importance(&e, x, threads, &is);
     if (rc) { /* always, when the engine was not built */
         if (built)
             tmc_engine_free(&e);
-        return rc;
-    }
-    tmc_importance is = {.theta = {1, 1, 1}};
-    if (o->importance && (rc = run_importance(&e, x, o, threads, &is))) {
-        tmc_engine_free(&e);
         return rc;
     }
     tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,

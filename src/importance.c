@@ -15,6 +15,31 @@
 
 static const double untilted[TMC_TILTS] = {1, 1, 1, 1, 1};
 
+/* Which of the engine's processes and means can be tilted: Poisson rates
+ * (not per-card lifetimes or replayed traces) and exponential repair times. */
+static int tiltable(const tmc_engine *e, int k)
+{
+    if (k < 3 && e->rate[k] > 0 && e->trace[k].n > 0)
+        return 0;
+    if (k == 0 && e->rate[0] > 0 && !tmc_failures_poisson(&e->failures))
+        return 0;
+    return !(k == 3 && e->failures.repair_kind == TMC_REPAIR_FIXED);
+}
+
+int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS],
+                              tmc_error *err)
+{
+    static const char *const what[TMC_TILTS] = {
+        "failures (only exponential lifetimes, a Poisson process, can be)",
+        "outages (a replayed trace cannot be)", "loss spikes (a replayed trace cannot be)",
+        "repair times (fixed ones cannot be)", "outage downtimes"};
+    for (int k = 0; k < TMC_TILTS; k++)
+        if (theta[k] != 1 && !tiltable(e, k))
+            return tmc_error_set(err, "--importance: this experiment's %s cannot be tilted; "
+                                      "give 1 for it", what[k]);
+    return 0;
+}
+
 /* One pilot level: replicas run at theta; the level gamma is their (1 - rho)
  * quantile, capped at the deadline; then the same replicas again with that
  * elite level give the cross-entropy sums. *final is 1 at the deadline. */
@@ -22,8 +47,8 @@ static int pilot_level(tmc_engine *e, const double theta[TMC_TILTS], long n, lon
                        uint64_t seed, int threads, double *wall, tmc_replica *sums,
                        int *final, tmc_error *err)
 {
-    if (tmc_engine_tilt(e, theta, INFINITY))
-        return tmc_error_set(err, "importance sampling: this tilt needs Poisson failures");
+    if (tmc_importance_check_tilt(e, theta, err) || tmc_engine_tilt(e, theta, INFINITY))
+        return -1;
     if (tmc_runner_run_from(e, first, n, seed, threads, NULL, NULL, wall, sums, err))
         return -1;
     gsl_sort(wall, 1, (size_t)n);
@@ -40,10 +65,9 @@ static int pilot_level(tmc_engine *e, const double theta[TMC_TILTS], long n, lon
 static void update_tilt(const tmc_engine *e, const tmc_replica *s, double theta[TMC_TILTS])
 {
     for (int k = 0; k < 3; k++)
-        if (e->rate[k] > 0 && s->ce_a[k] > 0 && s->ce_n[k] > 0 &&
-            (k != 0 || tmc_failures_poisson(&e->failures)))
+        if (e->rate[k] > 0 && s->ce_a[k] > 0 && s->ce_n[k] > 0 && tiltable(e, k))
             theta[k] = (s->ce_n[k] / s->ce_a[k]) / e->rate[k];
-    if (s->ce_n[3] > 0 && e->failures.repair_mean_s > 0)
+    if (s->ce_n[3] > 0 && e->failures.repair_mean_s > 0 && tiltable(e, 3))
         theta[3] = (s->ce_a[3] / s->ce_n[3]) / e->failures.repair_mean_s;
     if (s->ce_n[4] > 0 && e->downtime_sigma > 0)
         theta[4] = exp(s->ce_a[4] / s->ce_n[4] - e->downtime_mu);
@@ -86,9 +110,9 @@ int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int thr
     if (!wall)
         return tmc_error_set(err, "out of memory for %ld replicas", replicas);
     tmc_replica t;
-    int rc = tmc_engine_tilt(e, out->theta, e->deadline_wall_s)
-        ? tmc_error_set(err, "importance sampling: this tilt needs Poisson failures")
-        : tmc_runner_run_from(e, 0, replicas, seed, threads, NULL, NULL, wall, &t, err);
+    int rc = tmc_importance_check_tilt(e, out->theta, err) ||
+                     tmc_engine_tilt(e, out->theta, e->deadline_wall_s)
+        ? -1 : tmc_runner_run_from(e, 0, replicas, seed, threads, NULL, NULL, wall, &t, err);
     free(wall);
     tmc_engine_tilt(e, untilted, e->deadline_wall_s);
     if (rc)
@@ -116,14 +140,21 @@ int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS])
     return 0;
 }
 
+int tmc_importance_prepare(tmc_engine *e, const char *mode, long pilot, uint64_t seed,
+                           int threads, tmc_importance *out, tmc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(mode, "auto") == 0)
+        return tmc_importance_choose(e, pilot, seed, threads, out, err);
+    if (tmc_importance_parse_tilt(mode, out->theta))
+        return tmc_error_set(err, "--importance: '%s' is neither auto nor F,O,S[,R,D]", mode),
+               TMC_IMPORTANCE_INVALID;
+    return tmc_importance_check_tilt(e, out->theta, err) ? TMC_IMPORTANCE_INVALID : 0;
+}
+
 int tmc_importance_run(tmc_engine *e, const char *mode, long pilot, long replicas,
                        uint64_t seed, int threads, tmc_importance *out, tmc_error *err)
 {
-    memset(out, 0, sizeof *out);
-    int rc = 0;
-    if (strcmp(mode, "auto") == 0)
-        rc = tmc_importance_choose(e, pilot, seed, threads, out, err);
-    else if (tmc_importance_parse_tilt(mode, out->theta))
-        rc = tmc_error_set(err, "--importance: '%s' is neither auto nor F,O,S[,R,D]", mode);
+    int rc = tmc_importance_prepare(e, mode, pilot, seed, threads, out, err);
     return rc ? rc : tmc_importance_estimate(e, replicas, seed, threads, out, err);
 }

@@ -49,9 +49,24 @@ int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int thr
  * or -1. */
 int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS]);
 
-/* Both steps for a command line's --importance MODE: "auto" (choose with
- * `pilot` replicas a level) or a tilt "F,O,S"; then estimate on `replicas`.
- * Returns 0, TMC_RUNNER_STOPPED, or -1 with err set. */
+/* 0 if every multiplier of theta that is not 1 can be applied to e's
+ * processes (Poisson rates, not per-card lifetimes or replayed traces;
+ * exponential repair times), else -1 with err naming the one that cannot. */
+int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS],
+                              tmc_error *err);
+
+#define TMC_IMPORTANCE_INVALID 2 /* a given tilt the experiment cannot take */
+
+/* The first step for a command line's --importance MODE, before any other
+ * simulation so that it fails early: "auto" chooses the tilt by the pilots;
+ * a given tilt "F,O,S[,R,D]" is parsed and checked against e. Returns 0,
+ * TMC_RUNNER_STOPPED, TMC_IMPORTANCE_INVALID (a bad given tilt), or -1 (the
+ * pilots failed, memory) with err set. */
+int tmc_importance_prepare(tmc_engine *e, const char *mode, long pilot, uint64_t seed,
+                           int threads, tmc_importance *out, tmc_error *err);
+
+/* Both steps: tmc_importance_prepare, then the estimate on `replicas`.
+ * Returns as tmc_importance_prepare, or as tmc_importance_estimate. */
 int tmc_importance_run(tmc_engine *e, const char *mode, long pilot, long replicas,
                        uint64_t seed, int threads, tmc_importance *out, tmc_error *err);
 
