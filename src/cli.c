@@ -132,10 +132,29 @@ static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form 
     return at.daly_wall_s / at.uninterrupted_s <= TMC_CLI_MAX_DALY_FACTOR;
 }
 
-int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting,
-                             const tmc_closed_form *cf)
+/* x without its replayed traces: a trace is finite (nothing strikes after
+ * its last time), so it delays the run by at most its length of
+ * interruptions and cannot stop it from finishing; only the Poisson and
+ * lifetime processes can. *cf_out is the closed form of that. */
+static void without_traces(const tmc_experiment *x, tmc_closed_form *cf_out)
+{
+    static tmc_experiment y; /* large (traces): not on the stack; one thread here */
+    y = *x;
+    if (y.failures.enabled && y.failures.distribution == TMC_LIFETIME_TRACE)
+        y.failures.enabled = 0;
+    if (y.outages.enabled && y.outages.n_trace > 0)
+        y.outages.enabled = 0;
+    if (y.loss_spikes.enabled && y.loss_spikes.n_trace > 0)
+        y.loss_spikes.enabled = 0;
+    tmc_closed_form_compute(&y, cf_out);
+}
+
+int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting)
 {
     char prefix[300], advice[160];
+    tmc_closed_form cf_endless;
+    without_traces(x, &cf_endless);
+    const tmc_closed_form *cf = &cf_endless;
     setting_prefix(setting, prefix, sizeof prefix);
     if (!isfinite(cf->uninterrupted_s)) {
         fprintf(stderr, "trainmc: %s: %sthe step time is not a finite number of seconds "

@@ -56,14 +56,14 @@ int tmc_cli_check_not_input(const char *output_path, const tmc_experiment *x);
  * on stderr and 2. Returns 0 otherwise. */
 int tmc_cli_check_feasible(const tmc_experiment *x, const char *setting, int force);
 
-/* Refuse (message on stderr, 2) a run whose expected wall time (Daly,
- * MODEL.md 3.5, in cf) exceeds TMC_CLI_MAX_DALY_FACTOR times its
+/* Refuse (message on stderr, 2) a run whose expected wall time (Daly's
+ * formula, closed_form.h) exceeds TMC_CLI_MAX_DALY_FACTOR times its
  * uninterrupted wall time, with the expected attempts per segment and advice
  * that fits the cause: Daly's optimum interval when it would finish there,
- * else fewer interruptions or faster saves; setting as above. Returns 0
- * otherwise. */
-int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting,
-                             const tmc_closed_form *cf);
+ * else fewer interruptions or faster saves; setting as above. Replayed
+ * traces are left out of the judgement: a trace is finite, so it cannot stop
+ * a run from finishing. Returns 0 otherwise. */
+int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting);
 
 /* 1 on the rank that prints and writes files (rank 0; the only process
  * without MPI), else 0. */

@@ -285,7 +285,7 @@ int tmc_cli_run(int argc, char **argv)
     tmc_closed_form_compute(&x, &cf);
     /* the plan's memory line first (issue 9) */
     if ((rc = tmc_cli_check_feasible(&x, NULL, o.force)) ||
-        (rc = tmc_cli_check_finishable(&x, NULL, &cf)))
+        (rc = tmc_cli_check_finishable(&x, NULL)))
         return rc;
     tmc_outfile out = {0};
     if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))

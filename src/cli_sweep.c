@@ -221,7 +221,7 @@ static int check_setting(const tmc_sweep_setting *s, int named, char *last, size
         rc = tmc_cli_check_feasible(&s->x, named ? s->label : NULL, force);
         snprintf(last, n, "%s", line);
     }
-    return rc ? rc : tmc_cli_check_finishable(&s->x, s->label, &s->cf);
+    return rc ? rc : tmc_cli_check_finishable(&s->x, s->label);
 }
 
 /* 1 when the settings' memory lines are not all the same. */
@@ -538,7 +538,7 @@ static int refuse_setting(const tmc_sweep_setting *s, int force)
     char line[512];
     if (!force && tmc_plan_feasibility(&s->x, line, sizeof line) == 0)
         return tmc_cli_check_feasible(&s->x, s->label, force);
-    return tmc_cli_check_finishable(&s->x, s->label, &s->cf);
+    return tmc_cli_check_finishable(&s->x, s->label);
 }
 
 /* A tmc_sweep_eval_fn: load, check and run the setting at `value`. */

@@ -66,6 +66,19 @@ sed "s|\"fail.json\"|\"$long\"|" "$dir/in/exp.json" >"$dir/in/long.json"
 [ $rc -eq 2 ] && grep -q "is too long once resolved" "$dir/err" ||
   fail "a 4,209-byte distribution path: exit $rc ($(cat "$dir/err"))"
 
+# 3d. a failure trace is judged by itself (issue 13): a burst of 10 failures
+# in the first 0.01 days of a 1.4-day run finishes, so it is not refused as
+# "3.05e+08 times" the uninterrupted time (nor with "-nan" for tiny times)
+printf 'time_days\n0.001\n0.002\n0.003\n0.004\n0.005\n0.006\n0.007\n0.008\n0.009\n0.010\n' \
+  >"$dir/in/burst.csv"
+sed 's|"failures": "fail.json"|"failures": {"distribution": "trace", "trace": "burst.csv"}|; s|"steps": 100,|"steps": 2000,|; s|"flop_per_step": 80|"flop_per_step": 480|' \
+  "$dir/in/exp.json" >"$dir/in/burst.json"
+"$bin" run "$dir/in/burst.json" --quiet >/dev/null 2>"$dir/err" ||
+  fail "a burst of 10 traced failures was refused: $(cat "$dir/err")"
+printf 'time_days\n1e-300\n2e-300\n' >"$dir/in/burst.csv"
+"$bin" run "$dir/in/burst.json" --quiet >/dev/null 2>"$dir/err" ||
+  fail "two traced failures at 1e-300 days were refused: $(cat "$dir/err")"
+
 # 4. a symbolic link: the file it points to is replaced, the link stays
 echo old >"$dir/target.json"
 ln -s "$dir/target.json" "$dir/link.json"
