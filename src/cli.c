@@ -208,12 +208,37 @@ void tmc_cli_quiet_other_ranks(void)
     close(fd);
 }
 
+/* FNV-1a over the validated experiment's bytes (zeroed first by the loader,
+ * so padding is 0): the same resolved experiment gives the same digest. */
+static uint64_t experiment_digest(const tmc_experiment *x)
+{
+    const unsigned char *p = (const unsigned char *)x;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof *x; i++)
+        h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
 int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
                             tmc_experiment *x)
 {
     tmc_error err = {""};
     int rc = tmc_config_load(path, sets, n_sets, x, &err) ? 2 : 0;
-    if ((rc = tmc_ranks_agree(rc, &err)))
+    if ((rc = tmc_ranks_agree(rc, &err))) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return rc;
+    }
+    return tmc_cli_check_same_experiment(x, path);
+}
+
+int tmc_cli_check_same_experiment(const tmc_experiment *x, const char *path)
+{
+    tmc_error err = {""};
+    int rc = 0;
+    if (!tmc_ranks_same(experiment_digest(x)))
+        rc = tmc_error_set(&err, "%s: this rank read another experiment than rank 0 (a "
+                                 "different file or distribution file on its node)", path);
+    if ((rc = tmc_ranks_agree(rc ? 2 : 0, &err)))
         fprintf(stderr, "trainmc: %s\n", err.msg);
     return rc;
 }

@@ -82,6 +82,12 @@ void tmc_cli_quiet_other_ranks(void);
 int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
                             tmc_experiment *x);
 
+/* Collective: 0 if every rank loaded the same resolved experiment x (a
+ * digest of it against rank 0's), else 2 on every rank after rank 0 printed
+ * which rank differs: ranks that read different files would otherwise mix
+ * their replicas silently. tmc_cli_load_experiment calls it. */
+int tmc_cli_check_same_experiment(const tmc_experiment *x, const char *path);
+
 /* Open the output file `path` (tmc_output_open) on rank 0, after refusing
  * any input of x (tmc_cli_check_not_input; x may be NULL).
  * Collective: every rank returns 0, or 2 after rank 0 printed why. Other

@@ -198,6 +198,8 @@ static int load_base(sweep_run *sw, const char *const *keys)
         fprintf(stderr, "trainmc: %s\n", err.msg);
         return rc;
     }
+    if ((rc = tmc_cli_check_same_experiment(&sw->base.x, o->experiment)))
+        return rc;
     if (sw->base.x.monte_carlo.replicas < 2) {
         fprintf(stderr, "trainmc: %s: monte_carlo.replicas: 1; a sweep needs at least 2 "
                         "(for its standard errors)\n", o->experiment);

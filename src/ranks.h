@@ -20,6 +20,7 @@
 #define TMC_RANKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 
@@ -51,6 +52,10 @@ void tmc_ranks_split(long n, long *first, long *end);
  * gives every rank that rank's message in err, as "rank R of K: MESSAGE"
  * when R is not 0. Every rank then takes the same path. */
 int tmc_ranks_agree(int rc, tmc_error *err);
+
+/* Collective: 1 if this rank's digest equals rank 0's, else 0 (each rank
+ * learns its own answer; pass it to tmc_ranks_agree). */
+int tmc_ranks_same(uint64_t digest);
 
 /* Collective: the sum of v over all ranks. */
 long tmc_ranks_sum(long v);

@@ -95,6 +95,14 @@ int tmc_ranks_agree(int rc, tmc_error *err)
     return why.rc;
 }
 
+int tmc_ranks_same(uint64_t digest)
+{
+    uint64_t first = digest;
+    if (count > 1)
+        MPI_Bcast(&first, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    return first == digest;
+}
+
 long tmc_ranks_sum(long v)
 {
     long sum = v;

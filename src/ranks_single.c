@@ -32,6 +32,12 @@ int tmc_ranks_agree(int rc, tmc_error *err)
     return rc;
 }
 
+int tmc_ranks_same(uint64_t digest)
+{
+    (void)digest;
+    return 1;
+}
+
 long tmc_ranks_sum(long v)
 {
     return v;
