@@ -80,6 +80,17 @@ failures() {
       --json "$dir/out.json") >/dev/null 2>"$dir/err"
   rc=$?
   expect_failure 2 "trainmc: rank 1 of 2: $(basename "$experiment"): cannot open"
+  # rank 1 reads another file of the same name (issue 13: 1 card there, 48
+  # on rank 0, mixed silently with exit 0): refused by the digest check
+  mkdir "$dir/other"
+  sed 's/"cards": 48/"cards": 1/' "$experiment" >"$dir/other/$(basename "$experiment")"
+  sed -i "s|\"\\.\\./distributions/|\"$(dirname "$experiment")/../distributions/|; s|\"models/|\"$(dirname "$experiment")/models/|" \
+    "$dir/other/$(basename "$experiment")"
+  (cd "$(dirname "$experiment")" &&
+    rank1 "cd '$dir/other'" run "$(basename "$experiment")" --replicas 300 --quiet \
+      --json "$dir/out.json") >/dev/null 2>"$dir/err"
+  rc=$?
+  expect_failure 2 "trainmc: rank 1 of 2: $(basename "$experiment"): this rank read another experiment"
   # 1.6 GB of completion times against 1 GB of address space on rank 1
   rank1 "ulimit -v 1000000" run "$experiment" --replicas 200000000 --quiet \
     --json "$dir/out.json" >/dev/null 2>"$dir/err"
