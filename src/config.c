@@ -888,6 +888,10 @@ static int check_jitter(const tmc_jitter *j, const char *label, tmc_error *err)
                                   "expected a number in [0, 0.2] (a wider spread would "
                                   "give negative compute times: use lognormal or gamma)",
                              label, j->cv);
+    if (j->cv > 0 && j->cv < 1e-6)
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is below 1e-6, too small a spread to "
+                                  "compute (its effect is below every printed digit); give 0 "
+                                  "for no jitter", label, j->cv);
     if (j->kind != TMC_JITTER_NORMAL && j->rho > 0)
         return tmc_error_set(err, "%s: jitter.correlation: %.10g is given for a %s; a "
                                   "common per-step part is defined for the normal only",

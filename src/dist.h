@@ -71,6 +71,10 @@ typedef struct {
     double max_error;  /* largest |table - exact| found at build, in units of sigma */
 } tmc_max_sampler;
 
+/* GSL's error handler must be off (gsl_set_error_handler_off; trainmc's main
+ * and tmc_config_parse turn it off): GSL's gamma inverse may fail, and its
+ * status is checked here rather than aborting. */
+
 /* Prepare a sampler for n >= 1 cards with mean compute time mu seconds,
  * building its quantile table (160 KiB, a few milliseconds) when the jitter
  * is not zero. Returns 0, or -1 if memory runs out. Free with
