@@ -8,12 +8,16 @@
 #include <cjson/cJSON.h>
 #include <gsl/gsl_errno.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_FILE_BYTES (1L << 20) /* an experiment is a few hundred bytes */
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
@@ -480,11 +484,18 @@ static int trace_line(const char *line, const char *file, int lineno, double pre
     *t = strtod(line, &end);
     while (*end == ' ' || *end == '\t' || *end == '\r')
         end++;
-    if (end == line || *end != '\0' || !isfinite(*t))
+    /* decimal only: strtod would also take hexadecimal ("0x10" = 16 days) */
+    if (end == line || *end != '\0' || !isfinite(*t) || strpbrk(line, "xXpP"))
         return tmc_error_set(err, "%s:%d: '%.40s' is not a number of days", file, lineno, line);
+    if (!isfinite(*t * 86400.0)) /* the engine works in seconds */
+        return tmc_error_set(err, "%s:%d: %.10g days is too large (at most %.6g)", file, lineno,
+                             *t, DBL_MAX / 86400.0);
     if (*t <= prev)
-        return tmc_error_set(err, "%s:%d: %.10g days is not after the previous time "
-                                  "(%.10g); times must increase", file, lineno, *t, prev);
+        return prev == 0 ? tmc_error_set(err, "%s:%d: %.10g days is not after the job's start "
+                                              "(0); times must be positive", file, lineno, *t)
+                         : tmc_error_set(err, "%s:%d: %.10g days is not after the previous "
+                                              "time (%.10g); times must increase", file,
+                                         lineno, *t, prev);
     return 0;
 }
 
@@ -494,7 +505,7 @@ static int trace_line(const char *line, const char *file, int lineno, double pre
 static int read_trace(const cJSON *v, const char *label, const char *path, void *at,
                       tmc_experiment *rec, tmc_error *err)
 {
-    if (!cJSON_IsString(v))
+    if (!cJSON_IsString(v) || !v->valuestring[0])
         return tmc_error_set(err, "%s: %s: expected a CSV file path, got %s", label, path,
                              value_text(v).s);
     char dir[TMC_PATH_MAX], file[TMC_PATH_MAX];
@@ -505,8 +516,11 @@ static int read_trace(const cJSON *v, const char *label, const char *path, void 
     if (join_path(slash ? dir : "", v->valuestring, file, sizeof file))
         return path_too_long(label, path, v->valuestring, err);
     char *text;
-    if (read_text(file, &text, err))
-        return -1;
+    if (read_text(file, &text, err)) {
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        return tmc_error_set(err, "%.700s (the %s of %.200s)", inner, path, label);
+    }
     note_input(rec, file);
     int *n = at, lineno = 0, rc = 0, header = 0;
     double *times = (double *)(void *)((char *)at + TRACE_GAP(tmc_failures));
@@ -531,6 +545,11 @@ static int read_trace(const cJSON *v, const char *label, const char *path, void 
     free(text);
     if (!rc && *n == 0)
         rc = tmc_error_set(err, "%s: no times after the header", file);
+    if (rc) { /* say which key of which file named the trace */
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        tmc_error_set(err, "%.700s (the %s of %.200s)", inner, path, label);
+    }
     return rc;
 }
 
@@ -641,9 +660,20 @@ static int read_string(const cJSON *root, const char *key, int required, char *d
 
 static int read_text(const char *path, char **text, tmc_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
+    /* O_NONBLOCK: a FIFO must not block the open; only regular files pass */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0)
         return tmc_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return tmc_error_set(err, "%s: not a regular file (a folder, device or pipe)", path);
+    }
+    FILE *fp = fdopen(fd, "rb");
+    if (!fp) {
+        close(fd);
+        return tmc_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    }
     char *buf = malloc(MAX_FILE_BYTES + 1);
     errno = 0;
     size_t n = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, fp) : 0;
@@ -655,14 +685,15 @@ static int read_text(const char *path, char **text, tmc_error *err)
     }
     if (n > MAX_FILE_BYTES) {
         free(buf);
-        return tmc_error_set(err, "%s: file is larger than %ld bytes; an experiment or "
-                                  "distribution file is a small JSON object", path,
+        return tmc_error_set(err, "%s: file is larger than %ld bytes; an experiment, "
+                                  "distribution or trace file is small text", path,
                              MAX_FILE_BYTES);
     }
     buf[n] = '\0';
     if (strlen(buf) != n) {
         free(buf);
-        return tmc_error_set(err, "%s: file contains a NUL byte; expected JSON text", path);
+        return tmc_error_set(err, "%s: file contains a NUL byte; expected text (JSON or CSV)",
+                             path);
     }
     *text = buf;
     return 0;
@@ -1161,6 +1192,14 @@ static cJSON *field_json(const field *f, const char *base)
     }
 }
 
+/* A replayed trace's times, days (NULL when there is none). */
+static cJSON *trace_json(const char *at)
+{
+    int n = *(const int *)(const void *)at;
+    const double *days = (const double *)(const void *)(at + TRACE_GAP(tmc_failures));
+    return n > 0 ? cJSON_CreateDoubleArray(days, n) : NULL;
+}
+
 cJSON *tmc_config_to_json(const tmc_experiment *x)
 {
     cJSON *root = cJSON_CreateObject();
@@ -1174,11 +1213,20 @@ cJSON *tmc_config_to_json(const tmc_experiment *x)
             continue;
         }
         cJSON *obj = cJSON_AddObjectToObject(root, sec->name);
+        int traced = 0;
+        for (size_t j = 0; j < sec->n_fields; j++)
+            if (sec->fields[j].type == T_TRACE)
+                traced = *(const int *)(const void *)(base + sec->fields[j].off) > 0;
         for (size_t j = 0; j < sec->n_fields; j++) {
             const field *f = &sec->fields[j];
-            cJSON *v = f->type == T_STR || f->off == (size_t)-1 ? NULL : field_json(f, base);
+            /* a replayed trace records its times; the mean it replaces is unset */
+            if (traced && (!strcmp(f->key, "mean_interval_days") ||
+                           !strcmp(f->key, "per_card_mtbf_days")))
+                continue;
+            cJSON *v = f->type == T_TRACE ? trace_json(base + f->off)
+                     : f->type == T_STR || f->off == (size_t)-1 ? NULL : field_json(f, base);
             if (v)
-                cJSON_AddItemToObject(obj, f->key, v);
+                cJSON_AddItemToObject(obj, f->type == T_TRACE ? "trace_days" : f->key, v);
         }
     }
     return root;

@@ -79,6 +79,13 @@ printf 'time_days\n1e-300\n2e-300\n' >"$dir/in/burst.csv"
 "$bin" run "$dir/in/burst.json" --quiet >/dev/null 2>"$dir/err" ||
   fail "two traced failures at 1e-300 days were refused: $(cat "$dir/err")"
 
+# 3e. a FIFO named as a trace is refused at once, never waited on
+mkfifo "$dir/in/fifo.csv"
+timeout 20 "$bin" run "$dir/in/exp.json" --quiet --set outages.trace=fifo.csv >/dev/null \
+  2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "not a regular file" "$dir/err" ||
+  fail "a FIFO as a trace: exit $rc ($(cat "$dir/err"))"
+
 # 4. a symbolic link: the file it points to is replaced, the link stays
 echo old >"$dir/target.json"
 ln -s "$dir/target.json" "$dir/link.json"
