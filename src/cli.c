@@ -62,6 +62,7 @@ static void on_stop_signal(int sig)
 {
     (void)sig;
     tmc_engine_request_stop();
+    tmc_output_discard_pending(); /* at once: a SIGKILL may follow */
 }
 
 void tmc_cli_catch_stop_signals(void)

@@ -1,6 +1,8 @@
 /* output.c - text and JSON reports, atomic files. */
 #include "output.h"
 
+#include <signal.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -324,6 +326,17 @@ static int resolve_target(const char *path, char *target, size_t n, tmc_error *e
     return too_long ? tmc_error_set(err, "%s: output path too long", path) : 0;
 }
 
+/* The temporary file being written (one per process), for a signal
+ * handler: set once it exists, cleared before it is renamed or removed. */
+static char pending_tmp[TMC_PATH_MAX + 16];
+static volatile sig_atomic_t has_pending;
+
+void tmc_output_discard_pending(void)
+{
+    if (has_pending)
+        unlink(pending_tmp);
+}
+
 int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
 {
     if (resolve_target(path, o->path, sizeof o->path, err))
@@ -341,6 +354,9 @@ int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
         unlink(o->tmp);
         return tmc_error_set(err, "%s: cannot open output file: %s", path, strerror(errno));
     }
+    has_pending = 0;
+    memcpy(pending_tmp, o->tmp, sizeof pending_tmp);
+    has_pending = 1;
     return 0;
 }
 
@@ -349,6 +365,7 @@ int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err)
     int bad = fputs(text, o->fp) < 0 || fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0;
     bad |= fclose(o->fp) != 0;
     o->fp = NULL;
+    has_pending = 0;
     if (bad || rename(o->tmp, o->path) != 0) {
         int e = errno;
         unlink(o->tmp);
@@ -362,5 +379,7 @@ void tmc_output_abort(tmc_outfile *o)
     if (o->fp)
         fclose(o->fp);
     o->fp = NULL;
-    unlink(o->tmp);
+    has_pending = 0;
+    if (o->tmp[0])
+        unlink(o->tmp);
 }

@@ -52,8 +52,8 @@ cJSON *tmc_output_json(const tmc_report *r);
  * target before any work (so a missing folder or a permission error fails
  * early), renamed over the target only when complete. */
 typedef struct {
-    char path[1024];
-    char tmp[1100];
+    char path[TMC_PATH_MAX];
+    char tmp[TMC_PATH_MAX + 16];
     FILE *fp;
 } tmc_outfile;
 
@@ -66,5 +66,11 @@ int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err);
 
 /* Remove the temporary file; the target is untouched. */
 void tmc_output_abort(tmc_outfile *o);
+
+/* Remove the temporary file of the output being written, if any: only
+ * unlink(2), so a signal handler may call it (SIGTERM may come while the
+ * process waits in an MPI collective for a rank that was killed, and be
+ * followed by SIGKILL, which leaves no chance to clean up later). */
+void tmc_output_discard_pending(void);
 
 #endif

@@ -91,6 +91,14 @@ failures() {
       --json "$dir/out.json") >/dev/null 2>"$dir/err"
   rc=$?
   expect_failure 2 "trainmc: rank 1 of 2: $(basename "$experiment"): this rank read another experiment"
+  # rank 1 killed (SIGKILL) in the middle of a long run: MPI ends rank 0 too
+  # (SIGTERM, then SIGKILL), and rank 0's temporary file must not be left
+  # (issue 13): the signal handler removes it at once
+  rank1 "(sleep 2; kill -KILL \$\$) &" run "$experiment" --replicas 100000000 --quiet \
+    --json "$dir/out.json" >/dev/null 2>"$dir/err"
+  rc=$?
+  [ $rc -ne 0 ] || fail "a killed rank: exit 0"
+  [ -z "$(ls "$dir" | grep out.json)" ] || fail "a killed rank: a file was left: $(ls "$dir")"
   # 1.6 GB of completion times against 1 GB of address space on rank 1
   rank1 "ulimit -v 1000000" run "$experiment" --replicas 200000000 --quiet \
     --json "$dir/out.json" >/dev/null 2>"$dir/err"
