@@ -418,7 +418,7 @@ static void take_arrival(run_state *st, int k)
 /* After an arrival of process k: downtime, then a restore that starts again
  * whenever a failure or outage strikes it. */
 /* A restore struck this many times in a row can never finish in practice
- * (its chance e^(-rate x restore) is below 1e-7), and under an absurd rate
+ * (its chance e^(-rate x restore) is below 1e-6), and under an absurd rate
  * or importance tilt the clock may stop advancing at all (t + dt == t): an
  * error, not an endless loop (TMC_STALL_LIMIT, engine.h). */
 static void recover(run_state *st, int k)

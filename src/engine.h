@@ -126,7 +126,7 @@ typedef enum {
     TMC_REPLICA_NO_MEMORY = 1, /* memory ran out inside it */
     TMC_REPLICA_STALLED = 2    /* a restore struck TMC_STALL_LIMIT times in a row */
 } tmc_replica_failure;
-#define TMC_STALL_LIMIT 10000000
+#define TMC_STALL_LIMIT 1000000
 
 /* Wall-time split and event counts of one replica (or sums over many). */
 typedef struct {
