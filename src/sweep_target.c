@@ -2,6 +2,7 @@
  * a target, by bisection (sweep.h). */
 #include "sweep.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <gsl/gsl_cdf.h>
@@ -36,6 +37,10 @@ int tmc_sweep_check_bracket(const tmc_sweep_bracket *b, int integer, const char 
     if (!integer && b->tol == 0)
         return tmc_error_set(err, "--vary %s: %s is not an integer key; give LO:HI:TOL, "
                                   "TOL the width of the bracket to stop at", spec, b->key);
+    /* a TOL below the spacing of doubles at the ends could never be reached */
+    if (!integer && b->tol < 4 * DBL_EPSILON * fmax(fabs(b->lo), fabs(b->hi)))
+        return tmc_error_set(err, "--vary %s: TOL %.10g is below what numbers near %.10g can "
+                                  "resolve", spec, b->tol, fmax(fabs(b->lo), fabs(b->hi)));
     if (!integer && (b->hi - b->lo) / b->tol > ldexp(1, TMC_SWEEP_MAX_BISECTIONS))
         return tmc_error_set(err, "--vary %s: TOL %.10g needs more than %d halvings of "
                                   "[%.10g, %.10g]", spec, b->tol, TMC_SWEEP_MAX_BISECTIONS,
@@ -70,6 +75,8 @@ int tmc_sweep_bisect(const tmc_sweep_target *t, const tmc_sweep_bracket *b, int 
     double width = integer ? 1 : b->tol;
     while (fabs(yes - no) > width) {
         double mid = integer ? floor((yes + no) / 2) : (yes + no) / 2;
+        if (mid == yes || mid == no) /* no number between them: as close as it gets */
+            break;
         if (eval(mid, ctx, &m, err))
             return -1;
         out->evaluations++;

@@ -341,6 +341,16 @@ static void test_bisect_synthetic(void **state)
                                  "to stop at");
     tmc_sweep_bracket tiny = {"job.efficiency", 0.3, 0.4, 1e-30};
     assert_int_equal(tmc_sweep_check_bracket(&tiny, 0, "s", &err), -1);
+    /* found by fuzzing (issue 13): TOL 11 against ends near 1e18, where doubles
+     * are 128 apart, bisected for ever; now refused, and the bisection stops
+     * when no number lies between its ends */
+    tmc_sweep_bracket wide = {"job.efficiency", 0.3, 990071992547409930.4, 11};
+    assert_int_equal(tmc_sweep_check_bracket(&wide, 0, "w", &err), -1);
+    assert_string_equal(err.msg, "--vary w: TOL 11 is below what numbers near "
+                                 "9.900719925e+17 can resolve");
+    double far = 5e17;
+    assert_int_equal(tmc_sweep_bisect(&at_least, &wide, 0, step_metric, &far, &out, &err), 0);
+    assert_true(fabs(out.found - 5e17) <= 256);
 }
 
 /* ---------- sweep-1.5 ---------- */
