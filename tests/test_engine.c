@@ -21,6 +21,9 @@
  *            horizon H either is censored (wall = H, and its uncensored run
  *            was still going at H) or equals its uncensored run exactly;
  *            a one-segment run that passes H inside its segment is censored.
+ * engine-1.10 the runner's totals add up and equal the replicas' sums;
+ * engine-1.11 the default censoring horizon;
+ * engine-1.12 a batch from replica F is replicas F.. of the plain run.
  * Estimator: the mean over R replicas; SE = sample sd / sqrt(R); tolerance
  * 4 SE; fixed seeds. */
 #include <math.h>
@@ -29,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -282,6 +286,92 @@ static void test_censoring(void **state)
     tmc_engine_free(&capped);
 }
 
+/* engine-1.10 the runner's totals: every row of the split and every count
+ * summed over replicas (tmc_engine_accumulate) adds up to the summed wall
+ * time and equals the sum of the replicas run one by one; on an experiment
+ * where every row is non-zero (spares that run out, a detection delay,
+ * outages with downtime, spikes, evicted slow cards, pauses). */
+static void test_totals(void **state)
+{
+    (void)state;
+    const char *sets[5] = {
+        "failures={\"per_card_mtbf_days\": 20, \"spares\": 1, \"repair_mean_hours\": 48, "
+        "\"causes\": [{\"name\": \"crash\", \"share\": 0.5}, "
+        "{\"name\": \"hang\", \"share\": 0.5, \"detection_s\": 600}]}",
+        "outages.downtime_s=600",
+        "loss_spikes={\"mean_interval_days\": 2, \"rollback_snapshots\": 2}",
+        "slow_cards={\"fraction\": 0.05, \"factor\": 1.2, \"detect_after_steps\": 3000}",
+        "pauses={\"every_steps\": 50, \"duration_s\": 5, \"cards\": \"one\"}"};
+    tmc_experiment x = test_load("design-48-stress", sets, 5);
+    enum { R = 64 };
+    static double wall[R];
+    tmc_closed_form cf;
+    tmc_replica totals = test_run(&x, &cf, R, 110, wall), one, sum;
+    memset(&sum, 0, sizeof sum);
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    for (int k = 0; k < R; k++) {
+        tmc_engine_run(&e, 110, (uint64_t)k, rng, &one);
+        sum.wall_s += one.wall_s, sum.spare_wait_s += one.spare_wait_s;
+        sum.detection_s += one.detection_s, sum.card_failures += one.card_failures;
+        sum.outages += one.outages, sum.loss_spikes += one.loss_spikes;
+        sum.saves += one.saves, sum.evictions += one.evictions;
+    }
+    double rows = totals.compute_s + totals.straggler_s + totals.pause_s + totals.fixed_s +
+                  totals.save_s + totals.lost_s + totals.restore_s + totals.downtime_s +
+                  totals.detection_s + totals.spare_wait_s + totals.eviction_s;
+    assert_true(fabs(rows - totals.wall_s) <= 1e-9 * totals.wall_s);
+    assert_true(totals.spare_wait_s > 0 && totals.detection_s > 0 && totals.eviction_s > 0 &&
+                totals.downtime_s > 0 && totals.pause_s > 0 && totals.lost_s > 0);
+    assert_true(fabs(totals.wall_s - sum.wall_s) <= 1e-9 * sum.wall_s);
+    assert_true(totals.spare_wait_s == sum.spare_wait_s || fabs(totals.spare_wait_s -
+                sum.spare_wait_s) <= 1e-9 * sum.spare_wait_s);
+    assert_true(totals.card_failures == sum.card_failures && totals.outages == sum.outages &&
+                totals.loss_spikes == sum.loss_spikes && totals.saves == sum.saves &&
+                totals.evictions == sum.evictions);
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        gsl_rng_free(rng[s]);
+    tmc_engine_free(&e);
+}
+
+/* engine-1.11 the default censoring horizon: 1000 x the uninterrupted wall
+ * time, at least twice the deadline's budget (engine.h) */
+static void test_default_horizon(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_load("design-48", NULL, 0);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    assert_true(tmc_engine_horizon_s(&x, &cf) == 1000 * cf.uninterrupted_s);
+    const char *few[1] = {"job.steps=10"}; /* 10 steps: 2 x 25 days is longer */
+    x = test_load("design-48", few, 1);
+    tmc_closed_form_compute(&x, &cf);
+    assert_true(tmc_engine_horizon_s(&x, &cf) == 2 * 25 * TMC_DAY_S);
+}
+
+/* engine-1.12 a batch from replica F runs replicas F, F + 1, ... of the
+ * plain run (precision batches and importance pilots rely on it) */
+static void test_replica_offset(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_load("design-48-stress", NULL, 0);
+    enum { N = 48, F = 20, M = 17 };
+    static double all[N], part[M];
+    tmc_closed_form cf;
+    test_run(&x, &cf, N, 3, all);
+    tmc_engine e;
+    tmc_replica t;
+    tmc_error err = {""};
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    assert_int_equal(tmc_runner_run_from(&e, F, M, 3, 2, NULL, NULL, part, &t, &err), 0);
+    for (int k = 0; k < M; k++)
+        assert_true(part[k] == all[F + k]);
+    tmc_engine_free(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +384,9 @@ int main(void)
         cmocka_unit_test(test_full_correlation),
         cmocka_unit_test(test_pauses_all),
         cmocka_unit_test(test_pauses_one),
+        cmocka_unit_test(test_totals),
+        cmocka_unit_test(test_default_horizon),
+        cmocka_unit_test(test_replica_offset),
     };
     return cmocka_run_group_tests_name("engine-1", tests, NULL, NULL);
 }

@@ -52,6 +52,8 @@ static void test_summary(void **state)
     assert_true(fabs(s.quantile[2] - 50.5) < 1e-12); /* p50 */
     assert_true(fabs(s.quantile[0] - 1.99) < 1e-12); /* 1 + 0.01 x 99 */
     assert_true(fabs(s.quantile[4] - 99.01) < 1e-12);
+    assert_true(fabs(s.quantile[1] - 5.95) < 1e-12);  /* p05: 1 + 0.05 x 99 */
+    assert_true(fabs(s.quantile[3] - 95.05) < 1e-12); /* p95: 1 + 0.95 x 99 */
     assert_int_equal(s.met, 30);
     assert_true(s.p_met == 0.3);
     assert_true(s.min == 1 && s.max == 100);

@@ -21,6 +21,8 @@
  *           the simulated overhead within 4 se of Daly's at every interval.
  * sweep-1.8 settings: labels, an interval in steps swept on an experiment
  *           that gives seconds, and keys that cannot be varied.
+ * sweep-1.11 the optimum (lowest overhead, first of a tie) and "within 2 se"
+ *           (both signs) on hand-made results.
  * Estimators are means over replicas; SE = sd / sqrt(n); fixed seeds. */
 #include <math.h>
 #include <setjmp.h>
@@ -571,6 +573,25 @@ static void test_settings(void **state)
     assert_string_equal(err.msg, "--vary job.cards: the key is varied twice");
 }
 
+/* sweep-1.11 (mutation testing found both unchecked) */
+static void test_best_and_within(void **state)
+{
+    (void)state;
+    static tmc_sweep_result r[4];
+    const double overheads[4] = {0.05, 0.02, 0.08, 0.02};
+    for (int i = 0; i < 4; i++)
+        r[i].overhead = overheads[i];
+    const int idx[4] = {0, 1, 2, 3}, some[2] = {2, 0};
+    assert_int_equal(tmc_sweep_find_best(r, idx, 4), 1); /* lowest; the tie keeps the first */
+    assert_int_equal(tmc_sweep_find_best(r, some, 2), 0);
+    tmc_sweep_diff near = {.mean = 0.019, .se = 0.01}, far_up = {.mean = 0.021, .se = 0.01};
+    tmc_sweep_diff far_down = {.mean = -0.021, .se = 0.01}, zero = {.mean = 0, .se = 0};
+    assert_true(tmc_sweep_is_within(&near));
+    assert_false(tmc_sweep_is_within(&far_up));
+    assert_false(tmc_sweep_is_within(&far_down)); /* below by more than 2 se: not within */
+    assert_true(tmc_sweep_is_within(&zero));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_grid),
         cmocka_unit_test(test_daly_intervals),
         cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_best_and_within),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
