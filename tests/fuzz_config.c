@@ -3,7 +3,10 @@
  * refused with a message: no crash, no leak, no undefined behaviour (built
  * with AddressSanitizer and UndefinedBehaviorSanitizer). A loaded experiment
  * is also turned back into JSON and given to the closed forms, which must
- * return numbers or infinities, never trap. Run with .ci/fuzz. */
+ * return numbers or infinities, never trap. Run with .ci/fuzz (seeds:
+ * tests/fuzz/seed.sh; dictionary: tests/fuzz/experiment.dict). Linked with
+ * fuzz_support.c, whose fopen guard keeps a fuzzed path from blocking on a
+ * device, /proc or /sys. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,0 +1,159 @@
+/* fuzz_support.c - shared by the libFuzzer targets tests/fuzz_*.c (issue:
+ * "the experiment loader is fuzzed; the other parsers are not").
+ *
+ * 1. A guard on fopen (linked with -Wl,--wrap=fopen, see tests/CMakeLists.txt):
+ *    a fuzzed experiment or --set value may name any path as a distribution,
+ *    model or trace file. Reading a device (/dev/kmsg, a tty), /proc or /sys
+ *    can block for ever, which would be reported as a hang of the loader
+ *    although the command line would block just the same on such a path. The
+ *    guard refuses those paths (EACCES; /dev/shm, a tmpfs, is allowed), so
+ *    the loader takes its "cannot open" branch; every regular file or
+ *    directory is opened as usual.
+ * 2. fuzz_text: the fuzzed bytes as a NUL-terminated string.
+ * 3. fuzz_check_engine: two replicas of a validated experiment through the
+ *    real engine, and the cheap invariants every replica must satisfy
+ *    (docs/simulation-semantics.md sections 7 and 8); abort() on a failure,
+ *    so libFuzzer reports it as a crash with the input. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <gsl/gsl_rng.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "engine.h"
+#include "rng_pcg.h"
+
+FILE *__real_fopen(const char *path, const char *mode);
+FILE *__wrap_fopen(const char *path, const char *mode);
+char *fuzz_text(const uint8_t *data, size_t size);
+void fuzz_fail(const char *what, const char *detail);
+void fuzz_check_engine(const tmc_experiment *x, const tmc_closed_form *cf);
+
+static int is_under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+FILE *__wrap_fopen(const char *path, const char *mode)
+{
+    struct stat st;
+    char resolved[PATH_MAX];
+    int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    if (!special && realpath(path, resolved))
+        special = (is_under(resolved, "/dev") && !is_under(resolved, "/dev/shm")) ||
+                  is_under(resolved, "/proc") || is_under(resolved, "/sys");
+    if (special) {
+        errno = EACCES;
+        return NULL;
+    }
+    return __real_fopen(path, mode);
+}
+
+char *fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        abort();
+    memcpy(text, data, size);
+    text[size] = '\0';
+    return text;
+}
+
+void fuzz_fail(const char *what, const char *detail)
+{
+    fprintf(stderr, "fuzz invariant failed: %s%s%s\n", what, detail ? ": " : "",
+            detail ? detail : "");
+    abort();
+}
+
+/* |a - b| <= rel x |ref| (ref 0: a == b). */
+static int close_to(double a, double b, double rel, double ref)
+{
+    return fabs(a - b) <= rel * fabs(ref);
+}
+
+static void check_replica(const tmc_engine *e, const tmc_experiment *x,
+                          const tmc_closed_form *cf, const tmc_replica *r, long k)
+{
+    char at[160];
+    snprintf(at, sizeof at, "replica %ld, wall_s %.17g, horizon_s %.17g", k, r->wall_s,
+             e->horizon_s);
+    if (r->stopped)
+        fuzz_fail("a replica stopped without a stop request", at);
+    if (r->failed) /* no result (memory, or a restore struck 1e7 times): allowed */
+        return;
+    if (!isfinite(r->wall_s) || r->wall_s < 0)
+        fuzz_fail("wall_s is not finite and >= 0", at);
+    if (r->wall_s > e->horizon_s)
+        fuzz_fail("wall_s passes the censoring horizon", at);
+    if (r->censored != 0 && r->censored != 1)
+        fuzz_fail("censored is neither 0 nor 1", at);
+    if (r->censored && r->wall_s != e->horizon_s)
+        fuzz_fail("a censored replica's wall_s is not the horizon", at);
+    if (r->w != 1) /* no importance tilt: the likelihood ratio is 1 */
+        fuzz_fail("likelihood ratio w is not 1 without a tilt", at);
+    const double counts[] = {r->card_failures, r->outages, r->loss_spikes, r->saves,
+                             r->evictions, r->slow_cards};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (!(counts[i] >= 0) || counts[i] != floor(counts[i]))
+            fuzz_fail("a count is negative or not an integer", at);
+    if (r->censored)
+        return; /* its split describes the run past the horizon (section 8) */
+    double rows = r->compute_s + r->straggler_s + r->pause_s + r->fixed_s + r->save_s +
+                  r->lost_s + r->restore_s + r->downtime_s + r->detection_s +
+                  r->spare_wait_s + r->eviction_s;
+    char why[400];
+    snprintf(why, sizeof why, "%s, rows %.17g (compute %.17g straggler %.17g pause %.17g "
+             "fixed %.17g save %.17g lost %.17g restore %.17g downtime %.17g detection "
+             "%.17g spare %.17g eviction %.17g)", at, rows, r->compute_s, r->straggler_s,
+             r->pause_s, r->fixed_s, r->save_s, r->lost_s, r->restore_s, r->downtime_s,
+             r->detection_s, r->spare_wait_s, r->eviction_s);
+    if (!close_to(rows, r->wall_s, 1e-6, r->wall_s))
+        fuzz_fail("the split rows do not add to wall_s within 1e-6 (section 8)", why);
+    /* every step is committed once at the end of a finished run */
+    double steps = (double)x->job.steps;
+    if (!close_to(r->compute_s, steps * e->max.mu, 1e-6, steps * e->max.mu))
+        fuzz_fail("compute_s is not mu x steps for a finished replica", why);
+    if (!close_to(r->fixed_s, steps * e->fixed_s, 1e-6, steps * e->fixed_s))
+        fuzz_fail("fixed_s is not (exposed_comm_s + input_wait_s) x steps", why);
+    double paused = e->pause_every ? floor(steps / (double)e->pause_every) : 0;
+    if (!close_to(r->pause_s, paused * e->pause_s, 1e-6, paused * e->pause_s))
+        fuzz_fail("pause_s is not duration_s x the paused steps", why);
+    (void)cf;
+}
+
+void fuzz_check_engine(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    static gsl_rng *rng[TMC_STREAM_COUNT];
+    if (!rng[0])
+        for (int s = 0; s < TMC_STREAM_COUNT; s++)
+            rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_engine e;
+    if (tmc_engine_init(&e, x, cf)) /* memory ran out: the command line stops too */
+        return;
+    static int verbose = -1; /* FUZZ_VERBOSE=1: one line per replica on stderr */
+    if (verbose < 0)
+        verbose = getenv("FUZZ_VERBOSE") != NULL;
+    tmc_replica r[2], again;
+    for (long k = 0; k < 2; k++) {
+        tmc_engine_run(&e, x->monte_carlo.seed, (uint64_t)k, rng, &r[k]);
+        if (verbose)
+            fprintf(stderr, "fuzz: %s replica %ld: wall_s %.6g horizon_s %.6g censored %g "
+                    "failed %d failures %g outages %g spikes %g\n", x->name, k, r[k].wall_s,
+                    e.horizon_s, r[k].censored, r[k].failed, r[k].card_failures, r[k].outages,
+                    r[k].loss_spikes);
+        check_replica(&e, x, cf, &r[k], k);
+    }
+    /* the result depends only on (e, seed, replica) (engine.h) */
+    tmc_engine_run(&e, x->monte_carlo.seed, 0, rng, &again);
+    if (memcmp(&again, &r[0], sizeof again) != 0)
+        fuzz_fail("replica 0 run twice gives two results", NULL);
+    tmc_engine_free(&e);
+}
