@@ -3,7 +3,9 @@
  * estimator's standard error stated, tolerance 4 standard errors.
  * failures-1.1 the first failure of N new Weibull cards: min of N
  *              Weibull(lambda, k) is Weibull(lambda N^(-1/k), k), mean
- *              lambda N^(-1/k) Gamma(1 + 1/k), for k = 0.5, 1, 2;
+ *              lambda N^(-1/k) Gamma(1 + 1/k), for k = 0.5, 1, 2, lambda =
+ *              MTBF / Gamma(1 + 1/k) from the experiment; one lognormal
+ *              card's first failure has mean MTBF (sd cv MTBF);
  * failures-1.2 Weibull shape 1 (per-card heap) against exponential (Poisson
  *              superposition): mean wall time and a two-sample KS test;
  * failures-1.3 a cause mix with one cause (share 1, default restore, no
@@ -83,7 +85,10 @@ static void test_first_failure(void **state)
             first[k] = tmc_failures_start(&m, &s, r);
             tmc_failures_end(&s);
         }
-        double k = shapes[i], scale = m.weibull_scale_s * pow(48.0, -1 / k);
+        /* the scale from the experiment's MTBF, not from the model under test */
+        double k = shapes[i];
+        double scale = x.failures.per_card_mtbf_days * TMC_DAY_S / gsl_sf_gamma(1 + 1 / k) *
+                       pow(48.0, -1 / k);
         double mean = scale * gsl_sf_gamma(1 + 1 / k);
         double sd = scale * sqrt(gsl_sf_gamma(1 + 2 / k) - pow(gsl_sf_gamma(1 + 1 / k), 2));
         double z = (gsl_stats_mean(first, 1, 2000) - mean) / (sd / sqrt(2000));
@@ -91,6 +96,25 @@ static void test_first_failure(void **state)
             fail_msg("shape %g: first failure %.2f se off Weibull(lambda 48^(-1/k), k)", k, z);
         gsl_rng_free(r);
     }
+    /* one lognormal card (cv 0.5): its first failure is one lifetime, of mean
+     * the MTBF and sd 0.5 x the MTBF */
+    const char *logn[3] = {"failures.distribution=\"lognormal\"", "failures.lifetime_cv=0.5",
+                           "job.cards=1"};
+    tmc_experiment x = load(logn, 3);
+    tmc_failure_model m;
+    tmc_failures_model(&m, &x);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 310, 0);
+    double first[2000], mtbf = x.failures.per_card_mtbf_days * TMC_DAY_S;
+    for (int k = 0; k < 2000; k++) {
+        tmc_failure_state st;
+        first[k] = tmc_failures_start(&m, &st, r);
+        tmc_failures_end(&st);
+    }
+    double z = (gsl_stats_mean(first, 1, 2000) - mtbf) / (0.5 * mtbf / sqrt(2000));
+    if (fabs(z) > TOL_SE)
+        fail_msg("lognormal lifetime: mean %.2f se off the MTBF", z);
+    gsl_rng_free(r);
 }
 
 static double wa[R], wb[R];
