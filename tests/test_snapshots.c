@@ -5,7 +5,8 @@
  *               storage fast enough to commit the 40 s one (8 s writes),
  *               10 s of redo;
  * snapshots-1.2 writes queue one after another: a write starts when the
- *               previous one ends, and a full queue refuses a capture;
+ *               previous one ends, and a full queue refuses a capture; after
+ *               an abort the next write starts at its capture;
  * snapshots-1.3 the engine with a zero write time is the synchronous engine,
  *               replica for replica (issue 4's limiting case). */
 #include <math.h>
@@ -69,6 +70,11 @@ static void test_queue(void **state)
     assert_int_equal(q.max_count, TMC_SNAPSHOTS_MAX);
     tmc_snapshots_abort(&q);
     assert_int_equal(restorable_at(&q, 1e9), 0);
+    /* the abandoned writes free the storage: the next write starts at its
+     * capture (5 s), not when the abandoned ones would have ended (640 s) */
+    s.step = 3, s.capture_s = 5;
+    assert_int_equal(tmc_snapshots_capture(&q, &s, 10), 0);
+    assert_true(s.commit_s == 15);
 }
 
 static double walls[2][500];
