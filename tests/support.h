@@ -25,6 +25,30 @@ static inline tmc_experiment test_load(const char *name, const char *const *sets
     return x;
 }
 
+/* An experiment from JSON text (label "test", relative paths from the
+ * current folder). */
+static inline tmc_experiment test_parse(const char *json)
+{
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_parse(json, "test", ".", NULL, 0, &x, &err))
+        fail_msg("%s", err.msg);
+    return x;
+}
+
+/* The TMC_STREAM_COUNT generators one replica draws from, and their end. */
+static inline void test_rngs_alloc(gsl_rng *rng[TMC_STREAM_COUNT])
+{
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+}
+
+static inline void test_rngs_free(gsl_rng *rng[TMC_STREAM_COUNT])
+{
+    for (int s = 0; s < TMC_STREAM_COUNT; s++)
+        gsl_rng_free(rng[s]);
+}
+
 /* Replicas 0 .. n - 1 of x with `seed` on two threads: wall[n] in seconds;
  * *cf computed from x; returns the sums over the replicas. */
 static inline tmc_replica test_run(const tmc_experiment *x, tmc_closed_form *cf, long n,

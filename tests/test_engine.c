@@ -271,18 +271,14 @@ static void test_censoring(void **state)
         "\"peak_flops\":1,\"efficiency\":1},\"jitter\":{\"distribution\":\"normal\","
         "\"cv\":0},\"checkpoint\":{\"interval_steps\":10,\"save_s\":0,\"restore_s\":0},"
         "\"deadline\":{\"days\":0.0001},\"monte_carlo\":{\"horizon_days\":0.0005}}";
-    tmc_error err = {""};
-    if (tmc_config_parse(one, "h", ".", NULL, 0, &x, &err))
-        fail_msg("%s", err.msg);
+    x = test_parse(one);
     tmc_closed_form_compute(&x, &cf);
     assert_int_equal(tmc_engine_init(&capped, &x, &cf), 0);
     tmc_replica r;
-    for (int s = 0; s < TMC_STREAM_COUNT; s++)
-        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    test_rngs_alloc(rng);
     tmc_engine_run(&capped, 1, 0, rng, &r);
     assert_true(r.censored == 1 && r.wall_s == 0.0005 * TMC_DAY_S);
-    for (int s = 0; s < TMC_STREAM_COUNT; s++)
-        gsl_rng_free(rng[s]);
+    test_rngs_free(rng);
     tmc_engine_free(&capped);
 }
 
@@ -311,8 +307,7 @@ static void test_totals(void **state)
     tmc_engine e;
     assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
     gsl_rng *rng[TMC_STREAM_COUNT];
-    for (int s = 0; s < TMC_STREAM_COUNT; s++)
-        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    test_rngs_alloc(rng);
     for (int k = 0; k < R; k++) {
         tmc_engine_run(&e, 110, (uint64_t)k, rng, &one);
         sum.wall_s += one.wall_s, sum.spare_wait_s += one.spare_wait_s;
@@ -332,8 +327,7 @@ static void test_totals(void **state)
     assert_true(totals.card_failures == sum.card_failures && totals.outages == sum.outages &&
                 totals.loss_spikes == sum.loss_spikes && totals.saves == sum.saves &&
                 totals.evictions == sum.evictions);
-    for (int s = 0; s < TMC_STREAM_COUNT; s++)
-        gsl_rng_free(rng[s]);
+    test_rngs_free(rng);
     tmc_engine_free(&e);
 }
 

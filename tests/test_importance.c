@@ -145,13 +145,11 @@ static void test_absurd_tilt(void **state)
     const double theta[TMC_TILTS] = {1e20, 1, 1, 1, 1};
     assert_int_equal(tmc_engine_tilt(&e, theta, e.deadline_wall_s), 0);
     gsl_rng *rng[TMC_STREAM_COUNT];
-    for (int s = 0; s < TMC_STREAM_COUNT; s++)
-        rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
+    test_rngs_alloc(rng);
     tmc_replica r;
     tmc_engine_run(&e, 1, 0, rng, &r);
     assert_int_equal(r.failed, TMC_REPLICA_STALLED);
-    for (int s = 0; s < TMC_STREAM_COUNT; s++)
-        gsl_rng_free(rng[s]);
+    test_rngs_free(rng);
     tmc_engine_free(&e);
 }
 

@@ -97,10 +97,7 @@ static void test_aggregated_skew(void **state)
         "\"peak_flops\":1,\"efficiency\":1},\"jitter\":{\"distribution\":\"lognormal\","
         "\"cv\":0.5},\"checkpoint\":{\"interval_steps\":16,\"save_s\":0,\"restore_s\":0},"
         "\"deadline\":{\"days\":1},\"monte_carlo\":{\"mode\":\"aggregated\"}}";
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_parse(json, "skew", ".", NULL, 0, &x, &err))
-        fail_msg("%s", err.msg);
+    tmc_experiment x = test_parse(json);
     enum { N = 40000, B = 40 };
     static double wall[N];
     double batch[B];

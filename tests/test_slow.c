@@ -149,10 +149,7 @@ static void test_slow_min(void **state)
         "\"peak_flops\":1,\"efficiency\":1},\"jitter\":{\"distribution\":\"normal\",\"cv\":0.05},"
         "\"slow_cards\":{\"fraction\":0.002,\"factor\":1.5},\"checkpoint\":{\"interval_steps\":100,"
         "\"save_s\":0,\"restore_s\":0},\"deadline\":{\"days\":1},\"monte_carlo\":{\"seed\":1}}";
-    tmc_experiment x;
-    tmc_error err = {""};
-    if (tmc_config_parse(json, "slow-min", ".", NULL, 0, &x, &err))
-        fail_msg("%s", err.msg);
+    tmc_experiment x = test_parse(json);
     enum { N = 4000 };
     static double wall[N];
     tmc_closed_form cf;
