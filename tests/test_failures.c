@@ -19,6 +19,8 @@
  * failures-1.7 a replayed trace (one failure at day 1.0): every replica loses
  *              exactly the work since its last commit before 86,400 s plus a
  *              restore (no jitter: the arithmetic is exact);
+ * failures-1.8 a failure renews the failed card alone (Weibull): the other
+ *              cards keep their next-failure times;
  * failures-1.6 outages with lognormal downtimes (mean 1 h, cv 1): the delay
  *              enters Daly's form through its mean only. */
 #include <math.h>
@@ -234,6 +236,35 @@ static void test_trace(void **state)
     rmdir(dir);
 }
 
+/* failures-1.8 renewal: a failure replaces the failed card alone; the other
+ * cards keep their next-failure times (their ages), for Weibull lifetimes */
+static void test_renew_one_card(void **state)
+{
+    (void)state;
+    const char *sets[3] = {"failures.distribution=\"weibull\"", "failures.shape=2",
+                           "job.cards=8"};
+    tmc_experiment x = load(sets, 3);
+    tmc_failure_model m;
+    tmc_failures_model(&m, &x);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 320, 0);
+    tmc_failure_state st;
+    double first = tmc_failures_start(&m, &st, r), before[8];
+    for (int i = 0; i < 8; i++)
+        before[i] = st.heap[i];
+    tmc_failures_after(&m, &st, r, first);
+    int kept = 0; /* the 7 cards that did not fail keep their times exactly */
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            if (before[i] != first && st.heap[j] == before[i]) {
+                kept++;
+                break;
+            }
+    assert_int_equal(kept, 7);
+    tmc_failures_end(&st);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_one_cause),       cmocka_unit_test(test_detection_delay),
         cmocka_unit_test(test_spares),       cmocka_unit_test(test_random_downtime),
         cmocka_unit_test(test_trace),
+        cmocka_unit_test(test_renew_one_card),
     };
     return cmocka_run_group_tests_name("failures-1", tests, NULL, NULL);
 }
