@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Seed corpora of the libFuzzer targets (tests/fuzz_*.c): bash tests/fuzz/seed.sh OUT
 # fills OUT/<target>/ for config set vary target precision importance trace engine.
-#   config, engine: every experiment, model and distribution file in the tree and every
-#     experiment of tests/invalid and tests/replays, their file paths rewritten to be
-#     relative to experiments/ (the targets' base directory), so their CSV traces and
-#     distribution files resolve;
+#   config, engine: every experiment, model and distribution file in the tree, the
+#     experiments of tests/fuzz/experiments (a censored run, every process at once,
+#     aggregated mode), and every experiment of tests/invalid and tests/replays, their
+#     file paths rewritten to be relative to experiments/ (the targets' base directory),
+#     so their CSV traces and distribution files resolve;
 #   trace: every CSV file in the tree (three times: see below), and a few edge cases;
 #   set, vary, target, precision, importance: tests/fuzz/<target>.seeds (one seed a line,
 #     "\n" a newline: the README's and the tests' examples) and the options of
@@ -26,7 +27,8 @@ seeds() {
 }
 
 # experiments: copy, with relative file paths made relative to experiments/
-for f in experiments/*.json experiments/models/*.json distributions/*/*.json; do
+for f in experiments/*.json experiments/models/*.json distributions/*/*.json \
+  tests/fuzz/experiments/*.json; do
   for t in config engine; do cp "$f" "$out/$t/$(echo "$f" | tr / _)"; done
 done
 for f in tests/invalid/*/*.json tests/replays/*/*.json; do
