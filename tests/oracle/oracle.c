@@ -2,7 +2,7 @@
  * run, simulated the slow and obvious way, straight from the contract
  * docs/simulation-semantics.md.
  *
- * It exists to catch bugs in the real engine (src/engine.c), so it was
+ * It exists to catch bugs in the real engine (src/engine/engine.c), so it was
  * written without reading it and shares no code with it, nor with
  * failures.c, snapshots.c or dist.c: only the experiment struct (config.h)
  * and GSL's generator and samplers. Where a fast engine would be clever

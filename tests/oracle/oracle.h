@@ -3,7 +3,7 @@
  * its own lifetime clock, events are kept in an explicit list, snapshots in
  * a plain list with their commit times. It implements
  * docs/simulation-semantics.md on its own and shares nothing with
- * src/engine.c (nor failures.c, snapshots.c, dist.c): only the experiment
+ * src/engine/engine.c (nor failures.c, snapshots.c, dist.c): only the experiment
  * loader (config.h) and the closed form's K and mu.
  *
  * Tests compare the engine with it (tests/test_combinations.c,
