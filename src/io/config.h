@@ -4,9 +4,10 @@
  *   _s = seconds, _days = days of 86,400 s, _flops = FLOP/s, flop_ = FLOP,
  *   _gib = GiB (2^30 bytes), _gb_per_s = GB/s (1e9 bytes per second),
  *   _bytes_per_param = bytes per parameter, _tokens = tokens.
- * Every option is one row of a validation table in config.c (name, type,
- * bounds, default); a range error states the bounds, an enum error lists the
- * choices, and every message names the file and the JSON path of the value.
+ * Every option is one row of a validation table in config_fields.c (name,
+ * type, bounds, default); a range error states the bounds, an enum error
+ * lists the choices, and every message names the file and the JSON path of
+ * the value.
  * Defaults come from the reference design (MODEL.md section 1 and 3).
  *
  * A section "jitter" or "failures" may be an object or a string: the path of

@@ -1,0 +1,41 @@
+/* config_causes.c - failures.causes: the causes of card failures, each with
+ * its share of the failure rate, detection delay and restore time.
+ *
+ * Invariants: 1 to TMC_MAX_CAUSES causes, every one a valid row of the
+ * cause table (config_fields.c) with a non-empty name; their shares add to 1
+ * within 1e-6; n_causes is set only when all of them passed. */
+#include "config_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* n_causes is at `at`, followed in memory by the causes array. */
+int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, void *at,
+                        tmc_error *err)
+{
+    int *n = at;
+    tmc_failure_cause *c = (tmc_failure_cause *)(void *)((char *)at +
+                           offsetof(tmc_failures, causes) - offsetof(tmc_failures, n_causes));
+    int count = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
+    if (count < 1 || count > TMC_MAX_CAUSES)
+        return tmc_error_set(err, "%s: %s: expected an array of 1 to %d cause objects, got %s",
+                             label, path, TMC_MAX_CAUSES, tmc_cfg_value_text(v).s);
+    double total = 0;
+    for (int i = 0; i < count; i++) {
+        const cJSON *o = cJSON_GetArrayItem(v, i);
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "%s[%d].", path, i);
+        if (!cJSON_IsObject(o))
+            return tmc_error_set(err, "%s: %s[%d]: expected an object, got %s", label, path,
+                                 i, tmc_cfg_value_text(o).s);
+        if (tmc_cfg_read_fields(&tmc_cfg_cause, o, label, prefix, (char *)&c[i], NULL, err) ||
+            tmc_cfg_read_string(o, "name", 1, c[i].name, sizeof c[i].name, label, err))
+            return -1;
+        total += c[i].share;
+    }
+    if (fabs(total - 1) > 1e-6)
+        return tmc_error_set(err, "%s: %s: the shares add to %.10g; they must add to 1",
+                             label, path, total);
+    *n = count;
+    return 0;
+}

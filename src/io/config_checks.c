@@ -1,0 +1,155 @@
+/* config_checks.c - the rules that span keys, which no row of the validation
+ * table can state: exactly one checkpoint interval, a mean or a trace for
+ * each replayed process, a jitter law that can be computed at this card
+ * count, a deadline longer than its reserve and shorter than the horizon.
+ *
+ * Invariants: run only on a fully read experiment (every key in range), in a
+ * fixed order so that a document breaking two rules always gets the same
+ * message; each message names the key to change by its JSON path. */
+#include "config_internal.h"
+
+#include <math.h>
+
+/* Asked of the document, not the struct: an absent interval reads as 0,
+ * which is also out of range, so only the keys tell "neither" from "both". */
+static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err)
+{
+    const cJSON *cp = cJSON_GetObjectItemCaseSensitive(root, "checkpoint");
+    int has_s = tmc_cfg_has_key(cp, "interval_s");
+    int has_steps = tmc_cfg_has_key(cp, "interval_steps");
+    if (has_s == has_steps)
+        return tmc_error_set(err, "%s: checkpoint: give exactly one of interval_s "
+                                  "(seconds, > 0) or interval_steps (steps, >= 1)%s",
+                             label, has_s ? "; both are set" : "; neither is set");
+    return 0;
+}
+
+/* A pause cannot stop more preparation processes than there are. */
+static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_input_pipeline *in = &x->input_pipeline;
+    if (in->enabled && in->paused_processes > in->processes)
+        return tmc_error_set(err, "%s: input_pipeline.paused_processes: %ld is more than "
+                                  "input_pipeline.processes (%ld)",
+                             label, in->paused_processes, in->processes);
+    return 0;
+}
+
+/* A failure law needs its mean lifetime, and a trace its file. */
+static int check_failures(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    if (!f->enabled)
+        return 0;
+    int trace = f->distribution == TMC_LIFETIME_TRACE;
+    if (!trace && f->per_card_mtbf_days == 0)
+        return tmc_error_set(err, "%s: failures.per_card_mtbf_days: missing required key "
+                                  "(a number in (0, 1000000000])", label);
+    if (trace && f->n_trace == 0)
+        return tmc_error_set(err, "%s: failures.trace: missing required key (a CSV file of "
+                                  "failure times, for distribution trace)", label);
+    return 0;
+}
+
+/* An outage or spike process needs its mean interval or a trace, not both. */
+static int check_replayed(const char *name, int enabled, double mean_days, int n_trace,
+                          const char *label, tmc_error *err)
+{
+    if (!enabled)
+        return 0;
+    if (n_trace > 0 && mean_days > 0)
+        return tmc_error_set(err, "%s: %s.trace: given with %s.mean_interval_days; a trace "
+                                  "replays the times, so give one of the two", label, name, name);
+    if (n_trace == 0 && mean_days == 0)
+        return tmc_error_set(err, "%s: %s.mean_interval_days: missing required key (a number "
+                                  "in (0, 1000000000], or a trace)", label, name);
+    return 0;
+}
+
+/* Normal jitter beyond cv 0.2 gives negative compute times (P = Phi(-1/cv)
+ * per card: 3e-7 at 0.2): heavier spreads need lognormal or gamma. A common
+ * per-step part is defined for the normal only. */
+static int check_jitter(const tmc_jitter *j, const char *label, tmc_error *err)
+{
+    if (j->kind == TMC_JITTER_NORMAL && j->cv > 0.2)
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is out of range for a normal; "
+                                  "expected a number in [0, 0.2] (a wider spread would "
+                                  "give negative compute times: use lognormal or gamma)",
+                             label, j->cv);
+    if (j->cv > 0 && j->cv < 1e-6)
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is below 1e-6, too small a spread to "
+                                  "compute (its effect is below every printed digit); give 0 "
+                                  "for no jitter", label, j->cv);
+    if (j->kind != TMC_JITTER_NORMAL && j->rho > 0)
+        return tmc_error_set(err, "%s: jitter.correlation: %.10g is given for a %s; a "
+                                  "common per-step part is defined for the normal only",
+                             label, j->rho, j->kind == TMC_JITTER_GAMMA ? "gamma" : "lognormal");
+    return 0;
+}
+
+/* The law's quantiles must be computable to the sampler's accuracy at this
+ * card count: GSL's gamma quantile loses it far in the tail for very large
+ * shapes (cv below about 0.01, sooner with millions of cards), where it
+ * printed garbage (issue 13). The table's error is measured when it is built
+ * (dist.h); the moments by quadrature must converge too. A few milliseconds. */
+#define TMC_TABLE_TOLERANCE 1e-6 /* in units of sigma */
+static int check_computable(const tmc_jitter *j, long cards, const char *label, tmc_error *err)
+{
+    if (j->cv == 0)
+        return 0;
+    if (j->kind == TMC_JITTER_GAMMA && j->cv < 0.005) /* shape > 40,000: fails at any N,
+                                                          slowly, so refuse at once */
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is too small for a gamma law (below "
+                                  "0.005 its quantiles cannot be computed accurately); at so "
+                                  "small a spread use the normal law", label, j->cv);
+    tmc_max_sampler s;
+    double mean, sd, skew;
+    if (tmc_dist_max_init(&s, j, 1.0, cards))
+        return tmc_error_set(err, "%s: out of memory for the jitter's quantile table", label);
+    double table_error = s.max_error;
+    tmc_dist_max_free(&s);
+    int moments = tmc_dist_max_moments(j, cards, &mean, &sd, &skew);
+    /* rounding near mu: an error of 1e-12 mu is fine however small sigma is */
+    int accurate = table_error <= TMC_TABLE_TOLERANCE || table_error * j->cv <= 1e-12;
+    if (!accurate || moments || !isfinite(mean + sd + skew))
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is too small for a %s law on %ld cards: "
+                                  "%s; at so small a spread use the normal law",
+                             label, j->cv, tmc_cfg_jitter_choices[j->kind], cards,
+                             accurate ? "the moments of its maximum do not converge"
+                                      : "its quantiles cannot be computed accurately");
+    return 0;
+}
+
+/* The reserve is part of the deadline, so it must be shorter; a censoring
+ * horizon must lie past the deadline. */
+static int check_deadline(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    double budget = x->deadline.days - x->deadline.reserve_days;
+    if (budget <= 0)
+        return tmc_error_set(err, "%s: deadline.reserve_days: %.10g is not shorter than "
+                                  "deadline.days (%.10g); the reserve is part of the "
+                                  "deadline", label, x->deadline.reserve_days,
+                             x->deadline.days);
+    double h = x->monte_carlo.horizon_days;
+    if (h > 0 && h <= budget)
+        return tmc_error_set(err, "%s: monte_carlo.horizon_days: %.10g must exceed the "
+                                  "deadline's wall-time budget, deadline.days - "
+                                  "deadline.reserve_days = %.10g, so that a censored "
+                                  "replica counts as a miss", label, h, budget);
+    return 0;
+}
+
+int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *label,
+                      tmc_error *err)
+{
+    if (check_checkpoint(root, label, err) || check_jitter(&x->jitter, label, err) ||
+        check_computable(&x->jitter, x->job.cards, label, err) ||
+        check_failures(&x->failures, label, err) ||
+        check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,
+                       x->outages.n_trace, label, err) ||
+        check_replayed("loss_spikes", x->loss_spikes.enabled,
+                       x->loss_spikes.mean_interval_days, x->loss_spikes.n_trace, label,
+                       err) ||
+        check_deadline(x, label, err))
+        return -1;
+    return check_input_pipeline(x, label, err);
+}

@@ -1,0 +1,166 @@
+/* config_internal.h - what the config*.c files share; private to src/io.
+ *
+ * The loader is driven by one table (config_fields.c): a `section` per JSON
+ * section, a `field` per key. config.c reads the experiment and applies the
+ * overrides; the readers walk the table: config_sections.c reads a section
+ * (inline, absent or a file), config_json.c its keys, config_causes.c and
+ * config_trace.c the keys that hold an array or a file; config_files.c reads
+ * every file, config_messages.c words what a message shows; config_checks.c
+ * then checks what spans keys, and config_to_json.c writes the table back.
+ *
+ * Invariants every reader keeps: it returns 0, or -1 with err->msg set to one
+ * message "FILE: PATH: problem" whose PATH is the JSON path of the value
+ * (e.g. "failures.causes[1].share"), or "FILE:LINE..." for a file's own
+ * syntax; every lookup of a key is case-sensitive; every file read is
+ * recorded in tmc_experiment.inputs (tmc_cfg_note_input). */
+#ifndef TMC_CONFIG_INTERNAL_H
+#define TMC_CONFIG_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#include "config.h"
+
+/* ---------- the validation table (config_fields.c) ---------- */
+
+typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES, T_TRACE } ftype;
+
+typedef struct {
+    const char *key;
+    ftype type;
+    double lo, hi;
+    int lo_open;  /* bound lo excluded */
+    int required;
+    double def;   /* default when absent and not required */
+    size_t off;   /* offset of the field inside its section struct */
+    const char *const *choices; /* T_ENUM: NULL-terminated */
+} field;
+
+typedef struct {
+    const char *name;
+    const field *fields;
+    size_t n_fields;    /* at most TMC_CFG_MAX_FIELDS */
+    size_t off;         /* offset of the section struct in tmc_experiment */
+    int required;
+    int nullable;       /* null or absent turns the process off */
+    ptrdiff_t enabled;  /* offset of `enabled` in the section, or -1 */
+    const char *file_kind; /* a string value names a file of this kind, or NULL */
+} section;
+
+#define TMC_CFG_N_SECTIONS 18
+#define TMC_CFG_MAX_FIELDS 16
+
+/* In the order of the document's keys (after name, source, description),
+ * which is the order "valid keys: ..." lists them. */
+extern const section *const tmc_cfg_sections; /* TMC_CFG_N_SECTIONS of them */
+extern const section tmc_cfg_cause; /* one object of failures.causes */
+extern const char *const tmc_cfg_jitter_choices[]; /* indexed by tmc_jitter_kind */
+
+/* The section named `name`, or NULL. */
+const section *tmc_cfg_find_section(const char *name);
+
+/* read_trace finds a section's trace_days from its n_trace: the same layout
+ * in every section that has a trace (checked in config_fields.c). */
+#define TMC_CFG_TRACE_GAP(st) (offsetof(st, trace_days) - offsetof(st, n_trace))
+
+/* cJSON_HasObjectItem matches keys case-insensitively: "job.Cards" would
+ * find "cards" yet a case-sensitive replace would miss it (issue 13). Every
+ * lookup here is case-sensitive. */
+static inline int tmc_cfg_has_key(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key) != NULL;
+}
+
+/* ---------- how messages show values (config_messages.c) ---------- */
+
+/* A value as a message shows it: "the string \"48\"", "the number 3", "true",
+ * or its type for null, arrays and objects. Returned by value so a call can
+ * pass tmc_cfg_value_text(v).s straight to printf. */
+typedef struct {
+    char s[96];
+} vtext;
+
+vtext tmc_cfg_value_text(const cJSON *v);
+const char *tmc_cfg_type_name(const cJSON *v); /* "null", "an array", ... */
+
+/* A value as a message shows it: integers in full up to 2^53 (so a seed's
+ * bound and value are told apart), anything else to 10 digits. */
+typedef struct {
+    char s[40];
+} numtext;
+
+numtext tmc_cfg_number_text(const field *f, double x);
+void tmc_cfg_describe_range(const field *f, char *buf, size_t n); /* "a number in (0, 1]" */
+void tmc_cfg_join_choices(const field *f, char *list, size_t n);  /* "a, b, c" */
+
+/* "LABEL: PREFIXKEY: unknown key (did you mean 'y'?); valid keys: a, b, c";
+ * returns -1. */
+int tmc_cfg_unknown_key(tmc_error *err, const char *label, const char *prefix,
+                        const char *key, const char *const *valid, size_t n_valid);
+
+/* ---------- JSON text and values (config_json.c) ---------- */
+
+/* Parse a JSON object; NULL with "LABEL:LINE:COL: invalid JSON near ..." on a
+ * syntax error, or a message for an empty file or a non-object. */
+cJSON *tmc_cfg_parse_object(const char *text, const char *label, tmc_error *err);
+
+/* Reject keys not in `valid` and keys given twice; `prefix` ("job.") leads
+ * each key's path in messages. */
+int tmc_cfg_check_keys(const cJSON *obj, const char *label, const char *prefix,
+                       const char *const *valid, size_t n_valid, tmc_error *err);
+
+/* Every field of `s` from `obj` into the section struct at `base`; files
+ * read for a trace are recorded in rec (may be NULL). */
+int tmc_cfg_read_fields(const section *s, const cJSON *obj, const char *label,
+                        const char *prefix, char *base, tmc_experiment *rec, tmc_error *err);
+
+/* A string key: required ones must not be empty; dst may be NULL to only
+ * check it (dst[n] otherwise, n bytes with the terminator). */
+int tmc_cfg_read_string(const cJSON *obj, const char *key, int required, char *dst,
+                        size_t n, const char *label, tmc_error *err);
+
+/* ---------- files (config_files.c) ---------- */
+
+/* The whole of a small regular text file, NUL-terminated; caller frees. */
+int tmc_cfg_read_text(const char *path, char **text, tmc_error *err);
+
+/* out[n] = rel resolved against base_dir; -1 if it does not fit. */
+int tmc_cfg_join_path(const char *base_dir, const char *rel, char *out, size_t n);
+
+/* Remember a file the experiment was read from, so that no output can
+ * overwrite it (tmc_experiment.inputs); rec may be NULL. */
+void tmc_cfg_note_input(tmc_experiment *rec, const char *path);
+
+/* ---------- sections (config_sections.c) ---------- */
+
+/* Section `s` of the document `root` into *out: an object, null or absent
+ * (off, or defaults), or the path of a file of s->file_kind. */
+int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
+                         const char *base_dir, tmc_experiment *out, tmc_error *err);
+
+/* Read and parse the section file `rel` (a `kind`: "distribution file",
+ * "model file"), named relative to base_dir by `referrer` ("FILE: SECTION",
+ * which prefixes a failure to read it); its resolved path goes to path[n].
+ * NULL with err set on failure. */
+cJSON *tmc_cfg_load_section_file(const char *rel, const char *kind, const char *base_dir,
+                                 const char *referrer, char *path, size_t n,
+                                 tmc_experiment *rec, tmc_error *err);
+
+/* ---------- special fields ---------- */
+
+/* failures.causes (config_causes.c): n_causes at `at`, the causes after it. */
+int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, void *at,
+                        tmc_error *err);
+
+/* A trace (config_trace.c): the CSV file named by v into n_trace at `at` and
+ * the trace_days after it. */
+int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *path, void *at,
+                       tmc_experiment *rec, tmc_error *err);
+
+/* ---------- checks across keys (config_checks.c) ---------- */
+
+/* What one key's range cannot say: run once every section is read. */
+int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *label,
+                      tmc_error *err);
+
+#endif

@@ -1,0 +1,253 @@
+/* config_json.c - JSON text to a cJSON object, and a section's keys from
+ * cJSON into a section struct through the validation table.
+ *
+ * Invariants: a syntax error is reported at its LINE:COL (columns count
+ * characters, as an editor does); every other message names the value by
+ * its JSON path (prefix + key); a key not in the table, or given twice, is
+ * refused before any value is read; a field is written only once its value
+ * passed its type and range (an absent optional one gets its default). */
+#include "config_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* 1 if s is valid UTF-8 without control characters (which would garble a
+ * terminal or the JSON written back). */
+static int printable_utf8(const unsigned char *s)
+{
+    while (*s) {
+        int extra = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2
+                  : (*s & 0xf8) == 0xf0 ? 3 : -1;
+        if (extra < 0 || *s < 0x20 || *s == 0x7f || (extra == 1 && *s < 0xc2))
+            return 0;
+        for (s++; extra > 0; extra--, s++)
+            if ((*s & 0xc0) != 0x80)
+                return 0;
+    }
+    return 1;
+}
+
+/* ---------- JSON text ---------- */
+
+/* "FILE:LINE:COL: invalid JSON near 'TEXT'" for the byte `end` where cJSON
+ * stopped: LINE and COL 1-based, COL counting characters (not UTF-8 bytes) as
+ * an editor does, TEXT the rest of that line, shortened. */
+static void syntax_error(const char *text, const char *end, const char *label,
+                         tmc_error *err)
+{
+    int line = 1, col = 1;
+    for (const char *q = text; q < end; q++) {
+        if (*q == '\n')
+            line++, col = 1;
+        else if ((*q & 0xC0) != 0x80)
+            col++;
+    }
+    if (!*end) {
+        tmc_error_set(err, "%s:%d:%d: invalid JSON: unexpected end of file", label, line, col);
+        return;
+    }
+    /* up to 30 bytes of the rest of the line, cut between characters, shown
+     * only as printable UTF-8 (anything else becomes '?') */
+    char near[32];
+    int n = (int)strcspn(end, "\r\n"), k0 = n > 30 ? 30 : n, k = k0;
+    while (k > 0 && k < n && (end[k] & 0xC0) == 0x80)
+        k--;
+    if (k == 0) /* no character boundary: not text anyway */
+        k = k0;
+    memcpy(near, end, (size_t)k);
+    near[k] = '\0';
+    if (!printable_utf8((const unsigned char *)near))
+        for (int i = 0; i < k; i++)
+            if ((unsigned char)near[i] < 0x20 || (unsigned char)near[i] >= 0x7f)
+                near[i] = '?';
+    tmc_error_set(err, "%s:%d:%d: invalid JSON near '%s%s'", label, line, col, near,
+                  k < n ? "..." : "");
+}
+
+/* cJSON gives where it stopped only as a pointer: syntax_error turns it into
+ * a line and column. */
+cJSON *tmc_cfg_parse_object(const char *text, const char *label, tmc_error *err)
+{
+    const char *p = text;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (*p == '\0') {
+        tmc_error_set(err, "%s: file is empty; expected a JSON object", label);
+        return NULL;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        syntax_error(text, end ? end : text, label, err);
+        return NULL;
+    }
+    if (!cJSON_IsObject(root)) {
+        tmc_error_set(err, "%s: expected a JSON object at the top level, got %s", label,
+                      tmc_cfg_type_name(root));
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* ---------- keys ---------- */
+
+int tmc_cfg_check_keys(const cJSON *obj, const char *label, const char *prefix,
+                       const char *const *valid, size_t n_valid, tmc_error *err)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        for (const cJSON *p = obj->child; p != c; p = p->next)
+            if (strcmp(p->string, c->string) == 0)
+                return tmc_error_set(err, "%s: %s%s: key given twice", label, prefix,
+                                     c->string);
+        size_t i = 0;
+        while (i < n_valid && strcmp(valid[i], c->string) != 0)
+            i++;
+        if (i == n_valid)
+            return tmc_cfg_unknown_key(err, label, prefix, c->string, valid, n_valid);
+    }
+    return 0;
+}
+
+int tmc_cfg_read_string(const cJSON *obj, const char *key, int required, char *dst,
+                        size_t n, const char *label, tmc_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (dst)
+        dst[0] = '\0';
+    if (!v && !required)
+        return 0;
+    if (!v)
+        return tmc_error_set(err, "%s: %s: missing required key (a string)", label, key);
+    if (!cJSON_IsString(v))
+        return tmc_error_set(err, "%s: %s: expected a string, got %s", label, key,
+                             tmc_cfg_value_text(v).s);
+    if (required && !v->valuestring[0])
+        return tmc_error_set(err, "%s: %s: must not be empty", label, key);
+    if (!printable_utf8((const unsigned char *)v->valuestring))
+        return tmc_error_set(err, "%s: %s: not valid UTF-8 text, or holds control "
+                                  "characters", label, key);
+    if (dst && strlen(v->valuestring) >= n)
+        return tmc_error_set(err, "%s: %s: longer than %zu bytes of UTF-8", label, key, n - 1);
+    if (dst)
+        snprintf(dst, n, "%s", v->valuestring);
+    return 0;
+}
+
+/* ---------- one field ---------- */
+
+static int read_number(const field *f, const cJSON *v, const char *label,
+                       const char *path, double *x, tmc_error *err)
+{
+    char range[128];
+    tmc_cfg_describe_range(f, range, sizeof range);
+    if (!cJSON_IsNumber(v))
+        return tmc_error_set(err, "%s: %s: expected %s, got %s", label, path, range,
+                             tmc_cfg_value_text(v).s);
+    *x = v->valuedouble;
+    if (!isfinite(*x)) /* JSON has no inf or nan: only a huge literal gets here */
+        return tmc_error_set(err, "%s: %s: number beyond the range of a double (it reads "
+                                  "as %g); expected %s", label, path, *x, range);
+    if (f->type != T_NUM && *x != floor(*x))
+        return tmc_error_set(err, "%s: %s: %.10g is not an integer; expected %s", label,
+                             path, *x, range);
+    if (*x < f->lo || (f->lo_open && *x == f->lo) || *x > f->hi)
+        return tmc_error_set(err, "%s: %s: %s is out of range; expected %s", label, path,
+                             tmc_cfg_number_text(f, *x).s, range);
+    return 0;
+}
+
+static int read_enum(const field *f, const cJSON *v, const char *label, const char *path,
+                     int *index, tmc_error *err)
+{
+    char list[256];
+    tmc_cfg_join_choices(f, list, sizeof list);
+    if (!cJSON_IsString(v))
+        return tmc_error_set(err, "%s: %s: expected one of: %s; got %s", label, path, list,
+                             tmc_cfg_value_text(v).s);
+    for (int i = 0; f->choices[i]; i++)
+        if (strcmp(v->valuestring, f->choices[i]) == 0)
+            return *index = i, 0;
+    return tmc_error_set(err, "%s: %s: '%s' is not one of: %s", label, path, v->valuestring,
+                         list);
+}
+
+/* A T_STR key (source, description, a cause's name) is checked here and
+ * stored, if at all, by tmc_cfg_read_string. */
+static int check_text(const field *f, const cJSON *v, const char *label, const char *path,
+                      tmc_error *err)
+{
+    if (v && !cJSON_IsString(v))
+        return tmc_error_set(err, "%s: %s: expected a string, got %s", label, path,
+                             tmc_cfg_value_text(v).s);
+    if (!v && f->required)
+        return tmc_error_set(err, "%s: %s: missing required key (a string)", label, path);
+    return 0;
+}
+
+/* A required key that is absent: say what it must hold. */
+static int missing(const field *f, const char *label, const char *path, tmc_error *err)
+{
+    char want[256] = "one of: ";
+    if (f->type == T_ENUM)
+        tmc_cfg_join_choices(f, want + strlen(want), sizeof want - strlen(want));
+    else
+        tmc_cfg_describe_range(f, want, sizeof want);
+    return tmc_error_set(err, "%s: %s: missing required key (%s)", label, path, want);
+}
+
+/* A number, integer or seed (T_U64) at `at`; its default when absent. */
+static int read_scalar(const field *f, const cJSON *v, const char *label, const char *path,
+                       void *at, tmc_error *err)
+{
+    double x = f->def;
+    if (v && read_number(f, v, label, path, &x, err))
+        return -1;
+    if (f->type == T_NUM)
+        *(double *)at = x;
+    else if (f->type == T_INT)
+        *(long *)at = (long)x;
+    else
+        *(uint64_t *)at = (uint64_t)x;
+    return 0;
+}
+
+static int read_field(const field *f, const cJSON *obj, const char *label,
+                      const char *prefix, char *base, tmc_experiment *rec, tmc_error *err)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s%s", prefix, f->key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, f->key);
+    void *at = base + f->off;
+    if (f->type == T_STR)
+        return check_text(f, v, label, path, err);
+    if (f->type == T_CAUSES)
+        return v ? tmc_cfg_read_causes(v, label, path, at, err) : 0;
+    if (f->type == T_TRACE)
+        return v ? tmc_cfg_read_trace(v, label, path, at, rec, err) : 0;
+    if (!v && f->required)
+        return missing(f, label, path, err);
+    if (f->type != T_ENUM)
+        return read_scalar(f, v, label, path, at, err);
+    int index = 0; /* an optional choice defaults to the first */
+    if (v && read_enum(f, v, label, path, &index, err))
+        return -1;
+    *(int *)at = index;
+    return 0;
+}
+
+int tmc_cfg_read_fields(const section *s, const cJSON *obj, const char *label,
+                        const char *prefix, char *base, tmc_experiment *rec, tmc_error *err)
+{
+    const char *valid[TMC_CFG_MAX_FIELDS];
+    for (size_t i = 0; i < s->n_fields; i++)
+        valid[i] = s->fields[i].key;
+    if (tmc_cfg_check_keys(obj, label, prefix, valid, s->n_fields, err))
+        return -1;
+    for (size_t i = 0; i < s->n_fields; i++)
+        if (read_field(&s->fields[i], obj, label, prefix, base, rec, err))
+            return -1;
+    return 0;
+}

@@ -1,0 +1,92 @@
+/* config_sections.c - one section of an experiment as the document gives it:
+ * an object; null or absent (the process off, or the section's defaults); or
+ * the path of a section file, a distribution or model file (experiments/).
+ *
+ * Invariants: a section file is resolved relative to the file that names it
+ * and must carry a non-empty "source" citing where its numbers come from;
+ * its keys are checked like an inline section's, and its messages name that
+ * file (not the experiment) with the key's path inside it; `enabled` is set
+ * for every section that has one, whether or not it is given. */
+#include "config_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+cJSON *tmc_cfg_load_section_file(const char *rel, const char *kind, const char *base_dir,
+                                 const char *referrer, char *path, size_t n,
+                                 tmc_experiment *rec, tmc_error *err)
+{
+    if (tmc_cfg_join_path(base_dir, rel, path, n)) {
+        tmc_error_set(err, "%s: the %s path '%.60s...' (%zu bytes) is too long once resolved "
+                           "(at most %d bytes)", referrer, kind, rel, strlen(rel),
+                      TMC_PATH_MAX - 1);
+        return NULL;
+    }
+    tmc_cfg_note_input(rec, path);
+    char *text = NULL;
+    if (tmc_cfg_read_text(path, &text, err)) {
+        char inner[sizeof err->msg];
+        snprintf(inner, sizeof inner, "%s", err->msg);
+        tmc_error_set(err, "%s: %s: %s", referrer, kind, inner);
+        return NULL;
+    }
+    cJSON *root = tmc_cfg_parse_object(text, path, err);
+    free(text);
+    return root;
+}
+
+/* A section given as a string: load that file, which must hold a "source"
+ * and the section's keys. */
+static int read_section_file(const section *s, const char *rel, const char *label,
+                             const char *base_dir, char *base, tmc_experiment *rec,
+                             tmc_error *err)
+{
+    char path[TMC_PATH_MAX], referrer[TMC_PATH_MAX + 64];
+    snprintf(referrer, sizeof referrer, "%s: %s", label, s->name);
+    cJSON *root = tmc_cfg_load_section_file(rel, s->file_kind, base_dir, referrer, path,
+                                            sizeof path, rec, err);
+    if (!root)
+        return -1;
+    int rc = tmc_cfg_read_fields(s, root, path, "", base, rec, err);
+    if (!rc && !tmc_cfg_has_key(root, "source"))
+        rc = tmc_error_set(err, "%s: source: missing required key (a string citing "
+                                "MODEL.md or a paper)", path);
+    else if (!rc)
+        rc = tmc_cfg_read_string(root, "source", 1, NULL, 0, path, err);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
+                         const char *base_dir, tmc_experiment *out, tmc_error *err)
+{
+    char *base = (char *)out + s->off;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, s->name);
+    int off = !v || cJSON_IsNull(v);
+    if (off && s->required)
+        return tmc_error_set(err, "%s: %s: missing required section (an object)", label,
+                             s->name);
+    if (s->enabled >= 0)
+        *(int *)(void *)(base + s->enabled) = !off;
+    if (off && !s->nullable) {
+        cJSON *empty = cJSON_CreateObject(); /* defaults only */
+        int rc = tmc_cfg_read_fields(s, empty, label, "", base, out, err);
+        cJSON_Delete(empty);
+        return rc;
+    }
+    if (off)
+        return 0;
+    if (s->file_kind && cJSON_IsString(v))
+        return read_section_file(s, v->valuestring, label, base_dir, base, out, err);
+    if (!cJSON_IsObject(v)) {
+        char file[64] = "";
+        if (s->file_kind)
+            snprintf(file, sizeof file, " or a %s path", s->file_kind);
+        return tmc_error_set(err, "%s: %s: expected an object%s%s, got %s", label, s->name,
+                             file, s->nullable ? " or null" : "", tmc_cfg_value_text(v).s);
+    }
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s.", s->name);
+    return tmc_cfg_read_fields(s, v, label, prefix, base, out, err);
+}

@@ -1,0 +1,78 @@
+/* config_to_json.c - the validated experiment written back as JSON, so that a
+ * result file records exactly what ran.
+ *
+ * Invariants: every section of the validation table appears, with every
+ * key's value in force (defaults included) under the key's own name; a
+ * process that is off is null; a replayed trace appears as its times
+ * (trace_days), and the mean interval it replaces is left out; text keys
+ * other than name and source are not echoed. */
+#include "config_internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static cJSON *field_json(const field *f, const char *base)
+{
+    const void *at = base + f->off;
+    switch (f->type) {
+    case T_NUM: return cJSON_CreateNumber(*(const double *)at);
+    case T_INT: return cJSON_CreateNumber((double)*(const long *)at);
+    case T_ENUM: return cJSON_CreateString(f->choices[*(const int *)at]);
+    case T_U64: {
+        char digits[24]; /* raw: cJSON would round a 2^53-scale integer */
+        snprintf(digits, sizeof digits, "%llu", (unsigned long long)*(const uint64_t *)at);
+        return cJSON_CreateRaw(digits);
+    }
+    default: return NULL; /* text keys and causes are not echoed */
+    }
+}
+
+/* A replayed trace's times, days (NULL when there is none). */
+static cJSON *trace_json(const char *at)
+{
+    int n = *(const int *)(const void *)at;
+    const double *days = (const double *)(const void *)(at + TMC_CFG_TRACE_GAP(tmc_failures));
+    return n > 0 ? cJSON_CreateDoubleArray(days, n) : NULL;
+}
+
+/* 1 if section `sec` at `base` replays a trace. */
+static int traced(const section *sec, const char *base)
+{
+    int n = 0;
+    for (size_t j = 0; j < sec->n_fields; j++)
+        if (sec->fields[j].type == T_TRACE)
+            n = *(const int *)(const void *)(base + sec->fields[j].off);
+    return n > 0;
+}
+
+static void add_section(cJSON *obj, const section *sec, const char *base)
+{
+    int replayed = traced(sec, base);
+    for (size_t j = 0; j < sec->n_fields; j++) {
+        const field *f = &sec->fields[j];
+        /* a replayed trace records its times; the mean it replaces is unset */
+        if (replayed && (!strcmp(f->key, "mean_interval_days") ||
+                         !strcmp(f->key, "per_card_mtbf_days")))
+            continue;
+        cJSON *v = f->type == T_TRACE ? trace_json(base + f->off) : field_json(f, base);
+        if (v)
+            cJSON_AddItemToObject(obj, f->type == T_TRACE ? "trace_days" : f->key, v);
+    }
+}
+
+cJSON *tmc_config_to_json(const tmc_experiment *x)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "name", x->name);
+    cJSON_AddStringToObject(root, "source", x->source);
+    for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++) {
+        const section *sec = &tmc_cfg_sections[i];
+        const char *base = (const char *)x + sec->off;
+        if (sec->enabled >= 0 && !*(const int *)(const void *)(base + sec->enabled))
+            cJSON_AddNullToObject(root, sec->name);
+        else
+            add_section(cJSON_AddObjectToObject(root, sec->name), sec, base);
+    }
+    return root;
+}

@@ -1,0 +1,109 @@
+/* config_trace.c - failures.trace, outages.trace, loss_spikes.trace: a CSV
+ * file of event times to replay in every replica, named relative to the file
+ * that names it, with the header time_days and one time a line ('#' starts a
+ * comment).
+ *
+ * Invariants: 1 to TMC_MAX_TRACE times, decimal, positive and strictly
+ * increasing, each finite in seconds too (the engine works in seconds); a
+ * message about the file says "FILE:LINE" (LINE counting non-empty lines) and
+ * ends with which key of which file named it. */
+#include "config_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A file named at `path` in `label` whose resolved path would not fit: an
+ * error, never a truncated path that names another file (issue 13). */
+static int path_too_long(const char *label, const char *path, const char *rel, tmc_error *err)
+{
+    return tmc_error_set(err, "%s: %s: the path '%.60s...' (%zu bytes) is too long once "
+                              "resolved (at most %d bytes)", label, path, rel, strlen(rel),
+                         TMC_PATH_MAX - 1);
+}
+
+/* The message in err, then which key of which file named the trace: the
+ * trace file alone does not say where it was used. Returns -1. */
+static int name_referrer(const char *label, const char *path, tmc_error *err)
+{
+    char inner[sizeof err->msg];
+    snprintf(inner, sizeof inner, "%s", err->msg);
+    return tmc_error_set(err, "%.700s (the %s of %.200s)", inner, path, label);
+}
+
+/* One line of a trace: a time in days after the previous one. */
+static int trace_line(const char *line, const char *file, int lineno, double prev,
+                      double *t, tmc_error *err)
+{
+    char *end;
+    *t = strtod(line, &end);
+    while (*end == ' ' || *end == '\t' || *end == '\r')
+        end++;
+    /* decimal only: strtod would also take hexadecimal ("0x10" = 16 days) */
+    if (end == line || *end != '\0' || !isfinite(*t) || strpbrk(line, "xXpP"))
+        return tmc_error_set(err, "%s:%d: '%.40s' is not a number of days", file, lineno, line);
+    if (!isfinite(*t * 86400.0)) /* the engine works in seconds */
+        return tmc_error_set(err, "%s:%d: %.10g days is too large (at most %.6g)", file, lineno,
+                             *t, DBL_MAX / 86400.0);
+    if (*t <= prev)
+        return prev == 0 ? tmc_error_set(err, "%s:%d: %.10g days is not after the job's start "
+                                              "(0); times must be positive", file, lineno, *t)
+                         : tmc_error_set(err, "%s:%d: %.10g days is not after the previous "
+                                              "time (%.10g); times must increase", file,
+                                         lineno, *t, prev);
+    return 0;
+}
+
+/* The times in a trace file's `text` (changed in place) into times[], *n of
+ * them. */
+static int parse_trace(char *text, const char *file, double *times, int *n, tmc_error *err)
+{
+    int lineno = 0, rc = 0, header = 0;
+    *n = 0;
+    for (char *line = strtok(text, "\n"); line && !rc; line = strtok(NULL, "\n")) {
+        lineno++; /* strtok skips empty lines: numbers count the non-empty ones */
+        line[strcspn(line, "#\r")] = '\0';
+        if (!line[strspn(line, " \t")])
+            continue;
+        if (!header) {
+            header = 1;
+            if (strncmp(line + strspn(line, " \t"), "time_days", 9) != 0)
+                rc = tmc_error_set(err, "%s:%d: expected the header time_days", file, lineno);
+        } else if (*n == TMC_MAX_TRACE) {
+            rc = tmc_error_set(err, "%s:%d: more than %d times", file, lineno, TMC_MAX_TRACE);
+        } else if (!(rc = trace_line(line, file, lineno, *n ? times[*n - 1] : 0, &times[*n],
+                                     err))) {
+            (*n)++;
+        }
+    }
+    if (!rc && *n == 0)
+        rc = tmc_error_set(err, "%s: no times after the header", file);
+    return rc;
+}
+
+/* `label` is the file naming the trace, a path that fits TMC_PATH_MAX
+ * (checked when it was read); `at` is the section's n_trace. */
+int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *path, void *at,
+                       tmc_experiment *rec, tmc_error *err)
+{
+    if (!cJSON_IsString(v) || !v->valuestring[0])
+        return tmc_error_set(err, "%s: %s: expected a CSV file path, got %s", label, path,
+                             tmc_cfg_value_text(v).s);
+    char dir[TMC_PATH_MAX], file[TMC_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", label);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (tmc_cfg_join_path(slash ? dir : "", v->valuestring, file, sizeof file))
+        return path_too_long(label, path, v->valuestring, err);
+    char *text;
+    if (tmc_cfg_read_text(file, &text, err))
+        return name_referrer(label, path, err);
+    tmc_cfg_note_input(rec, file);
+    double *times = (double *)(void *)((char *)at + TMC_CFG_TRACE_GAP(tmc_failures));
+    int rc = parse_trace(text, file, times, at, err);
+    free(text);
+    return rc ? name_referrer(label, path, err) : 0;
+}
