@@ -106,25 +106,23 @@ static void check_replica(const tmc_engine *e, const tmc_experiment *x,
             fuzz_fail("a count is negative or not an integer", at);
     if (r->censored)
         return; /* its split describes the run past the horizon (section 8) */
-    double rows = r->compute_s + r->straggler_s + r->pause_s + r->fixed_s + r->save_s +
-                  r->lost_s + r->restore_s + r->downtime_s + r->detection_s +
-                  r->spare_wait_s + r->eviction_s;
-    char why[400];
-    snprintf(why, sizeof why, "%s, rows %.17g (compute %.17g straggler %.17g pause %.17g "
-             "fixed %.17g save %.17g lost %.17g restore %.17g downtime %.17g detection "
-             "%.17g spare %.17g eviction %.17g)", at, rows, r->compute_s, r->straggler_s,
-             r->pause_s, r->fixed_s, r->save_s, r->lost_s, r->restore_s, r->downtime_s,
-             r->detection_s, r->spare_wait_s, r->eviction_s);
+    double rows = tmc_accounting_split_sum(r);
+    char why[600];
+    int len = snprintf(why, sizeof why, "%s, rows %.17g (", at, rows);
+    for (int i = 0; i < tmc_accounting_split_rows && len > 0 && len < (int)sizeof why; i++)
+        len += snprintf(why + len, sizeof why - (size_t)len, " %s %.17g",
+                        tmc_accounting_split[i].key,
+                        tmc_accounting_get(r, &tmc_accounting_split[i]));
     if (!close_to(rows, r->wall_s, 1e-6, r->wall_s))
         fuzz_fail("the split rows do not add to wall_s within 1e-6 (section 8)", why);
     /* every step is committed once at the end of a finished run */
     double steps = (double)x->job.steps;
-    if (!close_to(r->compute_s, steps * e->max.mu, 1e-6, steps * e->max.mu))
+    if (!close_to(r->compute_s, steps * e->stragglers.max.mu, 1e-6, steps * e->stragglers.max.mu))
         fuzz_fail("compute_s is not mu x steps for a finished replica", why);
-    if (!close_to(r->fixed_s, steps * e->fixed_s, 1e-6, steps * e->fixed_s))
+    if (!close_to(r->fixed_s, steps * e->stragglers.fixed_s, 1e-6, steps * e->stragglers.fixed_s))
         fuzz_fail("fixed_s is not (exposed_comm_s + input_wait_s) x steps", why);
-    double paused = e->pause_every ? floor(steps / (double)e->pause_every) : 0;
-    if (!close_to(r->pause_s, paused * e->pause_s, 1e-6, paused * e->pause_s))
+    double paused = e->stragglers.pause_every ? floor(steps / (double)e->stragglers.pause_every) : 0;
+    if (!close_to(r->pause_s, paused * e->stragglers.pause_s, 1e-6, paused * e->stragglers.pause_s))
         fuzz_fail("pause_s is not duration_s x the paused steps", why);
     (void)cf;
 }

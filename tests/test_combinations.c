@@ -809,7 +809,7 @@ static void run_engine(const combo *c, int aggregated, double *v)
     x->monte_carlo.mode = aggregated ? TMC_MODE_AGGREGATED : TMC_MODE_EXACT;
     tmc_engine e;
     assert_int_equal(tmc_engine_init(&e, x, &c->cf), 0);
-    assert_int_equal(e.aggregated, aggregated);
+    assert_int_equal(e.stragglers.aggregated, aggregated);
     gsl_rng *rng[TMC_STREAM_COUNT];
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         rng[s] = gsl_rng_alloc(tmc_rng_pcg32);

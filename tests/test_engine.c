@@ -152,9 +152,7 @@ static void test_split_and_counts(void **state)
     for (int k = 0; k < R; k++) {
         tmc_replica o;
         tmc_engine_run(&e, 105, (uint64_t)k, rng, &o);
-        double parts = o.compute_s + o.straggler_s + o.pause_s + o.fixed_s + o.save_s +
-                       o.lost_s + o.restore_s + o.downtime_s + o.detection_s +
-                       o.spare_wait_s + o.eviction_s;
+        double parts = tmc_accounting_split_sum(&o);
         if (fabs(parts - o.wall_s) > 1e-9 * o.wall_s)
             fail_msg("replica %d: split adds to %.6f s, wall %.6f s", k, parts, o.wall_s);
         assert_true(o.saves == (double)cf.segments);
@@ -283,7 +281,7 @@ static void test_censoring(void **state)
 }
 
 /* engine-1.10 the runner's totals: every row of the split and every count
- * summed over replicas (tmc_engine_accumulate) adds up to the summed wall
+ * summed over replicas (tmc_accounting_accumulate) adds up to the summed wall
  * time and equals the sum of the replicas run one by one; on an experiment
  * where every row is non-zero (spares that run out, a detection delay,
  * outages with downtime, spikes, evicted slow cards, pauses). */
@@ -315,9 +313,7 @@ static void test_totals(void **state)
         sum.outages += one.outages, sum.loss_spikes += one.loss_spikes;
         sum.saves += one.saves, sum.evictions += one.evictions;
     }
-    double rows = totals.compute_s + totals.straggler_s + totals.pause_s + totals.fixed_s +
-                  totals.save_s + totals.lost_s + totals.restore_s + totals.downtime_s +
-                  totals.detection_s + totals.spare_wait_s + totals.eviction_s;
+    double rows = tmc_accounting_split_sum(&totals);
     assert_true(fabs(rows - totals.wall_s) <= 1e-9 * totals.wall_s);
     assert_true(totals.spare_wait_s > 0 && totals.detection_s > 0 && totals.eviction_s > 0 &&
                 totals.downtime_s > 0 && totals.pause_s > 0 && totals.lost_s > 0);

@@ -193,7 +193,7 @@ static int run_batches(const tmc_experiment *x, const tmc_engine *e, const run_o
                                      wall + done, &batch, err);
         if (rc)
             return rc;
-        tmc_engine_accumulate(totals, &batch);
+        tmc_accounting_accumulate(totals, &batch);
         done += n;
         po->reached = tmc_precision_met(&o->precision, wall, done, &x->deadline,
                                         &po->half_width, &po->value);
@@ -259,7 +259,7 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
     tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,
                     .replicas = used, .seed = x->monte_carlo.seed,
                     .threads = threads, .elapsed_s = tmc_cli_now_s() - t0,
-                    .mode = tmc_engine_mode(x), .table_error = e.max.max_error,
+                    .mode = tmc_engine_mode(x), .table_error = e.stragglers.max.max_error,
                     .horizon_s = e.horizon_s,
                     .overrides = o->sets, .n_overrides = o->n_sets,
                     .importance = o->importance ? &is : NULL,

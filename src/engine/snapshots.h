@@ -14,11 +14,13 @@
 #define TMC_SNAPSHOTS_MAX 64
 
 /* What a snapshot saves: the step it holds, when it was captured and when
- * it commits, and the wall-time split of the work since the previous one. */
+ * it commits, and what the work since the previous one cost: its summed
+ * slowest-card compute time (pauses included), its pauses and its blocking
+ * copy, seconds (the engine splits them at commit, accounting.h). */
 typedef struct {
     long step;
     double capture_s, commit_s;
-    double compute_s, straggler_s, pause_s, fixed_s, copy_s;
+    double sum_max_s, pause_s, copy_s;
 } tmc_snapshot;
 
 typedef struct {

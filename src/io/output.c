@@ -10,35 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Per-run means of the wall-time split, in the order they are printed. */
-typedef struct {
-    const char *key, *label;
-    double mean_s;
-} split_row;
-
-#define SPLIT_ROWS 11
-
-static int split_rows(const tmc_report *r, split_row rows[SPLIT_ROWS])
-{
-    const tmc_replica *t = r->totals;
-    double n = (double)r->replicas;
-    split_row all[SPLIT_ROWS] = {
-        {"useful_compute", "useful compute", t->compute_s / n},
-        {"straggler_wait", "straggler wait", t->straggler_s / n},
-        {"pauses", "periodic pauses", t->pause_s / n},
-        {"comm_input", "communication + input", t->fixed_s / n},
-        {"saves", "saves (committed)", t->save_s / n},
-        {"lost_work", "lost work", t->lost_s / n},
-        {"restores", "restores", t->restore_s / n},
-        {"outage_downtime", "outage downtime", t->downtime_s / n},
-        {"failure_detection", "failures not yet detected", t->detection_s / n},
-        {"spare_wait", "waiting for spares", t->spare_wait_s / n},
-        {"evictions", "evicting slow cards", t->eviction_s / n},
-    };
-    memcpy(rows, all, sizeof all);
-    return SPLIT_ROWS;
-}
-
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
 static void overhead(const tmc_report *r, double *mean, double *se)
 {
@@ -111,9 +82,11 @@ static void text_events(FILE *f, const tmc_report *r)
 {
     const tmc_replica *t = r->totals;
     double n = (double)r->replicas;
-    fprintf(f, "\nEvents per run (mean): card failures %.3f, outages %.3f, loss spikes %.3f,"
-               " committed saves %.1f\n",
-            t->card_failures / n, t->outages / n, t->loss_spikes / n, t->saves / n);
+    fprintf(f, "\nEvents per run (mean):");
+    for (int i = 0; i < tmc_accounting_count_rows; i++)
+        fprintf(f, "%s %s %.3f", i ? "," : "", tmc_accounting_counts[i].label,
+                tmc_accounting_get(t, &tmc_accounting_counts[i]) / n);
+    fprintf(f, "\n");
     if (t->slow_runs > 0)
         fprintf(f, "Slow cards: %.3f per run (%.1f %% of runs have any); they stayed %.3f days "
                    "on average (to eviction or the run's end); %.3f evictions per run\n",
@@ -123,13 +96,13 @@ static void text_events(FILE *f, const tmc_report *r)
         fprintf(f, "Censored: %.0f replicas still running at the horizon, %.1f days, "
                    "counted there (as misses of any earlier deadline)\n",
                 t->censored, r->horizon_s / TMC_DAY_S);
-    split_row rows[SPLIT_ROWS];
-    int nrows = split_rows(r, rows);
     double wall = t->wall_s / n;
     fprintf(f, "Wall-time split (mean per run, %.4f days):\n", wall / TMC_DAY_S);
-    for (int i = 0; i < nrows; i++)
-        fprintf(f, "  %-24s %10.4f days  %7.3f %%\n", rows[i].label,
-                rows[i].mean_s / TMC_DAY_S, wall > 0 ? 100 * rows[i].mean_s / wall : 0);
+    for (int i = 0; i < tmc_accounting_split_rows; i++) {
+        double mean_s = tmc_accounting_get(t, &tmc_accounting_split[i]) / n;
+        fprintf(f, "  %-24s %10.4f days  %7.3f %%\n", tmc_accounting_split[i].label,
+                mean_s / TMC_DAY_S, wall > 0 ? 100 * mean_s / wall : 0);
+    }
 }
 
 /* P(miss) by importance sampling beside the plain estimate (issue 8). */
@@ -225,10 +198,10 @@ static cJSON *json_days(const tmc_summary *d)
 static cJSON *json_split(const tmc_report *r)
 {
     cJSON *o = cJSON_CreateObject();
-    split_row rows[SPLIT_ROWS];
-    int n = split_rows(r, rows);
-    for (int i = 0; i < n; i++)
-        cJSON_AddNumberToObject(o, rows[i].key, rows[i].mean_s / TMC_DAY_S);
+    for (int i = 0; i < tmc_accounting_split_rows; i++)
+        cJSON_AddNumberToObject(o, tmc_accounting_split[i].key,
+                                tmc_accounting_get(r->totals, &tmc_accounting_split[i]) /
+                                    r->replicas / TMC_DAY_S);
     cJSON_AddNumberToObject(o, "wall", r->totals->wall_s / r->replicas / TMC_DAY_S);
     return o;
 }
@@ -262,10 +235,9 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(oh, "mean", ov);
     cJSON_AddNumberToObject(oh, "se", ov_se);
     cJSON *ev = cJSON_AddObjectToObject(root, "events");
-    cJSON_AddNumberToObject(ev, "card_failures", t->card_failures / n);
-    cJSON_AddNumberToObject(ev, "outages", t->outages / n);
-    cJSON_AddNumberToObject(ev, "loss_spikes", t->loss_spikes / n);
-    cJSON_AddNumberToObject(ev, "saves", t->saves / n);
+    for (int i = 0; i < tmc_accounting_count_rows; i++)
+        cJSON_AddNumberToObject(ev, tmc_accounting_counts[i].key,
+                                tmc_accounting_get(t, &tmc_accounting_counts[i]) / n);
     cJSON *slow = cJSON_AddObjectToObject(root, "slow_cards");
     cJSON_AddNumberToObject(slow, "per_run", t->slow_cards / n);
     cJSON_AddNumberToObject(slow, "runs_with_any", t->slow_runs / n);

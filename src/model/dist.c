@@ -187,7 +187,7 @@ int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long
     int independent = j->cv > 0 && !(j->kind == TMC_JITTER_NORMAL && j->rho == 1);
     if (!independent)
         return 0;
-    size_t pieces = (size_t)TMC_MAX_OCTAVES * TMC_MAX_SUB;
+    size_t pieces = TMC_MAX_SIDE; /* the high side follows the low (tmc_dist_max_at) */
     s->low = malloc(2 * pieces * sizeof *s->low);
     if (!s->low)
         return -1;
@@ -227,6 +227,12 @@ static double table_at(const tmc_max_sampler *s, double log_v, double w)
     double f = x - j;
     const double *c = (high ? s->high : s->low)[k * TMC_MAX_SUB + j].c;
     return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
+}
+
+double tmc_dist_max_tail(const tmc_max_sampler *s, uint32_t a, int high)
+{
+    double t = (a + 0.5) * (1.0 / 4294967296.0);
+    return s->mu * tmc_dist_card_max_quantile(&s->card, high ? log1p(-t) : log(t), s->inv_n);
 }
 
 double tmc_dist_sample_max_of(const tmc_max_sampler *s, gsl_rng *r, long m)

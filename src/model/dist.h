@@ -49,7 +49,9 @@ typedef struct {
  * uniformly small: it is measured at build time (max_error). The 2^-21
  * probability beyond the last octave is drawn by the exact formula. */
 #define TMC_MAX_OCTAVES 20
-#define TMC_MAX_SUB 128
+#define TMC_MAX_SUB_BITS 7
+#define TMC_MAX_SUB (1 << TMC_MAX_SUB_BITS)
+#define TMC_MAX_SIDE (TMC_MAX_OCTAVES * TMC_MAX_SUB) /* pieces per side */
 
 typedef struct {
     double c[4]; /* Q = c0 + f (c1 + f (c2 + f c3)), f in [0, 1] */
@@ -67,7 +69,7 @@ typedef struct {
     tmc_card_dist card;
     tmc_cubic *low;    /* [TMC_MAX_OCTAVES][TMC_MAX_SUB], v < 1/2, in seconds;
                           NULL when there is no independent jitter */
-    tmc_cubic *high;   /* the same in w = 1 - v, v > 1/2 */
+    tmc_cubic *high;   /* the same in w = 1 - v, v > 1/2: low + TMC_MAX_SIDE */
     double max_error;  /* largest |table - exact| found at build, in units of sigma */
 } tmc_max_sampler;
 
@@ -151,26 +153,32 @@ double tmc_dist_expected_max(const tmc_jitter *j, double mu_s, long n);
 
 #include "rng_pcg.h"
 
-/* mu Q from one side's table for t = (u + 1/2) 2^-32 < 1/2, u < 2^31. */
-static inline double tmc_dist_max_side(const tmc_max_sampler *s, const tmc_cubic *table,
-                                       uint32_t u, int high)
-{
-    int k = u ? __builtin_clz(u) - 1 : TMC_MAX_OCTAVES; /* t in [2^-(k+2), 2^-(k+1)) */
-    double t = (u + 0.5) * (1.0 / 4294967296.0);
-    if (k >= TMC_MAX_OCTAVES) /* deep tail: exact; t is w = 1 - v on the high side */
-        return s->mu * tmc_dist_card_max_quantile(&s->card, high ? log1p(-t) : log(t),
-                                                  s->inv_n);
-    double x = (t * (double)(1u << (k + 2)) - 1.0) * TMC_MAX_SUB; /* place in octave */
-    int j = (int)x;
-    double f = x - j;
-    const double *c = table[k * TMC_MAX_SUB + j].c;
-    return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
-}
+/* The deep tail beyond the table (t < 2^-(TMC_MAX_OCTAVES+1) on either
+ * side, probability 2^-20 a draw): mu Q exactly, for a = u or ~u < 2^31. */
+double tmc_dist_max_tail(const tmc_max_sampler *s, uint32_t a, int high);
 
+/* mu Q(v) for v = (u + 1/2) 2^-32, without a branch between the halves
+ * (which one a draw falls in is a coin toss, so a branch would mispredict
+ * half the time): above v = 1/2 the table of w = 1 - v is read with a = ~u,
+ * below it that of v with a = u, and t = (a + 1/2) 2^-32 < 1/2 either way.
+ * Octave k of t holds a in [2^(30-k), 2^(31-k)): shifted left by k, a's
+ * leading one sits at bit 30, the next TMC_MAX_SUB_BITS bits pick the piece
+ * and the rest, with the 1/2 of t, are the place f within it. This is the
+ * same f, bit for bit, as (t 2^(k+2) - 1) TMC_MAX_SUB minus its integer
+ * part: every term is exact in a double. */
 static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u)
 {
-    return u < 0x80000000u ? tmc_dist_max_side(s, s->low, u, 0)
-                           : tmc_dist_max_side(s, s->high, ~u, 1);
+    uint32_t high = (uint32_t)0 - (u >> 31); /* all ones above v = 1/2 */
+    uint32_t a = u ^ high;
+    if (a < (1u << (30 - TMC_MAX_OCTAVES + 1))) /* k >= TMC_MAX_OCTAVES: deep tail */
+        return tmc_dist_max_tail(s, a, (int)(high & 1));
+    int k = __builtin_clz(a) - 1;
+    uint32_t sh = a << k;
+    uint32_t j = (sh >> (30 - TMC_MAX_SUB_BITS)) & (TMC_MAX_SUB - 1);
+    uint32_t low_bits = sh & ((1u << (30 - TMC_MAX_SUB_BITS)) - 1);
+    double f = (double)((low_bits << 1) + (1u << k)) * (1.0 / (1u << (31 - TMC_MAX_SUB_BITS)));
+    const double *c = s->low[(high & TMC_MAX_SIDE) + (uint32_t)k * TMC_MAX_SUB + j].c;
+    return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
 }
 
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r)

@@ -9,22 +9,12 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "runner.h"
+#include "weights.h"
 
 #define RHO 0.1
 #define MAX_LEVELS 30
 
 static const double untilted[TMC_TILTS] = {1, 1, 1, 1, 1};
-
-/* Which of the engine's processes and means can be tilted: Poisson rates
- * (not per-card lifetimes or replayed traces) and exponential repair times. */
-static int tiltable(const tmc_engine *e, int k)
-{
-    if (k < 3 && e->rate[k] > 0 && e->trace[k].n > 0)
-        return 0;
-    if (k == 0 && e->rate[0] > 0 && !tmc_failures_poisson(&e->failures))
-        return 0;
-    return !(k == 3 && e->failures.repair_kind == TMC_REPAIR_FIXED);
-}
 
 int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS],
                               tmc_error *err)
@@ -34,7 +24,7 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
         "outages (a replayed trace cannot be)", "loss spikes (a replayed trace cannot be)",
         "repair times (fixed ones cannot be)", "outage downtimes"};
     for (int k = 0; k < TMC_TILTS; k++)
-        if (theta[k] != 1 && !tiltable(e, k))
+        if (theta[k] != 1 && !tmc_weights_tiltable(&e->processes, k))
             return tmc_error_set(err, "--importance: this experiment's %s cannot be tilted; "
                                       "give 1 for it", what[k]);
     return 0;
@@ -64,13 +54,14 @@ static int pilot_level(tmc_engine *e, const double theta[TMC_TILTS], long n, lon
  * value over the elite (importance.h). */
 static void update_tilt(const tmc_engine *e, const tmc_replica *s, double theta[TMC_TILTS])
 {
+    const tmc_process_model *m = &e->processes;
     for (int k = 0; k < 3; k++)
-        if (e->rate[k] > 0 && s->ce_a[k] > 0 && s->ce_n[k] > 0 && tiltable(e, k))
-            theta[k] = (s->ce_n[k] / s->ce_a[k]) / e->rate[k];
-    if (s->ce_n[3] > 0 && e->failures.repair_mean_s > 0 && tiltable(e, 3))
-        theta[3] = (s->ce_a[3] / s->ce_n[3]) / e->failures.repair_mean_s;
-    if (s->ce_n[4] > 0 && e->downtime_sigma > 0)
-        theta[4] = exp(s->ce_a[4] / s->ce_n[4] - e->downtime_mu);
+        if (m->rate[k] > 0 && s->ce_a[k] > 0 && s->ce_n[k] > 0 && tmc_weights_tiltable(m, k))
+            theta[k] = (s->ce_n[k] / s->ce_a[k]) / m->rate[k];
+    if (s->ce_n[3] > 0 && m->failures.repair_mean_s > 0 && tmc_weights_tiltable(m, 3))
+        theta[3] = (s->ce_a[3] / s->ce_n[3]) / m->failures.repair_mean_s;
+    if (s->ce_n[4] > 0 && m->downtime_sigma > 0)
+        theta[4] = exp(s->ce_a[4] / s->ce_n[4] - m->downtime_mu);
 }
 
 int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,

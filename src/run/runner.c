@@ -41,7 +41,7 @@ static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUN
         if (one.stopped || one.failed)
             return;
         sh->wall_s[k] = one.wall_s;
-        tmc_engine_accumulate(&sum, &one);
+        tmc_accounting_accumulate(&sum, &one);
     }
     sh->chunk_sums[c] = sum;
     atomic_fetch_add(&sh->done, last - first);
@@ -128,7 +128,7 @@ static int combine(shared_run *sh, int rc, tmc_replica *totals, tmc_error *err)
         return -1;
     memset(totals, 0, sizeof *totals);
     for (long c = 0; c < sh->n_chunks; c++)
-        tmc_engine_accumulate(totals, &sh->chunk_sums[c]);
+        tmc_accounting_accumulate(totals, &sh->chunk_sums[c]);
     return 0;
 }
 

@@ -191,13 +191,13 @@ int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int thre
     tmc_replica batch;
     int rc = tmc_runner_run_from(&e, first, n, s->x.monte_carlo.seed, threads, progress, ctx,
                                  wall_s, &batch, err);
-    r->table_error = e.max.max_error;
+    r->table_error = e.stragglers.max.max_error;
     r->horizon_s = e.horizon_s;
     tmc_engine_free(&e);
     if (!rc) {
         if (first == 0)
             memset(&r->totals, 0, sizeof r->totals);
-        tmc_engine_accumulate(&r->totals, &batch);
+        tmc_accounting_accumulate(&r->totals, &batch);
     }
     return rc;
 }

@@ -1,0 +1,94 @@
+/* accounting.c - the result table's generated parts (accounting.h). */
+#include "accounting.h"
+
+#include <stdlib.h>
+
+#define ROW_(f, key, label) {offsetof(tmc_replica, f), key, label},
+const tmc_accounting_row tmc_accounting_split[] = {
+    TMC_REPLICA_FIELDS(ROW_, TMC_NONE_, TMC_NONE_, TMC_NONE_)};
+const int tmc_accounting_split_rows = TMC_SPLIT_N;
+const tmc_accounting_row tmc_accounting_counts[] = {
+    TMC_REPLICA_FIELDS(TMC_NONE_, ROW_, TMC_NONE_, TMC_NONE_)};
+const int tmc_accounting_count_rows =
+    (int)(sizeof tmc_accounting_counts / sizeof tmc_accounting_counts[0]);
+#undef ROW_
+
+double tmc_accounting_get(const tmc_replica *r, const tmc_accounting_row *row)
+{
+    return *(const double *)((const char *)r + row->offset);
+}
+
+static double *field(tmc_replica *r, int split_row)
+{
+    return (double *)((char *)r + tmc_accounting_split[split_row].offset);
+}
+
+void tmc_accounting_accumulate(tmc_replica *a, const tmc_replica *b)
+{
+#define ADD_(f, key, label) a->f += b->f;
+#define ADD_SUM_(f) a->f += b->f;
+#define ADD_ARRAY_(f, n)                                                                   \
+    for (int i = 0; i < (n); i++)                                                          \
+        a->f[i] += b->f[i];
+    TMC_REPLICA_FIELDS(ADD_, ADD_, ADD_SUM_, ADD_ARRAY_)
+#undef ADD_
+#undef ADD_SUM_
+#undef ADD_ARRAY_
+}
+
+double tmc_accounting_split_sum(const tmc_replica *r)
+{
+    double sum = 0;
+    for (int i = 0; i < TMC_SPLIT_N; i++)
+        sum += tmc_accounting_get(r, &tmc_accounting_split[i]);
+    return sum;
+}
+
+/* The list grows as the run commits. */
+static int remember(tmc_ledger *l, const tmc_commit *c)
+{
+    if (l->n == l->cap) {
+        long cap = l->cap ? 2 * l->cap : 64;
+        tmc_commit *grown = realloc(l->parts, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        l->parts = grown;
+        l->cap = cap;
+    }
+    l->parts[l->n++] = *c;
+    return 0;
+}
+
+int tmc_accounting_commit(tmc_ledger *l, tmc_replica *out, const tmc_commit *c)
+{
+    for (int i = 0; i < TMC_SPLIT_N; i++)
+        *field(out, i) += c->row[i];
+    out->saves += 1;
+    if (l->keep && remember(l, c))
+        return out->failed = TMC_REPLICA_NO_MEMORY, -1;
+    return 0;
+}
+
+long tmc_accounting_roll_back(tmc_ledger *l, tmc_replica *out, long snapshots)
+{
+    long steps = 0;
+    for (long i = 1; i < snapshots && l->n > 0; i++) {
+        const tmc_commit *c = &l->parts[--l->n];
+        double moved = 0;
+        for (int k = 0; k < TMC_SPLIT_N; k++) {
+            *field(out, k) -= c->row[k];
+            moved += c->row[k];
+        }
+        out->lost_s += moved;
+        out->saves -= 1;
+        steps += c->steps;
+    }
+    return steps;
+}
+
+void tmc_accounting_free(tmc_ledger *l)
+{
+    free(l->parts);
+    l->parts = NULL;
+    l->n = l->cap = 0;
+}

@@ -1,0 +1,132 @@
+/* accounting.h - what one replica reports, written once as a table.
+ *
+ * Every result field of a replica is listed once, in TMC_REPLICA_FIELDS
+ * below; the struct, the sum over replicas, the wall-time split's sum, the
+ * rollback of committed work and the text and JSON reports (output.c) are
+ * all generated from it, so a new field cannot be missed by any of them.
+ *
+ * Invariant (docs/simulation-semantics.md, "The split"): the TIME rows add
+ * up to wall_s for every replica that was neither stopped, failed nor
+ * censored; tmc_accounting_split_sum computes that sum. */
+#ifndef TMC_ACCOUNTING_H
+#define TMC_ACCOUNTING_H
+
+#include <stddef.h>
+
+#define TMC_TILTS 5 /* failures, outages, spikes (rates); repairs, downtimes (means) */
+
+/* The table. Each entry is one of:
+ *   TIME(field, json_key, label)   a row of the wall-time split, seconds
+ *   COUNT(field, json_key, label)  events per run
+ *   SUM(field)                     another per-run sum (reported specially)
+ *   ARRAY(field, n)                n per-run sums
+ * The order of TIME rows is the order they are printed. */
+#define TMC_REPLICA_FIELDS(TIME, COUNT, SUM, ARRAY)                                         \
+    SUM(wall_s)            /* run wall time, s (the deadline's reserve not included) */      \
+    TIME(compute_s, "useful_compute", "useful compute")      /* mu per committed step */    \
+    TIME(straggler_s, "straggler_wait", "straggler wait")    /* max_i X_i - mu, committed */ \
+    TIME(pause_s, "pauses", "periodic pauses")               /* of committed steps */       \
+    TIME(fixed_s, "comm_input", "communication + input")     /* exposed comm + input wait */ \
+    TIME(save_s, "saves", "saves (committed)")               /* saves that committed */     \
+    TIME(lost_s, "lost_work", "lost work")                   /* work lost to interruptions */ \
+    TIME(restore_s, "restores", "restores")                  /* including restarted ones */ \
+    TIME(downtime_s, "outage_downtime", "outage downtime")   /* before restores */          \
+    TIME(detection_s, "failure_detection", "failures not yet detected")                     \
+    TIME(spare_wait_s, "spare_wait", "waiting for spares")   /* a spare card or a repair */ \
+    TIME(eviction_s, "evictions", "evicting slow cards")     /* restores that evict */      \
+    COUNT(card_failures, "card_failures", "card failures")                                  \
+    COUNT(outages, "outages", "outages")                                                    \
+    COUNT(loss_spikes, "loss_spikes", "loss spikes")                                        \
+    COUNT(saves, "saves", "committed saves")                                                \
+    COUNT(steps_simulated, "steps_simulated", "steps simulated") /* committed or lost: \
+        drawn one by one up to the one an interruption cuts (exact mode), or a whole        \
+        segment at once (aggregated mode, no jitter) */                                     \
+    SUM(slow_cards)        /* slow cards in the run */                                      \
+    SUM(slow_runs)         /* 1 if the run had any */                                       \
+    SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \
+    SUM(evictions)                                                                          \
+    SUM(censored)          /* 1 if still running at the horizon: wall_s = horizon */       \
+    /* Importance sampling (run/importance.h): the likelihood ratio w (1       \
+     * without tilt) and its products with the miss indicator, and the         \
+     * cross-entropy sums over the elite runs: w, w N_k (arrivals of process   \
+     * k that struck, or durations drawn) and w A_k (the time they could       \
+     * strike in, or the sum of the durations). */                             \
+    SUM(w) SUM(w2) SUM(w_miss) SUM(w2_miss) SUM(ce_w)                                       \
+    ARRAY(ce_n, TMC_TILTS) ARRAY(ce_a, TMC_TILTS)
+
+/* Why a replica has no result. */
+typedef enum {
+    TMC_REPLICA_NO_MEMORY = 1, /* memory ran out inside it */
+    TMC_REPLICA_STALLED = 2    /* a restore struck TMC_STALL_LIMIT times in a row */
+} tmc_replica_failure;
+
+/* The result of one replica (or the sum over many), generated from the table. */
+#define TMC_FIELD_(f, key, label) double f;
+#define TMC_SUM_(f) double f;
+#define TMC_ARRAY_(f, n) double f[n];
+typedef struct {
+    TMC_REPLICA_FIELDS(TMC_FIELD_, TMC_FIELD_, TMC_SUM_, TMC_ARRAY_)
+    int stopped;        /* 1 if tmc_engine_request_stop cut it short */
+    int failed;         /* tmc_replica_failure: no result (0: none) */
+} tmc_replica;
+#undef TMC_FIELD_
+#undef TMC_SUM_
+#undef TMC_ARRAY_
+
+/* One row of the split or one event count, for reports: its place in
+ * tmc_replica, JSON key and text label. */
+typedef struct {
+    size_t offset;
+    const char *key, *label;
+} tmc_accounting_row;
+
+extern const tmc_accounting_row tmc_accounting_split[]; /* the TIME rows, in order */
+extern const int tmc_accounting_split_rows;
+extern const tmc_accounting_row tmc_accounting_counts[]; /* the COUNT fields */
+extern const int tmc_accounting_count_rows;
+
+/* The value of a row in r. */
+double tmc_accounting_get(const tmc_replica *r, const tmc_accounting_row *row);
+
+/* Add b into a, field by field (stopped and failed are left alone). */
+void tmc_accounting_accumulate(tmc_replica *a, const tmc_replica *b);
+
+/* The sum of the split's rows, s: equal to wall_s (up to rounding) for a
+ * replica that ran to its end. */
+double tmc_accounting_split_sum(const tmc_replica *r);
+
+/* The rows of the split by name: TMC_ROW_compute_s, ... TMC_SPLIT_N. */
+#define TMC_ROW_(f, key, label) TMC_ROW_##f,
+#define TMC_NONE_(...)
+enum { TMC_REPLICA_FIELDS(TMC_ROW_, TMC_NONE_, TMC_NONE_, TMC_NONE_) TMC_SPLIT_N };
+#undef TMC_ROW_
+
+/* What one commit adds to the split (rows indexed by TMC_ROW_*; a commit
+ * fills compute, straggler wait, pauses, communication + input and its
+ * save), kept per committed snapshot so that a loss spike that rolls back
+ * several can move them to lost work. */
+typedef struct {
+    long steps;
+    double row[TMC_SPLIT_N];
+} tmc_commit;
+
+/* The committed snapshots still restorable, oldest first. */
+typedef struct {
+    tmc_commit *parts;
+    long n, cap;
+    int keep;           /* 1: remember commits (a spike may roll back several) */
+} tmc_ledger;
+
+/* Add a commit to out's split and saves, and remember it when the ledger
+ * keeps commits. Returns 0, or -1 if memory runs out (then out->failed is
+ * TMC_REPLICA_NO_MEMORY). */
+int tmc_accounting_commit(tmc_ledger *l, tmc_replica *out, const tmc_commit *c);
+
+/* A loss spike that rolls back `snapshots` committed snapshots: the newest
+ * snapshots - 1 commits remembered (as many as there are) move from the
+ * split to lost work. Returns the steps they held. */
+long tmc_accounting_roll_back(tmc_ledger *l, tmc_replica *out, long snapshots);
+
+void tmc_accounting_free(tmc_ledger *l);
+
+#endif

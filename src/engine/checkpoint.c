@@ -1,0 +1,151 @@
+/* checkpoint.c - the save policies: synchronous saves that commit at their
+ * end, or asynchronous ones (snapshots.h) that commit when their background
+ * write ends; and loss spikes' rollback past the newest commit
+ * (docs/simulation-semantics.md, 1 and 4).
+ *
+ * Invariant: `committed` is the last step of the newest committed snapshot
+ * still restorable; the split holds the committed work up to it (the
+ * ledger keeps it per snapshot when a spike may roll back several). */
+#include "run_state.h"
+
+#include <math.h>
+
+/* Add a committed stretch of n steps (their summed slowest-card time
+ * sum_max, pause time and save) to the split. */
+static void add_committed(tmc_run *run, long n, double sum_max, double pause, double save_s)
+{
+    const tmc_engine *e = run->e;
+    double mu = e->stragglers.max.mu;
+    tmc_commit c = {.steps = n};
+    c.row[TMC_ROW_compute_s] = n * mu;
+    c.row[TMC_ROW_straggler_s] = sum_max - n * mu - pause;
+    c.row[TMC_ROW_pause_s] = pause;
+    c.row[TMC_ROW_fixed_s] = n * e->stragglers.fixed_s;
+    c.row[TMC_ROW_save_s] = save_s;
+    tmc_accounting_commit(&run->ledger, run->out, &c);
+}
+
+/* After a loss spike: drop the newest rollback - 1 committed snapshots too
+ * (as many as there are); returns the committed step to resume from. */
+static long spike_rollback(tmc_run *run, long committed)
+{
+    return committed - tmc_accounting_roll_back(&run->ledger, run->out, run->e->spike_rollback);
+}
+
+static double pause_time(const tmc_engine *e, long first, long n)
+{
+    return tmc_stragglers_paused(&e->stragglers, first, n) * e->stragglers.pause_s;
+}
+
+/* Asynchronous saves: a segment ends with the blocking copy (save_s); its
+ * snapshot commits write_s after the storage is free; the run ends when
+ * the last snapshot has committed. */
+static void commit_ready(tmc_run *run, long *committed, double *safe_s)
+{
+    tmc_snapshot s;
+    while (tmc_snapshots_commit(&run->snapshots, run->t, &s)) {
+        add_committed(run, s.step - *committed, s.sum_max_s, s.pause_s, s.copy_s);
+        *committed = s.step;
+        *safe_s = s.capture_s;
+    }
+}
+
+/* One segment and its copy; queues its snapshot (training waits while the
+ * write queue is full). -1, or the process that interrupted it. */
+static int async_segment(tmc_run *run, long progress, long n, long *committed,
+                         double *safe_s)
+{
+    const tmc_engine *e = run->e;
+    double sum_max = 0;
+    int hit = tmc_run_compute(run, progress, n, &sum_max);
+    if (hit < 0)
+        hit = tmc_run_phase(run, e->save_s);
+    if (hit >= 0)
+        return hit;
+    tmc_snapshot s = {.step = progress + n, .capture_s = run->t, .sum_max_s = sum_max,
+                      .pause_s = pause_time(e, progress, n), .copy_s = e->save_s};
+    while (run->snapshots.count == TMC_SNAPSHOTS_MAX) {
+        double start = run->t, free_at = run->snapshots.queue[run->snapshots.head].commit_s;
+        if ((hit = tmc_run_phase(run, free_at - run->t)) >= 0)
+            return hit;
+        s.copy_s += run->t - start; /* accounted with the snapshot */
+        s.capture_s = run->t;
+        commit_ready(run, committed, safe_s);
+    }
+    tmc_snapshots_capture(&run->snapshots, &s, e->write_s);
+    return -1;
+}
+
+/* All steps done, or an eviction due: wait for the writes. -1, or the
+ * process that interrupted the wait. */
+static int await_writes(tmc_run *run, double *safe_s)
+{
+    double start = run->t;
+    int hit = tmc_run_phase(run, run->snapshots.storage_free_s - run->t);
+    if (hit < 0) {
+        run->out->save_s += run->t - start;
+        *safe_s = run->t;
+    }
+    return hit;
+}
+
+void tmc_checkpoint_run_async(tmc_run *run)
+{
+    const tmc_engine *e = run->e;
+    long committed = 0, progress = 0;
+    double safe_s = 0; /* the wall time up to which the work is saved */
+    tmc_snapshots_reset(&run->snapshots);
+    while (!tmc_run_must_end(run)) {
+        commit_ready(run, &committed, &safe_s);
+        if (committed == e->steps)
+            return;
+        if (tmc_run_evict_due(run) && run->snapshots.count == 0) {
+            tmc_run_evict(run);
+            safe_s = run->t;
+        }
+        int hit;
+        if (progress < e->steps && !(tmc_run_evict_due(run) && run->snapshots.count > 0)) {
+            long n = e->steps - progress < e->interval_steps ? e->steps - progress
+                                                              : e->interval_steps;
+            if ((hit = async_segment(run, progress, n, &committed, &safe_s)) < 0) {
+                progress += n;
+                continue;
+            }
+        } else if ((hit = await_writes(run, &safe_s)) < 0) {
+            continue;
+        }
+        commit_ready(run, &committed, &safe_s);
+        run->out->lost_s += run->t - safe_s;
+        tmc_snapshots_abort(&run->snapshots);
+        tmc_run_recover(run, hit);
+        if (hit == TMC_SPIKE)
+            committed = spike_rollback(run, committed);
+        progress = committed;
+        safe_s = run->t;
+    }
+}
+
+/* Synchronous saves: each segment's save commits at its end. */
+void tmc_checkpoint_run_sync(tmc_run *run)
+{
+    const tmc_engine *e = run->e;
+    long done = 0;
+    while (done < e->steps && !tmc_run_must_end(run)) {
+        long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
+        double seg_start = run->t, sum_max = 0;
+        int hit = tmc_run_compute(run, done, n, &sum_max);
+        if (hit < 0)
+            hit = tmc_run_phase(run, e->save_s);
+        if (hit >= 0) {
+            run->out->lost_s += run->t - seg_start;
+            tmc_run_recover(run, hit);
+            if (hit == TMC_SPIKE)
+                done = spike_rollback(run, done);
+            continue;
+        }
+        add_committed(run, n, sum_max, pause_time(e, done, n), e->save_s);
+        done += n;
+        if (done < e->steps)
+            tmc_run_evict(run);
+    }
+}

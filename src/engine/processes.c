@@ -1,0 +1,173 @@
+/* processes.c - failures, outages and loss spikes (processes.h). */
+#include "processes.h"
+
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+
+static tmc_trace_ref trace_of(int enabled, int n, const double *days)
+{
+    return enabled ? (tmc_trace_ref){n, days} : (tmc_trace_ref){0, NULL};
+}
+
+void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
+                         const tmc_closed_form *cf)
+{
+    memset(m, 0, sizeof *m);
+    m->restore_s = x->checkpoint.restore_s;
+    m->downtime_s = x->outages.enabled ? x->outages.downtime_s : 0;
+    m->downtime_sigma = x->outages.enabled ? sqrt(log1p(pow(x->outages.downtime_cv, 2))) : 0;
+    m->downtime_mu = m->downtime_s > 0 ? log(m->downtime_s) - 0.5 * pow(m->downtime_sigma, 2)
+                                       : 0;
+    m->rate[TMC_FAILURE] = cf->rate_failures;
+    m->rate[TMC_OUTAGE] = cf->rate_outages;
+    m->rate[TMC_SPIKE] = cf->rate_spikes;
+    /* failure traces are replayed in failures.c */
+    m->trace[TMC_OUTAGE] = trace_of(x->outages.enabled, x->outages.n_trace,
+                                    x->outages.trace_days);
+    m->trace[TMC_SPIKE] = trace_of(x->loss_spikes.enabled, x->loss_spikes.n_trace,
+                                   x->loss_spikes.trace_days);
+    if (x->failures.enabled)
+        tmc_failures_model(&m->failures, x);
+    for (int k = 0; k < TMC_TILTS; k++)
+        m->tilt[k] = 1;
+}
+
+/* The first time of a replayed trace after `from` (INFINITY past its end). */
+static double trace_after(const tmc_trace_ref *tr, int *next, double from)
+{
+    while (*next < tr->n && tr->days[*next] * TMC_DAY_S <= from)
+        (*next)++;
+    return *next < tr->n ? tr->days[*next] * TMC_DAY_S : INFINITY;
+}
+
+/* The arrival of process k at time `from` is consumed: draw the next. */
+static void draw_next(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                      int k, double from)
+{
+    double rate = m->rate[k] * m->tilt[k];
+    gsl_rng *r = rng[TMC_STREAM_FAILURES + k];
+    if (k != TMC_FAILURE && m->trace[k].n > 0)
+        p->next[k] = trace_after(&m->trace[k], &p->trace_next[k], from);
+    else if (rate <= 0)
+        p->next[k] = INFINITY;
+    else if (k == TMC_FAILURE)
+        p->next[k] = tmc_failures_after(&m->failures, &p->failures, r, from);
+    else
+        p->next[k] = from + gsl_ran_exponential(r, 1 / rate);
+}
+
+int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng)
+{
+    memset(p, 0, sizeof *p);
+    p->next[TMC_FAILURE] = INFINITY;
+    if (m->rate[TMC_FAILURE] > 0) {
+        double first = tmc_failures_start(&m->failures, &p->failures,
+                                          rng[TMC_STREAM_FAILURES]);
+        if (first < 0)
+            return -1;
+        p->next[TMC_FAILURE] = first;
+    }
+    draw_next(m, p, rng, TMC_OUTAGE, 0.0);
+    draw_next(m, p, rng, TMC_SPIKE, 0.0);
+    return 0;
+}
+
+void tmc_processes_end(tmc_processes *p)
+{
+    tmc_failures_end(&p->failures);
+}
+
+/* A Poisson process forgets: drawing its next arrival afresh from t is the
+ * same as discarding the arrivals before t one by one, and keeps the
+ * arrivals that count, and the time they can strike in, apart for the
+ * likelihood ratio. Renewal processes (per-card lifetimes) remember, so
+ * their arrivals are discarded one by one; a trace's next time after t is
+ * found directly. */
+void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
+                                 gsl_rng *const *rng, int k, double t)
+{
+    if (p->next[k] > t)
+        return;
+    if (k == TMC_FAILURE && !tmc_failures_poisson(&m->failures)) {
+        while (p->next[k] <= t)
+            draw_next(m, p, rng, k, p->next[k]);
+        return;
+    }
+    draw_next(m, p, rng, k, t);
+}
+
+int tmc_processes_earliest(const tmc_processes *p, int n)
+{
+    int best = 0;
+    for (int k = 1; k < n; k++)
+        if (p->next[k] < p->next[best])
+            best = k;
+    return best;
+}
+
+/* The job is down for d seconds from t: failures and outages meanwhile are
+ * discarded. Returns the time it is up again. */
+static double stay_down(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                        double t, double d, double *account)
+{
+    if (d <= 0)
+        return t;
+    t += d;
+    *account += d;
+    p->down_s += d;
+    tmc_processes_discard_until(m, p, rng, TMC_FAILURE, t);
+    tmc_processes_discard_until(m, p, rng, TMC_OUTAGE, t);
+    return t;
+}
+
+/* An outage's downtime: fixed, or lognormal with mean downtime_s. */
+static double outage_downtime(const tmc_process_model *m, tmc_processes *p, gsl_rng *r)
+{
+    if (m->downtime_sigma == 0 || m->downtime_s == 0)
+        return m->downtime_s;
+    /* importance sampling shifts the log-mean by ln theta; the density ratio
+     * of the lognormal is exp(((y - mu - d)^2 - (y - mu)^2) / 2 s^2), y = ln x */
+    double s = m->downtime_sigma, shift = log(m->tilt[4]);
+    double x = gsl_ran_lognormal(r, m->downtime_mu + shift, s);
+    double y = log(x) - m->downtime_mu;
+    if (shift != 0)
+        p->downtime_log_w += ((y - shift) * (y - shift) - y * y) / (2 * s * s);
+    p->downtimes_drawn++;
+    p->downtime_log_sum += log(x);
+    return x;
+}
+
+/* A card failure at t: its cause's detection delay, a wait for a spare, and
+ * the restore the cause asks for. */
+static double take_failure(const tmc_process_model *m, tmc_processes *p,
+                           gsl_rng *const *rng, double t, tmc_replica *out)
+{
+    const tmc_failure_model *f = &m->failures;
+    int cause = tmc_failures_cause(f, rng[TMC_STREAM_CAUSES]);
+    double failed_at = t;
+    p->restore_s = f->n_causes ? f->restore_s[cause] : m->restore_s;
+    t = stay_down(m, p, rng, t, f->n_causes ? f->detection_s[cause] : 0, &out->detection_s);
+    double wait = tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
+                                          failed_at, t);
+    return stay_down(m, p, rng, t, wait, &out->spare_wait_s);
+}
+
+double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
+                            gsl_rng *const *rng, int k, double t, tmc_replica *out)
+{
+    p->arrivals[k]++;
+    draw_next(m, p, rng, k, t);
+    p->restore_s = m->restore_s;
+    if (k == TMC_FAILURE) {
+        out->card_failures++;
+        return take_failure(m, p, rng, t, out);
+    }
+    if (k == TMC_OUTAGE) {
+        out->outages++;
+        return stay_down(m, p, rng, t, outage_downtime(m, p, rng[TMC_STREAM_DOWNTIMES]),
+                         &out->downtime_s);
+    }
+    out->loss_spikes++;
+    return t;
+}

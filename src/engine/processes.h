@@ -1,0 +1,90 @@
+/* processes.h - what interrupts a run: card failures, common outages and
+ * loss spikes (docs/simulation-semantics.md, 3 and 4). Each process answers
+ * two questions: when its next arrival is (next[k]), and what happens when
+ * it strikes (tmc_processes_strike: the job waits, then restores).
+ *
+ * Failures (rate N / MTBF_card, or per-card renewal; failures.h), outages
+ * and spikes are processes in wall-clock time, each with its own random
+ * stream; outages and spikes may be replayed from a trace instead. The
+ * engine decides which arrivals count: failures and outages strike anywhere
+ * but while the job is down, spikes only during compute.
+ *
+ * Invariants: next[k] is the absolute time of process k's next arrival
+ * (INFINITY when off or past a trace's end), always drawn from stream
+ * TMC_STREAM_FAILURES + k, so each process's arrival times do not depend on
+ * what the others do; arrivals[k] counts those that struck, down_s and
+ * spike_exposure_s the time none could (for the likelihood ratio). */
+#ifndef TMC_PROCESSES_H
+#define TMC_PROCESSES_H
+
+#include <gsl/gsl_rng.h>
+
+#include "accounting.h"
+#include "closed_form.h"
+#include "config.h"
+#include "failures.h"
+#include "rng_pcg.h"
+
+enum { TMC_FAILURE = 0, TMC_OUTAGE = 1, TMC_SPIKE = 2, TMC_PROCESSES = 3 };
+
+/* A replayed trace of arrival times, days from the start (config.h). */
+typedef struct {
+    int n;
+    const double *days;
+} tmc_trace_ref;
+
+/* Constants of the processes, derived once from an experiment. */
+typedef struct {
+    double rate[TMC_PROCESSES]; /* per second: failures, outages, spikes (0: off) */
+    double tilt[TMC_TILTS];     /* importance sampling: rate multipliers of the
+                                   three processes, mean multipliers of repair
+                                   times and outage downtimes (1: none) */
+    tmc_trace_ref trace[TMC_PROCESSES]; /* outages, spikes: replayed times (n = 0:
+                                           Poisson); borrowed from the experiment */
+    tmc_failure_model failures; /* lifetimes, causes, spares (when rate[0] > 0) */
+    double restore_s;           /* the default restore, s */
+    double downtime_s;          /* mean outage downtime, s */
+    double downtime_sigma;      /* lognormal sigma of a downtime; 0: fixed */
+    double downtime_mu;         /* log-mean of a lognormal downtime */
+} tmc_process_model;
+
+/* One replica's processes. */
+typedef struct {
+    double next[TMC_PROCESSES];
+    int trace_next[TMC_PROCESSES]; /* replayed: the next trace index */
+    double arrivals[TMC_PROCESSES]; /* arrivals that struck */
+    double down_s;                 /* time down (no failure or outage can strike), s */
+    double spike_exposure_s;       /* time in compute (spikes can strike), s */
+    double restore_s;              /* the restore the last arrival asks for, s */
+    double downtime_log_w;         /* likelihood ratio terms of the downtimes drawn */
+    double downtimes_drawn, downtime_log_sum;
+    tmc_failure_state failures;
+} tmc_processes;
+
+/* Fill m from a validated experiment and its closed form (the rates). */
+void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
+                         const tmc_closed_form *cf);
+
+/* First arrivals of every process at t = 0. rng: the replica's streams.
+ * Returns 0, or -1 if memory runs out (free with tmc_processes_end either
+ * way). */
+int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng);
+void tmc_processes_end(tmc_processes *p);
+
+/* Arrivals of process k up to time t do not count (the job is down, or a
+ * spike outside compute): skip them. */
+void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
+                                 gsl_rng *const *rng, int k, double t);
+
+/* The process with the earliest pending arrival among the first n. */
+int tmc_processes_earliest(const tmc_processes *p, int n);
+
+/* Process k strikes at time t: count it in p and out, draw its next
+ * arrival, and sit out what the job waits before its restore (a failure's
+ * detection delay and spare wait, an outage's downtime), adding it to out's
+ * split. Sets p->restore_s to the restore asked for. Returns the time the
+ * restore may start, s. */
+double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
+                            gsl_rng *const *rng, int k, double t, tmc_replica *out);
+
+#endif

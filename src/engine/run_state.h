@@ -1,0 +1,50 @@
+/* run_state.h - the state of one replica while it runs, shared by the
+ * event loop (engine.c) and the save policies (checkpoint.c); private to
+ * src/engine/.
+ *
+ * Invariant: t is the wall-clock time; every module's state below is its
+ * own (processes, stragglers, snapshots, ledger) and only its module writes
+ * it, except that the loop adds compute time to the spikes' exposure. */
+#ifndef TMC_RUN_STATE_H
+#define TMC_RUN_STATE_H
+
+#include "engine.h"
+#include "snapshots.h"
+
+typedef struct {
+    const tmc_engine *e;
+    gsl_rng *const *rng;
+    double t;
+    tmc_processes proc;
+    tmc_stragglers strag;
+    tmc_snapshots snapshots; /* asynchronous saves not yet committed */
+    tmc_ledger ledger;       /* committed snapshots, for rollbacks */
+    tmc_replica *out;
+} tmc_run;
+
+/* Steps first + 1 .. first + n; returns the interrupting process, or -1
+ * with *sum_max the summed slowest-card compute times (pauses included).
+ * On interruption run->t is the arrival time. */
+int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max);
+
+/* A phase of d seconds (save, write wait, restore) that only failures and
+ * outages can interrupt: -1, or the process that did (run->t is then its
+ * arrival time). */
+int tmc_run_phase(tmc_run *run, double d);
+
+/* After process k struck: wait, then restore until a restore completes. */
+void tmc_run_recover(tmc_run *run, int k);
+
+/* 1 when the replica must end now: stopped, failed, or at the horizon
+ * (then censored). */
+int tmc_run_must_end(tmc_run *run);
+
+/* Slow cards detected: evict them (a restore) right after a commit. */
+int tmc_run_evict_due(const tmc_run *run);
+void tmc_run_evict(tmc_run *run);
+
+/* The save policies (checkpoint.c): run the replica to its end. */
+void tmc_checkpoint_run_sync(tmc_run *run);
+void tmc_checkpoint_run_async(tmc_run *run);
+
+#endif

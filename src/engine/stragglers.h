@@ -1,0 +1,95 @@
+/* stragglers.h - the compute time of steps: the slowest of N cards under
+ * jitter, periodic pauses and slow cards (docs/simulation-semantics.md, 2).
+ *
+ * A step's slowest-card time is drawn in O(1) whatever N (dist.h). Pauses
+ * fall on steps k, 2k, ... of the run: all cards stop for p, or one does,
+ * so that step's slowest card is max(A_{N-1}, B + p), drawn from exact
+ * samplers of N - 1 and 1 cards. Slow cards: each card is slow with
+ * probability f for the whole run (S ~ Binomial(N, f) per replica), its time
+ * factor x a normal card's; a step is then max(max of N - S normal cards,
+ * factor x max of S), each group's maximum drawn exactly. Detection after W
+ * completed steps with them lets the engine evict them at its next commit.
+ *
+ * Modes: exact draws every step, stopping at the first one past a limit;
+ * aggregated draws a segment of n >= TMC_AGGREGATE_MIN_STEPS steps at once
+ * as n m + sqrt(n) s (z + g (z^2 - 1) / 6), z ~ N(0, 1), g = skew / sqrt(n)
+ * (Cornish-Fisher: mean and variance exact, skewness matched). Slow cards
+ * are drawn step by step in both modes (detection counts steps).
+ *
+ * Invariant: the draws of a segment depend only on the jitter stream and
+ * the segment (first step, length, slow cards), never on the other
+ * processes, so a replica's steps are the same whatever interrupts them. */
+#ifndef TMC_STRAGGLERS_H
+#define TMC_STRAGGLERS_H
+
+#include <signal.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "dist.h"
+
+#define TMC_AGGREGATE_MIN_STEPS 16
+/* Draws stop to look at a stop request every this many steps (a power of 2). */
+#define TMC_STEPS_PER_STOP_CHECK 65536
+
+/* Constants of the compute time, derived once from an experiment. */
+typedef struct {
+    int aggregated;         /* 1: aggregated mode, 0: exact */
+    double max_mean_s;      /* E[max_i X_i], s */
+    double max_sd_s;        /* sd of max_i X_i, s */
+    double max_skew;        /* skewness of max_i X_i */
+    double fixed_s;         /* exposed comm + input wait per step, s */
+    tmc_max_sampler max;    /* slowest-card compute time per step */
+    long pause_every;       /* k: a pause on steps k, 2k, ... (0: none) */
+    double pause_s;         /* pause length, s */
+    int pause_one;          /* 1: one card pauses; 0: all do */
+    tmc_max_sampler rest;   /* pause_one: the other N - 1 cards (independent part) */
+    tmc_max_sampler single; /* pause_one: the pausing card (independent part) */
+    long cards;             /* N */
+    double slow_fraction, slow_factor; /* slow cards (0: none) */
+    long detect_after;      /* steps until slow cards are detected (0: never) */
+} tmc_straggler_model;
+
+/* One replica's slow cards. */
+typedef struct {
+    long slow;      /* slow cards still in the job */
+    long steps_run; /* steps completed while slow cards were in the job */
+    double steps_simulated; /* accounting.h */
+} tmc_stragglers;
+
+/* Build from a validated experiment and its closed form (the compute time
+ * per step, cf->compute_s). Returns 0, or -1 if memory runs out or a moment
+ * quadrature fails. Free with tmc_stragglers_free. */
+int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
+                        const tmc_closed_form *cf, int aggregated);
+void tmc_stragglers_free(tmc_straggler_model *m);
+
+/* A replica's slow cards, drawn from r (its slow-card stream). */
+void tmc_stragglers_start(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r);
+
+/* Paused steps among steps first + 1 .. first + n. */
+long tmc_stragglers_paused(const tmc_straggler_model *m, long first, long n);
+
+/* What tmc_stragglers_segment sets *cut to. */
+enum {
+    TMC_CUT_NONE = 0,
+    TMC_CUT_LIMIT = 1, /* a step ended past the limit */
+    TMC_CUT_STOP = 2   /* a stop was requested (tmc_engine_request_stop) */
+};
+
+/* The summed slowest-card compute time of steps first + 1 .. first + n,
+ * pauses included, seconds, starting at wall time t; each step also costs
+ * fixed_s. Exact draws stop at the first step ending past `limit`
+ * (*cut = TMC_CUT_LIMIT) or at a stop request (*cut = TMC_CUT_STOP; *stop is
+ * read every TMC_STEPS_PER_STOP_CHECK steps); the sum then holds the steps
+ * drawn. r: the jitter stream (a tmc_rng_pcg32 generator). */
+double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, long first,
+                              long n, double t, double limit, gsl_rng *r,
+                              const volatile sig_atomic_t *stop, int *cut);
+
+/* 1 when slow cards have been detected and must be evicted. */
+int tmc_stragglers_evict_due(const tmc_straggler_model *m, const tmc_stragglers *s);
+
+#endif
