@@ -1,6 +1,5 @@
 /* cli_plan.c - `trainmc plan`: the design board of one experiment (plan.h),
  * as text and optionally JSON. Deterministic: no simulation. */
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,12 +7,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "output.h"
 #include "plan.h"
 
-#define MAX_SETS 64
-
-static const char *usage_plan =
+static const tmc_cli_command command = {
+    "plan", TMC_CLI_PLAN, "EXPERIMENT.json",
     "usage: trainmc plan EXPERIMENT.json [options]\n"
     "\n"
     "Print the experiment's design board (MODEL.md 1, 3-5), without simulating:\n"
@@ -22,49 +21,7 @@ static const char *usage_plan =
     "Young overhead, completion and the efficiency needed; checkpoint size and\n"
     "save time; the prefetch queue a paused input process needs; critical-batch\n"
     "weak and strong scaling; 6ND days and cards on A100, H100 and B200.\n"
-    "Parts whose experiment sections are absent are skipped.\n"
-    "\n"
-    "options:\n"
-    "  -j, --json FILE       also write the board as JSON to FILE (atomically)\n"
-    "      --set KEY=VALUE   override a key of the experiment, e.g.\n"
-    "                        --set memory.zero_stage=1 --set model.grads_bytes_per_param=4\n"
-    "  -h, --help            this help\n";
-
-typedef struct {
-    const char *experiment;
-    const char *json_path;
-    const char *sets[MAX_SETS];
-    int n_sets;
-} plan_options;
-
-static int parse_plan_options(int argc, char **argv, plan_options *o)
-{
-    static const struct option longs[] = {{"json", required_argument, 0, 'j'},
-                                          {"set", required_argument, 0, 'S'},
-                                          {"help", no_argument, 0, 'h'},
-                                          {0, 0, 0, 0}};
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":j:h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'j': o->json_path = optarg; break;
-        case 'S':
-            if (o->n_sets >= MAX_SETS)
-                return tmc_cli_usage_error("plan", "--set: more than %d overrides", MAX_SETS);
-            o->sets[o->n_sets++] = optarg;
-            break;
-        case 'h': fputs(usage_plan, stdout); exit(tmc_cli_check_stdout());
-        case ':': return tmc_cli_usage_error("plan", "option %s needs a value", argv[optind - 1]);
-        default: return tmc_cli_usage_error("plan", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1)
-        return tmc_cli_usage_error("plan", "%s", optind >= argc ? "plan needs one EXPERIMENT.json"
-                                                 : "plan takes one EXPERIMENT.json");
-    o->experiment = argv[optind];
-    return 0;
-}
+    "Parts whose experiment sections are absent are skipped.\n"};
 
 /* ---------- text ---------- */
 
@@ -393,11 +350,11 @@ static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
 
 int tmc_cli_plan(int argc, char **argv)
 {
-    plan_options o;
+    tmc_cli_options o;
     memset(&o, 0, sizeof o);
-    int rc = parse_plan_options(argc, argv, &o);
+    int rc = tmc_cli_parse_options(&command, argc, argv, &o);
     if (rc)
-        return rc;
+        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
     tmc_experiment x;
     if ((rc = tmc_cli_load_experiment(o.experiment, o.sets, o.n_sets, &x)))
         return rc;

@@ -1,13 +1,13 @@
 /* cli_sweep.c - `trainmc sweep`: one experiment at several settings under
  * common random numbers (a table), or the setting where a simulated metric
  * crosses a target (bisection). The logic is in sweep.h. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "output.h"
 #include "plan.h"
 #include "ranks.h"
@@ -16,10 +16,10 @@
 #include "sweep.h"
 #include "sweep_output.h"
 
-#define MAX_SETS 64
 #define MAX_EVALUATIONS (TMC_SWEEP_MAX_BISECTIONS + 2)
 
-static const char *usage_sweep =
+static const tmc_cli_command command = {
+    "sweep", TMC_CLI_SWEEP, "EXPERIMENT.json",
     "usage: trainmc sweep EXPERIMENT.json --vary KEY=VALUES [--vary KEY2=VALUES] [options]\n"
     "       trainmc sweep EXPERIMENT.json --vary KEY=LO:HI[:TOL] --target METRIC>=VALUE\n"
     "\n"
@@ -29,140 +29,11 @@ static const char *usage_sweep =
     "the best setting with its standard error. Replica k draws the same random\n"
     "streams at every setting (common random numbers), so differences are far\n"
     "more precise than each value alone. With --target, find by bisection the\n"
-    "smallest or largest value of KEY that meets the target.\n"
-    "\n"
-    "options:\n"
-    "      --vary KEY=VALUES a numeric experiment key (dotted path, as for --set)\n"
-    "                        and its values: V1,V2,... or START:STOP:STEP (STOP\n"
-    "                        included); at most 1000 settings in all\n"
-    "      --target T        METRIC>=VALUE or METRIC<=VALUE, METRIC one of\n"
-    "                        deadline.probability, completion_days.mean,\n"
-    "                        overhead.mean; needs one --vary KEY=LO:HI (integer\n"
-    "                        key) or KEY=LO:HI:TOL\n"
-    "  -n, --replicas N      replicas per setting (overrides monte_carlo.replicas), 2..1e9\n"
-    "  -s, --seed S          run seed (overrides monte_carlo.seed), 0..2^53-1\n"
-    "  -t, --threads T       worker threads, 1..1024 (default: all cores); the\n"
-    "                        numbers are identical whatever T is\n"
-    "  -j, --json FILE       also write the results as JSON to FILE (atomically)\n"
-    "      --set KEY=VALUE   override a key of the experiment at every setting\n"
-    "  -q, --quiet           no progress bar\n"
-    "  -f, --force           run even if a setting's training state does not fit in memory\n"
-    "      --importance auto|F,O,S[,R,D]  also estimate each setting's P(miss) by importance\n"
-    "                        sampling (as `trainmc run`; not with --target)\n"
-    "      --importance-pilot N  replicas per cross-entropy level (default 1000)\n"
-    "      --precision TARGET  replicas in batches of 1000 until every setting's 95 %\n"
-    "                        interval is this narrow (as `trainmc run`), within --replicas\n"
-    "  -h, --help            this help\n";
+    "smallest or largest value of KEY that meets the target.\n"};
 
-typedef struct {
-    const char *experiment;
-    const char *json_path;
-    const char *target;
-    const char *sets[MAX_SETS + 2];
-    int n_sets;
-    const char *vary[TMC_SWEEP_MAX_KEYS];
-    int n_vary;
-    int threads;
-    int quiet;
-    int force;
-    const char *importance;
-    long pilot;
-    int has_precision;
-    tmc_precision precision;
-    char replicas_set[64];
-    char seed_set[64];
-} sweep_options;
-
-enum { OPT_VARY = 256, OPT_TARGET, OPT_SET, OPT_IMPORTANCE, OPT_PILOT, OPT_PRECISION };
-
-static int parse_option(int c, const char *arg, sweep_options *o)
+/* What the options of a sweep must say together, beyond each alone. */
+static int check_sweep_options(const tmc_cli_options *o)
 {
-    long v;
-    switch (c) {
-    case 'n':
-        snprintf(o->replicas_set, sizeof o->replicas_set, "monte_carlo.replicas=%s", arg);
-        break;
-    case 's': snprintf(o->seed_set, sizeof o->seed_set, "monte_carlo.seed=%s", arg); break;
-    case 't':
-        if (tmc_cli_parse_long(arg, 1, 1024, &v))
-            return tmc_cli_usage_error("sweep", "--threads: '%s' is not an integer in [1, 1024]",
-                                       arg);
-        o->threads = (int)v;
-        break;
-    case 'j': o->json_path = arg; break;
-    case 'q': o->quiet = 1; break;
-    case 'f': o->force = 1; break;
-    case OPT_TARGET: o->target = arg; break;
-    case OPT_IMPORTANCE:
-        if (strcmp(arg, "auto") != 0 && tmc_importance_parse_tilt(arg, NULL))
-            return tmc_cli_usage_error("sweep", "--importance: '%s' is neither auto nor three "
-                                                "or five positive multipliers F,O,S[,R,D]", arg);
-        o->importance = arg;
-        break;
-    case OPT_PRECISION:
-        if (tmc_precision_parse(arg, &o->precision))
-            return tmc_cli_usage_error("sweep", "--precision: '%s' is not METRIC:abs=X or "
-                                                "METRIC:rel=X with X > 0, METRIC "
-                                                "deadline.probability or completion_days.mean",
-                                       arg);
-        o->has_precision = 1;
-        break;
-    case OPT_PILOT:
-        if (tmc_cli_parse_long(arg, 100, 100000000, &o->pilot))
-            return tmc_cli_usage_error("sweep", "--importance-pilot: '%s' is not an integer "
-                                                "in [100, 100000000]", arg);
-        break;
-    case OPT_VARY:
-        if (o->n_vary == TMC_SWEEP_MAX_KEYS)
-            return tmc_cli_usage_error("sweep", "--vary: at most %d keys (a grid)",
-                                       TMC_SWEEP_MAX_KEYS);
-        o->vary[o->n_vary++] = arg;
-        break;
-    default: /* OPT_SET, the only value left */
-        if (o->n_sets >= MAX_SETS)
-            return tmc_cli_usage_error("sweep", "--set: more than %d overrides", MAX_SETS);
-        o->sets[o->n_sets++] = arg;
-    }
-    return 0;
-}
-
-/* Numeric flags become --set overrides so the experiment's validation table
- * checks them with the same bounds and messages. */
-static int parse_sweep_options(int argc, char **argv, sweep_options *o)
-{
-    static const struct option longs[] = {
-        {"vary", required_argument, 0, OPT_VARY}, {"target", required_argument, 0, OPT_TARGET},
-        {"replicas", required_argument, 0, 'n'},  {"seed", required_argument, 0, 's'},
-        {"threads", required_argument, 0, 't'},   {"json", required_argument, 0, 'j'},
-        {"set", required_argument, 0, OPT_SET},   {"quiet", no_argument, 0, 'q'},
-        {"force", no_argument, 0, 'f'},           {"help", no_argument, 0, 'h'},
-        {"importance", required_argument, 0, OPT_IMPORTANCE},
-        {"importance-pilot", required_argument, 0, OPT_PILOT},
-        {"precision", required_argument, 0, OPT_PRECISION},
-        {0, 0, 0, 0}};
-    int c, rc;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":n:s:t:j:qfh", longs, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(usage_sweep, stdout);
-            exit(tmc_cli_check_stdout()); /* 1 if the help could not be written */
-        }
-        if (c == ':')
-            return tmc_cli_usage_error("sweep", "option %s needs a value", argv[optind - 1]);
-        if (c == '?')
-            return tmc_cli_usage_error("sweep", "unknown option '%s'", argv[optind - 1]);
-        if ((rc = parse_option(c, optarg, o)))
-            return rc;
-    }
-    if (o->replicas_set[0])
-        o->sets[o->n_sets++] = o->replicas_set;
-    if (o->seed_set[0])
-        o->sets[o->n_sets++] = o->seed_set;
-    if (optind != argc - 1)
-        return tmc_cli_usage_error("sweep", "%s", optind >= argc ? "sweep needs one EXPERIMENT.json"
-                                                   : "sweep takes one EXPERIMENT.json");
-    o->experiment = argv[optind];
     if (o->n_vary == 0)
         return tmc_cli_usage_error("sweep", "sweep needs --vary KEY=V1,V2,... or "
                                             "KEY=START:STOP:STEP");
@@ -177,7 +48,7 @@ static int parse_sweep_options(int argc, char **argv, sweep_options *o)
 
 /* Everything a sweep shares once its experiment is loaded. */
 typedef struct {
-    const sweep_options *o;
+    const tmc_cli_options *o;
     tmc_sweep_base base;
     int threads;
     int show; /* progress bar */
@@ -189,7 +60,7 @@ typedef struct {
  * standard errors. 0, or 2 with a message. */
 static int load_base(sweep_run *sw, const char *const *keys)
 {
-    const sweep_options *o = sw->o;
+    const tmc_cli_options *o = sw->o;
     tmc_error err = {""};
     int rc = tmc_sweep_load_base(&sw->base, o->experiment, o->sets, o->n_sets, keys,
                                  o->n_vary, &err) ? 2 : 0;
@@ -263,7 +134,7 @@ static int load_settings(const sweep_run *sw, const tmc_sweep_axis *axes, int n_
  * by rank 0 alone under MPI (cli.h). */
 static int open_json(sweep_run *sw)
 {
-    const sweep_options *o = sw->o;
+    const tmc_cli_options *o = sw->o;
     return o->json_path ? tmc_cli_open_output(&sw->out, o->json_path, &sw->base.x) : 0;
 }
 
@@ -489,7 +360,7 @@ static int report_grid(sweep_run *sw, const tmc_sweep_axis *axes, int n_axes, gr
 
 static int sweep_grid(sweep_run *sw)
 {
-    const sweep_options *o = sw->o;
+    const tmc_cli_options *o = sw->o;
     tmc_sweep_axis axes[TMC_SWEEP_MAX_KEYS];
     const char *keys[TMC_SWEEP_MAX_KEYS];
     tmc_error err = {""};
@@ -626,7 +497,7 @@ static int bisect(sweep_run *sw, target_run *t, const tmc_sweep_bracket *b)
 
 static int sweep_target(sweep_run *sw)
 {
-    const sweep_options *o = sw->o;
+    const tmc_cli_options *o = sw->o;
     tmc_sweep_target target;
     tmc_sweep_bracket b;
     tmc_error err = {""};
@@ -665,11 +536,13 @@ static int sweep_target(sweep_run *sw)
 
 int tmc_cli_sweep(int argc, char **argv)
 {
-    sweep_options o;
+    tmc_cli_options o;
     memset(&o, 0, sizeof o);
-    int rc = parse_sweep_options(argc, argv, &o);
+    int rc = tmc_cli_parse_options(&command, argc, argv, &o);
+    if (!rc)
+        rc = check_sweep_options(&o);
     if (rc)
-        return rc;
+        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
     sweep_run sw = {.o = &o};
     return o.target ? sweep_target(&sw) : sweep_grid(&sw);
 }

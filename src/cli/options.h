@@ -1,0 +1,62 @@
+/* options.h - the command-line options of every subcommand: one table (in
+ * options.c) that drives getopt_long and prints `trainmc COMMAND --help`,
+ * and the values it fills. A subcommand describes itself (tmc_cli_command)
+ * and takes the options whose table row names it. */
+#ifndef TMC_CLI_OPTIONS_H
+#define TMC_CLI_OPTIONS_H
+
+#include "precision.h"
+#include "sweep.h"
+
+#define TMC_CLI_MAX_SETS 64  /* --set overrides in one command */
+#define TMC_CLI_MAX_CARDS 64 /* card counts in one emax --cards list */
+#define TMC_CLI_SET_LEN 128  /* "monte_carlo.replicas=N" made from a flag */
+
+/* tmc_cli_parse_options' return when it printed the help: the command is
+ * done, and exits 0 (or 1 if standard output failed, as any report). */
+#define TMC_CLI_HELP_SHOWN (-1)
+
+/* The subcommands, as bits: a table row lists the commands that take it. */
+enum { TMC_CLI_RUN = 1, TMC_CLI_PLAN = 2, TMC_CLI_EMAX = 4, TMC_CLI_SWEEP = 8 };
+
+typedef struct {
+    const char *name;    /* "run": in messages and `trainmc run --help` */
+    unsigned bit;        /* TMC_CLI_RUN, ... */
+    const char *operand; /* "EXPERIMENT.json", the one it needs; NULL: none */
+    const char *about;   /* --help's usage lines and description, before the options */
+} tmc_cli_command;
+
+/* Every option's value. The command sets defaults first (zero for most);
+ * the parser writes those of the options given. */
+typedef struct {
+    const tmc_cli_command *command;
+    const char *experiment; /* the operand */
+    const char *json_path;  /* --json; NULL: none */
+    /* --set, then --replicas and --seed of a command that reads an
+     * experiment: they override its keys, after the --set ones */
+    const char *sets[TMC_CLI_MAX_SETS + 2];
+    int n_sets;
+    char replicas_set[TMC_CLI_SET_LEN], seed_set[TMC_CLI_SET_LEN];
+    const char *vary[TMC_SWEEP_MAX_KEYS]; /* sweep --vary */
+    int n_vary;
+    const char *target; /* sweep --target; NULL: a grid */
+    long threads;       /* 0: all cores (emax sets them first) */
+    int quiet, force;
+    const char *importance; /* NULL: off */
+    long pilot;             /* 0: the default, 1000 */
+    int has_precision;
+    tmc_precision precision;
+    /* emax, which reads no experiment */
+    long cards[TMC_CLI_MAX_CARDS];
+    int n_cards;
+    long replicas, seed;
+    double mu_s, sigma_s, cv, fixed_s; /* NaN: not given */
+} tmc_cli_options;
+
+/* Parse argv (argv[0]: the subcommand) into o for cmd: its options, then
+ * its operand. 0; 2 after a usage error on stderr; TMC_CLI_HELP_SHOWN after
+ * printing cmd's help on stdout. */
+int tmc_cli_parse_options(const tmc_cli_command *cmd, int argc, char **argv,
+                          tmc_cli_options *o);
+
+#endif
