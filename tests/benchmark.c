@@ -1,7 +1,9 @@
 /* benchmark.c - trainmc_bench: the engine's speed against the random-number
  * floor and a naive engine, measured in one run (issue 5). Not a test: run
  *   build/tests/trainmc_bench [--quick] [--out reports/performance.md]
- * It prints Markdown and writes it atomically to --out. Figures are medians
+ *                             [--before OLD_BUILD/trainmc]
+ * It prints Markdown and writes it atomically to --out. --before times an
+ * older build's command line beside this one's (issue 17). Figures are medians
  * over REPS repetitions; ratios are taken between figures of the same run. */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <math.h>
@@ -134,13 +136,17 @@ static void timed_init(timed_engine *t, const tmc_experiment *x, long replicas)
         exit(1);
 }
 
-static double timed_run(timed_engine *t, int threads)
+/* Seconds to run t's replicas; *steps (may be NULL): the steps simulated. */
+static double timed_run(timed_engine *t, int threads, double *steps)
 {
     tmc_replica totals;
     tmc_error err = {""};
     double t0 = now_s();
     tmc_runner_run(&t->e, t->replicas, 1, threads, NULL, NULL, t->wall, &totals, &err);
-    return now_s() - t0;
+    double seconds = now_s() - t0;
+    if (steps)
+        *steps = totals.steps_simulated;
+    return seconds;
 }
 
 static void timed_free(timed_engine *t)
@@ -156,76 +162,9 @@ static double time_engine(const tmc_experiment *x, long replicas, int threads)
     double s[REPS];
     timed_init(&t, x, replicas);
     for (int i = 0; i < REPS; i++)
-        s[i] = timed_run(&t, threads);
+        s[i] = timed_run(&t, threads, NULL);
     timed_free(&t);
     return median(s, REPS);
-}
-
-/* Repetitions go round the card counts, so a slow spell of the machine
- * falls on all of them alike. */
-static void section_step_cost(double zig_ns, double pcg_ns)
-{
-    enum { NC = 4 };
-    static const long cards[NC] = {8, 48, 1024, 16384};
-    long replicas = quick ? 100 : 1000;
-    say("\n## Cost per step against the card count (exact mode, 1 thread)\n\n");
-    say("design-48-stress with failures, outages and spikes off (so every step is a step of\n"
-        "the run) and a save every 34 steps whatever the card count: %ld replicas x 31,790\n"
-        "steps, 5 %% jitter, median of %d taken in turns. The naive engine draws all N card\n"
-        "times a step.\n\n", replicas, REPS);
-    say("| cards | ns per step | / ziggurat draw | / PCG draw + add | naive engine ns per step | naive / trainmc |\n");
-    say("|---|---|---|---|---|---|\n");
-    timed_engine t[NC];
-    double s[NC][REPS];
-    for (int i = 0; i < NC; i++) {
-        char set[64];
-        snprintf(set, sizeof set, "job.cards=%ld", cards[i]);
-        const char *sets[6] = {set, "failures=null", "outages=null", "loss_spikes=null",
-                               "monte_carlo.mode=\"exact\"",
-                               "checkpoint={\"interval_steps\": 34, \"save_s\": 16.38, "
-                               "\"restore_s\": 120}"};
-        tmc_experiment x = load("design-48-stress", sets, 6);
-        timed_init(&t[i], &x, replicas);
-    }
-    for (int r = 0; r < REPS; r++)
-        for (int i = 0; i < NC; i++)
-            s[i][r] = timed_run(&t[i], 1);
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < NC; i++) {
-        double ns = median(s[i], REPS) / ((double)replicas * 31790) * 1e9;
-        long naive_steps = cards[i] >= 16384 ? 200 : 20000000 / cards[i];
-        double naive = naive_step(cards[i], naive_steps);
-        lo = fmin(lo, ns), hi = fmax(hi, ns);
-        say("| %ld | %.2f | %.2f | %.2f | %.0f | %.0f |\n", cards[i], ns, ns / zig_ns,
-            ns / pcg_ns, naive, naive / ns);
-        timed_free(&t[i]);
-    }
-    say("\nSpread over 8 to 16,384 cards: largest / smallest = %.3f.\n", hi / lo);
-}
-
-static void section_replicas(void)
-{
-    say("\n## Full replicas per second (exact mode)\n\n");
-    say("| experiment | replicas | 1 thread, s | 2 threads, s | replicas/s (2 threads) | speed-up |\n");
-    say("|---|---|---|---|---|---|\n");
-    static const struct {
-        const char *label, *name, *set;
-        long replicas;
-    } cases[4] = {
-        {"design-48 (no jitter)", "design-48", NULL, 10000},
-        {"design-48-stress", "design-48-stress", NULL, 10000},
-        {"design-48-stress at 1,024 cards", "design-48-stress", "job.cards=1024", 2000},
-        {"design-48-stress at 16,384 cards", "design-48-stress", "job.cards=16384", 200},
-    };
-    for (int i = 0; i < 4; i++) {
-        const char *sets[2] = {cases[i].set, "monte_carlo.mode=\"exact\""};
-        tmc_experiment x = cases[i].set ? load(cases[i].name, sets, 2)
-                                        : load(cases[i].name, sets + 1, 1);
-        long n = quick ? cases[i].replicas / 10 : cases[i].replicas;
-        double t1 = time_engine(&x, n, 1), t2 = time_engine(&x, n, 2);
-        say("| %s | %ld | %.3f | %.3f | %.0f | %.2fx |\n", cases[i].label, n, t1, t2, n / t2,
-            t1 / t2);
-    }
 }
 
 /* Run the trainmc CLI as a child; wall seconds and peak resident set (MiB). */
@@ -246,6 +185,114 @@ static void run_cli(char *const argv[], double *seconds, double *rss_mib)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "trainmc_bench: %s failed\n", argv[0]);
         exit(1);
+    }
+}
+
+/* The save interval of the step-cost case: 34 steps whatever the card
+ * count, so that every row has segments of the same length (with the
+ * experiment's 1,800 s, 8 cards would save every 5 steps, and the cost per
+ * segment would swamp the cost per step). */
+#define STEP_COST_CHECKPOINT \
+    "checkpoint={\"interval_steps\": 34, \"save_s\": 16.38, \"restore_s\": 120}"
+
+/* The old engine's command line (--before), timed like the new one's. */
+static const char *before_binary;
+
+/* Seconds of one `trainmc run` of the stress case at `cards` with
+ * `replicas` replicas on one thread, less the same run with one replica
+ * (start-up: loading, tables, closed form). */
+static double cli_seconds(const char *binary, long cards, long replicas)
+{
+    char path[1024], set[64], n[32];
+    snprintf(path, sizeof path, "%s/experiments/design-48-stress.json", TMC_SOURCE_DIR);
+    snprintf(set, sizeof set, "job.cards=%ld", cards);
+    double t[2], rss;
+    for (int k = 0; k < 2; k++) {
+        snprintf(n, sizeof n, "%ld", k ? replicas : 1);
+        char *argv[] = {(char *)binary, "run", path, "--replicas", n, "--threads", "1",
+                        "--quiet", "--force", "--set", set, "--set",
+                        "monte_carlo.mode=\"exact\"", "--set", (char *)STEP_COST_CHECKPOINT,
+                        NULL};
+        run_cli(argv, &t[k], &rss);
+    }
+    return t[1] - t[0];
+}
+
+enum { NC = 4 };
+static const long bench_cards[NC] = {8, 48, 1024, 16384};
+
+/* Repetitions go round the card counts, so a slow spell of the machine
+ * falls on all of them alike. */
+static void section_step_cost(double zig_ns, double pcg_ns)
+{
+    long replicas = quick ? 100 : 1000;
+    say("\n## Cost per step against the card count (exact mode, 1 thread)\n\n");
+    say("The stress case (design-48-stress: jitter, failures, outages and spikes on) at each\n"
+        "card count with a save every 34 steps, %ld replicas, median of %d taken in turns.\n"
+        "A step is a step simulated, committed or lost (`steps_simulated`). *engine*: the\n"
+        "replicas alone; *CLI*: `trainmc run --threads 1`, less its start-up (the same run\n"
+        "with one replica)%s. The naive engine draws all N card times a step.\n\n",
+        replicas, REPS, before_binary ? ", for this build and for the one before (--before)" : "");
+    say("| cards | steps per replica | engine ns per step | / PCG draw + add | / ziggurat draw |"
+        " CLI ns per step%s | naive engine ns per step |\n",
+        before_binary ? " | CLI before, ns per step | before / after" : "");
+    say("|---|---|---|---|---|---|---|%s\n", before_binary ? "---|---|" : "");
+    timed_engine t[NC];
+    double s[NC][REPS], cli[NC][REPS], old[NC][REPS], steps[NC];
+    for (int i = 0; i < NC; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "job.cards=%ld", bench_cards[i]);
+        const char *sets[3] = {set, "monte_carlo.mode=\"exact\"", STEP_COST_CHECKPOINT};
+        tmc_experiment x = load("design-48-stress", sets, 3);
+        timed_init(&t[i], &x, replicas);
+    }
+    for (int r = 0; r < REPS; r++)
+        for (int i = 0; i < NC; i++) {
+            s[i][r] = timed_run(&t[i], 1, &steps[i]);
+            cli[i][r] = cli_seconds(TMC_BINARY, bench_cards[i], replicas);
+            old[i][r] = before_binary ? cli_seconds(before_binary, bench_cards[i], replicas) : 0;
+        }
+    double worst = 0;
+    for (int i = 0; i < NC; i++) {
+        double ns = median(s[i], REPS) / steps[i] * 1e9, cli_ns = median(cli[i], REPS) /
+                                                                  steps[i] * 1e9;
+        long naive_steps = bench_cards[i] >= 16384 ? 200 : 20000000 / bench_cards[i];
+        double naive = naive_step(bench_cards[i], naive_steps);
+        worst = fmax(worst, ns / pcg_ns);
+        say("| %ld | %.0f | %.2f | %.2f | %.2f | %.2f |", bench_cards[i], steps[i] / replicas,
+            ns, ns / pcg_ns, ns / zig_ns, cli_ns);
+        if (before_binary) {
+            double old_ns = median(old[i], REPS) / steps[i] * 1e9;
+            say(" %.2f | %.2f |", old_ns, old_ns / cli_ns);
+        }
+        say(" %.0f |\n", naive);
+        timed_free(&t[i]);
+    }
+    say("\nLargest engine cost per step over the floor (one PCG draw + add): %.2f.\n", worst);
+}
+
+static void section_replicas(void)
+{
+    say("\n## Full replicas per second (exact mode)\n\n");
+    say("| experiment | replicas | 1 thread, s | 2 threads, s | replicas/s (2 threads) | speed-up |\n");
+    say("|---|---|---|---|---|---|\n");
+    static const struct {
+        const char *label, *name, *set;
+        long replicas;
+    } cases[4] = {
+        {"design-48 (no jitter)", "design-48", NULL, 40000},
+        {"design-48-stress", "design-48-stress", NULL, 10000},
+        {"design-48-stress at 1,024 cards", "design-48-stress", "job.cards=1024", 10000},
+        {"design-48-stress at 16,384 cards", "design-48-stress", "job.cards=16384", 4000},
+    };
+    for (int i = 0; i < 4; i++) {
+        const char *sets[2] = {cases[i].set, "monte_carlo.mode=\"exact\""};
+        tmc_experiment x = cases[i].set ? load(cases[i].name, sets, 2)
+                                        : load(cases[i].name, sets + 1, 1);
+        long n = quick ? cases[i].replicas / 10 : cases[i].replicas;
+        double t1 = time_engine(&x, n, 1), t2 = time_engine(&x, n, 2);
+        say("| %s | %ld | %.3f | %.3f | %.0f | %.2fx |\n", cases[i].label, n, t1, t2, n / t2,
+            t1 / t2);
     }
 }
 
@@ -297,8 +344,10 @@ int main(int argc, char **argv)
             quick = 1;
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(argv[i], "--before") && i + 1 < argc)
+            before_binary = argv[++i];
         else {
-            fprintf(stderr, "usage: trainmc_bench [--quick] [--out FILE.md]\n");
+            fprintf(stderr, "usage: trainmc_bench [--quick] [--out FILE.md] [--before OLD_TRAINMC]\n");
             return 2;
         }
     }

@@ -73,6 +73,8 @@ typedef struct {
     double wall, compute, straggler, pause, fixed, save, lost, restore, downtime, detection,
         spare_wait, eviction;
     double card_failures, outages, loss_spikes, saves, evictions;
+    double steps; /* steps simulated (accounting.h), checked when > 0: without
+                     jitter a segment is simulated whole, interrupted or not */
 } replay;
 
 /* The result of one run in the same shape, from the engine or the oracle. */
@@ -111,6 +113,8 @@ static void compare(const replay *want, const result *got, const char *who)
     ROW(loss_spikes);
     ROW(saves);
     ROW(evictions);
+    if (want->steps > 0)
+        ROW(steps);
 #undef ROW
     if (bad)
         fail_msg("%s: %s disagrees with the hand derivation in %d row(s)", want->dir, who, bad);
@@ -144,7 +148,7 @@ static void engine_replica(const tmc_engine *e, uint64_t seed, uint64_t replica,
                   .detection = o.detection_s, .spare_wait = o.spare_wait_s,
                   .eviction = o.eviction_s, .card_failures = o.card_failures,
                   .outages = o.outages, .loss_spikes = o.loss_spikes, .saves = o.saves,
-                  .evictions = o.evictions};
+                  .evictions = o.evictions, .steps = o.steps_simulated};
 }
 
 static void check(const replay *want)
@@ -186,7 +190,8 @@ static void check(const replay *want)
                 .restore = o.restore_s, .downtime = o.downtime_s, .detection = o.detection_s,
                 .spare_wait = o.spare_wait_s, .eviction = o.eviction_s,
                 .card_failures = o.card_failures, .outages = o.outages,
-                .loss_spikes = o.loss_spikes, .saves = o.saves, .evictions = o.evictions};
+                .loss_spikes = o.loss_spikes, .saves = o.saves, .evictions = o.evictions,
+                .steps = want->steps}; /* the oracle does not count steps simulated */
     compare(want, &r, "oracle");
 #endif
 }
@@ -202,7 +207,8 @@ static void check(const replay *want)
  *   detection 0 (no causes), spares unlimited: restore 40.5 - 60.5.
  *   seg 2 again: 60.5 - 84.5; save 84.5 - 89.5 commits: T = 89.5.
  * Split: compute 10 x 4 = 40; fixed 2 x 4 = 8; save 5 x 2 = 10; lost 11.5;
- *   restore 20. 40 + 8 + 10 + 11.5 + 20 = 89.5. Counts: 1 failure, 2 saves. */
+ *   restore 20. 40 + 8 + 10 + 11.5 + 20 = 89.5. Counts: 1 failure, 2 saves.
+ * Steps simulated: seg 1, seg 2 (whole: no jitter), seg 2 again: 2 + 2 + 2. */
 static void replay_1_failure_compute(void **state)
 {
     (void)state;
@@ -211,7 +217,7 @@ static void replay_1_failure_compute(void **state)
                     .lost = 11.5, .restore = 20, .downtime = 0, .detection = 0,
                     .spare_wait = 0, .eviction = 0,
                     .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
-                    .evictions = 0});
+                    .evictions = 0, .steps = 6});
 }
 
 /* replays-1.2 failure during a sync save. S = 4, K = 2, step 10 s.
@@ -222,7 +228,8 @@ static void replay_1_failure_compute(void **state)
  *   restore 47.25 - 67.25; seg 2 again 67.25 - 87.25; save 87.25 - 92.25.
  *   T = 92.25.
  * Split: compute 40; save 10; lost 22.25; restore 20.
- *   40 + 10 + 22.25 + 20 = 92.25. Counts: 1 failure, 2 saves. */
+ *   40 + 10 + 22.25 + 20 = 92.25. Counts: 1 failure, 2 saves.
+ * Steps simulated: 2 + 2 (its compute was done) + 2 = 6. */
 static void replay_2_failure_sync_save(void **state)
 {
     (void)state;
@@ -231,7 +238,7 @@ static void replay_2_failure_sync_save(void **state)
                     .lost = 22.25, .restore = 20, .downtime = 0, .detection = 0,
                     .spare_wait = 0, .eviction = 0,
                     .card_failures = 1, .outages = 0, .loss_spikes = 0, .saves = 2,
-                    .evictions = 0});
+                    .evictions = 0, .steps = 6});
 }
 
 /* Cases 3-5 are asynchronous (section 3): S = 6, K = 2 (3 segments), copy

@@ -18,10 +18,10 @@ double tmc_accounting_get(const tmc_replica *r, const tmc_accounting_row *row)
     return *(const double *)((const char *)r + row->offset);
 }
 
-static double *field(tmc_replica *r, int split_row)
-{
-    return (double *)((char *)r + tmc_accounting_split[split_row].offset);
-}
+/* The split's rows are a struct of doubles over an array of as many: the
+ * array is the struct, member by member. */
+_Static_assert(sizeof(((tmc_replica *)0)->split) == TMC_SPLIT_N * sizeof(double),
+               "the split's rows are the split array");
 
 void tmc_accounting_accumulate(tmc_replica *a, const tmc_replica *b)
 {
@@ -40,7 +40,7 @@ double tmc_accounting_split_sum(const tmc_replica *r)
 {
     double sum = 0;
     for (int i = 0; i < TMC_SPLIT_N; i++)
-        sum += tmc_accounting_get(r, &tmc_accounting_split[i]);
+        sum += r->split[i];
     return sum;
 }
 
@@ -62,7 +62,7 @@ static int remember(tmc_ledger *l, const tmc_commit *c)
 int tmc_accounting_commit(tmc_ledger *l, tmc_replica *out, const tmc_commit *c)
 {
     for (int i = 0; i < TMC_SPLIT_N; i++)
-        *field(out, i) += c->row[i];
+        out->split[i] += c->row[i];
     out->saves += 1;
     if (l->keep && remember(l, c))
         return out->failed = TMC_REPLICA_NO_MEMORY, -1;
@@ -76,7 +76,7 @@ long tmc_accounting_roll_back(tmc_ledger *l, tmc_replica *out, long snapshots)
         const tmc_commit *c = &l->parts[--l->n];
         double moved = 0;
         for (int k = 0; k < TMC_SPLIT_N; k++) {
-            *field(out, k) -= c->row[k];
+            out->split[k] -= c->row[k];
             moved += c->row[k];
         }
         out->lost_s += moved;

@@ -60,12 +60,26 @@ typedef enum {
     TMC_REPLICA_STALLED = 2    /* a restore struck TMC_STALL_LIMIT times in a row */
 } tmc_replica_failure;
 
-/* The result of one replica (or the sum over many), generated from the table. */
+/* The rows of the split by name: TMC_ROW_compute_s, ... TMC_SPLIT_N. */
+#define TMC_NONE_(...)
+#define TMC_ROW_(f, key, label) TMC_ROW_##f,
+enum { TMC_REPLICA_FIELDS(TMC_ROW_, TMC_NONE_, TMC_NONE_, TMC_NONE_) TMC_SPLIT_N };
+#undef TMC_ROW_
+
+/* The result of one replica (or the sum over many), generated from the
+ * table. The split's rows are also one array, split[TMC_ROW_*], so that a
+ * commit or a rollback adds them in one loop. */
 #define TMC_FIELD_(f, key, label) double f;
 #define TMC_SUM_(f) double f;
 #define TMC_ARRAY_(f, n) double f[n];
 typedef struct {
-    TMC_REPLICA_FIELDS(TMC_FIELD_, TMC_FIELD_, TMC_SUM_, TMC_ARRAY_)
+    union {
+        struct {
+            TMC_REPLICA_FIELDS(TMC_FIELD_, TMC_NONE_, TMC_NONE_, TMC_NONE_)
+        };
+        double split[TMC_SPLIT_N];
+    };
+    TMC_REPLICA_FIELDS(TMC_NONE_, TMC_FIELD_, TMC_SUM_, TMC_ARRAY_)
     int stopped;        /* 1 if tmc_engine_request_stop cut it short */
     int failed;         /* tmc_replica_failure: no result (0: none) */
 } tmc_replica;
@@ -94,12 +108,6 @@ void tmc_accounting_accumulate(tmc_replica *a, const tmc_replica *b);
 /* The sum of the split's rows, s: equal to wall_s (up to rounding) for a
  * replica that ran to its end. */
 double tmc_accounting_split_sum(const tmc_replica *r);
-
-/* The rows of the split by name: TMC_ROW_compute_s, ... TMC_SPLIT_N. */
-#define TMC_ROW_(f, key, label) TMC_ROW_##f,
-#define TMC_NONE_(...)
-enum { TMC_REPLICA_FIELDS(TMC_ROW_, TMC_NONE_, TMC_NONE_, TMC_NONE_) TMC_SPLIT_N };
-#undef TMC_ROW_
 
 /* What one commit adds to the split (rows indexed by TMC_ROW_*; a commit
  * fills compute, straggler wait, pauses, communication + input and its

@@ -97,15 +97,6 @@ void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
     draw_next(m, p, rng, k, t);
 }
 
-int tmc_processes_earliest(const tmc_processes *p, int n)
-{
-    int best = 0;
-    for (int k = 1; k < n; k++)
-        if (p->next[k] < p->next[best])
-            best = k;
-    return best;
-}
-
 /* The job is down for d seconds from t: failures and outages meanwhile are
  * discarded. Returns the time it is up again. */
 static double stay_down(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,

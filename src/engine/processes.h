@@ -76,8 +76,16 @@ void tmc_processes_end(tmc_processes *p);
 void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
                                  gsl_rng *const *rng, int k, double t);
 
-/* The process with the earliest pending arrival among the first n. */
-int tmc_processes_earliest(const tmc_processes *p, int n);
+/* The process with the earliest pending arrival among the first n (inline:
+ * the event loop asks it twice a segment). */
+static inline int tmc_processes_earliest(const tmc_processes *p, int n)
+{
+    int best = 0;
+    for (int k = 1; k < n; k++)
+        if (p->next[k] < p->next[best])
+            best = k;
+    return best;
+}
 
 /* Process k strikes at time t: count it in p and out, draw its next
  * arrival, and sit out what the job waits before its restore (a failure's

@@ -60,17 +60,6 @@ void tmc_stragglers_start(const tmc_straggler_model *m, tmc_stragglers *s, gsl_r
         ? (long)gsl_ran_binomial(r, m->slow_fraction, (unsigned)m->cards) : 0;
 }
 
-long tmc_stragglers_paused(const tmc_straggler_model *m, long first, long n)
-{
-    long k = m->pause_every;
-    return k ? (first + n) / k - first / k : 0;
-}
-
-int tmc_stragglers_evict_due(const tmc_straggler_model *m, const tmc_stragglers *s)
-{
-    return s->slow > 0 && m->detect_after > 0 && s->steps_run >= m->detect_after;
-}
-
 /* The common part of a step (correlated jitter), s. */
 static double common(const tmc_straggler_model *m, gsl_rng *r)
 {
@@ -121,32 +110,89 @@ static double any_step(const tmc_straggler_model *m, const tmc_stragglers *s, in
     return paused ? paused_step(m, r) : tmc_dist_sample_max(&m->max, r);
 }
 
-/* The running wall time and compute sum of a stretch of steps. */
+/* A segment under way. Its step i (from 1) ends at t + S_i + i fixed_s,
+ * S_i the summed slowest-card times of its first i steps, computed in that
+ * order: the same formula gives the segment's end (engine.c), and it never
+ * decreases with i, so a batch of steps that ends within the limit has no
+ * step past it. */
 typedef struct {
-    double t, sum;
-} clock_sum;
+    double t;   /* the segment's start, s */
+    double sum; /* S_i, s */
+    long i;     /* steps drawn */
+} seg_clock;
+
+static int past(const seg_clock *c, double fixed, double limit)
+{
+    return c->t + c->sum + (double)c->i * fixed > limit;
+}
+
+/* Plain steps are drawn in batches: their times first, which depend on
+ * nothing but the stream, then one look at the limit for the whole batch.
+ * Apart from the limit's test, the draws of a batch overlap in the
+ * processor; the batch is gone through again, step by step, only when the
+ * limit falls inside it. */
+#define BATCH 32
+
+/* b draws into x, added to sum in order; clamp: never below 0 (constant
+ * in each call, so the compiler makes two loops). */
+static inline double draw_batch(const tmc_max_sampler *restrict s,
+                                tmc_pcg32_state *restrict st, double *restrict x, int b,
+                                int clamp, double sum)
+{
+    for (int i = 0; i < b; i++) {
+        double y = tmc_dist_max_at(s, tmc_rng_pcg_step(st));
+        if (clamp)
+            y = y > 0 ? y : 0;
+        x[i] = y;
+        sum += y;
+    }
+    return sum;
+}
+
+/* Step i of batch x (drawn from stream state `start`) is the first past
+ * the limit: count the batch up to it and leave the stream just after its
+ * draw, as if drawn one by one. */
+static long cut_in_batch(const double *x, int b, double fixed, double limit,
+                         tmc_pcg32_state start, tmc_pcg32_state *rs, seg_clock *c)
+{
+    int i = 0;
+    for (; i < b - 1; i++) {
+        c->sum += x[i], c->i++;
+        if (past(c, fixed, limit))
+            break;
+    }
+    if (i == b - 1)
+        c->sum += x[i], c->i++;
+    for (int j = 0; j <= i; j++)
+        tmc_rng_pcg_step(&start);
+    *rs = start;
+    return i + 1;
+}
 
 /* n plain steps (no pause, no slow card, independent jitter only): the hot
  * loop, a PCG draw and a table read each (tmc_dist_max_at). Returns the
  * steps done: n, or fewer when the last one ended past the limit. */
 static long plain_steps(const tmc_straggler_model *m, gsl_rng *r, long n, double limit,
-                        clock_sum *c)
+                        seg_clock *c)
 {
-    tmc_pcg32_state *rs = r->state;
+    /* a local copy of the state stays in registers: through the pointer,
+     * every step would reload the state its previous store wrote */
+    tmc_pcg32_state *rs = r->state, local = *rs;
     const tmc_max_sampler *s = &m->max;
-    double t = c->t, sum = c->sum, fixed = m->fixed_s;
-    long i = 0;
-    while (i < n) {
-        double x = tmc_dist_max_at(s, tmc_rng_pcg_step(rs));
-        x = x > 0 ? x : 0;
-        t += x + fixed;
-        sum += x;
-        i++;
-        if (t > limit)
-            break;
+    double x[BATCH], fixed = m->fixed_s;
+    for (long done = 0; done < n;) {
+        int b = n - done < BATCH ? (int)(n - done) : BATCH;
+        tmc_pcg32_state start = local;
+        double sum = s->nonnegative ? draw_batch(s, &local, x, b, 0, c->sum)
+                                    : draw_batch(s, &local, x, b, 1, c->sum);
+        seg_clock after = {c->t, sum, c->i + b};
+        if (past(&after, fixed, limit))
+            return done + cut_in_batch(x, b, fixed, limit, start, rs, c);
+        *c = after;
+        done += b;
     }
-    c->t = t, c->sum = sum;
-    return i;
+    *rs = local;
+    return n;
 }
 
 /* Steps first + 1 .. first + n, one by one (stragglers.h). The pause and
@@ -159,7 +205,7 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
     long k = m->pause_every, next_pause = k ? first + k - first % k : -1;
     long last = first + n;
     int fast = s->slow == 0 && m->max.low && m->max.common_s == 0;
-    clock_sum c = {t, 0};
+    seg_clock c = {t, 0, 0};
     for (long step = first + 1; step <= last; step++) {
         if (fast && step != next_pause) { /* plain steps up to a pause or a check */
             long end = ((step - 1) | (TMC_STEPS_PER_STOP_CHECK - 1)) + 1; /* next check */
@@ -170,20 +216,18 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
             long done = plain_steps(m, r, end - step + 1, limit, &c);
             s->steps_simulated += done;
             step += done - 1;
-            if (c.t > limit)
-                return *cut = TMC_CUT_LIMIT, c.sum;
         } else {
             int paused = step == next_pause;
             if (paused)
                 next_pause += k;
-            double x = any_step(m, s, paused, r);
+            c.sum += any_step(m, s, paused, r);
+            c.i++;
             s->steps_simulated++;
-            c.t += x + m->fixed_s;
-            c.sum += x;
-            if (c.t > limit)
-                return *cut = TMC_CUT_LIMIT, c.sum;
-            s->steps_run += s->slow > 0;
+            if (!past(&c, m->fixed_s, limit))
+                s->steps_run += s->slow > 0;
         }
+        if (past(&c, m->fixed_s, limit))
+            return *cut = TMC_CUT_LIMIT, c.sum;
         if ((step & (TMC_STEPS_PER_STOP_CHECK - 1)) == 0 && *stop)
             return *cut = TMC_CUT_STOP, c.sum;
     }

@@ -70,7 +70,11 @@ void tmc_stragglers_free(tmc_straggler_model *m);
 void tmc_stragglers_start(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r);
 
 /* Paused steps among steps first + 1 .. first + n. */
-long tmc_stragglers_paused(const tmc_straggler_model *m, long first, long n);
+static inline long tmc_stragglers_paused(const tmc_straggler_model *m, long first, long n)
+{
+    long k = m->pause_every;
+    return k ? (first + n) / k - first / k : 0;
+}
 
 /* What tmc_stragglers_segment sets *cut to. */
 enum {
@@ -90,6 +94,10 @@ double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, l
                               const volatile sig_atomic_t *stop, int *cut);
 
 /* 1 when slow cards have been detected and must be evicted. */
-int tmc_stragglers_evict_due(const tmc_straggler_model *m, const tmc_stragglers *s);
+static inline int tmc_stragglers_evict_due(const tmc_straggler_model *m,
+                                           const tmc_stragglers *s)
+{
+    return s->slow > 0 && m->detect_after > 0 && s->steps_run >= m->detect_after;
+}
 
 #endif

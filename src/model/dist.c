@@ -144,7 +144,7 @@ static double build_side(const tmc_max_sampler *s, tmc_cubic *table, int high)
         side_node(s, high, k, 0, &x0, &d0);
         for (int i = 0; i < TMC_MAX_SUB; i++, x0 = x1, d0 = d1) {
             side_node(s, high, k, i + 1, &x1, &d1);
-            double *c = table[k * TMC_MAX_SUB + i].c, m0 = d0 * h, m1 = d1 * h;
+            double *c = table[TMC_MAX_PIECE(k, i)].c, m0 = d0 * h, m1 = d1 * h;
             c[0] = x0;
             c[1] = m0;
             c[2] = 3 * (x1 - x0) - 2 * m0 - m1;
@@ -175,6 +175,19 @@ tmc_card_dist tmc_dist_card(const tmc_jitter *j)
     return d;
 }
 
+/* The smallest value at either end of any piece, s. A piece is a cubic
+ * close to an increasing function, so it dips below its ends by no more
+ * than the table's error, far less than the margin its caller leaves. */
+static double lowest_piece(const tmc_max_sampler *s)
+{
+    double low = INFINITY;
+    for (size_t i = 0; i < 2 * (size_t)TMC_MAX_SIDE; i++) {
+        const double *c = s->low[i].c;
+        low = fmin(low, fmin(c[0], c[0] + c[1] + c[2] + c[3]));
+    }
+    return low;
+}
+
 int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long n)
 {
     s->mu = mu_s;
@@ -184,6 +197,7 @@ int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long
     s->card = tmc_dist_card(j);
     s->low = s->high = NULL;
     s->max_error = 0;
+    s->nonnegative = 0;
     int independent = j->cv > 0 && !(j->kind == TMC_JITTER_NORMAL && j->rho == 1);
     if (!independent)
         return 0;
@@ -194,6 +208,7 @@ int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long
     s->high = s->low + pieces;
     double lo = build_side(s, s->low, 0), hi = build_side(s, s->high, 1);
     s->max_error = (lo > hi ? lo : hi) / s->sigma;
+    s->nonnegative = lowest_piece(s) > 0.01 * s->sigma && tmc_dist_max_tail(s, 0, 0) > 0;
     return 0;
 }
 
@@ -225,7 +240,7 @@ static double table_at(const tmc_max_sampler *s, double log_v, double w)
     if (j >= TMC_MAX_SUB)
         j = TMC_MAX_SUB - 1;
     double f = x - j;
-    const double *c = (high ? s->high : s->low)[k * TMC_MAX_SUB + j].c;
+    const double *c = (high ? s->high : s->low)[TMC_MAX_PIECE(k, j)].c;
     return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
 }
 

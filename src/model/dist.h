@@ -52,6 +52,13 @@ typedef struct {
 #define TMC_MAX_SUB_BITS 7
 #define TMC_MAX_SUB (1 << TMC_MAX_SUB_BITS)
 #define TMC_MAX_SIDE (TMC_MAX_OCTAVES * TMC_MAX_SUB) /* pieces per side */
+/* Piece j of octave k is row TMC_MAX_PIECE(k, j) of its side: the deepest
+ * octave first, so that a row is read off the exponent and mantissa of
+ * 2^32 t (tmc_dist_max_at). Octave k holds 2^32 t in [2^(30-k), 2^(31-k)),
+ * biased exponent 1053 - k; the deepest, k = TMC_MAX_OCTAVES - 1, starts
+ * the table. */
+#define TMC_MAX_PIECE(k, j) ((TMC_MAX_OCTAVES - 1 - (k)) * TMC_MAX_SUB + (j))
+#define TMC_MAX_FIRST_ROW ((uint32_t)(1023 + 31 - TMC_MAX_OCTAVES) << TMC_MAX_SUB_BITS)
 
 typedef struct {
     double c[4]; /* Q = c0 + f (c1 + f (c2 + f c3)), f in [0, 1] */
@@ -71,6 +78,8 @@ typedef struct {
                           NULL when there is no independent jitter */
     tmc_cubic *high;   /* the same in w = 1 - v, v > 1/2: low + TMC_MAX_SIDE */
     double max_error;  /* largest |table - exact| found at build, in units of sigma */
+    int nonnegative;   /* 1 when no table read or exact tail value can fall below 0
+                          (the sampler's clamp at 0 is then a no-op) */
 } tmc_max_sampler;
 
 /* GSL's error handler must be off (gsl_set_error_handler_off; trainmc's main
@@ -161,23 +170,24 @@ double tmc_dist_max_tail(const tmc_max_sampler *s, uint32_t a, int high);
  * (which one a draw falls in is a coin toss, so a branch would mispredict
  * half the time): above v = 1/2 the table of w = 1 - v is read with a = ~u,
  * below it that of v with a = u, and t = (a + 1/2) 2^-32 < 1/2 either way.
- * Octave k of t holds a in [2^(30-k), 2^(31-k)): shifted left by k, a's
- * leading one sits at bit 30, the next TMC_MAX_SUB_BITS bits pick the piece
- * and the rest, with the 1/2 of t, are the place f within it. This is the
- * same f, bit for bit, as (t 2^(k+2) - 1) TMC_MAX_SUB minus its integer
- * part: every term is exact in a double. */
+ * 2^32 t = a + 1/2 is exact as a double; its exponent is t's octave and the
+ * first TMC_MAX_SUB_BITS bits of its mantissa the piece, so the two read
+ * together, less the first piece's value, are the row (TMC_MAX_PIECE); the
+ * mantissa's other bits are the place f in the piece, read as 1 + f with 1
+ * then taken off. Every step is exact: f is, bit for bit, the fraction of
+ * (t 2^(k+2) - 1) TMC_MAX_SUB. A row past the table is the deep tail. */
 static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u)
 {
     uint32_t high = (uint32_t)0 - (u >> 31); /* all ones above v = 1/2 */
     uint32_t a = u ^ high;
-    if (a < (1u << (30 - TMC_MAX_OCTAVES + 1))) /* k >= TMC_MAX_OCTAVES: deep tail */
+    union { double d; uint64_t u; } t = {(double)a + 0.5};
+    uint32_t row = (uint32_t)(t.u >> (52 - TMC_MAX_SUB_BITS)) - TMC_MAX_FIRST_ROW;
+    if (row >= TMC_MAX_SIDE) /* k >= TMC_MAX_OCTAVES: deep tail */
         return tmc_dist_max_tail(s, a, (int)(high & 1));
-    int k = __builtin_clz(a) - 1;
-    uint32_t sh = a << k;
-    uint32_t j = (sh >> (30 - TMC_MAX_SUB_BITS)) & (TMC_MAX_SUB - 1);
-    uint32_t low_bits = sh & ((1u << (30 - TMC_MAX_SUB_BITS)) - 1);
-    double f = (double)((low_bits << 1) + (1u << k)) * (1.0 / (1u << (31 - TMC_MAX_SUB_BITS)));
-    const double *c = s->low[(high & TMC_MAX_SIDE) + (uint32_t)k * TMC_MAX_SUB + j].c;
+    union { uint64_t u; double d; } one_f = {
+        0x3ff0000000000000u | ((t.u << TMC_MAX_SUB_BITS) & 0x000fffffffffffffu)};
+    double f = one_f.d - 1.0;
+    const double *c = s->low[(high & TMC_MAX_SIDE) + row].c;
     return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
 }
 

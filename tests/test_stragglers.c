@@ -1,0 +1,196 @@
+/* test_stragglers.c - the compute time of a segment (src/engine/stragglers.c)
+ * against its definition, draw by draw.
+ *
+ * The engine draws plain steps in batches and rewinds the jitter stream when
+ * an interruption falls inside a batch (stragglers.c). The definition it
+ * must reproduce exactly is the one-by-one loop of docs/simulation-semantics.md
+ * (2): step i of a segment starting at t ends at t + S_i + i fixed_s, S_i the
+ * sum of the first i slowest-card times, each one tmc_dist_sample_max draw
+ * (plus p on a step where all cards pause); the first step ending past the
+ * limit is the last drawn. Every case compares the returned sum bit for
+ * bit, the cut, the steps counted and the stream's next output, so a
+ * misplaced cut or a stream left one draw early or late fails.
+ *
+ * stragglers-1.1 plain steps: every cut position of segments of 1 to 100 steps
+ * stragglers-1.2 the cut at every step of a 300-step segment, several laws
+ * stragglers-1.3 pauses of all cards every 7 steps, and a segment across a
+ *                stop check (step 65,536)
+ * stragglers-1.4 a law that can fall below 0 (normal, cv 0.2, one card) is
+ *                clamped at 0; the nonnegative flag holds for the table */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+
+#include "engine.h"
+#include "support.h"
+
+enum { MAX_STEPS = 400 };
+
+/* The definition: steps first + 1 .. first + n from r, one by one; returns
+ * the sum, *cut and *steps as tmc_stragglers_segment. */
+static double reference(const tmc_straggler_model *m, long first, long n, double t,
+                        double limit, gsl_rng *r, int *cut, long *steps)
+{
+    double sum = 0;
+    *cut = 0;
+    for (long i = 1; i <= n; i++) {
+        long step = first + i;
+        double x = tmc_dist_sample_max(&m->max, r);
+        if (m->pause_every && step % m->pause_every == 0)
+            x += m->pause_s;
+        sum += x;
+        *steps = i;
+        if (t + sum + (double)i * m->fixed_s > limit) {
+            *cut = 1;
+            break;
+        }
+    }
+    return sum;
+}
+
+/* The step ends g(1..n) of an uncut segment, from a generator seeded `seed`. */
+static void step_ends(const tmc_straggler_model *m, long first, long n, double t,
+                      uint64_t seed, double *ends)
+{
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, seed, 7);
+    double sum = 0;
+    for (long i = 1; i <= n; i++) {
+        double x = tmc_dist_sample_max(&m->max, r);
+        if (m->pause_every && (first + i) % m->pause_every == 0)
+            x += m->pause_s;
+        sum += x;
+        ends[i] = t + sum + (double)i * m->fixed_s;
+    }
+    gsl_rng_free(r);
+}
+
+/* A PCG state whose next output is 0, the lowest draw there is: with
+ * old < 2^27 both the xorshift and the rotation are 0 (rng_pcg.h). */
+#define STATE_LOWEST_DRAW 5u
+
+/* One segment both ways from the same seed (and the same state, when
+ * `state` is not 0); everything must match. */
+static void compare_from(const tmc_straggler_model *m, long first, long n, double t,
+                         double limit, uint64_t seed, uint64_t state)
+{
+    static const volatile sig_atomic_t no_stop = 0;
+    gsl_rng *a = gsl_rng_alloc(tmc_rng_pcg32), *b = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(a, seed, 7);
+    tmc_rng_pcg_seed(b, seed, 7);
+    if (state)
+        ((tmc_pcg32_state *)a->state)->state = ((tmc_pcg32_state *)b->state)->state = state;
+    tmc_stragglers s = {0};
+    int cut, want_cut;
+    long want_steps = 0;
+    double got = tmc_stragglers_segment(m, &s, first, n, t, limit, a, &no_stop, &cut);
+    double want = reference(m, first, n, t, limit, b, &want_cut, &want_steps);
+    if (got != want || (cut != 0) != want_cut || s.steps_simulated != (double)want_steps ||
+        gsl_rng_get(a) != gsl_rng_get(b))
+        fail_msg("first %ld, n %ld, limit %.17g: sum %.17g (want %.17g), cut %d (%d), steps "
+                 "%.0f (%ld), or the stream is not where one-by-one draws leave it",
+                 first, n, limit, got, want, cut, want_cut, s.steps_simulated, want_steps);
+    gsl_rng_free(a);
+    gsl_rng_free(b);
+}
+
+static void compare(const tmc_straggler_model *m, long first, long n, double t, double limit,
+                    uint64_t seed)
+{
+    compare_from(m, first, n, t, limit, seed, 0);
+}
+
+/* A straggler model of design-48-stress with overrides, exact mode. */
+static tmc_straggler_model model(const char *const *sets, int n)
+{
+    tmc_experiment x = test_load("design-48-stress", sets, n);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_straggler_model m;
+    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, 0), 0);
+    return m;
+}
+
+/* Every cut position of segments of n steps: limits between consecutive
+ * step ends (the cut at step c), before the first and after the last. */
+static void every_cut(const tmc_straggler_model *m, long first, long n, uint64_t seed)
+{
+    double ends[MAX_STEPS + 1], t = 1000.0;
+    step_ends(m, first, n, t, seed, ends);
+    ends[0] = t;
+    compare(m, first, n, t, INFINITY, seed);
+    compare(m, first, n, t, t, seed); /* the first step is cut */
+    for (long c = 1; c <= n; c++)
+        compare(m, first, n, t, 0.5 * (ends[c - 1] + ends[c]), seed);
+    compare(m, first, n, t, ends[n], seed); /* the last step ends exactly at it: not cut */
+}
+
+static void stragglers_1_1_plain_cuts(void **state)
+{
+    (void)state;
+    tmc_straggler_model m = model(NULL, 0);
+    assert_true(m.max.nonnegative);
+    static const long lengths[] = {1, 2, 5, 31, 32, 33, 63, 64, 65, 100};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+        every_cut(&m, 340, lengths[i], 11 + i);
+    tmc_stragglers_free(&m);
+}
+
+static void stragglers_1_2_laws(void **state)
+{
+    (void)state;
+    static const char *const laws[][2] = {
+        {"job.cards=8", "jitter={\"distribution\": \"normal\", \"cv\": 0.05}"},
+        {"job.cards=16384", "jitter={\"distribution\": \"lognormal\", \"cv\": 0.3}"},
+        {"job.cards=1024", "jitter={\"distribution\": \"gamma\", \"cv\": 0.5}"},
+    };
+    for (size_t i = 0; i < sizeof laws / sizeof laws[0]; i++) {
+        tmc_straggler_model m = model(laws[i], 2);
+        every_cut(&m, 0, 300, 100 + i);
+        tmc_stragglers_free(&m);
+    }
+}
+
+static void stragglers_1_3_pauses_and_checks(void **state)
+{
+    (void)state;
+    const char *sets[] = {"pauses={\"every_steps\": 7, \"duration_s\": 30, \"cards\": \"all\"}"};
+    tmc_straggler_model m = model(sets, 1);
+    every_cut(&m, 3, 100, 21);
+    tmc_stragglers_free(&m);
+    tmc_straggler_model plain = model(NULL, 0);
+    every_cut(&plain, TMC_STEPS_PER_STOP_CHECK - 40, 90, 22); /* across step 65,536 */
+    tmc_stragglers_free(&plain);
+}
+
+static void stragglers_1_4_clamp(void **state)
+{
+    (void)state;
+    const char *sets[] = {"job.cards=1", "jitter={\"distribution\": \"normal\", \"cv\": 0.2}"};
+    tmc_straggler_model m = model(sets, 2);
+    /* 1 + 0.2 Z < 0 for Z < -5: the exact value at the lowest draw is below 0 */
+    assert_false(m.max.nonnegative);
+    assert_true(m.max.mu * tmc_dist_card_max_quantile(&m.max.card, log(0x1p-33), 1) < 0);
+    every_cut(&m, 0, 100, 31);
+    compare_from(&m, 0, 40, 0, INFINITY, 32, STATE_LOWEST_DRAW); /* its first draw is 0 */
+    tmc_stragglers_free(&m);
+    tmc_straggler_model ok = model(NULL, 0); /* 48 cards, cv 0.05 */
+    assert_true(ok.max.nonnegative);
+    assert_true(tmc_dist_max_at(&ok.max, 0) > 0); /* the lowest draw there is */
+    tmc_stragglers_free(&ok);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stragglers_1_1_plain_cuts),
+        cmocka_unit_test(stragglers_1_2_laws),
+        cmocka_unit_test(stragglers_1_3_pauses_and_checks),
+        cmocka_unit_test(stragglers_1_4_clamp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
