@@ -66,7 +66,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
 /* The censoring horizon of an experiment, s: monte_carlo.horizon_days, or
  * by default 1000 x the uninterrupted wall time (the same factor beyond which
  * the command line refuses a run), at least twice the deadline's wall-time
- * budget. Either way it lies past the deadline (config.c checks a given one),
+ * budget. Either way it lies past the deadline (config_checks.c checks a given one),
  * so a censored replica is a miss. */
 double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf);
 

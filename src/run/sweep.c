@@ -30,7 +30,7 @@ static int check_key(const tmc_sweep_base *b, int i, tmc_error *err)
     return 0;
 }
 
-/* The experiment gives exactly one checkpoint interval key (config.c); when
+/* The experiment gives exactly one checkpoint interval key (config_checks.c); when
  * the sweep varies the other one, replace the section by one without it. */
 static void interval_reset(tmc_sweep_base *b)
 {

@@ -3,12 +3,12 @@
  *
  * A sweep varies one or two numeric keys of an experiment (a grid when two).
  * Each setting is the experiment with "KEY=VALUE" applied as a --set
- * override, so the validation table (config.c) checks every value with its
+ * override, so the validation table (config_fields.c) checks every value with its
  * usual message.
  *
  * Common random numbers (CRN). Replica k of every setting draws from the
  * streams of (seed, k) (tmc_rng_pcg_seed_replica), one stream per random
- * process, and the engine draws arrivals as absolute times (engine.c): at
+ * process, and the engine draws arrivals as absolute times (processes.c): at
  * every setting replica k meets the same card failures, outages and spikes
  * at the same wall-clock instants, and the same jitter stream. The
  * difference of two settings is therefore estimated per replica,
@@ -73,7 +73,7 @@ typedef struct {
     char keys[TMC_SWEEP_MAX_KEYS][TMC_SWEEP_KEY_LEN];
     int integer[TMC_SWEEP_MAX_KEYS]; /* the key's values must be integers */
     /* "checkpoint={...}" without the experiment's own interval key when the
-     * other one is varied (config.c accepts exactly one), or "" */
+     * other one is varied (config_checks.c accepts exactly one), or "" */
     char reset[320];
     tmc_experiment x; /* the experiment with the --set overrides alone */
 } tmc_sweep_base;
