@@ -220,6 +220,14 @@ static uint64_t experiment_digest(const tmc_experiment *x)
     return h;
 }
 
+int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_options *o,
+                  tmc_experiment *x)
+{
+    memset(o, 0, sizeof *o);
+    int rc = tmc_cli_parse_options(cmd, argc, argv, o);
+    return rc ? rc : tmc_cli_load_experiment(o->experiment, o->sets, o->n_sets, x);
+}
+
 int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
                             tmc_experiment *x)
 {

@@ -12,6 +12,7 @@
 
 #include "closed_form.h"
 #include "config.h"
+#include "options.h"
 #include "output.h"
 
 #define TMC_VERSION "0.1.0"
@@ -81,6 +82,13 @@ void tmc_cli_quiet_other_ranks(void);
  * (ranks.h). */
 int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
                             tmc_experiment *x);
+
+/* The start of a subcommand that reads an experiment: o zeroed, cmd's
+ * options parsed into it (tmc_cli_parse_options), then its experiment
+ * loaded into x with the --set overrides. 0, TMC_CLI_HELP_SHOWN after
+ * --help, or the exit code of a usage or loading error (2). */
+int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_options *o,
+                  tmc_experiment *x);
 
 /* Collective: 0 if every rank loaded the same resolved experiment x (a
  * digest of it against rank 0's), else 2 on every rank after rank 0 printed

@@ -351,13 +351,10 @@ static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
 int tmc_cli_plan(int argc, char **argv)
 {
     tmc_cli_options o;
-    memset(&o, 0, sizeof o);
-    int rc = tmc_cli_parse_options(&command, argc, argv, &o);
+    tmc_experiment x;
+    int rc = tmc_cli_start(&command, argc, argv, &o, &x);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
-    tmc_experiment x;
-    if ((rc = tmc_cli_load_experiment(o.experiment, o.sets, o.n_sets, &x)))
-        return rc;
     tmc_outfile out = {0};
     if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))
         return rc;

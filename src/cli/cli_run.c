@@ -162,13 +162,10 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
 int tmc_cli_run(int argc, char **argv)
 {
     tmc_cli_options o;
-    memset(&o, 0, sizeof o);
-    int rc = tmc_cli_parse_options(&command, argc, argv, &o);
+    tmc_experiment x;
+    int rc = tmc_cli_start(&command, argc, argv, &o, &x);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
-    tmc_experiment x;
-    if ((rc = tmc_cli_load_experiment(o.experiment, o.sets, o.n_sets, &x)))
-        return rc;
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     /* the plan's memory line first (issue 9) */
