@@ -54,11 +54,11 @@ typedef struct {
 #define TMC_MAX_SIDE (TMC_MAX_OCTAVES * TMC_MAX_SUB) /* pieces per side */
 /* Piece j of octave k is row TMC_MAX_PIECE(k, j) of its side: the deepest
  * octave first, so that a row is read off the exponent and mantissa of
- * 2^32 t (tmc_dist_max_at). Octave k holds 2^32 t in [2^(30-k), 2^(31-k)),
- * biased exponent 1053 - k; the deepest, k = TMC_MAX_OCTAVES - 1, starts
+ * 2^33 t (tmc_dist_max_at). Octave k holds 2^33 t in [2^(31-k), 2^(32-k)),
+ * biased exponent 1054 - k; the deepest, k = TMC_MAX_OCTAVES - 1, starts
  * the table. */
 #define TMC_MAX_PIECE(k, j) ((TMC_MAX_OCTAVES - 1 - (k)) * TMC_MAX_SUB + (j))
-#define TMC_MAX_FIRST_ROW ((uint32_t)(1023 + 31 - TMC_MAX_OCTAVES) << TMC_MAX_SUB_BITS)
+#define TMC_MAX_FIRST_ROW ((uint32_t)(1023 + 32 - TMC_MAX_OCTAVES) << TMC_MAX_SUB_BITS)
 
 typedef struct {
     double c[4]; /* Q = c0 + f (c1 + f (c2 + f c3)), f in [0, 1] */
@@ -170,7 +170,7 @@ double tmc_dist_max_tail(const tmc_max_sampler *s, uint32_t a, int high);
  * (which one a draw falls in is a coin toss, so a branch would mispredict
  * half the time): above v = 1/2 the table of w = 1 - v is read with a = ~u,
  * below it that of v with a = u, and t = (a + 1/2) 2^-32 < 1/2 either way.
- * 2^32 t = a + 1/2 is exact as a double; its exponent is t's octave and the
+ * 2^33 t = 2a + 1 is exact as a double; its exponent is t's octave and the
  * first TMC_MAX_SUB_BITS bits of its mantissa the piece, so the two read
  * together, less the first piece's value, are the row (TMC_MAX_PIECE); the
  * mantissa's other bits are the place f in the piece, read as 1 + f with 1
@@ -180,7 +180,7 @@ static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u)
 {
     uint32_t high = (uint32_t)0 - (u >> 31); /* all ones above v = 1/2 */
     uint32_t a = u ^ high;
-    union { double d; uint64_t u; } t = {(double)a + 0.5};
+    union { double d; uint64_t u; } t = {(double)(2 * (uint64_t)a + 1)}; /* 2^33 t */
     uint32_t row = (uint32_t)(t.u >> (52 - TMC_MAX_SUB_BITS)) - TMC_MAX_FIRST_ROW;
     if (row >= TMC_MAX_SIDE) /* k >= TMC_MAX_OCTAVES: deep tail */
         return tmc_dist_max_tail(s, a, (int)(high & 1));
