@@ -22,7 +22,9 @@
  *                between failures, below a double's resolution of the
  *                clock) ends the replica with TMC_REPLICA_STALLED after
  *                TMC_STALL_LIMIT struck restores, instead of looping for
- *                ever (issue 13). */
+ *                ever (issue 13);
+ * importance-1.6 the --importance text: three or five positive numbers
+ *                separated by commas and nothing else ("1,4,1xyz" refused). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,6 +155,23 @@ static void test_absurd_tilt(void **state)
     tmc_engine_free(&e);
 }
 
+static void test_parse_tilt(void **state)
+{
+    (void)state;
+    static const char *const good[] = {"1,4,1", "2,1,1,0.5,3", "1e-3,1,1"};
+    static const char *const bad[] = {"1,4,1xyz", "1,1,1,", "1,1,1,x", "1,1,1;rm", "1,1",
+                                      "1,1,1,1", "1,1,1,1,1,1", "1,1,1,1,1x", ",1,1,1",
+                                      "1,,1,1", "", "1,0,1", "1,nan,1", "1,inf,1"};
+    double theta[TMC_TILTS];
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        if (tmc_importance_parse_tilt(good[i], theta))
+            fail_msg("'%s' refused", good[i]);
+    assert_true(theta[0] == 1e-3 && theta[1] == 1 && theta[3] == 1 && theta[4] == 1);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (!tmc_importance_parse_tilt(bad[i], theta))
+            fail_msg("'%s' accepted", bad[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_tilted_waits),
         cmocka_unit_test(test_absurd_tilt),
+        cmocka_unit_test(test_parse_tilt),
     };
     return cmocka_run_group_tests_name("importance-1", tests, NULL, NULL);
 }

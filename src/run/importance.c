@@ -119,9 +119,19 @@ int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int thr
 int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS])
 {
     double t[TMC_TILTS] = {1, 1, 1, 1, 1};
-    char tail;
-    int n = sscanf(s, "%lf,%lf,%lf,%lf,%lf%c", &t[0], &t[1], &t[2], &t[3], &t[4], &tail);
-    if (n != 3 && n != 5)
+    int n = 0;
+    for (const char *p = s;; n++) { /* numbers, each ended by a comma or the end */
+        char *end;
+        if (n == TMC_TILTS)
+            return -1;
+        t[n] = strtod(p, &end);
+        if (end == p || (*end != ',' && *end != '\0'))
+            return -1;
+        if (*end == '\0')
+            break;
+        p = end + 1;
+    }
+    if (n + 1 != 3 && n + 1 != 5)
         return -1;
     for (int k = 0; k < TMC_TILTS; k++)
         if (!(t[k] > 0 && isfinite(t[k])))
