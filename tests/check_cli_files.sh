@@ -149,6 +149,17 @@ for sig in HUP TERM; do
   [ "$(cat "$dir/result.json")" = old ] || fail "SIG$sig: the existing output changed"
   ls "$dir" | grep -q "result.json.tmp" && fail "SIG$sig: a temporary file was left"
 done
+# 6b'. SIGINT while importance sampling's pilots choose the tilt (before any
+# plain replica): the same exit 130 (it was 1)
+"$bin" run "$experiment" --replicas 1000 --quiet --importance auto \
+  --importance-pilot 100000000 --json "$dir/pilot.json" >/dev/null 2>"$dir/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "SIGINT in an importance pilot: exit $rc, expected 130: $(cat "$dir/err")"
+grep -q "no results written" "$dir/err" || fail "SIGINT in an importance pilot: $(cat "$dir/err")"
+[ -e "$dir/pilot.json" ] && fail "SIGINT in an importance pilot: a JSON was written"
 # 6c. one segment of 1e9 steps in exact mode: the stop flag is read inside
 # the segment too (it took 28 s to stop and then exited 0 with results); a
 # generous 5 s bound, polled, so a loaded machine cannot fail it

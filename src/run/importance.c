@@ -39,8 +39,9 @@ static int pilot_level(tmc_engine *e, const double theta[TMC_TILTS], long n, lon
 {
     if (tmc_importance_check_tilt(e, theta, err) || tmc_engine_tilt(e, theta, INFINITY))
         return -1;
-    if (tmc_runner_run_from(e, first, n, seed, threads, NULL, NULL, wall, sums, err))
-        return -1;
+    int rc = tmc_runner_run_from(e, first, n, seed, threads, NULL, NULL, wall, sums, err);
+    if (rc) /* TMC_RUNNER_STOPPED stays what it is: the command exits 130 */
+        return rc;
     gsl_sort(wall, 1, (size_t)n);
     double gamma = gsl_stats_quantile_from_sorted_data(wall, 1, (size_t)n, 1 - RHO);
     *final = gamma >= e->deadline_wall_s;
