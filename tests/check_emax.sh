@@ -61,4 +61,19 @@ refuse "trainmc: give --sigma or --cv, not both" --mu 52.2 --sigma 2.61 --cv 0.0
 refuse "trainmc: unknown option '--bogus'" --bogus 8
 refuse "trainmc: option --cards needs a value" --cards
 refuse "trainmc: emax takes no arguments ('48')" 48
+
+# SIGINT stops a long emax: exit 130, "no results written", and neither the
+# JSON nor its temporary file is left (the signal used to kill it outright,
+# leaving the temporary file)
+"$bin" emax --cards 48 --replicas 1000000000 --json "$dir/stop.json" >/dev/null 2>"$dir/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 $pid 2>/dev/null || break; sleep 0.5; done
+kill -0 $pid 2>/dev/null && { kill -KILL $pid; echo "emax: still running 5 s after SIGINT" >&2; status=1; }
+wait $pid; rc=$?
+[ $rc -eq 130 ] || { echo "emax SIGINT: exit $rc, expected 130" >&2; status=1; }
+grep -q "interrupted after [0-9]* of 1000000000 replicas; no results written" "$dir/err" ||
+  { echo "emax SIGINT: $(cat "$dir/err")" >&2; status=1; }
+ls "$dir" | grep -q "^stop.json" && { echo "emax SIGINT: an output file was left" >&2; status=1; }
 exit $status

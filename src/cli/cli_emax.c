@@ -84,15 +84,17 @@ int tmc_cli_emax(int argc, char **argv)
     if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, NULL)))
         return rc;
     tmc_emax_row rows[TMC_CLI_MAX_CARDS];
+    tmc_cli_catch_stop_signals(); /* SIGINT: stop, remove the temporary file, exit 130 */
     double t0 = tmc_cli_now_s();
     for (int i = 0; i < o.n_cards && !rc; i++)
         rc = tmc_emax_compute(o.cards[i], o.replicas, (uint64_t)o.seed, o.threads, BRUTE_MAX,
                               &rows[i], &err);
     if (rc)
-        fprintf(stderr, "trainmc: %s\n", err.msg);
+        fprintf(stderr, "trainmc: %s%s\n", err.msg,
+                rc == TMC_EMAX_STOPPED ? "; no results written" : "");
     else
         rc = report(&o, rows, tmc_cli_now_s() - t0, &out);
     if (o.json_path && rc)
         tmc_output_abort(&out);
-    return rc ? 1 : 0;
+    return rc == TMC_EMAX_STOPPED ? 130 : rc ? 1 : 0;
 }

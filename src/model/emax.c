@@ -12,6 +12,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "dist.h"
+#include "engine.h" /* the stop flag (tmc_engine_stop_requested) */
 #include "ranks.h"
 #include "rng_pcg.h"
 
@@ -107,7 +108,8 @@ static void *worker(void *arg)
     if (!r) /* the other threads take the chunks; a shortfall is an error */
         return NULL;
     long c;
-    while ((c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->end_chunk) {
+    while (!tmc_engine_stop_requested() &&
+           (c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->end_chunk) {
         run_chunk(sh, c, r);
         atomic_fetch_add(&sh->chunks_done, 1);
     }
@@ -181,8 +183,14 @@ int tmc_emax_simulate(long n, long replicas, uint64_t seed, int threads, double 
     int prepared = prepare(&sh, err) == 0, rc = prepared ? 0 : -1;
     if (prepared) {
         run_threads(&sh, threads);
-        if (atomic_load(&sh.chunks_done) < sh.end_chunk - first_chunk)
+        long done = atomic_load(&sh.chunks_done);
+        if (done < sh.end_chunk - first_chunk && tmc_engine_stop_requested()) {
+            tmc_error_set(err, "interrupted after %ld of %ld replicas",
+                          done * CHUNK < replicas ? done * CHUNK : replicas, replicas);
+            rc = TMC_EMAX_STOPPED;
+        } else if (done < sh.end_chunk - first_chunk) {
             rc = tmc_error_set(err, "out of memory for a random number generator");
+        }
     }
     /* every rank takes the same path from here (ranks.h) */
     rc = tmc_ranks_agree(rc, err);

@@ -71,16 +71,18 @@ double tmc_emax_step_time(double c, double mu_s, double sigma_s, double fixed_s)
  * file): *sampler with tmc_dist_sample_max, and *brute (if not NULL) by n
  * draws of gsl_ran_gaussian_ziggurat. `center` (e.g. the quadrature c_N) is
  * subtracted before the power sums are taken, to keep them well conditioned;
- * it does not change the result beyond rounding. Returns 0, or -1 with err
- * set if memory runs out on some rank. Collective (ranks.h): every rank
- * returns the same. */
+ * it does not change the result beyond rounding. Returns 0; TMC_EMAX_STOPPED
+ * with err = "interrupted after N of M replicas" when tmc_engine_request_stop
+ * was called (a signal); or -1 with err set if memory runs out on some rank.
+ * Collective (ranks.h): every rank returns the same. */
+#define TMC_EMAX_STOPPED 1
 int tmc_emax_simulate(long n, long replicas, uint64_t seed, int threads, double center,
                       tmc_emax_estimate *sampler, tmc_emax_estimate *brute,
                       tmc_error *err);
 
 /* Fill *row for n cards: quadrature, simulation (brute force only if
- * n <= brute_max), approximations, reference. Returns 0, or -1 with err set
- * if the quadrature fails or memory runs out. Collective, as
+ * n <= brute_max), approximations, reference. Returns 0, TMC_EMAX_STOPPED, or
+ * -1 with err set if the quadrature fails or memory runs out. Collective, as
  * tmc_emax_simulate. */
 int tmc_emax_compute(long n, long replicas, uint64_t seed, int threads, long brute_max,
                      tmc_emax_row *row, tmc_error *err);
