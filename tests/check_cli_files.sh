@@ -116,6 +116,15 @@ run --json "$dir/closed.json" >&- 2>"$dir/err"; rc=$?
 [ $rc -eq 1 ] || fail "closed stdout: exit $rc, expected 1"
 [ -e "$dir/closed.json" ] && fail "closed stdout: the JSON file was written ($(head -c 80 "$dir/closed.json"))"
 ls "$dir" | grep -q "closed.json.tmp" && fail "closed stdout: a temporary file was left"
+# 5d. plan and emax the same: a report lost on standard output leaves no JSON
+# of it (they wrote their JSON and exited 1)
+for args in "plan $experiment" "emax --cards 8 --replicas 100"; do
+  rm -f "$dir/lost.json"
+  # shellcheck disable=SC2086
+  "$bin" $args --json "$dir/lost.json" >&- 2>"$dir/err"; rc=$?
+  [ $rc -eq 1 ] || fail "trainmc $args, closed stdout: exit $rc, expected 1"
+  ls "$dir" | grep -q "^lost.json" && fail "trainmc $args, closed stdout: its JSON was written"
+done
 # 5d. a closed pipe: exit 1 with the output cleaned up, not a silent death
 # by SIGPIPE that leaves a temporary file
 { "$bin" run "$experiment" --replicas 3000 --quiet --json "$dir/pipe.json" 2>"$dir/err"

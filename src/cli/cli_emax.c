@@ -67,6 +67,8 @@ static int report(const tmc_cli_options *o, const tmc_emax_row *rows, double ela
                          .step = !isnan(o->mu_s), .mu_s = o->mu_s, .sigma_s = o->sigma_s,
                          .fixed_s = o->fixed_s, .threads = o->threads, .elapsed_s = elapsed_s};
     tmc_emax_output_text(stdout, &r);
+    if (tmc_cli_check_stdout()) /* the report is lost: no JSON of it either */
+        return 1;
     return o->json_path ? tmc_cli_write_json(out, tmc_emax_output_json(&r)) : 0;
 }
 
@@ -89,12 +91,12 @@ int tmc_cli_emax(int argc, char **argv)
     for (int i = 0; i < o.n_cards && !rc; i++)
         rc = tmc_emax_compute(o.cards[i], o.replicas, (uint64_t)o.seed, o.threads, BRUTE_MAX,
                               &rows[i], &err);
+    int stopped = rc == TMC_EMAX_STOPPED;
     if (rc)
-        fprintf(stderr, "trainmc: %s%s\n", err.msg,
-                rc == TMC_EMAX_STOPPED ? "; no results written" : "");
+        fprintf(stderr, "trainmc: %s%s\n", err.msg, stopped ? "; no results written" : "");
     else
         rc = report(&o, rows, tmc_cli_now_s() - t0, &out);
     if (o.json_path && rc)
         tmc_output_abort(&out);
-    return rc == TMC_EMAX_STOPPED ? 130 : rc ? 1 : 0;
+    return stopped ? 130 : rc ? 1 : 0;
 }

@@ -361,5 +361,10 @@ int tmc_cli_plan(int argc, char **argv)
     tmc_plan p;
     tmc_plan_compute(&x, &p);
     plan_text(stdout, &x, &p);
+    if (tmc_cli_check_stdout()) { /* the report is lost: no JSON of it either */
+        if (o.json_path)
+            tmc_output_abort(&out);
+        return 1;
+    }
     return o.json_path ? tmc_cli_write_json(&out, plan_json(&x, &p)) : 0;
 }
