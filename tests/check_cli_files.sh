@@ -92,6 +92,19 @@ ln -s "$dir/target.json" "$dir/link.json"
 run --json "$dir/link.json" >/dev/null 2>&1 || fail "--json LINK failed"
 [ -L "$dir/link.json" ] || fail "--json LINK replaced the link"
 grep -q '"deadline"' "$dir/target.json" || fail "--json LINK did not write the target"
+# 4b. a link to a file that does not exist yet is followed too (it was
+# replaced by a regular file); a relative link is read from its own folder;
+# a loop of links is refused
+mkdir -p "$dir/links"
+ln -s ../new-target.json "$dir/links/dangling.json"
+run --json "$dir/links/dangling.json" >/dev/null 2>&1 || fail "--json DANGLING failed"
+[ -L "$dir/links/dangling.json" ] || fail "--json DANGLING replaced the link"
+grep -q '"deadline"' "$dir/new-target.json" || fail "--json DANGLING did not write its target"
+ln -s loop-b.json "$dir/loop-a.json"
+ln -s loop-a.json "$dir/loop-b.json"
+run --json "$dir/loop-a.json" >/dev/null 2>"$dir/err" && fail "--json LOOP succeeded"
+grep -q "loop-a.json: output path is a loop of symbolic links" "$dir/err" || fail "--json LOOP: $(cat "$dir/err")"
+[ -L "$dir/loop-a.json" ] || fail "--json LOOP replaced the link"
 
 # 5. a full standard output is an error, not a silent success
 if [ -c /dev/full ]; then

@@ -272,6 +272,32 @@ cJSON *tmc_output_json(const tmc_report *r)
 
 /* ---------- atomic files ---------- */
 
+/* A path that does not exist yet: itself, or, for a symbolic link to a
+ * file that does not exist yet, the file it names (a relative link is read
+ * from the link's folder), so that the link is followed as when its file
+ * exists. Links to links are followed up to 16 deep. */
+static int dangling_target(const char *path, char *target, size_t n, tmc_error *err)
+{
+    char at[TMC_PATH_MAX], link[TMC_PATH_MAX];
+    if (snprintf(at, sizeof at, "%s", path) >= (int)sizeof at)
+        return tmc_error_set(err, "%s: output path too long", path);
+    struct stat st;
+    for (int depth = 0; lstat(at, &st) == 0 && S_ISLNK(st.st_mode); depth++) {
+        ssize_t len = readlink(at, link, sizeof link - 1);
+        if (depth == 16 || len < 0 || len == (ssize_t)sizeof link - 1)
+            return tmc_error_set(err, "%s: cannot follow the symbolic link", path);
+        link[len] = '\0';
+        const char *slash = strrchr(at, '/');
+        int dir = link[0] == '/' || !slash ? 0 : (int)(slash - at + 1);
+        char next[TMC_PATH_MAX];
+        if (snprintf(next, sizeof next, "%.*s%s", dir, at, link) >= (int)sizeof next)
+            return tmc_error_set(err, "%s: output path too long", path);
+        memcpy(at, next, sizeof at);
+    }
+    return snprintf(target, n, "%s", at) >= (int)n
+        ? tmc_error_set(err, "%s: output path too long", path) : 0;
+}
+
 /* The file to replace: path itself, or what a symbolic link at path points
  * to. Refuses what renaming over would destroy: folders, devices, FIFOs. */
 static int resolve_target(const char *path, char *target, size_t n, tmc_error *err)
@@ -282,9 +308,10 @@ static int resolve_target(const char *path, char *target, size_t n, tmc_error *e
     if (path[len - 1] == '/')
         return tmc_error_set(err, "%s: output path names a folder, not a file", path);
     struct stat st;
-    if (stat(path, &st) != 0) /* a new file */
-        return snprintf(target, n, "%s", path) >= (int)n
-            ? tmc_error_set(err, "%s: output path too long", path) : 0;
+    if (stat(path, &st) != 0 && errno == ELOOP)
+        return tmc_error_set(err, "%s: output path is a loop of symbolic links", path);
+    if (stat(path, &st) != 0) /* a new file, or the new target of a dangling link */
+        return dangling_target(path, target, n, err);
     if (S_ISDIR(st.st_mode))
         return tmc_error_set(err, "%s: output path is a folder, not a file", path);
     if (!S_ISREG(st.st_mode))
