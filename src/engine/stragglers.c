@@ -37,12 +37,16 @@ int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
     m->slow_factor = sc->enabled ? sc->factor : 1;
     m->detect_after = sc->enabled ? sc->detect_after_steps : 0;
     double mean, sd;
+    m->ahead = !aggregated && !x->pauses.enabled && m->slow_fraction == 0;
     if (init_pauses(m, x, cf) ||
         tmc_dist_max_moments(&x->jitter, x->job.cards, &mean, &sd, &m->max_skew))
         return -1;
     m->max_mean_s = mean * cf->compute_s;
     m->max_sd_s = sd * cf->compute_s;
-    return tmc_dist_max_init(&m->max, &x->jitter, cf->compute_s, x->job.cards);
+    if (tmc_dist_max_init(&m->max, &x->jitter, cf->compute_s, x->job.cards))
+        return -1;
+    m->ahead = m->ahead && m->max.low && m->max.common_s == 0;
+    return 0;
 }
 
 void tmc_stragglers_free(tmc_straggler_model *m)
@@ -56,6 +60,7 @@ void tmc_stragglers_start(const tmc_straggler_model *m, tmc_stragglers *s, gsl_r
 {
     s->steps_run = 0;
     s->steps_simulated = 0;
+    s->used = s->held = 0;
     s->slow = m->slow_fraction > 0
         ? (long)gsl_ran_binomial(r, m->slow_fraction, (unsigned)m->cards) : 0;
 }
@@ -195,6 +200,59 @@ static long plain_steps(const tmc_straggler_model *m, gsl_rng *r, long n, double
     return n;
 }
 
+/* TMC_AHEAD more plain draws into s->prefix. */
+static void draw_ahead(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r)
+{
+    tmc_pcg32_state *rs = r->state, local = *rs;
+    const tmc_max_sampler *sm = &m->max;
+    double sum = 0, *p = s->prefix;
+    p[0] = 0;
+    if (sm->nonnegative)
+        for (int i = 1; i <= TMC_AHEAD; i++)
+            p[i] = sum += tmc_dist_max_at(sm, tmc_rng_pcg_step(&local));
+    else
+        for (int i = 1; i <= TMC_AHEAD; i++) {
+            double y = tmc_dist_max_at(sm, tmc_rng_pcg_step(&local));
+            p[i] = sum += y > 0 ? y : 0;
+        }
+    *rs = local;
+    s->used = 0, s->held = TMC_AHEAD;
+}
+
+/* n plain steps from the draws held ahead (model.ahead); returns the steps
+ * done, fewer than n when the last one ended past the limit. S_i is the
+ * segment's sum before, plus prefix differences: it never decreases with
+ * i, so the cut inside a stretch is found by bisection. */
+static long ahead_steps(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r, long n,
+                        double limit, seg_clock *c)
+{
+    double fixed = m->fixed_s;
+    for (long done = 0; done < n;) {
+        if (s->used == s->held)
+            draw_ahead(m, s, r);
+        int b = s->held - s->used < n - done ? s->held - s->used : (int)(n - done);
+        const double *p = s->prefix + s->used;
+        seg_clock after = {c->t, c->sum + (p[b] - p[0]), c->i + b};
+        if (!past(&after, fixed, limit)) {
+            *c = after, s->used += b, done += b;
+            continue;
+        }
+        int lo = 0, hi = b; /* step lo + 1 .. hi: the first one past the limit */
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            seg_clock at = {c->t, c->sum + (p[mid] - p[0]), c->i + mid};
+            if (past(&at, fixed, limit))
+                hi = mid;
+            else
+                lo = mid;
+        }
+        *c = (seg_clock){c->t, c->sum + (p[hi] - p[0]), c->i + hi};
+        s->used += hi;
+        return done + hi;
+    }
+    return n;
+}
+
 /* Steps first + 1 .. first + n, one by one (stragglers.h). The pause and
  * stop-check steps are found by counting, so the plain stretches between
  * them run the hot loop when no slow card is in the job. */
@@ -213,7 +271,8 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
                 end = last;
             if (k && next_pause <= end)
                 end = next_pause - 1;
-            long done = plain_steps(m, r, end - step + 1, limit, &c);
+            long done = m->ahead ? ahead_steps(m, s, r, end - step + 1, limit, &c)
+                                 : plain_steps(m, r, end - step + 1, limit, &c);
             s->steps_simulated += done;
             step += done - 1;
         } else {

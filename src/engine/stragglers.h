@@ -50,13 +50,26 @@ typedef struct {
     long cards;             /* N */
     double slow_fraction, slow_factor; /* slow cards (0: none) */
     long detect_after;      /* steps until slow cards are detected (0: never) */
+    int ahead;              /* 1: every step is plain (exact mode, independent jitter
+                               only, no pauses, no slow cards): steps are drawn
+                               ahead of use (tmc_stragglers) */
 } tmc_straggler_model;
 
-/* One replica's slow cards. */
+/* Steps drawn ahead of use, at most TMC_AHEAD at a time. */
+#define TMC_AHEAD 256
+
+/* One replica's slow cards, and the steps drawn ahead. Drawing ahead: when
+ * every draw of the jitter stream is a plain step's (model.ahead), the
+ * draws do not depend on where segments end or interruptions fall, so they
+ * are made TMC_AHEAD at a time, across segments, and used in order; the
+ * steps used are exactly those drawn one by one. prefix[j] is the sum of
+ * the first j draws held, so a stretch of steps costs one subtraction. */
 typedef struct {
     long slow;      /* slow cards still in the job */
     long steps_run; /* steps completed while slow cards were in the job */
     double steps_simulated; /* accounting.h */
+    int used, held;                 /* draws held ahead: used of held */
+    double prefix[TMC_AHEAD + 1];
 } tmc_stragglers;
 
 /* Build from a validated experiment and its closed form (the compute time
