@@ -116,10 +116,10 @@ static double any_step(const tmc_straggler_model *m, const tmc_stragglers *s, in
 }
 
 /* A segment under way. Its step i (from 1) ends at t + S_i + i fixed_s,
- * S_i the summed slowest-card times of its first i steps, computed in that
- * order: the same formula gives the segment's end (engine.c), and it never
- * decreases with i, so a batch of steps that ends within the limit has no
- * step past it. */
+ * S_i the summed slowest-card times of its first i steps (added in order,
+ * or, drawn ahead, differences of running sums): the same formula gives
+ * the segment's end (engine.c), and it never decreases with i, so a stretch
+ * of steps that ends within the limit has no step past it. */
 typedef struct {
     double t;   /* the segment's start, s */
     double sum; /* S_i, s */
