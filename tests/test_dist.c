@@ -24,6 +24,11 @@
  *          and each quantile is within 1e-6 sd of plain bisection on GSL's
  *          CDF (from P = 3e-7 to 1 - 1e-6);
  * dist-1.12 one lognormal card: mean mu from the jitter's definition.
+ * dist-1.13 the engine's running sums (tmc_dist_max_sums, two draws at a
+ *          time) equal, bit for bit, the in-order sums of tmc_dist_max_at
+ *          clamped at 0, and leave the stream where one-by-one draws do:
+ *          every law, odd and even lengths, random streams and the lowest
+ *          and highest draws in either lane of a pair.
  * Statistical tests: fixed seed, estimator and standard error stated,
  * tolerance 4 standard errors. */
 #include <math.h>
@@ -31,6 +36,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
@@ -466,6 +472,81 @@ static void test_lognormal_card(void **state)
     tmc_dist_max_free(&s);
 }
 
+/* dist-1.13 */
+#define PCG_MULTIPLIER 6364136223846793005ULL
+
+/* States whose next output is 0 and 2^32 - 1: with the top 5 bits 0 the
+ * rotation is 0, and the xorshift ((old >> 18) ^ old) >> 27 is then 0 for
+ * old < 2^27 and all ones for bits 41 to 58 set (rng_pcg.h). */
+#define STATE_LOWEST_DRAW 5u
+#define STATE_HIGHEST_DRAW 0x07FFFE0000000000ULL
+
+/* The state one step before st (the LCG run backwards). */
+static tmc_pcg32_state state_before(tmc_pcg32_state st)
+{
+    uint64_t inv = PCG_MULTIPLIER; /* Newton: inv = a^-1 mod 2^64 */
+    for (int i = 0; i < 6; i++)
+        inv *= 2 - PCG_MULTIPLIER * inv;
+    st.state = (st.state - st.inc) * inv;
+    return st;
+}
+
+static void check_sums(const tmc_max_sampler *s, tmc_pcg32_state st, int n)
+{
+    double got[300], start = 1.25, want = start;
+    tmc_pcg32_state a = st, b = st;
+    double last = tmc_dist_max_sums(s, &a, start, got, n);
+    for (int i = 0; i < n; i++) {
+        double y = tmc_dist_max_at(s, tmc_rng_pcg_step(&b));
+        want += y > 0 ? y : 0;
+        if (memcmp(&got[i], &want, sizeof want))
+            fail_msg("n %d: sum %d is %.17g, in order %.17g", n, i, got[i], want);
+    }
+    if (last != want || a.state != b.state)
+        fail_msg("n %d: returned %.17g (want %.17g) or the stream moved differently", n,
+                 last, want);
+}
+
+static void test_running_sums(void **state)
+{
+    (void)state;
+    static const tmc_jitter laws[] = {{TMC_JITTER_NORMAL, 0.05, 0}, {TMC_JITTER_NORMAL, 0.2, 0},
+                                      {TMC_JITTER_LOGNORMAL, 2, 0}, {TMC_JITTER_GAMMA, 1.5, 0}};
+    static const long ns[] = {1, 8, 100000};
+    static const int lengths[] = {0, 1, 2, 3, 32, 255, 256};
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    for (size_t l = 0; l < sizeof laws / sizeof *laws; l++)
+        for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+            tmc_max_sampler s;
+            assert_int_equal(tmc_dist_max_init(&s, &laws[l], 10, ns[i]), 0);
+            tmc_rng_pcg_seed(r, 13 + l, i);
+            tmc_pcg32_state st = *(tmc_pcg32_state *)r->state;
+            for (int k = 0; k < 400; k++) { /* 400 x 256 random draws */
+                check_sums(&s, st, 256);
+                for (int d = 0; d < 256; d++)
+                    tmc_rng_pcg_step(&st);
+            }
+            for (size_t k = 0; k < sizeof lengths / sizeof *lengths; k++)
+                check_sums(&s, st, lengths[k]);
+            tmc_pcg32_state low = {STATE_LOWEST_DRAW, st.inc}, high = {STATE_HIGHEST_DRAW, st.inc};
+            tmc_pcg32_state probe = low;
+            assert_int_equal(tmc_rng_pcg_step(&probe), 0);
+            probe = high;
+            assert_int_equal(tmc_rng_pcg_step(&probe), 0xffffffffu);
+            probe = state_before(high);
+            tmc_rng_pcg_step(&probe);
+            assert_true(probe.state == high.state);
+            check_sums(&s, low, 1); /* one draw: no pair */
+            check_sums(&s, state_before(state_before(low)), 3); /* the third: no pair */
+            check_sums(&s, low, 4); /* first lane */
+            check_sums(&s, state_before(low), 4); /* second lane */
+            check_sums(&s, high, 4);
+            check_sums(&s, state_before(high), 4);
+            tmc_dist_max_free(&s);
+        }
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_extremes),
         cmocka_unit_test(test_gamma_small_cv),
         cmocka_unit_test(test_lognormal_card),
+        cmocka_unit_test(test_running_sums),
     };
     gsl_set_error_handler_off(); /* as trainmc's main does: statuses are checked */
     return cmocka_run_group_tests_name("dist-1", tests, NULL, NULL);

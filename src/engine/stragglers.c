@@ -131,43 +131,24 @@ static int past(const seg_clock *c, double fixed, double limit)
     return c->t + c->sum + (double)c->i * fixed > limit;
 }
 
-/* Plain steps are drawn in batches: their times first, which depend on
- * nothing but the stream, then one look at the limit for the whole batch.
- * Apart from the limit's test, the draws of a batch overlap in the
- * processor; the batch is gone through again, step by step, only when the
- * limit falls inside it. */
+/* Plain steps are drawn in batches: their running sums first, which depend
+ * on nothing but the stream (tmc_dist_max_sums), then one look at the limit
+ * for the whole batch. The batch is gone through again, step by step, only
+ * when the limit falls inside it. */
 #define BATCH 32
 
-/* b draws into x, added to sum in order; clamp: never below 0 (constant
- * in each call, so the compiler makes two loops). */
-static inline double draw_batch(const tmc_max_sampler *restrict s,
-                                tmc_pcg32_state *restrict st, double *restrict x, int b,
-                                int clamp, double sum)
-{
-    for (int i = 0; i < b; i++) {
-        double y = tmc_dist_max_at(s, tmc_rng_pcg_step(st));
-        if (clamp)
-            y = y > 0 ? y : 0;
-        x[i] = y;
-        sum += y;
-    }
-    return sum;
-}
-
-/* Step i of batch x (drawn from stream state `start`) is the first past
- * the limit: count the batch up to it and leave the stream just after its
- * draw, as if drawn one by one. */
-static long cut_in_batch(const double *x, int b, double fixed, double limit,
+/* The limit falls inside batch p (running sums from c->sum, drawn from
+ * stream state `start`; its last step is past the limit): count the batch
+ * up to its first step past the limit and leave the stream just after that
+ * step's draw, as if drawn one by one. */
+static long cut_in_batch(const double *p, int b, double fixed, double limit,
                          tmc_pcg32_state start, tmc_pcg32_state *rs, seg_clock *c)
 {
     int i = 0;
-    for (; i < b - 1; i++) {
-        c->sum += x[i], c->i++;
-        if (past(c, fixed, limit))
-            break;
-    }
-    if (i == b - 1)
-        c->sum += x[i], c->i++;
+    seg_clock at = {c->t, p[0], c->i + 1};
+    while (!past(&at, fixed, limit) && i < b - 1)
+        i++, at.sum = p[i], at.i++;
+    *c = at;
     for (int j = 0; j <= i; j++)
         tmc_rng_pcg_step(&start);
     *rs = start;
@@ -175,47 +156,30 @@ static long cut_in_batch(const double *x, int b, double fixed, double limit,
 }
 
 /* n plain steps (no pause, no slow card, independent jitter only): the hot
- * loop, a PCG draw and a table read each (tmc_dist_max_at). Returns the
- * steps done: n, or fewer when the last one ended past the limit. */
+ * loop. Returns the steps done: n, or fewer when the last one ended past
+ * the limit. */
 static long plain_steps(const tmc_straggler_model *m, gsl_rng *r, long n, double limit,
                         seg_clock *c)
 {
-    /* a local copy of the state stays in registers: through the pointer,
-     * every step would reload the state its previous store wrote */
-    tmc_pcg32_state *rs = r->state, local = *rs;
-    const tmc_max_sampler *s = &m->max;
-    double x[BATCH], fixed = m->fixed_s;
+    tmc_pcg32_state *rs = r->state;
+    double p[BATCH], fixed = m->fixed_s;
     for (long done = 0; done < n;) {
         int b = n - done < BATCH ? (int)(n - done) : BATCH;
-        tmc_pcg32_state start = local;
-        double sum = s->nonnegative ? draw_batch(s, &local, x, b, 0, c->sum)
-                                    : draw_batch(s, &local, x, b, 1, c->sum);
-        seg_clock after = {c->t, sum, c->i + b};
+        tmc_pcg32_state start = *rs;
+        seg_clock after = {c->t, tmc_dist_max_sums(&m->max, rs, c->sum, p, b), c->i + b};
         if (past(&after, fixed, limit))
-            return done + cut_in_batch(x, b, fixed, limit, start, rs, c);
+            return done + cut_in_batch(p, b, fixed, limit, start, rs, c);
         *c = after;
         done += b;
     }
-    *rs = local;
     return n;
 }
 
 /* TMC_AHEAD more plain draws into s->prefix. */
 static void draw_ahead(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r)
 {
-    tmc_pcg32_state *rs = r->state, local = *rs;
-    const tmc_max_sampler *sm = &m->max;
-    double sum = 0, *p = s->prefix;
-    p[0] = 0;
-    if (sm->nonnegative)
-        for (int i = 1; i <= TMC_AHEAD; i++)
-            p[i] = sum += tmc_dist_max_at(sm, tmc_rng_pcg_step(&local));
-    else
-        for (int i = 1; i <= TMC_AHEAD; i++) {
-            double y = tmc_dist_max_at(sm, tmc_rng_pcg_step(&local));
-            p[i] = sum += y > 0 ? y : 0;
-        }
-    *rs = local;
+    s->prefix[0] = 0;
+    tmc_dist_max_sums(&m->max, r->state, 0, s->prefix + 1, TMC_AHEAD);
     s->used = 0, s->held = TMC_AHEAD;
 }
 

@@ -3,6 +3,10 @@
 #include "dist.h"
 
 #include <stdlib.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define TMC_DIST_PAIRS 1
+#endif
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
@@ -134,9 +138,22 @@ static void side_node(const tmc_max_sampler *s, int high, int k, double i, doubl
         *slope = s->mu * card_slope(&s->card, log_v, y, s->inv_n) * (high ? -1 : 1);
 }
 
+/* The coefficients of c (in the piece's coordinate f) scaled to g = T - T0
+ * = +-f H (dist.h), H = 2^(31 - k - TMC_MAX_SUB_BITS) the width of a piece
+ * of octave k in T: powers of 2 and a sign, so exact. */
+static void scale_to_g(double *c, int k, int high)
+{
+    double inv_h = ldexp(high ? -1.0 : 1.0, -(31 - k - TMC_MAX_SUB_BITS));
+    c[1] *= inv_h;
+    c[2] *= inv_h * inv_h;
+    c[3] *= inv_h * inv_h * inv_h;
+}
+
 /* Hermite cubics of one side; returns the largest error found at the
- * quarter points of every piece, seconds. */
-static double build_side(const tmc_max_sampler *s, tmc_cubic *table, int high)
+ * quarter points of every piece, seconds, and lowers *lowest to the
+ * smallest value at either end of a piece. */
+static double build_side(const tmc_max_sampler *s, tmc_cubic *table, int high,
+                         double *lowest)
 {
     double worst = 0;
     for (int k = 0; k < TMC_MAX_OCTAVES; k++) {
@@ -149,14 +166,16 @@ static double build_side(const tmc_max_sampler *s, tmc_cubic *table, int high)
             c[1] = m0;
             c[2] = 3 * (x1 - x0) - 2 * m0 - m1;
             c[3] = 2 * (x0 - x1) + m0 + m1;
+            *lowest = fmin(*lowest, fmin(c[0], c[0] + c[1] + c[2] + c[3]));
             for (int q = 1; q < 4; q++) {
                 double f = q / 4.0, exact;
                 side_node(s, high, k, i + f, &exact, NULL);
-                double err = fabs(c[0] + f * (c[1] + f * (c[2] + f * c[3])) - exact);
+                double err = fabs(tmc_dist_cubic(c, f) - exact);
                 worst = err > worst || isnan(err) ? err : worst; /* NaN stays NaN */
                 if (isnan(worst))
                     return worst;
             }
+            scale_to_g(c, k, high);
         }
     }
     return worst;
@@ -173,19 +192,6 @@ tmc_card_dist tmc_dist_card(const tmc_jitter *j)
     else
         d.shape = 1 / v, d.scale = v;
     return d;
-}
-
-/* The smallest value at either end of any piece, s. A piece is a cubic
- * close to an increasing function, so it dips below its ends by no more
- * than the table's error, far less than the margin its caller leaves. */
-static double lowest_piece(const tmc_max_sampler *s)
-{
-    double low = INFINITY;
-    for (size_t i = 0; i < 2 * (size_t)TMC_MAX_SIDE; i++) {
-        const double *c = s->low[i].c;
-        low = fmin(low, fmin(c[0], c[0] + c[1] + c[2] + c[3]));
-    }
-    return low;
 }
 
 int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long n)
@@ -206,9 +212,12 @@ int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long
     if (!s->low)
         return -1;
     s->high = s->low + pieces;
-    double lo = build_side(s, s->low, 0), hi = build_side(s, s->high, 1);
+    /* a piece is a cubic close to an increasing function, so it dips below
+     * its ends by no more than the table's error, far less than the margin */
+    double lowest = INFINITY;
+    double lo = build_side(s, s->low, 0, &lowest), hi = build_side(s, s->high, 1, &lowest);
     s->max_error = (lo > hi ? lo : hi) / s->sigma;
-    s->nonnegative = lowest_piece(s) > 0.01 * s->sigma && tmc_dist_max_tail(s, 0, 0) > 0;
+    s->nonnegative = lowest > 0.01 * s->sigma;
     return 0;
 }
 
@@ -239,15 +248,8 @@ static double table_at(const tmc_max_sampler *s, double log_v, double w)
     int j = (int)x;
     if (j >= TMC_MAX_SUB)
         j = TMC_MAX_SUB - 1;
-    double f = x - j;
-    const double *c = (high ? s->high : s->low)[TMC_MAX_PIECE(k, j)].c;
-    return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
-}
-
-double tmc_dist_max_tail(const tmc_max_sampler *s, uint32_t a, int high)
-{
-    double t = (a + 0.5) * (1.0 / 4294967296.0);
-    return s->mu * tmc_dist_card_max_quantile(&s->card, high ? log1p(-t) : log(t), s->inv_n);
+    double g = ldexp(high ? j - x : x - j, 31 - k - TMC_MAX_SUB_BITS); /* dist.h */
+    return tmc_dist_cubic((high ? s->high : s->low)[TMC_MAX_PIECE(k, j)].c, g);
 }
 
 double tmc_dist_sample_max_of(const tmc_max_sampler *s, gsl_rng *r, long m)
@@ -264,4 +266,59 @@ double tmc_dist_max_of_at(const tmc_max_sampler *s, uint32_t u, long m)
     double log_v = log_u / (s->inv_n * (double)m); /* v = u^(n/m) */
     double x = table_at(s, log_v, -expm1(log_v));
     return x > 0 ? x : 0;
+}
+
+#ifdef TMC_DIST_PAIRS
+/* Two draws' values, clamped at 0, as tmc_dist_max_row and tmc_dist_max_at
+ * compute them one at a time: the same operations on IEEE doubles, so the
+ * same bits; the integer work and the cubic of the pair go side by side in
+ * the two lanes of an SSE2 register. */
+static inline __m128d max_pair(const tmc_max_sampler *s, uint32_t u0, uint32_t u1)
+{
+    const __m128i exponent_piece = _mm_set1_epi64x((1 << TMC_MAX_SIGN_BIT) - 1);
+    const __m128i first = _mm_set1_epi64x(TMC_MAX_FIRST_ROW);
+    const __m128d start_bits = _mm_castsi128_pd(
+        _mm_set1_epi64x((long long)~(((uint64_t)1 << TMC_MAX_ROW_SHIFT) - 1)));
+    __m128i d = _mm_unpacklo_epi32(_mm_cvtsi32_si128(tmc_dist_as_int32(u0)),
+                                   _mm_cvtsi32_si128(tmc_dist_as_int32(u1)));
+    __m128d dd = _mm_cvtepi32_pd(d);
+    __m128d t = _mm_add_pd(_mm_add_pd(dd, dd), _mm_set1_pd(1.0));
+    __m128i raw = _mm_srli_epi64(_mm_castpd_si128(t), TMC_MAX_ROW_SHIFT);
+    __m128i side = _mm_slli_epi64(_mm_srli_epi64(raw, TMC_MAX_SIGN_BIT), TMC_MAX_SIDE_BITS);
+    __m128i row = _mm_add_epi64(_mm_sub_epi64(_mm_and_si128(raw, exponent_piece), first), side);
+    __m128d g = _mm_sub_pd(t, _mm_and_pd(t, start_bits));
+    const double *a = s->low[_mm_cvtsi128_si64(row)].c;
+    const double *b = s->low[_mm_cvtsi128_si64(_mm_unpackhi_epi64(row, row))].c;
+    __m128d a01 = _mm_loadu_pd(a), b01 = _mm_loadu_pd(b);
+    __m128d a23 = _mm_loadu_pd(a + 2), b23 = _mm_loadu_pd(b + 2);
+    /* tmc_dist_cubic */
+    __m128d low = _mm_add_pd(_mm_unpacklo_pd(a01, b01), _mm_mul_pd(g, _mm_unpackhi_pd(a01, b01)));
+    __m128d high = _mm_add_pd(_mm_unpacklo_pd(a23, b23), _mm_mul_pd(g, _mm_unpackhi_pd(a23, b23)));
+    __m128d y = _mm_add_pd(low, _mm_mul_pd(_mm_mul_pd(g, g), high));
+    return _mm_max_pd(y, _mm_setzero_pd()); /* y > 0 ? y : 0, lane by lane */
+}
+#endif
+
+double tmc_dist_max_sums(const tmc_max_sampler *s, tmc_pcg32_state *st, double start,
+                         double *p, int n)
+{
+    /* a local copy of the state stays in registers: through the pointer,
+     * every draw would reload the state its previous store wrote */
+    tmc_pcg32_state local = *st;
+    double sum = start;
+    int i = 0;
+#ifdef TMC_DIST_PAIRS
+    for (; i + 1 < n; i += 2) {
+        uint32_t u0 = tmc_rng_pcg_step(&local), u1 = tmc_rng_pcg_step(&local);
+        __m128d y = max_pair(s, u0, u1);
+        p[i] = sum += _mm_cvtsd_f64(y);
+        p[i + 1] = sum += _mm_cvtsd_f64(_mm_unpackhi_pd(y, y));
+    }
+#endif
+    for (; i < n; i++) {
+        double y = tmc_dist_max_at(s, tmc_rng_pcg_step(&local));
+        p[i] = sum += y > 0 ? y : 0;
+    }
+    *st = local;
+    return sum;
 }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 
+#include "rng_pcg.h"
+
 typedef enum {
     TMC_JITTER_NORMAL = 0,    /* X_i ~ Normal(mu, (cv mu)^2), MODEL.md 2 */
     TMC_JITTER_LOGNORMAL = 1, /* X_i = mu exp(m + s Z), s^2 = ln(1 + cv^2), m = -s^2/2 */
@@ -46,23 +48,53 @@ typedef struct {
  * the cubic Hermite interpolant of Q (values and exact derivatives
  * dQ/dv = v^(1/n - 1) / (n phi(Q)) at its ends). Pieces are narrow against
  * their distance from v = 0 or 1, where Q is singular, so the error is
- * uniformly small: it is measured at build time (max_error). The 2^-21
- * probability beyond the last octave is drawn by the exact formula. */
-#define TMC_MAX_OCTAVES 20
+ * uniformly small: it is measured at build time (max_error). The 32 octaves
+ * reach t = 2^-33, below the smallest t a 32-bit draw gives (2^-33 itself),
+ * so every draw reads the table and none takes a branch to the exact
+ * formula. */
+#define TMC_MAX_OCTAVE_BITS 5
+#define TMC_MAX_OCTAVES (1 << TMC_MAX_OCTAVE_BITS) /* 32 */
 #define TMC_MAX_SUB_BITS 7
 #define TMC_MAX_SUB (1 << TMC_MAX_SUB_BITS)
-#define TMC_MAX_SIDE (TMC_MAX_OCTAVES * TMC_MAX_SUB) /* pieces per side */
-/* Piece j of octave k is row TMC_MAX_PIECE(k, j) of its side: the deepest
- * octave first, so that a row is read off the exponent and mantissa of
- * 2^33 t (tmc_dist_max_at). Octave k holds 2^33 t in [2^(31-k), 2^(32-k)),
- * biased exponent 1054 - k; the deepest, k = TMC_MAX_OCTAVES - 1, starts
- * the table. */
+#define TMC_MAX_SIDE_BITS (TMC_MAX_OCTAVE_BITS + TMC_MAX_SUB_BITS)
+#define TMC_MAX_SIDE (1 << TMC_MAX_SIDE_BITS) /* pieces per side */
+/* A draw u is read through T = 2^33 t, signed: T = 2 d + 1 where d is u
+ * taken as a two's-complement int32, so |T| = 2a + 1 (a = u, or ~u above
+ * v = 1/2) and T < 0 on the high side. Piece j of octave k is row
+ * TMC_MAX_PIECE(k, j) of its side, the deepest octave first, so that the row
+ * is read off T's exponent and first mantissa bits: octave k has biased
+ * exponent 1054 - k. The high side's rows follow the low side's. */
 #define TMC_MAX_PIECE(k, j) ((TMC_MAX_OCTAVES - 1 - (k)) * TMC_MAX_SUB + (j))
 #define TMC_MAX_FIRST_ROW ((uint32_t)(1023 + 32 - TMC_MAX_OCTAVES) << TMC_MAX_SUB_BITS)
+/* T's bits below a piece's: T less these bits is the piece's start. T's
+ * bits above them: the sign at bit TMC_MAX_SIGN_BIT, then the exponent and
+ * the piece. */
+#define TMC_MAX_ROW_SHIFT (52 - TMC_MAX_SUB_BITS)
+#define TMC_MAX_SIGN_BIT (63 - TMC_MAX_ROW_SHIFT)
 
+/* u's bits as a two's-complement int32 (which int32_t is by definition). */
+static inline int32_t tmc_dist_as_int32(uint32_t u)
+{
+    union { uint32_t u; int32_t d; } as = {u};
+    return as.d;
+}
+
+/* A piece's cubic Q = (c0 + g c1) + g^2 (c2 + g c3) in g = T - T0, T0 the
+ * piece's start (g < 0 on the high side, where T is). The coefficients are
+ * those in the piece's own coordinate f = |g| / H in [0, 1), H its width (a
+ * power of 2), scaled by powers of +-1/H: an exact scaling, so the value is
+ * bit for bit the one computed in f, and g costs one subtraction. */
 typedef struct {
-    double c[4]; /* Q = c0 + f (c1 + f (c2 + f c3)), f in [0, 1] */
+    double c[4]; /* Q = (c0 + g c1) + g^2 (c2 + g c3), seconds */
 } tmc_cubic;
+
+/* The cubic of c at x, in the order every reader of the table uses (the
+ * sampler's pairs too): two independent halves, so that a draw waits for
+ * two multiply-adds in turn, not three. */
+static inline double tmc_dist_cubic(const double *c, double x)
+{
+    return (c[0] + x * c[1]) + (x * x) * (c[2] + x * c[3]);
+}
 
 /* The distribution of Y = X / mu, independent part, for jitter j. */
 tmc_card_dist tmc_dist_card(const tmc_jitter *j);
@@ -74,12 +106,12 @@ typedef struct {
     double common_s;   /* sd of the part common to all cards, s: cv sqrt(rho) mu */
     double inv_n;      /* 1 / n */
     tmc_card_dist card;
-    tmc_cubic *low;    /* [TMC_MAX_OCTAVES][TMC_MAX_SUB], v < 1/2, in seconds;
-                          NULL when there is no independent jitter */
+    tmc_cubic *low;    /* [TMC_MAX_SIDE], v < 1/2, by TMC_MAX_PIECE; NULL when
+                          there is no independent jitter */
     tmc_cubic *high;   /* the same in w = 1 - v, v > 1/2: low + TMC_MAX_SIDE */
     double max_error;  /* largest |table - exact| found at build, in units of sigma */
-    int nonnegative;   /* 1 when no table read or exact tail value can fall below 0
-                          (the sampler's clamp at 0 is then a no-op) */
+    int nonnegative;   /* 1 when no table read can fall below 0 (the sampler's
+                          clamp at 0 is then a no-op) */
 } tmc_max_sampler;
 
 /* GSL's error handler must be off (gsl_set_error_handler_off; trainmc's main
@@ -87,7 +119,8 @@ typedef struct {
  * status is checked here rather than aborting. */
 
 /* Prepare a sampler for n >= 1 cards with mean compute time mu seconds,
- * building its quantile table (160 KiB, a few milliseconds) when the jitter
+ * building its quantile table (256 KiB; a few milliseconds for normal and
+ * lognormal cards, a few tenths of a second for gamma cards) when the jitter
  * is not zero. Returns 0, or -1 if memory runs out. Free with
  * tmc_dist_max_free. */
 int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long n);
@@ -110,11 +143,20 @@ double tmc_dist_sample_max_of(const tmc_max_sampler *s, gsl_rng *r, long m);
 /* The independent part of the two draws above for a given 32-bit output u
  * (v = (u + 1/2) / 2^32), seconds, so that tests can walk every extreme of
  * u: tmc_dist_max_at for all n cards (inline below; needs a table), and
- * tmc_dist_max_of_at for m of them (1 <= m <= n; mu without a table). The
- * table is read only inside its range; beyond it, and for v^(n/m)
- * underflowing to 0, the exact quantile is used. */
+ * tmc_dist_max_of_at for m of them (1 <= m <= n; mu without a table). Every
+ * u reads the table; v^(n/m) below its range (down to 0 when it underflows)
+ * takes the exact quantile. */
 static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u);
 double tmc_dist_max_of_at(const tmc_max_sampler *s, uint32_t u, long m);
+
+/* n >= 0 draws of the slowest card (all n cards, independent part, needs a
+ * table) from the stream st, each clamped at 0, added in order to `start`:
+ * p[i] = start + y_0 + ... + y_i, seconds; returns p[n - 1] (start if
+ * n = 0) and leaves st after the n-th draw. Bit for bit the sums of
+ * tmc_dist_max_at's values, two draws at a time where SSE2 is available
+ * (the engine's hot loop: the steps of a segment are such sums). */
+double tmc_dist_max_sums(const tmc_max_sampler *s, tmc_pcg32_state *st, double start,
+                         double *p, int n);
 
 /* The exact standard quantile Q from log v (v in (0, 1)): the slow path of
  * the sampler and the reference its table is checked against. */
@@ -160,35 +202,29 @@ double tmc_dist_expected_max(const tmc_jitter *j, double mu_s, long n);
 
 #include <gsl/gsl_randist.h>
 
-#include "rng_pcg.h"
+/* The row and the place in it of a draw u (TMC_MAX_PIECE): T = 2 d + 1 is
+ * exact as a double; its exponent is t's octave, its first TMC_MAX_SUB_BITS
+ * mantissa bits the piece and its sign bit (bit 18 of `raw`) the side,
+ * moved to TMC_MAX_SIDE. No branch: which side a draw falls on is a coin
+ * toss, and a branch would mispredict half the time. */
+static inline const tmc_cubic *tmc_dist_max_row(const tmc_max_sampler *s, uint32_t u,
+                                                double *g)
+{
+    union { double d; uint64_t u; } t = {2.0 * tmc_dist_as_int32(u) + 1.0};
+    uint32_t raw = (uint32_t)(t.u >> TMC_MAX_ROW_SHIFT);
+    uint32_t side = (raw >> TMC_MAX_SIGN_BIT) << TMC_MAX_SIDE_BITS;
+    uint32_t row = (raw & ((1u << TMC_MAX_SIGN_BIT) - 1)) - TMC_MAX_FIRST_ROW + side;
+    union { uint64_t u; double d; } start = {t.u & ~(((uint64_t)1 << TMC_MAX_ROW_SHIFT) - 1)};
+    *g = t.d - start.d; /* exact: start <= |T| < 2 start */
+    return s->low + row;
+}
 
-/* The deep tail beyond the table (t < 2^-(TMC_MAX_OCTAVES+1) on either
- * side, probability 2^-20 a draw): mu Q exactly, for a = u or ~u < 2^31. */
-double tmc_dist_max_tail(const tmc_max_sampler *s, uint32_t a, int high);
-
-/* mu Q(v) for v = (u + 1/2) 2^-32, without a branch between the halves
- * (which one a draw falls in is a coin toss, so a branch would mispredict
- * half the time): above v = 1/2 the table of w = 1 - v is read with a = ~u,
- * below it that of v with a = u, and t = (a + 1/2) 2^-32 < 1/2 either way.
- * 2^33 t = 2a + 1 is exact as a double; its exponent is t's octave and the
- * first TMC_MAX_SUB_BITS bits of its mantissa the piece, so the two read
- * together, less the first piece's value, are the row (TMC_MAX_PIECE); the
- * mantissa's other bits are the place f in the piece, read as 1 + f with 1
- * then taken off. Every step is exact: f is, bit for bit, the fraction of
- * (t 2^(k+2) - 1) TMC_MAX_SUB. A row past the table is the deep tail. */
+/* mu Q(v) for v = (u + 1/2) 2^-32 from the table; needs s->low. */
 static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u)
 {
-    uint32_t high = (uint32_t)0 - (u >> 31); /* all ones above v = 1/2 */
-    uint32_t a = u ^ high;
-    union { double d; uint64_t u; } t = {(double)(2 * (uint64_t)a + 1)}; /* 2^33 t */
-    uint32_t row = (uint32_t)(t.u >> (52 - TMC_MAX_SUB_BITS)) - TMC_MAX_FIRST_ROW;
-    if (row >= TMC_MAX_SIDE) /* k >= TMC_MAX_OCTAVES: deep tail */
-        return tmc_dist_max_tail(s, a, (int)(high & 1));
-    union { uint64_t u; double d; } one_f = {
-        0x3ff0000000000000u | ((t.u << TMC_MAX_SUB_BITS) & 0x000fffffffffffffu)};
-    double f = one_f.d - 1.0;
-    const double *c = s->low[(high & TMC_MAX_SIDE) + row].c;
-    return c[0] + f * (c[1] + f * (c[2] + f * c[3]));
+    double g;
+    const tmc_cubic *row = tmc_dist_max_row(s, u, &g);
+    return tmc_dist_cubic(row->c, g);
 }
 
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r)
