@@ -24,11 +24,12 @@
  *          and each quantile is within 1e-6 sd of plain bisection on GSL's
  *          CDF (from P = 3e-7 to 1 - 1e-6);
  * dist-1.12 one lognormal card: mean mu from the jitter's definition.
- * dist-1.13 the engine's running sums (tmc_dist_max_sums, two draws at a
- *          time) equal, bit for bit, the in-order sums of tmc_dist_max_at
- *          clamped at 0, and leave the stream where one-by-one draws do:
- *          every law, odd and even lengths, random streams and the lowest
- *          and highest draws in either lane of a pair.
+ * dist-1.13 the engine's running sums (tmc_dist_max_sums) and every way
+ *          of computing them this processor has (one by one, SSE2 pairs,
+ *          AVX2 quads) equal, bit for bit, the in-order sums of
+ *          tmc_dist_max_at clamped at 0, and leave the stream where
+ *          one-by-one draws do: every law, lengths 0 to 256, random streams
+ *          and the lowest and highest draws in each lane.
  * Statistical tests: fixed seed, estimator and standard error stated,
  * tolerance 4 standard errors. */
 #include <math.h>
@@ -44,6 +45,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "dist.h"
+#include "dist_sums.h"
 #include "rng_pcg.h"
 
 #define DRAWS 200000
@@ -491,20 +493,40 @@ static tmc_pcg32_state state_before(tmc_pcg32_state st)
     return st;
 }
 
+/* Every way of computing the sums there is on this processor (dist_sums.h),
+ * and the one the engine takes. */
+static tmc_dist_sums_fn *ways[4];
+static const char *way_names[4];
+static int n_ways;
+
+static void find_ways(void)
+{
+    n_ways = 0;
+    ways[n_ways] = tmc_dist_max_sums, way_names[n_ways++] = "engine's";
+    ways[n_ways] = tmc_dist_max_sums_one, way_names[n_ways++] = "one by one";
+    if (tmc_dist_max_sums_sse2())
+        ways[n_ways] = tmc_dist_max_sums_sse2(), way_names[n_ways++] = "SSE2 pairs";
+    if (tmc_dist_max_sums_avx2())
+        ways[n_ways] = tmc_dist_max_sums_avx2(), way_names[n_ways++] = "AVX2 quads";
+}
+
 static void check_sums(const tmc_max_sampler *s, tmc_pcg32_state st, int n)
 {
-    double got[300], start = 1.25, want = start;
-    tmc_pcg32_state a = st, b = st;
-    double last = tmc_dist_max_sums(s, &a, start, got, n);
-    for (int i = 0; i < n; i++) {
-        double y = tmc_dist_max_at(s, tmc_rng_pcg_step(&b));
-        want += y > 0 ? y : 0;
-        if (memcmp(&got[i], &want, sizeof want))
-            fail_msg("n %d: sum %d is %.17g, in order %.17g", n, i, got[i], want);
+    for (int w = 0; w < n_ways; w++) {
+        double got[300], start = 1.25, want = start;
+        tmc_pcg32_state a = st, b = st;
+        double last = ways[w](s, &a, start, got, n);
+        for (int i = 0; i < n; i++) {
+            double y = tmc_dist_max_at(s, tmc_rng_pcg_step(&b));
+            want += y > 0 ? y : 0;
+            if (memcmp(&got[i], &want, sizeof want))
+                fail_msg("%s, n %d: sum %d is %.17g, in order %.17g", way_names[w], n, i,
+                         got[i], want);
+        }
+        if (last != want || a.state != b.state)
+            fail_msg("%s, n %d: returned %.17g (want %.17g) or the stream moved differently",
+                     way_names[w], n, last, want);
     }
-    if (last != want || a.state != b.state)
-        fail_msg("n %d: returned %.17g (want %.17g) or the stream moved differently", n,
-                 last, want);
 }
 
 static void test_running_sums(void **state)
@@ -513,7 +535,10 @@ static void test_running_sums(void **state)
     static const tmc_jitter laws[] = {{TMC_JITTER_NORMAL, 0.05, 0}, {TMC_JITTER_NORMAL, 0.2, 0},
                                       {TMC_JITTER_LOGNORMAL, 2, 0}, {TMC_JITTER_GAMMA, 1.5, 0}};
     static const long ns[] = {1, 8, 100000};
-    static const int lengths[] = {0, 1, 2, 3, 32, 255, 256};
+    static const int lengths[] = {0, 1, 2, 3, 4, 5, 7, 32, 255, 256};
+    find_ways();
+    print_message("dist-1.13: %d ways to sum (the engine's, one by one%s%s)\n", n_ways,
+                  tmc_dist_max_sums_sse2() ? ", SSE2" : "", tmc_dist_max_sums_avx2() ? ", AVX2" : "");
     gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
     for (size_t l = 0; l < sizeof laws / sizeof *laws; l++)
         for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
@@ -538,10 +563,14 @@ static void test_running_sums(void **state)
             assert_true(probe.state == high.state);
             check_sums(&s, low, 1); /* one draw: no pair */
             check_sums(&s, state_before(state_before(low)), 3); /* the third: no pair */
-            check_sums(&s, low, 4); /* first lane */
-            check_sums(&s, state_before(low), 4); /* second lane */
-            check_sums(&s, high, 4);
-            check_sums(&s, state_before(high), 4);
+            for (int lane = 0; lane < 4; lane++) { /* the extreme in each lane */
+                tmc_pcg32_state a = low, b = high;
+                for (int k = 0; k < lane; k++)
+                    a = state_before(a), b = state_before(b);
+                check_sums(&s, a, 4);
+                check_sums(&s, b, 4);
+                check_sums(&s, a, 8);
+            }
             tmc_dist_max_free(&s);
         }
     gsl_rng_free(r);

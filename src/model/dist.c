@@ -3,10 +3,6 @@
 #include "dist.h"
 
 #include <stdlib.h>
-#if defined(__SSE2__) && defined(__x86_64__)
-#include <emmintrin.h>
-#define TMC_DIST_PAIRS 1
-#endif
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
@@ -266,59 +262,4 @@ double tmc_dist_max_of_at(const tmc_max_sampler *s, uint32_t u, long m)
     double log_v = log_u / (s->inv_n * (double)m); /* v = u^(n/m) */
     double x = table_at(s, log_v, -expm1(log_v));
     return x > 0 ? x : 0;
-}
-
-#ifdef TMC_DIST_PAIRS
-/* Two draws' values, clamped at 0, as tmc_dist_max_row and tmc_dist_max_at
- * compute them one at a time: the same operations on IEEE doubles, so the
- * same bits; the integer work and the cubic of the pair go side by side in
- * the two lanes of an SSE2 register. */
-static inline __m128d max_pair(const tmc_max_sampler *s, uint32_t u0, uint32_t u1)
-{
-    const __m128i exponent_piece = _mm_set1_epi64x((1 << TMC_MAX_SIGN_BIT) - 1);
-    const __m128i first = _mm_set1_epi64x(TMC_MAX_FIRST_ROW);
-    const __m128d start_bits = _mm_castsi128_pd(
-        _mm_set1_epi64x((long long)~(((uint64_t)1 << TMC_MAX_ROW_SHIFT) - 1)));
-    __m128i d = _mm_unpacklo_epi32(_mm_cvtsi32_si128(tmc_dist_as_int32(u0)),
-                                   _mm_cvtsi32_si128(tmc_dist_as_int32(u1)));
-    __m128d dd = _mm_cvtepi32_pd(d);
-    __m128d t = _mm_add_pd(_mm_add_pd(dd, dd), _mm_set1_pd(1.0));
-    __m128i raw = _mm_srli_epi64(_mm_castpd_si128(t), TMC_MAX_ROW_SHIFT);
-    __m128i side = _mm_slli_epi64(_mm_srli_epi64(raw, TMC_MAX_SIGN_BIT), TMC_MAX_SIDE_BITS);
-    __m128i row = _mm_add_epi64(_mm_sub_epi64(_mm_and_si128(raw, exponent_piece), first), side);
-    __m128d g = _mm_sub_pd(t, _mm_and_pd(t, start_bits));
-    const double *a = s->low[_mm_cvtsi128_si64(row)].c;
-    const double *b = s->low[_mm_cvtsi128_si64(_mm_unpackhi_epi64(row, row))].c;
-    __m128d a01 = _mm_loadu_pd(a), b01 = _mm_loadu_pd(b);
-    __m128d a23 = _mm_loadu_pd(a + 2), b23 = _mm_loadu_pd(b + 2);
-    /* tmc_dist_cubic */
-    __m128d low = _mm_add_pd(_mm_unpacklo_pd(a01, b01), _mm_mul_pd(g, _mm_unpackhi_pd(a01, b01)));
-    __m128d high = _mm_add_pd(_mm_unpacklo_pd(a23, b23), _mm_mul_pd(g, _mm_unpackhi_pd(a23, b23)));
-    __m128d y = _mm_add_pd(low, _mm_mul_pd(_mm_mul_pd(g, g), high));
-    return _mm_max_pd(y, _mm_setzero_pd()); /* y > 0 ? y : 0, lane by lane */
-}
-#endif
-
-double tmc_dist_max_sums(const tmc_max_sampler *s, tmc_pcg32_state *st, double start,
-                         double *p, int n)
-{
-    /* a local copy of the state stays in registers: through the pointer,
-     * every draw would reload the state its previous store wrote */
-    tmc_pcg32_state local = *st;
-    double sum = start;
-    int i = 0;
-#ifdef TMC_DIST_PAIRS
-    for (; i + 1 < n; i += 2) {
-        uint32_t u0 = tmc_rng_pcg_step(&local), u1 = tmc_rng_pcg_step(&local);
-        __m128d y = max_pair(s, u0, u1);
-        p[i] = sum += _mm_cvtsd_f64(y);
-        p[i + 1] = sum += _mm_cvtsd_f64(_mm_unpackhi_pd(y, y));
-    }
-#endif
-    for (; i < n; i++) {
-        double y = tmc_dist_max_at(s, tmc_rng_pcg_step(&local));
-        p[i] = sum += y > 0 ? y : 0;
-    }
-    *st = local;
-    return sum;
 }
