@@ -111,7 +111,7 @@ py() {
   python3 "$tools/$1.py" "$work/$2" "$out"
 }
 
-# The stress conditions of design-48-stress (MODEL.md 2, 3.4, 3.6) as --set
+# The stress conditions of design-48-stress (docs/model.md 2, 3.4, 3.6) as --set
 # overrides, for experiments that are otherwise design-48.
 stress=(--set 'jitter="../distributions/jitter/normal-cv5.json"'
         --set 'outages={"mean_interval_days":1,"downtime_s":0}'
@@ -162,7 +162,7 @@ report_straggler-coefficient() {
   cards+=,6144,8192,12288,16384,32768,65536,131072,262144,1048576,10000000
   tmc "$r" emax --cards "$cards" \
     --seed "$seed" --replicas "$R_EMAX" --json "$w/emax.json"
-  # The step time MODEL.md 2 derives (48 cards, sigma = 5 % of mu): mu and
+  # The step time docs/model.md 2 derives (48 cards, sigma = 5 % of mu): mu and
   # the per-step time outside compute from the plan of design-48-stress.
   tmc "$r" plan experiments/design-48-stress.json --json "$w/plan.json"
   local mu fixed cv

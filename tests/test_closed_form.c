@@ -1,5 +1,5 @@
-/* cf-1.x: closed forms against the reference design's figures (MODEL.md).
- * Figures are quoted to the precision MODEL.md prints them, so each check
+/* cf-1.x: closed forms against the reference design's figures (docs/model.md).
+ * Figures are quoted to the precision docs/model.md prints them, so each check
  * allows half a unit of the last printed digit. */
 #include <math.h>
 #include <setjmp.h>
@@ -14,12 +14,12 @@
 #include "support.h"
 
 #define DAY TMC_DAY_S
-#define MTBF_CARD (337 * DAY) /* MODEL.md 3.1 */
+#define MTBF_CARD (337 * DAY) /* docs/model.md 3.1 */
 
 static void near(double got, double want, double half_unit, const char *what)
 {
     if (!(fabs(got - want) <= half_unit))
-        fail_msg("%s: got %.6g, MODEL.md says %.6g (+- %.3g)", what, got, want, half_unit);
+        fail_msg("%s: got %.6g, docs/model.md says %.6g (+- %.3g)", what, got, want, half_unit);
 }
 
 static tmc_experiment load(const char *name, const char *set)
@@ -28,7 +28,7 @@ static tmc_experiment load(const char *name, const char *set)
     return test_load(name, sets, set ? 1 : 0);
 }
 
-/* cf-1.1: MODEL.md 1, steps, compute and step times. */
+/* cf-1.1: docs/model.md 1, steps, compute and step times. */
 static void test_job_figures(void **state)
 {
     (void)state;
@@ -37,13 +37,13 @@ static void test_job_figures(void **state)
     tmc_experiment x32 = load("design-32", NULL), x48 = load("design-48", NULL);
     near(tmc_closed_form_compute_s(&x32.job), 78.3, 0.05, "mu at 32 cards");
     near(tmc_closed_form_compute_s(&x48.job), 52.2, 0.05, "mu at 48 cards");
-    /* MODEL.md adds 0.58 s to mu already rounded (78.3 + 0.58 = 78.9; exact
+    /* docs/model.md adds 0.58 s to mu already rounded (78.3 + 0.58 = 78.9; exact
      * 78.267 + 0.58 = 78.847), so the step times allow the two roundings. */
     near(tmc_closed_form_step_s(&x32.job, &x32.jitter), 78.9, 0.1, "t_s at 32 cards");
     near(tmc_closed_form_step_s(&x48.job, &x48.jitter), 52.8, 0.1, "t_s at 48 cards");
 }
 
-/* cf-1.2: MODEL.md 3.4, Young's overhead at 1,024 cards (M = 7.9 h). */
+/* cf-1.2: docs/model.md 3.4, Young's overhead at 1,024 cards (M = 7.9 h). */
 static void test_young_1024(void **state)
 {
     (void)state;
@@ -54,7 +54,7 @@ static void test_young_1024(void **state)
     near(100 * tmc_closed_form_young_overhead(1800, 16.38, 120, m), 4.5, 0.05, "L(1800 s)");
 }
 
-/* cf-1.3: MODEL.md 3.4 at 48 and 32 cards, and 7-day loss spikes. */
+/* cf-1.3: docs/model.md 3.4 at 48 and 32 cards, and 7-day loss spikes. */
 static void test_young_design(void **state)
 {
     (void)state;
@@ -71,7 +71,7 @@ static void test_young_design(void **state)
     near(cf.completion_days - base.completion_days, 0.03, 0.005, "days added by spikes");
 }
 
-/* cf-1.4: MODEL.md 1, completion T = 5 d + S t_s (1 + L) and the verdicts. */
+/* cf-1.4: docs/model.md 1, completion T = 5 d + S t_s (1 + L) and the verdicts. */
 static void test_completion(void **state)
 {
     (void)state;
@@ -90,7 +90,7 @@ static void test_completion(void **state)
 }
 
 /* cf-1.5: tau* = sqrt(2cM); doubling the cards or halving the save speed
- * scales it by 1/sqrt 2 and sqrt 2 (MODEL.md 3.4). */
+ * scales it by 1/sqrt 2 and sqrt 2 (docs/model.md 3.4). */
 static void test_young_interval(void **state)
 {
     (void)state;
@@ -128,7 +128,7 @@ static double daly_minimiser(daly_case d, double guess)
     return x;
 }
 
-/* cf-1.6: Daly's formula (MODEL.md 3.5). Its tau_opt lies within 0.5 % of the
+/* cf-1.6: Daly's formula (docs/model.md 3.5). Its tau_opt lies within 0.5 % of the
  * true minimiser of T_wall; Young is its first-order limit; the per-segment
  * sum equals the closed expression when S is a multiple of K; c >= 2M gives M. */
 static void test_daly(void **state)

@@ -1,5 +1,5 @@
 /* dist-1.x: the maximum of N normals.
- * dist-1.1 c_N by quadrature reproduces MODEL.md 2 (4 decimals);
+ * dist-1.1 c_N by quadrature reproduces docs/model.md 2 (4 decimals);
  * dist-1.2 the O(1) sampler's mean and sd against quadrature, N = 8, 48, 1024;
  * dist-1.3 the sampler's histogram against the exact CDF Phi(x)^N per bin;
  * dist-1.4 the sampler against brute force (N explicit normal draws), N = 8;
@@ -61,7 +61,7 @@ static tmc_max_sampler standard_max(long n)
     return s;
 }
 
-/* dist-1.1: MODEL.md 2's table, given to 4 decimals. */
+/* dist-1.1: docs/model.md 2's table, given to 4 decimals. */
 static void test_emax_table(void **state)
 {
     (void)state;
@@ -70,7 +70,7 @@ static void test_emax_table(void **state)
     for (int i = 0; i < 5; i++) {
         double got = tmc_dist_normal_emax(n[i], NULL);
         if (fabs(got - c[i]) > 0.5e-4)
-            fail_msg("c_%ld = %.6f, MODEL.md 2 says %.4f", n[i], got, c[i]);
+            fail_msg("c_%ld = %.6f, docs/model.md 2 says %.4f", n[i], got, c[i]);
     }
     /* c_2 = 1/sqrt(pi) exactly; c_1 = 0 */
     assert_true(fabs(tmc_dist_normal_emax(2, NULL) - 1 / sqrt(M_PI)) < 1e-9);

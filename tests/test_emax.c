@@ -7,7 +7,7 @@
  *          1024; brute force at N = 8, 48) within 4 standard errors of
  *          quadrature;
  * emax-1.4 the same bits whatever the thread count; a new seed changes them;
- * emax-1.5 the step time of MODEL.md 2's example: 48 cards, mu = 52.2 s,
+ * emax-1.5 the step time of docs/model.md 2's example: 48 cards, mu = 52.2 s,
  *          sigma = 2.61 s, + 0.58 s -> 58.6 s;
  * emax-1.6 the reference design's values are c_N rounded to 2 decimals;
  * emax-1.7 the standard errors are honest: over many seeds, the diffs
@@ -117,14 +117,14 @@ static void test_threads(void **state)
     assert_true(one[0].mean != other[0].mean && one[1].mean != other[1].mean);
 }
 
-/* emax-1.5: MODEL.md 2 gives 52.2 + 2.233 x 2.61 + 0.58 = 58.6 s. */
+/* emax-1.5: docs/model.md 2 gives 52.2 + 2.233 x 2.61 + 0.58 = 58.6 s. */
 static void test_step_time(void **state)
 {
     (void)state;
     double c = tmc_dist_normal_emax(48, NULL);
     double t = tmc_emax_step_time(c, 52.2, 0.05 * 52.2, 0.58);
     if (fabs(t - 58.6) >= 0.05)
-        fail_msg("step time %.4f s, MODEL.md 2 says about 58.6 s", t);
+        fail_msg("step time %.4f s, docs/model.md 2 says about 58.6 s", t);
     assert_true(fabs(t - (52.2 + 2.2331208808 * 2.61 + 0.58)) < 1e-8);
     assert_true(tmc_emax_step_time(c, 52.2, 0, 0.58) == 52.2 + 0.58); /* no jitter */
 }

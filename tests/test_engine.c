@@ -95,7 +95,7 @@ static void test_daly_16384(void **state)
     assert_true(cf.mtbf_s < 1800 && cf.mtbf_s > 1700);
     sim_result r = simulate(&x, 20000, 102);
     agree(r, cf.daly_wall_s, "16,384 cards vs Daly");
-    /* Young's first order is visibly wrong here (MODEL.md 3.5) */
+    /* Young's first order is visibly wrong here (docs/model.md 3.5) */
     double young_wall = cf.failure_free_s * (1 + cf.overhead_young);
     assert_true(fabs(r.mean - young_wall) > 20 * r.se);
 }

@@ -1,7 +1,7 @@
 /* plan-1.x: the design board against the reference design's figures
- * (MODEL.md 1, 3.2-3.4, 4, 5) and the variants it poses as exercises
+ * (docs/model.md 1, 3.2-3.4, 4, 5) and the variants it poses as exercises
  * (reference design, exercises 10-1, 10-2, 10-3, 10-5), computed by hand in
- * the comments. Figures are quoted to the precision MODEL.md prints them,
+ * the comments. Figures are quoted to the precision docs/model.md prints them,
  * so each check allows half a unit of the last printed digit. */
 #include <math.h>
 #include <setjmp.h>
@@ -15,7 +15,7 @@
 #include "plan.h"
 #include "support.h"
 
-#define P_QWEN3_8B 8190735360L /* MODEL.md 1 */
+#define P_QWEN3_8B 8190735360L /* docs/model.md 1 */
 
 static void near(double got, double want, double half_unit, const char *what)
 {
@@ -50,7 +50,7 @@ static double card_gib(const tmc_model *m, int stage, long cards)
     return tmc_plan_state_card_bytes(m, stage, cards) / TMC_GIB;
 }
 
-/* plan-1.1: MODEL.md 1, memory: 16 B/param = 131.1 GB; ZeRO-3 3.8 / 2.5 GiB
+/* plan-1.1: docs/model.md 1, memory: 16 B/param = 131.1 GB; ZeRO-3 3.8 / 2.5 GiB
  * at 32 / 48 cards, 13.8 / 12.5 GiB with 10 GiB of activations; the
  * reference design's margins 8.2 / 9.5 GiB. */
 static void test_memory_design(void **state)
@@ -188,7 +188,7 @@ static void test_feasibility(void **state)
     assert_string_equal(line, "memory: not checked (the experiment has no \"model\" section)");
 }
 
-/* plan-1.6: MODEL.md 1, work and step: 31,790 steps of 3,145,728 tokens;
+/* plan-1.6: docs/model.md 1, work and step: 31,790 steps of 3,145,728 tokens;
  * F_step = 384 x 4.31e14 = 1.655e17; m = 12 / 8 micro-batches; ZeRO-3 link
  * V = 3 m (d-1)/d 2P: 571.3 GB = 17.9 s at 32 cards, 385 GB = 12.0 s at 48,
  * at 32 GB/s; step times 78.9 / 52.8 s. */
@@ -207,13 +207,13 @@ static void test_step(void **state)
     near(p32.link.link_s, 17.9, 0.05, "link time at 32 cards (s)");
     near(p48.link.link_s, 12.0, 0.05, "link time at 48 cards (s)");
     assert_true(tmc_plan_link_bytes(&x48.model, 0, 8) < 0);
-    /* MODEL.md adds 0.58 s to mu already rounded (78.3 + 0.58 = 78.9; exact
+    /* docs/model.md adds 0.58 s to mu already rounded (78.3 + 0.58 = 78.9; exact
      * 78.267 + 0.58 = 78.847), so the step times allow the two roundings. */
     near(p32.cf.step_s, 78.9, 0.1, "t_s at 32 cards");
     near(p48.cf.step_s, 52.8, 0.1, "t_s at 48 cards");
 }
 
-/* plan-1.7: MODEL.md 1 and 5, the deadline: budget 25 x 86,400 / 31,790 =
+/* plan-1.7: docs/model.md 1 and 5, the deadline: budget 25 x 86,400 / 31,790 =
  * 67.9 s; 48-card ceiling 67.9 / 1.0108 = 67.2 s; completion 34.3 d (misses)
  * and 24.6 d (meets); 32 cards need 47 % efficiency. Exercise 10-2: the
  * 30-day budget 30 x 86,400 / 31,790 = 81.5 s; ignoring recovery, 32 cards
@@ -237,10 +237,10 @@ static void test_deadline(void **state)
     assert_true(isinf(tmc_plan_efficiency_needed(0.4, 50, 60, 0.01, 60)));
 }
 
-/* plan-1.8: MODEL.md 5, sensitivities at 48 cards: prefetch failing exposes
+/* plan-1.8: docs/model.md 5, sensitivities at 48 cards: prefetch failing exposes
  * the 12.0 s link, step about 64.8 s, still under the 67.2 s ceiling; eight
  * cards sharing one 25 GB/s NIC move the 385 GB in 15.4 s and, with
- * prefetch failing, miss (52.758 + 15.399 = 68.16 s > 67.2 s; MODEL.md's
+ * prefetch failing, miss (52.758 + 15.399 = 68.16 s > 67.2 s; docs/model.md's
  * 68.1 s adds only the 0.5 s input wait to mu, where its 64.8 s also adds
  * the 0.08 s, so the 68.1 is not checked to its last digit); efficiency
  * 30 % gives a step of about 70.2 s, which misses. */
@@ -262,7 +262,7 @@ static void test_sensitivities(void **state)
     assert_true(p.cf.step_s > p.deadline.ceiling_step_s);
 }
 
-/* plan-1.9: MODEL.md 3.2-3.4, checkpoint and storage: 14 B/param =
+/* plan-1.9: docs/model.md 3.2-3.4, checkpoint and storage: 14 B/param =
  * 114,670,295,040 bytes, 16.38 s at 7 GB/s; Young's optimum at 48 cards
  * sqrt(2 x 16.38 x 606,600) = 4457.8 s (closed form, tested in cf-1.5). The
  * 3.3 example: 112 GB at 7 GB/s takes 16 s, so a snapshot every 10 s asks
@@ -286,16 +286,16 @@ static void test_checkpoint(void **state)
     assert_true(10 < shortest && 20 >= shortest);
 }
 
-/* plan-1.10: MODEL.md 4, input: 4 processes x 2 = 8 sequences/s against
+/* plan-1.10: docs/model.md 4, input: 4 processes x 2 = 8 sequences/s against
  * 384 / 52.8 s = 7.27/s; one paused for 60 s: (7.273 - 6) x 60 = 76.4
- * sequences of prefetch, refilled at 8 - 7.273 = 0.727/s in 105 s. MODEL.md
+ * sequences of prefetch, refilled at 8 - 7.273 = 0.727/s in 105 s. docs/model.md
  * divides by t_s rounded to 52.8 s; with the unrounded 52.758 s the board
  * shows 7.28/s, 76.7 sequences and 106.3 s. */
 static void test_input(void **state)
 {
     (void)state;
     tmc_input_pipeline in = {1, 4, 2, 1, 60};
-    double demand = 384 / 52.8; /* MODEL.md's rounded t_s */
+    double demand = 384 / 52.8; /* docs/model.md's rounded t_s */
     double queue = tmc_plan_prefetch_sequences(&in, demand);
     near(demand, 7.3, 0.05, "demand (sequences/s)");
     near(queue, 76, 0.5, "prefetch queue (sequences)");
@@ -316,7 +316,7 @@ static void test_input(void **state)
     assert_true(isinf(tmc_plan_refill_s(&in, demand, 10)));
 }
 
-/* plan-1.11: MODEL.md 1, critical batch, S(B) = S_min (1 + B_noise / B):
+/* plan-1.11: docs/model.md 1, critical batch, S(B) = S_min (1 + B_noise / B):
  * B_noise = 2M, B = 3,145,728: S_min = 31,790 / 1.63578 = 19,434; weak
  * scaling to 1,536 cards (B = 1,536 x 8 x 8,192 = 100,663,296 tokens)
  * needs 19,434 x 1.01987 = 19,820 steps of 52.758 s: 19.4 -> 12.1 days;
@@ -350,7 +350,7 @@ static void test_batch_scaling(void **state)
     near(plan_of(&x).scaling.ceiling, 7.36, 0.005, "ceiling at B_noise = 20M");
 }
 
-/* plan-1.12: MODEL.md 1, scale-up, F = 6ND = 6 x 1e12 x 2e13 = 1.2e26 FLOP
+/* plan-1.12: docs/model.md 1, scale-up, F = 6ND = 6 x 1e12 x 2e13 = 1.2e26 FLOP
  * on 16,384 cards at 40 %: A100 679 d, H100 214 d, B200 94 d; B200 needs
  * 1.2e26 / (90 x 86,400 x 2.25e15 x 0.4) = 17,146.8 -> 17,147 cards for 90
  * days; at 50 % MFU 75 d. */

@@ -1,4 +1,4 @@
-/* snapshots-1.x: asynchronous checkpoint commits (MODEL.md 3.3).
+/* snapshots-1.x: asynchronous checkpoint commits (docs/model.md 3.3).
  * snapshots-1.1 the reference design's example: captures at 20 s and 40 s
  *               (0.5 s copies), 16 s writes at 7 GB/s: a failure at 50 s
  *               finds only the 20 s snapshot committed (30 s of redo); with

@@ -19,7 +19,7 @@ r.header([experiment(d) for d in list(sweeps.values()) + list(runs.values())],
          "whose simulated part is not used.")
 
 r.p("Each plot shows, against the interval tau between saves, Young's first-order overhead "
-    "L = c/tau + (tau/2 + r)/M (MODEL.md 3.4) and Daly's higher-order expectation (MODEL.md 3.5) "
+    "L = c/tau + (tau/2 + r)/M (docs/model.md 3.4) and Daly's higher-order expectation (docs/model.md 3.5) "
     "as trainmc computes them at every whole number of steps K (tau = K t_s), and the simulated "
     "mean overhead wall / (S t_s) - 1 with 95 % error bars (+- 1.96 se). The lower panel subtracts "
     "Young's L, so the differences between the three show. In the tables, (sim - Daly) / se is the "
@@ -72,7 +72,7 @@ section("design-48", "48 cards (the design case)",
         "Card failures only: M is a week, so every interval of interest is short against M.")
 section("cards-1024", "1,024 cards",
         "The same job on 1,024 cards: M is hours, and Daly's higher-order terms begin to show. "
-        "`large-scale.md` compares MODEL.md 3.4's first-order figures with the simulation.")
+        "`large-scale.md` compares docs/model.md 3.4's first-order figures with the simulation.")
 
 # ---- one common outage per day -------------------------------------------
 out, base = sweeps["design-48-outages"], sweeps["design-48"]
@@ -117,7 +117,7 @@ if at_k:
         f"The design's 1,800 s is K = {design_k} steps, the optimum itself")
     r.p(f"(`{at1800['experiment_path']}` at 1,800 s on its own, {count(at1800['replicas'])} replicas: "
         f"T = {pm(at1800['completion_days']['mean'], at1800['completion_days']['se'], 4)} days, "
-        f"P(deadline) = {wilson(at1800['deadline'])}). The minimum is flat, as MODEL.md 3.4 says of "
+        f"P(deadline) = {wilson(at1800['deadline'])}). The minimum is flat, as docs/model.md 3.4 says of "
         "the design case.")
     r.p()
 
@@ -140,7 +140,7 @@ r.table(["experiment", "tau (s)", "spikes per run", "Young L", "Daly", "simulate
          "Young T (d)", "simulated T (d)", "T - T(design-48) (d)"], table,
         ["l", "r", "r", "r", "r", "r", "r", "r", "r"])
 s18, s6 = runs["design-48-spikes"], runs["design-48-spikes-600"]
-r.p(f"MODEL.md 3.4 (quoted in the experiment's source): \"{s18['source'].split(': ', 1)[1]}\". "
+r.p(f"docs/model.md 3.4 (quoted in the experiment's source): \"{s18['source'].split(': ', 1)[1]}\". "
     f"trainmc's Young L with spikes is {pct(s18['closed_form']['overhead_young'])} at "
     f"{num(s18['closed_form']['interval_s'], 0)} s, {pct(d48['closed_form']['overhead_young'])} without; "
     f"the simulated completion is later by {s18['completion_days']['mean'] - d48['completion_days']['mean']:.4f} "

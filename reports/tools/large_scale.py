@@ -1,5 +1,5 @@
 """Report (f): where Young's first-order overhead fails. 16,384 cards (M about
-30 minutes): Young against Daly against the simulation; 1,024 cards: MODEL.md
+30 minutes): Young against Daly against the simulation; 1,024 cards: docs/model.md
 3.4's first-order 300 / 900 / 1,800 s figures beside the simulation, with a
 generated explanation of the difference."""
 import re
@@ -58,7 +58,7 @@ if m:
     for i in range(3):
         model[float(m.group(4 + i).replace(",", ""))] = m.group(1 + i)
 M1 = k1["settings"][0]["closed_form"]["mtbf_s"]
-r.p("## 1,024 cards: MODEL.md 3.4's first-order figures beside the simulation")
+r.p("## 1,024 cards: docs/model.md 3.4's first-order figures beside the simulation")
 r.p()
 r.p(f"`{k1['experiment_path']}`: {k1['source']}. M = {num(M1, 0)} s ({num(M1 / 3600, 2)} h).")
 r.p()
@@ -70,7 +70,7 @@ for s in k1["settings"]:
                  (model.get(v, "") + " %") if model.get(v) else "", pct(c["overhead_young"], 1),
                  pct(c["overhead_young"]), pct(c["overhead_daly"]), pm(o["mean"], o["se"], 3, 100, " %"),
                  f"{100 * (o['mean'] - c['overhead_young']):+.3f}", f"{z(s):+.1f}"))
-r.table(["`checkpoint.interval_s`", "tau = K t_s (s)", "tau / M", "MODEL.md 3.4 (first order)",
+r.table(["`checkpoint.interval_s`", "tau = K t_s (s)", "tau / M", "docs/model.md 3.4 (first order)",
          "Young L, rounded", "Young L", "Daly", "simulated", "simulated - Young (points)", "(sim - Daly) / se"], rows)
 
 def share(s):
@@ -86,9 +86,9 @@ gse = [g / (100 * s["overhead"]["se"]) for g, s in zip(gaps, k1["settings"])]
 ratios = [s["closed_form"]["interval_s"] / M1 for s in k1["settings"]]
 c = k1["settings"][0]["inputs"]["checkpoint"]
 r.p("**Why they differ.** " +
-    ("trainmc's Young L, rounded to one decimal, is MODEL.md's figure at each interval: MODEL.md 3.4 "
+    ("trainmc's Young L, rounded to one decimal, is docs/model.md's figure at each interval: docs/model.md 3.4 "
      "reports the first-order formula. " if young_ok else
-     "trainmc's Young L, rounded to one decimal, differs from MODEL.md's figure at some interval (see the "
+     "trainmc's Young L, rounded to one decimal, differs from docs/model.md's figure at some interval (see the "
      "table). ") +
     ("The simulation is higher by " if all(g > 0 for g in gaps) else "The simulation differs by ")
     + ", ".join(f"{g:.2f}" for g in gaps) + " percentage points ("

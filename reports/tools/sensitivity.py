@@ -1,4 +1,4 @@
-"""Report (e): MODEL.md 5's sensitivity cases: the closed-form step time
+"""Report (e): docs/model.md 5's sensitivity cases: the closed-form step time
 (`trainmc plan`) and the simulated P(deadline) of each, under the design's
 conditions and under the stress conditions of design-48-stress."""
 from common import Report, experiment, count, num, pct, pm, wilson
@@ -6,7 +6,7 @@ from common import Report, experiment, count, num, pct, pm, wilson
 CASES = ("design-48", "sensitivity-pcie-half", "sensitivity-prefetch-failed", "sensitivity-shared-nic",
          "sensitivity-efficiency-30", "sensitivity-input-5s", "design-32")
 
-r = Report("sensitivity", "Sensitivity of the 48-card design (MODEL.md 5)")
+r = Report("sensitivity", "Sensitivity of the 48-card design (docs/model.md 5)")
 plan = {e: r.json(f"{e}.plan.json") for e in CASES}
 run = {e: r.json(f"{e}.run.json") for e in CASES}
 stress = {e: r.json(f"{e}.stress.json") for e in CASES}
@@ -18,7 +18,7 @@ deadline = run["design-48"]["deadline"]["days"]
 
 
 def says(e):
-    """What the experiment's source quotes from MODEL.md."""
+    """What the experiment's source quotes from docs/model.md."""
     return run[e]["source"].split(": ", 1)[1] if ": " in run[e]["source"] else run[e]["source"]
 
 
@@ -27,9 +27,9 @@ def verdict(p):
         "misses" if p["probability"] <= 0.05 and p["ci95"][1] <= 0.05 else "uncertain"
 
 
-r.p("Each case changes one thing in `design-48` (MODEL.md 1: 48 RTX 4090 cards, 40 % MFU, 0.08 s of "
+r.p("Each case changes one thing in `design-48` (docs/model.md 1: 48 RTX 4090 cards, 40 % MFU, 0.08 s of "
     "exposed communication, 0.5 s of input wait, no jitter, card failures every 337 days per card). "
-    "The step time is `trainmc plan`'s closed form (MODEL.md 1): compute + exposed communication + "
+    "The step time is `trainmc plan`'s closed form (docs/model.md 1): compute + exposed communication + "
     "input wait; the deadline leaves a step budget, and after Young's recovery overhead a ceiling.")
 r.p()
 r.p("## Closed form")
@@ -65,8 +65,8 @@ hp = plan["sensitivity-pcie-half"]
 r.p(f"- Halved PCIe: the link takes {num(hp['link']['link_s'])} s per step at "
     f"{hp['link']['bytes'] / hp['link']['link_s'] / 1e9:g} GB/s, still shorter than the "
     f"{num(hp['step']['compute_s'])} s of compute, so it hides; only the exposed part grows.")
-r.p(f"- MODEL.md's figures add rounded parts (mu = {mu:.1f} s, link times to 0.1 s); trainmc adds the "
-    f"unrounded ones (mu = {num(mu)} s), so its step times can differ from MODEL.md's in the first "
+r.p(f"- docs/model.md's figures add rounded parts (mu = {mu:.1f} s, link times to 0.1 s); trainmc adds the "
+    f"unrounded ones (mu = {num(mu)} s), so its step times can differ from docs/model.md's in the first "
     "decimal.")
 r.p()
 

@@ -1,6 +1,6 @@
 """Report (c): the straggler coefficient c_N against N (`trainmc emax`):
 quadrature, simulation, the reference design's values, two approximations;
-and the 48-card step time MODEL.md 2 derives from it."""
+and the 48-card step time docs/model.md 2 derives from it."""
 from common import Report, count, num, write_data, write_vars
 
 NAN = float("nan")
@@ -29,7 +29,7 @@ write_data(f"{r.work}/emax.dat", ["n", "quad", "sd", "sampler", "sampler_se", "b
 write_vars(f"{r.work}/emax.vars.gp", data=f"{r.work}/emax.dat", replicas=emax["replicas"])
 
 r.p("Every step waits for the slowest of N cards, so with per-card compute times Normal(mu, sigma) "
-    "the expected step is mu + c_N sigma + the time outside compute (MODEL.md 2). The plot shows c_N "
+    "the expected step is mu + c_N sigma + the time outside compute (docs/model.md 2). The plot shows c_N "
     "from GSL quadrature (the reference), the mean of simulated maxima drawn by the engine's own O(1) "
     "sampler, the reference design's rounded values, and Blom's and the Gumbel approximation; the lower "
     "panel subtracts the quadrature (error bars +- 1.96 se; the Gumbel expansion is left out there, "
@@ -74,7 +74,7 @@ r.p(f"**Check.** Of the {len(diffs)} simulated means and standard deviations, th
 r.p()
 
 st, s48 = step["step"], step["cards"][0]["step_s"]
-r.p("## The step time it implies (MODEL.md 2)")
+r.p("## The step time it implies (docs/model.md 2)")
 r.p()
 r.p(f"For `{STRESS}` "
     f"`trainmc plan` gives mu = {num(st['mu_s'])} s of compute per card and "
@@ -86,7 +86,7 @@ r.table(["", "seconds"],
          (f"the same with the simulated mean of {count(step['replicas'])} maxima",
           f"{num(s48['simulated'], 4)} ± {num(s48['se'], 4)}"),
          ("`trainmc plan`'s step t_s for the experiment", num(plan["step"]["step_s"], 4))], ["l", "r"])
-r.p("This is MODEL.md 2's example (48 cards, sigma = 5 % of mu); the plan's step, which "
+r.p("This is docs/model.md 2's example (48 cards, sigma = 5 % of mu); the plan's step, which "
     "`trainmc run` uses, is the quadrature line.")
 r.p()
 r.write()

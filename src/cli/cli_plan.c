@@ -15,7 +15,7 @@ static const tmc_cli_command command = {
     "plan", TMC_CLI_PLAN, "EXPERIMENT.json",
     "usage: trainmc plan EXPERIMENT.json [options]\n"
     "\n"
-    "Print the experiment's design board (MODEL.md 1, 3-5), without simulating:\n"
+    "Print the experiment's design board (docs/model.md 1, 3-5), without simulating:\n"
     "resident state per card by ZeRO stage against usable memory; compute, ZeRO-3\n"
     "link time and step time; steps from tokens and batch; step budget, ceiling,\n"
     "Young overhead, completion and the efficiency needed; checkpoint size and\n"
@@ -81,7 +81,7 @@ static void text_step(FILE *f, const tmc_experiment *x, const tmc_plan *p)
     fprintf(f, "Step        compute %.3f s per card (%.4g FLOP / (%ld x %.4g TFLOP/s x %.1f %%))\n",
             p->cf.compute_s, j->flop_per_step, j->cards, j->peak_flops / 1e12,
             100 * j->efficiency);
-    /* Overlap can hide the link only behind a longer compute (MODEL.md 5). */
+    /* Overlap can hide the link only behind a longer compute (docs/model.md 5). */
     if (p->link.enabled)
         fprintf(f, "            ZeRO-3 link %.2f GB per card (%ld micro-batches) = %.3f s at "
                    "%.4g GB/s, %s\n",

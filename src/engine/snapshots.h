@@ -1,6 +1,6 @@
 /* snapshots.h - asynchronous checkpoints: snapshots captured, written in
  * the background one after another, and restorable only once committed
- * (MODEL.md 3.3; issue 4).
+ * (docs/model.md 3.3; issue 4).
  *
  * A snapshot is captured when its blocking copy ends; its write starts when
  * the storage is free (when the previous write ends, or at the capture) and

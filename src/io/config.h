@@ -8,7 +8,7 @@
  * type, bounds, default); a range error states the bounds, an enum error
  * lists the choices, and every message names the file and the JSON path of
  * the value.
- * Defaults come from the reference design (MODEL.md section 1 and 3).
+ * Defaults come from the reference design (docs/model.md section 1 and 3).
  *
  * A section "jitter" or "failures" may be an object or a string: the path of
  * a distribution file (relative to the file that names it), which must carry
@@ -29,11 +29,11 @@
 #include "error.h"
 
 typedef struct {
-    long steps;            /* optimizer steps S, [1, 1e9] (MODEL.md 1: 31,790) */
+    long steps;            /* optimizer steps S, [1, 1e9] (docs/model.md 1: 31,790) */
     long cards;            /* data-parallel cards N (d), [1, 1e7] */
-    double flop_per_step;  /* training FLOP per step, > 0 (MODEL.md 1: 1.655e17) */
+    double flop_per_step;  /* training FLOP per step, > 0 (docs/model.md 1: 1.655e17) */
     double peak_flops;     /* peak FLOP/s per card, > 0 (RTX 4090 BF16: 165.2e12) */
-    double efficiency;     /* model FLOP utilisation, (0, 1] (MODEL.md 1: 0.40) */
+    double efficiency;     /* model FLOP utilisation, (0, 1] (docs/model.md 1: 0.40) */
     double exposed_comm_s; /* communication not hidden under compute, s/step, >= 0 */
     double input_wait_s;   /* mean input wait per step, s, >= 0 */
 } tmc_job;
@@ -51,7 +51,7 @@ typedef struct {
 } tmc_failure_cause;
 
 typedef enum {
-    TMC_LIFETIME_EXPONENTIAL = 0, /* MODEL.md 3.1 */
+    TMC_LIFETIME_EXPONENTIAL = 0, /* docs/model.md 3.1 */
     TMC_LIFETIME_WEIBULL = 1,     /* shape < 1: early-life failures, > 1: wear-out */
     TMC_LIFETIME_LOGNORMAL = 2,
     TMC_LIFETIME_TRACE = 3        /* replay of job failure times from a CSV file */
@@ -67,7 +67,7 @@ typedef enum {
 
 typedef struct {
     int enabled;
-    double per_card_mtbf_days; /* mean lifetime per card, days (MODEL.md 3.1: 337) */
+    double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
     tmc_lifetime_kind distribution;
     double shape;              /* Weibull shape k (default 1 = exponential) */
     double lifetime_cv;        /* lognormal: sd / mean of a lifetime (default 1) */
@@ -85,11 +85,11 @@ typedef enum { TMC_SAVE_SYNC = 0, TMC_SAVE_ASYNC = 1 } tmc_save_mode;
 typedef struct {
     double interval_s;   /* requested interval in seconds, or 0 if given in steps */
     long interval_steps; /* requested interval in steps, or 0 if given in seconds */
-    double save_s;       /* synchronous save time c, s (MODEL.md 3.2: 16.38) */
-    double restore_s;    /* restore time r, s (MODEL.md 3.2: 120) */
+    double save_s;       /* synchronous save time c, s (docs/model.md 3.2: 16.38) */
+    double restore_s;    /* restore time r, s (docs/model.md 3.2: 120) */
     tmc_save_mode mode;  /* "sync" (default) or "async": save_s is then the
-                            blocking copy (MODEL.md 3.3: 0.5 s) */
-    double write_s;      /* async: background write of a snapshot, s (MODEL.md
+                            blocking copy (docs/model.md 3.3: 0.5 s) */
+    double write_s;      /* async: background write of a snapshot, s (docs/model.md
                             3.3: 16 s for 112 GB at 7 GB/s) */
 } tmc_checkpoint;
 
@@ -105,7 +105,7 @@ typedef struct {
 
 typedef struct {
     int enabled;
-    double mean_interval_days; /* mean time between loss spikes, days (MODEL.md 3.4: 7) */
+    double mean_interval_days; /* mean time between loss spikes, days (docs/model.md 3.4: 7) */
     long rollback_snapshots;   /* a spike rolls back this many committed snapshots
                                   (noticed late), [1, TMC_MAX_ROLLBACK]; default 1 */
     int n_trace;               /* trace: spike times, days from the job's start, */
@@ -138,8 +138,8 @@ typedef struct {
 } tmc_slow_cards;
 
 typedef struct {
-    double days;         /* deadline from the start of the job, days (MODEL.md 1: 30) */
-    double reserve_days; /* reserved for start-up, evaluation, pauses, days (MODEL.md 1: 5) */
+    double days;         /* deadline from the start of the job, days (docs/model.md 1: 30) */
+    double reserve_days; /* reserved for start-up, evaluation, pauses, days (docs/model.md 1: 5) */
 } tmc_deadline;
 
 /* How the engine draws a segment's compute time (engine.h). */
@@ -159,7 +159,7 @@ typedef struct {
                             deadline.days - deadline.reserve_days */
 } tmc_monte_carlo;
 
-/* A model and its training recipe (MODEL.md 1). The per-state defaults are
+/* A model and its training recipe (docs/model.md 1). The per-state defaults are
  * mixed-precision Adam: BF16 weights 2 + BF16 grads 2 + FP32 master 4 +
  * Adam m 4 + Adam v 4 = 16 bytes per parameter. */
 typedef struct {
@@ -174,7 +174,7 @@ typedef struct {
     double adam_v_bytes_per_param;  /* Adam second moment (4) */
 } tmc_model;
 
-/* Memory per card (MODEL.md 1). */
+/* Memory per card (docs/model.md 1). */
 typedef struct {
     int enabled;
     double usable_gib;      /* usable memory per card, GiB (RTX 4090: 22) */
@@ -192,10 +192,10 @@ typedef struct {
 
 typedef struct {
     int enabled;
-    double write_gb_per_s; /* sustained checkpoint write bandwidth, GB/s (MODEL.md 3.2: 7) */
+    double write_gb_per_s; /* sustained checkpoint write bandwidth, GB/s (docs/model.md 3.2: 7) */
 } tmc_storage;
 
-/* CPU-bound input preparation (MODEL.md 4). */
+/* CPU-bound input preparation (docs/model.md 4). */
 typedef struct {
     int enabled;
     long processes;                 /* preparation processes (4) */
@@ -210,14 +210,14 @@ typedef struct {
     double train_tokens; /* effective tokens to train on (1e11) */
 } tmc_batch;
 
-/* Critical batch size (MODEL.md 1; McCandlish et al. 2018). */
+/* Critical batch size (docs/model.md 1; McCandlish et al. 2018). */
 typedef struct {
     int enabled;
     double noise_scale_tokens; /* gradient noise scale B_noise, tokens (2e6) */
     long scale_to_cards;       /* card count for weak and strong scaling (1,536) */
 } tmc_critical_batch;
 
-/* A dense model sized by F = 6ND (MODEL.md 1, scale-up). */
+/* A dense model sized by F = 6ND (docs/model.md 1, scale-up). */
 typedef struct {
     int enabled;
     double parameters;    /* N (1e12) */

@@ -118,7 +118,7 @@ static const field mc_fields[] = {
     NUM("horizon_days", 0, 1e9, 0, 0, 0, tmc_monte_carlo, horizon_days),
 };
 
-/* The sections below feed only `trainmc plan`; defaults are MODEL.md 1's. */
+/* The sections below feed only `trainmc plan`; defaults are docs/model.md 1's. */
 static const field model_fields[] = {
     INT("parameters", 1, 1e15, 1, 0, tmc_model, parameters),
     NUM("flop_per_sequence", 0, 1e30, 1, 1, 0, tmc_model, flop_per_sequence),

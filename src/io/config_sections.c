@@ -51,7 +51,7 @@ static int read_section_file(const section *s, const char *rel, const char *labe
     int rc = tmc_cfg_read_fields(s, root, path, "", base, rec, err);
     if (!rc && !tmc_cfg_has_key(root, "source"))
         rc = tmc_error_set(err, "%s: source: missing required key (a string citing "
-                                "MODEL.md or a paper)", path);
+                                "docs/model.md or a paper)", path);
     else if (!rc)
         rc = tmc_cfg_read_string(root, "source", 1, NULL, 0, path, err);
     cJSON_Delete(root);

@@ -1,4 +1,4 @@
-/* closed_form.c - the formulas of MODEL.md, each cited in closed_form.h. */
+/* closed_form.c - the formulas of docs/model.md, each cited in closed_form.h. */
 #include "closed_form.h"
 
 #include <limits.h>

@@ -10,16 +10,16 @@
 
 /* Steps needed to see `tokens` effective tokens at `batch_sequences`
  * sequences of `sequence_tokens` tokens per step: ceil(tokens / (batch x
- * sequence)) (MODEL.md 1: 1e11 / (384 x 8,192) -> 31,790). Returns -1 if an
+ * sequence)) (docs/model.md 1: 1e11 / (384 x 8,192) -> 31,790). Returns -1 if an
  * argument is not positive or the count exceeds LONG_MAX. */
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens);
 
 /* Per-card compute time per step mu = flop_per_step / (cards x peak x eff),
- * seconds (MODEL.md 1: 78.3 s at 32 cards, 52.2 s at 48). */
+ * seconds (docs/model.md 1: 78.3 s at 32 cards, 52.2 s at 48). */
 double tmc_closed_form_compute_s(const tmc_job *job);
 
 /* Expected step time E[max_i X_i] + exposed_comm + input_wait, seconds, with
- * E[max] = mu + c_N sigma (MODEL.md 1 and 2: 52.8 s at 48 cards, no jitter). */
+ * E[max] = mu + c_N sigma (docs/model.md 1 and 2: 52.8 s at 48 cards, no jitter). */
 double tmc_closed_form_step_s(const tmc_job *job, const tmc_jitter *jitter);
 
 /* Steps per checkpoint segment K: interval_steps if given, else
@@ -27,16 +27,16 @@ double tmc_closed_form_step_s(const tmc_job *job, const tmc_jitter *jitter);
  * the run's `steps` (a longer interval means one save, at the end). */
 long tmc_closed_form_interval_steps(const tmc_checkpoint *cp, double step_s, long steps);
 
-/* Young's first-order overhead (MODEL.md 3.4; J. W. Young, CACM 17(9), 1974):
+/* Young's first-order overhead (docs/model.md 3.4; J. W. Young, CACM 17(9), 1974):
  * L = c / tau + (tau / 2 + r) / M for interval tau, save c, restore r and
  * mean time between interruptions M (all seconds). M = INFINITY gives c/tau. */
 double tmc_closed_form_young_overhead(double tau_s, double save_s, double restore_s,
                                       double mtbf_s);
 
-/* Young's optimum interval tau* = sqrt(2 c M), seconds (MODEL.md 3.4). */
+/* Young's optimum interval tau* = sqrt(2 c M), seconds (docs/model.md 3.4). */
 double tmc_closed_form_young_interval(double save_s, double mtbf_s);
 
-/* Daly's expected wall time (MODEL.md 3.5; J. T. Daly, FGCS 22(3), 2006) of
+/* Daly's expected wall time (docs/model.md 3.5; J. T. Daly, FGCS 22(3), 2006) of
  * `steps` steps of step_s seconds cut into segments of k steps, each followed
  * by a save of save_s, with exponential interruptions of mean mtbf_s that may
  * also strike saves and restores (an interrupted restore restarts):
@@ -55,7 +55,7 @@ double tmc_closed_form_daly_wall_delayed_s(long steps, double step_s, long k,
                                            double save_s, double restore_s,
                                            double mtbf_s, double delay_s);
 
-/* Daly's optimum interval (MODEL.md 3.5): sqrt(2cM)[1 + sqrt(c/2M)/3 +
+/* Daly's optimum interval (docs/model.md 3.5): sqrt(2cM)[1 + sqrt(c/2M)/3 +
  * (c/2M)/9] - c for c < 2M, else M. Seconds. */
 double tmc_closed_form_daly_interval(double save_s, double mtbf_s);
 
@@ -83,12 +83,12 @@ typedef struct {
     double young_interval_s;  /* tau* = sqrt(2 c M) */
     double daly_interval_s;   /* Daly's tau_opt */
     double daly_wall_s;       /* Daly expected wall time, s */
-    double completion_days;   /* reserve + S t_s (1 + L) / 86400 (MODEL.md 1) */
+    double completion_days;   /* reserve + S t_s (1 + L) / 86400 (docs/model.md 1) */
     double completion_days_daly; /* reserve + Daly wall / 86400 */
-    double budget_step_s;     /* (deadline - reserve) x 86400 / S (MODEL.md 1: 67.9 s) */
+    double budget_step_s;     /* (deadline - reserve) x 86400 / S (docs/model.md 1: 67.9 s) */
     int write_backlog;        /* async saves: 1 if a write takes longer than the
                                  interval + copy, so the write queue grows
-                                 without bound (MODEL.md 3.3) */
+                                 without bound (docs/model.md 3.3) */
     int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
                                  no jitter, spikes or pauses; exponential
                                  lifetimes, one restore time, no spare pool */

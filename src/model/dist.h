@@ -1,7 +1,7 @@
 /* dist.h - per-card compute-time distributions and the exact sampler of
  * their maximum over N cards.
  *
- * A step ends when the slowest of N cards is done (MODEL.md section 2), so the
+ * A step ends when the slowest of N cards is done (docs/model.md section 2), so the
  * engine needs max_i X_i, not the X_i themselves. For X_i iid with a known
  * inverse CDF, max_i X_i = F^-1(U^(1/N)) for one uniform U, which costs O(1)
  * whatever N is. The exact quantile goes through the upper tail
@@ -17,7 +17,7 @@
 #include "rng_pcg.h"
 
 typedef enum {
-    TMC_JITTER_NORMAL = 0,    /* X_i ~ Normal(mu, (cv mu)^2), MODEL.md 2 */
+    TMC_JITTER_NORMAL = 0,    /* X_i ~ Normal(mu, (cv mu)^2), docs/model.md 2 */
     TMC_JITTER_LOGNORMAL = 1, /* X_i = mu exp(m + s Z), s^2 = ln(1 + cv^2), m = -s^2/2 */
     TMC_JITTER_GAMMA = 2      /* X_i ~ mu Gamma(shape 1/cv^2, scale cv^2) */
 } tmc_jitter_kind;
@@ -183,7 +183,7 @@ int tmc_dist_max_moments(const tmc_jitter *j, long n, double *mean, double *sd,
 
 /* c_N = E[max of n iid standard normals] by GSL adaptive quadrature over the
  * real line (gsl_integration_qagi), and the standard deviation of that maximum
- * in *sd_out (may be NULL). Reproduces MODEL.md 2: c_8 = 1.4236,
+ * in *sd_out (may be NULL). Reproduces docs/model.md 2: c_8 = 1.4236,
  * c_48 = 2.2331, c_1024 = 3.2482. Returns NaN if n < 1 or quadrature fails. */
 double tmc_dist_normal_emax(long n, double *sd_out);
 
@@ -193,7 +193,7 @@ double tmc_dist_normal_emax(long n, double *sd_out);
 int tmc_dist_normal_max_moments(long n, double *mean, double *sd, double *skew);
 
 /* Expected slowest-card compute time E[max_i X_i] in seconds for n cards with
- * mean mu_s: for the normal mu + c_n sigma sqrt(1 - rho) (MODEL.md 2); NaN if
+ * mean mu_s: for the normal mu + c_n sigma sqrt(1 - rho) (docs/model.md 2); NaN if
  * the quadrature fails. */
 double tmc_dist_expected_max(const tmc_jitter *j, double mu_s, long n);
 

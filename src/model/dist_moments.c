@@ -1,5 +1,5 @@
 /* dist_moments.c - moments of the maximum over N cards by GSL quadrature:
- * c_N for MODEL.md 2, and the mean, sd and skewness that the closed form and
+ * c_N for docs/model.md 2, and the mean, sd and skewness that the closed form and
  * the aggregated engine use. */
 #include "dist.h"
 

@@ -1,7 +1,7 @@
 /* emax.h - c_N = E[max of N standard normals] four ways, for `trainmc emax`:
  * GSL quadrature (dist.h), the engine's O(1) maximum sampler, brute force
  * (N explicit normal draws) and asymptotic approximations; and the expected
- * step time mu + c_N sigma + fixed it implies (MODEL.md 2).
+ * step time mu + c_N sigma + fixed it implies (docs/model.md 2).
  *
  * Simulation streams: replica k draws from PCG stream (seed, k,
  * TMC_STREAM_JITTER), the stream the engine's replica k draws its step maxima
@@ -57,11 +57,11 @@ double tmc_emax_blom(long n);
  * N = 16384) [emax-1.2]. NaN if n < 2. */
 double tmc_emax_gumbel(long n);
 
-/* The reference design's rounded c_N (MODEL.md 2): 1.42, 2.23, 3.25 at
+/* The reference design's rounded c_N (docs/model.md 2): 1.42, 2.23, 3.25 at
  * N = 8, 48, 1024; NaN for every other n. */
 double tmc_emax_reference(long n);
 
-/* Expected step time in seconds, mu + c sigma + fixed (MODEL.md 2: the
+/* Expected step time in seconds, mu + c sigma + fixed (docs/model.md 2: the
  * slowest of N cards, then the per-step time outside compute), for c = c_N
  * and mu, sigma, fixed in seconds. */
 double tmc_emax_step_time(double c, double mu_s, double sigma_s, double fixed_s);

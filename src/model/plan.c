@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 /* Reference accelerators for the 6ND scale-up, BF16 dense peak FLOP/s
- * (MODEL.md 1: H100 989 T is the reference design's; A100 312 T and B200
+ * (docs/model.md 1: H100 989 T is the reference design's; A100 312 T and B200
  * about 2,250 T are read back from its charts and 1T example). */
 static const struct {
     const char *name;

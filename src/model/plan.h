@@ -1,10 +1,10 @@
 /* plan.h - the design board (`trainmc plan`): the deterministic picture the
- * reference design draws before anyone simulates (MODEL.md 1, 3.2-3.4, 4,
+ * reference design draws before anyone simulates (docs/model.md 1, 3.2-3.4, 4,
  * 5): does the state fit, how long is a step, how many steps, does the run
  * meet its deadline, what storage and input preparation must sustain, how
  * far more cards help, and what a larger model would take.
  *
- * Every function is pure and cites the MODEL.md section (or paper) its
+ * Every function is pure and cites the docs/model.md section (or paper) its
  * formula comes from. Units are in the names: _s seconds, _bytes bytes,
  * _gib GiB (2^30 bytes), _gb_per_s GB/s (1e9 bytes/s), _days days of
  * 86,400 s, _flops FLOP/s, _per_s per second, _tokens tokens. */
@@ -19,14 +19,14 @@
 #define TMC_GIB 1073741824.0 /* bytes */
 #define TMC_GB 1e9           /* bytes */
 
-/* ---------- memory (MODEL.md 1) ---------- */
+/* ---------- memory (docs/model.md 1) ---------- */
 
 /* Resident training state, bytes per parameter: weights + gradients +
- * master + Adam m + Adam v (MODEL.md 1: 2 + 2 + 4 + 4 + 4 = 16). */
+ * master + Adam m + Adam v (docs/model.md 1: 2 + 2 + 4 + 4 + 4 = 16). */
 double tmc_plan_state_bytes_per_param(const tmc_model *m);
 
 /* Resident state per card, bytes, at ZeRO stage `zero_stage` over `cards`
- * cards (S. Rajbhandari et al., "ZeRO", SC 2020, fig. 1; MODEL.md 1 for
+ * cards (S. Rajbhandari et al., "ZeRO", SC 2020, fig. 1; docs/model.md 1 for
  * stage 3, 16P/d): stage 0 keeps everything on every card, stage 1 shards
  * the optimizer states (master, m, v), stage 2 also the gradients, stage 3
  * also the weights. Returns -1 if zero_stage is not 0-3 or cards < 1. */
@@ -38,24 +38,24 @@ double tmc_plan_state_card_bytes(const tmc_model *m, int zero_stage, long cards)
  * one buffer_gib when they reuse one space. */
 double tmc_plan_transient_gib(const tmc_memory *mem);
 
-/* ---------- step (MODEL.md 1) ---------- */
+/* ---------- step (docs/model.md 1) ---------- */
 
 /* Micro-batches per card per step m = ceil(batch / cards), one sequence per
- * card per micro-batch (MODEL.md 1: 12 at 32 cards, 8 at 48). Returns -1 if
+ * card per micro-batch (docs/model.md 1: 12 at 32 cards, 8 at 48). Returns -1 if
  * an argument is below 1. */
 long tmc_plan_micro_batches(long batch_sequences, long cards);
 
-/* Bytes each card sends and receives per step under ZeRO-3 (MODEL.md 1):
+/* Bytes each card sends and receives per step under ZeRO-3 (docs/model.md 1):
  * per micro-batch two AllGathers of the weights (before the forward and the
  * backward) and one ReduceScatter of the gradients, each moving (d-1)/d of
  * the tensor: V = m (d-1)/d (2 w + g) P, with w and g the weight and
- * gradient bytes per parameter; for BF16 this is MODEL.md's 3 m (d-1)/d 2P
+ * gradient bytes per parameter; for BF16 this is docs/model.md's 3 m (d-1)/d 2P
  * (385 GB at 48 cards). Returns -1 if cards < 1 or micro_batches < 0. */
 double tmc_plan_link_bytes(const tmc_model *m, long cards, long micro_batches);
 
-/* ---------- deadline (MODEL.md 1 and 5) ---------- */
+/* ---------- deadline (docs/model.md 1 and 5) ---------- */
 
-/* Efficiency (MFU) at which a step fits its ceiling (MODEL.md 5; reference
+/* Efficiency (MFU) at which a step fits its ceiling (docs/model.md 5; reference
  * design 10.5): the ceiling budget_step_s / (1 + overhead) minus fixed_s
  * (exposed communication + input wait, s) is the compute time allowed, and
  * compute time scales as 1 / efficiency, so the answer is
@@ -66,53 +66,53 @@ double tmc_plan_link_bytes(const tmc_model *m, long cards, long micro_batches);
 double tmc_plan_efficiency_needed(double efficiency, double compute_s, double budget_step_s,
                                   double overhead, double fixed_s);
 
-/* ---------- checkpoint and storage (MODEL.md 3.2 and 3.3) ---------- */
+/* ---------- checkpoint and storage (docs/model.md 3.2 and 3.3) ---------- */
 
 /* Bytes of a restorable snapshot: weights + master + Adam m + v per
- * parameter, gradients excluded (MODEL.md 3.2: 14 P = 114,670,295,040). */
+ * parameter, gradients excluded (docs/model.md 3.2: 14 P = 114,670,295,040). */
 double tmc_plan_checkpoint_bytes(const tmc_model *m);
 
 /* Shortest snapshot period, seconds, that storage writing write_gb_per_s
  * GB/s absorbs: a shorter one produces bytes faster than they are written
- * and the backlog grows without bound (MODEL.md 3.3: 112 GB at 7 GB/s ->
+ * and the backlog grows without bound (docs/model.md 3.3: 112 GB at 7 GB/s ->
  * 16 s, so every 10 s grows and every 20 s keeps up). It is also the save
- * time of one snapshot (MODEL.md 3.2: 16.38 s). INFINITY if write_gb_per_s
+ * time of one snapshot (docs/model.md 3.2: 16.38 s). INFINITY if write_gb_per_s
  * is 0. */
 double tmc_plan_min_snapshot_period_s(double bytes, double write_gb_per_s);
 
-/* ---------- input pipeline (MODEL.md 4) ---------- */
+/* ---------- input pipeline (docs/model.md 4) ---------- */
 
 /* Sequences to hold in the prefetch queue so that a pause of
  * in->paused_processes for in->pause_s seconds never starves training:
  * (demand - supply during the pause) x pause, 0 if the remaining processes
- * keep up. demand_per_s = batch sequences / step time (MODEL.md 4: 76 at
+ * keep up. demand_per_s = batch sequences / step time (docs/model.md 4: 76 at
  * 384 / 52.8 s). */
 double tmc_plan_prefetch_sequences(const tmc_input_pipeline *in, double demand_per_s);
 
 /* Seconds to refill `queue` sequences once every process runs again:
- * queue / (supply - demand) (MODEL.md 4: 105 s). INFINITY when supply does
+ * queue / (supply - demand) (docs/model.md 4: 105 s). INFINITY when supply does
  * not exceed demand; 0 for an empty queue. */
 double tmc_plan_refill_s(const tmc_input_pipeline *in, double demand_per_s, double queue);
 
-/* ---------- batch scaling (MODEL.md 1) ---------- */
+/* ---------- batch scaling (docs/model.md 1) ---------- */
 
 /* Steps to reach the same loss at a batch of batch_tokens tokens:
  * S(B) = S_min (1 + B_noise / B) (McCandlish et al., "An Empirical Model of
- * Large-Batch Training", 2018; MODEL.md 1). Not rounded. batch_tokens must
+ * Large-Batch Training", 2018; docs/model.md 1). Not rounded. batch_tokens must
  * be positive (0 gives INFINITY). */
 double tmc_plan_critical_steps(double s_min, double noise_tokens, double batch_tokens);
 
-/* ---------- scale-up (MODEL.md 1, F = 6ND) ---------- */
+/* ---------- scale-up (docs/model.md 1, F = 6ND) ---------- */
 
 /* Days to train a dense model of `parameters` on `tokens` tokens, F = 6ND
- * FLOP, on `cards` cards of peak_flops FLOP/s at `efficiency` (MODEL.md 1:
+ * FLOP, on `cards` cards of peak_flops FLOP/s at `efficiency` (docs/model.md 1:
  * 1T parameters, 20T tokens, 16,384 H100 at 40 % -> 214 days). The
  * arguments must be positive (a zero divisor gives INFINITY). */
 double tmc_plan_6nd_days(double parameters, double tokens, double cards, double peak_flops,
                          double efficiency);
 
 /* Cards needed to train it in `days` days: ceil(6ND / (days x 86,400 x
- * peak x efficiency)) (MODEL.md 1: about 17,147 B200 for 90 days). The
+ * peak x efficiency)) (docs/model.md 1: about 17,147 B200 for 90 days). The
  * arguments must be positive (a zero divisor gives INFINITY). */
 double tmc_plan_6nd_cards(double parameters, double tokens, double days, double peak_flops,
                           double efficiency);
@@ -220,7 +220,7 @@ typedef struct {
  * enabled = 0 and its other fields unspecified. */
 void tmc_plan_compute(const tmc_experiment *x, tmc_plan *p);
 
-/* The feasibility line of MODEL.md 1's memory check (GiB), written to
+/* The feasibility line of docs/model.md 1's memory check (GiB), written to
  * line[n] (truncated to fit), e.g. "memory: 12.54 of 22.00 GiB per card
  * (ZeRO-3 state 2.54 + activations and buffers 10.00 GiB): fits, margin
  * 9.46 GiB". Returns 1 if the state fits, 0 if it does not, -1 if the
