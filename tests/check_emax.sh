@@ -2,17 +2,20 @@
 # cli-emax: `trainmc emax` end to end.
 # - the same seed with 1 and 2 threads writes byte-identical JSON, and another
 #   seed changes it (else the comparison proves nothing);
-# - MODEL.md 2's example (48 cards, mu 52.2 s, cv 5 %, + 0.58 s) gives a
+# - docs/model.md 2's example (48 cards, mu 52.2 s, cv 5 %, + 0.58 s) gives a
 #   step time of 58.608 s by quadrature;
-# - bad flags stop with exit code 2, the exact message, and no output file.
+# - bad flags stop with exit code 2, the exact message, and no output file;
+# - --csv: a header and a row per N, identical for 1 and 2 threads; each
+#   row's sampler mean is the text table's (5 decimals), brute force empty
+#   past 64 cards; --csv and --json naming one file fail with nothing written.
 set -u
 bin=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 status=0
 
-"$bin" emax --cards 8,48,1024 --replicas 20000 --seed 7 --threads 1 --json "$dir/t1.json" >/dev/null &&
-"$bin" emax --cards 8,48,1024 --replicas 20000 --seed 7 --threads 2 --json "$dir/t2.json" >/dev/null &&
+"$bin" emax --cards 8,48,1024 --replicas 20000 --seed 7 --threads 1 --json "$dir/t1.json" --csv "$dir/t1.csv" >"$dir/t1.txt" &&
+"$bin" emax --cards 8,48,1024 --replicas 20000 --seed 7 --threads 2 --json "$dir/t2.json" --csv "$dir/t2.csv" >/dev/null &&
 "$bin" emax --cards 8,48,1024 --replicas 20000 --seed 8 --threads 2 --json "$dir/s8.json" >/dev/null || {
   echo "emax failed" >&2
   exit 1
@@ -76,4 +79,26 @@ wait $pid; rc=$?
 grep -q "interrupted after [0-9]* of 1000000000 replicas; no results written" "$dir/err" ||
   { echo "emax SIGINT: $(cat "$dir/err")" >&2; status=1; }
 ls "$dir" | grep -q "^stop.json" && { echo "emax SIGINT: an output file was left" >&2; status=1; }
+# --csv
+cmp -s "$dir/t1.csv" "$dir/t2.csv" || { echo "--csv: 1 and 2 threads differ" >&2; status=1; }
+case $(head -n 1 "$dir/t1.csv") in
+  n,quadrature_mean,quadrature_sd,sampler_mean,sampler_se,*,reference) ;;
+  *) echo "--csv: unexpected header: $(head -n 1 "$dir/t1.csv")" >&2; status=1 ;;
+esac
+[ "$(wc -l <"$dir/t1.csv")" -eq 4 ] || { echo "--csv: expected 4 lines" >&2; status=1; }
+awk -F, 'NR > 1 { printf "%s %.5f %s\n", $1, $4, $8 }' "$dir/t1.csv" >"$dir/csv-rows"
+while read -r n mean brute; do
+  grep -Eq "^ +$n +[0-9.]+ +[0-9.]+ +$mean \+-" "$dir/t1.txt" ||
+    { echo "--csv: N=$n: sampler mean $mean is not the text's" >&2; status=1; }
+  if [ "$n" -gt 64 ] && [ -n "$brute" ]; then
+    echo "--csv: N=$n has a brute-force mean" >&2
+    status=1
+  fi
+done <"$dir/csv-rows"
+"$bin" emax --cards 8 --replicas 100 --json "$dir/same" --csv "$dir/same" >/dev/null 2>&1
+rc=$?
+if [ $rc -ne 2 ] || [ -e "$dir/same" ]; then
+  echo "--csv and --json on one file: exit $rc, expected 2 and no file" >&2
+  status=1
+fi
 exit $status

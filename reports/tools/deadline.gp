@@ -10,7 +10,7 @@ set xlabel xlabel
 set ylabel "P(T <= deadline), Wilson 95 %"
 set xrange [xlo:xhi]
 set yrange [-0.03:1.03]
-set key bottom right opaque box
+set key below # never over the points or the dashed thresholds
 set arrow 1 from threshold1, graph 0 to threshold1, graph 1 nohead dt 2 lw 2 lc rgb "#1f77b4"
 set arrow 2 from threshold2, graph 0 to threshold2, graph 1 nohead dt 2 lw 2 lc rgb "#d62728"
 plot file1 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 lc rgb "#1f77b4" title title1, \

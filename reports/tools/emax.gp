@@ -6,7 +6,7 @@
 # sampler_se brute brute_se blom gumbel reference), replicas; out (the SVG).
 set terminal svg size 900,680 dynamic font "sans,12"
 set output out
-set multiplot title sprintf("straggler coefficient c_N (MODEL.md 2): %d draws per N", replicas)
+set multiplot title sprintf("straggler coefficient c_N: %d draws per N (docs/model.md 2)", replicas)
 set grid lc rgb "#dddddd"
 set logscale x
 set xrange [0.8:2e7]
@@ -18,7 +18,7 @@ set origin 0, 0.4
 set size 1, 0.56
 set format x ""
 unset xlabel
-set ylabel "c_N (units of sigma)"
+set ylabel "c_N, in units of sigma" # a space right after a subscript is lost in some SVG viewers
 set key top left
 plot data using 1:2 with lines lw 2 lc rgb "#1f77b4" title "quadrature (GSL)", \
      data using 1:8 with lines dt 2 lc rgb "#9467bd" title "Blom 1958", \
@@ -32,7 +32,7 @@ set format x "10^{%L}"
 set xtics ("1" 1, "10" 10, "100" 100, "10^3" 1e3, "10^4" 1e4, "10^5" 1e5, "10^6" 1e6, "10^7" 1e7)
 set xlabel "cards N"
 set ylabel "minus quadrature"
-set key bottom left maxrows 2
+set key top right maxcols 1 # above the curves: Blom is near -0.015 on the right
 plot 0 with lines lw 2 lc rgb "#1f77b4" notitle, \
      data using 1:($8 - $2) with lines dt 2 lc rgb "#9467bd" title "Blom", \
      data using 1:($4 - $2):(1.96 * $5) with yerrorbars pt 7 ps 0.5 lc rgb "#d62728" title "sampler", \

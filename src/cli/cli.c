@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -39,15 +40,43 @@ int tmc_cli_parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* A duration for the progress bar: "42 s", "3 min 05 s", "2 h 07 min". */
+static void format_duration(char *buf, size_t size, double s)
+{
+    long t = s > 0 && s < 1e9 ? (long)(s + 0.5) : 0;
+    if (t < 60)
+        snprintf(buf, size, "%ld s", t);
+    else if (t < 3600)
+        snprintf(buf, size, "%ld min %02ld s", t / 60, t % 60);
+    else
+        snprintf(buf, size, "%ld h %02ld min", t / 3600, t / 60 % 60);
+}
+
 void tmc_cli_progress_bar(long done, long total, void *ctx)
 {
     (void)ctx;
+    /* one bar at a time (the runner's watcher calls this); a new bar starts
+     * when the total changes or the count goes back */
+    static double start;
+    static long last_done = -1, last_total = -1;
+    double now = tmc_cli_now_s();
+    if (total != last_total || done < last_done)
+        start = now;
+    last_done = done, last_total = total;
+    char elapsed[32], left[32] = "", tail[96];
+    format_duration(elapsed, sizeof elapsed, now - start);
+    if (done > 0 && done < total) {
+        char eta[32];
+        format_duration(eta, sizeof eta, (now - start) * (double)(total - done) / (double)done);
+        snprintf(left, sizeof left, ", about %s left", eta);
+    }
+    snprintf(tail, sizeof tail, "%ld/%ld replicas, %s%s", done, total, elapsed, left);
     int width = 40, filled = (int)(width * done / total);
-    fprintf(stderr, "\r[%-*.*s] %3d%% %ld/%ld replicas", width, filled,
-            "########################################", (int)(100 * done / total), done,
-            total);
+    /* padded: a shorter line must cover the longer one before it */
+    fprintf(stderr, "\r[%-*.*s] %3d%% %-60s", width, filled,
+            "########################################", (int)(100 * done / total), tail);
     if (done == total)
-        fprintf(stderr, "\r%*s\r", width + 40, "");
+        fprintf(stderr, "\r%*s\r", width + 67, "");
     fflush(stderr);
 }
 
@@ -166,7 +195,7 @@ int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting)
     if (cf->write_backlog) {
         fprintf(stderr, "trainmc: %s: %sasynchronous saves cannot keep up: a snapshot takes "
                         "%.4g s to write but one is taken every %.4g s (interval + copy), so "
-                        "the write queue grows without bound (MODEL.md 3.3); lengthen the "
+                        "the write queue grows without bound (docs/model.md 3.3); lengthen the "
                         "checkpoint interval or shorten checkpoint.write_s\n",
                 x->path, prefix, x->checkpoint.write_s, cf->interval_s + x->checkpoint.save_s);
         return 2;
@@ -186,7 +215,7 @@ int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting)
             "trainmc: %s: %sthe run cannot finish in practice: an interruption every %.4g s "
             "against segments of %.4g s (interval + save) means about %.3g attempts per "
             "segment and an expected wall time %.3g times the uninterrupted one (Daly, "
-            "MODEL.md 3.5; the limit is %.0f); %s\n",
+            "docs/model.md 3.5; the limit is %.0f); %s\n",
             x->path, prefix, cf->mtbf_s, segment_s, exp(segment_s / cf->mtbf_s), factor,
             TMC_CLI_MAX_DALY_FACTOR, advice);
     return 2;
@@ -264,6 +293,39 @@ int tmc_cli_open_output(tmc_outfile *out, const char *path, const tmc_experiment
         }
     }
     return tmc_ranks_agree(rc, NULL);
+}
+
+int tmc_cli_write_text(tmc_outfile *out, char *text)
+{
+    tmc_error err = {""};
+    int rc = 0;
+    if (tmc_cli_is_root()) {
+        rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
+        if (rc)
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+    }
+    free(text);
+    return rc ? 1 : 0;
+}
+
+/* The folder of path made absolute (realpath), then its last name. */
+static int absolute_name(const char *path, char *out, size_t size)
+{
+    char dir[TMC_PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    if (!realpath(dir, real))
+        return -1;
+    return snprintf(out, size, "%s/%s", real, name) >= (int)size ? -1 : 0;
+}
+
+int tmc_cli_same_file(const char *a, const char *b)
+{
+    char x[TMC_PATH_MAX + PATH_MAX], y[TMC_PATH_MAX + PATH_MAX];
+    if (!strcmp(a, b))
+        return 1;
+    return !absolute_name(a, x, sizeof x) && !absolute_name(b, y, sizeof y) && !strcmp(x, y);
 }
 
 int tmc_cli_write_json(tmc_outfile *out, cJSON *doc)

@@ -107,6 +107,15 @@ int tmc_cli_open_output(tmc_outfile *out, const char *path, const tmc_experiment
  * only free doc and return 0. */
 int tmc_cli_write_json(tmc_outfile *out, cJSON *doc);
 
+/* Write text (malloc'd; freed here, NULL: out of memory) to an output
+ * opened with tmc_cli_open_output, on rank 0. Returns 0, or 1 with a
+ * message. */
+int tmc_cli_write_text(tmc_outfile *out, char *text);
+
+/* 1 when paths a and b name the same file (their folders resolved), so two
+ * outputs would overwrite each other. */
+int tmc_cli_same_file(const char *a, const char *b);
+
 /* Monotonic clock, seconds. */
 double tmc_cli_now_s(void);
 

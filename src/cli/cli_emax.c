@@ -1,6 +1,6 @@
 /* cli_emax.c - `trainmc emax`: c_N = E[max of N standard normals] by
  * quadrature, by the engine's O(1) sampler, by brute force and by asymptotic
- * formulas, side by side; and the step time it implies (MODEL.md 2). */
+ * formulas, side by side; and the step time it implies (docs/model.md 2). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@ static const tmc_cli_command command = {
     "errors; the standard deviation of the maximum; the reference design's\n"
     "rounded values; Blom's and Gumbel's approximations. Results are in units\n"
     "of sigma; --mu with --sigma or --cv adds the expected step time\n"
-    "mu + c_N sigma + fixed in seconds (MODEL.md 2).\n"};
+    "mu + c_N sigma + fixed in seconds (docs/model.md 2).\n"};
 
 /* The step-time flags go together: --mu with exactly one of --sigma, --cv. */
 static int check_step_flags(tmc_cli_options *o)
@@ -48,7 +48,7 @@ static int check_step_flags(tmc_cli_options *o)
 
 static void init_options(tmc_cli_options *o)
 {
-    static const long table[] = {2, 8, 48, 1024, 16384}; /* MODEL.md 2 */
+    static const long table[] = {2, 8, 48, 1024, 16384}; /* docs/model.md 2 */
     memset(o, 0, sizeof *o);
     memcpy(o->cards, table, sizeof table);
     o->n_cards = 5;
@@ -58,9 +58,9 @@ static void init_options(tmc_cli_options *o)
     o->mu_s = o->sigma_s = o->cv = o->fixed_s = NAN;
 }
 
-/* Print the text report; write the JSON file if asked. 0, or 1. */
+/* Print the text report; write the JSON and CSV files if asked. 0, or 1. */
 static int report(const tmc_cli_options *o, const tmc_emax_row *rows, double elapsed_s,
-                  tmc_outfile *out)
+                  tmc_outfile *out, tmc_outfile *csv)
 {
     tmc_emax_report r = {.rows = rows, .n_rows = o->n_cards, .replicas = o->replicas,
                          .seed = (uint64_t)o->seed, .brute_max = BRUTE_MAX,
@@ -68,6 +68,8 @@ static int report(const tmc_cli_options *o, const tmc_emax_row *rows, double ela
                          .fixed_s = o->fixed_s, .threads = o->threads, .elapsed_s = elapsed_s};
     tmc_emax_output_text(stdout, &r);
     if (tmc_cli_check_stdout()) /* the report is lost: no JSON of it either */
+        return 1;
+    if (o->csv_path && tmc_cli_write_text(csv, tmc_emax_output_csv(&r)))
         return 1;
     return o->json_path ? tmc_cli_write_json(out, tmc_emax_output_json(&r)) : 0;
 }
@@ -82,9 +84,18 @@ int tmc_cli_emax(int argc, char **argv)
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
     tmc_error err = {""};
-    tmc_outfile out = {0};
+    tmc_outfile out = {0}, csv = {0};
+    if (o.json_path && o.csv_path && tmc_cli_same_file(o.json_path, o.csv_path)) {
+        fprintf(stderr, "trainmc: --csv and --json name the same file: %s\n", o.csv_path);
+        return 2;
+    }
     if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, NULL)))
         return rc;
+    if (o.csv_path && (rc = tmc_cli_open_output(&csv, o.csv_path, NULL))) {
+        if (o.json_path)
+            tmc_output_abort(&out);
+        return rc;
+    }
     tmc_emax_row rows[TMC_CLI_MAX_CARDS];
     tmc_cli_catch_stop_signals(); /* SIGINT: stop, remove the temporary file, exit 130 */
     double t0 = tmc_cli_now_s();
@@ -95,8 +106,10 @@ int tmc_cli_emax(int argc, char **argv)
     if (rc)
         fprintf(stderr, "trainmc: %s%s\n", err.msg, stopped ? "; no results written" : "");
     else
-        rc = report(&o, rows, tmc_cli_now_s() - t0, &out);
+        rc = report(&o, rows, tmc_cli_now_s() - t0, &out, &csv);
     if (o.json_path && rc)
         tmc_output_abort(&out);
+    if (o.csv_path && rc)
+        tmc_output_abort(&csv);
     return stopped ? 130 : rc ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 #include "output.h"
 #include "ranks.h"
 #include "runner.h"
+#include "samples.h"
 #include "stats.h"
 
 static const tmc_cli_command command = {
@@ -59,15 +60,15 @@ static int estimate_importance(tmc_engine *e, const tmc_experiment *x, int threa
  * met or the budget is spent (precision.h). *used: replicas run. */
 static int run_batches(const tmc_experiment *x, const tmc_engine *e,
                        const tmc_cli_options *o, int threads, int show, double *wall,
-                       tmc_replica *totals, tmc_precision_outcome *po, long *used,
-                       tmc_error *err)
+                       tmc_sample *samples, tmc_replica *totals, tmc_precision_outcome *po,
+                       long *used, tmc_error *err)
 {
     long budget = x->monte_carlo.replicas;
     tmc_progress_fn bar = show ? tmc_cli_progress_bar : NULL;
     if (!o->has_precision) {
         *used = budget;
-        return tmc_runner_run(e, budget, x->monte_carlo.seed, threads, bar, NULL, wall,
-                              totals, err);
+        return tmc_runner_run_samples(e, 0, budget, x->monte_carlo.seed, threads, bar, NULL,
+                                      wall, samples, totals, err);
     }
     memset(totals, 0, sizeof *totals);
     long done = 0;
@@ -75,8 +76,9 @@ static int run_batches(const tmc_experiment *x, const tmc_engine *e,
     while (done < budget && !po->reached) {
         long n = budget - done < TMC_PRECISION_BATCH ? budget - done : TMC_PRECISION_BATCH;
         tmc_replica batch;
-        int rc = tmc_runner_run_from(e, done, n, x->monte_carlo.seed, threads, NULL, NULL,
-                                     wall + done, &batch, err);
+        int rc = tmc_runner_run_samples(e, done, n, x->monte_carlo.seed, threads, NULL, NULL,
+                                        wall + done, samples ? samples + done : NULL, &batch,
+                                        err);
         if (rc)
             return rc;
         tmc_accounting_accumulate(totals, &batch);
@@ -92,20 +94,24 @@ static int run_batches(const tmc_experiment *x, const tmc_engine *e,
     return 0;
 }
 
-/* Run the replicas and summarise completion days; fills *days and *totals.
- * e is NULL if building the engine ran out of memory on this rank. */
+/* Run the replicas and summarise completion days; fills *days and *totals,
+ * and *samples (malloc'd, o->samples_path only). e is NULL if building the
+ * engine ran out of memory on this rank. */
 static int run_replicas(const tmc_experiment *x, const tmc_engine *e,
                         const tmc_cli_options *o, int threads, int show, tmc_summary *days,
-                        tmc_replica *totals, tmc_precision_outcome *po, long *used)
+                        tmc_replica *totals, tmc_sample **samples, tmc_precision_outcome *po,
+                        long *used)
 {
     long n = x->monte_carlo.replicas;
     double *wall = e ? malloc((size_t)n * sizeof *wall) : NULL;
+    *samples = e && o->samples_path ? malloc((size_t)n * sizeof **samples) : NULL;
     tmc_error err = {""};
     int rc = !e ? tmc_error_set(&err, "out of memory building the engine")
-             : !wall ? tmc_error_set(&err, "out of memory for %ld replicas", n) : 0;
+             : !wall || (o->samples_path && !*samples)
+                 ? tmc_error_set(&err, "out of memory for %ld replicas", n) : 0;
     /* all ranks fail together, or all run (ranks.h) */
     if (!(rc = tmc_ranks_agree(rc, &err)))
-        rc = run_batches(x, e, o, threads, show, wall, totals, po, used, &err);
+        rc = run_batches(x, e, o, threads, show, wall, *samples, totals, po, used, &err);
     if (!rc) {
         for (long k = 0; k < *used; k++)
             wall[k] = x->deadline.reserve_days + wall[k] / TMC_DAY_S;
@@ -121,8 +127,21 @@ static int run_replicas(const tmc_experiment *x, const tmc_engine *e,
     return rc ? 1 : 0;
 }
 
+/* The report's text, then its files: --samples, --json. 0, or 1. */
+static int report(const tmc_report *r, const tmc_cli_options *o, const tmc_sample *samples,
+                  tmc_outfile *out, tmc_outfile *samples_out)
+{
+    tmc_output_text(stdout, r);
+    if (tmc_cli_check_stdout())
+        return 1;
+    if (o->samples_path &&
+        tmc_cli_write_text(samples_out, tmc_samples_csv(samples, r->replicas, r->x)))
+        return 1;
+    return o->json_path ? tmc_cli_write_json(out, tmc_output_json(r)) : 0;
+}
+
 static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
-                    const tmc_cli_options *o, tmc_outfile *out)
+                    const tmc_cli_options *o, tmc_outfile *out, tmc_outfile *samples_out)
 {
     tmc_engine e;
     int built = tmc_engine_init(&e, x, cf) == 0;
@@ -133,15 +152,17 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
     tmc_precision_outcome po = {.target = o->has_precision ? &o->precision : NULL};
     long used = 0;
     tmc_importance is = {.theta = {1, 1, 1}};
+    tmc_sample *samples = NULL;
     int rc = built && o->importance ? prepare_importance(&e, x, o, threads, &is) : 0;
     if (!rc)
         rc = run_replicas(x, built ? &e : NULL, o, threads, !o->quiet && isatty(STDERR_FILENO),
-                          &days, &totals, &po, &used);
+                          &days, &totals, &samples, &po, &used);
     if (!rc && o->importance)
         rc = estimate_importance(&e, x, threads, &is);
     if (rc) { /* always, when the engine was not built */
         if (built)
             tmc_engine_free(&e);
+        free(samples);
         return rc;
     }
     tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,
@@ -153,10 +174,9 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
                     .importance = o->importance ? &is : NULL,
                     .precision = o->has_precision ? &po : NULL};
     tmc_engine_free(&e);
-    tmc_output_text(stdout, &r);
-    if (tmc_cli_check_stdout())
-        return 1;
-    return o->json_path ? tmc_cli_write_json(out, tmc_output_json(&r)) : 0;
+    rc = report(&r, o, samples, out, samples_out);
+    free(samples);
+    return rc;
 }
 
 int tmc_cli_run(int argc, char **argv)
@@ -172,13 +192,25 @@ int tmc_cli_run(int argc, char **argv)
     if ((rc = tmc_cli_check_feasible(&x, NULL, o.force)) ||
         (rc = tmc_cli_check_finishable(&x, NULL)))
         return rc;
-    tmc_outfile out = {0};
+    tmc_outfile out = {0}, samples = {0};
+    if (o.json_path && o.samples_path && tmc_cli_same_file(o.json_path, o.samples_path)) {
+        fprintf(stderr, "trainmc: --samples and --json name the same file: %s\n",
+                o.samples_path);
+        return 2;
+    }
     if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))
         return rc;
+    if (o.samples_path && (rc = tmc_cli_open_output(&samples, o.samples_path, &x))) {
+        if (o.json_path)
+            tmc_output_abort(&out);
+        return rc;
+    }
     tmc_cli_catch_stop_signals();
-    rc = simulate(&x, &cf, &o, &out);
+    rc = simulate(&x, &cf, &o, &out, &samples);
     if (o.json_path && rc)
         tmc_output_abort(&out);
+    if (o.samples_path && rc)
+        tmc_output_abort(&samples);
     return rc;
 }
 

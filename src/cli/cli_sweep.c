@@ -52,7 +52,8 @@ typedef struct {
     tmc_sweep_base base;
     int threads;
     int show; /* progress bar */
-    tmc_outfile out;
+    tmc_outfile out; /* --json */
+    tmc_outfile csv; /* --csv */
     tmc_precision_outcome precision; /* with --precision: how it ended */
 } sweep_run;
 
@@ -130,12 +131,28 @@ static int load_settings(const sweep_run *sw, const tmc_sweep_axis *axes, int n_
     return rc;
 }
 
-/* The JSON file is opened before any simulation (a bad path fails at once),
- * by rank 0 alone under MPI (cli.h). */
-static int open_json(sweep_run *sw)
+/* The output files are opened before any simulation (a bad path fails at
+ * once), by rank 0 alone under MPI (cli.h). */
+static int open_outputs(sweep_run *sw)
 {
     const tmc_cli_options *o = sw->o;
-    return o->json_path ? tmc_cli_open_output(&sw->out, o->json_path, &sw->base.x) : 0;
+    if (o->json_path && o->csv_path && tmc_cli_same_file(o->json_path, o->csv_path)) {
+        fprintf(stderr, "trainmc: --csv and --json name the same file: %s\n", o->csv_path);
+        return 2;
+    }
+    int rc = o->json_path ? tmc_cli_open_output(&sw->out, o->json_path, &sw->base.x) : 0;
+    if (!rc && o->csv_path && (rc = tmc_cli_open_output(&sw->csv, o->csv_path, &sw->base.x)) &&
+        o->json_path)
+        tmc_output_abort(&sw->out);
+    return rc;
+}
+
+static void abort_outputs(sweep_run *sw)
+{
+    if (sw->o->json_path)
+        tmc_output_abort(&sw->out);
+    if (sw->o->csv_path)
+        tmc_output_abort(&sw->csv);
 }
 
 static int write_json(sweep_run *sw, cJSON *doc)
@@ -346,6 +363,8 @@ static int report_grid(sweep_run *sw, const tmc_sweep_axis *axes, int n_axes, gr
                sw->base.x.monte_carlo.replicas, sw->precision.half_width);
     if (tmc_cli_check_stdout())
         return 1;
+    if (sw->o->csv_path && tmc_cli_write_text(&sw->csv, tmc_sweep_output_csv(&r)))
+        return 1;
     if (!sw->o->json_path)
         return 0;
     cJSON *doc = tmc_sweep_output_json(&r);
@@ -380,13 +399,13 @@ static int sweep_grid(sweep_run *sw)
     int n = tmc_sweep_count_settings(axes, o->n_vary);
     grid_data g = {0};
     if (!(rc = grid_alloc(&g, n, reps)) &&
-        !(rc = load_settings(sw, axes, o->n_vary, g.settings, n)) && !(rc = open_json(sw))) {
+        !(rc = load_settings(sw, axes, o->n_vary, g.settings, n)) && !(rc = open_outputs(sw))) {
         tmc_cli_catch_stop_signals();
         double t0 = tmc_cli_now_s();
         if (!(rc = run_grid(sw, &g, n)))
             rc = report_grid(sw, axes, o->n_vary, &g, n, tmc_cli_now_s() - t0);
-        if (rc && o->json_path)
-            tmc_output_abort(&sw->out);
+        if (rc)
+            abort_outputs(sw);
     }
     grid_free(&g);
     return rc;
@@ -501,6 +520,9 @@ static int sweep_target(sweep_run *sw)
     tmc_sweep_target target;
     tmc_sweep_bracket b;
     tmc_error err = {""};
+    if (o->csv_path)
+        return tmc_cli_usage_error("sweep", "--csv writes a grid's table (--vary KEY=VALUES); "
+                                            "with --target, use --json");
     if (tmc_sweep_parse_target(o->target, &target, &err) ||
         tmc_sweep_parse_bracket(o->vary[0], &b, &err))
         return tmc_cli_usage_error("sweep", "%s", err.msg);
@@ -520,7 +542,7 @@ static int sweep_target(sweep_run *sw)
     if (rc) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         rc = 1;
-    } else if (!(rc = open_json(sw))) {
+    } else if (!(rc = open_outputs(sw))) {
         t->sw = sw;
         t->target = &target;
         t->days = days;

@@ -184,7 +184,7 @@ static const option_row table[] = {
     {.name = "cards", .letter = 'c', .arg = "LIST", .parse = parse_cards,
      .lo = 1, .hi = 10000000, .range = "[1, 10000000]",
      .help = {{EMAX, "card counts N, comma-separated, 1..1e7 (default 2,8,48,1024,16384: "
-                     "MODEL.md 2's table)"}}},
+                     "docs/model.md 2's table)"}}},
     {.name = "replicas", .letter = 'n', .arg = "N", .parse = parse_key_or_integer,
      .offset = OFF(replicas), .lo = 2, .hi = 1e9, .range = "[2, 1e9]",
      .key = "monte_carlo.replicas", .set_offset = OFF(replicas_set),
@@ -216,6 +216,13 @@ static const option_row table[] = {
     {.name = "json", .letter = 'j', .arg = "FILE", .parse = parse_text, .offset = OFF(json_path),
      .help = {{RUN | EMAX | SWEEP, "also write the results as JSON to FILE (atomically)"},
               {PLAN, "also write the board as JSON to FILE (atomically)"}}},
+    {.name = "csv", .arg = "FILE", .parse = parse_text, .offset = OFF(csv_path),
+     .help = {{SWEEP, "also write the table as CSV to FILE (atomically): every column, "
+                      "quantiles included"},
+              {EMAX, "also write the tables as CSV to FILE (atomically), a row per N"}}},
+    {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
+     .help = {{RUN, "also write every replica (completion time, events, wall-time split) "
+                    "as CSV to FILE (atomically)"}}},
     {.name = "set", .arg = "KEY=VALUE", .parse = parse_set,
      .help = {{RUN | PLAN, "override a key of the experiment (a dotted path) before "
                            "validation, e.g. job.cards=64 or checkpoint.interval_s=900; VALUE "

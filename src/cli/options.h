@@ -32,6 +32,8 @@ typedef struct {
     const tmc_cli_command *command;
     const char *experiment; /* the operand */
     const char *json_path;  /* --json; NULL: none */
+    const char *csv_path;   /* --csv (sweep, emax); NULL: none */
+    const char *samples_path; /* --samples (run); NULL: none */
     /* --set, then --replicas and --seed of a command that reads an
      * experiment: they override its keys, after the --set ones */
     const char *sets[TMC_CLI_MAX_SETS + 2];

@@ -36,6 +36,17 @@ void tmc_accounting_accumulate(tmc_replica *a, const tmc_replica *b)
 #undef ADD_ARRAY_
 }
 
+void tmc_accounting_sample(const tmc_replica *r, tmc_sample *s)
+{
+    s->wall_s = r->wall_s;
+    for (int i = 0; i < TMC_SPLIT_N; i++)
+        s->split[i] = r->split[i];
+    for (int i = 0; i < TMC_COUNT_N; i++)
+        s->count[i] = tmc_accounting_get(r, &tmc_accounting_counts[i]);
+    s->censored = r->censored;
+    s->w = r->w;
+}
+
 double tmc_accounting_split_sum(const tmc_replica *r)
 {
     double sum = 0;

@@ -66,6 +66,11 @@ typedef enum {
 enum { TMC_REPLICA_FIELDS(TMC_ROW_, TMC_NONE_, TMC_NONE_, TMC_NONE_) TMC_SPLIT_N };
 #undef TMC_ROW_
 
+/* The event counts by name: TMC_COUNT_card_failures, ... TMC_COUNT_N. */
+#define TMC_COUNT_(f, key, label) TMC_COUNT_##f,
+enum { TMC_REPLICA_FIELDS(TMC_NONE_, TMC_COUNT_, TMC_NONE_, TMC_NONE_) TMC_COUNT_N };
+#undef TMC_COUNT_
+
 /* The result of one replica (or the sum over many), generated from the
  * table. The split's rows are also one array, split[TMC_ROW_*], so that a
  * commit or a rollback adds them in one loop. */
@@ -101,6 +106,20 @@ extern const int tmc_accounting_count_rows;
 
 /* The value of a row in r. */
 double tmc_accounting_get(const tmc_replica *r, const tmc_accounting_row *row);
+
+/* One replica's own figures, kept when each replica is wanted (trainmc run
+ * --samples): its wall time (s), split (s, TMC_ROW_*), event counts
+ * (TMC_COUNT_*), whether it was censored (0 or 1) and its likelihood ratio w
+ * (1 without importance sampling). */
+typedef struct {
+    double wall_s;
+    double split[TMC_SPLIT_N];
+    double count[TMC_COUNT_N];
+    double censored, w;
+} tmc_sample;
+
+/* r's own figures into *s. */
+void tmc_accounting_sample(const tmc_replica *r, tmc_sample *s);
 
 /* Add b into a, field by field (stopped and failed are left alone). */
 void tmc_accounting_accumulate(tmc_replica *a, const tmc_replica *b);

@@ -2,6 +2,7 @@
 #include "emax_output.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #define TOL_SE 4.0 /* the check line's limit, in standard errors */
 
@@ -75,7 +76,7 @@ static void text_approximations(FILE *f, const tmc_emax_report *r)
 
 static void text_steps(FILE *f, const tmc_emax_report *r)
 {
-    fprintf(f, "\nExpected step time mu + c_N sigma + fixed (MODEL.md 2): mu %g s, sigma %g s"
+    fprintf(f, "\nExpected step time mu + c_N sigma + fixed (docs/model.md 2): mu %g s, sigma %g s"
                " (cv %.4g), fixed %g s\n",
             r->mu_s, r->sigma_s, r->sigma_s / r->mu_s, r->fixed_s);
     fprintf(f, "%8s  %14s  %s\n", "N", "quadrature (s)", "O(1) sampler (s, +- 1 se)");
@@ -124,7 +125,8 @@ static void text_check(FILE *f, const tmc_emax_report *r)
 
 void tmc_emax_output_text(FILE *f, const tmc_emax_report *r)
 {
-    fprintf(f, "trainmc emax: c_N = E[max of N standard normals], in units of sigma (MODEL.md 2)\n");
+    fprintf(f, "trainmc emax: c_N = E[max of N standard normals], in units of sigma "
+               "(docs/model.md 2)\n");
     fprintf(f, "  %ld replicas per N, seed %llu, %d thread%s, %.2f s; brute force for N <= %ld\n",
             r->replicas, (unsigned long long)r->seed, r->threads, r->threads == 1 ? "" : "s",
             r->elapsed_s, r->brute_max);
@@ -199,7 +201,7 @@ cJSON *tmc_emax_output_json(const tmc_emax_report *r)
     if (!root)
         return NULL;
     cJSON_AddStringToObject(root, "command", "emax");
-    cJSON_AddStringToObject(root, "source", "MODEL.md 2");
+    cJSON_AddStringToObject(root, "source", "docs/model.md 2");
     cJSON_AddNumberToObject(root, "replicas", (double)r->replicas);
     cJSON_AddNumberToObject(root, "seed", (double)r->seed);
     cJSON_AddNumberToObject(root, "brute_force_max_cards", (double)r->brute_max);
@@ -213,4 +215,46 @@ cJSON *tmc_emax_output_json(const tmc_emax_report *r)
     for (int i = 0; i < r->n_rows; i++)
         cJSON_AddItemToArray(cards, json_row(r, &r->rows[i]));
     return root;
+}
+
+/* ---------- CSV ---------- */
+
+static void csv_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.17g", v);
+    else
+        fputc(',', f);
+}
+
+char *tmc_emax_output_csv(const tmc_emax_report *r)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return NULL;
+    fputs("n,quadrature_mean,quadrature_sd,sampler_mean,sampler_se,sampler_sd,sampler_sd_se,"
+          "brute_mean,brute_se,brute_sd,brute_sd_se,blom,gumbel,reference", f);
+    fputs(r->step ? ",step_s_quadrature,step_s_simulated,step_s_se\n" : "\n", f);
+    for (int i = 0; i < r->n_rows; i++) {
+        const tmc_emax_row *w = &r->rows[i];
+        fprintf(f, "%ld", w->n);
+        double v[] = {w->quad_mean, w->quad_sd, w->sampler.mean, w->sampler.se, w->sampler.sd,
+                      w->sampler.sd_se, w->brute.mean, w->brute.se, w->brute.sd,
+                      w->brute.sd_se, w->blom, w->gumbel, w->reference};
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+            csv_number(f, v[k]);
+        if (r->step) {
+            csv_number(f, tmc_emax_step_time(w->quad_mean, r->mu_s, r->sigma_s, r->fixed_s));
+            csv_number(f, tmc_emax_step_time(w->sampler.mean, r->mu_s, r->sigma_s, r->fixed_s));
+            csv_number(f, w->sampler.se * r->sigma_s);
+        }
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }

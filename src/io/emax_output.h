@@ -31,4 +31,13 @@ void tmc_emax_output_text(FILE *f, const tmc_emax_report *r);
 /* The JSON document; caller frees with cJSON_Delete. NULL if memory runs out. */
 cJSON *tmc_emax_output_json(const tmc_emax_report *r);
 
+/* The tables as CSV, a header and a row per N: n, quadrature_mean and
+ * quadrature_sd, the sampler's and brute force's mean, se, sd and sd_se
+ * (empty where brute force did not run), blom, gumbel, reference (empty
+ * where the reference design gives none), all in units of sigma; with the
+ * step time (r->step) also step_s_quadrature, step_s_simulated and
+ * step_s_se (seconds). Numbers with 17 digits. Caller frees; NULL if memory
+ * runs out. */
+char *tmc_emax_output_csv(const tmc_emax_report *r);
+
 #endif

@@ -139,7 +139,7 @@ void tmc_output_text(FILE *f, const tmc_report *r)
                 r->precision->reached ? "reached" : "NOT reached: the replica budget ran out",
                 r->replicas, r->precision->half_width);
     for (int i = 0; i < r->n_overrides; i++)
-        fprintf(f, "%s%s%s", i ? ", " : "  with --set ", r->overrides[i],
+        fprintf(f, "%s%s%s", i ? ", " : "  overrides: ", r->overrides[i],
                 i == r->n_overrides - 1 ? "\n" : "");
     if (x->monte_carlo.mode == TMC_MODE_AUTO && r->mode == TMC_MODE_AGGREGATED)
         fprintf(f, "  (mode auto chose aggregated: replicas x steps > %.0e; "
@@ -325,19 +325,37 @@ static int resolve_target(const char *path, char *target, size_t n, tmc_error *e
     return too_long ? tmc_error_set(err, "%s: output path too long", path) : 0;
 }
 
-/* The temporary file being written (one per process), for a signal
- * handler: set once it exists, cleared before it is renamed or removed. */
-static char pending_tmp[TMC_PATH_MAX + 16];
-static volatile sig_atomic_t has_pending;
+/* The temporary files being written (a command writes at most
+ * TMC_OUTPUT_PENDING_MAX at once, e.g. --json and --csv), for a signal
+ * handler: a slot is set once its file exists, cleared before the file is
+ * renamed or removed. */
+#define TMC_OUTPUT_PENDING_MAX 4
+static char pending_tmp[TMC_OUTPUT_PENDING_MAX][TMC_PATH_MAX + 16];
+static volatile sig_atomic_t has_pending[TMC_OUTPUT_PENDING_MAX];
 
 void tmc_output_discard_pending(void)
 {
-    if (has_pending)
-        unlink(pending_tmp);
+    for (int i = 0; i < TMC_OUTPUT_PENDING_MAX; i++)
+        if (has_pending[i])
+            unlink(pending_tmp[i]);
+}
+
+static void clear_pending(tmc_outfile *o)
+{
+    if (o->slot >= 0 && o->tmp[0]) /* a zeroed tmc_outfile was never opened */
+        has_pending[o->slot] = 0;
+    o->slot = -1;
 }
 
 int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
 {
+    o->slot = -1;
+    int slot = 0;
+    while (slot < TMC_OUTPUT_PENDING_MAX && has_pending[slot])
+        slot++;
+    if (slot == TMC_OUTPUT_PENDING_MAX)
+        return tmc_error_set(err, "%s: more than %d output files at once", path,
+                             TMC_OUTPUT_PENDING_MAX);
     if (resolve_target(path, o->path, sizeof o->path, err))
         return -1;
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", o->path);
@@ -353,9 +371,9 @@ int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
         unlink(o->tmp);
         return tmc_error_set(err, "%s: cannot open output file: %s", path, strerror(errno));
     }
-    has_pending = 0;
-    memcpy(pending_tmp, o->tmp, sizeof pending_tmp);
-    has_pending = 1;
+    memcpy(pending_tmp[slot], o->tmp, sizeof pending_tmp[slot]);
+    has_pending[slot] = 1;
+    o->slot = slot;
     return 0;
 }
 
@@ -364,7 +382,7 @@ int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err)
     int bad = fputs(text, o->fp) < 0 || fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0;
     bad |= fclose(o->fp) != 0;
     o->fp = NULL;
-    has_pending = 0;
+    clear_pending(o);
     if (bad || rename(o->tmp, o->path) != 0) {
         int e = errno;
         unlink(o->tmp);
@@ -378,7 +396,7 @@ void tmc_output_abort(tmc_outfile *o)
     if (o->fp)
         fclose(o->fp);
     o->fp = NULL;
-    has_pending = 0;
+    clear_pending(o);
     if (o->tmp[0])
         unlink(o->tmp);
 }

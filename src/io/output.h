@@ -40,7 +40,7 @@ typedef struct {
     double table_error; /* the max sampler's measured table error, units of sigma */
 } tmc_report;
 
-/* The text summary (MODEL.md 6): closed form beside simulation, P(deadline)
+/* The text summary (docs/model.md 6): closed form beside simulation, P(deadline)
  * with its Wilson interval, quantiles, histogram, events, wall-time split. */
 void tmc_output_text(FILE *f, const tmc_report *r);
 
@@ -55,6 +55,7 @@ typedef struct {
     char path[TMC_PATH_MAX];
     char tmp[TMC_PATH_MAX + 16];
     FILE *fp;
+    int slot; /* its place in the list a signal handler cleans up (output.c), -1: none */
 } tmc_outfile;
 
 /* Create the temporary file. Returns 0, or -1 with err naming path and cause. */

@@ -37,18 +37,29 @@ static int key_width(const char *key)
 
 /* ---------- the grid's table ---------- */
 
+/* A swept key's column heading: its last name (the heading line above the
+ * table names it whole), or the whole key when two axes share a last name. */
+static const char *column_name(const tmc_sweep_report *r, int a)
+{
+    const char *dot = strrchr(r->axes[a].key, '.'), *name = dot ? dot + 1 : r->axes[a].key;
+    for (int b = 0; b < r->n_axes; b++) {
+        const char *other = strrchr(r->axes[b].key, '.');
+        if (b != a && !strcmp(other ? other + 1 : r->axes[b].key, name))
+            return r->axes[a].key;
+    }
+    return name;
+}
+
+/* The table fits 100 columns for one key whose last name has up to 12
+ * characters: the simulated figures with their standard errors, Daly's
+ * closed form beside them; the step time, Young's L, the variance reduction
+ * and the quantiles are in --csv and --json. */
 static void text_columns(FILE *f, const tmc_sweep_report *r)
 {
-    int w = 0;
     for (int a = 0; a < r->n_axes; a++)
-        w += key_width(r->axes[a].key) + 1;
-    fprintf(f, "%*s%7s %9s %-19s   %-70s %s\n", w, "", "", "", "      closed form",
-            "simulated (+- 1 se)", "common random numbers");
-    for (int a = 0; a < r->n_axes; a++)
-        fprintf(f, "%*s ", key_width(r->axes[a].key), r->axes[a].key);
-    fprintf(f, "%7s %9s %9s %9s   %-22s %-20s %-26s %-22s %s\n", "K", "step (s)", "Young L",
-            "Daly", "overhead", "mean T (days)", "P(deadline) [Wilson 95 %]",
-            "T - T(ref) (days)", "VRF");
+        fprintf(f, "%*s ", key_width(column_name(r, a)), column_name(r, a));
+    fprintf(f, "%5s %-15s %6s %-18s %-21s %s\n", "K", "overhead %", "Daly %",
+            "mean T (days)", "P(T <= deadline)", "T - T(ref) (days)");
 }
 
 static void text_row(FILE *f, const tmc_sweep_report *r, int i)
@@ -56,33 +67,29 @@ static void text_row(FILE *f, const tmc_sweep_report *r, int i)
     const tmc_sweep_setting *s = &r->settings[i];
     const tmc_sweep_result *res = &r->results[i];
     const tmc_sweep_diff *d = &r->diffs[i];
-    char ov[32], t[32], p[40], diff[40], vrf[16];
+    char ov[32], t[32], p[40], diff[40];
     for (int a = 0; a < r->n_axes; a++)
-        fprintf(f, "%*.10g ", key_width(r->axes[a].key), s->value[a]);
-    snprintf(ov, sizeof ov, "%.3f %% +- %.3f %%", 100 * res->overhead, 100 * res->overhead_se);
+        fprintf(f, "%*.10g ", key_width(column_name(r, a)), s->value[a]);
+    snprintf(ov, sizeof ov, "%.3f +- %.3f", 100 * res->overhead, 100 * res->overhead_se);
     snprintf(t, sizeof t, "%.4f +- %.4f", res->days.mean, res->days.se);
-    snprintf(p, sizeof p, "%.4f [%.4f, %.4f]", res->days.p_met, res->days.ci_lo,
+    snprintf(p, sizeof p, "%.3f [%.3f, %.3f]", res->days.p_met, res->days.ci_lo,
              res->days.ci_hi);
     if (i == r->reference)
         snprintf(diff, sizeof diff, "reference");
     else
-        snprintf(diff, sizeof diff, "%+.5f +- %.5f", d->mean, d->se);
-    if (isnan(d->reduction))
-        snprintf(vrf, sizeof vrf, "-");
-    else
-        snprintf(vrf, sizeof vrf, "%.1f", d->reduction);
-    fprintf(f, "%7ld %9.3f %7.3f %% %7.3f %%   %-22s %-20s %-26s %-22s %s\n",
-            s->cf.interval_steps, s->cf.step_s, 100 * s->cf.overhead_young,
-            100 * s->cf.overhead_daly, ov, t, p, diff, vrf);
+        snprintf(diff, sizeof diff, "%+.4f +- %.4f", d->mean, d->se);
+    fprintf(f, "%5ld %-15s %6.3f %-18s %-21s %s\n", s->cf.interval_steps, ov,
+            100 * s->cf.overhead_daly, t, p, diff);
 }
 
 static void text_legend(FILE *f, const tmc_sweep_report *r)
 {
-    fprintf(f, "\nReference: %s, the lowest mean overhead. T - T(ref): the mean over replicas "
-               "of each\nreplica's difference in completion time from the reference, +- its "
-               "standard error; replica k\nmeets the same interruptions at every setting. "
-               "VRF = (Var T + Var T(ref)) / Var(T - T(ref)):\nindependent streams would "
-               "multiply the variance of the difference by VRF.\n",
+    fprintf(f, "\nK: steps per checkpoint interval. +- one standard error; P(T <= deadline) "
+               "with its\nWilson 95 %% interval. T - T(ref): the mean over replicas of each "
+               "replica's difference\nin completion time from the reference; replica k meets "
+               "the same interruptions at\nevery setting (common random numbers). --csv and "
+               "--json add the step time, Young's L,\nquantiles and the variance reduction.\n"
+               "Reference (the lowest mean overhead): %s\n",
             r->settings[r->reference].label);
 }
 
@@ -113,7 +120,7 @@ static void text_optimum(FILE *f, const tmc_sweep_report *r)
     int *idx = malloc((size_t)r->axes[a].n * sizeof *idx);
     if (!idx)
         return;
-    fprintf(f, "\nOptimum interval (MODEL.md 3.4, 3.5):\n");
+    fprintf(f, "\nOptimum interval (docs/model.md 3.4, 3.5):\n");
     for (int j = 0; j < n_lines; j++) {
         tmc_sweep_get_line(r->axes, r->n_axes, a, j, idx);
         const tmc_sweep_setting *best = &r->settings[r->line_best[idx[0]]];
@@ -166,6 +173,69 @@ void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
     if (r->interval_axis >= 0)
         text_optimum(f, r);
     text_importance(f, r);
+}
+
+/* ---------- CSV ---------- */
+
+/* A number for the CSV: all 17 digits, empty when not a number. */
+static void csv_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.17g", v);
+    else
+        fputc(',', f);
+}
+
+static void csv_header(FILE *f, const tmc_sweep_report *r)
+{
+    fputs("setting", f);
+    for (int a = 0; a < r->n_axes; a++)
+        fprintf(f, ",%s", r->axes[a].key);
+    fputs(",interval_steps,step_s,young_overhead,daly_overhead,overhead,overhead_se,"
+          "mean_days,se_days,sd_days", f);
+    for (int q = 0; q < TMC_STATS_NQ; q++)
+        fprintf(f, ",p%02.0f_days", 100 * tmc_stats_levels[q]);
+    fputs(",p_deadline,p_deadline_lo,p_deadline_hi,difference_days,difference_se,"
+          "variance_reduction,replicas\n", f);
+}
+
+static void csv_row(FILE *f, const tmc_sweep_report *r, int i)
+{
+    const tmc_sweep_setting *s = &r->settings[i];
+    const tmc_sweep_result *res = &r->results[i];
+    const tmc_sweep_diff *d = &r->diffs[i];
+    fprintf(f, "%d", i + 1);
+    for (int a = 0; a < r->n_axes; a++)
+        csv_number(f, s->value[a]);
+    fprintf(f, ",%ld", s->cf.interval_steps);
+    double v[] = {s->cf.step_s, s->cf.overhead_young, s->cf.overhead_daly, res->overhead,
+                  res->overhead_se, res->days.mean, res->days.se, res->days.sd};
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+        csv_number(f, v[k]);
+    for (int q = 0; q < TMC_STATS_NQ; q++)
+        csv_number(f, res->days.quantile[q]);
+    double w[] = {res->days.p_met, res->days.ci_lo, res->days.ci_hi, d->mean, d->se,
+                  d->reduction};
+    for (size_t k = 0; k < sizeof w / sizeof *w; k++)
+        csv_number(f, w[k]);
+    fprintf(f, ",%ld\n", res->days.n);
+}
+
+char *tmc_sweep_output_csv(const tmc_sweep_report *r)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return NULL;
+    csv_header(f, r);
+    for (int i = 0; i < r->n; i++)
+        csv_row(f, r, i);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 /* ---------- JSON ---------- */

@@ -25,14 +25,24 @@ typedef struct {
     double elapsed_s;                   /* text only */
 } tmc_sweep_report;
 
-/* The table: per setting the value(s), K, step time, Young's L and Daly's
- * overhead, simulated overhead, mean T, P(deadline) with its Wilson
- * interval, T - T(reference) with its CRN standard error and the variance
- * reduction; then the optimum interval when one axis is an interval. */
+/* The table: per setting the value(s), K, simulated overhead, Daly's
+ * overhead, mean T, P(deadline) with its Wilson interval, T - T(reference)
+ * with its CRN standard error; then the optimum interval when one axis is an
+ * interval. Within 100 columns for one key (the rest: CSV and JSON). */
 void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r);
 
 /* The JSON document; caller frees with cJSON_Delete. NULL if memory runs out. */
 cJSON *tmc_sweep_output_json(const tmc_sweep_report *r);
+
+/* The table as CSV (RFC 4180, one header line, a row per setting in the
+ * table's order): the setting's number, the swept keys' values, then
+ * interval_steps, step_s (s), young_overhead and daly_overhead (fractions,
+ * closed forms), overhead and overhead_se (fractions), mean_days, se_days,
+ * sd_days, the quantiles p01..p99_days, p_deadline with its Wilson 95 %
+ * interval, difference_days and difference_se (T - T(ref), days; 0 for the
+ * reference), variance_reduction and replicas; numbers with 17 digits, an
+ * empty field where there is none. Caller frees; NULL if memory runs out. */
+char *tmc_sweep_output_csv(const tmc_sweep_report *r);
 
 /* A --target bisection: its evaluations in the order made. */
 typedef struct {

@@ -17,6 +17,7 @@ typedef struct {
     long first_replica;         /* replica k here is replica first_replica + k */
     uint64_t seed;
     double *wall_s;
+    tmc_sample *samples;        /* each replica's own figures, or NULL */
     tmc_replica *chunk_sums;    /* [n_chunks], all chunks: tmc_ranks_share fills the rest */
     long n_chunks;
     long end_chunk;             /* this rank's chunks end here */
@@ -41,6 +42,8 @@ static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUN
         if (one.stopped || one.failed)
             return;
         sh->wall_s[k] = one.wall_s;
+        if (sh->samples)
+            tmc_accounting_sample(&one, &sh->samples[k]);
         tmc_accounting_accumulate(&sum, &one);
     }
     sh->chunk_sums[c] = sum;
@@ -124,6 +127,8 @@ static int combine(shared_run *sh, int rc, tmc_replica *totals, tmc_error *err)
                TMC_RUNNER_STOPPED;
     if (rc || tmc_ranks_share(sh->wall_s, sizeof *sh->wall_s, sh->replicas, TMC_RUNNER_CHUNK,
                               err) ||
+        (sh->samples && tmc_ranks_share(sh->samples, sizeof *sh->samples, sh->replicas,
+                                        TMC_RUNNER_CHUNK, err)) ||
         tmc_ranks_share(sh->chunk_sums, sizeof *sh->chunk_sums, sh->n_chunks, 1, err))
         return -1;
     memset(totals, 0, sizeof *totals);
@@ -144,8 +149,16 @@ int tmc_runner_run_from(const tmc_engine *e, long first, long replicas, uint64_t
                         int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
                         tmc_replica *totals, tmc_error *err)
 {
+    return tmc_runner_run_samples(e, first, replicas, seed, threads, progress, ctx, wall_s,
+                                  NULL, totals, err);
+}
+
+int tmc_runner_run_samples(const tmc_engine *e, long first, long replicas, uint64_t seed,
+                           int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
+                           tmc_sample *samples, tmc_replica *totals, tmc_error *err)
+{
     shared_run sh = {.e = e, .replicas = replicas, .first_replica = first, .seed = seed,
-                     .wall_s = wall_s};
+                     .wall_s = wall_s, .samples = samples};
     sh.n_chunks = (replicas + TMC_RUNNER_CHUNK - 1) / TMC_RUNNER_CHUNK;
     long first_chunk;
     tmc_ranks_split(sh.n_chunks, &first_chunk, &sh.end_chunk);
