@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plot.h"
 #include "engine.h"
 #include "plan.h"
 #include "ranks.h"
@@ -320,12 +321,68 @@ static int absolute_name(const char *path, char *out, size_t size)
     return snprintf(out, size, "%s/%s", real, name) >= (int)size ? -1 : 0;
 }
 
-int tmc_cli_same_file(const char *a, const char *b)
+static int same_file(const char *a, const char *b)
 {
     char x[TMC_PATH_MAX + PATH_MAX], y[TMC_PATH_MAX + PATH_MAX];
     if (!strcmp(a, b))
         return 1;
     return !absolute_name(a, x, sizeof x) && !absolute_name(b, y, sizeof y) && !strcmp(x, y);
+}
+
+static int check_distinct_outputs(const char *const flag[], const char *const path[], int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (path[i] && path[j] && same_file(path[i], path[j])) {
+                fprintf(stderr, "trainmc: --%s and --%s name the same file: %s\n", flag[i],
+                        flag[j], path[j]);
+                return 2;
+            }
+    return 0;
+}
+
+/* --plot: 0 when gnuplot runs, else 2 after saying how to install it. */
+static int check_gnuplot(void)
+{
+    tmc_error err = {""};
+    if (!tmc_plot_check_gnuplot(&err))
+        return 0;
+    fprintf(stderr, "trainmc: %s\n", err.msg);
+    return 2;
+}
+
+int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
+                         const char *const path[], int n, const tmc_experiment *x)
+{
+    int rc = check_distinct_outputs(flag, path, n);
+    for (int i = 0; i < n && !rc; i++)
+        if (path[i] && !strcmp(flag[i], "plot"))
+            rc = check_gnuplot();
+    for (int i = 0; i < n && !rc; i++)
+        if (path[i] && (rc = tmc_cli_open_output(file[i], path[i], x)))
+            tmc_cli_abort_outputs(file, path, i);
+    return rc;
+}
+
+void tmc_cli_abort_outputs(tmc_outfile *const file[], const char *const path[], int n)
+{
+    for (int i = 0; i < n; i++)
+        if (path[i])
+            tmc_output_abort(file[i]);
+}
+
+int tmc_cli_finish_plot(tmc_outfile *out, int drawn, const tmc_error *err)
+{
+    if (!tmc_cli_is_root())
+        return 0;
+    tmc_error e = *err;
+    if (drawn) {
+        tmc_output_abort(out);
+    } else if (!tmc_output_commit_written(out, &e)) {
+        return 0;
+    }
+    fprintf(stderr, "trainmc: %s\n", e.msg);
+    return 1;
 }
 
 int tmc_cli_write_json(tmc_outfile *out, cJSON *doc)

@@ -112,9 +112,20 @@ int tmc_cli_write_json(tmc_outfile *out, cJSON *doc);
  * message. */
 int tmc_cli_write_text(tmc_outfile *out, char *text);
 
-/* 1 when paths a and b name the same file (their folders resolved), so two
- * outputs would overwrite each other. */
-int tmc_cli_same_file(const char *a, const char *b);
+/* The n output files of a command, before any work: paths (NULL: not asked
+ * for) that name different files, gnuplot there for the one whose flag is
+ * "plot", then each opened (tmc_cli_open_output). Returns 0, or 2 with a
+ * message and none left open. */
+int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
+                         const char *const path[], int n, const tmc_experiment *x);
+
+/* Remove the temporary files of the first n outputs asked for. */
+void tmc_cli_abort_outputs(tmc_outfile *const file[], const char *const path[], int n);
+
+/* A picture drawn into out's temporary file (drawn: the drawing's status,
+ * 0 or -1 with err): rename it onto the target on rank 0. Returns 0, or 1
+ * with a message (the temporary file removed). */
+int tmc_cli_finish_plot(tmc_outfile *out, int drawn, const tmc_error *err);
 
 /* Monotonic clock, seconds. */
 double tmc_cli_now_s(void);

@@ -84,18 +84,10 @@ int tmc_cli_emax(int argc, char **argv)
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
     tmc_error err = {""};
-    tmc_outfile out = {0}, csv = {0};
-    if (o.json_path && o.csv_path && tmc_cli_same_file(o.json_path, o.csv_path)) {
-        fprintf(stderr, "trainmc: --csv and --json name the same file: %s\n", o.csv_path);
-        return 2;
-    }
-    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, NULL)))
+    tmc_outfile out = {0}, csv = {0}, *files[] = {&out, &csv};
+    const char *flags[] = {"json", "csv"}, *paths[] = {o.json_path, o.csv_path};
+    if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
         return rc;
-    if (o.csv_path && (rc = tmc_cli_open_output(&csv, o.csv_path, NULL))) {
-        if (o.json_path)
-            tmc_output_abort(&out);
-        return rc;
-    }
     tmc_emax_row rows[TMC_CLI_MAX_CARDS];
     tmc_cli_catch_stop_signals(); /* SIGINT: stop, remove the temporary file, exit 130 */
     double t0 = tmc_cli_now_s();
@@ -107,9 +99,7 @@ int tmc_cli_emax(int argc, char **argv)
         fprintf(stderr, "trainmc: %s%s\n", err.msg, stopped ? "; no results written" : "");
     else
         rc = report(&o, rows, tmc_cli_now_s() - t0, &out, &csv);
-    if (o.json_path && rc)
-        tmc_output_abort(&out);
-    if (o.csv_path && rc)
-        tmc_output_abort(&csv);
+    if (rc)
+        tmc_cli_abort_outputs(files, paths, 2);
     return stopped ? 130 : rc ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "precision.h"
 #include "output.h"
+#include "plot.h"
 #include "ranks.h"
 #include "runner.h"
 #include "samples.h"
@@ -25,7 +26,9 @@ static const tmc_cli_command command = {
     "Simulate the experiment's training run replica by replica and print the\n"
     "completion time T (days), P(T <= deadline) with a Wilson 95 % interval, the\n"
     "overhead, event counts and the wall-time split, beside the closed forms\n"
-    "(Young, Daly).\n"};
+    "(Young, Daly).\n"
+    "\n"
+    "every experiment key (type, range, default, meaning): docs/experiment-keys.md\n"};
 
 /* Exit code of a failed importance step, after its message. */
 static int importance_failed(int rc, const tmc_error *err)
@@ -95,12 +98,13 @@ static int run_batches(const tmc_experiment *x, const tmc_engine *e,
 }
 
 /* Run the replicas and summarise completion days; fills *days and *totals,
- * and *samples (malloc'd, o->samples_path only). e is NULL if building the
- * engine ran out of memory on this rank. */
+ * *samples (malloc'd, o->samples_path only) and *sorted (the completion
+ * days in ascending order, malloc'd, o->plot_path only). e is NULL if
+ * building the engine ran out of memory on this rank. */
 static int run_replicas(const tmc_experiment *x, const tmc_engine *e,
                         const tmc_cli_options *o, int threads, int show, tmc_summary *days,
-                        tmc_replica *totals, tmc_sample **samples, tmc_precision_outcome *po,
-                        long *used)
+                        tmc_replica *totals, tmc_sample **samples, double **sorted,
+                        tmc_precision_outcome *po, long *used)
 {
     long n = x->monte_carlo.replicas;
     double *wall = e ? malloc((size_t)n * sizeof *wall) : NULL;
@@ -115,8 +119,10 @@ static int run_replicas(const tmc_experiment *x, const tmc_engine *e,
     if (!rc) {
         for (long k = 0; k < *used; k++)
             wall[k] = x->deadline.reserve_days + wall[k] / TMC_DAY_S;
-        tmc_stats_summarize(wall, *used, x->deadline.days, days);
+        tmc_stats_summarize(wall, *used, x->deadline.days, days); /* sorts wall */
     }
+    if (!rc && o->plot_path)
+        *sorted = wall, wall = NULL;
     free(wall);
     if (rc == TMC_RUNNER_STOPPED) {
         fprintf(stderr, "%strainmc: %s; no results written\n", show ? "\n" : "", err.msg);
@@ -127,21 +133,34 @@ static int run_replicas(const tmc_experiment *x, const tmc_engine *e,
     return rc ? 1 : 0;
 }
 
-/* The report's text, then its files: --samples, --json. 0, or 1. */
+/* The output files asked for (tmc_outfile.fp NULL: not asked). */
+typedef struct {
+    tmc_outfile json, samples, plot;
+} run_files;
+
+/* The report's text, then its files: --samples, --plot, --json. 0, or 1. */
 static int report(const tmc_report *r, const tmc_cli_options *o, const tmc_sample *samples,
-                  tmc_outfile *out, tmc_outfile *samples_out)
+                  const double *sorted, run_files *f)
 {
     tmc_output_text(stdout, r);
     if (tmc_cli_check_stdout())
         return 1;
     if (o->samples_path &&
-        tmc_cli_write_text(samples_out, tmc_samples_csv(samples, r->replicas, r->x)))
+        tmc_cli_write_text(&f->samples, tmc_samples_csv(samples, r->replicas, r->x)))
         return 1;
-    return o->json_path ? tmc_cli_write_json(out, tmc_output_json(r)) : 0;
+    if (o->plot_path) {
+        tmc_error err = {""};
+        int drawn = tmc_cli_is_root()
+            ? tmc_plot_run(f->plot.tmp, sorted, r->replicas, r->x, r->cf, r->days->p_met,
+                           r->days->ci_lo, r->days->ci_hi, &err) : 0;
+        if (tmc_cli_finish_plot(&f->plot, drawn, &err))
+            return 1;
+    }
+    return o->json_path ? tmc_cli_write_json(&f->json, tmc_output_json(r)) : 0;
 }
 
 static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
-                    const tmc_cli_options *o, tmc_outfile *out, tmc_outfile *samples_out)
+                    const tmc_cli_options *o, run_files *files)
 {
     tmc_engine e;
     int built = tmc_engine_init(&e, x, cf) == 0;
@@ -153,16 +172,18 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
     long used = 0;
     tmc_importance is = {.theta = {1, 1, 1}};
     tmc_sample *samples = NULL;
+    double *sorted = NULL;
     int rc = built && o->importance ? prepare_importance(&e, x, o, threads, &is) : 0;
     if (!rc)
         rc = run_replicas(x, built ? &e : NULL, o, threads, !o->quiet && isatty(STDERR_FILENO),
-                          &days, &totals, &samples, &po, &used);
+                          &days, &totals, &samples, &sorted, &po, &used);
     if (!rc && o->importance)
         rc = estimate_importance(&e, x, threads, &is);
     if (rc) { /* always, when the engine was not built */
         if (built)
             tmc_engine_free(&e);
         free(samples);
+        free(sorted);
         return rc;
     }
     tmc_report r = {.x = x, .cf = cf, .days = &days, .totals = &totals,
@@ -174,8 +195,9 @@ static int simulate(const tmc_experiment *x, const tmc_closed_form *cf,
                     .importance = o->importance ? &is : NULL,
                     .precision = o->has_precision ? &po : NULL};
     tmc_engine_free(&e);
-    rc = report(&r, o, samples, out, samples_out);
+    rc = report(&r, o, samples, sorted, files);
     free(samples);
+    free(sorted);
     return rc;
 }
 
@@ -192,25 +214,15 @@ int tmc_cli_run(int argc, char **argv)
     if ((rc = tmc_cli_check_feasible(&x, NULL, o.force)) ||
         (rc = tmc_cli_check_finishable(&x, NULL)))
         return rc;
-    tmc_outfile out = {0}, samples = {0};
-    if (o.json_path && o.samples_path && tmc_cli_same_file(o.json_path, o.samples_path)) {
-        fprintf(stderr, "trainmc: --samples and --json name the same file: %s\n",
-                o.samples_path);
-        return 2;
-    }
-    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))
+    const char *flags[] = {"json", "samples", "plot"};
+    const char *paths[] = {o.json_path, o.samples_path, o.plot_path};
+    run_files files = {0};
+    tmc_outfile *f[] = {&files.json, &files.samples, &files.plot};
+    if ((rc = tmc_cli_open_outputs(f, flags, paths, 3, &x)))
         return rc;
-    if (o.samples_path && (rc = tmc_cli_open_output(&samples, o.samples_path, &x))) {
-        if (o.json_path)
-            tmc_output_abort(&out);
-        return rc;
-    }
     tmc_cli_catch_stop_signals();
-    rc = simulate(&x, &cf, &o, &out, &samples);
-    if (o.json_path && rc)
-        tmc_output_abort(&out);
-    if (o.samples_path && rc)
-        tmc_output_abort(&samples);
+    if ((rc = simulate(&x, &cf, &o, &files)))
+        tmc_cli_abort_outputs(f, paths, 3);
     return rc;
 }
 

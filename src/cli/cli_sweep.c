@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "plot.h"
 #include "output.h"
 #include "plan.h"
 #include "ranks.h"
@@ -54,6 +55,7 @@ typedef struct {
     int show; /* progress bar */
     tmc_outfile out; /* --json */
     tmc_outfile csv; /* --csv */
+    tmc_outfile plot; /* --plot */
     tmc_precision_outcome precision; /* with --precision: how it ended */
 } sweep_run;
 
@@ -136,23 +138,18 @@ static int load_settings(const sweep_run *sw, const tmc_sweep_axis *axes, int n_
 static int open_outputs(sweep_run *sw)
 {
     const tmc_cli_options *o = sw->o;
-    if (o->json_path && o->csv_path && tmc_cli_same_file(o->json_path, o->csv_path)) {
-        fprintf(stderr, "trainmc: --csv and --json name the same file: %s\n", o->csv_path);
-        return 2;
-    }
-    int rc = o->json_path ? tmc_cli_open_output(&sw->out, o->json_path, &sw->base.x) : 0;
-    if (!rc && o->csv_path && (rc = tmc_cli_open_output(&sw->csv, o->csv_path, &sw->base.x)) &&
-        o->json_path)
-        tmc_output_abort(&sw->out);
-    return rc;
+    const char *flags[] = {"json", "csv", "plot"};
+    const char *paths[] = {o->json_path, o->csv_path, o->plot_path};
+    tmc_outfile *files[] = {&sw->out, &sw->csv, &sw->plot};
+    return tmc_cli_open_outputs(files, flags, paths, 3, &sw->base.x);
 }
 
 static void abort_outputs(sweep_run *sw)
 {
-    if (sw->o->json_path)
-        tmc_output_abort(&sw->out);
-    if (sw->o->csv_path)
-        tmc_output_abort(&sw->csv);
+    const tmc_cli_options *o = sw->o;
+    const char *paths[] = {o->json_path, o->csv_path, o->plot_path};
+    tmc_outfile *files[] = {&sw->out, &sw->csv, &sw->plot};
+    tmc_cli_abort_outputs(files, paths, 3);
 }
 
 static int write_json(sweep_run *sw, cJSON *doc)
@@ -365,6 +362,12 @@ static int report_grid(sweep_run *sw, const tmc_sweep_axis *axes, int n_axes, gr
         return 1;
     if (sw->o->csv_path && tmc_cli_write_text(&sw->csv, tmc_sweep_output_csv(&r)))
         return 1;
+    if (sw->o->plot_path) {
+        tmc_error err = {""};
+        int drawn = tmc_cli_is_root() ? tmc_plot_sweep(sw->plot.tmp, &r, &err) : 0;
+        if (tmc_cli_finish_plot(&sw->plot, drawn, &err))
+            return 1;
+    }
     if (!sw->o->json_path)
         return 0;
     cJSON *doc = tmc_sweep_output_json(&r);
@@ -520,9 +523,9 @@ static int sweep_target(sweep_run *sw)
     tmc_sweep_target target;
     tmc_sweep_bracket b;
     tmc_error err = {""};
-    if (o->csv_path)
-        return tmc_cli_usage_error("sweep", "--csv writes a grid's table (--vary KEY=VALUES); "
-                                            "with --target, use --json");
+    if (o->csv_path || o->plot_path)
+        return tmc_cli_usage_error("sweep", "--%s draws a grid (--vary KEY=VALUES); with "
+                                            "--target, use --json", o->csv_path ? "csv" : "plot");
     if (tmc_sweep_parse_target(o->target, &target, &err) ||
         tmc_sweep_parse_bracket(o->vary[0], &b, &err))
         return tmc_cli_usage_error("sweep", "%s", err.msg);

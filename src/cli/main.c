@@ -12,20 +12,20 @@
 #include "cli.h"
 #include "ranks.h"
 
-static const struct {
-    const char *name;
-    int (*fn)(int argc, char **argv);
-} commands[] = {
+static const tmc_cli_entry commands[] = {
     {"run", tmc_cli_run},
     {"plan", tmc_cli_plan},
     {"emax", tmc_cli_emax},
     {"sweep", tmc_cli_sweep},
 };
 
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+#define SUMMARY "Monte Carlo reliability and straggler analysis of a large-model training run."
+
 static const char *usage_main =
     "usage: trainmc <command> [options]\n"
     "\n"
-    "Monte Carlo reliability and straggler analysis of a large-model training run.\n"
+    SUMMARY "\n"
     "\n"
     "commands:\n"
     "  run EXPERIMENT.json   simulate full runs: completion-time distribution, P(deadline)\n"
@@ -97,7 +97,13 @@ int main(int argc, char **argv)
         printf("trainmc %s\n", TMC_VERSION);
         return finish(0);
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    /* for packagers (CMakeLists.txt installs both): made from the commands'
+     * own --help and the option table (options.h) */
+    if (!strcmp(cmd, "help-man"))
+        return finish(tmc_cli_print_man(commands, N_COMMANDS, SUMMARY));
+    if (!strcmp(cmd, "help-bash-completion"))
+        return finish(tmc_cli_print_bash_completion(commands, N_COMMANDS));
+    for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(cmd, commands[i].name))
             return run_command(commands[i].fn, argc, argv);
     fprintf(stderr, "trainmc: unknown command '%s' (see `trainmc --help`)\n", cmd);

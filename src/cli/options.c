@@ -1,8 +1,8 @@
 /* options.c - the one table of command-line options (options.h): each row
  * is an option with the commands that take it, its line in their --help,
  * and how its value is parsed and where it is kept (as Redis's config.c
- * keeps its settings). getopt_long's arguments and the help are made from
- * it, so an option is written once. */
+ * keeps its settings). getopt_long's arguments, the help, the man page and
+ * the bash completion are made from it, so an option is written once. */
 #include "options.h"
 
 #include <getopt.h>
@@ -220,6 +220,11 @@ static const option_row table[] = {
      .help = {{SWEEP, "also write the table as CSV to FILE (atomically): every column, "
                       "quantiles included"},
               {EMAX, "also write the tables as CSV to FILE (atomically), a row per N"}}},
+    {.name = "plot", .arg = "FILE.svg", .parse = parse_text, .offset = OFF(plot_path),
+     .help = {{RUN, "also draw the completion time's histogram and CDF, deadline marked, "
+                    "as SVG to FILE (atomically; needs gnuplot)"},
+              {SWEEP, "also draw mean T and P(deadline) against the first key, with "
+                      "intervals and the closed form, as SVG to FILE (needs gnuplot)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "
                     "as CSV to FILE (atomically)"}}},
@@ -291,16 +296,293 @@ static void print_option(FILE *f, const option_row *r, const char *text)
     print_wrapped(f, text, col + fprintf(f, "%*s", HELP_COLUMN - col, ""));
 }
 
+/* Set by describe (below): --help then hands its command over instead of
+ * printing. */
+static int describing;
+static const tmc_cli_command *described;
+
 static int print_help(const option_row *r, const char *arg, tmc_cli_options *o)
 {
     (void)r, (void)arg;
     unsigned command = o->command->bit;
+    if (describing) {
+        described = o->command;
+        return TMC_CLI_HELP_SHOWN;
+    }
     fputs(o->command->about, stdout);
     fputs("\noptions:\n", stdout);
     for (size_t i = 0; i < N_ROWS; i++)
         if (row_help(&table[i], command))
             print_option(stdout, &table[i], row_help(&table[i], command));
     return TMC_CLI_HELP_SHOWN;
+}
+
+/* ---------- man page and bash completion ---------- */
+
+#define MAX_COMMANDS 16
+
+/* e's command as its own --help knows it (print_help); NULL: none. */
+static const tmc_cli_command *describe(const tmc_cli_entry *e)
+{
+    char name[32], help[] = "--help";
+    char *argv[] = {name, help, NULL};
+    snprintf(name, sizeof name, "%s", e->name);
+    described = NULL;
+    describing = 1;
+    e->fn(2, argv);
+    describing = 0;
+    return described;
+}
+
+/* The n commands into out; -1 with a message if one cannot be described. */
+static int describe_all(const tmc_cli_entry *commands, size_t n, const tmc_cli_command **out)
+{
+    for (size_t i = 0; i < n; i++)
+        if (i >= MAX_COMMANDS || !(out[i] = describe(&commands[i]))) {
+            fprintf(stderr, "trainmc: cannot describe command '%s'\n", commands[i].name);
+            return -1;
+        }
+    return 0;
+}
+
+/* s[0, len) as roff text: '\' as \e, '-' as \- (an option's dashes stay
+ * ASCII), a leading '.' or '\'' guarded by \& (not a request). */
+static void roff_text(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (i == 0 && (s[i] == '.' || s[i] == '\''))
+            fputs("\\&", f);
+        if (s[i] == '\\' || s[i] == '-')
+            fputs(s[i] == '\\' ? "\\e" : "\\-", f);
+        else
+            fputc(s[i], f);
+    }
+}
+
+static void roff_string(FILE *f, const char *s)
+{
+    roff_text(f, s, strlen(s));
+}
+
+/* roff source written with plain dashes: each '-' as \-, the rest as is. */
+static void roff_dashes(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s, f);
+}
+
+static const char *next_line(const char *p)
+{
+    p += strcspn(p, "\n");
+    return *p ? p + 1 : p;
+}
+
+/* cmd's usage lines from its help ("usage: " and indents dropped). */
+static void man_usage(FILE *f, const tmc_cli_command *cmd)
+{
+    for (const char *p = cmd->about; *p && *p != '\n'; p = next_line(p)) {
+        p += strspn(p, " ");
+        if (!strncmp(p, "usage: ", 7))
+            p += 7;
+        size_t prog = strncmp(p, "trainmc ", 8) ? 0 : 8;
+        fputs(prog ? "\\fBtrainmc\\fR " : "", f);
+        roff_text(f, p + prog, strcspn(p, "\n") - prog);
+        fputs("\n.br\n", f);
+    }
+}
+
+/* The description in cmd's help, after its usage lines and a blank line;
+ * a blank line starts a paragraph. */
+static void man_description(FILE *f, const tmc_cli_command *cmd)
+{
+    const char *p = strstr(cmd->about, "\n\n");
+    for (p = p ? p + 2 : ""; *p; p = next_line(p)) {
+        size_t len = strcspn(p, "\n");
+        if (len)
+            roff_text(f, p, len);
+        fputs(len ? "\n" : ".PP\n", f);
+    }
+}
+
+/* Row r's entry: "-n, --replicas N", then text. */
+static void man_option(FILE *f, const option_row *r, const char *text)
+{
+    fputs(".TP\n", f);
+    if (r->letter)
+        fprintf(f, "\\fB\\-%c\\fR, ", r->letter);
+    fputs("\\fB\\-\\-", f);
+    roff_string(f, r->name);
+    fputs(r->arg ? "\\fR \\fI" : "", f);
+    roff_string(f, r->arg ? r->arg : "");
+    fputs("\\fR\n", f);
+    roff_string(f, text);
+    fputc('\n', f);
+}
+
+static void man_options(FILE *f, const tmc_cli_command *cmd)
+{
+    fprintf(f, ".SS \"Options of trainmc %s\"\n", cmd->name);
+    for (size_t i = 0; i < N_ROWS; i++)
+        if (row_help(&table[i], cmd->bit))
+            man_option(f, &table[i], row_help(&table[i], cmd->bit));
+}
+
+static const char man_intro[] =
+    ".SH DESCRIPTION\n"
+    "\\fBtrainmc\\fR answers whether a large-model training run finishes by its deadline,\n"
+    "with what probability, and where the time goes. An experiment, a JSON file, describes\n"
+    "the job, its cards, checkpoints, failures, outages, loss spikes and stragglers;\n"
+    "\\fBtrainmc\\fR simulates the run replica by replica and prints every figure beside\n"
+    "its closed form (Young, Daly).\n"
+    ".PP\n"
+    "Each command takes the options listed for it under OPTIONS;\n"
+    "\\fBtrainmc\\fR \\fICOMMAND\\fR \\fB--help\\fR prints the same list.\n"
+    ".SH COMMANDS\n";
+
+static const char man_tail[] =
+    ".SH EXIT STATUS\n"
+    ".TP\n.B 0\ndone\n"
+    ".TP\n.B 1\nany other failure, a report that could not be written included\n"
+    "(a full disk, a closed pipe)\n"
+    ".TP\n.B 2\nbad usage or a bad experiment (the message names the option or key)\n"
+    ".TP\n.B 130\nstopped by SIGINT, SIGTERM or SIGHUP; no output file is left\n"
+    ".SH FILES\n"
+    ".TP\n.I EXPERIMENT.json\n"
+    "the experiment (run, plan, sweep), with the distribution and trace files it names\n"
+    ".TP\n.IR PREFIX /share/bash-completion/completions/trainmc\n"
+    "bash completion, made like this page from the option table\n"
+    ".PP\n"
+    "Output files (\\fB--json\\fR, \\fB--csv\\fR, ...) are written atomically: a temporary\n"
+    "file beside each is renamed when complete, and a failed or stopped run leaves none.\n"
+    ".SH SEE ALSO\n"
+    ".IR README.md ,\n"
+    ".I docs/model.md\n"
+    "(the model) and\n"
+    ".I docs/simulation-semantics.md\n"
+    "(its rules one by one) in trainmc's source tree.\n";
+
+/* .TH, NAME (summary without its full stop) and SYNOPSIS. */
+static void man_head(FILE *f, const char *summary, const tmc_cli_command **cmds, size_t n)
+{
+    size_t len = strlen(summary);
+    fprintf(f, ".TH TRAINMC 1 \"\" \"trainmc %s\" \"User Commands\"\n", TMC_VERSION);
+    fputs(".nh\n.SH NAME\ntrainmc \\- ", f); /* .nh: no option split at a line's end */
+    roff_text(f, summary, len && summary[len - 1] == '.' ? len - 1 : len);
+    fputs("\n.SH SYNOPSIS\n", f);
+    for (size_t i = 0; i < n; i++)
+        man_usage(f, cmds[i]);
+    fputs("\\fBtrainmc\\fR \\-\\-help | \\-\\-version\n", f);
+}
+
+int tmc_cli_print_man(const tmc_cli_entry *commands, size_t n, const char *summary)
+{
+    const tmc_cli_command *cmds[MAX_COMMANDS];
+    if (describe_all(commands, n, cmds))
+        return 1;
+    man_head(stdout, summary, cmds, n);
+    roff_dashes(stdout, man_intro);
+    for (size_t i = 0; i < n; i++) {
+        printf(".SS %s\n", cmds[i]->name);
+        man_description(stdout, cmds[i]);
+    }
+    fputs(".SH OPTIONS\n", stdout);
+    for (size_t i = 0; i < n; i++)
+        man_options(stdout, cmds[i]);
+    roff_dashes(stdout, man_tail);
+    return 0;
+}
+
+enum { WORDS_ALL, WORDS_FILE, WORDS_VALUE };
+
+/* 1 when row r belongs to `which`: any row; one whose value is a file
+ * (FILE, FILE.svg); one whose value is anything else. */
+static int row_in(const option_row *r, int which)
+{
+    int file = r->arg && !strncmp(r->arg, "FILE", 4);
+    return which == WORDS_ALL || (r->arg && file == (which == WORDS_FILE));
+}
+
+/* "var='--name -l ...'": the rows of command bit in `which`. */
+static void bash_words(FILE *f, const char *var, unsigned bit, int which)
+{
+    const char *sep = "";
+    fprintf(f, "        %s='", var);
+    for (size_t i = 0; i < N_ROWS; i++) {
+        const option_row *r = &table[i];
+        if (!row_help(r, bit) || !row_in(r, which))
+            continue;
+        fprintf(f, "%s--%s", sep, r->name);
+        if (r->letter)
+            fprintf(f, " -%c", r->letter);
+        sep = " ";
+    }
+    fputs("'\n", f);
+}
+
+static const char bash_head[] =
+    "# bash completion for trainmc, made by `trainmc help-bash-completion` from its\n"
+    "# option table (src/cli/options.c): do not edit.\n"
+    "_trainmc()\n"
+    "{\n"
+    "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+    "    local opts= files= values= operand=\n"
+    "    [[ $prev == = ]] && prev=${COMP_WORDS[COMP_CWORD-2]} # --json=FILE\n"
+    "    [[ $cur == = ]] && cur=\n"
+    "    if ((COMP_CWORD == 1)); then\n"
+    "        COMPREPLY=($(compgen -W '";
+
+static const char bash_commands[] =
+    "-h --help -V --version' -- \"$cur\"))\n"
+    "        return\n"
+    "    fi\n"
+    "    case ${COMP_WORDS[1]} in\n";
+
+static const char bash_tail[] =
+    "    *) return ;;\n"
+    "    esac\n"
+    "    if [[ -n $prev && \" $files \" == *\" $prev \"* ]]; then\n"
+    "        local IFS=$'\\n'\n"
+    "        compopt -o filenames 2>/dev/null\n"
+    "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+    "    elif [[ -n $prev && \" $values \" == *\" $prev \"* ]]; then\n"
+    "        COMPREPLY=() # a value: nothing to offer\n"
+    "    elif [[ $cur == -* || -z $operand ]]; then\n"
+    "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+    "    else\n"
+    "        local IFS=$'\\n'\n"
+    "        compopt -o filenames 2>/dev/null\n"
+    "        COMPREPLY=($(compgen -f -X '!*.json' -- \"$cur\") $(compgen -d -- \"$cur\"))\n"
+    "    fi\n"
+    "}\n"
+    "complete -F _trainmc trainmc\n";
+
+/* cmd's arm of the case: its options, those that take a file or another
+ * value, and whether it reads an EXPERIMENT.json. */
+static void bash_command(FILE *f, const tmc_cli_command *cmd)
+{
+    fprintf(f, "    %s)\n", cmd->name);
+    bash_words(f, "opts", cmd->bit, WORDS_ALL);
+    bash_words(f, "files", cmd->bit, WORDS_FILE);
+    bash_words(f, "values", cmd->bit, WORDS_VALUE);
+    fprintf(f, "        operand=%s ;;\n", cmd->operand ? "1" : "");
+}
+
+int tmc_cli_print_bash_completion(const tmc_cli_entry *commands, size_t n)
+{
+    const tmc_cli_command *cmds[MAX_COMMANDS];
+    if (describe_all(commands, n, cmds))
+        return 1;
+    fputs(bash_head, stdout);
+    for (size_t i = 0; i < n; i++)
+        printf("%s ", cmds[i]->name);
+    fputs(bash_commands, stdout);
+    for (size_t i = 0; i < n; i++)
+        bash_command(stdout, cmds[i]);
+    fputs(bash_tail, stdout);
+    return 0;
 }
 
 /* ---------- parsing ---------- */

@@ -1,9 +1,13 @@
 /* options.h - the command-line options of every subcommand: one table (in
  * options.c) that drives getopt_long and prints `trainmc COMMAND --help`,
  * and the values it fills. A subcommand describes itself (tmc_cli_command)
- * and takes the options whose table row names it. */
+ * and takes the options whose table row names it. The man page and the bash
+ * completion are printed from the same table (`trainmc help-man`,
+ * `trainmc help-bash-completion`). */
 #ifndef TMC_CLI_OPTIONS_H
 #define TMC_CLI_OPTIONS_H
+
+#include <stddef.h>
 
 #include "precision.h"
 #include "sweep.h"
@@ -34,6 +38,7 @@ typedef struct {
     const char *json_path;  /* --json; NULL: none */
     const char *csv_path;   /* --csv (sweep, emax); NULL: none */
     const char *samples_path; /* --samples (run); NULL: none */
+    const char *plot_path;  /* --plot (run, sweep); NULL: none */
     /* --set, then --replicas and --seed of a command that reads an
      * experiment: they override its keys, after the --set ones */
     const char *sets[TMC_CLI_MAX_SETS + 2];
@@ -60,5 +65,23 @@ typedef struct {
  * printing cmd's help on stdout. */
 int tmc_cli_parse_options(const tmc_cli_command *cmd, int argc, char **argv,
                           tmc_cli_options *o);
+
+/* A subcommand on the command line: its name and entry point (cli.h). */
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+} tmc_cli_entry;
+
+/* Print trainmc's manual page (roff, man(7)) on stdout: summary (a sentence)
+ * as its NAME; the n commands' usage lines, descriptions and options, taken
+ * from their own --help (each runs with --help and hands over its
+ * tmc_cli_command) and the table. 0, or 1 if a command has no --help. */
+int tmc_cli_print_man(const tmc_cli_entry *commands, size_t n, const char *summary);
+
+/* Print a bash completion script on stdout, made the same way: `complete -F
+ * _trainmc trainmc` completes the command names, then a command's long
+ * options and letters, file names after an option whose value is a FILE,
+ * and *.json files for an EXPERIMENT.json operand. 0, or 1 as above. */
+int tmc_cli_print_bash_completion(const tmc_cli_entry *commands, size_t n);
 
 #endif

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +383,23 @@ int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err)
     int bad = fputs(text, o->fp) < 0 || fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0;
     bad |= fclose(o->fp) != 0;
     o->fp = NULL;
+    clear_pending(o);
+    if (bad || rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp);
+        return tmc_error_set(err, "%s: cannot write output file: %s", o->path, strerror(e));
+    }
+    return 0;
+}
+
+int tmc_output_commit_written(tmc_outfile *o, tmc_error *err)
+{
+    int bad = fclose(o->fp) != 0;
+    o->fp = NULL;
+    int fd = bad ? -1 : open(o->tmp, O_RDONLY);
+    bad |= fd < 0 || fsync(fd) != 0;
+    if (fd >= 0)
+        close(fd);
     clear_pending(o);
     if (bad || rename(o->tmp, o->path) != 0) {
         int e = errno;

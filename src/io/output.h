@@ -65,6 +65,10 @@ int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err);
  * is untouched, the temporary file removed, and -1 returned with err set. */
 int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err);
 
+/* The temporary file (o->tmp) was filled by another program (gnuplot):
+ * sync it and rename it onto the target. On failure as tmc_output_commit. */
+int tmc_output_commit_written(tmc_outfile *o, tmc_error *err);
+
 /* Remove the temporary file; the target is untouched. */
 void tmc_output_abort(tmc_outfile *o);
 

@@ -1,0 +1,188 @@
+/* plot.c - gnuplot pictures of a run and of a sweep (plot.h). */
+#include "plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_histogram.h>
+
+#define RUN_BINS 40
+#define CDF_POINTS 2000 /* the CDF is drawn through at most this many ranks */
+
+int tmc_plot_check_gnuplot(tmc_error *err)
+{
+    FILE *p = popen("gnuplot --version >/dev/null 2>&1", "r");
+    if (!p || pclose(p) != 0)
+        return tmc_error_set(err, "--plot needs gnuplot, which is not installed here "
+                                  "(Debian: apt-get install gnuplot-nox)");
+    return 0;
+}
+
+/* A gnuplot string literal in single quotes ('' stands for a quote). */
+static void quoted(FILE *g, const char *s)
+{
+    fputc('\'', g);
+    for (; *s; s++)
+        fputs(*s == '\'' ? "''" : (char[]){*s, 0}, g);
+    fputc('\'', g);
+}
+
+static FILE *start(const char *svg, int height, tmc_error *err)
+{
+    FILE *g = popen("gnuplot", "w");
+    if (!g) {
+        tmc_error_set(err, "--plot: cannot start gnuplot");
+        return NULL;
+    }
+    fprintf(g, "set terminal svg size 900,%d dynamic font 'sans,12'\nset output ", height);
+    quoted(g, svg);
+    fputs("\nset grid lc rgb '#dddddd'\nset key below\n", g);
+    return g;
+}
+
+static int finish(FILE *g, tmc_error *err)
+{
+    fputs("unset multiplot\nset output\n", g);
+    return pclose(g) != 0 ? tmc_error_set(err, "--plot: gnuplot failed (its message is above)")
+                          : 0;
+}
+
+/* A vertical dashed line at x with a legend entry, or only the legend entry
+ * (saying where x is) when x lies outside [lo, hi]. */
+static void marker(FILE *g, int id, double x, double lo, double hi, const char *what,
+                   const char *colour)
+{
+    int inside = x >= lo && x <= hi;
+    if (inside)
+        fprintf(g, "set arrow %d from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 lw 2 "
+                   "lc rgb '%s'\n", id, x, x, colour);
+    fprintf(g, "m%d = \"%s %.4g days%s\"\n", id, what, x, inside ? "" : " (outside the range)");
+}
+
+/* The histogram's bins through GSL, written as a data block $H (centre,
+ * count). Returns the bin width, or -1 if memory runs out. */
+static double histogram_block(FILE *g, const double *days, long n, double lo, double hi)
+{
+    gsl_histogram *h = gsl_histogram_alloc(RUN_BINS);
+    if (!h)
+        return -1;
+    gsl_histogram_set_ranges_uniform(h, lo, hi);
+    for (long k = 0; k < n; k++)
+        gsl_histogram_increment(h, days[k]); /* lo < days[k] < hi: the range is padded */
+    fputs("$H << EOD\n", g);
+    for (size_t i = 0; i < RUN_BINS; i++) {
+        double a, b;
+        gsl_histogram_get_range(h, i, &a, &b);
+        fprintf(g, "%.17g %.17g\n", 0.5 * (a + b), gsl_histogram_get(h, i));
+    }
+    fputs("EOD\n", g);
+    double width = (hi - lo) / RUN_BINS;
+    gsl_histogram_free(h);
+    return width;
+}
+
+/* The empirical CDF at up to CDF_POINTS ranks (always the first and last):
+ * data block $C (T, rank / n). */
+static void cdf_block(FILE *g, const double *days, long n)
+{
+    long step = n > CDF_POINTS ? n / CDF_POINTS : 1;
+    fputs("$C << EOD\n", g);
+    for (long k = 0; k < n; k += step)
+        fprintf(g, "%.17g %.17g\n", days[k], (double)(k + 1) / n);
+    if ((n - 1) % step)
+        fprintf(g, "%.17g 1\n", days[n - 1]);
+    fputs("EOD\n", g);
+}
+
+int tmc_plot_run(const char *svg, const double *days, long n, const tmc_experiment *x,
+                 const tmc_closed_form *cf, double p_met, double ci_lo, double ci_hi,
+                 tmc_error *err)
+{
+    double lo = days[0], hi = days[n - 1], pad = hi > lo ? 0.02 * (hi - lo) : 0.5;
+    lo -= pad, hi += pad;
+    FILE *g = start(svg, 680, err);
+    if (!g)
+        return -1;
+    if (histogram_block(g, days, n, lo, hi) < 0) {
+        pclose(g);
+        return tmc_error_set(err, "--plot: out of memory");
+    }
+    cdf_block(g, days, n);
+    marker(g, 1, x->deadline.days, lo, hi, "deadline", "#d62728");
+    marker(g, 2, cf->completion_days_daly, lo, hi, "closed form (Daly)", "#2ca02c");
+    fprintf(g, "set multiplot layout 2,1 title \"%s: completion time T, %ld replicas; "
+               "P(T <= %g days) = %.4f [%.4f, %.4f] (Wilson 95 %%)\" noenhanced\n",
+            x->name, n, x->deadline.days, p_met, ci_lo, ci_hi);
+    fprintf(g, "set xrange [%.17g:%.17g]\nset ylabel 'replicas per bin'\n"
+               "set style fill solid 0.5 border\n"
+               "plot $H using 1:2 with boxes lc rgb '#1f77b4' title 'simulated', "
+               "NaN with lines dt 2 lw 2 lc rgb '#d62728' title m1, "
+               "NaN with lines dt 2 lw 2 lc rgb '#2ca02c' title m2\n", lo, hi);
+    fputs("set xlabel 'completion time T (days)'\nset ylabel 'P(T <= t)'\n"
+          "set yrange [0:1]\nunset key\n"
+          "plot $C using 1:2 with steps lw 2 lc rgb '#1f77b4'\n", g);
+    return finish(g, err);
+}
+
+/* Line j of the sweep (the settings along the first key) as data set j of
+ * block $L (sets apart by two blank lines, gnuplot's `index`): x, mean T,
+ * its 95 % half-width, Daly's T, P, Wilson low, Wilson high. */
+static void sweep_block(FILE *g, const tmc_sweep_report *r, int j, const int *idx)
+{
+    if (j > 0)
+        fputs("\n\n", g);
+    for (int v = 0; v < r->axes[0].n; v++) {
+        const tmc_sweep_result *res = &r->results[idx[v]];
+        fprintf(g, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+                r->settings[idx[v]].value[0], res->days.mean, 1.96 * res->days.se,
+                r->settings[idx[v]].cf.completion_days_daly, res->days.p_met,
+                res->days.ci_lo, res->days.ci_hi);
+    }
+}
+
+/* The legend of line j: the second key's value, or "simulated". */
+static void line_title(FILE *g, const tmc_sweep_report *r, int j, const int *idx)
+{
+    if (r->n_axes == 2)
+        fprintf(g, "t%d = \"%s = %.10g\"\n", j, r->axes[1].key, r->settings[idx[0]].value[1]);
+    else
+        fprintf(g, "t%d = \"simulated\"\n", j);
+}
+
+int tmc_plot_sweep(const char *svg, const tmc_sweep_report *r, tmc_error *err)
+{
+    int lines = tmc_sweep_count_lines(r->axes, r->n_axes, 0);
+    int *idx = malloc((size_t)r->axes[0].n * sizeof *idx);
+    FILE *g = idx ? start(svg, 760, err) : NULL;
+    if (!g) {
+        free(idx);
+        return idx ? -1 : tmc_error_set(err, "--plot: out of memory");
+    }
+    fputs("$L << EOD\n", g);
+    for (int j = 0; j < lines; j++) {
+        tmc_sweep_get_line(r->axes, r->n_axes, 0, j, idx);
+        sweep_block(g, r, j, idx);
+    }
+    fputs("EOD\n", g);
+    for (int j = 0; j < lines; j++) {
+        tmc_sweep_get_line(r->axes, r->n_axes, 0, j, idx);
+        line_title(g, r, j, idx);
+    }
+    free(idx);
+    fputs("set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", g);
+    fprintf(g, "set multiplot layout 2,1 title \"%s: %d settings, %ld replicas each "
+               "(common random numbers)\" noenhanced\n",
+            r->base->x.name, r->n, r->base->x.monte_carlo.replicas);
+    fprintf(g, "set ylabel 'mean T (days), 95 %%'\nset xlabel ''\n"
+               "plot for [j=0:%d] $L index j using 1:2:3 with yerrorlines "
+               "pt 7 ps 0.6 lc j+1 title value(sprintf('t%%d', j)), "
+               "for [j=0:%d] $L index j using 1:4 with lines dt 2 lc j+1 notitle, "
+               "NaN with lines dt 2 lc rgb '#555555' title 'closed form (Daly), dashed'\n",
+            lines - 1, lines - 1);
+    fprintf(g, "set ylabel 'P(T <= %g days), Wilson 95 %%'\nset yrange [-0.03:1.03]\n"
+               "set xlabel '%s' noenhanced\nunset key\n"
+               "plot for [j=0:%d] $L index j using 1:5:6:7 with yerrorlines "
+               "pt 7 ps 0.6 lc j+1\n", r->base->x.deadline.days, r->axes[0].key, lines - 1);
+    return finish(g, err);
+}
