@@ -2,7 +2,8 @@
 #include "emax_output.h"
 
 #include <math.h>
-#include <stdlib.h>
+
+#include "csv.h"
 
 #define TOL_SE 4.0 /* the check line's limit, in standard errors */
 
@@ -219,21 +220,12 @@ cJSON *tmc_emax_output_json(const tmc_emax_report *r)
 
 /* ---------- CSV ---------- */
 
-static void csv_number(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, ",%.17g", v);
-    else
-        fputc(',', f);
-}
-
 char *tmc_emax_output_csv(const tmc_emax_report *r)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
+    tmc_csv c;
+    if (tmc_csv_open(&c))
         return NULL;
+    FILE *f = c.f;
     fputs("n,quadrature_mean,quadrature_sd,sampler_mean,sampler_se,sampler_sd,sampler_sd_se,"
           "brute_mean,brute_se,brute_sd,brute_sd_se,blom,gumbel,reference", f);
     fputs(r->step ? ",step_s_quadrature,step_s_simulated,step_s_se\n" : "\n", f);
@@ -244,17 +236,13 @@ char *tmc_emax_output_csv(const tmc_emax_report *r)
                       w->sampler.sd_se, w->brute.mean, w->brute.se, w->brute.sd,
                       w->brute.sd_se, w->blom, w->gumbel, w->reference};
         for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-            csv_number(f, v[k]);
+            tmc_csv_number(f, v[k]);
         if (r->step) {
-            csv_number(f, tmc_emax_step_time(w->quad_mean, r->mu_s, r->sigma_s, r->fixed_s));
-            csv_number(f, tmc_emax_step_time(w->sampler.mean, r->mu_s, r->sigma_s, r->fixed_s));
-            csv_number(f, w->sampler.se * r->sigma_s);
+            tmc_csv_number(f, tmc_emax_step_time(w->quad_mean, r->mu_s, r->sigma_s, r->fixed_s));
+            tmc_csv_number(f, tmc_emax_step_time(w->sampler.mean, r->mu_s, r->sigma_s, r->fixed_s));
+            tmc_csv_number(f, w->sampler.se * r->sigma_s);
         }
         fputc('\n', f);
     }
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+    return tmc_csv_close(&c);
 }

@@ -378,10 +378,9 @@ int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
     return 0;
 }
 
-int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err)
+/* The temporary file, written (bad: whether that failed), onto the target. */
+static int rename_into_place(tmc_outfile *o, int bad, tmc_error *err)
 {
-    int bad = fputs(text, o->fp) < 0 || fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0;
-    bad |= fclose(o->fp) != 0;
     o->fp = NULL;
     clear_pending(o);
     if (bad || rename(o->tmp, o->path) != 0) {
@@ -392,21 +391,21 @@ int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err)
     return 0;
 }
 
+int tmc_output_commit(tmc_outfile *o, const char *text, tmc_error *err)
+{
+    int bad = fputs(text, o->fp) < 0 || fflush(o->fp) != 0 || fsync(fileno(o->fp)) != 0;
+    bad |= fclose(o->fp) != 0;
+    return rename_into_place(o, bad, err);
+}
+
 int tmc_output_commit_written(tmc_outfile *o, tmc_error *err)
 {
     int bad = fclose(o->fp) != 0;
-    o->fp = NULL;
     int fd = bad ? -1 : open(o->tmp, O_RDONLY);
     bad |= fd < 0 || fsync(fd) != 0;
     if (fd >= 0)
         close(fd);
-    clear_pending(o);
-    if (bad || rename(o->tmp, o->path) != 0) {
-        int e = errno;
-        unlink(o->tmp);
-        return tmc_error_set(err, "%s: cannot write output file: %s", o->path, strerror(e));
-    }
-    return 0;
+    return rename_into_place(o, bad, err);
 }
 
 void tmc_output_abort(tmc_outfile *o)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "closed_form.h"
+#include "csv.h"
 
 static void header(FILE *f)
 {
@@ -21,25 +22,19 @@ static void row(FILE *f, long k, const tmc_sample *s, const tmc_experiment *x)
     double days = x->deadline.reserve_days + s->wall_s / TMC_DAY_S;
     fprintf(f, "%ld,%.17g,%d,%.0f", k, days, days <= x->deadline.days, s->censored);
     for (int i = 0; i < TMC_COUNT_N; i++)
-        fprintf(f, ",%.17g", s->count[i]);
+        tmc_csv_number(f, s->count[i]);
     for (int i = 0; i < TMC_SPLIT_N; i++)
-        fprintf(f, ",%.17g", s->split[i] / TMC_DAY_S);
+        tmc_csv_number(f, s->split[i] / TMC_DAY_S);
     fputc('\n', f);
 }
 
 char *tmc_samples_csv(const tmc_sample *samples, long n, const tmc_experiment *x)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
+    tmc_csv c;
+    if (tmc_csv_open(&c))
         return NULL;
-    header(f);
+    header(c.f);
     for (long k = 0; k < n; k++)
-        row(f, k, &samples[k], x);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+        row(c.f, k, &samples[k], x);
+    return tmc_csv_close(&c);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "output.h"
 
 /* "exact mode", "aggregated mode" or "exact and aggregated modes". */
@@ -177,15 +178,6 @@ void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
 
 /* ---------- CSV ---------- */
 
-/* A number for the CSV: all 17 digits, empty when not a number. */
-static void csv_number(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, ",%.17g", v);
-    else
-        fputc(',', f);
-}
-
 static void csv_header(FILE *f, const tmc_sweep_report *r)
 {
     fputs("setting", f);
@@ -206,36 +198,30 @@ static void csv_row(FILE *f, const tmc_sweep_report *r, int i)
     const tmc_sweep_diff *d = &r->diffs[i];
     fprintf(f, "%d", i + 1);
     for (int a = 0; a < r->n_axes; a++)
-        csv_number(f, s->value[a]);
+        tmc_csv_number(f, s->value[a]);
     fprintf(f, ",%ld", s->cf.interval_steps);
     double v[] = {s->cf.step_s, s->cf.overhead_young, s->cf.overhead_daly, res->overhead,
                   res->overhead_se, res->days.mean, res->days.se, res->days.sd};
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-        csv_number(f, v[k]);
+        tmc_csv_number(f, v[k]);
     for (int q = 0; q < TMC_STATS_NQ; q++)
-        csv_number(f, res->days.quantile[q]);
+        tmc_csv_number(f, res->days.quantile[q]);
     double w[] = {res->days.p_met, res->days.ci_lo, res->days.ci_hi, d->mean, d->se,
                   d->reduction};
     for (size_t k = 0; k < sizeof w / sizeof *w; k++)
-        csv_number(f, w[k]);
+        tmc_csv_number(f, w[k]);
     fprintf(f, ",%ld\n", res->days.n);
 }
 
 char *tmc_sweep_output_csv(const tmc_sweep_report *r)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
+    tmc_csv c;
+    if (tmc_csv_open(&c))
         return NULL;
-    csv_header(f, r);
+    csv_header(c.f, r);
     for (int i = 0; i < r->n; i++)
-        csv_row(f, r, i);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+        csv_row(c.f, r, i);
+    return tmc_csv_close(&c);
 }
 
 /* ---------- JSON ---------- */
