@@ -6,7 +6,7 @@
 #   second key and the closed form's;
 # - without gnuplot on the PATH: exit 2 before any simulation, with the
 #   package to install, and no file; --plot naming the --json file, or
-#   --plot with --target: exit 2, no file.
+#   --plot with --target, or to a file not named .svg: exit 2, no file.
 set -u
 bin=$1
 experiments=$2
@@ -30,7 +30,8 @@ done
 "$bin" sweep "$experiments/design-48.json" --vary checkpoint.interval_s=900,1800,3600 \
   --vary job.cards=48,64 --replicas 50 --quiet --set failures=null --plot "$dir/sweep.svg" \
   >/dev/null || fail "sweep --plot failed"
-for label in 'checkpoint.interval_s' 'job.cards = 48' 'job.cards = 64' 'closed form (Daly), dashed'; do
+for label in 'checkpoint.interval_s' 'job.cards = 48' 'job.cards = 64' 'closed form (Daly), dashed' \
+             'deadline 30 days (outside the range)'; do
   grep -q "$label" "$dir/sweep.svg" || fail "sweep: no '$label' in the picture"
 done
 
@@ -50,5 +51,10 @@ rc=$?
   --target 'deadline.probability>=0.95' --plot "$dir/t.svg" >/dev/null 2>&1
 rc=$?
 { [ $rc -eq 2 ] && [ ! -e "$dir/t.svg" ]; } || fail "--plot with --target: exit $rc"
+# shellcheck disable=SC2086
+"$bin" $run --plot "$dir/run.png" >/dev/null 2>"$dir/err"
+rc=$?
+{ [ $rc -eq 2 ] && [ ! -e "$dir/run.png" ] && grep -q 'must end in .svg' "$dir/err"; } ||
+  fail "--plot run.png: exit $rc, expected 2 (SVG only): $(cat "$dir/err")"
 ls "$dir" | grep -q '\.tmp\.' && fail "a temporary file was left: $(ls "$dir")"
 exit $status

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <strings.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,6 +342,18 @@ static int check_distinct_outputs(const char *const flag[], const char *const pa
     return 0;
 }
 
+/* --plot: 0 for a FILE.svg (gnuplot writes SVG, whatever the name), else 2
+ * with a message. */
+static int check_plot_path(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 4 && !strcasecmp(path + n - 4, ".svg"))
+        return 0;
+    fprintf(stderr, "trainmc: --plot %s: the file must end in .svg (the picture is SVG)\n",
+            path);
+    return 2;
+}
+
 /* --plot: 0 when gnuplot runs, else 2 after saying how to install it. */
 static int check_gnuplot(void)
 {
@@ -356,7 +369,7 @@ int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
 {
     int rc = check_distinct_outputs(flag, path, n);
     for (int i = 0; i < n && !rc; i++)
-        if (path[i] && !strcmp(flag[i], "plot"))
+        if (path[i] && !strcmp(flag[i], "plot") && !(rc = check_plot_path(path[i])))
             rc = check_gnuplot();
     for (int i = 0; i < n && !rc; i++)
         if (path[i] && (rc = tmc_cli_open_output(file[i], path[i], x)))

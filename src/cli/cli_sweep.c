@@ -524,7 +524,7 @@ static int sweep_target(sweep_run *sw)
     tmc_sweep_bracket b;
     tmc_error err = {""};
     if (o->csv_path || o->plot_path)
-        return tmc_cli_usage_error("sweep", "--%s draws a grid (--vary KEY=VALUES); with "
+        return tmc_cli_usage_error("sweep", "--%s is for a grid (--vary KEY=VALUES); with "
                                             "--target, use --json", o->csv_path ? "csv" : "plot");
     if (tmc_sweep_parse_target(o->target, &target, &err) ||
         tmc_sweep_parse_bracket(o->vary[0], &b, &err))

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 
 int tmc_csv_open(tmc_csv *c)
 {
@@ -14,10 +15,17 @@ int tmc_csv_open(tmc_csv *c)
 
 void tmc_csv_number(FILE *f, double v)
 {
-    if (isfinite(v))
-        fprintf(f, ",%.17g", v);
-    else
+    if (!isfinite(v)) {
         fputc(',', f);
+        return;
+    }
+    char text[32];
+    for (int digits = 15; digits <= 17; digits++) { /* 17 always reads back exactly */
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v)
+            break;
+    }
+    fprintf(f, ",%s", text);
 }
 
 char *tmc_csv_close(tmc_csv *c)

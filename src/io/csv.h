@@ -15,8 +15,9 @@ typedef struct {
 /* Start the text. Returns 0, or -1 if memory runs out. */
 int tmc_csv_open(tmc_csv *c);
 
-/* ",v" with all 17 significant digits, or "," (an empty field) when v is
- * not a finite number. */
+/* ",v" with the fewest significant digits (15 to 17) that read back as v
+ * exactly (1.42, not 1.4199999999999999), or "," (an empty field) when v
+ * is not a finite number. */
 void tmc_csv_number(FILE *f, double v);
 
 /* The whole text (malloc'd; the caller frees), or NULL if memory ran out. */

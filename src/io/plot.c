@@ -60,6 +60,17 @@ static void marker(FILE *g, int id, double x, double lo, double hi, const char *
     fprintf(g, "m%d = \"%s %.4g days%s\"\n", id, what, x, inside ? "" : " (outside the range)");
 }
 
+/* A horizontal dashed line for the deadline at y = d when d lies in
+ * [lo, hi], and the legend text m3 saying where it is. */
+static void marker_y(FILE *g, double d, double lo, double hi)
+{
+    int inside = d >= lo && d <= hi;
+    if (inside)
+        fprintf(g, "set arrow 3 from graph 0, first %.17g to graph 1, first %.17g nohead "
+                   "dt 2 lw 2 lc rgb '#d62728'\n", d, d);
+    fprintf(g, "m3 = \"deadline %.4g days%s\"\n", d, inside ? "" : " (outside the range)");
+}
+
 /* The histogram's bins through GSL, written as a data block $H (centre,
  * count). Returns the bin width, or -1 if memory runs out. */
 static double histogram_block(FILE *g, const double *days, long n, double lo, double hi)
@@ -150,6 +161,19 @@ static void line_title(FILE *g, const tmc_sweep_report *r, int j, const int *idx
         fprintf(g, "t%d = \"simulated\"\n", j);
 }
 
+/* The deadline across the mean-T panel when it lies within the intervals'
+ * span (else it would squash them), and its legend entry either way. */
+static void deadline_line(FILE *g, const tmc_sweep_report *r)
+{
+    double lo = INFINITY, hi = -INFINITY, d = r->base->x.deadline.days;
+    for (int i = 0; i < r->n; i++) {
+        const tmc_summary *t = &r->results[i].days;
+        lo = fmin(lo, t->mean - 1.96 * t->se);
+        hi = fmax(hi, t->mean + 1.96 * t->se);
+    }
+    marker_y(g, d, lo, hi);
+}
+
 int tmc_plot_sweep(const char *svg, const tmc_sweep_report *r, tmc_error *err)
 {
     int lines = tmc_sweep_count_lines(r->axes, r->n_axes, 0);
@@ -170,7 +194,9 @@ int tmc_plot_sweep(const char *svg, const tmc_sweep_report *r, tmc_error *err)
         line_title(g, r, j, idx);
     }
     free(idx);
-    fputs("set autoscale xfix\nset offsets graph 0.02, graph 0.02, 0, 0\n", g);
+    fputs("set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05\n",
+          g);
+    deadline_line(g, r);
     fprintf(g, "set multiplot layout 2,1 title \"%s: %d settings, %ld replicas each "
                "(common random numbers)\" noenhanced\n",
             r->base->x.name, r->n, r->base->x.monte_carlo.replicas);
@@ -178,8 +204,10 @@ int tmc_plot_sweep(const char *svg, const tmc_sweep_report *r, tmc_error *err)
                "plot for [j=0:%d] $L index j using 1:2:3 with yerrorlines "
                "pt 7 ps 0.6 lc j+1 title value(sprintf('t%%d', j)), "
                "for [j=0:%d] $L index j using 1:4 with lines dt 2 lc j+1 notitle, "
-               "NaN with lines dt 2 lc rgb '#555555' title 'closed form (Daly), dashed'\n",
+               "NaN with lines dt 2 lc rgb '#555555' title 'closed form (Daly), dashed', "
+               "NaN with lines dt 2 lw 2 lc rgb '#d62728' title m3\n",
             lines - 1, lines - 1);
+    fputs("unset arrow 3\n", g);
     fprintf(g, "set ylabel 'P(T <= %g days), Wilson 95 %%'\nset yrange [-0.03:1.03]\n"
                "set xlabel '%s' noenhanced\nunset key\n"
                "plot for [j=0:%d] $L index j using 1:5:6:7 with yerrorlines "
