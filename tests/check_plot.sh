@@ -6,10 +6,14 @@
 #   second key and the closed form's;
 # - without gnuplot on the PATH: exit 2 before any simulation, with the
 #   package to install, and no file; --plot naming the --json file, or
-#   --plot with --target, or to a file not named .svg: exit 2, no file.
+#   --plot with --target, or to a file not named .svg: exit 2, no file;
+# - user text cannot reach gnuplot as a command: an experiment name with a
+#   backquoted command and quotes draws, and the command does not run; a
+#   file named '|touch X.svg' is a file, not a pipe;
+# - a gnuplot that exits 0 without drawing (or a full disk): exit 1, no file.
 set -u
 bin=$1
-experiments=$2
+experiments=$(cd "$2" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 status=0
@@ -56,5 +60,21 @@ rc=$?
 rc=$?
 { [ $rc -eq 2 ] && [ ! -e "$dir/run.png" ] && grep -q 'must end in .svg' "$dir/err"; } ||
   fail "--plot run.png: exit $rc, expected 2 (SVG only): $(cat "$dir/err")"
+# shellcheck disable=SC2016
+"$bin" $run --set 'name="a`touch '"$dir"'/ran`b\"c"' --plot "$dir/name.svg" >/dev/null 2>&1 ||
+  fail "a name with quotes and a backquote: the plot failed"
+[ -e "$dir/ran" ] && fail "a backquoted command in the experiment's name ran"
+grep -q 'a?touch' "$dir/name.svg" || fail "the name's unsafe characters are not shown as ?"
+(cd "$dir" && "$bin" $run --plot '|touch piped.svg' >/dev/null 2>&1) || fail "--plot '|touch piped.svg' failed"
+{ [ -s "$dir/|touch piped.svg" ] && [ ! -e "$dir/piped.svg" ]; } ||
+  fail "--plot '|touch piped.svg' was taken as a command"
+mkdir "$dir/fake"
+printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$dir/fake/gnuplot"
+chmod +x "$dir/fake/gnuplot"
+# shellcheck disable=SC2086
+PATH="$dir/fake:$PATH" "$bin" $run --plot "$dir/empty.svg" >/dev/null 2>"$dir/err"
+rc=$?
+{ [ $rc -eq 1 ] && [ ! -e "$dir/empty.svg" ] && grep -q 'incomplete' "$dir/err"; } ||
+  fail "a gnuplot that draws nothing: exit $rc, expected 1 and no file: $(cat "$dir/err")"
 ls "$dir" | grep -q '\.tmp\.' && fail "a temporary file was left: $(ls "$dir")"
 exit $status

@@ -10,7 +10,8 @@
   completion time less the reserve (1e-9 days);
 - with a precision target (replicas in batches), as many rows as replicas
   used, and their mean is the JSON's;
-- --samples into a missing folder, or naming the --json file, fails with
+- --samples into a missing folder, or naming the --json file (also through
+  a symbolic link), fails with
   exit 2 before any simulation and writes nothing; SIGINT leaves no file.
 Usage: check_samples.py TRAINMC EXPERIMENTS_DIR
 """
@@ -90,6 +91,13 @@ with tempfile.TemporaryDirectory() as d:
     r = run("--replicas", "10", "--samples", p("same"), "--json", p("./same"))
     check(r.returncode == 2 and not os.path.exists(p("same")) and "same file" in r.stderr,
           f"--samples and --json on one file: exit {r.returncode}: {r.stderr}")
+    # the same file through a symbolic link: refused, the file untouched
+    with open(p("target"), "w") as f:
+        f.write("old\n")
+    os.symlink("target", p("link"))
+    r = run("--replicas", "10", "--json", p("link"), "--samples", p("target"))
+    check(r.returncode == 2 and open(p("target")).read() == "old\n",
+          f"--json through a link to the --samples file: exit {r.returncode}: {r.stderr}")
     # SIGINT: no samples file, no temporary file
     proc = subprocess.Popen([BIN, "run", STRESS, "--quiet", "--force", "--replicas", "2000000",
                              "--samples", p("long.csv")], stdout=subprocess.DEVNULL,

@@ -72,13 +72,14 @@ void tmc_cli_progress_bar(long done, long total, void *ctx)
         format_duration(eta, sizeof eta, (now - start) * (double)(total - done) / (double)done);
         snprintf(left, sizeof left, ", about %s left", eta);
     }
-    snprintf(tail, sizeof tail, "%ld/%ld replicas, %s%s", done, total, elapsed, left);
-    int width = 40, filled = (int)(width * done / total);
-    /* padded: a shorter line must cover the longer one before it */
-    fprintf(stderr, "\r[%-*.*s] %3d%% %-60s", width, filled,
-            "########################################", (int)(100 * done / total), tail);
+    snprintf(tail, sizeof tail, "%ld/%ld, %s%s", done, total, elapsed, left);
+    int width = 24, filled = (int)(width * done / total);
+    /* within 79 columns (a wrapped line would scroll), padded: a shorter line
+     * must cover the longer one before it */
+    fprintf(stderr, "\r[%-*.*s] %3d%% %-47.47s", width, filled, "########################",
+            (int)(100 * done / total), tail);
     if (done == total)
-        fprintf(stderr, "\r%*s\r", width + 67, "");
+        fprintf(stderr, "\r%*s\r", width + 54, "");
     fflush(stderr);
 }
 
@@ -325,7 +326,9 @@ static int absolute_name(const char *path, char *out, size_t size)
 static int same_file(const char *a, const char *b)
 {
     char x[TMC_PATH_MAX + PATH_MAX], y[TMC_PATH_MAX + PATH_MAX];
-    if (!strcmp(a, b))
+    struct stat sa, sb; /* existing files (links followed): the same inode */
+    if (!strcmp(a, b) ||
+        (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino))
         return 1;
     return !absolute_name(a, x, sizeof x) && !absolute_name(b, y, sizeof y) && !strcmp(x, y);
 }

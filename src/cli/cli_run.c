@@ -151,7 +151,7 @@ static int report(const tmc_report *r, const tmc_cli_options *o, const tmc_sampl
     if (o->plot_path) {
         tmc_error err = {""};
         int drawn = tmc_cli_is_root()
-            ? tmc_plot_run(f->plot.tmp, sorted, r->replicas, r->x, r->cf, r->days->p_met,
+            ? tmc_plot_run(fileno(f->plot.fp), sorted, r->replicas, r->x, r->cf, r->days->p_met,
                            r->days->ci_lo, r->days->ci_hi, &err) : 0;
         if (tmc_cli_finish_plot(&f->plot, drawn, &err))
             return 1;

@@ -364,7 +364,7 @@ static int report_grid(sweep_run *sw, const tmc_sweep_axis *axes, int n_axes, gr
         return 1;
     if (sw->o->plot_path) {
         tmc_error err = {""};
-        int drawn = tmc_cli_is_root() ? tmc_plot_sweep(sw->plot.tmp, &r, &err) : 0;
+        int drawn = tmc_cli_is_root() ? tmc_plot_sweep(fileno(sw->plot.fp), &r, &err) : 0;
         if (tmc_cli_finish_plot(&sw->plot, drawn, &err))
             return 1;
     }

@@ -30,7 +30,8 @@ void tmc_csv_number(FILE *f, double v)
 
 char *tmc_csv_close(tmc_csv *c)
 {
-    if (fclose(c->f) != 0) {
+    int bad = ferror(c->f); /* a write that ran out of memory */
+    if (fclose(c->f) != 0 || bad) {
         free(c->text);
         return NULL;
     }

@@ -1,10 +1,15 @@
 /* plot.c - gnuplot pictures of a run and of a sweep (plot.h). */
 #include "plot.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <gsl/gsl_histogram.h>
 
 #define RUN_BINS 40
@@ -19,33 +24,85 @@ int tmc_plot_check_gnuplot(tmc_error *err)
     return 0;
 }
 
-/* A gnuplot string literal in single quotes ('' stands for a quote). */
-static void quoted(FILE *g, const char *s)
+/* User text (an experiment's name, a key) for a gnuplot string: only
+ * characters that gnuplot gives no meaning to inside double quotes are
+ * kept (no quote, backslash, backquote, '@' or '$': command substitution,
+ * macros, escapes); any other becomes '?'. */
+static const char *safe_text(const char *s, char *out, size_t size)
 {
-    fputc('\'', g);
-    for (; *s; s++)
-        fputs(*s == '\'' ? "''" : (char[]){*s, 0}, g);
-    fputc('\'', g);
+    size_t n = 0;
+    for (; *s && n + 1 < size; s++)
+        out[n++] = isalnum((unsigned char)*s) || strchr(" ._,:;=+-/()[]%<>#*~", *s) ? *s : '?';
+    out[n] = 0;
+    return out;
 }
 
-static FILE *start(const char *svg, int height, tmc_error *err)
+/* gnuplot reading its script from a pipe and writing the SVG to out_fd (the
+ * output's temporary file, output.h): no file name reaches gnuplot, so none
+ * can be taken as a command ('|...') or a path elsewhere. */
+typedef struct {
+    FILE *in;
+    pid_t pid;
+    int out_fd;
+} gnuplot_run;
+
+static int start(gnuplot_run *g, int out_fd, int height, tmc_error *err)
 {
-    FILE *g = popen("gnuplot", "w");
-    if (!g) {
-        tmc_error_set(err, "--plot: cannot start gnuplot");
-        return NULL;
+    int p[2];
+    if (pipe(p) != 0)
+        return tmc_error_set(err, "--plot: cannot start gnuplot: %s", strerror(errno));
+    g->out_fd = out_fd;
+    g->pid = fork();
+    if (g->pid == 0) {
+        dup2(p[0], STDIN_FILENO);
+        dup2(out_fd, STDOUT_FILENO);
+        close(p[0]), close(p[1]);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
+        _exit(127);
     }
-    fprintf(g, "set terminal svg size 900,%d dynamic font 'sans,12'\nset output ", height);
-    quoted(g, svg);
-    fputs("\nset grid lc rgb '#dddddd'\nset key below\n", g);
-    return g;
+    close(p[0]);
+    g->in = g->pid > 0 ? fdopen(p[1], "w") : NULL;
+    if (!g->in) {
+        close(p[1]);
+        if (g->pid > 0)
+            waitpid(g->pid, NULL, 0);
+        return tmc_error_set(err, "--plot: cannot start gnuplot");
+    }
+    fprintf(g->in, "set terminal svg size 900,%d dynamic font 'sans,12'\n"
+                   "set termoption noenhanced\nset grid lc rgb '#dddddd'\nset key below\n",
+            height);
+    return 0;
 }
 
-static int finish(FILE *g, tmc_error *err)
+/* 1 when the file at fd ends with the SVG's closing tag (gnuplot wrote it
+ * whole: not cut by a full disk or a failing gnuplot). */
+static int svg_complete(int fd)
 {
-    fputs("unset multiplot\nset output\n", g);
-    return pclose(g) != 0 ? tmc_error_set(err, "--plot: gnuplot failed (its message is above)")
-                          : 0;
+    char tail[64] = "";
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size < 16)
+        return 0;
+    off_t at = st.st_size > (off_t)sizeof tail - 1 ? st.st_size - (off_t)sizeof tail + 1 : 0;
+    ssize_t n = pread(fd, tail, sizeof tail - 1, at);
+    if (n <= 0)
+        return 0;
+    tail[n] = 0;
+    return strstr(tail, "</svg>") != NULL;
+}
+
+static int finish(gnuplot_run *g, tmc_error *err)
+{
+    fputs("unset multiplot\n", g->in);
+    int bad = ferror(g->in);
+    bad |= fclose(g->in) != 0;
+    int status = 0;
+    if (waitpid(g->pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return tmc_error_set(err, "--plot: gnuplot failed (exit status %d; its messages, if "
+                                  "any, are above)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (bad || !svg_complete(g->out_fd))
+        return tmc_error_set(err, "--plot: the picture is incomplete (a full disk, or gnuplot "
+                                  "stopped early)");
+    return 0;
 }
 
 /* A vertical dashed line at x with a legend entry, or only the legend entry
@@ -106,25 +163,28 @@ static void cdf_block(FILE *g, const double *days, long n)
     fputs("EOD\n", g);
 }
 
-int tmc_plot_run(const char *svg, const double *days, long n, const tmc_experiment *x,
+int tmc_plot_run(int out_fd, const double *days, long n, const tmc_experiment *x,
                  const tmc_closed_form *cf, double p_met, double ci_lo, double ci_hi,
                  tmc_error *err)
 {
     double lo = days[0], hi = days[n - 1], pad = hi > lo ? 0.02 * (hi - lo) : 0.5;
     lo -= pad, hi += pad;
-    FILE *g = start(svg, 680, err);
-    if (!g)
+    gnuplot_run run;
+    if (start(&run, out_fd, 680, err))
         return -1;
+    FILE *g = run.in;
     if (histogram_block(g, days, n, lo, hi) < 0) {
-        pclose(g);
+        tmc_error e;
+        finish(&run, &e);
         return tmc_error_set(err, "--plot: out of memory");
     }
     cdf_block(g, days, n);
     marker(g, 1, x->deadline.days, lo, hi, "deadline", "#d62728");
     marker(g, 2, cf->completion_days_daly, lo, hi, "closed form (Daly)", "#2ca02c");
+    char name[sizeof x->name];
     fprintf(g, "set multiplot layout 2,1 title \"%s: completion time T, %ld replicas; "
-               "P(T <= %g days) = %.4f [%.4f, %.4f] (Wilson 95 %%)\" noenhanced\n",
-            x->name, n, x->deadline.days, p_met, ci_lo, ci_hi);
+               "P(T <= %g days) = %.4f [%.4f, %.4f] (Wilson 95 %%)\"\n",
+            safe_text(x->name, name, sizeof name), n, x->deadline.days, p_met, ci_lo, ci_hi);
     fprintf(g, "set xrange [%.17g:%.17g]\nset ylabel 'replicas per bin'\n"
                "set style fill solid 0.5 border\n"
                "plot $H using 1:2 with boxes lc rgb '#1f77b4' title 'simulated', "
@@ -133,7 +193,7 @@ int tmc_plot_run(const char *svg, const double *days, long n, const tmc_experime
     fputs("set xlabel 'completion time T (days)'\nset ylabel 'P(T <= t)'\n"
           "set yrange [0:1]\nunset key\n"
           "plot $C using 1:2 with steps lw 2 lc rgb '#1f77b4'\n", g);
-    return finish(g, err);
+    return finish(&run, err);
 }
 
 /* Line j of the sweep (the settings along the first key) as data set j of
@@ -155,8 +215,10 @@ static void sweep_block(FILE *g, const tmc_sweep_report *r, int j, const int *id
 /* The legend of line j: the second key's value, or "simulated". */
 static void line_title(FILE *g, const tmc_sweep_report *r, int j, const int *idx)
 {
+    char key[TMC_SWEEP_KEY_LEN];
     if (r->n_axes == 2)
-        fprintf(g, "t%d = \"%s = %.10g\"\n", j, r->axes[1].key, r->settings[idx[0]].value[1]);
+        fprintf(g, "t%d = \"%s = %.10g\"\n", j, safe_text(r->axes[1].key, key, sizeof key),
+                r->settings[idx[0]].value[1]);
     else
         fprintf(g, "t%d = \"simulated\"\n", j);
 }
@@ -174,15 +236,17 @@ static void deadline_line(FILE *g, const tmc_sweep_report *r)
     marker_y(g, d, lo, hi);
 }
 
-int tmc_plot_sweep(const char *svg, const tmc_sweep_report *r, tmc_error *err)
+int tmc_plot_sweep(int out_fd, const tmc_sweep_report *r, tmc_error *err)
 {
     int lines = tmc_sweep_count_lines(r->axes, r->n_axes, 0);
     int *idx = malloc((size_t)r->axes[0].n * sizeof *idx);
-    FILE *g = idx ? start(svg, 760, err) : NULL;
-    if (!g) {
+    gnuplot_run run;
+    if (!idx || start(&run, out_fd, 760, err)) {
         free(idx);
         return idx ? -1 : tmc_error_set(err, "--plot: out of memory");
     }
+    FILE *g = run.in;
+    char name[sizeof r->base->x.name], key[TMC_SWEEP_KEY_LEN];
     fputs("$L << EOD\n", g);
     for (int j = 0; j < lines; j++) {
         tmc_sweep_get_line(r->axes, r->n_axes, 0, j, idx);
@@ -198,8 +262,8 @@ int tmc_plot_sweep(const char *svg, const tmc_sweep_report *r, tmc_error *err)
           g);
     deadline_line(g, r);
     fprintf(g, "set multiplot layout 2,1 title \"%s: %d settings, %ld replicas each "
-               "(common random numbers)\" noenhanced\n",
-            r->base->x.name, r->n, r->base->x.monte_carlo.replicas);
+               "(common random numbers)\"\n",
+            safe_text(r->base->x.name, name, sizeof name), r->n, r->base->x.monte_carlo.replicas);
     fprintf(g, "set ylabel 'mean T (days), 95 %%'\nset xlabel ''\n"
                "plot for [j=0:%d] $L index j using 1:2:3 with yerrorlines "
                "pt 7 ps 0.6 lc j+1 title value(sprintf('t%%d', j)), "
@@ -209,8 +273,9 @@ int tmc_plot_sweep(const char *svg, const tmc_sweep_report *r, tmc_error *err)
             lines - 1, lines - 1);
     fputs("unset arrow 3\n", g);
     fprintf(g, "set ylabel 'P(T <= %g days), Wilson 95 %%'\nset yrange [-0.03:1.03]\n"
-               "set xlabel '%s' noenhanced\nunset key\n"
+               "set xlabel \"%s\"\nunset key\n"
                "plot for [j=0:%d] $L index j using 1:5:6:7 with yerrorlines "
-               "pt 7 ps 0.6 lc j+1\n", r->base->x.deadline.days, r->axes[0].key, lines - 1);
-    return finish(g, err);
+               "pt 7 ps 0.6 lc j+1\n", r->base->x.deadline.days,
+            safe_text(r->axes[0].key, key, sizeof key), lines - 1);
+    return finish(&run, err);
 }
