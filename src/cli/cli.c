@@ -403,16 +403,7 @@ int tmc_cli_finish_plot(tmc_outfile *out, int drawn, const tmc_error *err)
 
 int tmc_cli_write_json(tmc_outfile *out, cJSON *doc)
 {
-    if (!tmc_cli_is_root()) {
-        cJSON_Delete(doc);
-        return 0;
-    }
-    tmc_error err = {""};
-    char *text = doc ? cJSON_Print(doc) : NULL;
+    char *text = doc && tmc_cli_is_root() ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
-    int rc = text ? tmc_output_commit(out, text, &err) : tmc_error_set(&err, "out of memory");
-    free(text);
-    if (rc)
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-    return rc ? 1 : 0;
+    return tmc_cli_write_text(out, text);
 }
