@@ -24,9 +24,21 @@ int tmc_engine_stop_requested(void)
     return stop_requested != 0;
 }
 
+const volatile sig_atomic_t *tmc_engine_stop_flag(void)
+{
+    return &stop_requested;
+}
+
+void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag)
+{
+    static const volatile sig_atomic_t never = 0;
+    e->stop = flag ? flag : &never;
+}
+
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
 {
     memset(e, 0, sizeof *e);
+    e->stop = &stop_requested;
     e->steps = x->job.steps;
     e->interval_steps = cf->interval_steps;
     e->save_s = x->checkpoint.save_s;
@@ -85,7 +97,7 @@ int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max)
     int kind = tmc_processes_earliest(p, TMC_PROCESSES), cut;
     double limit = p->next[kind];
     double sum = tmc_stragglers_segment(&e->stragglers, &run->strag, first, n, run->t, limit,
-                                        run->rng[TMC_STREAM_JITTER], &stop_requested, &cut);
+                                        run->rng[TMC_STREAM_JITTER], e->stop, &cut);
     double end = run->t + sum + n * e->stragglers.fixed_s;
     if (cut == TMC_CUT_STOP) { /* the replica ends at its next check, discarded */
         run->out->stopped = 1;
@@ -125,7 +137,7 @@ void tmc_run_recover(tmc_run *run, int k)
     tmc_replica *out = run->out;
     run->t = tmc_processes_strike(&run->e->processes, &run->proc, run->rng, k, run->t, out);
     long stalled = 0;
-    while (run->t < run->e->horizon_s && !stop_requested) {
+    while (run->t < run->e->horizon_s && !*run->e->stop) {
         double start = run->t;
         int hit = tmc_run_phase(run, run->proc.restore_s);
         out->restore_s += run->t - start;
@@ -142,7 +154,7 @@ void tmc_run_recover(tmc_run *run, int k)
 
 int tmc_run_must_end(tmc_run *run)
 {
-    if (stop_requested)
+    if (*run->e->stop)
         return run->out->stopped = 1;
     if (run->out->failed)
         return 1;

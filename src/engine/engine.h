@@ -28,6 +28,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include <signal.h>
+
 #include "accounting.h"
 #include "closed_form.h"
 #include "config.h"
@@ -56,6 +58,10 @@ typedef struct {
     double evict_restore_s; /* the restore that evicts slow cards, s */
     tmc_straggler_model stragglers; /* the compute time of steps */
     tmc_process_model processes;    /* what interrupts the run */
+    /* Read at segment boundaries and every TMC_STEPS_PER_STOP_CHECK steps:
+     * tmc_engine_request_stop's flag unless tmc_engine_watch_stop names
+     * another (a library caller's, trainmc.h). */
+    const volatile sig_atomic_t *stop;
 } tmc_engine;
 
 /* Build the engine from a validated experiment and its closed form (which
@@ -96,5 +102,13 @@ void tmc_engine_request_stop(void);
 
 /* 1 once tmc_engine_request_stop has been called. */
 int tmc_engine_stop_requested(void);
+
+/* The flag tmc_engine_request_stop sets, for a caller that passes stop flags
+ * (the command line, through trainmc.h's tmc_run_options.stop). */
+const volatile sig_atomic_t *tmc_engine_stop_flag(void);
+
+/* Make e's replicas stop when *flag becomes non-zero instead of at
+ * tmc_engine_request_stop (flag NULL: never). */
+void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag);
 
 #endif

@@ -101,6 +101,34 @@ static int apply_override(cJSON *root, const char *spec, const char *base_dir,
     return 0;
 }
 
+/* Keep the overrides in x->overrides, NUL after each (result files list
+ * them). 0, or -1 with err when they do not fit. */
+static int record_overrides(tmc_experiment *x, const char *const *overrides, int n,
+                            tmc_error *err)
+{
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(overrides[i]) + 1;
+        if (len > sizeof x->overrides - used)
+            return tmc_error_set(err, "--set %.60s...: the overrides take more than %d bytes "
+                                      "in all (at most %d)", overrides[i],
+                                 TMC_OVERRIDES_BYTES - 1, TMC_OVERRIDES_BYTES - 1);
+        memcpy(x->overrides + used, overrides[i], len);
+        used += len;
+    }
+    x->n_overrides = n;
+    return 0;
+}
+
+int tmc_config_list_overrides(const tmc_experiment *x, const char **out, int max)
+{
+    const char *p = x->overrides;
+    int n = x->n_overrides < max ? x->n_overrides : max;
+    for (int i = 0; i < n; p += strlen(p) + 1)
+        out[i++] = p;
+    return n;
+}
+
 /* A message about a path an override set, or set inside of, or a path inside
  * what an override set: the file alone does not explain it, so add
  * " (with the command-line override KEY=VALUE)". */
@@ -158,7 +186,7 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
     cJSON *root = tmc_cfg_parse_object(text, label, err);
     if (!root)
         return -1;
-    int rc = 0;
+    int rc = record_overrides(out, overrides, n_overrides, err);
     for (int i = 0; i < n_overrides && !rc; i++)
         rc = apply_override(root, overrides[i], base_dir, out, err);
     if (!rc && (rc = validate(root, label, base_dir, out, err)))

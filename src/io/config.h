@@ -229,13 +229,17 @@ typedef struct {
 
 #define TMC_PATH_MAX 4096 /* a longer path is refused, never truncated */
 #define TMC_MAX_INPUTS 12 /* the experiment, section files, traces */
+#define TMC_OVERRIDES_BYTES 16384 /* all overrides of one experiment, NULs included */
 
-typedef struct {
+/* Named so that trainmc.h can declare it opaque. */
+typedef struct tmc_experiment {
     char name[128];
     char source[256];
     char path[TMC_PATH_MAX]; /* the experiment file it was read from */
     int n_inputs;            /* every file read: no output may name one of them */
     char inputs[TMC_MAX_INPUTS][TMC_PATH_MAX];
+    int n_overrides;         /* the overrides applied, in order, each ended by */
+    char overrides[TMC_OVERRIDES_BYTES]; /* a NUL: what a result records */
     tmc_job job;
     tmc_jitter jitter;
     tmc_failures failures;
@@ -264,6 +268,10 @@ typedef struct {
  * " (with the command-line override KEY=VALUE)". */
 int tmc_config_load(const char *path, const char *const *overrides, int n_overrides,
                     tmc_experiment *out, tmc_error *err);
+
+/* The overrides x was loaded with, in order, into out[max] (pointers into
+ * x). Returns their count (at most max). */
+int tmc_config_list_overrides(const tmc_experiment *x, const char **out, int max);
 
 /* What the validation table holds at a dotted key such as "job.cards". */
 typedef enum {

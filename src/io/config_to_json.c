@@ -4,8 +4,10 @@
  * Invariants: every section of the validation table appears, with every
  * key's value in force (defaults included) under the key's own name; a
  * process that is off is null; a replayed trace appears as its times
- * (trace_days), and the mean interval it replaces is left out; text keys
- * other than name and source are not echoed. */
+ * (trace_days), and the mean interval it replaces is left out; of the
+ * checkpoint interval's two keys only the one given appears (the other holds
+ * 0, which validation would refuse: the JSON must read back as the same
+ * experiment); text keys other than name and source are not echoed. */
 #include "config_internal.h"
 
 #include <stdint.h>
@@ -36,6 +38,16 @@ static cJSON *trace_json(const char *at)
     return n > 0 ? cJSON_CreateDoubleArray(days, n) : NULL;
 }
 
+/* 1 for the checkpoint interval key that was not given (it holds 0). */
+static int interval_not_given(const section *sec, const field *f, const char *base)
+{
+    if (strcmp(sec->name, "checkpoint") != 0)
+        return 0;
+    const void *at = base + f->off;
+    return (!strcmp(f->key, "interval_s") && *(const double *)at == 0) ||
+           (!strcmp(f->key, "interval_steps") && *(const long *)at == 0);
+}
+
 /* 1 if section `sec` at `base` replays a trace. */
 static int traced(const section *sec, const char *base)
 {
@@ -54,6 +66,8 @@ static void add_section(cJSON *obj, const section *sec, const char *base)
         /* a replayed trace records its times; the mean it replaces is unset */
         if (replayed && (!strcmp(f->key, "mean_interval_days") ||
                          !strcmp(f->key, "per_card_mtbf_days")))
+            continue;
+        if (interval_not_given(sec, f, base))
             continue;
         cJSON *v = f->type == T_TRACE ? trace_json(base + f->off) : field_json(f, base);
         if (v)

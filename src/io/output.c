@@ -156,7 +156,7 @@ void tmc_output_text(FILE *f, const tmc_report *r)
 
 /* ---------- JSON ---------- */
 
-static cJSON *json_closed_form(const tmc_closed_form *cf)
+cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "compute_s", cf->compute_s);
@@ -249,7 +249,7 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(cens, "replicas", t->censored);
     cJSON_AddNumberToObject(cens, "horizon_days", r->horizon_s / TMC_DAY_S);
     cJSON_AddItemToObject(root, "split_days", json_split(r));
-    cJSON_AddItemToObject(root, "closed_form", json_closed_form(r->cf));
+    cJSON_AddItemToObject(root, "closed_form", tmc_output_closed_form_json(r->cf));
     if (r->precision) {
         cJSON *p = cJSON_AddObjectToObject(root, "precision");
         cJSON_AddStringToObject(p, "target", r->precision->target->text);

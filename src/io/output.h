@@ -48,6 +48,10 @@ void tmc_output_text(FILE *f, const tmc_report *r);
  * cJSON_Delete. Returns NULL if memory runs out. */
 cJSON *tmc_output_json(const tmc_report *r);
 
+/* The closed forms as the run document's "closed_form" object; NULL if
+ * memory runs out. */
+cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf);
+
 /* An output file written atomically: opened as a temporary file beside the
  * target before any work (so a missing folder or a permission error fails
  * early), renamed over the target only when complete. */

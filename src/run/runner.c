@@ -57,7 +57,7 @@ static void *worker(void *arg)
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
     long c;
-    while (!tmc_engine_stop_requested() && !atomic_load(&sh->failure) &&
+    while (!*sh->e->stop && !atomic_load(&sh->failure) &&
            (c = atomic_fetch_add(&sh->next_chunk, 1)) < sh->end_chunk)
         run_chunk(sh, c, rng);
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
