@@ -4,7 +4,7 @@
  * What must hold: any byte string is an experiment that tmc_config_parse
  * accepts or refuses with a non-empty message; an accepted one that the
  * command line would run (finite step time, no async write backlog, Daly's
- * expected wall time at most TMC_CLI_MAX_DALY_FACTOR times the uninterrupted
+ * expected wall time at most TMC_FINISHABLE_MAX_DALY_FACTOR times the uninterrupted
  * one: tmc_cli_check_finishable) goes through tmc_closed_form_compute,
  * tmc_engine_init, two replicas of tmc_engine_run (and replica 0 again) and
  * tmc_engine_free with no crash, leak, undefined behaviour or hang, and
@@ -37,6 +37,7 @@
 #include "closed_form.h"
 #include "config.h"
 #include "engine.h"
+#include "finishable.h"
 
 #define FUZZ_MAX_STEPS 2000
 #define FUZZ_MAX_CARDS 4096
@@ -113,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tmc_closed_form_compute(x, &cf);
     /* what tmc_cli_check_finishable refuses, the command line never runs */
     if (!isfinite(cf.uninterrupted_s) || cf.write_backlog ||
-        !(cf.daly_wall_s / cf.uninterrupted_s <= TMC_CLI_MAX_DALY_FACTOR))
+        !(cf.daly_wall_s / cf.uninterrupted_s <= TMC_FINISHABLE_MAX_DALY_FACTOR))
         goto done;
     if (bound_horizon(x, &cf) == 0)
         fuzz_check_engine(x, &cf);

@@ -66,7 +66,7 @@ static void setting_load(const tmc_sweep_base *b, double value, tmc_sweep_settin
 static void run(const tmc_sweep_setting *s, double *days, tmc_sweep_result *r)
 {
     tmc_error err = {""};
-    if (tmc_sweep_run(s, 2, NULL, NULL, days, r, &err))
+    if (tmc_sweep_run_setting(s, 2, NULL, NULL, NULL, days, r, &err))
         fail_msg("%s", err.msg);
 }
 
@@ -212,7 +212,7 @@ static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
     long n = s.x.monte_carlo.replicas;
     double *days = malloc((size_t)n * sizeof *days), lo, hi;
     tmc_sweep_result r;
-    int rc = tmc_sweep_run(&s, 1, NULL, NULL, days, &r, err);
+    int rc = tmc_sweep_run_setting(&s, 1, NULL, NULL, NULL, days, &r, err);
     free(days);
     if (!rc)
         tmc_sweep_estimate_metric(&r, c->metric, metric, &lo, &hi);

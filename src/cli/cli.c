@@ -17,6 +17,7 @@
 
 #include "plot.h"
 #include "engine.h"
+#include "finishable.h"
 #include "plan.h"
 #include "ranks.h"
 
@@ -153,75 +154,15 @@ int tmc_cli_check_feasible(const tmc_experiment *x, const char *setting, int for
     return 2;
 }
 
-/* 1 when the run would finish (tmc_cli_check_finishable) at Daly's optimum
- * interval: then the interval is what to change. */
-static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form *cf)
-{
-    tmc_experiment y = *x;
-    y.checkpoint.interval_s = cf->daly_interval_s;
-    y.checkpoint.interval_steps = 0;
-    tmc_closed_form at;
-    tmc_closed_form_compute(&y, &at);
-    return at.daly_wall_s / at.uninterrupted_s <= TMC_CLI_MAX_DALY_FACTOR;
-}
-
-/* x without its replayed traces: a trace is finite (nothing strikes after
- * its last time), so it delays the run by at most its length of
- * interruptions and cannot stop it from finishing; only the Poisson and
- * lifetime processes can. *cf_out is the closed form of that. */
-static void without_traces(const tmc_experiment *x, tmc_closed_form *cf_out)
-{
-    static tmc_experiment y; /* large (traces): not on the stack; one thread here */
-    y = *x;
-    if (y.failures.enabled && y.failures.distribution == TMC_LIFETIME_TRACE)
-        y.failures.enabled = 0;
-    if (y.outages.enabled && y.outages.n_trace > 0)
-        y.outages.enabled = 0;
-    if (y.loss_spikes.enabled && y.loss_spikes.n_trace > 0)
-        y.loss_spikes.enabled = 0;
-    tmc_closed_form_compute(&y, cf_out);
-}
-
 int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting)
 {
-    char prefix[300], advice[160];
-    tmc_closed_form cf_endless;
-    without_traces(x, &cf_endless);
-    const tmc_closed_form *cf = &cf_endless;
-    setting_prefix(setting, prefix, sizeof prefix);
-    if (!isfinite(cf->uninterrupted_s)) {
-        fprintf(stderr, "trainmc: %s: %sthe step time is not a finite number of seconds "
-                        "(job.flop_per_step / (job.cards x job.peak_flops x "
-                        "job.efficiency) overflows)\n", x->path, prefix);
-        return 2;
-    }
-    if (cf->write_backlog) {
-        fprintf(stderr, "trainmc: %s: %sasynchronous saves cannot keep up: a snapshot takes "
-                        "%.4g s to write but one is taken every %.4g s (interval + copy), so "
-                        "the write queue grows without bound (docs/model.md 3.3); lengthen the "
-                        "checkpoint interval or shorten checkpoint.write_s\n",
-                x->path, prefix, x->checkpoint.write_s, cf->interval_s + x->checkpoint.save_s);
-        return 2;
-    }
-    double factor = cf->daly_wall_s / cf->uninterrupted_s;
-    if (factor <= TMC_CLI_MAX_DALY_FACTOR)
+    char prefix[300], why[1024];
+    int rc = tmc_finishable_check(x, why, sizeof why); /* finishable.h */
+    if (rc == 0)
         return 0;
-    double segment_s = cf->interval_s + x->checkpoint.save_s;
-    if (finishable_at_optimum(x, cf))
-        snprintf(advice, sizeof advice, "try a checkpoint interval near Daly's optimum, "
-                 "%.4g s, or fewer interruptions", cf->daly_interval_s);
-    else
-        snprintf(advice, sizeof advice, "try fewer interruptions (cards, outages, spikes) "
-                 "or faster saves: no checkpoint interval fixes it");
-    /* a segment of w seconds needs e^(w/M) attempts on average (Daly 2006) */
-    fprintf(stderr,
-            "trainmc: %s: %sthe run cannot finish in practice: an interruption every %.4g s "
-            "against segments of %.4g s (interval + save) means about %.3g attempts per "
-            "segment and an expected wall time %.3g times the uninterrupted one (Daly, "
-            "docs/model.md 3.5; the limit is %.0f); %s\n",
-            x->path, prefix, cf->mtbf_s, segment_s, exp(segment_s / cf->mtbf_s), factor,
-            TMC_CLI_MAX_DALY_FACTOR, advice);
-    return 2;
+    setting_prefix(setting, prefix, sizeof prefix);
+    fprintf(stderr, "trainmc: %s: %s%s\n", x->path, prefix, why);
+    return rc < 0 ? 1 : 2;
 }
 
 int tmc_cli_is_root(void)

@@ -16,9 +16,6 @@
 #include "output.h"
 
 #define TMC_VERSION "0.1.0"
-/* Refuse runs whose expected wall time (Daly) exceeds this many times the
- * uninterrupted one: a replica would practically never finish. */
-#define TMC_CLI_MAX_DALY_FACTOR 1000.0
 
 int tmc_cli_run(int argc, char **argv);
 int tmc_cli_plan(int argc, char **argv);
@@ -58,7 +55,7 @@ int tmc_cli_check_not_input(const char *output_path, const tmc_experiment *x);
 int tmc_cli_check_feasible(const tmc_experiment *x, const char *setting, int force);
 
 /* Refuse (message on stderr, 2) a run whose expected wall time (Daly's
- * formula, closed_form.h) exceeds TMC_CLI_MAX_DALY_FACTOR times its
+ * formula, closed_form.h) exceeds TMC_FINISHABLE_MAX_DALY_FACTOR (finishable.h) times its
  * uninterrupted wall time, with the expected attempts per segment and advice
  * that fits the cause: Daly's optimum interval when it would finish there,
  * else fewer interruptions or faster saves; setting as above. Replayed

@@ -15,6 +15,7 @@
 #include "importance.h"
 #include "precision.h"
 #include "sweep.h"
+#include "sweep_grid.h"
 #include "sweep_output.h"
 
 #define MAX_EVALUATIONS (TMC_SWEEP_MAX_BISECTIONS + 2)
@@ -56,7 +57,6 @@ typedef struct {
     tmc_outfile out; /* --json */
     tmc_outfile csv; /* --csv */
     tmc_outfile plot; /* --plot */
-    tmc_precision_outcome precision; /* with --precision: how it ended */
 } sweep_run;
 
 /* The base experiment (with --set) and its keys; replicas >= 2 for the
@@ -74,9 +74,8 @@ static int load_base(sweep_run *sw, const char *const *keys)
     }
     if ((rc = tmc_cli_check_same_experiment(&sw->base.x, o->experiment)))
         return rc;
-    if (sw->base.x.monte_carlo.replicas < 2) {
-        fprintf(stderr, "trainmc: %s: monte_carlo.replicas: 1; a sweep needs at least 2 "
-                        "(for its standard errors)\n", o->experiment);
+    if (tmc_sweep_check_replicas(&sw->base, &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
         return 2;
     }
     sw->threads = o->threads ? o->threads : tmc_runner_default_threads();
@@ -113,19 +112,9 @@ static int lines_differ(const tmc_sweep_setting *s, int n)
     return 0;
 }
 
-/* Load setting i of the grid into s[i] for all n, and check each. 0, or 2. */
-static int load_settings(const sweep_run *sw, const tmc_sweep_axis *axes, int n_axes,
-                         tmc_sweep_setting *s, int n)
+/* Check every loaded setting of the grid s[n]. 0, or 2. */
+static int check_settings(const sweep_run *sw, const tmc_sweep_setting *s, int n)
 {
-    tmc_error err = {""};
-    for (int i = 0; i < n; i++) {
-        double value[TMC_SWEEP_MAX_KEYS];
-        tmc_sweep_get_values(axes, n_axes, i, value);
-        if (tmc_sweep_load_setting(&sw->base, value, &s[i], &err)) {
-            fprintf(stderr, "trainmc: %s\n", err.msg);
-            return 2;
-        }
-    }
     int named = lines_differ(s, n), rc = 0;
     char last[512] = "";
     for (int i = 0; i < n && !rc; i++)
@@ -157,7 +146,8 @@ static int write_json(sweep_run *sw, cJSON *doc)
     return tmc_cli_write_json(&sw->out, doc);
 }
 
-/* Exit code of a failed tmc_sweep_run: 130 when stopped by a signal. */
+/* Exit code of a failed run (tmc_sweep_grid_run, tmc_sweep_run_setting): 130
+ * when stopped by a signal. */
 static int run_failed(const sweep_run *sw, int rc, const tmc_error *err)
 {
     if (rc == TMC_RUNNER_STOPPED) {
@@ -168,214 +158,36 @@ static int run_failed(const sweep_run *sw, int rc, const tmc_error *err)
     return 1;
 }
 
-/* Progress over all settings of a grid: offset + done of total replicas. */
-typedef struct {
-    long offset, total;
-} grid_progress;
-
-static void progress_grid(long done, long total, void *ctx)
-{
-    const grid_progress *p = ctx;
-    (void)total;
-    tmc_cli_progress_bar(p->offset + done, p->total, NULL);
-}
-
 /* ---------- a grid ---------- */
 
-/* The grid's arrays, indexed by setting (days: by setting, then replica). */
-typedef struct {
-    tmc_sweep_setting *settings;
-    tmc_sweep_result *results;
-    tmc_sweep_diff *diffs;
-    int *line_best, *within;
-    double *days;
-} grid_data;
-
-static void grid_free(grid_data *g)
+/* The text table (and precision line), then --csv, --plot and --json. */
+static int report_grid(sweep_run *sw, const tmc_sweep_grid *g)
 {
-    free(g->settings);
-    free(g->results);
-    free(g->diffs);
-    free(g->line_best);
-    free(g->within);
-    free(g->days);
-}
-
-static int grid_alloc(grid_data *g, int n, long replicas)
-{
-    g->settings = calloc((size_t)n, sizeof *g->settings);
-    g->results = calloc((size_t)n, sizeof *g->results);
-    g->diffs = calloc((size_t)n, sizeof *g->diffs);
-    g->line_best = calloc((size_t)n, sizeof *g->line_best);
-    g->within = calloc((size_t)n, sizeof *g->within);
-    g->days = malloc((size_t)n * (size_t)replicas * sizeof *g->days);
-    if (g->settings && g->results && g->diffs && g->line_best && g->within && g->days)
-        return 0;
-    fprintf(stderr, "trainmc: out of memory for %d settings of %ld replicas\n", n, replicas);
-    return 1;
-}
-
-/* Whether every setting meets the precision target over its first `done`
- * replicas (wall seconds at stride `stride`); the widest half-width. */
-static int all_precise(sweep_run *sw, grid_data *g, int n, long stride, long done)
-{
-    int all = 1;
-    sw->precision.half_width = 0;
-    for (int i = 0; i < n; i++) {
-        double hw, v;
-        all &= tmc_precision_met(&sw->o->precision, g->days + i * stride, done,
-                                 &g->settings[i].x.deadline, &hw, &v);
-        if (hw > sw->precision.half_width)
-            sw->precision.half_width = hw, sw->precision.value = v;
-    }
-    return all;
-}
-
-/* Batches of TMC_PRECISION_BATCH replicas for every setting until all meet
- * the target or the budget is spent; every setting keeps the same replicas
- * (common random numbers), then the arrays are packed to that count. */
-static int run_grid_precise(sweep_run *sw, grid_data *g, int n)
-{
-    long budget = sw->base.x.monte_carlo.replicas, done = 0;
-    tmc_error err = {""};
-    sw->precision.target = &sw->o->precision;
-    sw->precision.reached = 0;
-    while (done < budget && !sw->precision.reached) {
-        long m = budget - done < TMC_PRECISION_BATCH ? budget - done : TMC_PRECISION_BATCH;
-        for (int i = 0; i < n; i++) {
-            int rc = tmc_sweep_run_batch(&g->settings[i], done, m, sw->threads, NULL, NULL,
-                                         g->days + i * budget + done, &g->results[i], &err);
-            if (rc)
-                return run_failed(sw, rc, &err);
-        }
-        done += m;
-        sw->precision.reached = all_precise(sw, g, n, budget, done);
-    }
-    sw->base.x.monte_carlo.replicas = done;
-    for (int i = 0; i < n; i++) {
-        memmove(g->days + i * done, g->days + i * budget, (size_t)done * sizeof *g->days);
-        g->settings[i].x.monte_carlo.replicas = done;
-        if (tmc_sweep_finish(&g->settings[i], g->days + i * done, done, &g->results[i], &err))
-            return run_failed(sw, -1, &err);
-    }
-    for (int i = 0; i < n && sw->o->importance; i++) {
-        int rc = tmc_sweep_run_importance(&g->settings[i], sw->o->importance,
-                                          sw->o->pilot ? sw->o->pilot : 1000, sw->threads,
-                                          &g->results[i], &err);
-        if (rc)
-            return run_failed(sw, rc, &err);
-    }
-    return 0;
-}
-
-static int run_grid(sweep_run *sw, grid_data *g, int n)
-{
-    if (sw->o->has_precision)
-        return run_grid_precise(sw, g, n);
-    long reps = sw->base.x.monte_carlo.replicas;
-    grid_progress p = {0, n * reps};
-    tmc_error err = {""};
-    for (int i = 0; i < n; i++, p.offset += reps) {
-        int rc = tmc_sweep_run(&g->settings[i], sw->threads, sw->show ? progress_grid : NULL,
-                               &p, g->days + i * reps, &g->results[i], &err);
-        if (!rc && sw->o->importance)
-            rc = tmc_sweep_run_importance(&g->settings[i], sw->o->importance,
-                                          sw->o->pilot ? sw->o->pilot : 1000, sw->threads,
-                                          &g->results[i], &err);
-        if (rc)
-            return run_failed(sw, rc, &err);
-    }
-    return 0;
-}
-
-/* Each setting's difference from the reference. 0, or -1 with err. */
-static int diff_all(const tmc_sweep_report *r, grid_data *g, long reps, tmc_error *err)
-{
-    const double *ref = g->days + r->reference * reps;
-    for (int i = 0; i < r->n; i++)
-        if (tmc_sweep_compute_diff(g->days + i * reps, ref, reps, &g->diffs[i], err))
-            return -1;
-    return 0;
-}
-
-/* On each line along the interval axis: its best setting, and the settings
- * within 2 CRN standard errors of it. 0, or -1 with err. */
-static int mark_optimum(const tmc_sweep_report *r, grid_data *g, long reps, tmc_error *err)
-{
-    int a = r->interval_axis, idx[TMC_SWEEP_MAX_SETTINGS];
-    tmc_sweep_diff d;
-    for (int j = 0; j < tmc_sweep_count_lines(r->axes, r->n_axes, a); j++) {
-        tmc_sweep_get_line(r->axes, r->n_axes, a, j, idx);
-        int best = tmc_sweep_find_best(g->results, idx, r->axes[a].n);
-        for (int v = 0; v < r->axes[a].n; v++) {
-            int i = idx[v];
-            if (tmc_sweep_compute_diff(g->days + i * reps, g->days + best * reps, reps, &d, err))
-                return -1;
-            g->line_best[i] = best;
-            g->within[i] = tmc_sweep_is_within(&d);
-        }
-    }
-    return 0;
-}
-
-static int compare(const tmc_sweep_report *r, grid_data *g, long reps)
-{
-    tmc_error err = {""};
-    if (diff_all(r, g, reps, &err) || (r->interval_axis >= 0 && mark_optimum(r, g, reps, &err))) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        return 1;
-    }
-    return 0;
-}
-
-/* The axis holding a checkpoint interval, or -1. */
-static int interval_axis(const tmc_sweep_axis *axes, int n_axes)
-{
-    for (int a = 0; a < n_axes; a++)
-        if (!strcmp(axes[a].key, "checkpoint.interval_s") ||
-            !strcmp(axes[a].key, "checkpoint.interval_steps"))
-            return a;
-    return -1;
-}
-
-static int report_grid(sweep_run *sw, const tmc_sweep_axis *axes, int n_axes, grid_data *g,
-                       int n, double elapsed_s)
-{
-    int all[TMC_SWEEP_MAX_SETTINGS];
-    for (int i = 0; i < n; i++)
-        all[i] = i;
-    tmc_sweep_report r = {.base = &sw->base, .axes = axes, .n_axes = n_axes, .n = n,
-                          .settings = g->settings, .results = g->results, .diffs = g->diffs,
-                          .reference = tmc_sweep_find_best(g->results, all, n),
-                          .interval_axis = interval_axis(axes, n_axes),
-                          .line_best = g->line_best, .within = g->within,
-                          .threads = sw->threads, .elapsed_s = elapsed_s};
-    if (compare(&r, g, sw->base.x.monte_carlo.replicas))
-        return 1;
-    tmc_sweep_output_text(stdout, &r);
+    const tmc_sweep_report *r = &g->report;
+    tmc_sweep_output_text(stdout, r);
     if (sw->o->has_precision)
         printf("\nPrecision target %s: %s after %ld replicas per setting (widest 95 %% "
                "half-width %.3g)\n", sw->o->precision.text,
-               sw->precision.reached ? "reached" : "NOT reached: the replica budget ran out",
-               sw->base.x.monte_carlo.replicas, sw->precision.half_width);
+               g->precision.reached ? "reached" : "NOT reached: the replica budget ran out",
+               sw->base.x.monte_carlo.replicas, g->precision.half_width);
     if (tmc_cli_check_stdout())
         return 1;
-    if (sw->o->csv_path && tmc_cli_write_text(&sw->csv, tmc_sweep_output_csv(&r)))
+    if (sw->o->csv_path && tmc_cli_write_text(&sw->csv, tmc_sweep_output_csv(r)))
         return 1;
     if (sw->o->plot_path) {
         tmc_error err = {""};
-        int drawn = tmc_cli_is_root() ? tmc_plot_sweep(fileno(sw->plot.fp), &r, &err) : 0;
+        int drawn = tmc_cli_is_root() ? tmc_plot_sweep(fileno(sw->plot.fp), r, &err) : 0;
         if (tmc_cli_finish_plot(&sw->plot, drawn, &err))
             return 1;
     }
     if (!sw->o->json_path)
         return 0;
-    cJSON *doc = tmc_sweep_output_json(&r);
+    cJSON *doc = tmc_sweep_output_json(r);
     if (doc && sw->o->has_precision) {
         cJSON *p = cJSON_AddObjectToObject(doc, "precision");
         cJSON_AddStringToObject(p, "target", sw->o->precision.text);
-        cJSON_AddBoolToObject(p, "reached", sw->precision.reached);
-        cJSON_AddNumberToObject(p, "half_width", sw->precision.half_width);
+        cJSON_AddBoolToObject(p, "reached", g->precision.reached);
+        cJSON_AddNumberToObject(p, "half_width", g->precision.half_width);
     }
     return write_json(sw, doc);
 }
@@ -392,25 +204,25 @@ static int sweep_grid(sweep_run *sw)
         keys[a] = axes[a].key;
     }
     int rc = load_base(sw, keys);
-    long reps = sw->base.x.monte_carlo.replicas;
-    if (!rc && tmc_sweep_check_grid(axes, o->n_vary, reps, &err)) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        rc = 2;
-    }
     if (rc)
         return rc;
-    int n = tmc_sweep_count_settings(axes, o->n_vary);
-    grid_data g = {0};
-    if (!(rc = grid_alloc(&g, n, reps)) &&
-        !(rc = load_settings(sw, axes, o->n_vary, g.settings, n)) && !(rc = open_outputs(sw))) {
+    tmc_sweep_grid g;
+    if ((rc = tmc_sweep_grid_init(&g, &sw->base, axes, o->n_vary, &err))) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        rc = rc == TMC_SWEEP_GRID_INPUT ? 2 : 1;
+    } else if (!(rc = check_settings(sw, g.settings, g.n)) && !(rc = open_outputs(sw))) {
+        /* the stop flag is the engine's own, which the signals set */
+        tmc_sweep_grid_options go = {
+            .threads = sw->threads, .progress = sw->show ? tmc_cli_progress_bar : NULL,
+            .precision = o->has_precision ? &o->precision : NULL,
+            .importance = o->importance, .pilot = o->pilot ? o->pilot : 1000};
         tmc_cli_catch_stop_signals();
-        double t0 = tmc_cli_now_s();
-        if (!(rc = run_grid(sw, &g, n)))
-            rc = report_grid(sw, axes, o->n_vary, &g, n, tmc_cli_now_s() - t0);
+        rc = tmc_sweep_grid_run(&g, &go, &err);
+        rc = rc ? run_failed(sw, rc, &err) : report_grid(sw, &g);
         if (rc)
             abort_outputs(sw);
     }
-    grid_free(&g);
+    tmc_sweep_grid_free(&g);
     return rc;
 }
 
@@ -451,8 +263,8 @@ static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
         err->msg[0] = '\0'; /* the refusal is printed */
         return -1;
     }
-    int rc = tmc_sweep_run(s, sw->threads, sw->show ? tmc_cli_progress_bar : NULL, NULL,
-                           t->days, r, err);
+    int rc = tmc_sweep_run_setting(s, sw->threads, sw->show ? tmc_cli_progress_bar : NULL,
+                                   NULL, NULL, t->days, r, err);
     if (rc) {
         t->exit_code = rc == TMC_RUNNER_STOPPED ? 130 : 1;
         return -1;

@@ -65,6 +65,15 @@ int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *
     return 0;
 }
 
+int tmc_sweep_check_replicas(const tmc_sweep_base *b, tmc_error *err)
+{
+    if (b->x.monte_carlo.replicas < 2)
+        return tmc_error_set(err, "%s: monte_carlo.replicas: %ld; a sweep needs at least 2 "
+                                  "(for its standard errors)", b->path,
+                             b->x.monte_carlo.replicas);
+    return 0;
+}
+
 /* ---------- settings ---------- */
 
 /* The shortest text that reads back as v: integers without an exponent. */
@@ -167,13 +176,26 @@ int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
 
 /* ---------- running ---------- */
 
+/* The engine of setting s, watching *stop (NULL: the engine's own flag).
+ * 0, or -1 with err. */
+static int build_engine(tmc_engine *e, const tmc_sweep_setting *s,
+                        const volatile sig_atomic_t *stop, tmc_error *err)
+{
+    if (tmc_engine_init(e, &s->x, &s->cf))
+        return tmc_error_set(err, "out of memory building the engine");
+    if (stop)
+        tmc_engine_watch_stop(e, stop);
+    return 0;
+}
+
 int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long pilot,
-                             int threads, tmc_sweep_result *r, tmc_error *err)
+                             int threads, const volatile sig_atomic_t *stop,
+                             tmc_sweep_result *r, tmc_error *err)
 {
     const tmc_experiment *x = &s->x;
     tmc_engine e;
-    if (tmc_engine_init(&e, x, &s->cf))
-        return tmc_error_set(err, "out of memory building the engine");
+    if (build_engine(&e, s, stop, err))
+        return -1;
     int rc = tmc_importance_run(&e, mode, pilot, x->monte_carlo.replicas, x->monte_carlo.seed,
                                 threads, &r->importance, err);
     tmc_engine_free(&e);
@@ -182,12 +204,13 @@ int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long 
 }
 
 int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int threads,
-                        tmc_progress_fn progress, void *ctx, double *wall_s,
+                        tmc_progress_fn progress, void *ctx,
+                        const volatile sig_atomic_t *stop, double *wall_s,
                         tmc_sweep_result *r, tmc_error *err)
 {
     tmc_engine e;
-    if (tmc_engine_init(&e, &s->x, &s->cf))
-        return tmc_error_set(err, "out of memory building the engine");
+    if (build_engine(&e, s, stop, err))
+        return -1;
     tmc_replica batch;
     int rc = tmc_runner_run_from(&e, first, n, s->x.monte_carlo.seed, threads, progress, ctx,
                                  wall_s, &batch, err);
@@ -222,11 +245,12 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep
     return 0;
 }
 
-int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
-                  void *ctx, double *days, tmc_sweep_result *r, tmc_error *err)
+int tmc_sweep_run_setting(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
+                          void *ctx, const volatile sig_atomic_t *stop, double *days,
+                          tmc_sweep_result *r, tmc_error *err)
 {
     long n = s->x.monte_carlo.replicas;
-    int rc = tmc_sweep_run_batch(s, 0, n, threads, progress, ctx, days, r, err);
+    int rc = tmc_sweep_run_batch(s, 0, n, threads, progress, ctx, stop, days, r, err);
     return rc ? rc : tmc_sweep_finish(s, days, n, r, err);
 }
 

@@ -19,6 +19,8 @@
 #ifndef TMC_SWEEP_H
 #define TMC_SWEEP_H
 
+#include <signal.h>
+
 #include "closed_form.h"
 #include "config.h"
 #include "engine.h"
@@ -85,6 +87,11 @@ typedef struct {
 int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *sets,
                         int n_sets, const char *const *keys, int n_keys, tmc_error *err);
 
+/* Refuse a base of fewer than 2 replicas (the standard errors need two):
+ * "PATH: monte_carlo.replicas: N; a sweep needs at least 2 (...)". Returns
+ * 0, or -1 with err. */
+int tmc_sweep_check_replicas(const tmc_sweep_base *b, tmc_error *err);
+
 /* One setting: the experiment at value[key] for each key. */
 typedef struct {
     double value[TMC_SWEEP_MAX_KEYS];
@@ -141,26 +148,34 @@ typedef struct {
 /* Run the setting's replicas (its monte_carlo.replicas and .seed) on
  * `threads` threads through tmc_engine_init / tmc_runner_run; fill
  * days[replicas] with completion times T = reserve + wall (days, replica
- * order) and *r. progress may be NULL. Returns 0; TMC_RUNNER_STOPPED with
- * err when a stop was requested (runner.h); -1 with err if memory runs out. */
-int tmc_sweep_run(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
-                  void *ctx, double *days, tmc_sweep_result *r, tmc_error *err);
+ * order) and *r. progress may be NULL. The replicas stop soon once *stop is
+ * non-zero (NULL: once tmc_engine_request_stop is called, the command
+ * line's signal handler). Returns 0; TMC_RUNNER_STOPPED with err when a stop
+ * was requested (runner.h); -1 with err if memory runs out. */
+int tmc_sweep_run_setting(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
+                          void *ctx, const volatile sig_atomic_t *stop, double *days,
+                          tmc_sweep_result *r, tmc_error *err);
 
-/* The two halves of tmc_sweep_run, for batches (--precision): replicas
- * first .. first + n - 1 into wall_s[n] (seconds), their sums added to
- * r->totals (reset when first is 0); then the summary of days[n] (wall
- * seconds on entry, completion days on return). 0, or as tmc_sweep_run. */
+/* The two halves of tmc_sweep_run_setting, for batches (--precision):
+ * replicas first .. first + n - 1 into wall_s[n] (seconds), their sums added
+ * to r->totals (reset when first is 0); then the summary of days[n] (wall
+ * seconds on entry, completion days on return). 0, or as
+ * tmc_sweep_run_setting. */
 int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int threads,
-                        tmc_progress_fn progress, void *ctx, double *wall_s,
+                        tmc_progress_fn progress, void *ctx,
+                        const volatile sig_atomic_t *stop, double *wall_s,
                         tmc_sweep_result *r, tmc_error *err);
 int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep_result *r,
                      tmc_error *err);
 
 /* P(miss) of the setting by importance sampling, --importance MODE
  * (importance.h: "auto" or "F,O,S", `pilot` replicas a cross-entropy level),
- * into r->importance. Returns 0, TMC_RUNNER_STOPPED, or -1 with err. */
+ * into r->importance; stop as tmc_sweep_run_setting. Returns 0,
+ * TMC_RUNNER_STOPPED, TMC_IMPORTANCE_INVALID (a given tilt the experiment
+ * cannot take), or -1 with err. */
 int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long pilot,
-                             int threads, tmc_sweep_result *r, tmc_error *err);
+                             int threads, const volatile sig_atomic_t *stop,
+                             tmc_sweep_result *r, tmc_error *err);
 
 /* The difference of two settings' per-replica values a_k - b_k (same unit). */
 typedef struct {

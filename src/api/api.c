@@ -1,0 +1,281 @@
+/* api.c - trainmc.h: status, experiments, closed forms, emax. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "closed_form.h"
+#include "config.h"
+#include "emax.h"
+#include "emax_output.h"
+#include "finishable.h"
+#include "plan.h"
+#include "output.h"
+#include "runner.h"
+
+#define MAX_THREADS 4096
+#define MAX_REPLICAS 1000000000L
+#define MAX_SEED 9007199254740991.0 /* 2^53 - 1: a seed survives JSON */
+#define MAX_CARDS 10000000L
+
+const char *tmc_library_version(void)
+{
+#define TMC_STR_(x) #x
+#define TMC_STR(x) TMC_STR_(x)
+    return TMC_STR(TRAINMC_VERSION_MAJOR) "." TMC_STR(TRAINMC_VERSION_MINOR) "." TMC_STR(
+        TRAINMC_VERSION_PATCH);
+}
+
+int tmc_api_fail(tmc_status *st, int code, const char *message)
+{
+    if (st) {
+        st->code = code;
+        snprintf(st->message, sizeof st->message, "%s", message);
+    }
+    return code;
+}
+
+int tmc_api_failf(tmc_status *st, int code, const char *fmt, ...)
+{
+    char msg[sizeof st->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tmc_api_fail(st, code, msg);
+}
+
+void tmc_api_succeed(tmc_status *st)
+{
+    tmc_api_fail(st, TMC_OK, "");
+}
+
+/* One path element of "a.b.0.c" into key[n]; returns the rest or NULL at
+ * the end. */
+static const char *next_element(const char *path, char *key, size_t n)
+{
+    const char *dot = strchr(path, '.');
+    size_t len = dot ? (size_t)(dot - path) : strlen(path);
+    if (len >= n)
+        len = n - 1;
+    memcpy(key, path, len);
+    key[len] = '\0';
+    return dot ? dot + 1 : NULL;
+}
+
+double tmc_api_json_number(const cJSON *doc, const char *path)
+{
+    const cJSON *node = doc;
+    char key[256];
+    const char *rest = path;
+    while (node && rest) {
+        rest = next_element(rest, key, sizeof key);
+        if (cJSON_IsArray(node)) {
+            char *end;
+            errno = 0;
+            long i = strtol(key, &end, 10);
+            node = *key && !*end && !errno && i >= 0 && i <= 1000000000L
+                ? cJSON_GetArrayItem(node, (int)i) : NULL;
+        } else {
+            node = cJSON_GetObjectItemCaseSensitive(node, key);
+        }
+    }
+    return cJSON_IsNumber(node) ? node->valuedouble : NAN;
+}
+
+char *tmc_api_print(const cJSON *doc)
+{
+    return doc ? cJSON_PrintUnformatted(doc) : NULL;
+}
+
+static int bad_option(tmc_status *st, const char *field, const char *value, const char *range)
+{
+    return tmc_api_failf(st, TMC_ERR_INPUT, "tmc_run_options.%s = %s: must be %s", field,
+                         value, range);
+}
+
+int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
+                            uint64_t default_seed, tmc_run_options *out, tmc_status *st)
+{
+    char v[64];
+    if (o)
+        *out = *o;
+    else
+        tmc_run_options_init(out);
+    if (out->replicas < 0 || out->replicas > MAX_REPLICAS)
+        return snprintf(v, sizeof v, "%ld", out->replicas),
+               bad_option(st, "replicas", v, "0 (the experiment's) or in [1, 1e9]");
+    if (out->has_seed && (double)out->seed > MAX_SEED)
+        return snprintf(v, sizeof v, "%llu", (unsigned long long)out->seed),
+               bad_option(st, "seed", v, "in [0, 2^53 - 1]");
+    if (out->threads < 0 || out->threads > MAX_THREADS)
+        return snprintf(v, sizeof v, "%d", out->threads),
+               bad_option(st, "threads", v, "0 (one per processor) or in [1, 4096]");
+    if (out->pilot_replicas < 0 || out->pilot_replicas > MAX_REPLICAS)
+        return snprintf(v, sizeof v, "%ld", out->pilot_replicas),
+               bad_option(st, "pilot_replicas", v, "0 (1000) or in [1, 1e9]");
+    if (!out->replicas)
+        out->replicas = default_replicas;
+    if (!out->has_seed)
+        out->seed = default_seed, out->has_seed = 1;
+    if (!out->threads)
+        out->threads = tmc_runner_default_threads();
+    if (!out->pilot_replicas)
+        out->pilot_replicas = 1000;
+    return tmc_api_succeed(st), TMC_OK;
+}
+
+void tmc_run_options_init(tmc_run_options *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+int tmc_api_check_runnable(const tmc_experiment *x, const char *label, int force,
+                           tmc_status *st)
+{
+    char line[512], why[1024];
+    const char *sep = label ? ": " : "";
+    label = label ? label : "";
+    if (tmc_plan_feasibility(x, line, sizeof line) == 0 && !force)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: %s%sthe training state does not fit in "
+                             "memory (see `trainmc plan`; force runs it all the same): %s",
+                             x->path, label, sep, line);
+    int rc = tmc_finishable_check(x, why, sizeof why);
+    if (rc)
+        return tmc_api_failf(st, rc < 0 ? TMC_ERR_MEMORY : TMC_ERR_INPUT, "%s: %s%s%s",
+                             x->path, label, sep, why);
+    return TMC_OK;
+}
+
+/* ---------- experiments ---------- */
+
+static tmc_experiment *loaded(tmc_experiment *x, int rc, const tmc_error *err,
+                              tmc_status *st)
+{
+    if (rc) {
+        free(x);
+        tmc_api_fail(st, TMC_ERR_INPUT, err->msg);
+        return NULL;
+    }
+    tmc_api_succeed(st);
+    return x;
+}
+
+tmc_experiment *tmc_experiment_load(const char *path, const char *const *overrides,
+                                    int n_overrides, tmc_status *st)
+{
+    tmc_experiment *x = malloc(sizeof *x);
+    tmc_error err = {""};
+    if (!x)
+        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for an experiment"), NULL;
+    if (!path || n_overrides < 0 || (n_overrides && !overrides))
+        return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_load: no path, or "
+                                                        "a negative override count"), NULL;
+    return loaded(x, tmc_config_load(path, overrides, n_overrides, x, &err), &err, st);
+}
+
+tmc_experiment *tmc_experiment_parse(const char *json, const char *label,
+                                     const char *base_dir, const char *const *overrides,
+                                     int n_overrides, tmc_status *st)
+{
+    tmc_experiment *x = malloc(sizeof *x);
+    tmc_error err = {""};
+    if (!x)
+        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for an experiment"), NULL;
+    if (!json || n_overrides < 0 || (n_overrides && !overrides))
+        return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_parse: no text, or "
+                                                        "a negative override count"), NULL;
+    int rc = tmc_config_parse(json, label ? label : "<string>", base_dir ? base_dir : ".",
+                              overrides, n_overrides, x, &err);
+    return loaded(x, rc, &err, st);
+}
+
+void tmc_experiment_free(tmc_experiment *x)
+{
+    free(x);
+}
+
+char *tmc_experiment_to_json(const tmc_experiment *x)
+{
+    cJSON *doc = tmc_config_to_json(x);
+    char *text = tmc_api_print(doc);
+    cJSON_Delete(doc);
+    return text;
+}
+
+char *tmc_experiment_closed_form(const tmc_experiment *x)
+{
+    tmc_closed_form cf;
+    tmc_closed_form_compute(x, &cf);
+    cJSON *doc = tmc_output_closed_form_json(&cf);
+    char *text = tmc_api_print(doc);
+    cJSON_Delete(doc);
+    return text;
+}
+
+void tmc_string_free(char *s)
+{
+    cJSON_free(s);
+}
+
+/* ---------- emax ---------- */
+
+static int check_emax(const long *cards, int n_cards, long replicas, uint64_t seed,
+                      int threads, tmc_status *st)
+{
+    char v[64];
+    if (!cards || n_cards < 1 || n_cards > 1000)
+        return snprintf(v, sizeof v, "%d", n_cards),
+               bad_option(st, "n_cards", v, "in [1, 1000] with a cards array");
+    for (int i = 0; i < n_cards; i++)
+        if (cards[i] < 1 || cards[i] > MAX_CARDS)
+            return snprintf(v, sizeof v, "%ld", cards[i]),
+                   bad_option(st, "cards[i]", v, "in [1, 1e7]");
+    if (replicas < 2 || replicas > MAX_REPLICAS)
+        return snprintf(v, sizeof v, "%ld", replicas),
+               bad_option(st, "replicas", v, "in [2, 1e9]");
+    if ((double)seed > MAX_SEED)
+        return snprintf(v, sizeof v, "%llu", (unsigned long long)seed),
+               bad_option(st, "seed", v, "in [0, 2^53 - 1]");
+    if (threads < 0 || threads > MAX_THREADS)
+        return snprintf(v, sizeof v, "%d", threads),
+               bad_option(st, "threads", v, "0 (one per processor) or in [1, 4096]");
+    return TMC_OK;
+}
+
+char *tmc_emax_run(const long *cards, int n_cards, long replicas, uint64_t seed,
+                   long brute_max_cards, int threads, tmc_status *st)
+{
+    if (check_emax(cards, n_cards, replicas, seed, threads, st))
+        return NULL;
+    if (!threads)
+        threads = tmc_runner_default_threads();
+    tmc_emax_row *rows = malloc((size_t)n_cards * sizeof *rows);
+    if (!rows)
+        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for emax rows"), NULL;
+    tmc_error err = {""};
+    int rc = 0;
+    for (int i = 0; i < n_cards && !rc; i++)
+        rc = tmc_emax_compute(cards[i], replicas, seed, threads, brute_max_cards, &rows[i],
+                              &err);
+    char *text = NULL;
+    if (rc) {
+        tmc_api_fail(st, rc == TMC_EMAX_STOPPED ? TMC_ERR_STOPPED : TMC_ERR_RUNTIME, err.msg);
+    } else {
+        tmc_emax_report r = {.rows = rows, .n_rows = n_cards, .replicas = replicas,
+                             .seed = seed, .brute_max = brute_max_cards, .mu_s = NAN,
+                             .sigma_s = NAN, .fixed_s = NAN, .threads = threads};
+        cJSON *doc = tmc_emax_output_json(&r);
+        text = tmc_api_print(doc);
+        cJSON_Delete(doc);
+        if (text)
+            tmc_api_succeed(st);
+        else
+            tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for the emax document");
+    }
+    free(rows);
+    return text;
+}

@@ -1,0 +1,40 @@
+/* api_internal.h - what the files behind trainmc.h share (not installed). */
+#ifndef TMC_API_INTERNAL_H
+#define TMC_API_INTERNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "error.h"
+#include "trainmc.h"
+
+/* Fill st (if not NULL) with code and message; returns code. */
+int tmc_api_fail(tmc_status *st, int code, const char *message);
+
+/* The same with a printf-style message (cut to the status' size). */
+int tmc_api_failf(tmc_status *st, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* st = TMC_OK, "" (if not NULL). */
+void tmc_api_succeed(tmc_status *st);
+
+/* The number at dotted path `path` of doc ("a.b.0.c": object keys, array
+ * indices); NaN if there is none. */
+double tmc_api_json_number(const cJSON *doc, const char *path);
+
+/* o (NULL: defaults) checked and completed: replicas and seed from x when
+ * not given, threads resolved to >= 1. Returns 0, or TMC_ERR_INPUT with st
+ * naming the field, its value and the allowed range. */
+int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
+                            uint64_t default_seed, tmc_run_options *out, tmc_status *st);
+
+/* Refuse what the command line refuses before a run: a training state that
+ * does not fit in memory (plan.h) unless `force`, a run that cannot finish
+ * (finishable.h). `label` names the setting of a sweep (NULL: none).
+ * TMC_OK, or TMC_ERR_INPUT (TMC_ERR_MEMORY) with st. */
+int tmc_api_check_runnable(const tmc_experiment *x, const char *label, int force,
+                           tmc_status *st);
+
+/* The document as compact JSON text (malloc'd), or NULL if memory runs out. */
+char *tmc_api_print(const cJSON *doc);
+
+#endif

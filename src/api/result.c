@@ -1,0 +1,262 @@
+/* result.c - trainmc.h: running an experiment's replicas, and reading what
+ * they gave. The command line's `trainmc run` is this, plus printing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api_internal.h"
+#include "engine.h"
+#include "ranks.h"
+#include "result.h"
+#include "runner.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A failed runner, importance or memory step as a status. */
+static void failed(tmc_status *st, int rc, const tmc_error *err)
+{
+    int code = rc == TMC_RUNNER_STOPPED      ? TMC_ERR_STOPPED
+             : rc == TMC_IMPORTANCE_INVALID ? TMC_ERR_INPUT
+             : strstr(err->msg, "out of memory") ? TMC_ERR_MEMORY
+                                                 : TMC_ERR_RUNTIME;
+    tmc_api_fail(st, code, err->msg);
+}
+
+/* All replicas at once, or, with a precision target, batches until it is
+ * met or the budget is spent (precision.h). Fills r->completion_days with
+ * wall seconds and r->replicas with the count run. */
+static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options *o,
+                       tmc_error *err)
+{
+    long budget = r->x.monte_carlo.replicas;
+    uint64_t seed = r->x.monte_carlo.seed;
+    double *wall = r->completion_days;
+    if (!o->precision) {
+        r->replicas = budget;
+        return tmc_runner_run_samples(e, 0, budget, seed, o->threads, o->progress,
+                                      o->progress_ctx, wall, r->samples, &r->totals, err);
+    }
+    tmc_precision_outcome *po = &r->precision_outcome;
+    long done = 0;
+    while (done < budget && !po->reached) {
+        long n = budget - done < TMC_PRECISION_BATCH ? budget - done : TMC_PRECISION_BATCH;
+        tmc_replica batch;
+        int rc = tmc_runner_run_samples(e, done, n, seed, o->threads, NULL, NULL, wall + done,
+                                        r->samples ? r->samples + done : NULL, &batch, err);
+        if (rc)
+            return rc;
+        tmc_accounting_accumulate(&r->totals, &batch);
+        done += n;
+        po->reached = tmc_precision_met(&r->precision, wall, done, &r->x.deadline,
+                                        &po->half_width, &po->value);
+        if (o->progress)
+            o->progress(done, budget, o->progress_ctx);
+    }
+    if (o->progress && done < budget)
+        o->progress(budget, budget, o->progress_ctx); /* the end */
+    r->replicas = done;
+    return 0;
+}
+
+/* Completion days from wall seconds, and their summary (on a sorted copy). */
+static void summarize(tmc_result *r)
+{
+    for (long k = 0; k < r->replicas; k++)
+        r->completion_days[k] = r->x.deadline.reserve_days + r->completion_days[k] / TMC_DAY_S;
+    memcpy(r->sorted_days, r->completion_days, (size_t)r->replicas * sizeof *r->sorted_days);
+    tmc_stats_summarize(r->sorted_days, r->replicas, r->x.deadline.days, &r->days);
+}
+
+/* Memory for the per-replica arrays. 0, or -1 with err. */
+static int allocate(tmc_result *r, const tmc_run_options *o, tmc_error *err)
+{
+    size_t n = (size_t)r->x.monte_carlo.replicas;
+    r->completion_days = malloc(n * sizeof *r->completion_days);
+    r->sorted_days = malloc(n * sizeof *r->sorted_days);
+    r->samples = o->summary_only ? NULL : malloc(n * sizeof *r->samples);
+    if (r->completion_days && r->sorted_days && (o->summary_only || r->samples))
+        return 0;
+    return tmc_error_set(err, "out of memory for %zu replicas", n);
+}
+
+/* Importance sampling's tilt first (a bad one costs no finished work), the
+ * plain replicas, then the importance estimate. 0, or a runner code. */
+static int simulate(tmc_result *r, tmc_engine *e, const tmc_run_options *o, tmc_error *err)
+{
+    uint64_t seed = r->x.monte_carlo.seed;
+    int rc = o->importance ? tmc_importance_prepare(e, o->importance, o->pilot_replicas, seed,
+                                                    o->threads, &r->importance, err) : 0;
+    if (!rc)
+        rc = allocate(r, o, err);
+    /* all ranks fail together, or all run (ranks.h) */
+    if (!(rc = tmc_ranks_agree(rc, err)))
+        rc = run_batches(r, e, o, err);
+    if (rc)
+        return rc;
+    summarize(r);
+    return o->importance ? tmc_importance_estimate(e, r->x.monte_carlo.replicas, seed,
+                                                   o->threads, &r->importance, err) : 0;
+}
+
+/* The overrides the document lists: the experiment's, then replicas and
+ * seed if the caller's options gave them. Returns their count. */
+static int list_overrides(tmc_result *r, const tmc_run_options *given)
+{
+    int n = tmc_config_list_overrides(&r->x, r->overrides, TMC_OVERRIDES_BYTES / 2);
+    if (given && given->replicas) {
+        snprintf(r->option_overrides[0], sizeof r->option_overrides[0],
+                 "monte_carlo.replicas=%ld", r->x.monte_carlo.replicas);
+        r->overrides[n++] = r->option_overrides[0];
+    }
+    if (given && given->has_seed) {
+        snprintf(r->option_overrides[1], sizeof r->option_overrides[1],
+                 "monte_carlo.seed=%llu", (unsigned long long)r->x.monte_carlo.seed);
+        r->overrides[n++] = r->option_overrides[1];
+    }
+    return n;
+}
+
+/* The report and the document, once the replicas ran. 0, or -1 (memory). */
+static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_options *o,
+                        const tmc_run_options *given, double elapsed_s)
+{
+    r->report = (tmc_report){
+        .x = &r->x, .cf = &r->cf, .days = &r->days, .totals = &r->totals,
+        .replicas = r->replicas, .seed = r->x.monte_carlo.seed, .threads = o->threads,
+        .elapsed_s = elapsed_s, .mode = tmc_engine_mode(&r->x),
+        .table_error = e->stragglers.max.max_error, .horizon_s = e->horizon_s,
+        .overrides = r->overrides, .n_overrides = list_overrides(r, given),
+        .importance = o->importance ? &r->importance : NULL,
+        .precision = o->precision ? &r->precision_outcome : NULL};
+    r->doc = tmc_output_json(&r->report);
+    r->json = tmc_api_print(r->doc);
+    return r->doc && r->json ? 0 : -1;
+}
+
+/* The options a run cannot take. TMC_OK, or TMC_ERR_INPUT with st. */
+static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status *st)
+{
+    if (o->precision && tmc_precision_parse(o->precision, &r->precision)) {
+        return tmc_api_failf(st, TMC_ERR_INPUT, "tmc_run_options.precision = \"%.100s\": "
+                             "must be deadline.probability:abs=X, deadline.probability:rel=X, "
+                             "completion_days.mean:abs=X or completion_days.mean:rel=X "
+                             "(X > 0)", o->precision);
+    }
+    r->precision_outcome.target = o->precision ? &r->precision : NULL;
+    return TMC_OK;
+}
+
+tmc_result *tmc_experiment_run(const tmc_experiment *x, const tmc_run_options *options,
+                               tmc_status *st)
+{
+    tmc_run_options o;
+    if (!x)
+        return tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_run: no experiment"), NULL;
+    if (tmc_api_resolve_options(options, x->monte_carlo.replicas, x->monte_carlo.seed, &o, st))
+        return NULL;
+    tmc_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for a result"), NULL;
+    r->x = *x;
+    r->x.monte_carlo.replicas = o.replicas;
+    r->x.monte_carlo.seed = o.seed;
+    if (check_run_options(r, &o, st) || tmc_api_check_runnable(&r->x, NULL, o.force, st))
+        return tmc_result_free(r), NULL;
+    tmc_closed_form_compute(&r->x, &r->cf);
+    tmc_engine e;
+    tmc_error err = {""};
+    double t0 = now_s();
+    int rc = tmc_engine_init(&e, &r->x, &r->cf) ? tmc_error_set(&err, "out of memory "
+                                                                      "building the engine")
+                                                 : 0;
+    if (!rc) {
+        tmc_engine_watch_stop(&e, options ? options->stop : NULL);
+        rc = simulate(r, &e, &o, &err);
+        if (!rc && build_report(r, &e, &o, options, now_s() - t0))
+            rc = tmc_error_set(&err, "out of memory for the run document");
+        tmc_engine_free(&e);
+    }
+    if (rc) {
+        failed(st, rc, &err);
+        tmc_result_free(r);
+        return NULL;
+    }
+    tmc_api_succeed(st);
+    return r;
+}
+
+void tmc_result_free(tmc_result *r)
+{
+    if (!r)
+        return;
+    free(r->completion_days);
+    free(r->sorted_days);
+    free(r->samples);
+    cJSON_Delete(r->doc);
+    cJSON_free(r->json);
+    free(r);
+}
+
+const char *tmc_result_json(const tmc_result *r)
+{
+    return r->json;
+}
+
+double tmc_result_number(const tmc_result *r, const char *path)
+{
+    return path ? tmc_api_json_number(r->doc, path) : NAN;
+}
+
+long tmc_result_replicas(const tmc_result *r)
+{
+    return r->replicas;
+}
+
+const double *tmc_result_completion_days(const tmc_result *r)
+{
+    return r->completion_days;
+}
+
+/* ---------- per-replica figures ---------- */
+
+static const char *const state_names[] = {"censored", "weight"};
+
+int tmc_figure_count(int family)
+{
+    return family == TMC_FIGURE_COUNT ? tmc_accounting_count_rows
+         : family == TMC_FIGURE_SPLIT ? tmc_accounting_split_rows
+         : family == TMC_FIGURE_STATE ? 2 : -1;
+}
+
+const char *tmc_figure_name(int family, int i)
+{
+    if (i < 0 || i >= tmc_figure_count(family))
+        return NULL;
+    return family == TMC_FIGURE_COUNT ? tmc_accounting_counts[i].key
+         : family == TMC_FIGURE_SPLIT ? tmc_accounting_split[i].key : state_names[i];
+}
+
+static double figure(const tmc_sample *s, int family, int i)
+{
+    if (family == TMC_FIGURE_COUNT)
+        return s->count[i];
+    if (family == TMC_FIGURE_SPLIT)
+        return s->split[i] / TMC_DAY_S;
+    return i == 0 ? s->censored : s->w;
+}
+
+int tmc_result_copy_figure(const tmc_result *r, int family, int i, double *out)
+{
+    if (!r->samples || !out || i < 0 || i >= tmc_figure_count(family))
+        return TMC_ERR_INPUT;
+    for (long k = 0; k < r->replicas; k++)
+        out[k] = figure(&r->samples[k], family, i);
+    return TMC_OK;
+}

@@ -1,0 +1,38 @@
+/* result.h - what a run leaves behind (trainmc.h's tmc_result), open to the
+ * command line, which prints the report, the samples and the plot from it.
+ * Not installed. */
+#ifndef TMC_RESULT_H
+#define TMC_RESULT_H
+
+#include <cjson/cJSON.h>
+
+#include "closed_form.h"
+#include "config.h"
+#include "importance.h"
+#include "output.h"
+#include "precision.h"
+#include "stats.h"
+#include "trainmc.h"
+
+struct tmc_result {
+    tmc_experiment x;      /* the experiment as run (replicas and seed in force) */
+    tmc_closed_form cf;
+    tmc_summary days;      /* completion days against the deadline */
+    tmc_replica totals;    /* sums over the replicas */
+    tmc_importance importance;
+    tmc_precision precision;
+    tmc_precision_outcome precision_outcome;
+    tmc_report report;     /* points into this struct; threads, elapsed_s: text only */
+    /* the experiment's overrides, then replicas and seed given as options
+     * (as the command line's -n and --seed are overrides) */
+    const char *overrides[TMC_OVERRIDES_BYTES / 2 + 2];
+    char option_overrides[2][64];
+    long replicas;         /* run (fewer than asked when a precision target was met) */
+    double *completion_days; /* [replicas], replica order */
+    double *sorted_days;     /* [replicas], ascending */
+    tmc_sample *samples;     /* [replicas], replica order; NULL with summary_only */
+    cJSON *doc;              /* the run document */
+    char *json;              /* ... as text */
+};
+
+#endif

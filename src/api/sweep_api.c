@@ -1,0 +1,202 @@
+/* sweep_api.c - trainmc.h: sweeps, the settings of one experiment run under
+ * common random numbers. The command line's `trainmc sweep --vary` is the
+ * same grid (sweep_grid.h) plus printing; for the same file, overrides,
+ * values, replicas and seed both give the same document. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "importance.h"
+#include "sweep.h"
+#include "sweep_grid.h"
+#include "sweep_output.h"
+
+struct tmc_sweep {
+    cJSON *doc; /* the sweep document, as `trainmc sweep --json` writes it */
+    char *json; /* ... as compact text */
+};
+
+/* What a sweep holds while it runs (large: on the heap). */
+typedef struct {
+    /* the caller's overrides, then monte_carlo.replicas and .seed when given,
+     * as the command line appends -n and --seed after every --set */
+    const char **sets;
+    int n_sets;
+    char replicas[64], seed[64];
+    tmc_sweep_axis axes[TMC_SWEEP_MAX_KEYS];
+    tmc_sweep_base base;
+    tmc_sweep_grid grid;
+} sweep_work;
+
+/* The arguments that are not options. TMC_OK, or TMC_ERR_INPUT with st. */
+static int check_arguments(const char *path, const char *const *overrides, int n_overrides,
+                           const char *const *vary, int n_vary, tmc_status *st)
+{
+    const char *f = "tmc_experiment_sweep";
+    if (!path)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: path = NULL: must name an experiment file", f);
+    if (n_overrides < 0 || (n_overrides && !overrides))
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_overrides = %d: must be >= 0, with an "
+                                       "overrides array when > 0", f, n_overrides);
+    for (int i = 0; i < n_overrides; i++)
+        if (!overrides[i])
+            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: overrides[%d] = NULL: must be "
+                                           "\"section.key=VALUE\"", f, i);
+    if (n_vary < 1 || n_vary > TMC_SWEEP_MAX_KEYS || !vary)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_vary = %d: must be 1 or 2, with a vary array",
+                    f, n_vary);
+    for (int i = 0; i < n_vary; i++)
+        if (!vary[i])
+            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: vary[%d] = NULL: must be \"KEY=V1,V2,...\" "
+                                           "or \"KEY=START:STOP:STEP\"", f, i);
+    return TMC_OK;
+}
+
+/* The options a sweep cannot take, beyond tmc_api_resolve_options' ranges.
+ * TMC_OK, or TMC_ERR_INPUT with st. */
+static int check_sweep_options(const tmc_run_options *o, tmc_status *st)
+{
+    if (o->precision)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "tmc_run_options.precision = \"%.100s\": applies to "
+                                       "tmc_experiment_run only, not to a sweep (give NULL)",
+                    o->precision);
+    if (o->importance && strcmp(o->importance, "auto") != 0 &&
+        tmc_importance_parse_tilt(o->importance, NULL))
+        return tmc_api_failf(st, TMC_ERR_INPUT, "tmc_run_options.importance = \"%.100s\": must be auto "
+                                       "or three or five positive multipliers F,O,S[,R,D]",
+                    o->importance);
+    return TMC_OK;
+}
+
+/* w->sets: the caller's overrides, then "monte_carlo.replicas=N" and
+ * "monte_carlo.seed=S" for the ones o gives (o may be NULL). */
+static int list_sets(sweep_work *w, const char *const *overrides, int n_overrides,
+                     const tmc_run_options *o, tmc_status *st)
+{
+    w->sets = malloc((size_t)(n_overrides + 2) * sizeof *w->sets);
+    if (!w->sets)
+        return tmc_api_failf(st, TMC_ERR_MEMORY, "out of memory for %d overrides", n_overrides + 2);
+    for (int i = 0; i < n_overrides; i++)
+        w->sets[w->n_sets++] = overrides[i];
+    if (o && o->replicas > 0) {
+        snprintf(w->replicas, sizeof w->replicas, "monte_carlo.replicas=%ld", o->replicas);
+        w->sets[w->n_sets++] = w->replicas;
+    }
+    if (o && o->has_seed) {
+        snprintf(w->seed, sizeof w->seed, "monte_carlo.seed=%llu",
+                 (unsigned long long)o->seed);
+        w->sets[w->n_sets++] = w->seed;
+    }
+    return TMC_OK;
+}
+
+/* The base experiment with its overrides, the axes, every setting loaded.
+ * TMC_OK, or a code with st. */
+static int load(sweep_work *w, const char *path, const char *const *vary, int n_vary,
+                tmc_status *st)
+{
+    const char *keys[TMC_SWEEP_MAX_KEYS];
+    tmc_error err = {""};
+    for (int a = 0; a < n_vary; a++) {
+        if (tmc_sweep_parse_axis(vary[a], &w->axes[a], &err))
+            return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
+        keys[a] = w->axes[a].key;
+    }
+    if (tmc_sweep_load_base(&w->base, path, w->sets, w->n_sets, keys, n_vary, &err) ||
+        tmc_sweep_check_replicas(&w->base, &err))
+        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
+    int rc = tmc_sweep_grid_init(&w->grid, &w->base, w->axes, n_vary, &err);
+    if (rc)
+        return tmc_api_fail(st, rc == TMC_SWEEP_GRID_INPUT ? TMC_ERR_INPUT : TMC_ERR_MEMORY,
+                            err.msg);
+    return TMC_OK;
+}
+
+/* Refuse what `trainmc sweep` refuses (tmc_api_check_runnable) at any
+ * setting. TMC_OK, or a code with st. */
+static int check_settings(const tmc_sweep_grid *g, int force, tmc_status *st)
+{
+    int rc = TMC_OK;
+    for (int i = 0; i < g->n && !rc; i++)
+        rc = tmc_api_check_runnable(&g->settings[i].x, g->settings[i].label, force, st);
+    return rc;
+}
+
+/* Run the grid and keep its document in *out. TMC_OK, or a code with st. */
+static int run(sweep_work *w, const tmc_run_options *o, tmc_sweep *out, tmc_status *st)
+{
+    static const volatile sig_atomic_t never = 0; /* o->stop NULL: never stop */
+    tmc_sweep_grid_options go = {.threads = o->threads, .progress = o->progress,
+                                 .progress_ctx = o->progress_ctx,
+                                 .stop = o->stop ? o->stop : &never,
+                                 .importance = o->importance, .pilot = o->pilot_replicas};
+    tmc_error err = {""};
+    int rc = tmc_sweep_grid_run(&w->grid, &go, &err);
+    if (rc == TMC_RUNNER_STOPPED)
+        return tmc_api_fail(st, TMC_ERR_STOPPED, err.msg);
+    if (rc == TMC_SWEEP_GRID_INPUT)
+        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
+    if (rc)
+        return tmc_api_fail(st, strstr(err.msg, "out of memory") ? TMC_ERR_MEMORY
+                                                                 : TMC_ERR_RUNTIME, err.msg);
+    out->doc = tmc_sweep_output_json(&w->grid.report);
+    out->json = tmc_api_print(out->doc);
+    if (!out->doc || !out->json)
+        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for the sweep document");
+    return TMC_OK;
+}
+
+tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *overrides,
+                                int n_overrides, const char *const *vary, int n_vary,
+                                const tmc_run_options *options, tmc_status *st)
+{
+    tmc_run_options o;
+    /* replicas and seed come from the experiment unless given: they become
+     * overrides (list_sets), so no defaults are needed here */
+    if (check_arguments(path, overrides, n_overrides, vary, n_vary, st) ||
+        tmc_api_resolve_options(options, 0, 0, &o, st) || check_sweep_options(&o, st))
+        return NULL;
+    sweep_work *w = calloc(1, sizeof *w);
+    tmc_sweep *s = calloc(1, sizeof *s);
+    int rc = w && s ? TMC_OK : tmc_api_failf(st, TMC_ERR_MEMORY, "out of memory for a sweep");
+    if (!rc)
+        rc = list_sets(w, overrides, n_overrides, options, st);
+    if (!rc)
+        rc = load(w, path, vary, n_vary, st);
+    if (!rc)
+        rc = check_settings(&w->grid, o.force, st);
+    if (!rc)
+        rc = run(w, &o, s, st);
+    if (w) {
+        tmc_sweep_grid_free(&w->grid);
+        free(w->sets);
+        free(w);
+    }
+    if (rc) {
+        tmc_sweep_free(s);
+        return NULL;
+    }
+    tmc_api_succeed(st);
+    return s;
+}
+
+void tmc_sweep_free(tmc_sweep *s)
+{
+    if (!s)
+        return;
+    cJSON_Delete(s->doc);
+    cJSON_free(s->json);
+    free(s);
+}
+
+const char *tmc_sweep_json(const tmc_sweep *s)
+{
+    return s ? s->json : NULL;
+}
+
+double tmc_sweep_number(const tmc_sweep *s, const char *path)
+{
+    return s && path ? tmc_api_json_number(s->doc, path) : NAN;
+}

@@ -1,0 +1,244 @@
+/* trainmc.h - libtrainmc, the public interface of trainmc (issue 16).
+ *
+ * Load an experiment (a JSON file or text, with "section.key=value"
+ * overrides), run its replicas, read the summary and every replica's
+ * figures, compare settings under common random numbers (a sweep), estimate
+ * the straggler coefficient c_N (emax), and get the closed forms (Young,
+ * Daly). The `trainmc` program is a client of this interface; so is the
+ * Python package (python/trainmc).
+ *
+ * Conventions.
+ * - Units are in the names: _s seconds, _days days of 86,400 s. The
+ *   experiment's keys and their units: docs/experiment-keys.md; the model
+ *   behind every figure: docs/model.md and docs/simulation-semantics.md.
+ * - Errors: every fallible call takes a tmc_status * (may be NULL) and fills
+ *   it with a code and a message naming the file, the JSON path or the
+ *   argument, the value and what is allowed. A call that returns a pointer
+ *   returns NULL on error; one that returns int returns the code. The library
+ *   never prints and never exits.
+ * - Documents: results are JSON text, the same documents `trainmc run
+ *   --json`, `trainmc sweep --json` and `trainmc emax --json` write (keys:
+ *   README.md "Output (JSON keys)"). tmc_result_number and tmc_sweep_number read a
+ *   number from them by dotted path.
+ * - Reproducible: the same experiment, seed and replica count give the same
+ *   numbers whatever the thread count (docs/simulation-semantics.md).
+ * - Threads: handles are independent; calls on different handles may run
+ *   in parallel threads. A result is read-only once returned.
+ *
+ * Link: `pkg-config --cflags --libs trainmc`, or in CMake
+ * `find_package(trainmc)` and `target_link_libraries(app trainmc::trainmc)`.
+ */
+#ifndef TRAINMC_H
+#define TRAINMC_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && defined(TMC_BUILDING_LIBRARY)
+#define TMC_API __attribute__((visibility("default")))
+#else
+#define TMC_API
+#endif
+
+#define TRAINMC_VERSION_MAJOR 0
+#define TRAINMC_VERSION_MINOR 1
+#define TRAINMC_VERSION_PATCH 0
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+TMC_API const char *tmc_library_version(void);
+
+/* ---------- errors ---------- */
+
+typedef enum {
+    TMC_OK = 0,
+    TMC_ERR_INPUT = 1,   /* a bad experiment, override or argument */
+    TMC_ERR_MEMORY = 2,  /* memory could not be had */
+    TMC_ERR_STOPPED = 3, /* the caller's stop flag was set; nothing returned */
+    TMC_ERR_RUNTIME = 4  /* a computation failed (e.g. a quadrature, an
+                            importance tilt that leaves the law nothing) */
+} tmc_code;
+
+typedef struct {
+    int code;          /* a tmc_code */
+    char message[1024]; /* "" when code is TMC_OK */
+} tmc_status;
+
+/* ---------- experiments ---------- */
+
+/* A validated experiment (opaque; the struct is internal). */
+typedef struct tmc_experiment tmc_experiment;
+
+/* Read the experiment file at `path`, apply `overrides` (n_overrides strings
+ * "section.key=VALUE", VALUE read as JSON, else as a string; checked like the
+ * file's own values) and validate it. Distribution files and traces it names
+ * are resolved relative to it. Returns a handle to free with
+ * tmc_experiment_free, or NULL with st = TMC_ERR_INPUT ("FILE: PATH:
+ * problem", or "FILE:LINE:COL: ..." for JSON syntax) or TMC_ERR_MEMORY. */
+TMC_API tmc_experiment *tmc_experiment_load(const char *path, const char *const *overrides,
+                                            int n_overrides, tmc_status *st);
+
+/* The same from JSON text in memory. `label` names it in messages (NULL:
+ * "<string>"); `base_dir` resolves relative file names in it (NULL: the
+ * current folder). */
+TMC_API tmc_experiment *tmc_experiment_parse(const char *json, const char *label,
+                                             const char *base_dir,
+                                             const char *const *overrides, int n_overrides,
+                                             tmc_status *st);
+
+TMC_API void tmc_experiment_free(tmc_experiment *x);
+
+/* The experiment as a JSON object with every key's value in force
+ * (defaults included; a process that is off is null). Free with
+ * tmc_string_free. NULL if memory runs out. */
+TMC_API char *tmc_experiment_to_json(const tmc_experiment *x);
+
+/* The closed forms for the experiment as a JSON object (the "closed_form"
+ * object of the run document: step time and c_N, the interval in force,
+ * Young's and Daly's optimum intervals, overheads and completion times in
+ * days; docs/model.md 2, 3.4, 3.5). Free with tmc_string_free. NULL if
+ * memory runs out. */
+TMC_API char *tmc_experiment_closed_form(const tmc_experiment *x);
+
+/* Free a string this library returned. */
+TMC_API void tmc_string_free(char *s);
+
+/* ---------- running replicas ---------- */
+
+/* Called from the calling thread about ten times a second while replicas
+ * run, and once at the end: `done` of `total` replicas finished. */
+typedef void (*tmc_progress_callback)(long done, long total, void *ctx);
+
+typedef struct {
+    long replicas;      /* 0: the experiment's monte_carlo.replicas; else [1, 1e9] */
+    int has_seed;       /* 1: use `seed`; 0: the experiment's monte_carlo.seed */
+    uint64_t seed;      /* [0, 2^53 - 1] */
+    int threads;        /* 0: one per online processor; else [1, 4096] */
+    tmc_progress_callback progress; /* NULL: none */
+    void *progress_ctx;
+    /* Set *stop to non-zero (another thread, a signal handler) to stop soon:
+     * the call then returns TMC_ERR_STOPPED and no result. NULL: never. */
+    const volatile sig_atomic_t *stop;
+    /* Replicas until a 95 % interval is this narrow (README.md "Precision
+     * on demand"): "deadline.probability:abs=0.001" or
+     * "completion_days.mean:rel=1e-4"; replicas is then the budget. NULL:
+     * all replicas. Run only (not sweep). */
+    const char *precision;
+    /* P(miss) by importance sampling (README.md "Rare misses"): "auto" or
+     * the tilts "F,O,S"; pilot_replicas per cross-entropy level (0: 1000).
+     * NULL: none. */
+    const char *importance;
+    long pilot_replicas;
+    /* 1: keep only the completion days of each replica, not its counts and
+     * split (8 bytes per replica instead of about 200). Run only. */
+    int summary_only;
+    /* 1: run although the training state does not fit in the cards' memory
+     * (the memory line of `trainmc plan`; the command line's --force). A run
+     * that cannot finish (its expected wall time past 1000 times the
+     * uninterrupted one) is refused all the same. */
+    int force;
+} tmc_run_options;
+
+/* All fields zero or NULL: the experiment's replicas and seed, all
+ * processors, no progress, no stop flag, no precision target. */
+TMC_API void tmc_run_options_init(tmc_run_options *o);
+
+/* The results of one run (opaque). */
+typedef struct tmc_result tmc_result;
+
+/* Run the experiment's replicas. o may be NULL (tmc_run_options_init's
+ * defaults). Returns a result to free with tmc_result_free, or NULL with st
+ * set: TMC_ERR_INPUT (bad options: the field, the value, the range; a
+ * training state that does not fit in memory without o->force; a run that
+ * cannot finish: README.md "Limits and errors"),
+ * TMC_ERR_MEMORY, TMC_ERR_STOPPED, TMC_ERR_RUNTIME (importance sampling). */
+TMC_API tmc_result *tmc_experiment_run(const tmc_experiment *x, const tmc_run_options *o,
+                                       tmc_status *st);
+
+TMC_API void tmc_result_free(tmc_result *r);
+
+/* The run's JSON document, as `trainmc run --json` writes it (owned by r). */
+TMC_API const char *tmc_result_json(const tmc_result *r);
+
+/* The number at a dotted path of that document, e.g.
+ * "deadline.probability", "completion_days.mean",
+ * "completion_days.quantiles.p90" (array elements by index: "a.0"). NaN if
+ * the path names no number. */
+TMC_API double tmc_result_number(const tmc_result *r, const char *path);
+
+/* Replicas run (fewer than asked when a precision target was met). */
+TMC_API long tmc_result_replicas(const tmc_result *r);
+
+/* The completion time T of every replica in days, in replica order (an
+ * array of tmc_result_replicas, owned by r): the deadline's reserve
+ * included, so it compares with deadline.days. */
+TMC_API const double *tmc_result_completion_days(const tmc_result *r);
+
+/* The other figures of each replica come in families: the event counts of
+ * the run (TMC_FIGURE_COUNT: card failures, outages, loss spikes, ...), the
+ * split of its wall time (TMC_FIGURE_SPLIT, days; the rows add up to the
+ * wall time, T without the reserve), and its state (TMC_FIGURE_STATE:
+ * "censored", 1 if it was still running at the horizon, and "weight", its
+ * likelihood ratio, 1 without importance sampling). */
+typedef enum {
+    TMC_FIGURE_COUNT = 0,
+    TMC_FIGURE_SPLIT = 1,
+    TMC_FIGURE_STATE = 2
+} tmc_figure_family;
+
+/* How many figures the family has (-1 for no such family), and the name of
+ * figure i (the run document's key: "card_failures", "compute", ...; NULL
+ * if i or family is out of range). */
+TMC_API int tmc_figure_count(int family);
+TMC_API const char *tmc_figure_name(int family, int i);
+
+/* Copy figure i of the family for every replica, in replica order, into
+ * out[tmc_result_replicas(r)]. Returns TMC_OK; TMC_ERR_INPUT if family or i
+ * is out of range or the run kept no per-replica figures
+ * (tmc_run_options.summary_only). */
+TMC_API int tmc_result_copy_figure(const tmc_result *r, int family, int i, double *out);
+
+/* ---------- sweeps: settings under common random numbers ---------- */
+
+/* The results of a sweep (opaque). */
+typedef struct tmc_sweep tmc_sweep;
+
+/* Vary one or two numeric keys of the experiment file at `path` (with its
+ * overrides) and run every setting with the same replicas and seed, so
+ * replica k meets the same failures at every setting (README.md "trainmc
+ * sweep"). vary[n_vary] (1 or 2) are "KEY=V1,V2,..." or
+ * "KEY=START:STOP:STEP". o's replicas, seed, threads, progress and stop
+ * apply; precision does not. Returns a handle to free with tmc_sweep_free,
+ * or NULL with st as tmc_experiment_load and tmc_experiment_run. */
+TMC_API tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *overrides,
+                                        int n_overrides, const char *const *vary,
+                                        int n_vary, const tmc_run_options *o,
+                                        tmc_status *st);
+
+TMC_API void tmc_sweep_free(tmc_sweep *s);
+
+/* The sweep's JSON document, as `trainmc sweep --json` writes it (owned by s). */
+TMC_API const char *tmc_sweep_json(const tmc_sweep *s);
+
+/* The number at a dotted path of that document, e.g.
+ * "settings.0.deadline.probability"; NaN if none. */
+TMC_API double tmc_sweep_number(const tmc_sweep *s, const char *path);
+
+/* ---------- emax: c_N, the straggler coefficient ---------- */
+
+/* c_N = E[max of N standard normals] for each of cards[n_cards] (each in
+ * [1, 1e7]), by quadrature, by simulation with `replicas` (>= 2) maxima
+ * drawn with the engine's O(1) sampler (and by brute force for N <=
+ * brute_max_cards), and by Blom's and the Gumbel approximation (README.md
+ * "trainmc emax"; docs/model.md 2). Returns the JSON document `trainmc emax
+ * --json` writes (free with tmc_string_free), or NULL with st. */
+TMC_API char *tmc_emax_run(const long *cards, int n_cards, long replicas, uint64_t seed,
+                           long brute_max_cards, int threads, tmc_status *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,95 @@
+/* finishable.c - whether a run can finish in practice (finishable.h). */
+#include "finishable.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "closed_form.h"
+
+/* 1 when the run would finish at Daly's optimum interval (cf's): then the
+ * interval is what to change. y is scratch room for a copy of x. */
+static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form *cf,
+                                 tmc_experiment *y)
+{
+    *y = *x;
+    y->checkpoint.interval_s = cf->daly_interval_s;
+    y->checkpoint.interval_steps = 0;
+    tmc_closed_form at;
+    tmc_closed_form_compute(y, &at);
+    return at.daly_wall_s / at.uninterrupted_s <= TMC_FINISHABLE_MAX_DALY_FACTOR;
+}
+
+/* x without its replayed traces, into y: a trace is finite (nothing strikes
+ * after its last time), so it delays the run by at most its length of
+ * interruptions and cannot stop it from finishing; only the Poisson and
+ * lifetime processes can. *cf_out is the closed form of that. */
+static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_closed_form *cf_out)
+{
+    *y = *x;
+    if (y->failures.enabled && y->failures.distribution == TMC_LIFETIME_TRACE)
+        y->failures.enabled = 0;
+    if (y->outages.enabled && y->outages.n_trace > 0)
+        y->outages.enabled = 0;
+    if (y->loss_spikes.enabled && y->loss_spikes.n_trace > 0)
+        y->loss_spikes.enabled = 0;
+    tmc_closed_form_compute(y, cf_out);
+}
+
+/* The reason of a run that cannot finish, given its closed form without
+ * traces. 0 when it can. */
+static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experiment *y,
+                 char *why, size_t n)
+{
+    char advice[160];
+    if (!isfinite(cf->uninterrupted_s)) {
+        snprintf(why, n, "the step time is not a finite number of seconds "
+                         "(job.flop_per_step / (job.cards x job.peak_flops x "
+                         "job.efficiency) overflows)");
+        return 1;
+    }
+    if (cf->write_backlog) {
+        snprintf(why, n, "asynchronous saves cannot keep up: a snapshot takes "
+                         "%.4g s to write but one is taken every %.4g s (interval + copy), so "
+                         "the write queue grows without bound (docs/model.md 3.3); lengthen the "
+                         "checkpoint interval or shorten checkpoint.write_s",
+                 x->checkpoint.write_s, cf->interval_s + x->checkpoint.save_s);
+        return 1;
+    }
+    double factor = cf->daly_wall_s / cf->uninterrupted_s;
+    if (factor <= TMC_FINISHABLE_MAX_DALY_FACTOR)
+        return 0;
+    double segment_s = cf->interval_s + x->checkpoint.save_s;
+    if (finishable_at_optimum(x, cf, y))
+        snprintf(advice, sizeof advice, "try a checkpoint interval near Daly's optimum, "
+                 "%.4g s, or fewer interruptions", cf->daly_interval_s);
+    else
+        snprintf(advice, sizeof advice, "try fewer interruptions (cards, outages, spikes) "
+                 "or faster saves: no checkpoint interval fixes it");
+    /* a segment of w seconds needs e^(w/M) attempts on average (Daly 2006) */
+    snprintf(why, n,
+             "the run cannot finish in practice: an interruption every %.4g s "
+             "against segments of %.4g s (interval + save) means about %.3g attempts per "
+             "segment and an expected wall time %.3g times the uninterrupted one (Daly, "
+             "docs/model.md 3.5; the limit is %.0f); %s",
+             cf->mtbf_s, segment_s, exp(segment_s / cf->mtbf_s), factor,
+             TMC_FINISHABLE_MAX_DALY_FACTOR, advice);
+    return 1;
+}
+
+int tmc_finishable_check(const tmc_experiment *x, char *why, size_t n)
+{
+    /* large (traces): on the heap, not the stack, and one per call (threads) */
+    tmc_experiment *y = malloc(sizeof *y);
+    if (!y) {
+        snprintf(why, n, "out of memory judging whether the run can finish");
+        return -1;
+    }
+    tmc_closed_form cf;
+    if (n)
+        why[0] = '\0';
+    without_traces(x, y, &cf);
+    int rc = judge(x, &cf, y, why, n);
+    free(y);
+    return rc;
+}

@@ -1,0 +1,89 @@
+#!/bin/sh
+# library-install: libtrainmc as a user meets it (issue 16). `cmake
+# --install` of the build under a fresh prefix must give lib/libtrainmc.so
+# and .a, include/trainmc.h, a pkg-config file and a CMake package; then
+# tests/library/example.c is built against the installed copy
+# - with `pkg-config --cflags --libs trainmc` (shared) and
+#   `pkg-config --static` (the static library),
+# - with find_package(trainmc) (tests/library/consumer: the targets
+#   trainmc::trainmc and trainmc::trainmc_static),
+# and each build runs a few replicas: its checks pass, and its P(deadline)
+# and mean completion time equal, digit for digit, those of the installed
+# `trainmc run` for the same experiment, replicas and seed. The shared
+# library exports only what trainmc.h declares.
+# Usage: check_library.sh CMAKE BUILD_DIR SOURCE_DIR [CFLAGS]
+# (CFLAGS: compiler flags every example build needs, e.g. the sanitizers of a
+# sanitized library.)
+set -u
+cmake=$1
+build=$2
+src=$3
+flags=${4:-}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+status=0
+fail() {
+  echo "$*" >&2
+  status=1
+}
+
+prefix=$dir/prefix
+"$cmake" --install "$build" --prefix "$prefix" >"$dir/install.log" 2>&1 ||
+  { cat "$dir/install.log" >&2; echo "cmake --install failed" >&2; exit 1; }
+libdir=$(dirname "$(find "$prefix" -name 'libtrainmc.so' | head -n 1)")
+for f in "$libdir/libtrainmc.so" "$libdir/libtrainmc.a" "$prefix/include/trainmc.h" \
+    "$libdir/pkgconfig/trainmc.pc" "$libdir/cmake/trainmc/trainmcConfig.cmake"; do
+  [ -f "$f" ] || fail "not installed: $f"
+done
+[ $status -eq 0 ] || exit 1
+
+# the exported symbols are the functions trainmc.h declares, and all of them
+nm -D --defined-only "$libdir/libtrainmc.so" | awk '$2 == "T" { print $3 }' | sort >"$dir/exported"
+grep -o '^TMC_API [^(]*(' "$prefix/include/trainmc.h" | sed 's/.*[ *]\([a-z_0-9]*\)($/\1/' |
+  sort >"$dir/declared"
+cmp -s "$dir/exported" "$dir/declared" ||
+  { fail "libtrainmc.so exports (<) other than trainmc.h declares (>):"; diff "$dir/exported" "$dir/declared" >&2; }
+
+experiment=$src/experiments/quickstart-64.json
+replicas=40
+seed=11
+# the installed program's figures for the same run
+"$prefix/bin/trainmc" run "$experiment" -n $replicas --seed $seed --set deadline.days=30 \
+  --json "$dir/cli.json" >/dev/null || fail "trainmc run failed"
+want=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print("probability %.17g mean %.17g replicas %d" % (d["deadline"]["probability"],
+      d["completion_days"]["mean"], d["replicas"]))' "$dir/cli.json")
+
+# run_example NAME BINARY: its output equals the program's
+run_example() {
+  got=$(LD_LIBRARY_PATH=$libdir "$2" "$experiment" $replicas $seed) ||
+    fail "$1: the example failed"
+  [ "$got" = "$want" ] || fail "$1: '$got', but trainmc run gave '$want'"
+}
+
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+cc=${CC:-cc}
+# shellcheck disable=SC2046
+$cc -std=c11 $flags -o "$dir/pc-shared" "$src/tests/library/example.c" \
+  $(pkg-config --cflags --libs trainmc) -lm 2>"$dir/cc.log" ||
+  { cat "$dir/cc.log" >&2; fail "pkg-config: building against libtrainmc.so failed"; }
+# shellcheck disable=SC2046
+$cc -std=c11 $flags -o "$dir/pc-static" "$src/tests/library/example.c" \
+  $(pkg-config --cflags trainmc) "$libdir/libtrainmc.a" \
+  $(pkg-config --static --libs-only-l trainmc | sed 's/-ltrainmc//') 2>"$dir/cc.log" ||
+  { cat "$dir/cc.log" >&2; fail "pkg-config --static: building against libtrainmc.a failed"; }
+[ -x "$dir/pc-shared" ] && run_example "pkg-config, shared" "$dir/pc-shared"
+[ -x "$dir/pc-static" ] && run_example "pkg-config, static" "$dir/pc-static"
+ldd "$dir/pc-static" 2>/dev/null | grep -q libtrainmc && fail "the static build loads libtrainmc.so"
+
+"$cmake" -S "$src/tests/library/consumer" -B "$dir/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
+  >"$dir/cmake.log" 2>&1 && "$cmake" --build "$dir/consumer" >>"$dir/cmake.log" 2>&1 ||
+  { cat "$dir/cmake.log" >&2; fail "find_package(trainmc): configuring or building failed"; }
+for kind in shared static; do
+  [ -x "$dir/consumer/example_$kind" ] &&
+    run_example "find_package, $kind" "$dir/consumer/example_$kind"
+done
+
+[ $status -eq 0 ] && echo "library: installed, built with pkg-config and find_package, shared and static: $want"
+exit $status

@@ -1,0 +1,365 @@
+/* api-1.x: libtrainmc's public interface (src/api/trainmc.h), as a caller
+ * sees it. The library's numbers against the command line's are checked by
+ * tests/check_library.sh; here, what the interface itself promises.
+ * api-1.1 a case derived by hand: no jitter, no failures; 1000 steps of
+ *         100 s (8e14 FLOP on 8 cards of 1e12 FLOP/s), a save of 10 s every 250
+ *         steps, the last included (docs/simulation-semantics.md 7): every replica
+ *         takes 100,040 s, so T = 0.5 + 100040 / 86400 days; the split holds
+ *         1e5 s of useful compute and 40 s of saves, the counts 4 saves;
+ *         P(T <= 2 days) = 1, and with deadline.days = 1.6 (an override)
+ *         P = 0.
+ * api-1.2 bad run options are TMC_ERR_INPUT naming the field; no result.
+ * api-1.3 a stop flag already set stops the run (TMC_ERR_STOPPED); the
+ *         progress callback counts up to the replicas, ending at the total.
+ * api-1.4 the same numbers on 1 and 2 threads (the whole document).
+ * api-1.5 summary_only keeps the completion days, not the figures.
+ * api-1.6 numbers by dotted path, array elements included; a precision
+ *         target stops at the first batch that meets it.
+ * api-1.7 the closed forms of the hand case; an experiment read back from
+ *         its own JSON gives the same JSON.
+ * api-1.9 what the command line refuses, the library refuses: a run that
+ *         cannot finish (8 cards of 86.4 s MTBF against 25,000 s of work
+ *         between saves), even with force; a training state that does not
+ *         fit in memory (design-48 with 10 GiB usable per card), unless
+ *         force, which then runs it.
+ * api-1.8 emax: c_8 by quadrature = 1.4236003 (E[max of 8 standard
+ *         normals]; H. L. Harter, Biometrika 48, 1961, table of expected
+ *         values of normal order statistics), bad arguments refused. */
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "trainmc.h"
+
+static const char hand_case[] =
+    "{\"name\": \"hand\", \"source\": \"test_api.c\","
+    " \"job\": {\"steps\": 1000, \"cards\": 8, \"flop_per_step\": 8e14,"
+    "         \"peak_flops\": 1e12, \"efficiency\": 1.0},"
+    " \"checkpoint\": {\"interval_steps\": 250, \"save_s\": 10, \"restore_s\": 0},"
+    " \"deadline\": {\"days\": 2, \"reserve_days\": 0.5},"
+    " \"monte_carlo\": {\"replicas\": 20, \"seed\": 3}}";
+
+/* |got - want| <= tol, with both printed when not. */
+#define assert_double_equal(got, want, tol) expect_near((got), (want), (tol), #got)
+static void expect_near(double got, double want, double tol, const char *what)
+{
+    if (!(fabs(got - want) <= tol))
+        fail_msg("%s = %.17g, want %.17g within %g", what, got, want, tol);
+}
+
+static tmc_experiment *hand(const char *const *overrides, int n)
+{
+    tmc_status st;
+    tmc_experiment *x = tmc_experiment_parse(hand_case, "hand", NULL, overrides, n, &st);
+    if (!x)
+        fail_msg("%s", st.message);
+    return x;
+}
+
+static tmc_result *run(const tmc_experiment *x, const tmc_run_options *o)
+{
+    tmc_status st;
+    tmc_result *r = tmc_experiment_run(x, o, &st);
+    if (!r)
+        fail_msg("%s", st.message);
+    assert_int_equal(st.code, TMC_OK);
+    return r;
+}
+
+/* The index of figure `name` in its family, failing if there is none. */
+static int figure(int family, const char *name)
+{
+    for (int i = 0; i < tmc_figure_count(family); i++)
+        if (!strcmp(tmc_figure_name(family, i), name))
+            return i;
+    fail_msg("no figure %s", name);
+    return -1;
+}
+
+static void expect_figure(const tmc_result *r, int family, const char *name, double want)
+{
+    long n = tmc_result_replicas(r);
+    double *v = malloc((size_t)n * sizeof *v);
+    assert_int_equal(tmc_result_copy_figure(r, family, figure(family, name), v), TMC_OK);
+    for (long k = 0; k < n; k++)
+        if (fabs(v[k] - want) > 1e-12 * fmax(1, fabs(want)))
+            fail_msg("%s of replica %ld: %.17g, want %.17g", name, k, v[k], want);
+    free(v);
+}
+
+static void test_hand_case(void **state)
+{
+    (void)state;
+    tmc_experiment *x = hand(NULL, 0);
+    tmc_result *r = run(x, NULL);
+    assert_int_equal(tmc_result_replicas(r), 20);
+    const double *days = tmc_result_completion_days(r);
+    for (long k = 0; k < 20; k++)
+        assert_double_equal(days[k], 0.5 + 100040.0 / 86400, 1e-12);
+    assert_double_equal(tmc_result_number(r, "deadline.probability"), 1, 0);
+    expect_figure(r, TMC_FIGURE_SPLIT, "useful_compute", 1e5 / 86400);
+    expect_figure(r, TMC_FIGURE_SPLIT, "saves", 40.0 / 86400);
+    expect_figure(r, TMC_FIGURE_SPLIT, "lost_work", 0);
+    expect_figure(r, TMC_FIGURE_COUNT, "saves", 4);
+    expect_figure(r, TMC_FIGURE_COUNT, "card_failures", 0);
+    expect_figure(r, TMC_FIGURE_STATE, "censored", 0);
+    expect_figure(r, TMC_FIGURE_STATE, "weight", 1);
+    tmc_result_free(r);
+    tmc_experiment_free(x);
+
+    const char *later[] = {"deadline.days=1.6"};
+    x = hand(later, 1);
+    r = run(x, NULL);
+    assert_double_equal(tmc_result_number(r, "deadline.probability"), 0, 0);
+    assert_non_null(strstr(tmc_result_json(r), "\"overrides\":[\"deadline.days=1.6\"]"));
+    tmc_result_free(r);
+    tmc_run_options o; /* replicas and seed as options are listed as -n, --seed are */
+    tmc_run_options_init(&o);
+    o.replicas = 5;
+    o.has_seed = 1;
+    o.seed = 4;
+    r = run(x, &o);
+    assert_non_null(strstr(tmc_result_json(r), "\"overrides\":[\"deadline.days=1.6\","
+                                                "\"monte_carlo.replicas=5\",\"monte_carlo.seed=4\"]"));
+    tmc_result_free(r);
+    tmc_experiment_free(x);
+
+    assert_int_equal(tmc_figure_count(7), -1);
+    assert_null(tmc_figure_name(TMC_FIGURE_COUNT, -1));
+    assert_null(tmc_figure_name(TMC_FIGURE_STATE, 2));
+}
+
+static void expect_refused(const tmc_experiment *x, const tmc_run_options *o,
+                           const char *field)
+{
+    tmc_status st;
+    assert_null(tmc_experiment_run(x, o, &st));
+    assert_int_equal(st.code, TMC_ERR_INPUT);
+    if (!strstr(st.message, field))
+        fail_msg("message \"%s\" does not name %s", st.message, field);
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    tmc_experiment *x = hand(NULL, 0);
+    tmc_run_options o;
+    tmc_run_options_init(&o);
+    o.replicas = -1;
+    expect_refused(x, &o, "replicas = -1");
+    tmc_run_options_init(&o);
+    o.threads = 5000;
+    expect_refused(x, &o, "threads = 5000");
+    tmc_run_options_init(&o);
+    o.has_seed = 1;
+    o.seed = 1ULL << 53;
+    expect_refused(x, &o, "seed = 9007199254740992");
+    tmc_run_options_init(&o);
+    o.precision = "deadline.probability:abs=banana";
+    expect_refused(x, &o, "precision");
+    tmc_run_options_init(&o);
+    o.importance = "0,0,0";
+    expect_refused(x, &o, "");
+    tmc_status st;
+    assert_null(tmc_experiment_run(NULL, NULL, &st));
+    assert_int_equal(st.code, TMC_ERR_INPUT);
+    tmc_experiment_free(x);
+}
+
+typedef struct {
+    long calls, last_done, last_total, backwards;
+} progress_log;
+
+static void on_progress(long done, long total, void *ctx)
+{
+    progress_log *p = ctx;
+    p->backwards += done < p->last_done;
+    p->calls++;
+    p->last_done = done;
+    p->last_total = total;
+}
+
+static void test_stop_and_progress(void **state)
+{
+    (void)state;
+    tmc_experiment *x = hand(NULL, 0);
+    static volatile sig_atomic_t stop = 1;
+    tmc_run_options o;
+    tmc_run_options_init(&o);
+    o.stop = &stop;
+    tmc_status st;
+    assert_null(tmc_experiment_run(x, &o, &st));
+    assert_int_equal(st.code, TMC_ERR_STOPPED);
+    stop = 0;
+    progress_log log = {0};
+    o.progress = on_progress;
+    o.progress_ctx = &log;
+    o.replicas = 300;
+    tmc_result *r = run(x, &o);
+    assert_true(log.calls >= 1);
+    assert_int_equal(log.backwards, 0);
+    assert_int_equal(log.last_done, 300);
+    assert_int_equal(log.last_total, 300);
+    tmc_result_free(r);
+    tmc_experiment_free(x);
+}
+
+static tmc_experiment *design(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
+    tmc_status st;
+    tmc_experiment *x = tmc_experiment_load(path, NULL, 0, &st);
+    if (!x)
+        fail_msg("%s", st.message);
+    return x;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    tmc_experiment *x = design("quickstart-64");
+    tmc_run_options o;
+    tmc_run_options_init(&o);
+    o.replicas = 64;
+    o.threads = 1;
+    tmc_result *one = run(x, &o);
+    o.threads = 2;
+    tmc_result *two = run(x, &o);
+    assert_string_equal(tmc_result_json(one), tmc_result_json(two));
+    assert_memory_equal(tmc_result_completion_days(one), tmc_result_completion_days(two),
+                        64 * sizeof(double));
+    tmc_result_free(one);
+    tmc_result_free(two);
+    tmc_experiment_free(x);
+}
+
+static void test_summary_only(void **state)
+{
+    (void)state;
+    tmc_experiment *x = hand(NULL, 0);
+    tmc_run_options o;
+    tmc_run_options_init(&o);
+    o.summary_only = 1;
+    tmc_result *r = run(x, &o);
+    double v[20];
+    assert_int_equal(tmc_result_copy_figure(r, TMC_FIGURE_SPLIT, 0, v), TMC_ERR_INPUT);
+    assert_double_equal(tmc_result_completion_days(r)[19], 0.5 + 100040.0 / 86400, 1e-12);
+    tmc_result_free(r);
+    tmc_experiment_free(x);
+}
+
+static void test_paths_and_precision(void **state)
+{
+    (void)state;
+    tmc_experiment *x = design("quickstart-64");
+    tmc_run_options o;
+    tmc_run_options_init(&o);
+    o.replicas = 5000;
+    o.precision = "completion_days.mean:rel=0.5"; /* met by the first batch */
+    tmc_result *r = run(x, &o);
+    assert_int_equal(tmc_result_replicas(r), 1000);
+    assert_double_equal(tmc_result_number(r, "replicas"), 1000, 0);
+    double p = tmc_result_number(r, "deadline.probability");
+    assert_true(tmc_result_number(r, "deadline.ci95.0") <= p);
+    assert_true(tmc_result_number(r, "deadline.ci95.1") >= p);
+    assert_true(isnan(tmc_result_number(r, "deadline.ci95.2")));
+    assert_true(isnan(tmc_result_number(r, "deadline.ci95.x")));
+    assert_true(isnan(tmc_result_number(r, "deadline")));
+    assert_true(isnan(tmc_result_number(r, "")));
+    assert_true(isnan(tmc_result_number(r, NULL)));
+    assert_non_null(strstr(tmc_result_json(r), "\"reached\":true"));
+    tmc_result_free(r);
+    tmc_experiment_free(x);
+}
+
+static void test_closed_form_and_json(void **state)
+{
+    (void)state;
+    tmc_experiment *x = hand(NULL, 0);
+    char *cf = tmc_experiment_closed_form(x);
+    assert_non_null(strstr(cf, "\"step_s\":100,"));
+    assert_non_null(strstr(cf, "\"interval_steps\":250,"));
+    tmc_string_free(cf);
+    char *text = tmc_experiment_to_json(x);
+    tmc_status st;
+    tmc_experiment *back = tmc_experiment_parse(text, "back", NULL, NULL, 0, &st);
+    if (!back)
+        fail_msg("%s", st.message);
+    char *again = tmc_experiment_to_json(back);
+    assert_string_equal(text, again);
+    tmc_string_free(text);
+    tmc_string_free(again);
+    tmc_experiment_free(back);
+    tmc_experiment_free(x);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    const char *doomed[] = {"failures={\"distribution\": \"exponential\", "
+                            "\"per_card_mtbf_days\": 0.001}"};
+    tmc_experiment *x = hand(doomed, 1);
+    tmc_run_options o;
+    tmc_run_options_init(&o);
+    o.force = 1;
+    expect_refused(x, &o, "hand: ");
+    tmc_experiment_free(x);
+
+    char path[1024];
+    snprintf(path, sizeof path, "%s/experiments/design-48.json", TMC_SOURCE_DIR);
+    const char *small[] = {"memory.usable_gib=10"};
+    tmc_status st;
+    x = tmc_experiment_load(path, small, 1, &st);
+    if (!x)
+        fail_msg("%s", st.message);
+    tmc_run_options_init(&o);
+    o.replicas = 10;
+    expect_refused(x, &o, "does not fit in memory");
+    o.force = 1;
+    tmc_result_free(run(x, &o));
+    tmc_experiment_free(x);
+}
+
+static void test_emax(void **state)
+{
+    (void)state;
+    long cards[] = {8};
+    tmc_status st;
+    char *doc = tmc_emax_run(cards, 1, 1000, 5, 0, 2, &st);
+    if (!doc)
+        fail_msg("%s", st.message);
+    const char *q = strstr(doc, "\"quadrature\":{\"mean\":");
+    assert_non_null(q);
+    assert_double_equal(strtod(q + strlen("\"quadrature\":{\"mean\":"), NULL), 1.4236003,
+                        1e-7);
+    tmc_string_free(doc);
+    long zero[] = {0};
+    assert_null(tmc_emax_run(zero, 1, 1000, 5, 0, 2, &st));
+    assert_int_equal(st.code, TMC_ERR_INPUT);
+    assert_null(tmc_emax_run(cards, 1, 1, 5, 0, 2, &st));
+    assert_int_equal(st.code, TMC_ERR_INPUT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_case),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_stop_and_progress),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_summary_only),
+        cmocka_unit_test(test_paths_and_precision),
+        cmocka_unit_test(test_closed_form_and_json),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_emax),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
