@@ -1,0 +1,685 @@
+"""The Python interface of libtrainmc: run, sweep, emax, closed_form, load."""
+import array
+import ctypes
+import json
+import math
+import operator
+import os
+import threading
+
+from . import _lib
+from ._lib import TrainmcError
+
+MAX_REPLICAS = 1_000_000_000
+MAX_SEED = 2**53 - 1
+MAX_THREADS = 4096
+MAX_CARDS = 10_000_000
+
+_numpy_module = None
+
+
+def _numpy():
+    """numpy, or None when it is not installed (imported on first need)."""
+    global _numpy_module
+    if _numpy_module is None:
+        try:
+            import numpy
+        except ImportError:
+            _numpy_module = False
+        else:
+            _numpy_module = numpy
+    return _numpy_module or None
+
+
+# ---------- argument checks (before any C call) ----------
+
+def _integer(name, value, low, high, allow_none=False, none_means=""):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, not bool")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer{' or None' if allow_none else ''}, "
+                        f"not {type(value).__name__}") from None
+    if not low <= v <= high:
+        raise ValueError(f"{name} = {v}: must be {none_means}in [{low}, {high}]")
+    return v
+
+
+def _text(name, value):
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    if "\0" in value:
+        raise ValueError(f"{name} contains a NUL character")
+    return value
+
+
+def _json_default(obj):
+    # numpy scalars and 0-d arrays: their Python value
+    item = getattr(obj, "item", None)
+    if callable(item):
+        try:
+            v = item()
+        except (TypeError, ValueError):
+            v = obj
+        if v is not obj and isinstance(v, (int, float, bool, str)):
+            return v
+    tolist = getattr(obj, "tolist", None)
+    if callable(tolist):
+        return tolist()
+    raise TypeError(f"{type(obj).__name__} is not JSON serialisable")
+
+
+def _to_json(name, value):
+    try:
+        return json.dumps(value, allow_nan=False, default=_json_default)
+    except ValueError as e:
+        raise ValueError(f"{name}: {e} (NaN and infinities are not JSON)") from None
+    except TypeError as e:
+        raise TypeError(f"{name}: {e}") from None
+
+
+def _overrides(overrides):
+    """overrides ({"section.key": value} or ["section.key=VALUE", ...]) as strings."""
+    if overrides is None:
+        return []
+    out = []
+    if isinstance(overrides, dict):
+        for key, value in overrides.items():
+            _text("an override's key", key)
+            if not key or "=" in key:
+                raise ValueError(f"override key {key!r}: must be a dotted path "
+                                 "such as 'job.cards' (no '=')")
+            out.append(f"{key}={_to_json('override ' + key, value)}")
+    elif isinstance(overrides, (list, tuple)):
+        for item in overrides:
+            _text("an override", item)
+            if "=" not in item or item.startswith("="):
+                raise ValueError(f"override {item!r}: must be 'section.key=VALUE'")
+            out.append(item)
+    else:
+        raise TypeError("overrides must be a dict {'section.key': value} or a list of "
+                        f"'section.key=VALUE' strings, not {type(overrides).__name__}")
+    for s in out:
+        if "\0" in s:
+            raise ValueError(f"override {s!r} contains a NUL character")
+    return out
+
+
+def _is_path(x):
+    return isinstance(x, (str, bytes, os.PathLike))
+
+
+def _fspath(x):
+    p = os.fsencode(x)
+    if b"\0" in p:
+        raise ValueError("the experiment path contains a NUL character")
+    return p
+
+
+# ---------- experiments ----------
+
+class Experiment:
+    """A validated experiment (a handle on the library's tmc_experiment).
+
+    Made by trainmc.load(); run it with trainmc.run(exp) or exp.run().
+    The handle is freed by close(), at the end of a `with` block, or when the
+    object is collected.
+    """
+
+    def __init__(self, handle, source, overrides):
+        self._handle = handle
+        self._source = source          # ("path", bytes) or ("text", text, label, base_dir)
+        self.overrides = list(overrides)
+        self._lock = threading.Lock()
+        self._users = 0
+        self._closing = False
+
+    @property
+    def path(self):
+        """The experiment file's path (str), or None for an experiment from a dict."""
+        return os.fsdecode(self._source[1]) if self._source[0] == "path" else None
+
+    def _acquire(self):
+        with self._lock:
+            if self._handle is None or self._closing:
+                raise ValueError("this Experiment is closed")
+            self._users += 1
+            return self._handle
+
+    def _release(self):
+        with self._lock:
+            self._users -= 1
+            if self._closing and not self._users:
+                self._free()
+
+    def _free(self):
+        h, self._handle = self._handle, None
+        if h:
+            _lib.library().experiment_free(h)
+
+    def close(self):
+        """Free the handle (after any run in progress on it)."""
+        with self._lock:
+            if self._users:
+                self._closing = True
+            else:
+                self._free()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            if getattr(self, "_handle", None):
+                self._free()
+        except Exception:
+            pass
+
+    def to_dict(self):
+        """The experiment as a dict with every key's value in force (defaults
+        included; a process that is off is None)."""
+        h = self._acquire()
+        try:
+            return json.loads(_lib.take_string(_lib.library().experiment_to_json(h)))
+        finally:
+            self._release()
+
+    def closed_form(self):
+        """The closed forms (Young, Daly; the run document's "closed_form")."""
+        h = self._acquire()
+        try:
+            return json.loads(_lib.take_string(_lib.library().experiment_closed_form(h)))
+        finally:
+            self._release()
+
+    def run(self, **kwargs):
+        """trainmc.run(self, **kwargs)."""
+        return run(self, **kwargs)
+
+    def __repr__(self):
+        if self._source[0] == "path":
+            what = repr(self.path)
+        else:
+            what = self._source[2]
+        extra = f", overrides={self.overrides!r}" if self.overrides else ""
+        state = "" if self._handle else " (closed)"
+        return f"<trainmc.Experiment {what}{extra}{state}>"
+
+
+def _load_source(source, overrides):
+    lib = _lib.library()
+    arr, n, keep = _lib.string_array(overrides)
+    st = _lib.Status()
+    if source[0] == "path":
+        h = lib.experiment_load(source[1], arr, n, ctypes.byref(st))
+    else:
+        _, text, label, base_dir = source
+        h = lib.experiment_parse(text.encode("utf-8"), label.encode("utf-8"),
+                                 os.fsencode(base_dir), arr, n, ctypes.byref(st))
+    del keep
+    if not h:
+        st.raise_if_failed()
+        raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no experiment")
+    return Experiment(h, source, overrides)
+
+
+def load(experiment, overrides=None):
+    """Load and validate an experiment: a path (str or os.PathLike) to its
+    JSON file, or a dict (serialised to JSON; relative file names in it are
+    resolved against the current folder). `overrides`: {"section.key": value}
+    (each value as JSON, checked like the file's own values) or a list of
+    "section.key=VALUE" strings. Returns an Experiment; raises TrainmcError
+    (code 1, TMC_ERR_INPUT) naming the file and the JSON path of a problem.
+    An Experiment given with overrides is loaded again with them added."""
+    extra = _overrides(overrides)
+    if isinstance(experiment, Experiment):
+        if not extra:
+            return experiment
+        return _load_source(experiment._source, experiment.overrides + extra)
+    if isinstance(experiment, dict):
+        text = _to_json("experiment", experiment)
+        return _load_source(("text", text, "<dict>", os.getcwd()), extra)
+    if _is_path(experiment):
+        return _load_source(("path", _fspath(experiment)), extra)
+    raise TypeError("experiment must be a path (str or os.PathLike), a dict or a "
+                    f"trainmc.Experiment, not {type(experiment).__name__}")
+
+
+# ---------- running in a worker thread, with a stop flag ----------
+
+def _run_stoppable(call, opts, progress, stop, free):
+    """call(opts) -> (pointer, Status) in a worker thread, the caller waiting.
+
+    The library reads opts.stop, a C int this sets on KeyboardInterrupt, when
+    progress(done, total) returns True or raises, or when `stop` (a
+    threading.Event) is set. progress runs in this (the calling) thread.
+    A pointer got after an interruption is freed with `free`; the
+    interruption (KeyboardInterrupt, the callback's exception) is re-raised.
+    Returns the pointer, or raises the library's TrainmcError.
+    """
+    flag = ctypes.c_int(0)
+    opts.stop = ctypes.pointer(flag)
+    latest = [None]
+    if progress is not None:
+        def on_progress(done, total, ctx):
+            latest[0] = (done, total)
+        callback = _lib.PROGRESS(on_progress)
+        opts.progress = callback
+    box = {}
+
+    def work():
+        st = _lib.Status()
+        try:
+            box["ptr"] = call(opts, st)
+        except BaseException as e:  # noqa: B902 - handed to the caller
+            box["error"] = e
+        box["status"] = st
+
+    delivered = [None]
+
+    def deliver():
+        now = latest[0]
+        if now is not None and now != delivered[0]:
+            delivered[0] = now
+            if progress(*now) is True:
+                flag.value = 1
+
+    worker = threading.Thread(target=work, name="trainmc-run", daemon=True)
+    worker.start()
+    interruption = None
+    try:
+        poll = 0.05 if (progress is not None or stop is not None) else 0.2
+        while worker.is_alive():
+            worker.join(poll)
+            if stop is not None and stop.is_set():
+                flag.value = 1
+            if progress is not None:
+                deliver()
+        if progress is not None:
+            deliver()
+    except BaseException as e:  # KeyboardInterrupt, or progress raised
+        flag.value = 1
+        interruption = e
+        while worker.is_alive():
+            try:
+                worker.join()
+            except KeyboardInterrupt:
+                pass
+    ptr = box.get("ptr")
+    if interruption is not None:
+        if ptr:
+            free(ptr)
+        raise interruption
+    if "error" in box:
+        raise box["error"]
+    if not ptr:
+        box["status"].raise_if_failed()
+        raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no result")
+    return ptr
+
+
+def _run_options(replicas, seed, threads, stop, progress, replicas_low=1):
+    replicas = _integer("replicas", replicas, replicas_low, MAX_REPLICAS, allow_none=True,
+                        none_means="None (the experiment's monte_carlo.replicas) or ")
+    seed = _integer("seed", seed, 0, MAX_SEED, allow_none=True,
+                    none_means="None (the experiment's monte_carlo.seed) or ")
+    threads = _integer("threads", threads, 0, MAX_THREADS,
+                       none_means="0 (one per processor) or ")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable(done, total), not {type(progress).__name__}")
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise TypeError("stop must be a threading.Event (anything with is_set()), "
+                        f"not {type(stop).__name__}")
+    opts = _lib.RunOptions()
+    _lib.library().run_options_init(ctypes.byref(opts))
+    opts.replicas = replicas or 0
+    if seed is not None:
+        opts.has_seed, opts.seed = 1, seed
+    opts.threads = threads
+    return opts
+
+
+# ---------- results ----------
+
+def _figure_names(family):
+    lib = _lib.library()
+    return [lib.figure_name(family, i).decode("ascii") for i in range(lib.figure_count(family))]
+
+
+def _array(buf, kind="float"):
+    """A bytearray of doubles as a numpy array (bool for kind "bool"), or
+    without numpy as an array.array ('d', or 'b' for bool)."""
+    np = _numpy()
+    if np is not None:
+        a = np.frombuffer(buf, dtype=np.float64)
+        return a != 0 if kind == "bool" else a
+    a = array.array("d")
+    a.frombytes(bytes(buf))
+    return array.array("b", (v != 0 for v in a)) if kind == "bool" else a
+
+
+class Result(dict):
+    """A run's results: the run document (`trainmc run --json`'s JSON, as a
+    dict: result['deadline']['probability'], result['completion_days']['mean'],
+    ...) plus every replica's figures, in replica order:
+
+    .completion_days  T of each replica, days (the deadline's reserve included)
+    .counts           {name: array}: event counts per replica (card_failures, ...)
+    .split_days       {name: array}: the split of each replica's wall time,
+                      days; the rows add up to T minus the reserve
+    .censored         bool array: still running at the horizon
+    .weight           likelihood ratio (1 without importance sampling)
+    .replicas         replicas run (fewer than asked when a precision target
+                      was met)
+    .json             the document's text as the library wrote it
+
+    Arrays are numpy float64 arrays (censored: bool) when numpy is installed,
+    else array.array. With per_replica=False only .completion_days is kept
+    and the others are None.
+    """
+
+    def __init__(self, text, replicas, days, figures):
+        super().__init__(json.loads(text))
+        self.json = text
+        self.replicas = replicas
+        self._days = days
+        self._figures = figures      # None, or {family: {name: bytearray}}
+        self._cache = {}
+
+    def _get(self, key, make):
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    @property
+    def completion_days(self):
+        return self._get("completion_days", lambda: _array(self._days))
+
+    def _family(self, family):
+        if self._figures is None:
+            return None
+        return self._get(family, lambda: {k: _array(v)
+                                          for k, v in self._figures[family].items()})
+
+    @property
+    def counts(self):
+        return self._family(_lib.FIGURE_COUNT)
+
+    @property
+    def split_days(self):
+        return self._family(_lib.FIGURE_SPLIT)
+
+    @property
+    def censored(self):
+        if self._figures is None:
+            return None
+        return self._get("censored",
+                         lambda: _array(self._figures[_lib.FIGURE_STATE]["censored"], "bool"))
+
+    @property
+    def weight(self):
+        if self._figures is None:
+            return None
+        return self._get("weight", lambda: _array(self._figures[_lib.FIGURE_STATE]["weight"]))
+
+
+def _copy_result(r, per_replica):
+    """A Result from the handle r (not freed here)."""
+    lib = _lib.library()
+    text = lib.result_json(r).decode("utf-8")
+    n = lib.result_replicas(r)
+    days = bytearray(8 * n)
+    if n:
+        ctypes.memmove((ctypes.c_char * len(days)).from_buffer(days),
+                       lib.result_completion_days(r), len(days))
+    figures = None
+    if per_replica:
+        figures = {}
+        for family in (_lib.FIGURE_COUNT, _lib.FIGURE_SPLIT, _lib.FIGURE_STATE):
+            figures[family] = {}
+            for i, name in enumerate(_figure_names(family)):
+                buf = bytearray(8 * n)
+                out = (ctypes.c_double * n).from_buffer(buf) if n else None
+                rc = lib.result_copy_figure(r, family, i, out)
+                if rc != _lib.OK:
+                    raise TrainmcError(rc, f"tmc_result_copy_figure({family}, {i}) failed")
+                figures[family][name] = buf
+    return Result(text, n, days, figures)
+
+
+def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precision=None,
+        importance=None, progress=None, *, importance_pilot=None, stop=None,
+        per_replica=True):
+    """Run an experiment's replicas; returns a Result (the run document as a
+    dict, plus per-replica arrays).
+
+    experiment  a path to an experiment JSON file, a dict, or an Experiment
+    replicas    replicas to run, [1, 1e9] (None: the experiment's monte_carlo.replicas);
+                with `precision`, the budget
+    seed        run seed, [0, 2^53 - 1] (None: the experiment's monte_carlo.seed)
+    threads     worker threads, 0 = one per processor; the numbers do not depend on it
+    overrides   {"section.key": value} (or ["section.key=VALUE", ...]), as `--set`
+    precision   e.g. "deadline.probability:abs=0.001" or "completion_days.mean:rel=1e-4":
+                replicas in batches of 1000 until the 95 % interval's half-width is this
+    importance  "auto" or tilts "F,O,S[,R,D]" (str, or a sequence of numbers):
+                P(miss) by importance sampling (document key "importance")
+    progress    callable(done, total) called in this thread about ten times a
+                second; returning True stops the run (TrainmcError, code 3)
+    importance_pilot  replicas per cross-entropy level (None: 1000)
+    stop        a threading.Event: setting it stops the run (TrainmcError, code 3)
+    per_replica False: keep only completion_days per replica (8 bytes each
+                instead of about 200)
+
+    Ctrl-C (KeyboardInterrupt) stops the library's run and is re-raised.
+    Raises TrainmcError (code: 1 input, 2 memory, 3 stopped, 4 runtime);
+    TypeError/ValueError for bad Python arguments.
+    """
+    opts = _run_options(replicas, seed, threads, stop, progress)
+    keep = []
+    if precision is not None:
+        keep.append(_text("precision", precision).encode("utf-8"))
+        opts.precision = keep[-1]
+    if importance is not None:
+        if not isinstance(importance, str):
+            try:
+                tilts = [float(t) for t in importance]
+            except TypeError:
+                raise TypeError("importance must be 'auto', 'F,O,S[,R,D]' or a sequence of "
+                                f"numbers, not {type(importance).__name__}") from None
+            importance = ",".join(repr(t) for t in tilts)
+        keep.append(_text("importance", importance).encode("utf-8"))
+        opts.importance = keep[-1]
+    opts.pilot_replicas = _integer("importance_pilot", importance_pilot, 1, MAX_REPLICAS,
+                                   allow_none=True, none_means="None (1000) or ") or 0
+    if not isinstance(per_replica, bool):
+        raise TypeError("per_replica must be True or False")
+    opts.summary_only = 0 if per_replica else 1
+
+    exp = load(experiment, overrides)
+    owned = exp is not experiment
+    lib = _lib.library()
+    handle = exp._acquire()
+    try:
+        r = _run_stoppable(lambda o, st: lib.experiment_run(handle, ctypes.byref(o),
+                                                            ctypes.byref(st)),
+                           opts, progress, stop, lib.result_free)
+        try:
+            return _copy_result(r, per_replica)
+        finally:
+            lib.result_free(r)
+    finally:
+        exp._release()
+        if owned:
+            exp.close()
+
+
+def closed_form(experiment, overrides=None):
+    """The closed forms of an experiment (path, dict or Experiment) as a dict:
+    step time and c_N, the interval in force, Young's and Daly's optimum
+    intervals (s), overheads (fractions) and completion times (days)."""
+    exp = load(experiment, overrides)
+    try:
+        return exp.closed_form()
+    finally:
+        if exp is not experiment:
+            exp.close()
+
+
+# ---------- sweeps ----------
+
+def _number_text(name, v):
+    if isinstance(v, bool):
+        raise TypeError(f"{name}: values must be numbers, not bool")
+    try:
+        return str(operator.index(v))
+    except TypeError:
+        pass
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: values must be numbers, not {type(v).__name__}") from None
+    if not math.isfinite(f):
+        raise ValueError(f"{name}: {f} is not a finite number")
+    return repr(f)
+
+
+def _vary(vary):
+    if isinstance(vary, str):
+        vary = [vary]
+    out = []
+    if isinstance(vary, dict):
+        for key, values in vary.items():
+            _text("a vary key", key)
+            if not key or "=" in key:
+                raise ValueError(f"vary key {key!r}: must be a dotted path such as "
+                                 "'checkpoint.interval_s'")
+            if isinstance(values, str):
+                out.append(f"{key}={values}")  # "V1,V2" or "START:STOP:STEP"
+                continue
+            try:
+                items = list(values)
+            except TypeError:
+                raise TypeError(f"vary[{key!r}] must be a list of numbers or a "
+                                "'START:STOP:STEP' string") from None
+            if not items:
+                raise ValueError(f"vary[{key!r}] has no values")
+            out.append(f"{key}=" + ",".join(_number_text(f"vary[{key!r}]", v) for v in items))
+    elif isinstance(vary, (list, tuple)):
+        for item in vary:
+            _text("a vary item", item)
+            if "=" not in item or item.startswith("="):
+                raise ValueError(f"vary item {item!r}: must be 'KEY=V1,V2,...' or "
+                                 "'KEY=START:STOP:STEP'")
+            out.append(item)
+    else:
+        raise TypeError("vary must be a dict {key: [values]} or a list of 'KEY=VALUES' "
+                        f"strings, not {type(vary).__name__}")
+    if not 1 <= len(out) <= 2:
+        raise ValueError(f"vary names {len(out)} keys: one or two")
+    for s in out:
+        if "\0" in s:
+            raise ValueError(f"vary item {s!r} contains a NUL character")
+    return out
+
+
+class SweepResult(dict):
+    """A sweep's document (`trainmc sweep --json`'s JSON, as a dict) plus
+    .rows, its "settings": one dict per setting, each a run document with
+    "values" (the setting) and "difference_days" (T against the best
+    setting under common random numbers), and .json, the text."""
+
+    def __init__(self, text):
+        super().__init__(json.loads(text))
+        self.json = text
+
+    @property
+    def rows(self):
+        return self["settings"]
+
+
+def sweep(experiment_path, vary, replicas=None, seed=None, threads=0, overrides=None,
+          progress=None, *, stop=None):
+    """Run an experiment file at every setting of one or two numeric keys
+    (two: the full grid) with the same replicas and seed (common random
+    numbers); returns a SweepResult.
+
+    experiment_path  the experiment file (str or os.PathLike; or an
+                     Experiment loaded from a file, with its overrides)
+    vary        {"checkpoint.interval_s": [600, 1800, 3600]} (a value may be
+                a "START:STOP:STEP" string), or ["KEY=V1,V2", ...]; 1 or 2 keys
+    replicas    replicas per setting, [2, 1e9] (None: the experiment's)
+    seed, threads, overrides, progress, stop: as run()
+    """
+    extra = _overrides(overrides)
+    if isinstance(experiment_path, Experiment):
+        if experiment_path.path is None:
+            raise TypeError("sweep needs an experiment file: this Experiment was loaded "
+                            "from a dict (write it to a file first)")
+        path = _fspath(experiment_path.path)
+        extra = experiment_path.overrides + extra
+    elif _is_path(experiment_path):
+        path = _fspath(experiment_path)
+    else:
+        raise TypeError("sweep needs an experiment file path (str or os.PathLike), not "
+                        f"{type(experiment_path).__name__}")
+    items = _vary(vary)
+    opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=2)
+    lib = _lib.library()
+    ov, n_ov, keep_ov = _lib.string_array(extra)
+    va, n_va, keep_va = _lib.string_array(items)
+    s = _run_stoppable(lambda o, st: lib.experiment_sweep(path, ov, n_ov, va, n_va,
+                                                          ctypes.byref(o), ctypes.byref(st)),
+                       opts, progress, stop, lib.sweep_free)
+    del keep_ov, keep_va
+    try:
+        return SweepResult(lib.sweep_json(s).decode("utf-8"))
+    finally:
+        lib.sweep_free(s)
+
+
+# ---------- emax ----------
+
+def emax(cards=(2, 8, 48, 1024, 16384), replicas=1_000_000, seed=1, brute_max=64, threads=0):
+    """c_N = E[max of N standard normals] (units of sigma) for each N in
+    `cards` ([1, 1e7]): by quadrature, simulated with `replicas` maxima
+    ([2, 1e9]) drawn by the engine's O(1) sampler, by N explicit draws for
+    N <= brute_max, and by Blom's and Gumbel's approximations. Returns
+    `trainmc emax --json`'s document as a dict: one entry per N in
+    "cards", e.g. doc["cards"][0]["quadrature"]["mean"]."""
+    if isinstance(cards, (str, bytes)):
+        raise TypeError("cards must be a list of integers")
+    try:
+        cards = list(cards)
+    except TypeError:
+        cards = [cards]
+    if not 1 <= len(cards) <= 1000:
+        raise ValueError(f"cards has {len(cards)} entries: must be 1 to 1000")
+    cards = [_integer("cards[i]", c, 1, MAX_CARDS) for c in cards]
+    replicas = _integer("replicas", replicas, 2, MAX_REPLICAS)
+    seed = _integer("seed", seed, 0, MAX_SEED)
+    brute_max = _integer("brute_max", brute_max, 0, MAX_CARDS)
+    threads = _integer("threads", threads, 0, MAX_THREADS, none_means="0 (one per processor) or ")
+    lib = _lib.library()
+    arr = (ctypes.c_long * len(cards))(*cards)
+    st = _lib.Status()
+    ptr = lib.emax_run(arr, len(cards), replicas, seed, brute_max, threads, ctypes.byref(st))
+    if not ptr:
+        st.raise_if_failed()
+        raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no emax document")
+    return json.loads(_lib.take_string(ptr))
+
+
+def version():
+    """libtrainmc's version, "MAJOR.MINOR.PATCH"."""
+    return _lib.library().version
+
+
+def library_path():
+    """The path of the libtrainmc loaded (loading it if need be)."""
+    return _lib.library().path
