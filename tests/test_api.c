@@ -14,7 +14,8 @@
  * api-1.4 the same numbers on 1 and 2 threads (the whole document).
  * api-1.5 summary_only keeps the completion days, not the figures.
  * api-1.6 numbers by dotted path, array elements included; a precision
- *         target stops at the first batch that meets it.
+ *         target stops at the first batch that meets it, its budget (1e9
+ *         replicas) never allocated.
  * api-1.7 the closed forms of the hand case; an experiment read back from
  *         its own JSON gives the same JSON.
  * api-1.9 what the command line refuses, the library refuses: a run that
@@ -22,6 +23,14 @@
  *         between saves), even with force; a training state that does not
  *         fit in memory (design-48 with 10 GiB usable per card), unless
  *         force, which then runs it.
+ * api-1.10 a sweep of an experiment given as text, labelled with its file's
+ *          path, gives the file's sweep document byte for byte; labelled
+ *          otherwise, the same numbers under that label.
+ * api-1.11 a trace named inline in JSON text resolves against base_dir (not the
+ *          label's folder nor the current one); NULL entries in the
+ *          overrides and NULL handles are refused, not dereferenced; the
+ *          seed reads back by path digit for digit (2^53 - 1); a host's
+ *          GSL error handler is in force again after a call.
  * api-1.8 emax: c_8 by quadrature = 1.4236003 (E[max of 8 standard
  *         normals]; H. L. Harter, Biometrika 48, 1961, table of expected
  *         values of normal order statistics), bad arguments refused. */
@@ -35,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <gsl/gsl_errno.h>
 
 #include "trainmc.h"
 
@@ -262,7 +272,7 @@ static void test_paths_and_precision(void **state)
     tmc_experiment *x = design("quickstart-64");
     tmc_run_options o;
     tmc_run_options_init(&o);
-    o.replicas = 5000;
+    o.replicas = 1000000000; /* a budget far beyond memory: only what runs is kept */
     o.precision = "completion_days.mean:rel=0.5"; /* met by the first batch */
     tmc_result *r = run(x, &o);
     assert_int_equal(tmc_result_replicas(r), 1000);
@@ -328,6 +338,101 @@ static void test_refusals(void **state)
     tmc_experiment_free(x);
 }
 
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+static void test_sweep_text(void **state)
+{
+    (void)state;
+    char path[1024], dir[1024];
+    snprintf(path, sizeof path, "%s/experiments/quickstart-64.json", TMC_SOURCE_DIR);
+    snprintf(dir, sizeof dir, "%s/experiments", TMC_SOURCE_DIR);
+    const char *sets[] = {"monte_carlo.replicas=50"};
+    const char *vary[] = {"checkpoint.interval_s=900,1800"};
+    tmc_status st;
+    tmc_sweep *a = tmc_experiment_sweep(path, sets, 1, vary, 1, NULL, &st);
+    if (!a)
+        fail_msg("%s", st.message);
+    tmc_sweep *b = tmc_experiment_sweep_text(read_text(path), path, dir, sets, 1, vary, 1,
+                                             NULL, &st);
+    if (!b)
+        fail_msg("%s", st.message);
+    assert_string_equal(tmc_sweep_json(a), tmc_sweep_json(b));
+    tmc_sweep_free(b);
+    b = tmc_experiment_sweep_text(read_text(path), "quickstart as text", dir, sets, 1, vary, 1,
+                                  NULL, &st);
+    if (!b)
+        fail_msg("%s", st.message);
+    assert_non_null(strstr(tmc_sweep_json(b), "quickstart as text"));
+    const char *keys[] = {"settings.0.deadline.probability", "settings.1.completion_days.mean",
+                          "settings.0.overhead.mean"};
+    for (int i = 0; i < 3; i++)
+        assert_true(tmc_sweep_number(a, keys[i]) == tmc_sweep_number(b, keys[i]));
+    tmc_sweep_free(a);
+    tmc_sweep_free(b);
+    assert_null(tmc_experiment_sweep_text(NULL, NULL, NULL, NULL, 0, vary, 1, NULL, &st));
+    assert_int_equal(st.code, TMC_ERR_INPUT);
+}
+
+static void host_handler(const char *reason, const char *file, int line, int gsl_errno)
+{
+    (void)reason, (void)file, (void)line, (void)gsl_errno;
+}
+
+static void test_inline_trace_and_nulls(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/distributions/failures", TMC_SOURCE_DIR);
+    const char *text = "{\"name\": \"inline\", \"source\": \"test_api.c\","
+        " \"job\": {\"steps\": 1000, \"cards\": 8, \"flop_per_step\": 8e14,"
+        " \"peak_flops\": 1e12, \"efficiency\": 1.0},"
+        " \"failures\": {\"distribution\": \"trace\", \"trace\": \"trace-example.csv\"},"
+        " \"checkpoint\": {\"interval_steps\": 250, \"save_s\": 10, \"restore_s\": 0},"
+        " \"deadline\": {\"days\": 30, \"reserve_days\": 0.5},"
+        " \"monte_carlo\": {\"replicas\": 20, \"seed\": 9007199254740991}}";
+    tmc_status st;
+    tmc_experiment *x = tmc_experiment_parse(text, "somewhere/else/label", dir, NULL, 0, &st);
+    if (!x)
+        fail_msg("%s", st.message);
+    tmc_result *r = run(x, NULL);
+    assert_true(tmc_result_number(r, "events.card_failures") > 0);
+    assert_true(tmc_result_number(r, "seed") == 9007199254740991.0);
+    tmc_result_free(r);
+    tmc_experiment_free(x);
+
+    const char *holes[] = {"job.cards=8", NULL};
+    assert_null(tmc_experiment_parse(text, "inline", dir, holes, 2, &st));
+    assert_int_equal(st.code, TMC_ERR_INPUT);
+    assert_non_null(strstr(st.message, "overrides[1] = NULL"));
+    assert_null(tmc_experiment_load("x.json", holes, 2, &st));
+    assert_int_equal(st.code, TMC_ERR_INPUT);
+    assert_null(tmc_result_json(NULL));
+    assert_true(isnan(tmc_result_number(NULL, "seed")));
+    assert_int_equal(tmc_result_replicas(NULL), 0);
+    assert_null(tmc_result_completion_days(NULL));
+    double v[1];
+    assert_int_equal(tmc_result_copy_figure(NULL, TMC_FIGURE_COUNT, 0, v), TMC_ERR_INPUT);
+    assert_null(tmc_experiment_to_json(NULL));
+    assert_null(tmc_experiment_closed_form(NULL));
+    tmc_run_options_init(NULL);
+
+    gsl_error_handler_t *before = gsl_set_error_handler(host_handler);
+    x = hand(NULL, 0);
+    tmc_string_free(tmc_experiment_to_json(x));
+    tmc_experiment_free(x);
+    assert_true(gsl_set_error_handler(before) == host_handler);
+}
+
 static void test_emax(void **state)
 {
     (void)state;
@@ -359,6 +464,8 @@ int main(void)
         cmocka_unit_test(test_paths_and_precision),
         cmocka_unit_test(test_closed_form_and_json),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_sweep_text),
+        cmocka_unit_test(test_inline_trace_and_nulls),
         cmocka_unit_test(test_emax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

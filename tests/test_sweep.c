@@ -66,8 +66,10 @@ static void setting_load(const tmc_sweep_base *b, double value, tmc_sweep_settin
 static void run(const tmc_sweep_setting *s, double *days, tmc_sweep_result *r)
 {
     tmc_error err = {""};
-    if (tmc_sweep_run_setting(s, 2, NULL, NULL, NULL, days, r, &err))
+    double *restarts = malloc((size_t)s->x.monte_carlo.replicas * sizeof *restarts);
+    if (!restarts || tmc_sweep_run_setting(s, 2, NULL, NULL, NULL, days, restarts, r, &err))
         fail_msg("%s", err.msg);
+    free(restarts);
 }
 
 /* ---------- sweep-1.1 ---------- */
@@ -211,9 +213,11 @@ static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
         return -1;
     long n = s.x.monte_carlo.replicas;
     double *days = malloc((size_t)n * sizeof *days), lo, hi;
+    double *restarts = malloc((size_t)n * sizeof *restarts);
     tmc_sweep_result r;
-    int rc = tmc_sweep_run_setting(&s, 1, NULL, NULL, NULL, days, &r, err);
+    int rc = tmc_sweep_run_setting(&s, 1, NULL, NULL, NULL, days, restarts, &r, err);
     free(days);
+    free(restarts);
     if (!rc)
         tmc_sweep_estimate_metric(&r, c->metric, metric, &lo, &hi);
     c->evaluations++;
@@ -551,7 +555,7 @@ static void test_settings(void **state)
     double bad = 1.5;
     assert_int_equal(tmc_sweep_load_setting(&b, &bad, &s, &err), -1);
     assert_non_null(strstr(err.msg, "job.efficiency: 1.5 is out of range; expected a number in "
-                                    "(0, 1] (with the command-line override job.efficiency=1.5)"));
+                                    "(0, 1] (with the override job.efficiency=1.5)"));
 
     char path[1024];
     experiment_path("design-48", path, sizeof path);

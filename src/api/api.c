@@ -1,5 +1,8 @@
 /* api.c - trainmc.h: status, experiments, closed forms, emax. */
+#include <ctype.h>
 #include <errno.h>
+#include <locale.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +12,8 @@
 #include "api_internal.h"
 #include "closed_form.h"
 #include "config.h"
+#include <gsl/gsl_errno.h>
+
 #include "emax.h"
 #include "emax_output.h"
 #include "finishable.h"
@@ -27,6 +32,37 @@ const char *tmc_library_version(void)
 #define TMC_STR(x) TMC_STR_(x)
     return TMC_STR(TRAINMC_VERSION_MAJOR) "." TMC_STR(TRAINMC_VERSION_MINOR) "." TMC_STR(
         TRAINMC_VERSION_PATCH);
+}
+
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t gsl_handler_lock = PTHREAD_MUTEX_INITIALIZER;
+static long active_calls;
+static gsl_error_handler_t *host_handler;
+
+static void make_c_locale(void)
+{
+    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+void tmc_api_enter(tmc_api_scope *scope)
+{
+    pthread_once(&c_locale_once, make_c_locale);
+    scope->previous = c_locale ? uselocale(c_locale) : (locale_t)0;
+    pthread_mutex_lock(&gsl_handler_lock);
+    if (active_calls++ == 0)
+        host_handler = gsl_set_error_handler_off();
+    pthread_mutex_unlock(&gsl_handler_lock);
+}
+
+void tmc_api_leave(tmc_api_scope *scope)
+{
+    pthread_mutex_lock(&gsl_handler_lock);
+    if (--active_calls == 0)
+        gsl_set_error_handler(host_handler);
+    pthread_mutex_unlock(&gsl_handler_lock);
+    if (scope->previous)
+        uselocale(scope->previous);
 }
 
 int tmc_api_fail(tmc_status *st, int code, const char *message)
@@ -77,11 +113,16 @@ double tmc_api_json_number(const cJSON *doc, const char *path)
             char *end;
             errno = 0;
             long i = strtol(key, &end, 10);
-            node = *key && !*end && !errno && i >= 0 && i <= 1000000000L
+            node = isdigit((unsigned char)*key) && !*end && !errno && i <= 1000000000L
                 ? cJSON_GetArrayItem(node, (int)i) : NULL;
         } else {
             node = cJSON_GetObjectItemCaseSensitive(node, key);
         }
+    }
+    if (cJSON_IsRaw(node)) { /* a seed, written digit for digit */
+        char *end;
+        double v = strtod(node->valuestring, &end);
+        return end != node->valuestring && !*end ? v : NAN;
     }
     return cJSON_IsNumber(node) ? node->valuedouble : NAN;
 }
@@ -130,7 +171,21 @@ int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
 
 void tmc_run_options_init(tmc_run_options *o)
 {
-    memset(o, 0, sizeof *o);
+    if (o)
+        memset(o, 0, sizeof *o);
+}
+
+/* NULL where overrides[n] must hold strings. TMC_OK, or TMC_ERR_INPUT. */
+static int check_overrides(const char *f, const char *const *overrides, int n, tmc_status *st)
+{
+    if (n < 0 || (n && !overrides))
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_overrides = %d: must be >= 0, with an "
+                             "overrides array when > 0", f, n);
+    for (int i = 0; i < n; i++)
+        if (!overrides[i])
+            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: overrides[%d] = NULL: must be "
+                                 "\"section.key=VALUE\"", f, i);
+    return TMC_OK;
 }
 
 int tmc_api_check_runnable(const tmc_experiment *x, const char *label, int force,
@@ -164,33 +219,59 @@ static tmc_experiment *loaded(tmc_experiment *x, int rc, const tmc_error *err,
     return x;
 }
 
-tmc_experiment *tmc_experiment_load(const char *path, const char *const *overrides,
-                                    int n_overrides, tmc_status *st)
+static tmc_experiment *load_in(const char *path, const char *const *overrides, int n_overrides,
+                               tmc_status *st)
 {
     tmc_experiment *x = malloc(sizeof *x);
     tmc_error err = {""};
     if (!x)
         return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for an experiment"), NULL;
-    if (!path || n_overrides < 0 || (n_overrides && !overrides))
-        return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_load: no path, or "
-                                                        "a negative override count"), NULL;
+    if (!path)
+        return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_load: path = NULL: "
+                                                        "must name an experiment file"), NULL;
+    if (check_overrides("tmc_experiment_load", overrides, n_overrides, st))
+        return free(x), NULL;
     return loaded(x, tmc_config_load(path, overrides, n_overrides, x, &err), &err, st);
+}
+
+tmc_experiment *tmc_experiment_load(const char *path, const char *const *overrides,
+                                    int n_overrides, tmc_status *st)
+{
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    tmc_experiment *x = load_in(path, overrides, n_overrides, st);
+    tmc_api_leave(&scope);
+    return x;
+}
+
+static tmc_experiment *parse_in(const char *json, const char *label, const char *base_dir,
+                                const char *const *overrides, int n_overrides,
+                                tmc_status *st)
+{
+    tmc_experiment *x = malloc(sizeof *x);
+    tmc_error err = {""};
+    if (!x)
+        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for an experiment"), NULL;
+    if (!json)
+        return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_parse: json = NULL: "
+                                                        "must be an experiment's JSON text"),
+               NULL;
+    if (check_overrides("tmc_experiment_parse", overrides, n_overrides, st))
+        return free(x), NULL;
+    int rc = tmc_config_parse(json, label ? label : "<string>", base_dir ? base_dir : ".",
+                              overrides, n_overrides, x, &err);
+    return loaded(x, rc, &err, st);
 }
 
 tmc_experiment *tmc_experiment_parse(const char *json, const char *label,
                                      const char *base_dir, const char *const *overrides,
                                      int n_overrides, tmc_status *st)
 {
-    tmc_experiment *x = malloc(sizeof *x);
-    tmc_error err = {""};
-    if (!x)
-        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for an experiment"), NULL;
-    if (!json || n_overrides < 0 || (n_overrides && !overrides))
-        return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_parse: no text, or "
-                                                        "a negative override count"), NULL;
-    int rc = tmc_config_parse(json, label ? label : "<string>", base_dir ? base_dir : ".",
-                              overrides, n_overrides, x, &err);
-    return loaded(x, rc, &err, st);
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    tmc_experiment *x = parse_in(json, label, base_dir, overrides, n_overrides, st);
+    tmc_api_leave(&scope);
+    return x;
 }
 
 void tmc_experiment_free(tmc_experiment *x)
@@ -198,7 +279,7 @@ void tmc_experiment_free(tmc_experiment *x)
     free(x);
 }
 
-char *tmc_experiment_to_json(const tmc_experiment *x)
+static char *to_json_in(const tmc_experiment *x)
 {
     cJSON *doc = tmc_config_to_json(x);
     char *text = tmc_api_print(doc);
@@ -206,13 +287,35 @@ char *tmc_experiment_to_json(const tmc_experiment *x)
     return text;
 }
 
-char *tmc_experiment_closed_form(const tmc_experiment *x)
+char *tmc_experiment_to_json(const tmc_experiment *x)
+{
+    if (!x)
+        return NULL;
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    char *text = to_json_in(x);
+    tmc_api_leave(&scope);
+    return text;
+}
+
+static char *closed_form_in(const tmc_experiment *x)
 {
     tmc_closed_form cf;
     tmc_closed_form_compute(x, &cf);
     cJSON *doc = tmc_output_closed_form_json(&cf);
     char *text = tmc_api_print(doc);
     cJSON_Delete(doc);
+    return text;
+}
+
+char *tmc_experiment_closed_form(const tmc_experiment *x)
+{
+    if (!x)
+        return NULL;
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    char *text = closed_form_in(x);
+    tmc_api_leave(&scope);
     return text;
 }
 
@@ -224,32 +327,38 @@ void tmc_string_free(char *s)
 /* ---------- emax ---------- */
 
 static int check_emax(const long *cards, int n_cards, long replicas, uint64_t seed,
-                      int threads, tmc_status *st)
+                      long brute_max_cards, int threads, tmc_status *st)
 {
-    char v[64];
-    if (!cards || n_cards < 1 || n_cards > 1000)
-        return snprintf(v, sizeof v, "%d", n_cards),
-               bad_option(st, "n_cards", v, "in [1, 1000] with a cards array");
+    const char *f = "tmc_emax_run";
+    if (!cards)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: cards = NULL: must hold n_cards card "
+                                                "counts", f);
+    if (n_cards < 1 || n_cards > 1000)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_cards = %d: must be in [1, 1000]", f,
+                             n_cards);
     for (int i = 0; i < n_cards; i++)
         if (cards[i] < 1 || cards[i] > MAX_CARDS)
-            return snprintf(v, sizeof v, "%ld", cards[i]),
-                   bad_option(st, "cards[i]", v, "in [1, 1e7]");
+            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: cards[%d] = %ld: must be in [1, 1e7]",
+                                 f, i, cards[i]);
     if (replicas < 2 || replicas > MAX_REPLICAS)
-        return snprintf(v, sizeof v, "%ld", replicas),
-               bad_option(st, "replicas", v, "in [2, 1e9]");
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: replicas = %ld: must be in [2, 1e9]", f,
+                             replicas);
     if ((double)seed > MAX_SEED)
-        return snprintf(v, sizeof v, "%llu", (unsigned long long)seed),
-               bad_option(st, "seed", v, "in [0, 2^53 - 1]");
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: seed = %llu: must be in [0, 2^53 - 1]", f,
+                             (unsigned long long)seed);
+    if (brute_max_cards < 0 || brute_max_cards > MAX_CARDS)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: brute_max_cards = %ld: must be in "
+                             "[0, 1e7] (0: no brute force)", f, brute_max_cards);
     if (threads < 0 || threads > MAX_THREADS)
-        return snprintf(v, sizeof v, "%d", threads),
-               bad_option(st, "threads", v, "0 (one per processor) or in [1, 4096]");
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: threads = %d: must be 0 (one per "
+                             "processor) or in [1, 4096]", f, threads);
     return TMC_OK;
 }
 
-char *tmc_emax_run(const long *cards, int n_cards, long replicas, uint64_t seed,
-                   long brute_max_cards, int threads, tmc_status *st)
+static char *emax_in(const long *cards, int n_cards, long replicas, uint64_t seed,
+                     long brute_max_cards, int threads, tmc_status *st)
 {
-    if (check_emax(cards, n_cards, replicas, seed, threads, st))
+    if (check_emax(cards, n_cards, replicas, seed, brute_max_cards, threads, st))
         return NULL;
     if (!threads)
         threads = tmc_runner_default_threads();
@@ -277,5 +386,15 @@ char *tmc_emax_run(const long *cards, int n_cards, long replicas, uint64_t seed,
             tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for the emax document");
     }
     free(rows);
+    return text;
+}
+
+char *tmc_emax_run(const long *cards, int n_cards, long replicas, uint64_t seed,
+                   long brute_max_cards, int threads, tmc_status *st)
+{
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    char *text = emax_in(cards, n_cards, replicas, seed, brute_max_cards, threads, st);
+    tmc_api_leave(&scope);
     return text;
 }

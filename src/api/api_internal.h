@@ -2,10 +2,24 @@
 #ifndef TMC_API_INTERNAL_H
 #define TMC_API_INTERNAL_H
 
+#include <locale.h>
+
 #include <cjson/cJSON.h>
 
 #include "error.h"
 #include "trainmc.h"
+
+/* Every public call that reads or writes numbers as text runs inside a
+ * scope: the C locale for this thread (a host program's LC_NUMERIC, e.g. a
+ * decimal comma, must not change how "0.5" reads), and GSL's error handler
+ * off (its default aborts the process; the library checks every status),
+ * the host's handler restored when the last call in the process leaves. */
+typedef struct {
+    locale_t previous;
+} tmc_api_scope;
+
+void tmc_api_enter(tmc_api_scope *scope);
+void tmc_api_leave(tmc_api_scope *scope);
 
 /* Fill st (if not NULL) with code and message; returns code. */
 int tmc_api_fail(tmc_status *st, int code, const char *message);

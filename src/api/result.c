@@ -29,33 +29,54 @@ static void failed(tmc_status *st, int rc, const tmc_error *err)
     tmc_api_fail(st, code, err->msg);
 }
 
-/* All replicas at once, or, with a precision target, batches until it is
- * met or the budget is spent (precision.h). Fills r->completion_days with
- * wall seconds and r->replicas with the count run. */
-static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options *o,
+/* Room for n replicas in the per-replica arrays, contents kept (a precision
+ * target grows them batch by batch: its budget may be far beyond what it
+ * uses). 0, or -1 with err. */
+static int reserve(tmc_result *r, long n, int keep_samples, tmc_error *err)
+{
+    size_t m = (size_t)n;
+    double *days = realloc(r->completion_days, m * sizeof *days);
+    if (days)
+        r->completion_days = days;
+    double *restarts = realloc(r->restarts, m * sizeof *restarts);
+    if (restarts)
+        r->restarts = restarts;
+    tmc_sample *samples = keep_samples ? realloc(r->samples, m * sizeof *samples) : NULL;
+    if (samples)
+        r->samples = samples;
+    if (days && restarts && (!keep_samples || samples))
+        return 0;
+    return tmc_error_set(err, "out of memory for %ld replicas", n);
+}
+
+/* Batches of TMC_PRECISION_BATCH until the target is met or the budget is
+ * spent (precision.h). */
+static int run_precise(tmc_result *r, const tmc_engine *e, const tmc_run_options *o,
                        tmc_error *err)
 {
     long budget = r->x.monte_carlo.replicas;
     uint64_t seed = r->x.monte_carlo.seed;
-    double *wall = r->completion_days;
-    if (!o->precision) {
-        r->replicas = budget;
-        return tmc_runner_run_samples(e, 0, budget, seed, o->threads, o->progress,
-                                      o->progress_ctx, wall, r->samples, &r->totals, err);
-    }
     tmc_precision_outcome *po = &r->precision_outcome;
     long done = 0;
     while (done < budget && !po->reached) {
         long n = budget - done < TMC_PRECISION_BATCH ? budget - done : TMC_PRECISION_BATCH;
+        int rc = tmc_ranks_agree(reserve(r, done + n, !o->summary_only, err), err);
+        if (rc)
+            return rc;
         tmc_replica batch;
-        int rc = tmc_runner_run_samples(e, done, n, seed, o->threads, NULL, NULL, wall + done,
-                                        r->samples ? r->samples + done : NULL, &batch, err);
+        tmc_runner_out out = {r->completion_days + done, r->restarts + done,
+                              r->samples ? r->samples + done : NULL};
+        rc = tmc_runner_run_samples(e, done, n, seed, o->threads, NULL, NULL, &out, &batch,
+                                    err);
+        if (rc == TMC_RUNNER_STOPPED) /* the runner counts this batch only */
+            tmc_error_set(err, "interrupted after %ld of at most %ld replicas (precision "
+                               "target %s)", done, budget, r->precision.text);
         if (rc)
             return rc;
         tmc_accounting_accumulate(&r->totals, &batch);
         done += n;
-        po->reached = tmc_precision_met(&r->precision, wall, done, &r->x.deadline,
-                                        &po->half_width, &po->value);
+        po->reached = tmc_precision_met(&r->precision, r->completion_days, r->restarts, done,
+                                        &r->x.deadline, &po->half_width, &po->value);
         if (o->progress)
             o->progress(done, budget, o->progress_ctx);
     }
@@ -65,25 +86,37 @@ static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options
     return 0;
 }
 
-/* Completion days from wall seconds, and their summary (on a sorted copy). */
-static void summarize(tmc_result *r)
+/* All replicas at once, or batches for a precision target. Fills
+ * r->completion_days with wall seconds and r->replicas with the count run. */
+static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options *o,
+                       tmc_error *err)
 {
+    if (o->precision)
+        return run_precise(r, e, o, err);
+    long n = r->x.monte_carlo.replicas;
+    int rc = tmc_ranks_agree(reserve(r, n, !o->summary_only, err), err);
+    if (rc)
+        return rc;
+    r->replicas = n;
+    tmc_runner_out out = {r->completion_days, r->restarts, r->samples};
+    return tmc_runner_run_samples(e, 0, n, r->x.monte_carlo.seed, o->threads, o->progress,
+                                  o->progress_ctx, &out, &r->totals, err);
+}
+
+/* Completion days from wall seconds, their summary (on a sorted copy), and
+ * the restarts' (which take runs over the budget out of P(deadline)). 0, or
+ * -1 with err. */
+static int summarize(tmc_result *r, tmc_error *err)
+{
+    r->sorted_days = malloc((size_t)r->replicas * sizeof *r->sorted_days);
+    if (!r->sorted_days)
+        return tmc_error_set(err, "out of memory for %ld replicas", r->replicas);
     for (long k = 0; k < r->replicas; k++)
         r->completion_days[k] = r->x.deadline.reserve_days + r->completion_days[k] / TMC_DAY_S;
     memcpy(r->sorted_days, r->completion_days, (size_t)r->replicas * sizeof *r->sorted_days);
     tmc_stats_summarize(r->sorted_days, r->replicas, r->x.deadline.days, &r->days);
-}
-
-/* Memory for the per-replica arrays. 0, or -1 with err. */
-static int allocate(tmc_result *r, const tmc_run_options *o, tmc_error *err)
-{
-    size_t n = (size_t)r->x.monte_carlo.replicas;
-    r->completion_days = malloc(n * sizeof *r->completion_days);
-    r->sorted_days = malloc(n * sizeof *r->sorted_days);
-    r->samples = o->summary_only ? NULL : malloc(n * sizeof *r->samples);
-    if (r->completion_days && r->sorted_days && (o->summary_only || r->samples))
-        return 0;
-    return tmc_error_set(err, "out of memory for %zu replicas", n);
+    return tmc_restarts_summarize(r->restarts, r->completion_days, r->replicas, &r->x, &r->cf,
+                                  &r->days, &r->restart_summary, err);
 }
 
 /* Importance sampling's tilt first (a bad one costs no finished work), the
@@ -93,14 +126,10 @@ static int simulate(tmc_result *r, tmc_engine *e, const tmc_run_options *o, tmc_
     uint64_t seed = r->x.monte_carlo.seed;
     int rc = o->importance ? tmc_importance_prepare(e, o->importance, o->pilot_replicas, seed,
                                                     o->threads, &r->importance, err) : 0;
-    if (!rc)
-        rc = allocate(r, o, err);
-    /* all ranks fail together, or all run (ranks.h) */
-    if (!(rc = tmc_ranks_agree(rc, err)))
+    if (!rc) /* memory: all ranks fail together, or all run (ranks.h) */
         rc = run_batches(r, e, o, err);
-    if (rc)
+    if (rc || (rc = summarize(r, err)))
         return rc;
-    summarize(r);
     return o->importance ? tmc_importance_estimate(e, r->x.monte_carlo.replicas, seed,
                                                    o->threads, &r->importance, err) : 0;
 }
@@ -133,6 +162,7 @@ static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_option
         .elapsed_s = elapsed_s, .mode = tmc_engine_mode(&r->x),
         .table_error = e->stragglers.max.max_error, .horizon_s = e->horizon_s,
         .overrides = r->overrides, .n_overrides = list_overrides(r, given),
+        .restarts = &r->restart_summary,
         .importance = o->importance ? &r->importance : NULL,
         .precision = o->precision ? &r->precision_outcome : NULL};
     r->doc = tmc_output_json(&r->report);
@@ -150,11 +180,16 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
                              "(X > 0)", o->precision);
     }
     r->precision_outcome.target = o->precision ? &r->precision : NULL;
+    if (o->importance && r->x.deadline.max_restarts >= 0)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling estimates "
+                             "P(T > deadline) alone; it cannot count deadline.max_restarts "
+                             "(%ld): give one or the other", r->x.path,
+                             r->x.deadline.max_restarts);
     return TMC_OK;
 }
 
-tmc_result *tmc_experiment_run(const tmc_experiment *x, const tmc_run_options *options,
-                               tmc_status *st)
+static tmc_result *run_in(const tmc_experiment *x, const tmc_run_options *options,
+                          tmc_status *st)
 {
     tmc_run_options o;
     if (!x)
@@ -192,12 +227,23 @@ tmc_result *tmc_experiment_run(const tmc_experiment *x, const tmc_run_options *o
     return r;
 }
 
+tmc_result *tmc_experiment_run(const tmc_experiment *x, const tmc_run_options *options,
+                               tmc_status *st)
+{
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    tmc_result *r = run_in(x, options, st);
+    tmc_api_leave(&scope);
+    return r;
+}
+
 void tmc_result_free(tmc_result *r)
 {
     if (!r)
         return;
     free(r->completion_days);
     free(r->sorted_days);
+    free(r->restarts);
     free(r->samples);
     cJSON_Delete(r->doc);
     cJSON_free(r->json);
@@ -206,22 +252,22 @@ void tmc_result_free(tmc_result *r)
 
 const char *tmc_result_json(const tmc_result *r)
 {
-    return r->json;
+    return r ? r->json : NULL;
 }
 
 double tmc_result_number(const tmc_result *r, const char *path)
 {
-    return path ? tmc_api_json_number(r->doc, path) : NAN;
+    return r && path ? tmc_api_json_number(r->doc, path) : NAN;
 }
 
 long tmc_result_replicas(const tmc_result *r)
 {
-    return r->replicas;
+    return r ? r->replicas : 0;
 }
 
 const double *tmc_result_completion_days(const tmc_result *r)
 {
-    return r->completion_days;
+    return r ? r->completion_days : NULL;
 }
 
 /* ---------- per-replica figures ---------- */
@@ -254,7 +300,7 @@ static double figure(const tmc_sample *s, int family, int i)
 
 int tmc_result_copy_figure(const tmc_result *r, int family, int i, double *out)
 {
-    if (!r->samples || !out || i < 0 || i >= tmc_figure_count(family))
+    if (!r || !r->samples || !out || i < 0 || i >= tmc_figure_count(family))
         return TMC_ERR_INPUT;
     for (long k = 0; k < r->replicas; k++)
         out[k] = figure(&r->samples[k], family, i);

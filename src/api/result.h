@@ -11,6 +11,7 @@
 #include "importance.h"
 #include "output.h"
 #include "precision.h"
+#include "restarts.h"
 #include "stats.h"
 #include "trainmc.h"
 
@@ -30,6 +31,8 @@ struct tmc_result {
     long replicas;         /* run (fewer than asked when a precision target was met) */
     double *completion_days; /* [replicas], replica order */
     double *sorted_days;     /* [replicas], ascending */
+    double *restarts;        /* [replicas], replica order (restarts.h) */
+    tmc_restarts restart_summary;
     tmc_sample *samples;     /* [replicas], replica order; NULL with summary_only */
     cJSON *doc;              /* the run document */
     char *json;              /* ... as text */

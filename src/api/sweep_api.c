@@ -92,9 +92,16 @@ static int list_sets(sweep_work *w, const char *const *overrides, int n_override
     return TMC_OK;
 }
 
+/* Where a sweep's experiment comes from: a file, or JSON text. */
+typedef struct {
+    const char *path;     /* the file, or the text's label */
+    const char *text;     /* NULL: read path */
+    const char *base_dir; /* with text */
+} source;
+
 /* The base experiment with its overrides, the axes, every setting loaded.
  * TMC_OK, or a code with st. */
-static int load(sweep_work *w, const char *path, const char *const *vary, int n_vary,
+static int load(sweep_work *w, const source *src, const char *const *vary, int n_vary,
                 tmc_status *st)
 {
     const char *keys[TMC_SWEEP_MAX_KEYS];
@@ -104,8 +111,12 @@ static int load(sweep_work *w, const char *path, const char *const *vary, int n_
             return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
         keys[a] = w->axes[a].key;
     }
-    if (tmc_sweep_load_base(&w->base, path, w->sets, w->n_sets, keys, n_vary, &err) ||
-        tmc_sweep_check_replicas(&w->base, &err))
+    int bad = src->text ? tmc_sweep_load_base_text(&w->base, src->text, src->path,
+                                                   src->base_dir, w->sets, w->n_sets, keys,
+                                                   n_vary, &err)
+                        : tmc_sweep_load_base(&w->base, src->path, w->sets, w->n_sets, keys,
+                                              n_vary, &err);
+    if (bad || tmc_sweep_check_replicas(&w->base, &err))
         return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
     int rc = tmc_sweep_grid_init(&w->grid, &w->base, w->axes, n_vary, &err);
     if (rc)
@@ -148,14 +159,15 @@ static int run(sweep_work *w, const tmc_run_options *o, tmc_sweep *out, tmc_stat
     return TMC_OK;
 }
 
-tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *overrides,
-                                int n_overrides, const char *const *vary, int n_vary,
-                                const tmc_run_options *options, tmc_status *st)
+/* Both public entries: src checked by the caller. */
+static tmc_sweep *sweep_in(const source *src, const char *const *overrides, int n_overrides,
+                        const char *const *vary, int n_vary, const tmc_run_options *options,
+                        tmc_status *st)
 {
     tmc_run_options o;
     /* replicas and seed come from the experiment unless given: they become
      * overrides (list_sets), so no defaults are needed here */
-    if (check_arguments(path, overrides, n_overrides, vary, n_vary, st) ||
+    if (check_arguments(src->path, overrides, n_overrides, vary, n_vary, st) ||
         tmc_api_resolve_options(options, 0, 0, &o, st) || check_sweep_options(&o, st))
         return NULL;
     sweep_work *w = calloc(1, sizeof *w);
@@ -164,7 +176,7 @@ tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *overrides,
     if (!rc)
         rc = list_sets(w, overrides, n_overrides, options, st);
     if (!rc)
-        rc = load(w, path, vary, n_vary, st);
+        rc = load(w, src, vary, n_vary, st);
     if (!rc)
         rc = check_settings(&w->grid, o.force, st);
     if (!rc)
@@ -180,6 +192,37 @@ tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *overrides,
     }
     tmc_api_succeed(st);
     return s;
+}
+
+static tmc_sweep *sweep(const source *src, const char *const *overrides, int n_overrides,
+                        const char *const *vary, int n_vary, const tmc_run_options *options,
+                        tmc_status *st)
+{
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    tmc_sweep *s = sweep_in(src, overrides, n_overrides, vary, n_vary, options, st);
+    tmc_api_leave(&scope);
+    return s;
+}
+
+tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *overrides,
+                                int n_overrides, const char *const *vary, int n_vary,
+                                const tmc_run_options *options, tmc_status *st)
+{
+    source src = {path, NULL, NULL};
+    return sweep(&src, overrides, n_overrides, vary, n_vary, options, st);
+}
+
+tmc_sweep *tmc_experiment_sweep_text(const char *json, const char *label,
+                                     const char *base_dir, const char *const *overrides,
+                                     int n_overrides, const char *const *vary, int n_vary,
+                                     const tmc_run_options *options, tmc_status *st)
+{
+    if (!json)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "tmc_experiment_sweep_text: json = NULL: "
+                                                "must be an experiment's JSON text"), NULL;
+    source src = {label ? label : "<string>", json, base_dir ? base_dir : "."};
+    return sweep(&src, overrides, n_overrides, vary, n_vary, options, st);
 }
 
 void tmc_sweep_free(tmc_sweep *s)

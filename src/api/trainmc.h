@@ -15,7 +15,8 @@
  *   it with a code and a message naming the file, the JSON path or the
  *   argument, the value and what is allowed. A call that returns a pointer
  *   returns NULL on error; one that returns int returns the code. The library
- *   never prints and never exits.
+ *   never prints and never exits. Accessors given a NULL handle return NULL,
+ *   NaN, 0 or TMC_ERR_INPUT.
  * - Documents: results are JSON text, the same documents `trainmc run
  *   --json`, `trainmc sweep --json` and `trainmc emax --json` write (keys:
  *   README.md "Output (JSON keys)"). tmc_result_number and tmc_sweep_number read a
@@ -24,6 +25,10 @@
  *   numbers whatever the thread count (docs/simulation-semantics.md).
  * - Threads: handles are independent; calls on different handles may run
  *   in parallel threads. A result is read-only once returned.
+ * - The host process: during a call the library reads and writes numbers in
+ *   the C locale (uselocale, this thread only), and turns GSL's error
+ *   handler off (gsl_set_error_handler_off: the default one aborts), giving
+ *   the host's handler back when the last call in progress returns.
  *
  * Link: `pkg-config --cflags --libs trainmc`, or in CMake
  * `find_package(trainmc)` and `target_link_libraries(app trainmc::trainmc)`.
@@ -165,7 +170,7 @@ TMC_API const char *tmc_result_json(const tmc_result *r);
 
 /* The number at a dotted path of that document, e.g.
  * "deadline.probability", "completion_days.mean",
- * "completion_days.quantiles.p90" (array elements by index: "a.0"). NaN if
+ * "completion_days.quantiles.p95" (array elements by index: "a.0"). NaN if
  * the path names no number. */
 TMC_API double tmc_result_number(const tmc_result *r, const char *path);
 
@@ -182,7 +187,8 @@ TMC_API const double *tmc_result_completion_days(const tmc_result *r);
  * split of its wall time (TMC_FIGURE_SPLIT, days; the rows add up to the
  * wall time, T without the reserve), and its state (TMC_FIGURE_STATE:
  * "censored", 1 if it was still running at the horizon, and "weight", its
- * likelihood ratio, 1 without importance sampling). */
+ * likelihood ratio: 1, as these are the plain replicas; importance
+ * sampling's own replicas are summarised in the document, not kept). */
 typedef enum {
     TMC_FIGURE_COUNT = 0,
     TMC_FIGURE_SPLIT = 1,
@@ -190,7 +196,7 @@ typedef enum {
 } tmc_figure_family;
 
 /* How many figures the family has (-1 for no such family), and the name of
- * figure i (the run document's key: "card_failures", "compute", ...; NULL
+ * figure i (the run document's key: "card_failures", "useful_compute", ...; NULL
  * if i or family is out of range). */
 TMC_API int tmc_figure_count(int family);
 TMC_API const char *tmc_figure_name(int family, int i);
@@ -217,6 +223,14 @@ TMC_API tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *ove
                                         int n_overrides, const char *const *vary,
                                         int n_vary, const tmc_run_options *o,
                                         tmc_status *st);
+
+/* The same for an experiment given as JSON text (label and base_dir as in
+ * tmc_experiment_parse). */
+TMC_API tmc_sweep *tmc_experiment_sweep_text(const char *json, const char *label,
+                                             const char *base_dir,
+                                             const char *const *overrides, int n_overrides,
+                                             const char *const *vary, int n_vary,
+                                             const tmc_run_options *o, tmc_status *st);
 
 TMC_API void tmc_sweep_free(tmc_sweep *s);
 

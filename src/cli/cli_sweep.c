@@ -235,6 +235,7 @@ typedef struct {
     tmc_sweep_setting settings[MAX_EVALUATIONS];
     tmc_sweep_result results[MAX_EVALUATIONS];
     double *days;  /* one evaluation's completion times */
+    double *restarts; /* ... and restarts */
     int exit_code; /* of a failed evaluation */
 } target_run;
 
@@ -264,7 +265,7 @@ static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
         return -1;
     }
     int rc = tmc_sweep_run_setting(s, sw->threads, sw->show ? tmc_cli_progress_bar : NULL,
-                                   NULL, NULL, t->days, r, err);
+                                   NULL, NULL, t->days, t->restarts, r, err);
     if (rc) {
         t->exit_code = rc == TMC_RUNNER_STOPPED ? 130 : 1;
         return -1;
@@ -351,7 +352,8 @@ static int sweep_target(sweep_run *sw)
         return rc;
     target_run *t = calloc(1, sizeof *t);
     double *days = malloc((size_t)sw->base.x.monte_carlo.replicas * sizeof *days);
-    if (!t || !days)
+    double *restarts = malloc((size_t)sw->base.x.monte_carlo.replicas * sizeof *restarts);
+    if (!t || !days || !restarts)
         rc = tmc_error_set(&err, "out of memory for %ld replicas",
                            sw->base.x.monte_carlo.replicas);
     if (rc) {
@@ -361,6 +363,7 @@ static int sweep_target(sweep_run *sw)
         t->sw = sw;
         t->target = &target;
         t->days = days;
+        t->restarts = restarts;
         tmc_cli_catch_stop_signals();
         rc = bisect(sw, t, &b);
         if (rc && o->json_path)
@@ -368,6 +371,7 @@ static int sweep_target(sweep_run *sw)
     }
     free(t);
     free(days);
+    free(restarts);
     return rc;
 }
 

@@ -103,3 +103,14 @@ void tmc_accounting_free(tmc_ledger *l)
     l->parts = NULL;
     l->n = l->cap = 0;
 }
+
+double tmc_accounting_restarts(const tmc_replica *r)
+{
+    return r->card_failures + r->outages + r->loss_spikes;
+}
+
+double tmc_accounting_sample_restarts(const tmc_sample *s)
+{
+    return s->count[TMC_COUNT_card_failures] + s->count[TMC_COUNT_outages] +
+           s->count[TMC_COUNT_loss_spikes];
+}

@@ -118,6 +118,14 @@ typedef struct {
     double censored, w;
 } tmc_sample;
 
+/* The restarts of a run: every card failure, outage and loss spike sends
+ * the job back to a committed snapshot (slow-card evictions, planned, do not
+ * count). What deadline.max_restarts limits. */
+double tmc_accounting_restarts(const tmc_replica *r);
+
+/* The same from a replica's figures. */
+double tmc_accounting_sample_restarts(const tmc_sample *s);
+
 /* r's own figures into *s. */
 void tmc_accounting_sample(const tmc_replica *r, tmc_sample *s);
 

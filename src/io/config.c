@@ -131,7 +131,8 @@ int tmc_config_list_overrides(const tmc_experiment *x, const char **out, int max
 
 /* A message about a path an override set, or set inside of, or a path inside
  * what an override set: the file alone does not explain it, so add
- * " (with the command-line override KEY=VALUE)". */
+ * " (with the override KEY=VALUE)": --set on the command line, the overrides
+ * of a library call. */
 static void note_override(tmc_error *err, const char *label, const char *const *overrides,
                           int n_overrides)
 {
@@ -146,7 +147,7 @@ static void note_override(tmc_error *err, const char *label, const char *const *
         if (strncmp(path, key, m) == 0 && (kl == pl || (kl < pl ? path : key)[m] == '.')) {
             size_t used = strlen(err->msg);
             snprintf(err->msg + used, sizeof err->msg - used,
-                     " (with the command-line override %s)", key);
+                     " (with the override %s)", key);
             return;
         }
     }

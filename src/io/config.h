@@ -140,6 +140,9 @@ typedef struct {
 typedef struct {
     double days;         /* deadline from the start of the job, days (docs/model.md 1: 30) */
     double reserve_days; /* reserved for start-up, evaluation, pauses, days (docs/model.md 1: 5) */
+    long max_restarts;   /* a run restarted more often (card failures, outages and loss
+                            spikes; torchrun's --max-restarts) fails: a miss whatever
+                            its T; -1 (default): no limit (issue 14) */
 } tmc_deadline;
 
 /* How the engine draws a segment's compute time (engine.h). */
@@ -265,7 +268,7 @@ typedef struct tmc_experiment {
  * before validation so they are checked like the file. Returns 0, or -1 with
  * err->msg = "FILE: PATH: problem" (or "FILE:LINE:COL: ..." for JSON syntax);
  * a problem at or under a path an override set ends in
- * " (with the command-line override KEY=VALUE)". */
+ * " (with the override KEY=VALUE)". */
 int tmc_config_load(const char *path, const char *const *overrides, int n_overrides,
                     tmc_experiment *out, tmc_error *err);
 

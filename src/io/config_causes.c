@@ -28,7 +28,8 @@ int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, voi
         if (!cJSON_IsObject(o))
             return tmc_error_set(err, "%s: %s[%d]: expected an object, got %s", label, path,
                                  i, tmc_cfg_value_text(o).s);
-        if (tmc_cfg_read_fields(&tmc_cfg_cause, o, label, prefix, (char *)&c[i], NULL, err) ||
+        if (tmc_cfg_read_fields(&tmc_cfg_cause, o, label, NULL, prefix, (char *)&c[i], NULL,
+                                err) ||
             tmc_cfg_read_string(o, "name", 1, c[i].name, sizeof c[i].name, label, err))
             return -1;
         total += c[i].share;

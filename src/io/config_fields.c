@@ -108,6 +108,7 @@ static const field pause_fields[] = {
 static const field deadline_fields[] = {
     NUM("days", 0, 1e6, 1, 1, 0, tmc_deadline, days),
     NUM("reserve_days", 0, 1e6, 0, 0, 0, tmc_deadline, reserve_days),
+    INT("max_restarts", -1, 1e9, 0, -1, tmc_deadline, max_restarts),
 };
 
 static const char *const mode_choices[] = {"auto", "exact", "aggregated", NULL};

@@ -110,9 +110,12 @@ int tmc_cfg_check_keys(const cJSON *obj, const char *label, const char *prefix,
                        const char *const *valid, size_t n_valid, tmc_error *err);
 
 /* Every field of `s` from `obj` into the section struct at `base`; files
- * read for a trace are recorded in rec (may be NULL). */
+ * read for a trace are recorded in rec (may be NULL). A trace's relative
+ * file name starts from `dir` (NULL: the folder of `label`, the file the
+ * section was read from). */
 int tmc_cfg_read_fields(const section *s, const cJSON *obj, const char *label,
-                        const char *prefix, char *base, tmc_experiment *rec, tmc_error *err);
+                        const char *dir, const char *prefix, char *base, tmc_experiment *rec,
+                        tmc_error *err);
 
 /* A string key: required ones must not be empty; dst may be NULL to only
  * check it (dst[n] otherwise, n bytes with the terminator). */
@@ -152,10 +155,11 @@ cJSON *tmc_cfg_load_section_file(const char *rel, const char *kind, const char *
 int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, void *at,
                         tmc_error *err);
 
-/* A trace (config_trace.c): the CSV file named by v into n_trace at `at` and
- * the trace_days after it. */
-int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *path, void *at,
-                       tmc_experiment *rec, tmc_error *err);
+/* A trace (config_trace.c): the CSV file named by v (relative to `dir`, or
+ * with dir NULL to label's folder) into n_trace at `at` and the trace_days
+ * after it. */
+int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const char *path,
+                       void *at, tmc_experiment *rec, tmc_error *err);
 
 /* ---------- checks across keys (config_checks.c) ---------- */
 

@@ -214,7 +214,7 @@ static int read_scalar(const field *f, const cJSON *v, const char *label, const 
     return 0;
 }
 
-static int read_field(const field *f, const cJSON *obj, const char *label,
+static int read_field(const field *f, const cJSON *obj, const char *label, const char *dir,
                       const char *prefix, char *base, tmc_experiment *rec, tmc_error *err)
 {
     char path[256];
@@ -226,7 +226,7 @@ static int read_field(const field *f, const cJSON *obj, const char *label,
     if (f->type == T_CAUSES)
         return v ? tmc_cfg_read_causes(v, label, path, at, err) : 0;
     if (f->type == T_TRACE)
-        return v ? tmc_cfg_read_trace(v, label, path, at, rec, err) : 0;
+        return v ? tmc_cfg_read_trace(v, label, dir, path, at, rec, err) : 0;
     if (!v && f->required)
         return missing(f, label, path, err);
     if (f->type != T_ENUM)
@@ -239,7 +239,8 @@ static int read_field(const field *f, const cJSON *obj, const char *label,
 }
 
 int tmc_cfg_read_fields(const section *s, const cJSON *obj, const char *label,
-                        const char *prefix, char *base, tmc_experiment *rec, tmc_error *err)
+                        const char *dir, const char *prefix, char *base, tmc_experiment *rec,
+                        tmc_error *err)
 {
     const char *valid[TMC_CFG_MAX_FIELDS];
     for (size_t i = 0; i < s->n_fields; i++)
@@ -247,7 +248,7 @@ int tmc_cfg_read_fields(const section *s, const cJSON *obj, const char *label,
     if (tmc_cfg_check_keys(obj, label, prefix, valid, s->n_fields, err))
         return -1;
     for (size_t i = 0; i < s->n_fields; i++)
-        if (read_field(&s->fields[i], obj, label, prefix, base, rec, err))
+        if (read_field(&s->fields[i], obj, label, dir, prefix, base, rec, err))
             return -1;
     return 0;
 }

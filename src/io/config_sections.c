@@ -48,7 +48,7 @@ static int read_section_file(const section *s, const char *rel, const char *labe
                                             sizeof path, rec, err);
     if (!root)
         return -1;
-    int rc = tmc_cfg_read_fields(s, root, path, "", base, rec, err);
+    int rc = tmc_cfg_read_fields(s, root, path, NULL, "", base, rec, err);
     if (!rc && !tmc_cfg_has_key(root, "source"))
         rc = tmc_error_set(err, "%s: source: missing required key (a string citing "
                                 "docs/model.md or a paper)", path);
@@ -71,7 +71,7 @@ int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
         *(int *)(void *)(base + s->enabled) = !off;
     if (off && !s->nullable) {
         cJSON *empty = cJSON_CreateObject(); /* defaults only */
-        int rc = tmc_cfg_read_fields(s, empty, label, "", base, out, err);
+        int rc = tmc_cfg_read_fields(s, empty, label, base_dir, "", base, out, err);
         cJSON_Delete(empty);
         return rc;
     }
@@ -88,5 +88,5 @@ int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
     }
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s.", s->name);
-    return tmc_cfg_read_fields(s, v, label, prefix, base, out, err);
+    return tmc_cfg_read_fields(s, v, label, base_dir, prefix, base, out, err);
 }

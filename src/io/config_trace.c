@@ -57,13 +57,18 @@ static int trace_line(const char *line, const char *file, int lineno, double pre
 }
 
 /* The times in a trace file's `text` (changed in place) into times[], *n of
- * them. */
+ * them. Lines are split here, not by strtok: its hidden state is shared by
+ * every thread of a library caller, and it skipped empty lines, so the line
+ * numbers in messages were off. */
 static int parse_trace(char *text, const char *file, double *times, int *n, tmc_error *err)
 {
     int lineno = 0, rc = 0, header = 0;
     *n = 0;
-    for (char *line = strtok(text, "\n"); line && !rc; line = strtok(NULL, "\n")) {
-        lineno++; /* strtok skips empty lines: numbers count the non-empty ones */
+    for (char *line = text, *next; line && !rc; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
         line[strcspn(line, "#\r")] = '\0';
         if (!line[strspn(line, " \t")])
             continue;
@@ -85,18 +90,18 @@ static int parse_trace(char *text, const char *file, double *times, int *n, tmc_
 
 /* `label` is the file naming the trace, a path that fits TMC_PATH_MAX
  * (checked when it was read); `at` is the section's n_trace. */
-int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *path, void *at,
-                       tmc_experiment *rec, tmc_error *err)
+int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const char *path,
+                       void *at, tmc_experiment *rec, tmc_error *err)
 {
     if (!cJSON_IsString(v) || !v->valuestring[0])
         return tmc_error_set(err, "%s: %s: expected a CSV file path, got %s", label, path,
                              tmc_cfg_value_text(v).s);
-    char dir[TMC_PATH_MAX], file[TMC_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", label);
-    char *slash = strrchr(dir, '/');
+    char folder[TMC_PATH_MAX], file[TMC_PATH_MAX];
+    snprintf(folder, sizeof folder, "%s", dir ? dir : label);
+    char *slash = dir ? NULL : strrchr(folder, '/');
     if (slash)
         *slash = '\0';
-    if (tmc_cfg_join_path(slash ? dir : "", v->valuestring, file, sizeof file))
+    if (tmc_cfg_join_path(dir || slash ? folder : "", v->valuestring, file, sizeof file))
         return path_too_long(label, path, v->valuestring, err);
     char *text;
     if (tmc_cfg_read_text(file, &text, err))

@@ -204,7 +204,9 @@ cJSON *tmc_emax_output_json(const tmc_emax_report *r)
     cJSON_AddStringToObject(root, "command", "emax");
     cJSON_AddStringToObject(root, "source", "docs/model.md 2");
     cJSON_AddNumberToObject(root, "replicas", (double)r->replicas);
-    cJSON_AddNumberToObject(root, "seed", (double)r->seed);
+    char seed[24]; /* raw: cJSON rounds integers near 2^53 */
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    cJSON_AddRawToObject(root, "seed", seed);
     cJSON_AddNumberToObject(root, "brute_force_max_cards", (double)r->brute_max);
     if (r->step) {
         cJSON *s = cJSON_AddObjectToObject(root, "step");

@@ -54,11 +54,20 @@ static void text_comparison(FILE *f, const tmc_report *r)
     fprintf(f, "%-22s Young %-18s %.3f %% +- %.3f %%\n", "overhead", young, 100 * ov,
             100 * ov_se);
     fprintf(f, "%-22s Daly  %s\n", "", daly);
-    char label[48];
+    char label[48], closed[48];
+    int meets = cf->completion_days <= r->x->deadline.days;
+    long budget = r->x->deadline.max_restarts;
     snprintf(label, sizeof label, "P(T <= %g days)", r->x->deadline.days);
-    fprintf(f, "%-22s %-24s %.4f  [%.4f, %.4f] Wilson 95 %%\n", label,
-            cf->completion_days <= r->x->deadline.days ? "meets (Young)" : "misses (Young)",
-            d->p_met, d->ci_lo, d->ci_hi);
+    if (budget >= 0) /* met by Young's T, times P(Poisson <= budget): restarts.h */
+        snprintf(closed, sizeof closed, "%.4f (Young, Poisson)",
+                 meets ? 1 - r->restarts->poisson_p_over : 0.0);
+    else
+        snprintf(closed, sizeof closed, "%s", meets ? "meets (Young)" : "misses (Young)");
+    fprintf(f, "%-22s %-24s %.4f  [%.4f, %.4f] Wilson 95 %%\n", label, closed, d->p_met,
+            d->ci_lo, d->ci_hi);
+    if (budget >= 0)
+        fprintf(f, "%-22s a run with more than %ld restart%s misses (deadline.max_restarts)\n",
+                "", budget, budget == 1 ? "" : "s");
 }
 
 static void text_distribution(FILE *f, const tmc_summary *d)
@@ -79,6 +88,20 @@ static void text_distribution(FILE *f, const tmc_summary *d)
     }
 }
 
+/* Restarts per run beside the Poisson closed form (restarts.h). */
+static void text_restarts(FILE *f, const tmc_report *r)
+{
+    const tmc_restarts *s = r->restarts;
+    const tmc_summary *c = &s->count;
+    fprintf(f, "Restarts per run (failures, outages, spikes): mean %.3f (Poisson W/M %.3f), "
+               "p50 %.0f, p95 %.0f, p99 %.0f, max %.0f\n", c->mean, s->poisson_mean,
+            c->quantile[2], c->quantile[3], c->quantile[4], c->max);
+    if (s->budget >= 0)
+        fprintf(f, "  more than %ld (deadline.max_restarts): %.4f [%.4f, %.4f] Wilson 95 %% "
+                   "(Poisson %.4f); those runs fail: misses whatever T\n", s->budget, s->p_over,
+                s->ci_lo, s->ci_hi, s->poisson_p_over);
+}
+
 static void text_events(FILE *f, const tmc_report *r)
 {
     const tmc_replica *t = r->totals;
@@ -88,6 +111,7 @@ static void text_events(FILE *f, const tmc_report *r)
         fprintf(f, "%s %s %.3f", i ? "," : "", tmc_accounting_counts[i].label,
                 tmc_accounting_get(t, &tmc_accounting_counts[i]) / n);
     fprintf(f, "\n");
+    text_restarts(f, r);
     if (t->slow_runs > 0)
         fprintf(f, "Slow cards: %.3f per run (%.1f %% of runs have any); they stayed %.3f days "
                    "on average (to eviction or the run's end); %.3f evictions per run\n",
@@ -176,6 +200,33 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     return o;
 }
 
+/* The restarts object (README.md "Output (JSON keys)"). */
+static cJSON *json_restarts(const tmc_restarts *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    const tmc_summary *c = &s->count;
+    cJSON_AddNumberToObject(o, "mean", c->mean);
+    cJSON_AddNumberToObject(o, "sd", c->sd);
+    cJSON *q = cJSON_AddObjectToObject(o, "quantiles");
+    for (int i = 0; i < TMC_STATS_NQ; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "p%02.0f", 100 * tmc_stats_levels[i]);
+        cJSON_AddNumberToObject(q, key, c->quantile[i]);
+    }
+    cJSON_AddNumberToObject(o, "max", c->max);
+    cJSON_AddNumberToObject(o, "poisson_mean", s->poisson_mean);
+    if (s->budget < 0) {
+        cJSON_AddNullToObject(o, "max_restarts");
+        return o;
+    }
+    cJSON_AddNumberToObject(o, "max_restarts", (double)s->budget);
+    cJSON_AddNumberToObject(o, "p_over_budget", s->p_over);
+    double ci[2] = {s->ci_lo, s->ci_hi};
+    cJSON_AddItemToObject(o, "ci95", cJSON_CreateDoubleArray(ci, 2));
+    cJSON_AddNumberToObject(o, "poisson_p_over_budget", s->poisson_p_over);
+    return o;
+}
+
 static cJSON *json_days(const tmc_summary *d)
 {
     static const char *const names[TMC_STATS_NQ] = {"p01", "p05", "p50", "p95", "p99"};
@@ -239,6 +290,7 @@ cJSON *tmc_output_json(const tmc_report *r)
     for (int i = 0; i < tmc_accounting_count_rows; i++)
         cJSON_AddNumberToObject(ev, tmc_accounting_counts[i].key,
                                 tmc_accounting_get(t, &tmc_accounting_counts[i]) / n);
+    cJSON_AddItemToObject(root, "restarts", json_restarts(r->restarts));
     cJSON *slow = cJSON_AddObjectToObject(root, "slow_cards");
     cJSON_AddNumberToObject(slow, "per_run", t->slow_cards / n);
     cJSON_AddNumberToObject(slow, "runs_with_any", t->slow_runs / n);

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "importance.h"
 #include "precision.h"
+#include "restarts.h"
 #include "stats.h"
 
 /* How a precision target ended (precision.h). */
@@ -38,6 +39,7 @@ typedef struct {
     const char *const *overrides; /* the --set KEY=VALUE strings applied */
     int n_overrides;
     double table_error; /* the max sampler's measured table error, units of sigma */
+    const tmc_restarts *restarts; /* restarts per run and the budget (restarts.h) */
 } tmc_report;
 
 /* The text summary (docs/model.md 6): closed form beside simulation, P(deadline)

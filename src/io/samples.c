@@ -6,6 +6,7 @@
 
 #include "closed_form.h"
 #include "csv.h"
+#include "restarts.h"
 
 static void header(FILE *f)
 {
@@ -20,7 +21,8 @@ static void header(FILE *f)
 static void row(FILE *f, long k, const tmc_sample *s, const tmc_experiment *x)
 {
     double days = x->deadline.reserve_days + s->wall_s / TMC_DAY_S;
-    fprintf(f, "%ld,%.17g,%d,%.0f", k, days, days <= x->deadline.days, s->censored);
+    fprintf(f, "%ld,%.17g,%d,%.0f", k, days,
+            tmc_restarts_met(days, tmc_accounting_sample_restarts(s), &x->deadline), s->censored);
     for (int i = 0; i < TMC_COUNT_N; i++)
         tmc_csv_number(f, s->count[i]);
     for (int i = 0; i < TMC_SPLIT_N; i++)

@@ -92,6 +92,10 @@ static void text_legend(FILE *f, const tmc_sweep_report *r)
                "--json add the step time, Young's L,\nquantiles and the variance reduction.\n"
                "Reference (the lowest mean overhead): %s\n",
             r->settings[r->reference].label);
+    long budget = r->base->x.deadline.max_restarts;
+    if (budget >= 0)
+        fprintf(f, "P(T <= deadline) counts a run with more than %ld restart%s as a miss "
+                   "(deadline.max_restarts).\n", budget, budget == 1 ? "" : "s");
 }
 
 /* The values of axis a within 2 se of the best on line `idx`. */
@@ -237,6 +241,7 @@ static cJSON *json_setting(const tmc_sweep_base *b, const tmc_sweep_setting *s,
                       .replicas = s->x.monte_carlo.replicas, .seed = s->x.monte_carlo.seed,
                       .mode = res->mode, .table_error = res->table_error,
                       .horizon_s = res->horizon_s, .overrides = sets,
+                      .restarts = &res->restarts,
                       .importance = res->has_importance ? &res->importance : NULL,
                       .n_overrides = tmc_sweep_list_overrides(b, s, sets)};
     cJSON *o = tmc_output_json(&rep);

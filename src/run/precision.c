@@ -7,6 +7,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "closed_form.h"
+#include "restarts.h"
 #include "stats.h"
 
 int tmc_precision_parse(const char *s, tmc_precision *p)
@@ -32,14 +33,13 @@ int tmc_precision_parse(const char *s, tmc_precision *p)
     return -1;
 }
 
-int tmc_precision_met(const tmc_precision *p, const double *wall_s, long n,
-                      const tmc_deadline *d, double *half_width, double *value)
+int tmc_precision_met(const tmc_precision *p, const double *wall_s, const double *restarts,
+                      long n, const tmc_deadline *d, double *half_width, double *value)
 {
-    double budget = (d->days - d->reserve_days) * TMC_DAY_S;
     if (p->metric == TMC_PRECISION_PROBABILITY) {
         long met = 0;
         for (long k = 0; k < n; k++)
-            met += wall_s[k] <= budget;
+            met += tmc_restarts_met(d->reserve_days + wall_s[k] / TMC_DAY_S, restarts[k], d);
         double lo, hi;
         tmc_stats_wilson(met, n, 0.95, &lo, &hi);
         *value = (double)met / n;

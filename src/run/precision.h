@@ -28,8 +28,10 @@ typedef struct {
 int tmc_precision_parse(const char *s, tmc_precision *p);
 
 /* The 95 % half-width of the target's figure over wall_s[0 .. n) (run wall
- * times in seconds) and, in *value, the figure; 1 if it meets the target. */
-int tmc_precision_met(const tmc_precision *p, const double *wall_s, long n,
-                      const tmc_deadline *d, double *half_width, double *value);
+ * times in seconds) and restarts[0 .. n) (restarts.h: a run over the
+ * restart budget misses) and, in *value, the figure; 1 if it meets the
+ * target. */
+int tmc_precision_met(const tmc_precision *p, const double *wall_s, const double *restarts,
+                      long n, const tmc_deadline *d, double *half_width, double *value);
 
 #endif

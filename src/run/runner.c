@@ -17,6 +17,7 @@ typedef struct {
     long first_replica;         /* replica k here is replica first_replica + k */
     uint64_t seed;
     double *wall_s;
+    double *restarts;           /* each replica's restarts, or NULL */
     tmc_sample *samples;        /* each replica's own figures, or NULL */
     tmc_replica *chunk_sums;    /* [n_chunks], all chunks: tmc_ranks_share fills the rest */
     long n_chunks;
@@ -42,6 +43,8 @@ static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUN
         if (one.stopped || one.failed)
             return;
         sh->wall_s[k] = one.wall_s;
+        if (sh->restarts)
+            sh->restarts[k] = tmc_accounting_restarts(&one);
         if (sh->samples)
             tmc_accounting_sample(&one, &sh->samples[k]);
         tmc_accounting_accumulate(&sum, &one);
@@ -75,11 +78,14 @@ static long progress_done(shared_run *sh)
     return sh->local_replicas ? done * sh->replicas / sh->local_replicas : sh->replicas;
 }
 
+/* Report about ten times a second; look every 10 ms, so a short run does
+ * not wait out a whole tenth of a second after its last replica. */
 static void watch_progress(shared_run *sh, tmc_progress_fn progress, void *ctx)
 {
-    struct timespec tick = {0, 100000000L};
-    while (atomic_load(&sh->workers_running) > 0) {
-        progress(progress_done(sh), sh->replicas, ctx);
+    struct timespec tick = {0, 10000000L};
+    for (long looks = 0; atomic_load(&sh->workers_running) > 0; looks++) {
+        if (looks % 10 == 0)
+            progress(progress_done(sh), sh->replicas, ctx);
         nanosleep(&tick, NULL);
     }
     progress(progress_done(sh), sh->replicas, ctx);
@@ -127,6 +133,8 @@ static int combine(shared_run *sh, int rc, tmc_replica *totals, tmc_error *err)
                TMC_RUNNER_STOPPED;
     if (rc || tmc_ranks_share(sh->wall_s, sizeof *sh->wall_s, sh->replicas, TMC_RUNNER_CHUNK,
                               err) ||
+        (sh->restarts && tmc_ranks_share(sh->restarts, sizeof *sh->restarts, sh->replicas,
+                                         TMC_RUNNER_CHUNK, err)) ||
         (sh->samples && tmc_ranks_share(sh->samples, sizeof *sh->samples, sh->replicas,
                                         TMC_RUNNER_CHUNK, err)) ||
         tmc_ranks_share(sh->chunk_sums, sizeof *sh->chunk_sums, sh->n_chunks, 1, err))
@@ -149,16 +157,18 @@ int tmc_runner_run_from(const tmc_engine *e, long first, long replicas, uint64_t
                         int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
                         tmc_replica *totals, tmc_error *err)
 {
-    return tmc_runner_run_samples(e, first, replicas, seed, threads, progress, ctx, wall_s,
-                                  NULL, totals, err);
+    tmc_runner_out out = {wall_s, NULL, NULL};
+    return tmc_runner_run_samples(e, first, replicas, seed, threads, progress, ctx, &out,
+                                  totals, err);
 }
 
 int tmc_runner_run_samples(const tmc_engine *e, long first, long replicas, uint64_t seed,
-                           int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
-                           tmc_sample *samples, tmc_replica *totals, tmc_error *err)
+                           int threads, tmc_progress_fn progress, void *ctx,
+                           const tmc_runner_out *out, tmc_replica *totals, tmc_error *err)
 {
     shared_run sh = {.e = e, .replicas = replicas, .first_replica = first, .seed = seed,
-                     .wall_s = wall_s, .samples = samples};
+                     .wall_s = out->wall_s, .restarts = out->restarts,
+                     .samples = out->samples};
     sh.n_chunks = (replicas + TMC_RUNNER_CHUNK - 1) / TMC_RUNNER_CHUNK;
     long first_chunk;
     tmc_ranks_split(sh.n_chunks, &first_chunk, &sh.end_chunk);

@@ -38,11 +38,17 @@ int tmc_runner_run_from(const tmc_engine *e, long first, long replicas, uint64_t
                         int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
                         tmc_replica *totals, tmc_error *err);
 
-/* The same, also keeping each replica's own figures in samples[replicas]
- * (tmc_accounting_sample; NULL: none), in replica order, on every rank. */
+/* What each replica leaves, in replica order, on every rank. */
+typedef struct {
+    double *wall_s;      /* [replicas] wall time, s */
+    double *restarts;    /* [replicas] tmc_accounting_restarts, or NULL */
+    tmc_sample *samples; /* [replicas] tmc_accounting_sample, or NULL */
+} tmc_runner_out;
+
+/* The same, keeping what *out asks for. */
 int tmc_runner_run_samples(const tmc_engine *e, long first, long replicas, uint64_t seed,
-                           int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
-                           tmc_sample *samples, tmc_replica *totals, tmc_error *err);
+                           int threads, tmc_progress_fn progress, void *ctx,
+                           const tmc_runner_out *out, tmc_replica *totals, tmc_error *err);
 
 /* The number of online processors (at least 1): the default thread count. */
 int tmc_runner_default_threads(void);

@@ -45,15 +45,22 @@ static void interval_reset(tmc_sweep_base *b)
     }
 }
 
-int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *sets,
-                        int n_sets, const char *const *keys, int n_keys, tmc_error *err)
+/* The experiment of b (its file, or its text) with overrides sets[n]. */
+static int load_experiment(const tmc_sweep_base *b, const char *const *sets, int n,
+                           tmc_experiment *x, tmc_error *err)
 {
-    memset(b, 0, sizeof *b);
-    b->path = path;
+    return b->text ? tmc_config_parse(b->text, b->path, b->base_dir, sets, n, x, err)
+                   : tmc_config_load(b->path, sets, n, x, err);
+}
+
+/* tmc_sweep_load_base once b's source is set. */
+static int load_base(tmc_sweep_base *b, const char *const *sets, int n_sets,
+                     const char *const *keys, int n_keys, tmc_error *err)
+{
     b->sets = sets;
     b->n_sets = n_sets;
     b->n_keys = n_keys;
-    if (tmc_config_load(path, sets, n_sets, &b->x, err))
+    if (load_experiment(b, sets, n_sets, &b->x, err))
         return -1;
     for (int i = 0; i < n_keys; i++) {
         snprintf(b->keys[i], TMC_SWEEP_KEY_LEN, "%s", keys[i]);
@@ -63,6 +70,25 @@ int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *
     }
     interval_reset(b);
     return 0;
+}
+
+int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *sets,
+                        int n_sets, const char *const *keys, int n_keys, tmc_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->path = path;
+    return load_base(b, sets, n_sets, keys, n_keys, err);
+}
+
+int tmc_sweep_load_base_text(tmc_sweep_base *b, const char *text, const char *label,
+                             const char *base_dir, const char *const *sets, int n_sets,
+                             const char *const *keys, int n_keys, tmc_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->path = label;
+    b->text = text;
+    b->base_dir = base_dir;
+    return load_base(b, sets, n_sets, keys, n_keys, err);
 }
 
 int tmc_sweep_check_replicas(const tmc_sweep_base *b, tmc_error *err)
@@ -119,7 +145,7 @@ int tmc_sweep_load_setting(const tmc_sweep_base *b, const double *value,
         snprintf(s->label + used, sizeof s->label - used, "%s%s", i ? ", " : "", s->assign[i]);
     }
     int n = tmc_sweep_list_overrides(b, s, sets);
-    int rc = tmc_config_load(b->path, sets, n, &s->x, err);
+    int rc = load_experiment(b, sets, n, &s->x, err);
     free(sets);
     if (!rc)
         tmc_closed_form_compute(&s->x, &s->cf);
@@ -205,15 +231,16 @@ int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long 
 
 int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int threads,
                         tmc_progress_fn progress, void *ctx,
-                        const volatile sig_atomic_t *stop, double *wall_s,
+                        const volatile sig_atomic_t *stop, double *wall_s, double *restarts,
                         tmc_sweep_result *r, tmc_error *err)
 {
     tmc_engine e;
     if (build_engine(&e, s, stop, err))
         return -1;
     tmc_replica batch;
-    int rc = tmc_runner_run_from(&e, first, n, s->x.monte_carlo.seed, threads, progress, ctx,
-                                 wall_s, &batch, err);
+    tmc_runner_out out = {wall_s, restarts, NULL};
+    int rc = tmc_runner_run_samples(&e, first, n, s->x.monte_carlo.seed, threads, progress,
+                                    ctx, &out, &batch, err);
     r->table_error = e.stragglers.max.max_error;
     r->horizon_s = e.horizon_s;
     tmc_engine_free(&e);
@@ -225,8 +252,8 @@ int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int thre
     return rc;
 }
 
-int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep_result *r,
-                     tmc_error *err)
+int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *restarts, long n,
+                     tmc_sweep_result *r, tmc_error *err)
 {
     const tmc_experiment *x = &s->x;
     /* tmc_stats_summarize sorts, and the differences need replica order */
@@ -238,6 +265,8 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep
         sorted[k] = days[k] = reserve + days[k] / TMC_DAY_S;
     tmc_stats_summarize(sorted, n, x->deadline.days, &r->days);
     free(sorted);
+    if (tmc_restarts_summarize(restarts, days, n, x, &s->cf, &r->days, &r->restarts, err))
+        return -1;
     /* overhead = wall / (S t_s) - 1 per replica, as `run` reports it */
     r->overhead = (r->days.mean - reserve) * TMC_DAY_S / ff - 1;
     r->overhead_se = r->days.se * TMC_DAY_S / ff;
@@ -247,11 +276,11 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep
 
 int tmc_sweep_run_setting(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
                           void *ctx, const volatile sig_atomic_t *stop, double *days,
-                          tmc_sweep_result *r, tmc_error *err)
+                          double *restarts, tmc_sweep_result *r, tmc_error *err)
 {
     long n = s->x.monte_carlo.replicas;
-    int rc = tmc_sweep_run_batch(s, 0, n, threads, progress, ctx, stop, days, r, err);
-    return rc ? rc : tmc_sweep_finish(s, days, n, r, err);
+    int rc = tmc_sweep_run_batch(s, 0, n, threads, progress, ctx, stop, days, restarts, r, err);
+    return rc ? rc : tmc_sweep_finish(s, days, restarts, n, r, err);
 }
 
 /* ---------- differences ---------- */

@@ -27,6 +27,7 @@
 #include "importance.h"
 #include "error.h"
 #include "runner.h"
+#include "restarts.h"
 #include "stats.h"
 
 #define TMC_SWEEP_MAX_KEYS 2
@@ -68,7 +69,9 @@ int tmc_sweep_parse_bracket(const char *spec, tmc_sweep_bracket *b, tmc_error *e
 /* What a sweep holds fixed: the experiment file and its --set overrides
  * (including monte_carlo.replicas and .seed), and the varied keys. */
 typedef struct {
-    const char *path;
+    const char *path;     /* the file, or the label of text (below) */
+    const char *text;     /* the experiment as JSON text, or NULL: read path */
+    const char *base_dir; /* with text: where its relative file names start */
     const char *const *sets;
     int n_sets;
     int n_keys;
@@ -86,6 +89,13 @@ typedef struct {
  * "--vary KEY: problem"). */
 int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *sets,
                         int n_sets, const char *const *keys, int n_keys, tmc_error *err);
+
+/* The same from JSON text (config.h's tmc_config_parse: label names it in
+ * messages, base_dir resolves its relative file names); every setting is
+ * then parsed from the same text. text, label and base_dir are borrowed. */
+int tmc_sweep_load_base_text(tmc_sweep_base *b, const char *text, const char *label,
+                             const char *base_dir, const char *const *sets, int n_sets,
+                             const char *const *keys, int n_keys, tmc_error *err);
 
 /* Refuse a base of fewer than 2 replicas (the standard errors need two):
  * "PATH: monte_carlo.replicas: N; a sweep needs at least 2 (...)". Returns
@@ -134,7 +144,9 @@ int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
 
 /* A setting's simulated figures. */
 typedef struct {
-    tmc_summary days;     /* completion time T, days, against the deadline */
+    tmc_summary days;     /* completion time T, days, against the deadline (and the
+                             restart budget: restarts.h) */
+    tmc_restarts restarts; /* restarts per run */
     double overhead;      /* mean of wall / (S t_s) - 1, per replica */
     double overhead_se;   /* its standard error */
     tmc_replica totals;   /* sums over replicas */
@@ -148,13 +160,14 @@ typedef struct {
 /* Run the setting's replicas (its monte_carlo.replicas and .seed) on
  * `threads` threads through tmc_engine_init / tmc_runner_run; fill
  * days[replicas] with completion times T = reserve + wall (days, replica
- * order) and *r. progress may be NULL. The replicas stop soon once *stop is
+ * order), restarts[replicas] with their restarts (restarts.h) and *r.
+ * progress may be NULL. The replicas stop soon once *stop is
  * non-zero (NULL: once tmc_engine_request_stop is called, the command
  * line's signal handler). Returns 0; TMC_RUNNER_STOPPED with err when a stop
  * was requested (runner.h); -1 with err if memory runs out. */
 int tmc_sweep_run_setting(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
                           void *ctx, const volatile sig_atomic_t *stop, double *days,
-                          tmc_sweep_result *r, tmc_error *err);
+                          double *restarts, tmc_sweep_result *r, tmc_error *err);
 
 /* The two halves of tmc_sweep_run_setting, for batches (--precision):
  * replicas first .. first + n - 1 into wall_s[n] (seconds), their sums added
@@ -163,10 +176,10 @@ int tmc_sweep_run_setting(const tmc_sweep_setting *s, int threads, tmc_progress_
  * tmc_sweep_run_setting. */
 int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int threads,
                         tmc_progress_fn progress, void *ctx,
-                        const volatile sig_atomic_t *stop, double *wall_s,
+                        const volatile sig_atomic_t *stop, double *wall_s, double *restarts,
                         tmc_sweep_result *r, tmc_error *err);
-int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, long n, tmc_sweep_result *r,
-                     tmc_error *err);
+int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *restarts, long n,
+                     tmc_sweep_result *r, tmc_error *err);
 
 /* P(miss) of the setting by importance sampling, --importance MODE
  * (importance.h: "auto" or "F,O,S", `pilot` replicas a cross-entropy level),

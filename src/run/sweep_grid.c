@@ -20,11 +20,12 @@ void tmc_sweep_grid_free(tmc_sweep_grid *g)
     free(g->line_best);
     free(g->within);
     free(g->days);
+    free(g->restarts);
     g->settings = NULL;
     g->results = NULL;
     g->diffs = NULL;
     g->line_best = g->within = NULL;
-    g->days = NULL;
+    g->days = g->restarts = NULL;
 }
 
 static int grid_alloc(tmc_sweep_grid *g, long replicas, tmc_error *err)
@@ -36,7 +37,9 @@ static int grid_alloc(tmc_sweep_grid *g, long replicas, tmc_error *err)
     g->line_best = calloc(n, sizeof *g->line_best);
     g->within = calloc(n, sizeof *g->within);
     g->days = malloc(n * (size_t)replicas * sizeof *g->days);
-    if (g->settings && g->results && g->diffs && g->line_best && g->within && g->days)
+    g->restarts = malloc(n * (size_t)replicas * sizeof *g->restarts);
+    if (g->settings && g->results && g->diffs && g->line_best && g->within && g->days &&
+        g->restarts)
         return 0;
     return tmc_error_set(err, "out of memory for %d settings of %ld replicas", g->n, replicas);
 }
@@ -102,7 +105,7 @@ static int all_precise(tmc_sweep_grid *g, const tmc_precision *target, long stri
     g->precision.half_width = 0;
     for (int i = 0; i < g->n; i++) {
         double hw, v;
-        all &= tmc_precision_met(target, g->days + i * stride, done,
+        all &= tmc_precision_met(target, g->days + i * stride, g->restarts + i * stride, done,
                                  &g->settings[i].x.deadline, &hw, &v);
         if (hw > g->precision.half_width)
             g->precision.half_width = hw, g->precision.value = v;
@@ -122,8 +125,8 @@ static int run_precise(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_e
         long m = budget - done < TMC_PRECISION_BATCH ? budget - done : TMC_PRECISION_BATCH;
         for (int i = 0; i < g->n; i++) {
             int rc = tmc_sweep_run_batch(&g->settings[i], done, m, o->threads, NULL, NULL,
-                                         o->stop, g->days + i * budget + done, &g->results[i],
-                                         err);
+                                         o->stop, g->days + i * budget + done,
+                                         g->restarts + i * budget + done, &g->results[i], err);
             if (rc)
                 return run_code(rc);
         }
@@ -133,8 +136,11 @@ static int run_precise(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_e
     g->base->x.monte_carlo.replicas = done;
     for (int i = 0; i < g->n; i++) {
         memmove(g->days + i * done, g->days + i * budget, (size_t)done * sizeof *g->days);
+        memmove(g->restarts + i * done, g->restarts + i * budget,
+                (size_t)done * sizeof *g->restarts);
         g->settings[i].x.monte_carlo.replicas = done;
-        if (tmc_sweep_finish(&g->settings[i], g->days + i * done, done, &g->results[i], err))
+        if (tmc_sweep_finish(&g->settings[i], g->days + i * done, g->restarts + i * done, done,
+                             &g->results[i], err))
             return -1;
     }
     for (int i = 0; i < g->n && o->importance; i++) {
@@ -152,7 +158,8 @@ static int run_all(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_error
     for (int i = 0; i < g->n; i++, p.offset += reps) {
         int rc = tmc_sweep_run_setting(&g->settings[i], o->threads,
                                        o->progress ? progress_grid : NULL, &p, o->stop,
-                                       g->days + i * reps, &g->results[i], err);
+                                       g->days + i * reps, g->restarts + i * reps,
+                                       &g->results[i], err);
         if (!rc && o->importance)
             rc = run_importance(g, i, o, err);
         if (rc)
@@ -224,6 +231,11 @@ static int compare(tmc_sweep_grid *g, int threads, double elapsed_s, tmc_error *
 int tmc_sweep_grid_run(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_error *err)
 {
     double t0 = now_s();
+    if (o->importance && g->base->x.deadline.max_restarts >= 0)
+        return tmc_error_set(err, "%s: importance sampling estimates P(T > deadline) alone; it "
+                                  "cannot count deadline.max_restarts (%ld): give one or the "
+                                  "other", g->base->x.path, g->base->x.deadline.max_restarts),
+               TMC_SWEEP_GRID_INPUT;
     int rc = o->precision ? run_precise(g, o, err) : run_all(g, o, err);
     return rc ? rc : compare(g, o->threads, now_s() - t0, err);
 }

@@ -55,6 +55,7 @@ typedef struct {
     tmc_sweep_diff *diffs;             /* [n]: T - T(reference), days */
     int *line_best, *within;           /* [n]: see tmc_sweep_report */
     double *days;                      /* [n x replicas]: by setting, then replica */
+    double *restarts;                  /* [n x replicas]: likewise (restarts.h) */
     tmc_precision_outcome precision;   /* with options.precision: how it ended */
     tmc_sweep_report report;           /* once run: all the above (pointers into g) */
 } tmc_sweep_grid;

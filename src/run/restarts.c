@@ -1,0 +1,51 @@
+/* restarts.c - restarts per run and the restart budget (restarts.h). */
+#include "restarts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+
+int tmc_restarts_met(double days, double restarts, const tmc_deadline *d)
+{
+    return days <= d->days && (d->max_restarts < 0 || restarts <= (double)d->max_restarts);
+}
+
+/* The closed form: Poisson with mean W / M. */
+static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_restarts *out)
+{
+    double wall_s = (cf->completion_days - x->deadline.reserve_days) * TMC_DAY_S;
+    out->poisson_mean = isinf(cf->mtbf_s) ? 0 : wall_s / cf->mtbf_s;
+    out->poisson_p_over = out->budget < 0 ? NAN
+        : gsl_cdf_poisson_Q((unsigned)fmin((double)out->budget, 4e9), out->poisson_mean);
+}
+
+int tmc_restarts_summarize(const double *restarts, const double *days, long n,
+                           const tmc_experiment *x, const tmc_closed_form *cf,
+                           tmc_summary *days_summary, tmc_restarts *out, tmc_error *err)
+{
+    const tmc_deadline *d = &x->deadline;
+    double *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
+        return tmc_error_set(err, "out of memory for %ld restart counts", n);
+    memcpy(sorted, restarts, (size_t)n * sizeof *sorted);
+    memset(out, 0, sizeof *out);
+    out->budget = d->max_restarts;
+    /* threshold: the budget, so count.met is the runs within it */
+    tmc_stats_summarize(sorted, n, d->max_restarts < 0 ? INFINITY : (double)d->max_restarts,
+                        &out->count);
+    free(sorted);
+    out->over = n - out->count.met;
+    out->p_over = (double)out->over / n;
+    tmc_stats_wilson(out->over, n, 0.95, &out->ci_lo, &out->ci_hi);
+    poisson(x, cf, out);
+    if (d->max_restarts >= 0) {
+        long met = 0;
+        for (long k = 0; k < n; k++)
+            met += tmc_restarts_met(days[k], restarts[k], d);
+        days_summary->met = met;
+        days_summary->p_met = (double)met / n;
+        tmc_stats_wilson(met, n, 0.95, &days_summary->ci_lo, &days_summary->ci_hi);
+    }
+    return 0;
+}
