@@ -17,6 +17,8 @@ NO_NUMPY = (
     "assert isinstance(r.completion_days, array.array) and len(r.completion_days) == 300\n"
     "assert isinstance(r.censored, array.array) and r.censored.typecode == 'b'\n"
     "assert isinstance(r.counts['card_failures'], array.array)\n"
+    "assert all(a.typecode == 'd' for a in [r.completion_days, r.weight, *r.counts.values(),\n"
+    "                                       *r.split_days.values()])\n"
     "m = sum(r.completion_days) / 300\n"
     "assert abs(m - r['completion_days']['mean']) <= 1e-9 * m\n"
     "print(r['deadline']['probability'])\n")

@@ -119,5 +119,72 @@ def test_library_not_found(tmp_path):
     assert isinstance(trainmc.LibraryNotFoundError("x"), OSError)
 
 
+NOT_FOUND = (
+    "import trainmc, trainmc._lib as l\n"
+    "def refuse(path):\n"
+    "    raise OSError(path + ': cannot open shared object file (refused by the test)')\n"
+    "l._open = refuse  # whatever the machine has installed\n"
+    "try:\n    trainmc.version()\n"
+    "except trainmc.LibraryNotFoundError as e:\n    print(e)\n")
+
+
+def not_found_message(package_parent):
+    """LibraryNotFoundError's message for the package imported from
+    package_parent, without TRAINMC_LIBRARY and with every load refused."""
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("TRAINMC_LIBRARY", "PYTHONPATH")}
+    env["PYTHONPATH"] = package_parent
+    r = subprocess.run([sys.executable, "-c", NOT_FOUND], capture_output=True, text=True,
+                       env=env, cwd=package_parent)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("libtrainmc.so not found"), r.stdout
+    return r.stdout
+
+
+def test_library_not_found_in_the_repository():
+    from conftest import PYTHON_DIR, REPO
+    msg = not_found_message(PYTHON_DIR)
+    assert os.path.join(REPO, "build", "libtrainmc.so") in msg  # where the build puts it
+    assert "TRAINMC_LIBRARY" in msg and "cmake --build build" in msg
+
+
+def test_library_not_found_outside_a_checkout(tmp_path):
+    """A copied (or installed) package guesses no build folder."""
+    import shutil
+    from conftest import PYTHON_DIR
+    shutil.copytree(os.path.join(PYTHON_DIR, "trainmc"), tmp_path / "site" / "trainmc",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    msg = not_found_message(str(tmp_path / "site"))
+    assert "set TRAINMC_LIBRARY to libtrainmc.so" in msg
+    assert "cmake --install" in msg and "LD_LIBRARY_PATH" in msg
+    assert "build/libtrainmc.so" not in msg and "the build tree" not in msg
+    assert "refused by the test" in msg  # what was tried, and why it failed
+
+
 def test_library_path():
     assert os.path.exists(trainmc.library_path())
+
+
+def test_an_experiment_keeps_its_file_after_a_chdir(tmp_path, monkeypatch):
+    """A relative path is resolved when loaded: after a chdir, overrides and
+    sweeps re-read the same file, not one that has the same relative name."""
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    monkeypatch.chdir(here)
+    x = trainmc.load("experiments/quickstart-64.json")
+    impostor = tmp_path / "experiments"
+    impostor.mkdir()
+    (impostor / "quickstart-64.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    r = trainmc.run(x, replicas=20, seed=1, overrides={"deadline.days": 6})
+    assert r["inputs"]["job"]["cards"] == 64 and r["inputs"]["deadline"]["days"] == 6
+
+
+def test_force_runs_what_does_not_fit():
+    small = {"memory.usable_gib": 10}
+    with pytest.raises(trainmc.TrainmcError) as e:
+        trainmc.run(DESIGN, replicas=10, overrides=small)
+    assert e.value.code == trainmc.ERR_INPUT and "does not fit in memory" in e.value.message
+    assert trainmc.run(DESIGN, replicas=10, overrides=small, force=True).replicas == 10
+    with pytest.raises(TypeError):
+        trainmc.run(DESIGN, replicas=10, force=1)

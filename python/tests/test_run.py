@@ -6,9 +6,10 @@ import math
 import pytest
 
 import trainmc
-from conftest import experiment
+from conftest import EXPERIMENTS, experiment
 
 DESIGN = experiment("design-48.json")
+TRACE = experiment("design-48-trace.json")  # names ../distributions/failures/trace-example.json
 STRESS = experiment("design-48-stress.json")
 QUICK = experiment("quickstart-64.json")
 
@@ -132,6 +133,75 @@ def test_dict_experiment_resolves_files_against_cwd(monkeypatch):
         d = json.load(f)
     monkeypatch.chdir(experiment(""))
     assert trainmc.run(d, replicas=50, seed=1)["replicas"] == 50
+
+
+def test_dict_experiment_base_dir(tmp_path, monkeypatch):
+    """A dict's relative file names resolve against base_dir (default: the
+    current folder), in run, load and closed_form."""
+    with open(TRACE) as f:
+        d = json.load(f)
+    assert d["failures"] == "../distributions/failures/trace-example.json"
+    want = trainmc.run(TRACE, replicas=40, seed=3)
+    got = trainmc.run(d, replicas=40, seed=3, base_dir=EXPERIMENTS)
+    assert got["completion_days"] == want["completion_days"]
+    assert got["inputs"] == want["inputs"]
+    assert list(got.completion_days) == list(want.completion_days)
+    with trainmc.load(d, base_dir=EXPERIMENTS) as x:
+        assert x.base_dir == EXPERIMENTS and x.path is None
+        assert "base_dir" in repr(x)
+        assert x.to_dict() == trainmc.load(TRACE).to_dict()
+    assert trainmc.closed_form(d, base_dir=EXPERIMENTS) == want["closed_form"]
+    import pathlib
+    assert trainmc.closed_form(d, base_dir=pathlib.Path(EXPERIMENTS)) == want["closed_form"]
+    # elsewhere: a clear error naming the file and base_dir
+    monkeypatch.chdir(tmp_path)
+    for call in (lambda: trainmc.run(d, replicas=10), lambda: trainmc.load(d),
+                 lambda: trainmc.closed_form(d),
+                 lambda: trainmc.run(d, replicas=10, base_dir=str(tmp_path))):
+        with pytest.raises(trainmc.TrainmcError) as e:
+            call()
+        assert e.value.code == trainmc.ERR_INPUT
+        msg = e.value.message
+        assert "<dict>" in msg and "failures" in msg and "trace-example.json" in msg, msg
+        assert "base_dir" in msg and str(tmp_path) in msg, msg
+
+
+def test_base_dir_is_for_dicts():
+    with pytest.raises(ValueError, match="base_dir"):
+        trainmc.run(DESIGN, replicas=10, base_dir=EXPERIMENTS)
+    with trainmc.load(DESIGN) as x:
+        with pytest.raises(ValueError, match="base_dir"):
+            trainmc.run(x, replicas=10, base_dir=EXPERIMENTS)
+    with pytest.raises(TypeError, match="base_dir"):
+        trainmc.load({"job": {}}, base_dir=3)
+
+
+def test_arrays_are_floats_the_document_as_parsed():
+    """Whole numbers (a count, a weight of 1, a probability of 1) are ints in
+    the parsed document but floats in every array."""
+    r = trainmc.run(TRACE, replicas=20, seed=1)
+    assert r["deadline"]["probability"] == 1 and isinstance(r["deadline"]["probability"], int)
+    assert isinstance(r["restarts"]["max"], int)  # as json.loads gives it
+    arrays = [r.completion_days, r.weight, *r.counts.values(), *r.split_days.values()]
+    np = pytest.importorskip("numpy")
+    for a in arrays:
+        assert isinstance(a, np.ndarray) and a.dtype == np.float64
+        assert isinstance(a[0], float)
+    assert r.censored.dtype == np.bool_
+
+
+def test_restarts_in_the_document():
+    r = trainmc.run(experiment("restart-budget-64.json"), replicas=200, seed=1)
+    restarts = r["restarts"]
+    assert restarts["max_restarts"] == r["inputs"]["deadline"]["max_restarts"] == 3
+    assert 0 < restarts["p_over_budget"] <= 1
+    # restarts per run: card failures, outages and loss spikes
+    per_run = [sum(v) for v in zip(*(r.counts[k] for k in ("card_failures", "outages",
+                                                            "loss_spikes")))]
+    assert math.isclose(sum(per_run) / len(per_run), restarts["mean"], rel_tol=1e-12)
+    assert max(per_run) == restarts["max"]
+    none = trainmc.run(DESIGN, replicas=20, seed=1)["restarts"]
+    assert none["max_restarts"] is None and none.get("p_over_budget") is None
 
 
 def test_experiment_handle():

@@ -67,11 +67,15 @@ def test_exception_in_progress_stops_and_propagates():
 
 
 def test_a_set_event_before_the_run_stops_it():
-    stop = threading.Event()
-    stop.set()
+    ev = threading.Event()
+    ev.set()
+    t0 = time.monotonic()
     with pytest.raises(trainmc.TrainmcError) as e:
-        trainmc.run(STRESS, replicas=MANY, threads=1, per_replica=False, stop=stop)
+        trainmc.run(STRESS, replicas=MANY, seed=1, per_replica=False, stop=ev)
     assert e.value.code == trainmc.ERR_STOPPED
+    # the flag is set before the library starts: not a replica's worth of waiting
+    assert time.monotonic() - t0 < 0.5
+    assert "interrupted after 0 of" in e.value.message
 
 
 def test_runs_in_parallel_threads():

@@ -1,26 +1,30 @@
-"""trainmc.sweep against `trainmc sweep --json`; trainmc.emax against an
-independent quadrature of E[max of N standard normals]."""
+"""trainmc.sweep against `trainmc sweep --json`, from a file, a dict or an
+Experiment; trainmc.emax against an independent quadrature of E[max of N
+standard normals]."""
+import json
 import math
 import threading
 
 import pytest
 
 import trainmc
-from conftest import experiment
+from conftest import EXPERIMENTS, experiment
 
 DESIGN = experiment("design-48.json")
 STRESS = experiment("design-48-stress.json")
 
 
-def _no_sweep_in_library():
+def _not_in_library(name):
     try:
-        return "tmc_experiment_sweep" in trainmc._lib.library().missing
+        return name in trainmc._lib.library().missing
     except trainmc.LibraryNotFoundError:
         return False
 
 
-needs_sweep = pytest.mark.skipif(_no_sweep_in_library(),
+needs_sweep = pytest.mark.skipif(_not_in_library("tmc_experiment_sweep"),
                                  reason="this libtrainmc has no tmc_experiment_sweep yet")
+needs_sweep_text = pytest.mark.skipif(_not_in_library("tmc_experiment_sweep_text"),
+                                      reason="this libtrainmc has no tmc_experiment_sweep_text")
 
 
 def without_volatile(doc):
@@ -111,9 +115,62 @@ def test_sweep_bad_arguments(kwargs, error):
         trainmc.sweep(DESIGN, **kwargs)
 
 
-def test_sweep_needs_a_file():
-    with pytest.raises(TypeError):
-        trainmc.sweep({"job": {}}, vary={"job.cards": [1, 2]})
+def test_sweep_experiment_argument():
+    for bad in (3, None, ["design-48.json"]):
+        with pytest.raises(TypeError, match="experiment"):
+            trainmc.sweep(bad, vary={"job.cards": [1, 2]})
+    with pytest.raises(ValueError, match="base_dir"):  # a file's names: its own folder
+        trainmc.sweep(DESIGN, vary={"job.cards": [1, 2]}, base_dir=EXPERIMENTS)
+
+
+def without_source(doc):
+    """without_volatile, less the keys that name where the experiment came
+    from (a file's path; "<dict>" for a dict)."""
+    out = without_volatile(doc)
+    out.pop("experiment_path", None)
+    out["settings"] = [{k: v for k, v in s.items() if k != "experiment_path"}
+                       for s in out["settings"]]
+    return out
+
+
+@needs_sweep_text
+@pytest.mark.parametrize("name", ["design-48-stress.json", "design-48-trace.json"])
+def test_sweep_dict_equals_its_file(name):
+    """sweep(dict) and sweep(path) of the same content: the same numbers.
+    The trace experiment names ../distributions/... relative to experiments/,
+    where base_dir points."""
+    path = experiment(name)
+    with open(path) as f:
+        d = json.load(f)
+    kwargs = dict(vary={"checkpoint.interval_s": [600, 1800]}, replicas=60, seed=2,
+                  overrides={"deadline.days": 27})
+    want = trainmc.sweep(path, **kwargs)
+    got = trainmc.sweep(d, base_dir=EXPERIMENTS, **kwargs)
+    assert got.rows[0]["experiment_path"] == "<dict>"
+    for mine, theirs in zip(got.rows, want.rows):
+        assert mine["deadline"] == theirs["deadline"]
+        assert mine["completion_days"] == theirs["completion_days"]
+        assert mine["difference_days"] == theirs["difference_days"]
+    assert without_source(got) == without_source(want)
+    # an Experiment loaded from the dict keeps its text, base_dir and overrides
+    with trainmc.load(d, {"deadline.days": 27}, base_dir=EXPERIMENTS) as x:
+        assert x.path is None and x.base_dir == EXPERIMENTS
+        again = trainmc.sweep(x, vary=kwargs["vary"], replicas=60, seed=2)
+    assert without_source(again) == without_source(want)
+
+
+@needs_sweep_text
+def test_sweep_dict_resolves_files_against_base_dir(tmp_path, monkeypatch):
+    with open(experiment("design-48-trace.json")) as f:
+        d = json.load(f)
+    monkeypatch.chdir(tmp_path)  # the default base_dir: nothing there
+    with pytest.raises(trainmc.TrainmcError) as e:
+        trainmc.sweep(d, vary={"checkpoint.interval_s": [600, 1800]}, replicas=10)
+    assert e.value.code == trainmc.ERR_INPUT
+    assert "trace-example.json" in e.value.message and "base_dir" in e.value.message
+    monkeypatch.chdir(EXPERIMENTS)
+    s = trainmc.sweep(d, vary={"checkpoint.interval_s": [600, 1800]}, replicas=10, seed=1)
+    assert len(s.rows) == 2
 
 
 def expected_max(n, lo=-12.0, hi=12.0, steps=6000):

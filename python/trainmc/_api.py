@@ -119,6 +119,52 @@ def _fspath(x):
     return p
 
 
+def _base_dir(base_dir):
+    """base_dir as an absolute folder name (str); None: the current folder."""
+    if base_dir is None:
+        return os.getcwd()
+    if not _is_path(base_dir):
+        raise TypeError("base_dir must be a folder (str or os.PathLike) or None, not "
+                        f"{type(base_dir).__name__}")
+    d = os.fsdecode(base_dir)
+    if "\0" in d:
+        raise ValueError("base_dir contains a NUL character")
+    return os.path.abspath(d)
+
+
+def _source(experiment, base_dir):
+    """(source, overrides already in it) of a path, dict or Experiment:
+    source is ("path", bytes) or ("text", JSON text, label, base_dir)."""
+    if isinstance(experiment, Experiment):
+        if base_dir is not None:
+            raise ValueError("base_dir is for an experiment given as a dict; an Experiment "
+                             "resolves file names as when it was loaded (against its file's "
+                             "folder, or the base_dir given to load)")
+        return experiment._source, experiment.overrides
+    if isinstance(experiment, dict):
+        text = _to_json("experiment", experiment)
+        return ("text", text, "<dict>", _base_dir(base_dir)), []
+    if _is_path(experiment):
+        if base_dir is not None:
+            raise ValueError("base_dir is for an experiment given as a dict; the file names "
+                             "in an experiment file resolve against the file's folder")
+        # resolved once, here: a later chdir must not change which file an
+        # Experiment (re-read for overrides and sweeps) names
+        return ("path", os.path.abspath(_fspath(experiment))), []
+    raise TypeError("experiment must be a path (str or os.PathLike), a dict or a "
+                    f"trainmc.Experiment, not {type(experiment).__name__}")
+
+
+def _with_base_dir_hint(error, source):
+    """error, for an experiment from a dict whose file could not be opened,
+    with a word on base_dir; else error itself."""
+    if source[0] != "text" or ": cannot open:" not in error.message:
+        return error
+    return TrainmcError(error.code, f"{error.message} (relative file names in a dict "
+                        f"experiment resolve against base_dir, here {source[3]}: pass "
+                        "base_dir=, the folder they are relative to)")
+
+
 # ---------- experiments ----------
 
 class Experiment:
@@ -131,7 +177,7 @@ class Experiment:
 
     def __init__(self, handle, source, overrides):
         self._handle = handle
-        self._source = source          # ("path", bytes) or ("text", text, label, base_dir)
+        self._source = source          # ("path", bytes) or ("text", JSON text, label, base_dir)
         self.overrides = list(overrides)
         self._lock = threading.Lock()
         self._users = 0
@@ -141,6 +187,12 @@ class Experiment:
     def path(self):
         """The experiment file's path (str), or None for an experiment from a dict."""
         return os.fsdecode(self._source[1]) if self._source[0] == "path" else None
+
+    @property
+    def base_dir(self):
+        """For an experiment from a dict, the folder its relative file names
+        resolve against (str); None for one from a file."""
+        return self._source[3] if self._source[0] == "text" else None
 
     def _acquire(self):
         with self._lock:
@@ -206,7 +258,7 @@ class Experiment:
         if self._source[0] == "path":
             what = repr(self.path)
         else:
-            what = self._source[2]
+            what = f"{self._source[2]}, base_dir={self.base_dir!r}"
         extra = f", overrides={self.overrides!r}" if self.overrides else ""
         state = "" if self._handle else " (closed)"
         return f"<trainmc.Experiment {what}{extra}{state}>"
@@ -224,31 +276,29 @@ def _load_source(source, overrides):
                                  os.fsencode(base_dir), arr, n, ctypes.byref(st))
     del keep
     if not h:
-        st.raise_if_failed()
+        try:
+            st.raise_if_failed()
+        except TrainmcError as e:
+            raise _with_base_dir_hint(e, source) from None
         raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no experiment")
     return Experiment(h, source, overrides)
 
 
-def load(experiment, overrides=None):
+def load(experiment, overrides=None, base_dir=None):
     """Load and validate an experiment: a path (str or os.PathLike) to its
-    JSON file, or a dict (serialised to JSON; relative file names in it are
-    resolved against the current folder). `overrides`: {"section.key": value}
-    (each value as JSON, checked like the file's own values) or a list of
-    "section.key=VALUE" strings. Returns an Experiment; raises TrainmcError
-    (code 1, TMC_ERR_INPUT) naming the file and the JSON path of a problem.
-    An Experiment given with overrides is loaded again with them added."""
+    JSON file, or a dict (serialised to JSON; relative distribution, trace
+    and model file names in it resolve against `base_dir`, default the
+    current folder; a file's resolve against its own folder). `overrides`:
+    {"section.key": value} (each value as JSON, checked like the file's own
+    values) or a list of "section.key=VALUE" strings. Returns an Experiment;
+    raises TrainmcError (code 1, TMC_ERR_INPUT) naming the file and the JSON
+    path of a problem. An Experiment given with overrides is loaded again
+    with them added."""
     extra = _overrides(overrides)
-    if isinstance(experiment, Experiment):
-        if not extra:
-            return experiment
-        return _load_source(experiment._source, experiment.overrides + extra)
-    if isinstance(experiment, dict):
-        text = _to_json("experiment", experiment)
-        return _load_source(("text", text, "<dict>", os.getcwd()), extra)
-    if _is_path(experiment):
-        return _load_source(("path", _fspath(experiment)), extra)
-    raise TypeError("experiment must be a path (str or os.PathLike), a dict or a "
-                    f"trainmc.Experiment, not {type(experiment).__name__}")
+    source, prior = _source(experiment, base_dir)
+    if isinstance(experiment, Experiment) and not extra:
+        return experiment
+    return _load_source(source, prior + extra)
 
 
 # ---------- running in a worker thread, with a stop flag ----------
@@ -263,7 +313,7 @@ def _run_stoppable(call, opts, progress, stop, free):
     interruption (KeyboardInterrupt, the callback's exception) is re-raised.
     Returns the pointer, or raises the library's TrainmcError.
     """
-    flag = ctypes.c_int(0)
+    flag = ctypes.c_int(1 if stop is not None and stop.is_set() else 0)
     opts.stop = ctypes.pointer(flag)
     latest = [None]
     if progress is not None:
@@ -324,7 +374,7 @@ def _run_stoppable(call, opts, progress, stop, free):
     return ptr
 
 
-def _run_options(replicas, seed, threads, stop, progress, replicas_low=1):
+def _run_options(replicas, seed, threads, stop, progress, replicas_low=1, force=False):
     replicas = _integer("replicas", replicas, replicas_low, MAX_REPLICAS, allow_none=True,
                         none_means="None (the experiment's monte_carlo.replicas) or ")
     seed = _integer("seed", seed, 0, MAX_SEED, allow_none=True,
@@ -342,6 +392,9 @@ def _run_options(replicas, seed, threads, stop, progress, replicas_low=1):
     if seed is not None:
         opts.has_seed, opts.seed = 1, seed
     opts.threads = threads
+    if not isinstance(force, bool):
+        raise TypeError("force must be True or False")
+    opts.force = 1 if force else 0
     return opts
 
 
@@ -380,7 +433,10 @@ class Result(dict):
     .json             the document's text as the library wrote it
 
     Arrays are numpy float64 arrays (censored: bool) when numpy is installed,
-    else array.array. With per_replica=False only .completion_days is kept
+    else array.array ('d'; censored 'b'): floats even where every value is
+    whole (counts, weight 1). The document is as json.loads reads it: a
+    number written without a fraction is an int there (a probability of 1,
+    a restart count). With per_replica=False only .completion_days is kept
     and the others are None.
     """
 
@@ -455,7 +511,7 @@ def _copy_result(r, per_replica):
 
 def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precision=None,
         importance=None, progress=None, *, importance_pilot=None, stop=None,
-        per_replica=True):
+        per_replica=True, base_dir=None, force=False):
     """Run an experiment's replicas; returns a Result (the run document as a
     dict, plus per-replica arrays).
 
@@ -475,12 +531,17 @@ def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precisi
     stop        a threading.Event: setting it stops the run (TrainmcError, code 3)
     per_replica False: keep only completion_days per replica (8 bytes each
                 instead of about 200)
+    base_dir    for a dict: the folder its relative file names resolve
+                against (None: the current folder)
+    force       True: run although the training state does not fit in the
+                cards' memory (`trainmc plan`'s memory line; the command
+                line's --force); a run that cannot finish is refused anyway
 
     Ctrl-C (KeyboardInterrupt) stops the library's run and is re-raised.
     Raises TrainmcError (code: 1 input, 2 memory, 3 stopped, 4 runtime);
     TypeError/ValueError for bad Python arguments.
     """
-    opts = _run_options(replicas, seed, threads, stop, progress)
+    opts = _run_options(replicas, seed, threads, stop, progress, force=force)
     keep = []
     if precision is not None:
         keep.append(_text("precision", precision).encode("utf-8"))
@@ -501,7 +562,7 @@ def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precisi
         raise TypeError("per_replica must be True or False")
     opts.summary_only = 0 if per_replica else 1
 
-    exp = load(experiment, overrides)
+    exp = load(experiment, overrides, base_dir)
     owned = exp is not experiment
     lib = _lib.library()
     handle = exp._acquire()
@@ -519,11 +580,12 @@ def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precisi
             exp.close()
 
 
-def closed_form(experiment, overrides=None):
+def closed_form(experiment, overrides=None, base_dir=None):
     """The closed forms of an experiment (path, dict or Experiment) as a dict:
     step time and c_N, the interval in force, Young's and Daly's optimum
-    intervals (s), overheads (fractions) and completion times (days)."""
-    exp = load(experiment, overrides)
+    intervals (s), overheads (fractions) and completion times (days).
+    base_dir: as load()."""
+    exp = load(experiment, overrides, base_dir)
     try:
         return exp.closed_form()
     finally:
@@ -603,39 +665,44 @@ class SweepResult(dict):
         return self["settings"]
 
 
-def sweep(experiment_path, vary, replicas=None, seed=None, threads=0, overrides=None,
-          progress=None, *, stop=None):
-    """Run an experiment file at every setting of one or two numeric keys
-    (two: the full grid) with the same replicas and seed (common random
-    numbers); returns a SweepResult.
+def sweep(experiment, vary, replicas=None, seed=None, threads=0, overrides=None,
+          progress=None, *, stop=None, base_dir=None, force=False):
+    """Run an experiment at every setting of one or two numeric keys (two:
+    the full grid) with the same replicas and seed (common random numbers);
+    returns a SweepResult.
 
-    experiment_path  the experiment file (str or os.PathLike; or an
-                     Experiment loaded from a file, with its overrides)
+    experiment  a path to an experiment JSON file, a dict, or an Experiment
+                (with the overrides it was loaded with)
     vary        {"checkpoint.interval_s": [600, 1800, 3600]} (a value may be
                 a "START:STOP:STEP" string), or ["KEY=V1,V2", ...]; 1 or 2 keys
     replicas    replicas per setting, [2, 1e9] (None: the experiment's)
-    seed, threads, overrides, progress, stop: as run()
+    seed, threads, overrides, progress, stop, base_dir, force: as run()
     """
     extra = _overrides(overrides)
-    if isinstance(experiment_path, Experiment):
-        if experiment_path.path is None:
-            raise TypeError("sweep needs an experiment file: this Experiment was loaded "
-                            "from a dict (write it to a file first)")
-        path = _fspath(experiment_path.path)
-        extra = experiment_path.overrides + extra
-    elif _is_path(experiment_path):
-        path = _fspath(experiment_path)
-    else:
-        raise TypeError("sweep needs an experiment file path (str or os.PathLike), not "
-                        f"{type(experiment_path).__name__}")
+    source, prior = _source(experiment, base_dir)
+    extra = prior + extra
     items = _vary(vary)
-    opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=2)
+    opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=2, force=force)
     lib = _lib.library()
     ov, n_ov, keep_ov = _lib.string_array(extra)
     va, n_va, keep_va = _lib.string_array(items)
-    s = _run_stoppable(lambda o, st: lib.experiment_sweep(path, ov, n_ov, va, n_va,
-                                                          ctypes.byref(o), ctypes.byref(st)),
-                       opts, progress, stop, lib.sweep_free)
+    if source[0] == "path":
+        path = source[1]
+
+        def call(o, st):
+            return lib.experiment_sweep(path, ov, n_ov, va, n_va, ctypes.byref(o),
+                                        ctypes.byref(st))
+    else:
+        text, label, folder = (source[1].encode("utf-8"), source[2].encode("utf-8"),
+                               os.fsencode(source[3]))
+
+        def call(o, st):
+            return lib.experiment_sweep_text(text, label, folder, ov, n_ov, va, n_va,
+                                             ctypes.byref(o), ctypes.byref(st))
+    try:
+        s = _run_stoppable(call, opts, progress, stop, lib.sweep_free)
+    except TrainmcError as e:
+        raise _with_base_dir_hint(e, source) from None
     del keep_ov, keep_va
     try:
         return SweepResult(lib.sweep_json(s).decode("utf-8"))

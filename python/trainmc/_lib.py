@@ -2,7 +2,7 @@
 
 Where the library comes from, in order:
 1. the file named by the environment variable TRAINMC_LIBRARY;
-2. the build tree next to this package: python/trainmc/../../build/libtrainmc.so;
+2. in a repository checkout, its build tree: python/trainmc/../../build/libtrainmc.so;
 3. an installed copy: ctypes.util.find_library("trainmc"), then "libtrainmc.so.0".
 """
 import ctypes
@@ -82,7 +82,8 @@ class RunOptions(ctypes.Structure):
                 ("precision", ctypes.c_char_p),
                 ("importance", ctypes.c_char_p),
                 ("pilot_replicas", ctypes.c_long),
-                ("summary_only", ctypes.c_int)]
+                ("summary_only", ctypes.c_int),
+                ("force", ctypes.c_int)]
 
 
 _c = ctypes
@@ -113,6 +114,8 @@ _PROTOTYPES = {
     "tmc_result_copy_figure": (_c.c_int, [_P, _c.c_int, _c.c_int, _c.POINTER(_c.c_double)]),
     "tmc_experiment_sweep": (_P, [_c.c_char_p, _STRS, _c.c_int, _STRS, _c.c_int,
                            _c.POINTER(RunOptions), _ST]),
+    "tmc_experiment_sweep_text": (_P, [_c.c_char_p, _c.c_char_p, _c.c_char_p, _STRS, _c.c_int,
+                                       _STRS, _c.c_int, _c.POINTER(RunOptions), _ST]),
     "tmc_sweep_free": (None, [_P]),
     "tmc_sweep_json": (_c.c_char_p, [_P]),
     "tmc_sweep_number": (_c.c_double, [_P, _c.c_char_p]),
@@ -152,12 +155,25 @@ _lock = threading.Lock()
 _library = None
 
 
-def _candidates():
-    """(path to try, where it came from) in order; env first."""
+def _checkout():
+    """The repository checkout this package lies in (python/trainmc/../..,
+    holding CMakeLists.txt and src/api/trainmc.h), or None when it lies
+    elsewhere (copied or installed)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    tree = os.path.normpath(os.path.join(here, os.pardir, os.pardir, "build", "libtrainmc.so"))
+    root = os.path.normpath(os.path.join(here, os.pardir, os.pardir))
+    if os.path.isfile(os.path.join(root, "CMakeLists.txt")) and \
+            os.path.isfile(os.path.join(root, "src", "api", "trainmc.h")):
+        return root
+    return None
+
+
+def _candidates():
+    """(the checkout's build/libtrainmc.so or None, [(path to try, where it
+    came from), ...] in order)."""
+    root = _checkout()
+    tree = os.path.join(root, "build", "libtrainmc.so") if root else None
     out = []
-    if os.path.isfile(tree):
+    if tree and os.path.isfile(tree):
         out.append((tree, "the build tree"))
     found = ctypes.util.find_library("trainmc")
     if found:
@@ -198,11 +214,17 @@ def library():
                 except OSError as e:
                     errors.append(f"{candidate} ({origin}): {e}")
             if cdll is None:
-                raise LibraryNotFoundError(
-                    "libtrainmc.so not found: set TRAINMC_LIBRARY to its path, or build it "
-                    "in the repository (bash .ci/setup, or cmake -S . -B build && cmake "
-                    f"--build build --target trainmc_shared, giving {tree}), or install it "
-                    "(cmake --install build). Tried: " + "; ".join(errors))
+                if tree:  # in a checkout: build it there
+                    hint = ("set TRAINMC_LIBRARY to its path, or build it in the repository "
+                            "(bash .ci/setup, or cmake -S . -B build && cmake --build build "
+                            f"--target trainmc_shared, giving {tree}), or install it "
+                            "(cmake --install build)")
+                else:  # copied or installed: no build folder to guess
+                    hint = ("set TRAINMC_LIBRARY to libtrainmc.so, or install the library "
+                            "(cmake --install) so the loader finds it, or add its folder to "
+                            "LD_LIBRARY_PATH")
+                raise LibraryNotFoundError(f"libtrainmc.so not found: {hint}. Tried: "
+                                           + "; ".join(errors))
         lib = _Library(cdll, path)
         version = lib.library_version().decode("ascii", errors="replace") \
             if "tmc_library_version" not in lib.missing else "?"
