@@ -102,7 +102,9 @@ static const char *next_element(const char *path, char *key, size_t n)
     return dot ? dot + 1 : NULL;
 }
 
-double tmc_api_json_number(const cJSON *doc, const char *path)
+/* The number at dotted path `path` of doc ("a.b.0.c": object keys, array
+ * indices); NaN if there is none. */
+static double json_number(const cJSON *doc, const char *path)
 {
     const cJSON *node = doc;
     char key[256];
@@ -130,6 +132,29 @@ double tmc_api_json_number(const cJSON *doc, const char *path)
 char *tmc_api_print(const cJSON *doc)
 {
     return doc ? cJSON_PrintUnformatted(doc) : NULL;
+}
+
+int tmc_api_document_keep(tmc_api_document *d, cJSON *doc)
+{
+    d->doc = doc;
+    d->json = tmc_api_print(doc);
+    return d->doc && d->json ? 0 : -1;
+}
+
+const char *tmc_api_document_json(const tmc_api_document *d)
+{
+    return d ? d->json : NULL;
+}
+
+double tmc_api_document_number(const tmc_api_document *d, const char *path)
+{
+    return d && path ? json_number(d->doc, path) : NAN;
+}
+
+void tmc_api_document_free(tmc_api_document *d)
+{
+    cJSON_Delete(d->doc);
+    cJSON_free(d->json);
 }
 
 static int bad_option(tmc_status *st, const char *field, const char *value, const char *range)

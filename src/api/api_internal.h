@@ -31,10 +31,6 @@ int tmc_api_failf(tmc_status *st, int code, const char *fmt, ...)
 /* st = TMC_OK, "" (if not NULL). */
 void tmc_api_succeed(tmc_status *st);
 
-/* The number at dotted path `path` of doc ("a.b.0.c": object keys, array
- * indices); NaN if there is none. */
-double tmc_api_json_number(const cJSON *doc, const char *path);
-
 /* o (NULL: defaults) checked and completed: replicas and seed from x when
  * not given, threads resolved to >= 1. Returns 0, or TMC_ERR_INPUT with st
  * naming the field, its value and the allowed range. */
@@ -50,5 +46,21 @@ int tmc_api_check_runnable(const tmc_experiment *x, const char *label, int force
 
 /* The document as compact JSON text (malloc'd), or NULL if memory runs out. */
 char *tmc_api_print(const cJSON *doc);
+
+/* A result's document, kept as a tree (for numbers by path) and as text. */
+typedef struct {
+    cJSON *doc;
+    char *json;
+} tmc_api_document;
+
+/* Keep doc (taken over; may be NULL) and its text. 0, or -1 if either is
+ * missing (memory). */
+int tmc_api_document_keep(tmc_api_document *d, cJSON *doc);
+
+/* The text, and a number by dotted path (NaN if none; d may be NULL). */
+const char *tmc_api_document_json(const tmc_api_document *d);
+double tmc_api_document_number(const tmc_api_document *d, const char *path);
+
+void tmc_api_document_free(tmc_api_document *d);
 
 #endif

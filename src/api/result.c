@@ -165,9 +165,7 @@ static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_option
         .restarts = &r->restart_summary,
         .importance = o->importance ? &r->importance : NULL,
         .precision = o->precision ? &r->precision_outcome : NULL};
-    r->doc = tmc_output_json(&r->report);
-    r->json = tmc_api_print(r->doc);
-    return r->doc && r->json ? 0 : -1;
+    return tmc_api_document_keep(&r->document, tmc_output_json(&r->report));
 }
 
 /* The options a run cannot take. TMC_OK, or TMC_ERR_INPUT with st. */
@@ -245,19 +243,18 @@ void tmc_result_free(tmc_result *r)
     free(r->sorted_days);
     free(r->restarts);
     free(r->samples);
-    cJSON_Delete(r->doc);
-    cJSON_free(r->json);
+    tmc_api_document_free(&r->document);
     free(r);
 }
 
 const char *tmc_result_json(const tmc_result *r)
 {
-    return r ? r->json : NULL;
+    return r ? tmc_api_document_json(&r->document) : NULL;
 }
 
 double tmc_result_number(const tmc_result *r, const char *path)
 {
-    return r && path ? tmc_api_json_number(r->doc, path) : NAN;
+    return r ? tmc_api_document_number(&r->document, path) : NAN;
 }
 
 long tmc_result_replicas(const tmc_result *r)

@@ -13,6 +13,7 @@
 #include "precision.h"
 #include "restarts.h"
 #include "stats.h"
+#include "api_internal.h"
 #include "trainmc.h"
 
 struct tmc_result {
@@ -34,8 +35,7 @@ struct tmc_result {
     double *restarts;        /* [replicas], replica order (restarts.h) */
     tmc_restarts restart_summary;
     tmc_sample *samples;     /* [replicas], replica order; NULL with summary_only */
-    cJSON *doc;              /* the run document */
-    char *json;              /* ... as text */
+    tmc_api_document document; /* the run document */
 };
 
 #endif

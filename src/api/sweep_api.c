@@ -14,8 +14,7 @@
 #include "sweep_output.h"
 
 struct tmc_sweep {
-    cJSON *doc; /* the sweep document, as `trainmc sweep --json` writes it */
-    char *json; /* ... as compact text */
+    tmc_api_document document; /* as `trainmc sweep --json` writes it */
 };
 
 /* What a sweep holds while it runs (large: on the heap). */
@@ -152,9 +151,7 @@ static int run(sweep_work *w, const tmc_run_options *o, tmc_sweep *out, tmc_stat
     if (rc)
         return tmc_api_fail(st, strstr(err.msg, "out of memory") ? TMC_ERR_MEMORY
                                                                  : TMC_ERR_RUNTIME, err.msg);
-    out->doc = tmc_sweep_output_json(&w->grid.report);
-    out->json = tmc_api_print(out->doc);
-    if (!out->doc || !out->json)
+    if (tmc_api_document_keep(&out->document, tmc_sweep_output_json(&w->grid.report)))
         return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for the sweep document");
     return TMC_OK;
 }
@@ -229,17 +226,16 @@ void tmc_sweep_free(tmc_sweep *s)
 {
     if (!s)
         return;
-    cJSON_Delete(s->doc);
-    cJSON_free(s->json);
+    tmc_api_document_free(&s->document);
     free(s);
 }
 
 const char *tmc_sweep_json(const tmc_sweep *s)
 {
-    return s ? s->json : NULL;
+    return s ? tmc_api_document_json(&s->document) : NULL;
 }
 
 double tmc_sweep_number(const tmc_sweep *s, const char *path)
 {
-    return s && path ? tmc_api_json_number(s->doc, path) : NAN;
+    return s ? tmc_api_document_number(&s->document, path) : NAN;
 }
