@@ -36,10 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (strlen(p.text) >= sizeof p.text || strncmp(p.text, text, strlen(p.text)) != 0)
             fuzz_fail("the target's text is not the input", text);
         static const double wall_s[] = {2.0e6, 2.2e6, 2.4e6, 1.9e6};
-        const tmc_deadline d = {30, 5};
+        static const double restarts[] = {0, 1, 2, 0};
+        const tmc_deadline d = {30, 5, 1};
         for (long n = 1; n <= 4; n++) {
             double half, value;
-            tmc_precision_met(&p, wall_s, n, &d, &half, &value);
+            tmc_precision_met(&p, wall_s, restarts, n, &d, &half, &value);
             if (!isfinite(value) || !(half >= 0) ||
                 (n > 1 && !isfinite(half)))
                 fuzz_fail("tmc_precision_met gives a half-width or figure not finite", text);

@@ -160,12 +160,41 @@ static void test_daly(void **state)
          "no failures: work + saves (last segment shorter)");
 }
 
+/* cf-1.7: asynchronous saves, the final write (issue 14): 30,000 steps of
+ * 10 s, a 5 s blocking copy every 500 steps (tau = 5,000 s), writes of
+ * 3,000 s, nothing failing. The run ends when its last write commits, so
+ * the overhead is c / tau + write / (S t_s) = 0.001 + 0.01 = 1.1 % by hand,
+ * for Young and Daly alike; the simulation (deterministic here: no jitter,
+ * no failures) gives the same wall time, 300,000 + 60 x 5 + 3,000 s. */
+static void test_async_final_write(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_parse(
+        "{\"name\": \"async\", \"source\": \"issue 14\","
+        " \"job\": {\"steps\": 30000, \"cards\": 16, \"flop_per_step\": 160,"
+        " \"peak_flops\": 1, \"efficiency\": 1},"
+        " \"checkpoint\": {\"interval_steps\": 500, \"save_s\": 5, \"mode\": \"async\","
+        " \"write_s\": 3000, \"restore_s\": 300},"
+        " \"deadline\": {\"days\": 30, \"reserve_days\": 0},"
+        " \"monte_carlo\": {\"replicas\": 4, \"seed\": 1}}");
+    tmc_closed_form cf;
+    double wall[4];
+    test_run(&x, &cf, 4, 1, wall);
+    near(cf.overhead_young, 0.011, 1e-12, "Young's overhead with the final write");
+    near(cf.overhead_daly, 0.011, 1e-12, "Daly's overhead with the final write");
+    for (int k = 0; k < 4; k++)
+        near(wall[k], 300000 + 60 * 5 + 3000, 1e-6, "simulated wall time");
+    near(wall[0] / cf.failure_free_s - 1, cf.overhead_young, 1e-9,
+         "simulated overhead = the closed form");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_figures),   cmocka_unit_test(test_young_1024),
         cmocka_unit_test(test_young_design),  cmocka_unit_test(test_completion),
         cmocka_unit_test(test_young_interval), cmocka_unit_test(test_daly),
+        cmocka_unit_test(test_async_final_write),
     };
     return cmocka_run_group_tests_name("cf-1", tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "assumptions.h"
+
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
 static void overhead(const tmc_report *r, double *mean, double *se)
 {
@@ -68,6 +70,12 @@ static void text_comparison(FILE *f, const tmc_report *r)
     if (budget >= 0)
         fprintf(f, "%-22s a run with more than %ld restart%s misses (deadline.max_restarts)\n",
                 "", budget, budget == 1 ? "" : "s");
+    tmc_assumptions a;
+    tmc_assumptions_check(r->x, cf, &a);
+    if (a.n)
+        fprintf(f, "Closed forms: assumptions this run breaks (docs/model.md 3.7):\n");
+    for (int i = 0; i < a.n; i++)
+        fprintf(f, "  %s: %s\n", a.key[i], a.message[i]);
 }
 
 static void text_distribution(FILE *f, const tmc_summary *d)
@@ -227,6 +235,21 @@ static cJSON *json_restarts(const tmc_restarts *s)
     return o;
 }
 
+/* The closed forms' broken assumptions, as {"assumption", "message"}. */
+static cJSON *json_assumptions(const tmc_report *r)
+{
+    tmc_assumptions a;
+    tmc_assumptions_check(r->x, r->cf, &a);
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; i < a.n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "assumption", a.key[i]);
+        cJSON_AddStringToObject(o, "message", a.message[i]);
+        cJSON_AddItemToArray(list, o);
+    }
+    return list;
+}
+
 static cJSON *json_days(const tmc_summary *d)
 {
     static const char *const names[TMC_STATS_NQ] = {"p01", "p05", "p50", "p95", "p99"};
@@ -302,6 +325,7 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(cens, "horizon_days", r->horizon_s / TMC_DAY_S);
     cJSON_AddItemToObject(root, "split_days", json_split(r));
     cJSON_AddItemToObject(root, "closed_form", tmc_output_closed_form_json(r->cf));
+    cJSON_AddItemToObject(root, "closed_form_warnings", json_assumptions(r));
     if (r->precision) {
         cJSON *p = cJSON_AddObjectToObject(root, "precision");
         cJSON_AddStringToObject(p, "target", r->precision->target->text);

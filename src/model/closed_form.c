@@ -204,6 +204,11 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->daly_wall_s = tmc_closed_form_daly_wall_delayed_s(s, cf->step_s, cf->interval_steps,
                                                           cp->save_s, cf->restore_mean_s,
                                                           cf->mtbf_s, cf->delay_mean_s);
+    if (cp->mode == TMC_SAVE_ASYNC) {
+        /* the final write: the run ends when it commits (issue 14) */
+        cf->overhead_young += cp->write_s / cf->failure_free_s;
+        cf->daly_wall_s += cp->write_s;
+    }
     cf->overhead_daly = cf->daly_wall_s / cf->failure_free_s - 1;
     double reserve = x->deadline.reserve_days;
     cf->completion_days = reserve + cf->failure_free_s * (1 + cf->overhead_young) / TMC_DAY_S;

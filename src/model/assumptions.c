@@ -1,0 +1,80 @@
+/* assumptions.c - which closed-form assumptions an experiment breaks
+ * (assumptions.h). */
+#include "assumptions.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+static void add(tmc_assumptions *out, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void add(tmc_assumptions *out, const char *key, const char *fmt, ...)
+{
+    if (out->n == TMC_ASSUMPTIONS_MAX)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->message[out->n], sizeof out->message[out->n], fmt, ap);
+    va_end(ap);
+    out->key[out->n++] = key;
+}
+
+/* The ratios of the interval, the save and the recovery to M. */
+static void check_ratios(const tmc_experiment *x, const tmc_closed_form *cf,
+                         tmc_assumptions *out)
+{
+    double c = x->checkpoint.save_s, m = cf->mtbf_s;
+    if (isfinite(m) && (cf->interval_s + c) / m > TMC_ASSUMPTIONS_RATIO)
+        add(out, "interval_vs_mtbf", "(tau + c) / M = %.3g > %.1f: Young's first-order "
+            "overhead assumes an interval far shorter than the mean time between "
+            "interruptions (Daly's higher order holds further)",
+            (cf->interval_s + c) / m, TMC_ASSUMPTIONS_RATIO);
+    double recovery = cf->restore_mean_s + cf->delay_mean_s;
+    if (isfinite(m) && recovery / m > TMC_ASSUMPTIONS_RATIO)
+        add(out, "restore_vs_mtbf", "(r + D) / M = %.3g > %.1f: interruptions often strike "
+            "restores, which Young leaves out", recovery / m, TMC_ASSUMPTIONS_RATIO);
+    if (c / cf->interval_s > TMC_ASSUMPTIONS_SAVE_RATIO) {
+        double best = isfinite(m) ? cf->daly_interval_s : INFINITY;
+        if (isfinite(best))
+            add(out, "save_vs_interval", "c / tau = %.3g > %.1f: saves take %.0f %% of the "
+                "time; Daly's optimum interval is %.0f s, %.3g times this one", c /
+                cf->interval_s, TMC_ASSUMPTIONS_SAVE_RATIO,
+                100 * c / (c + cf->interval_s), best, best / cf->interval_s);
+        else
+            add(out, "save_vs_interval", "c / tau = %.3g > %.1f: saves take %.0f %% of the "
+                "time, and nothing fails: one save at the end would do", c / cf->interval_s,
+                TMC_ASSUMPTIONS_SAVE_RATIO, 100 * c / (c + cf->interval_s));
+    }
+}
+
+static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
+{
+    const tmc_failures *f = &x->failures;
+    if (!f->enabled)
+        return;
+    if (f->distribution == TMC_LIFETIME_WEIBULL && f->shape != 1)
+        add(out, "failure_law", "Weibull lifetimes (shape %.3g): Young and Daly assume "
+            "exponential, memoryless failures at a constant rate", f->shape);
+    else if (f->distribution == TMC_LIFETIME_LOGNORMAL)
+        add(out, "failure_law", "lognormal lifetimes (cv %.3g): Young and Daly assume "
+            "exponential, memoryless failures at a constant rate", f->lifetime_cv);
+    else if (f->distribution == TMC_LIFETIME_TRACE)
+        add(out, "failure_law", "failures replayed from a trace (%d times): Young and Daly "
+            "assume exponential failures at a constant rate", f->n_trace);
+    if (f->spares > 0) /* none: each failure waits its repair, which D holds */
+        add(out, "spares", "a pool of %ld spare card%s with repairs of %.3g h: waits for "
+            "spares are in no closed form", f->spares, f->spares == 1 ? "" : "s",
+            f->repair_mean_hours);
+}
+
+void tmc_assumptions_check(const tmc_experiment *x, const tmc_closed_form *cf,
+                           tmc_assumptions *out)
+{
+    out->n = 0;
+    check_ratios(x, cf, out);
+    check_failures(x, out);
+    if (x->slow_cards.enabled && x->slow_cards.fraction > 0)
+        add(out, "slow_cards", "slow cards (%.3g %% at %.3gx): in no closed form",
+            100 * x->slow_cards.fraction, x->slow_cards.factor);
+}
