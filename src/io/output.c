@@ -30,10 +30,17 @@ static void text_closed_form(FILE *f, const tmc_report *r)
     if (x->jitter.cv > 0)
         fprintf(f, ", jitter cv %.3g, c_N = %.4f", x->jitter.cv, cf->emax_coeff);
     fprintf(f, ", step %.3f s (budget %.3f s)\n", cf->step_s, cf->budget_step_s);
+    char optimum[64];
+    if (isinf(cf->mtbf_s)) /* sqrt(2 c M) is infinite, or NaN for c = 0 */
+        snprintf(optimum, sizeof optimum, "one save at the end (nothing interrupts)");
+    else if (x->checkpoint.save_s == 0)
+        snprintf(optimum, sizeof optimum, "a save every step (saves are free)");
+    else
+        snprintf(optimum, sizeof optimum, "Young %.0f s, Daly %.0f s", cf->young_interval_s,
+                 cf->daly_interval_s);
     fprintf(f, "Checkpoint  every %ld steps (%.1f s of work), save %.2f s, restore %.1f s;"
-               " optimum: Young %.0f s, Daly %.0f s\n",
-            cf->interval_steps, cf->interval_s, x->checkpoint.save_s,
-            x->checkpoint.restore_s, cf->young_interval_s, cf->daly_interval_s);
+               " optimum: %s\n", cf->interval_steps, cf->interval_s, x->checkpoint.save_s,
+            x->checkpoint.restore_s, optimum);
     fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind\n",
             cf->mtbf_s, cf->mtbf_s / TMC_DAY_S);
 }
@@ -133,8 +140,9 @@ static void text_events(FILE *f, const tmc_report *r)
     fprintf(f, "Wall-time split (mean per run, %.4f days):\n", wall / TMC_DAY_S);
     for (int i = 0; i < tmc_accounting_split_rows; i++) {
         double mean_s = tmc_accounting_get(t, &tmc_accounting_split[i]) / n;
-        fprintf(f, "  %-24s %10.4f days  %7.3f %%\n", tmc_accounting_split[i].label,
-                mean_s / TMC_DAY_S, wall > 0 ? 100 * mean_s / wall : 0);
+        /* + 0.0: a mean of exactly zero prints as 0, not -0 */
+        fprintf(f, "  %-25s %10.4f days  %7.3f %%\n", tmc_accounting_split[i].label,
+                mean_s / TMC_DAY_S + 0.0, wall > 0 ? 100 * mean_s / wall + 0.0 : 0);
     }
 }
 
