@@ -9,6 +9,13 @@
 #include <math.h>
 #include <stdio.h>
 
+/* prefix + "name" into buf[n]: the cause's name key by its JSON path. */
+static const char *name_path(const char *prefix, char *buf, size_t n)
+{
+    snprintf(buf, n, "%sname", prefix);
+    return buf;
+}
+
 /* n_causes is at `at`, followed in memory by the causes array. */
 int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, void *at,
                         tmc_error *err)
@@ -23,14 +30,15 @@ int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, voi
     double total = 0;
     for (int i = 0; i < count; i++) {
         const cJSON *o = cJSON_GetArrayItem(v, i);
-        char prefix[300];
+        char prefix[300], name[320];
         snprintf(prefix, sizeof prefix, "%s[%d].", path, i);
         if (!cJSON_IsObject(o))
             return tmc_error_set(err, "%s: %s[%d]: expected an object, got %s", label, path,
                                  i, tmc_cfg_value_text(o).s);
         if (tmc_cfg_read_fields(&tmc_cfg_cause, o, label, NULL, prefix, (char *)&c[i], NULL,
                                 err) ||
-            tmc_cfg_read_string(o, "name", 1, c[i].name, sizeof c[i].name, label, err))
+            tmc_cfg_read_string_at(o, "name", name_path(prefix, name, sizeof name), 1,
+                                   c[i].name, sizeof c[i].name, label, err))
             return -1;
         total += c[i].share;
     }

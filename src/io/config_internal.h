@@ -122,6 +122,11 @@ int tmc_cfg_read_fields(const section *s, const cJSON *obj, const char *label,
 int tmc_cfg_read_string(const cJSON *obj, const char *key, int required, char *dst,
                         size_t n, const char *label, tmc_error *err);
 
+/* The same, naming the key by its whole JSON path in messages (a key
+ * inside an array: "failures.causes[0].name"). */
+int tmc_cfg_read_string_at(const cJSON *obj, const char *key, const char *path, int required,
+                           char *dst, size_t n, const char *label, tmc_error *err);
+
 /* ---------- files (config_files.c) ---------- */
 
 /* The whole of a small regular text file, NUL-terminated; caller frees. */

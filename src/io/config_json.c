@@ -111,8 +111,8 @@ int tmc_cfg_check_keys(const cJSON *obj, const char *label, const char *prefix,
     return 0;
 }
 
-int tmc_cfg_read_string(const cJSON *obj, const char *key, int required, char *dst,
-                        size_t n, const char *label, tmc_error *err)
+int tmc_cfg_read_string_at(const cJSON *obj, const char *key, const char *path, int required,
+                           char *dst, size_t n, const char *label, tmc_error *err)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (dst)
@@ -120,20 +120,26 @@ int tmc_cfg_read_string(const cJSON *obj, const char *key, int required, char *d
     if (!v && !required)
         return 0;
     if (!v)
-        return tmc_error_set(err, "%s: %s: missing required key (a string)", label, key);
+        return tmc_error_set(err, "%s: %s: missing required key (a string)", label, path);
     if (!cJSON_IsString(v))
-        return tmc_error_set(err, "%s: %s: expected a string, got %s", label, key,
+        return tmc_error_set(err, "%s: %s: expected a string, got %s", label, path,
                              tmc_cfg_value_text(v).s);
     if (required && !v->valuestring[0])
-        return tmc_error_set(err, "%s: %s: must not be empty", label, key);
+        return tmc_error_set(err, "%s: %s: must not be empty", label, path);
     if (!printable_utf8((const unsigned char *)v->valuestring))
         return tmc_error_set(err, "%s: %s: not valid UTF-8 text, or holds control "
-                                  "characters", label, key);
+                                  "characters", label, path);
     if (dst && strlen(v->valuestring) >= n)
-        return tmc_error_set(err, "%s: %s: longer than %zu bytes of UTF-8", label, key, n - 1);
+        return tmc_error_set(err, "%s: %s: longer than %zu bytes of UTF-8", label, path, n - 1);
     if (dst)
         snprintf(dst, n, "%s", v->valuestring);
     return 0;
+}
+
+int tmc_cfg_read_string(const cJSON *obj, const char *key, int required, char *dst,
+                        size_t n, const char *label, tmc_error *err)
+{
+    return tmc_cfg_read_string_at(obj, key, key, required, dst, n, label, err);
 }
 
 /* ---------- one field ---------- */
