@@ -90,7 +90,7 @@ static void text_legend(FILE *f, const tmc_sweep_report *r)
                "replica's difference\nin completion time from the reference; replica k meets "
                "the same interruptions at\nevery setting (common random numbers). --csv and "
                "--json add the step time, Young's L,\nquantiles and the variance reduction.\n"
-               "Reference (the lowest mean overhead): %s\n",
+               "Reference (the lowest mean T): %s\n",
             r->settings[r->reference].label);
     long budget = r->base->x.deadline.max_restarts;
     if (budget >= 0)
@@ -135,7 +135,7 @@ static void text_optimum(FILE *f, const tmc_sweep_report *r)
         fprintf(f, "  Young tau* %.0f s (%.0f steps), Daly tau_opt %.0f s (%.0f steps)\n",
                 best->cf.young_interval_s, best->cf.young_interval_s / t_s,
                 best->cf.daly_interval_s, best->cf.daly_interval_s / t_s);
-        fprintf(f, "  %*ssimulated: lowest mean overhead at %s=%.10g", r->n_axes == 2 ? 2 : 0,
+        fprintf(f, "  %*ssimulated: lowest mean T at %s=%.10g", r->n_axes == 2 ? 2 : 0,
                 "", r->axes[a].key, best->value[a]);
         text_within(f, r, idx, a);
     }

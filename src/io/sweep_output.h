@@ -17,7 +17,7 @@ typedef struct {
     const tmc_sweep_setting *settings;
     const tmc_sweep_result *results;
     const tmc_sweep_diff *diffs;        /* T - T(reference), days */
-    int reference;                      /* the lowest mean overhead */
+    int reference;                      /* the lowest mean T */
     int interval_axis;                  /* the axis of checkpoint.interval_*, or -1 */
     const int *line_best;               /* with interval_axis: the best of each setting's line */
     const int *within;                  /* ... and whether it is within 2 CRN se of it */

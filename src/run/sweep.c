@@ -308,7 +308,7 @@ int tmc_sweep_find_best(const tmc_sweep_result *r, const int *idx, int n)
 {
     int best = idx[0];
     for (int i = 1; i < n; i++)
-        if (r[idx[i]].overhead < r[best].overhead)
+        if (r[idx[i]].days.mean < r[best].days.mean)
             best = idx[i];
     return best;
 }

@@ -204,7 +204,10 @@ int tmc_sweep_compute_diff(const double *a, const double *b, long n, tmc_sweep_d
                            tmc_error *err);
 
 /* Among the n settings idx[0..n-1] (indices into r), the index of the one
- * with the lowest mean overhead; ties keep the first. */
+ * with the lowest mean completion time T; ties keep the first. Not the
+ * lowest overhead: that is relative to each setting's own S t_s, so a sweep
+ * of the cards or the efficiency would call the slowest setting best (along
+ * a checkpoint interval the two orders agree). */
 int tmc_sweep_find_best(const tmc_sweep_result *r, const int *idx, int n);
 
 /* 1 when d, a difference from the best setting, is within
