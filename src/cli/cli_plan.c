@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cost.h"
 #include "options.h"
 #include "output.h"
 #include "plan.h"
@@ -119,6 +120,15 @@ static void text_deadline(FILE *f, const tmc_experiment *x, const tmc_plan *p)
                "configured %.1f %%\n",
             100 * d->efficiency_needed, 100 * d->efficiency_needed_no_recovery,
             100 * x->job.efficiency);
+    tmc_cost_summary c;
+    tmc_summary young = {.mean = p->cf.completion_days};
+    tmc_cost_summarize(x, &p->cf, &young, &c);
+    fprintf(f, "            %.0f card-hours (%ld cards held, Young's T%s)", c.closed_form,
+            c.cards_held, c.offset_days > 0 ? ", reserve not billed" : "");
+    if (c.priced)
+        fprintf(f, ", cost %.6g (%.4g a card-hour + %.4g fixed)", c.money_closed_form,
+                c.price_per_card_hour, c.fixed);
+    fprintf(f, "\n");
 }
 
 static void text_checkpoint(FILE *f, const tmc_experiment *x, const tmc_plan *p)
@@ -280,7 +290,7 @@ static void json_step(cJSON *doc, const tmc_experiment *x, const tmc_plan *p)
                     (char *)NULL);
 }
 
-static void json_deadline(cJSON *doc, const tmc_plan *p)
+static void json_deadline(cJSON *doc, const tmc_experiment *x, const tmc_plan *p)
 {
     const tmc_plan_deadline *d = &p->deadline;
     cJSON *o = cJSON_AddObjectToObject(doc, "deadline");
@@ -292,6 +302,15 @@ static void json_deadline(cJSON *doc, const tmc_plan *p)
                 "efficiency_needed_no_recovery", d->efficiency_needed_no_recovery,
                 (char *)NULL);
     cJSON_AddBoolToObject(o, "meets", d->meets);
+    tmc_cost_summary c;
+    tmc_summary young = {.mean = p->cf.completion_days};
+    tmc_cost_summarize(x, &p->cf, &young, &c);
+    add_numbers(o, "cards_held", (double)c.cards_held, "card_hours", c.closed_form,
+                (char *)NULL);
+    if (c.priced)
+        add_numbers(o, "cost", c.money_closed_form, (char *)NULL);
+    else
+        cJSON_AddNullToObject(o, "cost");
 }
 
 static void json_supply(cJSON *doc, const tmc_plan *p)
@@ -342,7 +361,7 @@ static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
     cJSON_AddStringToObject(doc, "source", x->source);
     json_memory(doc, x, &p->memory);
     json_step(doc, x, p);
-    json_deadline(doc, p);
+    json_deadline(doc, x, p);
     json_supply(doc, p);
     json_scaling(doc, p);
     return doc;

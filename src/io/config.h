@@ -230,6 +230,19 @@ typedef struct {
     double deadline_days; /* days (90) */
 } tmc_scale_up;
 
+/* Prices (issue 20): what a run's card-hours cost. Card-hours themselves
+ * are reported for every run (cost.h); this section adds the money. */
+typedef enum { TMC_RESERVE_EXCLUDED = 0, TMC_RESERVE_HELD = 1 } tmc_reserve_billing;
+typedef struct {
+    int enabled;
+    double card_hour_price;          /* price of one card held for an hour (any currency) */
+    double energy_kwh_per_card_hour; /* energy one card draws in an hour, kWh (default 0) */
+    double energy_price_per_kwh;     /* price of a kWh, same currency (default 0) */
+    double fixed;                    /* preparation and other fixed cost (default 0) */
+    tmc_reserve_billing reserve;     /* "excluded" (default): the deadline's reserve is
+                                        not billed; "held": the cards are held through it */
+} tmc_cost;
+
 #define TMC_PATH_MAX 4096 /* a longer path is refused, never truncated */
 #define TMC_MAX_INPUTS 12 /* the experiment, section files, traces */
 #define TMC_OVERRIDES_BYTES 16384 /* all overrides of one experiment, NULs included */
@@ -261,6 +274,7 @@ typedef struct tmc_experiment {
     tmc_batch batch;
     tmc_critical_batch critical_batch;
     tmc_scale_up scale_up;
+    tmc_cost cost;
 } tmc_experiment;
 
 /* Read, apply overrides, validate. `overrides` holds n_overrides strings

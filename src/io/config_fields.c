@@ -175,6 +175,16 @@ static const field scale_up_fields[] = {
     NUM("deadline_days", 0, 1e6, 1, 1, 0, tmc_scale_up, deadline_days),
 };
 
+static const char *const reserve_billing_choices[] = {"excluded", "held", NULL};
+static const field cost_fields[] = {
+    NUM("card_hour_price", 0, 1e9, 0, 1, 0, tmc_cost, card_hour_price),
+    NUM("energy_kwh_per_card_hour", 0, 1e4, 0, 0, 0, tmc_cost, energy_kwh_per_card_hour),
+    NUM("energy_price_per_kwh", 0, 1e6, 0, 0, 0, tmc_cost, energy_price_per_kwh),
+    NUM("fixed", 0, 1e15, 0, 0, 0, tmc_cost, fixed),
+    {"reserve", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_cost, reserve), reserve_billing_choices},
+    TEXT("currency"), TEXT("source"),
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 /* N(f), refused at compile time beyond TMC_CFG_MAX_FIELDS: the readers list
  * a section's keys in an array of that size. */
@@ -208,6 +218,7 @@ static const section sections[] = {
     PLAN("batch", batch_fields, batch, tmc_batch, NULL),
     PLAN("critical_batch", critical_batch_fields, critical_batch, tmc_critical_batch, NULL),
     PLAN("scale_up", scale_up_fields, scale_up, tmc_scale_up, NULL),
+    PLAN("cost", cost_fields, cost, tmc_cost, NULL),
 };
 
 _Static_assert(N(sections) == TMC_CFG_N_SECTIONS, "TMC_CFG_N_SECTIONS counts the sections");

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "assumptions.h"
+#include "cost.h"
 
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
 static void overhead(const tmc_report *r, double *mean, double *se)
@@ -103,6 +104,21 @@ static void text_distribution(FILE *f, const tmc_summary *d)
     }
 }
 
+/* Card-hours (and money) per run beside the closed form (cost.h). */
+static void text_cost(FILE *f, const tmc_report *r)
+{
+    tmc_cost_summary c;
+    tmc_cost_summarize(r->x, r->cf, r->days, &c);
+    fprintf(f, "Card-hours (%ld cards held%s): mean %.0f (Young %.0f), p50 %.0f, p95 %.0f, "
+               "p99 %.0f\n", c.cards_held, c.offset_days > 0 ? ", reserve not billed" : "",
+            c.mean, c.closed_form, c.quantile[2], c.quantile[3], c.quantile[4]);
+    if (c.priced)
+        fprintf(f, "Cost (%.4g a card-hour + %.4g fixed): mean %.6g (Young %.6g), p50 %.6g, "
+                   "p95 %.6g, p99 %.6g\n", c.price_per_card_hour, c.fixed, c.money_mean,
+                c.money_closed_form, c.money_quantile[2], c.money_quantile[3],
+                c.money_quantile[4]);
+}
+
 /* Restarts per run beside the Poisson closed form (restarts.h). */
 static void text_restarts(FILE *f, const tmc_report *r)
 {
@@ -189,6 +205,7 @@ void tmc_output_text(FILE *f, const tmc_report *r)
     text_closed_form(f, r);
     text_comparison(f, r);
     text_distribution(f, r->days);
+    text_cost(f, r);
     text_events(f, r);
     if (r->importance)
         text_importance(f, r);
@@ -213,6 +230,42 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     cJSON_AddNumberToObject(o, "completion_days", cf->completion_days);
     cJSON_AddNumberToObject(o, "completion_days_daly", cf->completion_days_daly);
     cJSON_AddNumberToObject(o, "budget_step_s", cf->budget_step_s);
+    return o;
+}
+
+/* The cost object (README.md "Output (JSON keys)"): card-hours, and money
+ * when priced. */
+static cJSON *json_cost(const tmc_report *r)
+{
+    tmc_cost_summary c;
+    tmc_cost_summarize(r->x, r->cf, r->days, &c);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "cards_held", (double)c.cards_held);
+    cJSON *h = cJSON_AddObjectToObject(o, "card_hours");
+    cJSON_AddNumberToObject(h, "mean", c.mean);
+    cJSON_AddNumberToObject(h, "sd", c.sd);
+    cJSON *q = cJSON_AddObjectToObject(h, "quantiles");
+    for (int i = 0; i < TMC_STATS_NQ; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "p%02.0f", 100 * tmc_stats_levels[i]);
+        cJSON_AddNumberToObject(q, key, c.quantile[i]);
+    }
+    cJSON_AddNumberToObject(h, "closed_form", c.closed_form);
+    if (!c.priced) {
+        cJSON_AddNullToObject(o, "money");
+        return o;
+    }
+    cJSON *m = cJSON_AddObjectToObject(o, "money");
+    cJSON_AddNumberToObject(m, "per_card_hour", c.price_per_card_hour);
+    cJSON_AddNumberToObject(m, "fixed", c.fixed);
+    cJSON_AddNumberToObject(m, "mean", c.money_mean);
+    q = cJSON_AddObjectToObject(m, "quantiles");
+    for (int i = 0; i < TMC_STATS_NQ; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "p%02.0f", 100 * tmc_stats_levels[i]);
+        cJSON_AddNumberToObject(q, key, c.money_quantile[i]);
+    }
+    cJSON_AddNumberToObject(m, "closed_form", c.money_closed_form);
     return o;
 }
 
@@ -309,6 +362,7 @@ cJSON *tmc_output_json(const tmc_report *r)
                           cJSON_CreateStringArray(r->overrides, r->n_overrides));
     cJSON_AddItemToObject(root, "inputs", tmc_config_to_json(r->x));
     cJSON_AddItemToObject(root, "completion_days", json_days(r->days));
+    cJSON_AddItemToObject(root, "cost", json_cost(r));
     cJSON *dl = cJSON_AddObjectToObject(root, "deadline");
     cJSON_AddNumberToObject(dl, "days", r->x->deadline.days);
     cJSON_AddNumberToObject(dl, "probability", r->days->p_met);
