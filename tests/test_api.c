@@ -46,42 +46,9 @@
 #include <cmocka.h>
 #include <gsl/gsl_errno.h>
 
-#include "trainmc.h"
+#include "api_support.h"
 
-static const char hand_case[] =
-    "{\"name\": \"hand\", \"source\": \"test_api.c\","
-    " \"job\": {\"steps\": 1000, \"cards\": 8, \"flop_per_step\": 8e14,"
-    "         \"peak_flops\": 1e12, \"efficiency\": 1.0},"
-    " \"checkpoint\": {\"interval_steps\": 250, \"save_s\": 10, \"restore_s\": 0},"
-    " \"deadline\": {\"days\": 2, \"reserve_days\": 0.5},"
-    " \"monte_carlo\": {\"replicas\": 20, \"seed\": 3}}";
-
-/* |got - want| <= tol, with both printed when not. */
-#define assert_double_equal(got, want, tol) expect_near((got), (want), (tol), #got)
-static void expect_near(double got, double want, double tol, const char *what)
-{
-    if (!(fabs(got - want) <= tol))
-        fail_msg("%s = %.17g, want %.17g within %g", what, got, want, tol);
-}
-
-static tmc_experiment *hand(const char *const *overrides, int n)
-{
-    tmc_status st;
-    tmc_experiment *x = tmc_experiment_parse(hand_case, "hand", NULL, overrides, n, &st);
-    if (!x)
-        fail_msg("%s", st.message);
-    return x;
-}
-
-static tmc_result *run(const tmc_experiment *x, const tmc_run_options *o)
-{
-    tmc_status st;
-    tmc_result *r = tmc_experiment_run(x, o, &st);
-    if (!r)
-        fail_msg("%s", st.message);
-    assert_int_equal(st.code, TMC_OK);
-    return r;
-}
+#define assert_double_equal(got, want, tol) api_expect_near((got), (want), (tol), #got)
 
 /* The index of figure `name` in its family, failing if there is none. */
 static int figure(int family, const char *name)
@@ -107,8 +74,8 @@ static void expect_figure(const tmc_result *r, int family, const char *name, dou
 static void test_hand_case(void **state)
 {
     (void)state;
-    tmc_experiment *x = hand(NULL, 0);
-    tmc_result *r = run(x, NULL);
+    tmc_experiment *x = api_hand(NULL, 0);
+    tmc_result *r = api_run(x, NULL);
     assert_int_equal(tmc_result_replicas(r), 20);
     const double *days = tmc_result_completion_days(r);
     for (long k = 0; k < 20; k++)
@@ -125,8 +92,8 @@ static void test_hand_case(void **state)
     tmc_experiment_free(x);
 
     const char *later[] = {"deadline.days=1.6"};
-    x = hand(later, 1);
-    r = run(x, NULL);
+    x = api_hand(later, 1);
+    r = api_run(x, NULL);
     assert_double_equal(tmc_result_number(r, "deadline.probability"), 0, 0);
     assert_non_null(strstr(tmc_result_json(r), "\"overrides\":[\"deadline.days=1.6\"]"));
     tmc_result_free(r);
@@ -135,7 +102,7 @@ static void test_hand_case(void **state)
     o.replicas = 5;
     o.has_seed = 1;
     o.seed = 4;
-    r = run(x, &o);
+    r = api_run(x, &o);
     assert_non_null(strstr(tmc_result_json(r), "\"overrides\":[\"deadline.days=1.6\","
                                                 "\"monte_carlo.replicas=5\",\"monte_carlo.seed=4\"]"));
     tmc_result_free(r);
@@ -159,7 +126,7 @@ static void expect_refused(const tmc_experiment *x, const tmc_run_options *o,
 static void test_bad_options(void **state)
 {
     (void)state;
-    tmc_experiment *x = hand(NULL, 0);
+    tmc_experiment *x = api_hand(NULL, 0);
     tmc_run_options o;
     tmc_run_options_init(&o);
     o.replicas = -1;
@@ -199,7 +166,7 @@ static void on_progress(long done, long total, void *ctx)
 static void test_stop_and_progress(void **state)
 {
     (void)state;
-    tmc_experiment *x = hand(NULL, 0);
+    tmc_experiment *x = api_hand(NULL, 0);
     static volatile sig_atomic_t stop = 1;
     tmc_run_options o;
     tmc_run_options_init(&o);
@@ -212,7 +179,7 @@ static void test_stop_and_progress(void **state)
     o.progress = on_progress;
     o.progress_ctx = &log;
     o.replicas = 300;
-    tmc_result *r = run(x, &o);
+    tmc_result *r = api_run(x, &o);
     assert_true(log.calls >= 1);
     assert_int_equal(log.backwards, 0);
     assert_int_equal(log.last_done, 300);
@@ -223,13 +190,9 @@ static void test_stop_and_progress(void **state)
 
 static tmc_experiment *design(const char *name)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/%s.json", TMC_SOURCE_DIR, name);
-    tmc_status st;
-    tmc_experiment *x = tmc_experiment_load(path, NULL, 0, &st);
-    if (!x)
-        fail_msg("%s", st.message);
-    return x;
+    char rel[256];
+    snprintf(rel, sizeof rel, "experiments/%s.json", name);
+    return api_load(rel, NULL, 0);
 }
 
 static void test_threads(void **state)
@@ -240,9 +203,9 @@ static void test_threads(void **state)
     tmc_run_options_init(&o);
     o.replicas = 64;
     o.threads = 1;
-    tmc_result *one = run(x, &o);
+    tmc_result *one = api_run(x, &o);
     o.threads = 2;
-    tmc_result *two = run(x, &o);
+    tmc_result *two = api_run(x, &o);
     assert_string_equal(tmc_result_json(one), tmc_result_json(two));
     assert_memory_equal(tmc_result_completion_days(one), tmc_result_completion_days(two),
                         64 * sizeof(double));
@@ -254,11 +217,11 @@ static void test_threads(void **state)
 static void test_summary_only(void **state)
 {
     (void)state;
-    tmc_experiment *x = hand(NULL, 0);
+    tmc_experiment *x = api_hand(NULL, 0);
     tmc_run_options o;
     tmc_run_options_init(&o);
     o.summary_only = 1;
-    tmc_result *r = run(x, &o);
+    tmc_result *r = api_run(x, &o);
     double v[20];
     assert_int_equal(tmc_result_copy_figure(r, TMC_FIGURE_SPLIT, 0, v), TMC_ERR_INPUT);
     assert_double_equal(tmc_result_completion_days(r)[19], 0.5 + 100040.0 / 86400, 1e-12);
@@ -274,7 +237,7 @@ static void test_paths_and_precision(void **state)
     tmc_run_options_init(&o);
     o.replicas = 1000000000; /* a budget far beyond memory: only what runs is kept */
     o.precision = "completion_days.mean:rel=0.5"; /* met by the first batch */
-    tmc_result *r = run(x, &o);
+    tmc_result *r = api_run(x, &o);
     assert_int_equal(tmc_result_replicas(r), 1000);
     assert_double_equal(tmc_result_number(r, "replicas"), 1000, 0);
     double p = tmc_result_number(r, "deadline.probability");
@@ -293,7 +256,7 @@ static void test_paths_and_precision(void **state)
 static void test_closed_form_and_json(void **state)
 {
     (void)state;
-    tmc_experiment *x = hand(NULL, 0);
+    tmc_experiment *x = api_hand(NULL, 0);
     char *cf = tmc_experiment_closed_form(x);
     assert_non_null(strstr(cf, "\"step_s\":100,"));
     assert_non_null(strstr(cf, "\"interval_steps\":250,"));
@@ -316,7 +279,7 @@ static void test_refusals(void **state)
     (void)state;
     const char *doomed[] = {"failures={\"distribution\": \"exponential\", "
                             "\"per_card_mtbf_days\": 0.001}"};
-    tmc_experiment *x = hand(doomed, 1);
+    tmc_experiment *x = api_hand(doomed, 1);
     tmc_run_options o;
     tmc_run_options_init(&o);
     o.force = 1;
@@ -334,7 +297,7 @@ static void test_refusals(void **state)
     o.replicas = 10;
     expect_refused(x, &o, "does not fit in memory");
     o.force = 1;
-    tmc_result_free(run(x, &o));
+    tmc_result_free(api_run(x, &o));
     tmc_experiment_free(x);
 }
 
@@ -404,7 +367,7 @@ static void test_inline_trace_and_nulls(void **state)
     tmc_experiment *x = tmc_experiment_parse(text, "somewhere/else/label", dir, NULL, 0, &st);
     if (!x)
         fail_msg("%s", st.message);
-    tmc_result *r = run(x, NULL);
+    tmc_result *r = api_run(x, NULL);
     assert_true(tmc_result_number(r, "events.card_failures") > 0);
     assert_true(tmc_result_number(r, "seed") == 9007199254740991.0);
     tmc_result_free(r);
@@ -427,7 +390,7 @@ static void test_inline_trace_and_nulls(void **state)
     tmc_run_options_init(NULL);
 
     gsl_error_handler_t *before = gsl_set_error_handler(host_handler);
-    x = hand(NULL, 0);
+    x = api_hand(NULL, 0);
     tmc_string_free(tmc_experiment_to_json(x));
     tmc_experiment_free(x);
     assert_true(gsl_set_error_handler(before) == host_handler);

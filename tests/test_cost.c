@@ -21,33 +21,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "trainmc.h"
+#include "api_support.h"
 
-static const char hand_case[] =
-    "{\"name\": \"hand\", \"source\": \"test_cost.c\","
-    " \"job\": {\"steps\": 1000, \"cards\": 8, \"flop_per_step\": 8e14,"
-    "         \"peak_flops\": 1e12, \"efficiency\": 1.0},"
-    " \"checkpoint\": {\"interval_steps\": 250, \"save_s\": 10, \"restore_s\": 0},"
-    " \"deadline\": {\"days\": 2, \"reserve_days\": 0.5},"
-    " \"monte_carlo\": {\"replicas\": 20, \"seed\": 3}}";
+#define near api_expect_near
 
-static void near(double got, double want, double tol, const char *what)
-{
-    if (!(fabs(got - want) <= tol))
-        fail_msg("%s = %.17g, want %.17g", what, got, want);
-}
-
+/* The hand case with n overrides, run. */
 static tmc_result *run(const char *const *sets, int n)
 {
-    tmc_status st;
-    tmc_experiment *x = tmc_experiment_parse(hand_case, "hand", NULL, sets, n, &st);
-    if (!x)
-        fail_msg("%s", st.message);
-    tmc_result *r = tmc_experiment_run(x, NULL, &st);
-    tmc_experiment_free(x);
-    if (!r)
-        fail_msg("%s", st.message);
-    return r;
+    return api_run_free(api_hand(sets, n), NULL);
 }
 
 static void test_card_hours(void **state)
@@ -102,17 +83,8 @@ static void test_spares(void **state)
 static void test_quantiles_mapped(void **state)
 {
     (void)state;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/experiments/design-48-stress.json", TMC_SOURCE_DIR);
     const char *sets[] = {"monte_carlo.replicas=500"};
-    tmc_status st;
-    tmc_experiment *x = tmc_experiment_load(path, sets, 1, &st);
-    if (!x)
-        fail_msg("%s", st.message);
-    tmc_result *r = tmc_experiment_run(x, NULL, &st);
-    tmc_experiment_free(x);
-    if (!r)
-        fail_msg("%s", st.message);
+    tmc_result *r = api_run_free(api_load("experiments/design-48-stress.json", sets, 1), NULL);
     double t95 = tmc_result_number(r, "completion_days.quantiles.p95");
     near(tmc_result_number(r, "cost.card_hours.quantiles.p95"), 48 * 24 * (t95 - 5), 1e-6,
          "p95 card-hours = T's p95 mapped");

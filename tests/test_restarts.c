@@ -33,17 +33,13 @@
 #include <cmocka.h>
 #include <gsl/gsl_cdf.h>
 
+#include "api_support.h"
 #include "restarts.h"
 #include "samples.h"
-#include "trainmc.h"
 
 #define TOL_SE 4.0
 
-static void expect_near(double got, double want, double tol, const char *what)
-{
-    if (!(fabs(got - want) <= tol))
-        fail_msg("%s = %.17g, want %.17g within %g", what, got, want, tol);
-}
+#define expect_near api_expect_near
 
 static void test_summary(void **state)
 {
@@ -85,18 +81,10 @@ static char *path_of(const char *rel)
 static tmc_result *run_with(const char *rel, const char *const *sets, int n,
                             const char *precision)
 {
-    tmc_status st;
-    tmc_experiment *x = tmc_experiment_load(path_of(rel), sets, n, &st);
-    if (!x)
-        fail_msg("%s", st.message);
     tmc_run_options o;
     tmc_run_options_init(&o);
     o.precision = precision;
-    tmc_result *r = tmc_experiment_run(x, &o, &st);
-    tmc_experiment_free(x);
-    if (!r)
-        fail_msg("%s", st.message);
-    return r;
+    return api_run_free(api_load(rel, sets, n), &o);
 }
 
 static void test_two_outages(void **state)
