@@ -126,8 +126,8 @@ sp = sweeps["design-48-spikes"]
 section("design-48-spikes", "48 cards with a loss spike every 7 days",
         "A loss spike rolls training back to the last committed save (only spikes during compute "
         "count); it adds (tau/2 + r) per spike to Young's L.",
-        "trainmc's Daly counts spikes like failures, striking saves and restores too, while the "
-        "engine counts only the spikes that arrive during compute, so Daly runs slightly high.")
+        "trainmc's Daly takes spikes to strike compute only, as the engine does (docs/model.md "
+        "3.5), while failures and outages strike saves and restores too.")
 d48 = runs["design-48"]
 rows = [(f"`{runs[e]['experiment_path']}`", runs[e]) for e in ("design-48", "design-48-spikes", "design-48-spikes-600")]
 table = []

@@ -113,8 +113,75 @@ static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
                                 : 0;
 }
 
+/* E[min(w, X)] for X exponential of rate `rate` (w when rate is 0), and
+ * P(X < w). */
+static double truncated_mean(double w, double rate)
+{
+    return rate > 0 ? -expm1(-rate * w) / rate : w;
+}
+
+/* Daly's segment with loss spikes that strike compute only (issue 14): the
+ * segment's work tau is struck at rate a + b (a: failures and outages, b:
+ * spikes), its save c at rate a alone. An attempt that meets no arrival
+ * succeeds, with probability q = e^-((a + b) tau + a c); any arrival sends
+ * the job back to the segment's start after its recovery. An a-recovery is
+ * a delay d_a (nothing strikes) and a restore r_a that a strikes again:
+ * R_a = e^(a r_a) d_a + (e^(a r_a) - 1) / a. A spike's is its delay d_b
+ * (the snapshots it rolls back beyond one) and a restore r_b which, if a
+ * strikes, becomes an a-recovery: R_b = d_b + E[min(r_b, X_a)] +
+ * P(X_a < r_b) R_a. Then, by renewal,
+ * E = [E[min(tau, X)] + P(X < tau) R + P(X >= tau) (E[min(c, X_a)] +
+ *      P(X_a < c) R_a)] / q,  R = (a R_a + b R_b) / (a + b),
+ * which for b = 0 is Daly's (M + D) e^(r/M) (e^((tau + c)/M) - 1). */
+typedef struct {
+    double a, b;     /* arrivals per second: failures + outages; spikes */
+    double r_a, d_a; /* restore and delay after a failure or outage, s */
+    double r_b, d_b; /* after a spike, s */
+} segment_rates;
+
+static double spike_segment(double tau, double c, const segment_rates *s)
+{
+    double a = s->a, ab = s->a + s->b;
+    double r_a = a > 0 ? exp(a * s->r_a) * s->d_a + expm1(a * s->r_a) / a : s->d_a + s->r_a;
+    double hit_b = a > 0 ? -expm1(-a * s->r_b) : 0;
+    double r_b = s->d_b + truncated_mean(s->r_b, a) + hit_b * r_a;
+    double recover = ab > 0 ? (a * r_a + s->b * r_b) / ab : 0;
+    double hit_tau = -expm1(-ab * tau), hit_c = -expm1(-a * c);
+    double attempt = truncated_mean(tau, ab) + hit_tau * recover +
+                     (1 - hit_tau) * (truncated_mean(c, a) + hit_c * r_a);
+    return attempt / exp(-ab * tau - a * c);
+}
+
+/* Daly's wall time, spikes striking compute only: the segments of k steps
+ * and the last, shorter one. */
+static double spike_wall_s(long steps, double step_s, long k, double save_s,
+                           const segment_rates *s)
+{
+    long full = steps / k, rest = steps % k;
+    double wall = full * spike_segment(k * step_s, save_s, s);
+    if (rest > 0)
+        wall += spike_segment(rest * step_s, save_s, s);
+    return wall;
+}
+
+/* The rates and recoveries of spike_segment for x. */
+static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
+                             segment_rates *s)
+{
+    double r_f, d_f, r = x->checkpoint.restore_s;
+    failure_costs(x, &r_f, &d_f);
+    s->a = cf->rate_failures + cf->rate_outages;
+    s->b = cf->rate_spikes;
+    s->r_a = s->a > 0 ? (cf->rate_failures * r_f + cf->rate_outages * r) / s->a : r;
+    s->d_a = s->a > 0 ? (cf->rate_failures * d_f + cf->rate_outages * x->outages.downtime_s) /
+                            s->a : 0;
+    s->r_b = r;
+    s->d_b = x->loss_spikes.enabled
+        ? (x->loss_spikes.rollback_snapshots - 1) * cf->interval_s : 0;
+}
+
 /* Daly's assumptions hold exactly: constant steps, every interruption
- * Poisson and able to strike anywhere, one restore time. */
+ * Poisson, one restore time; spikes (compute only) are in spike_segment. */
 static int daly_exact(const tmc_experiment *x)
 {
     const tmc_failures *f = &x->failures;
@@ -122,7 +189,8 @@ static int daly_exact(const tmc_experiment *x)
     for (int i = 0; i < f->n_causes; i++)
         one_restore &= f->causes[i].restore_s < 0 ||
                        f->causes[i].restore_s == x->checkpoint.restore_s;
-    return x->jitter.cv == 0 && !x->loss_spikes.enabled && !x->pauses.enabled &&
+    int one_snapshot = !x->loss_spikes.enabled || x->loss_spikes.rollback_snapshots == 1;
+    return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
                             f->spares <= 0));
@@ -201,9 +269,16 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
                                                         cf->delay_mean_s, cf->mtbf_s);
     cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, cf->mtbf_s);
     cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, cf->mtbf_s);
-    cf->daly_wall_s = tmc_closed_form_daly_wall_delayed_s(s, cf->step_s, cf->interval_steps,
-                                                          cp->save_s, cf->restore_mean_s,
-                                                          cf->mtbf_s, cf->delay_mean_s);
+    if (cf->rate_spikes > 0) { /* they strike compute only: spike_segment */
+        segment_rates sr;
+        segment_rates_of(x, cf, &sr);
+        cf->daly_wall_s = spike_wall_s(s, cf->step_s, cf->interval_steps, cp->save_s, &sr);
+    } else {
+        cf->daly_wall_s = tmc_closed_form_daly_wall_delayed_s(s, cf->step_s,
+                                                              cf->interval_steps, cp->save_s,
+                                                              cf->restore_mean_s, cf->mtbf_s,
+                                                              cf->delay_mean_s);
+    }
     if (cp->mode == TMC_SAVE_ASYNC) {
         /* the final write: the run ends when it commits (issue 14) */
         cf->overhead_young += cp->write_s / cf->failure_free_s;
