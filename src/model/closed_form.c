@@ -96,6 +96,13 @@ static void failure_costs(const tmc_experiment *x, double *restore, double *dela
     }
 }
 
+/* A spike noticed n snapshots late also redoes n - 1 whole intervals, s. */
+static double spike_redo_s(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    return x->loss_spikes.enabled
+        ? (x->loss_spikes.rollback_snapshots - 1) * cf->interval_s : 0;
+}
+
 /* The mean restore time and delay over all interruptions, weighted by rate. */
 static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
 {
@@ -104,9 +111,7 @@ static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
     cf->restore_mean_s = rate > 0 ? (cf->rate_failures * r_f +
                                      (cf->rate_outages + cf->rate_spikes) * r) / rate
                                   : r;
-    /* a spike noticed n snapshots late also redoes n - 1 whole intervals */
-    double spike_redo = x->loss_spikes.enabled
-        ? (x->loss_spikes.rollback_snapshots - 1) * cf->interval_s : 0;
+    double spike_redo = spike_redo_s(x, cf);
     cf->delay_mean_s = rate > 0 ? (cf->rate_failures * d_f +
                                    cf->rate_outages * x->outages.downtime_s +
                                    cf->rate_spikes * spike_redo) / rate
@@ -176,8 +181,7 @@ static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
     s->d_a = s->a > 0 ? (cf->rate_failures * d_f + cf->rate_outages * x->outages.downtime_s) /
                             s->a : 0;
     s->r_b = r;
-    s->d_b = x->loss_spikes.enabled
-        ? (x->loss_spikes.rollback_snapshots - 1) * cf->interval_s : 0;
+    s->d_b = spike_redo_s(x, cf);
 }
 
 /* Daly's assumptions hold exactly: constant steps, every interruption
