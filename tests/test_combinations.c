@@ -18,7 +18,8 @@
  *   temporary CSV file per combination), causes with shares, detection_s and
  *   their own restore_s, spares -1 / 0 / 1 / 2 / 4 with repair_mean_hours and
  *   repair_distribution exponential / fixed; outages (mean interval or trace)
- *   with downtime_s and downtime_cv; loss spikes (mean interval or trace)
+ *   with downtime_s and downtime_cv, and with sync saves notice_s (at least
+ *   the save: emergency saves; or shorter); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -51,7 +52,7 @@
  *   the horizon. These are checks of identities, not statistical tests.
  * combinations-1.3 closed forms, where the answer is known exactly:
  *   (a) Daly: no jitter, pauses, spikes or slow cards, exponential failures
- *       and/or Poisson outages, one restore time, unlimited spares, sync
+ *       and/or Poisson outages without emergency saves, one restore time, unlimited spares, sync
  *       saves (or async with write_s = 0): E[wall] = Daly's T_wall with the
  *       mean delay (detection, downtime) (tmc_closed_form_daly_wall_s's
  *       delayed form, cf.daly_wall_s), whatever S mod K is;
@@ -173,7 +174,7 @@ static void oracle_rows(const oracle_result *o, double *v)
 typedef struct {
     long cards, k, every;
     int jitter, slow, slow_free_likely, pauses, write_free, failures, fail_exponential, one_restore,
-        unlimited_spares, outages, outage_poisson, spikes, censoring;
+        unlimited_spares, outages, outage_poisson, noticed, spikes, censoring;
 } plan;
 
 typedef struct {
@@ -326,6 +327,8 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
     p.unlimited_spares = !f->enabled || f->spares == -1;
     p.outages = x->outages.enabled;
     p.outage_poisson = p.outages && x->outages.n_trace == 0;
+    p.noticed = p.outages && x->outages.notice_s > 0 &&
+                x->outages.notice_s >= x->checkpoint.save_s;
     p.spikes = x->loss_spikes.enabled;
     p.censoring = censoring;
     return p;
@@ -342,7 +345,7 @@ static void choose_tests(combo *c)
                     !p->censoring &&
                     (!p->failures || (p->fail_exponential && p->one_restore &&
                                       p->unlimited_spares)) &&
-                    (!p->outages || p->outage_poisson);
+                    (!p->outages || (p->outage_poisson && !p->noticed));
     c->check_jitter = p->jitter && !p->failures && !p->outages && !p->spikes && !p->slow &&
                       !p->pauses && p->write_free;
     c->check_tail = !p->jitter && !p->slow && p->write_free &&
@@ -614,8 +617,9 @@ static void generate(int index, combo *c)
         }
     }
 
+    cJSON *o = NULL;
     if (out_on) {
-        cJSON *o = cJSON_AddObjectToObject(root, "outages");
+        o = cJSON_AddObjectToObject(root, "outages");
         int trace = coin(r, 0.2) && use_process_traces;
         char file[128];
         int count = (int)fmin(8, 1 + gsl_ran_poisson(r, expect[1]));
@@ -662,6 +666,16 @@ static void generate(int index, combo *c)
         pl->censoring = 1;
         SUM(" horizon=%.2f T0", horizon / t0);
     }
+
+    /* outages with notice (sync saves only): drawn last, so that the rest of
+     * each combination is the same with or without them */
+    if (o && !async && coin(r, 0.4)) {
+        double notice = coin(r, 0.75) ? fmax(save * unif(r, 1, 3), 1e-3 * seg)
+                                      : save * unif(r, 0, 1);
+        cJSON_AddNumberToObject(o, "notice_s", notice);
+        pl->noticed = notice > 0 && notice >= save;
+        SUM(" notice(%.3g%s)", notice, pl->noticed ? ", saved" : ", too short");
+    }
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);
@@ -683,15 +697,15 @@ static void load_combo(combo *c)
     const plan *q = &c->plan;
     const long pl[] = {p.cards, p.k, p.every, p.jitter, p.slow, p.slow_free_likely, p.pauses, p.write_free,
                        p.failures, p.fail_exponential, p.one_restore, p.unlimited_spares,
-                       p.outages, p.outage_poisson, p.spikes, p.censoring};
+                       p.outages, p.outage_poisson, p.noticed, p.spikes, p.censoring};
     const long ql[] = {q->cards, q->k, q->every, q->jitter, q->slow, q->slow_free_likely,
                        q->pauses, q->write_free,
                        q->failures, q->fail_exponential, q->one_restore, q->unlimited_spares,
-                       q->outages, q->outage_poisson, q->spikes, q->censoring};
+                       q->outages, q->outage_poisson, q->noticed, q->spikes, q->censoring};
     static const char *const names[] = {
         "cards", "K", "pause every", "jitter", "slow", "slow_free_likely", "pauses",
         "write_free", "failures", "fail_exponential", "one_restore", "unlimited_spares",
-        "outages", "outage_poisson", "spikes", "censoring"};
+        "outages", "outage_poisson", "noticed", "spikes", "censoring"};
     for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
         if (pl[i] != ql[i])
             fail_msg("combination %d: the generator's plan has %s = %ld, the parsed "

@@ -40,6 +40,12 @@
  * replays-1.21 replay_21_pause_slow_cards            pause "one" when every card is slow: straggler vs pause rows
  * replays-1.22 replay_22_no_spare_detection          spares 0: after the detection delay, wait for the failed
  *                                                    card's own (fixed) repair
+ * replays-1.23 replay_23_notice_emergency_save       outage with notice >= the save: emergency save, then
+ *                                                    segments end on multiples of K; a later failure
+ * replays-1.24 replay_24_notice_too_short            notice shorter than the save: the work is lost
+ * replays-1.25 replay_25_notice_save_struck          a failure strikes the emergency save
+ * replays-1.26 replay_26_notice_during_save          the notice falls in a save: too late, work lost; a spike
+ *                                                    in the compute before the outage strikes
  *
  * Each case also checks that its hand rows add up to its hand wall time
  * (section 8: "T is the sum of these rows"), and runs three replicas under
@@ -678,6 +684,95 @@ static void replay_22_no_spare_detection(void **state)
                     .evictions = 0});
 }
 
+/* Cases 23-26: outages with notice (section 3). K = 2, downtime 30 s.
+ * Without interruptions: seg 1 0 - 20, save 20 - 25; seg 2 25 - 45, save
+ * 45 - 50; seg 3 50 - 70, save 70 - 75 (S = 6 in 24 - 26).
+ *
+ * replays-1.23 S = 8, notice 10 s >= save 5 s. Outage at 0.0008 d =
+ * 69.12 s, so the emergency save starts at 69.12 - 5 = 64.12, inside step 6
+ * (60 - 70); a failure at 0.0016 d = 138.24 s.
+ *   step 5 ended at 60; step 6 cut at 64.12: lost 4.12.
+ *   emergency save 64.12 - 69.12 commits step 5 (save row 5).
+ *   outage at 69.12: down 69.12 - 99.12; restore 99.12 - 119.12.
+ *   segments end on multiples of K: step 6 alone, 119.12 - 129.12; save
+ *   129.12 - 134.12 (commits step 6); steps 7 - 8 from 134.12: the failure
+ *   at 138.24 strikes step 7: lost 4.12; restore 138.24 - 158.24; steps
+ *   7 - 8 158.24 - 178.24; save 178.24 - 183.24. T = 183.24.
+ *   (Segments of K from step 5 would put the failure in steps 6 - 7,
+ *   119.12 - 139.12, and lose 19.12.)
+ * Split: compute 80; save 5 x 5 = 25; lost 8.24; downtime 30; restore 40.
+ *   80 + 25 + 8.24 + 30 + 40 = 183.24. Counts: 1 failure, 1 outage, 5 saves.
+ * Steps simulated (no jitter: a segment whole): 2 + 2 + 2 + 1 + 2 + 2 = 11. */
+static void replay_23_notice_emergency_save(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "23-notice-emergency-save", .wall = 183.24,
+                    .compute = 80, .straggler = 0, .pause = 0, .fixed = 0, .save = 25,
+                    .lost = 8.24, .restore = 40, .downtime = 30, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 1, .loss_spikes = 0, .saves = 5,
+                    .evictions = 0, .steps = 11});
+}
+
+/* replays-1.24 notice 3 s < save 5 s: no emergency save. Outage at 69.12 s
+ * strikes seg 3 (50 - 70): lost 19.12; down 69.12 - 99.12; restore
+ * 99.12 - 119.12; seg 3 again 119.12 - 139.12; save 139.12 - 144.12.
+ * Split: compute 60; save 15; lost 19.12; downtime 30; restore 20.
+ *   60 + 15 + 19.12 + 30 + 20 = 144.12. Counts: 1 outage, 3 saves.
+ * Steps: 2 + 2 + 2 + 2 = 8. */
+static void replay_24_notice_too_short(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "24-notice-too-short", .wall = 144.12,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 15,
+                    .lost = 19.12, .restore = 20, .downtime = 30, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 1, .loss_spikes = 0, .saves = 3,
+                    .evictions = 0, .steps = 8});
+}
+
+/* replays-1.25 as 1.23, plus a failure at 0.00075 d = 64.8 s, inside the
+ * emergency save (64.12 - 69.12): the save is lost.
+ *   lost 64.8 - 50 = 14.8 (steps 5, 6 in part, 0.68 s of save).
+ *   restore 64.8 - 84.8, cut by the outage at 69.12 (4.32 s of restore);
+ *   down 69.12 - 99.12; restore 99.12 - 119.12; seg 3 again from step 4:
+ *   119.12 - 139.12; save 139.12 - 144.12. T = 144.12.
+ * Split: compute 60; save 15; lost 14.8; restore 24.32; downtime 30.
+ *   60 + 15 + 14.8 + 24.32 + 30 = 144.12. Counts: 1 failure, 1 outage,
+ *   3 saves. Steps: 2 + 2 + 2 + 2 = 8. */
+static void replay_25_notice_save_struck(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "25-notice-save-struck", .wall = 144.12,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 15,
+                    .lost = 14.8, .restore = 24.32, .downtime = 30, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 1, .outages = 1, .loss_spikes = 0, .saves = 3,
+                    .evictions = 0, .steps = 8});
+}
+
+/* replays-1.26 notice 10 s, outage at 0.0006 d = 51.84 s: the emergency save
+ * would start at 46.84, inside seg 2's save (45 - 50). Too late: that save
+ * commits step 4 at 50, seg 3 starts and the outage strikes like any other.
+ * A loss spike at 0.00059 d = 50.976 s strikes seg 3's compute first.
+ *   lost 50.976 - 50 = 0.976; restore 50.976 - 70.976, struck by the
+ *   outage at 51.84 (0.864 s of restore); down 51.84 - 81.84; restore
+ *   81.84 - 101.84; seg 3 101.84 - 121.84; save 121.84 - 126.84.
+ *   T = 126.84.
+ * Split: compute 60; save 15; lost 0.976; restore 20.864; downtime 30.
+ *   60 + 15 + 0.976 + 20.864 + 30 = 126.84. Counts: 1 outage, 1 spike,
+ *   3 saves. Steps: 2 + 2 + 2 + 2 = 8. */
+static void replay_26_notice_during_save(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "26-notice-during-save", .wall = 126.84,
+                    .compute = 60, .straggler = 0, .pause = 0, .fixed = 0, .save = 15,
+                    .lost = 0.976, .restore = 20.864, .downtime = 30, .detection = 0,
+                    .spare_wait = 0, .eviction = 0,
+                    .card_failures = 0, .outages = 1, .loss_spikes = 1, .saves = 3,
+                    .evictions = 0, .steps = 8});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -703,6 +798,10 @@ int main(void)
         cmocka_unit_test(replay_20_async_write_queue),
         cmocka_unit_test(replay_21_pause_slow_cards),
         cmocka_unit_test(replay_22_no_spare_detection),
+        cmocka_unit_test(replay_23_notice_emergency_save),
+        cmocka_unit_test(replay_24_notice_too_short),
+        cmocka_unit_test(replay_25_notice_save_struck),
+        cmocka_unit_test(replay_26_notice_during_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

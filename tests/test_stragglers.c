@@ -19,6 +19,10 @@
  * stragglers-1.4 a law that can fall below 0 (normal, cv 0.2, one card) is
  *                clamped at 0, drawn ahead and in batches (with pauses); the
  *                nonnegative flag holds for the table
+ * stragglers-1.5 the steps done before a limit, estimated for a segment
+ *                drawn at once (an emergency save in aggregated mode, or
+ *                without jitter): hand-derived with constant steps
+ * Every cut also checks the steps completed before it and their sum.
  * Drawn ahead, a stretch's sum may differ from the in-order sum in the last
  * bits (same_sum); the cut, the steps and the stream must still match. */
 #include <setjmp.h>
@@ -35,9 +39,10 @@
 enum { MAX_STEPS = 400 };
 
 /* The definition: steps first + 1 .. first + n from r, one by one; returns
- * the sum, *cut and *steps as tmc_stragglers_segment. */
+ * the sum, *cut and *steps as tmc_stragglers_segment, and on a cut *before,
+ * the sum of the steps that ended before the limit (done_sum). */
 static double reference(const tmc_straggler_model *m, long first, long n, double t,
-                        double limit, gsl_rng *r, int *cut, long *steps)
+                        double limit, gsl_rng *r, int *cut, long *steps, double *before)
 {
     double sum = 0;
     *cut = 0;
@@ -46,6 +51,7 @@ static double reference(const tmc_straggler_model *m, long first, long n, double
         double x = tmc_dist_sample_max(&m->max, r);
         if (m->pause_every && step % m->pause_every == 0)
             x += m->pause_s;
+        *before = sum;
         sum += x;
         *steps = i;
         if (t + sum + (double)i * m->fixed_s > limit) {
@@ -102,16 +108,22 @@ static void compare_from(const tmc_straggler_model *m, long first, long n, doubl
     tmc_stragglers s = {0};
     int cut, want_cut;
     long want_steps = 0;
+    double before = 0;
     double got = tmc_stragglers_segment(m, &s, first, n, t, limit, a, &no_stop, &cut);
-    double want = reference(m, first, n, t, limit, b, &want_cut, &want_steps);
+    double want = reference(m, first, n, t, limit, b, &want_cut, &want_steps, &before);
     if (!same_sum(m, got, want) || (cut != 0) != want_cut ||
         s.steps_simulated != (double)want_steps)
         fail_msg("first %ld, n %ld, limit %.17g: sum %.17g (want %.17g), cut %d (%d), steps "
                  "%.0f (%ld)", first, n, limit, got, want, cut, want_cut, s.steps_simulated,
                  want_steps);
+    /* the steps completed before the cut, for an emergency save */
+    if (want_cut && (s.done_steps != want_steps - 1 || !same_sum(m, s.done_sum, before)))
+        fail_msg("first %ld, n %ld, limit %.17g: %ld steps done before the cut, summing "
+                 "%.17g; want %ld, %.17g", first, n, limit, s.done_steps, s.done_sum,
+                 want_steps - 1, before);
     long next = first + want_steps;
     double got2 = tmc_stragglers_segment(m, &s, next, 50, t, INFINITY, a, &no_stop, &cut);
-    double want2 = reference(m, next, 50, t, INFINITY, b, &want_cut, &want_steps);
+    double want2 = reference(m, next, 50, t, INFINITY, b, &want_cut, &want_steps, &before);
     if (!same_sum(m, got2, want2))
         fail_msg("first %ld, n %ld, limit %.17g: the next segment's sum %.17g, want %.17g: the "
                  "stream is not where one-by-one draws leave it", first, n, limit, got2, want2);
@@ -218,6 +230,37 @@ static void stragglers_1_4_clamp(void **state)
     tmc_stragglers_free(&ok);
 }
 
+/* Constant steps of mu = 10 s plus a fixed 1 s, all cards pausing 5 s on
+ * steps 3, 6, 9 (mean 11 + 5 / 3 s a step). From step 0: steps end at 11,
+ * 22, 38, 49, 60, 76, ... So 37.9 s into the segment two steps are done
+ * (sum of slowest-card times 20), at 38 s three (35); never more than
+ * n - 1 (the segment's last step is the one cut). From step 1, step 3 ends
+ * at 11 + 16 = 27... steps 2, 3 paused on 3: 11, 27: 26.9 s -> one step. */
+static void stragglers_1_5_estimate_done(void **state)
+{
+    (void)state;
+    const char *sets[] = {"job.cards=1", "jitter.cv=0", "job.flop_per_step=10",
+                          "job.peak_flops=1", "job.efficiency=1", "job.exposed_comm_s=1",
+                          "job.input_wait_s=0",
+                          "pauses={\"every_steps\": 3, \"duration_s\": 5, \"cards\": \"all\"}"};
+    tmc_straggler_model m = model(sets, 8);
+    tmc_stragglers s = {0};
+    static const struct {
+        long first, n;
+        double elapsed, steps, sum;
+    } cases[] = {{0, 10, 37.9, 2, 20}, {0, 10, 38, 3, 35},   {0, 10, 10.9, 0, 0},
+                 {0, 10, 1000, 9, 105}, {0, 2, 1000, 1, 10}, {1, 10, 26.9, 1, 10},
+                 {1, 10, 27, 2, 25}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tmc_stragglers_estimate_done(&m, &s, cases[i].first, cases[i].n, cases[i].elapsed);
+        if (s.done_steps != cases[i].steps || fabs(s.done_sum - cases[i].sum) > 1e-9)
+            fail_msg("from step %ld, %.1f s in: %ld steps summing %.3f, hand %.0f, %.0f",
+                     cases[i].first, cases[i].elapsed, s.done_steps, s.done_sum,
+                     cases[i].steps, cases[i].sum);
+    }
+    tmc_stragglers_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +268,7 @@ int main(void)
         cmocka_unit_test(stragglers_1_2_laws),
         cmocka_unit_test(stragglers_1_3_pauses_and_checks),
         cmocka_unit_test(stragglers_1_4_clamp),
+        cmocka_unit_test(stragglers_1_5_estimate_done),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,15 +125,49 @@ void tmc_checkpoint_run_async(tmc_run *run)
     }
 }
 
-/* Synchronous saves: each segment's save commits at its end. */
+/* An outage with notice: compute stopped one save time before it strikes
+ * (run->t); the steps completed are saved at once, the save ending as the
+ * outage strikes, then the job recovers from the outage. A failure during
+ * the save loses them, as during any save (docs/simulation-semantics.md 3). */
+static void emergency_save(tmc_run *run, double seg_start, long *done)
+{
+    const tmc_engine *e = run->e;
+    long m = run->strag.done_steps;
+    double sum = run->strag.done_sum, save_start = run->t;
+    double strike = run->proc.next[TMC_OUTAGE];
+    if (run->proc.next[TMC_FAILURE] < strike) {
+        run->t = run->proc.next[TMC_FAILURE];
+        run->out->lost_s += run->t - seg_start;
+        tmc_run_recover(run, TMC_FAILURE);
+        return;
+    }
+    run->t = strike;
+    if (m > 0) { /* the step under way when compute stopped is lost */
+        run->out->lost_s += save_start - seg_start - sum - m * e->stragglers.fixed_s;
+        add_committed(run, m, sum, pause_time(e, *done, m), strike - save_start);
+        *done += m;
+    } else {
+        run->out->lost_s += strike - seg_start;
+    }
+    tmc_run_recover(run, TMC_OUTAGE);
+}
+
+/* Synchronous saves: each segment's save commits at its end. Segments end
+ * on multiples of K, so after an emergency save the next one is shorter. */
 void tmc_checkpoint_run_sync(tmc_run *run)
 {
     const tmc_engine *e = run->e;
     long done = 0;
     while (done < e->steps && !tmc_run_must_end(run)) {
-        long n = e->steps - done < e->interval_steps ? e->steps - done : e->interval_steps;
+        long n = e->interval_steps - done % e->interval_steps;
+        if (n > e->steps - done)
+            n = e->steps - done;
         double seg_start = run->t, sum_max = 0;
         int hit = tmc_run_compute(run, done, n, &sum_max);
+        if (hit == TMC_NOTICE) {
+            emergency_save(run, seg_start, &done);
+            continue;
+        }
         if (hit < 0)
             hit = tmc_run_phase(run, e->save_s);
         if (hit >= 0) {

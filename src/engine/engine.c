@@ -89,13 +89,31 @@ int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_w
     return 0;
 }
 
+/* When compute must stop: at the earliest arrival (*kind its process), or,
+ * for an outage with notice, one save time before it (*kind TMC_NOTICE),
+ * unless that moment has passed (the notice came during a save or restore:
+ * too late to save, the outage strikes as any other). */
+static double compute_limit(const tmc_run *run, int *kind)
+{
+    const tmc_process_model *m = &run->e->processes;
+    const tmc_processes *p = &run->proc;
+    *kind = tmc_processes_earliest(p, TMC_PROCESSES);
+    double limit = p->next[*kind];
+    if (m->outage_notice) {
+        double save_at = p->next[TMC_OUTAGE] - m->notice_lead_s;
+        if (save_at >= run->t && save_at <= limit)
+            *kind = TMC_NOTICE, limit = save_at;
+    }
+    return limit;
+}
+
 int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max)
 {
     const tmc_engine *e = run->e;
     tmc_processes *p = &run->proc;
     tmc_processes_discard_until(&e->processes, p, run->rng, TMC_SPIKE, run->t);
-    int kind = tmc_processes_earliest(p, TMC_PROCESSES), cut;
-    double limit = p->next[kind];
+    int kind, cut;
+    double limit = compute_limit(run, &kind);
     double sum = tmc_stragglers_segment(&e->stragglers, &run->strag, first, n, run->t, limit,
                                         run->rng[TMC_STREAM_JITTER], e->stop, &cut);
     double end = run->t + sum + n * e->stragglers.fixed_s;
@@ -105,6 +123,9 @@ int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max)
         return -1;
     }
     if (cut || end > limit) {
+        if (kind == TMC_NOTICE && !cut) /* drawn at once: how far it got */
+            tmc_stragglers_estimate_done(&e->stragglers, &run->strag, first, n,
+                                         limit - run->t);
         p->spike_exposure_s += limit - run->t;
         run->t = limit;
         return kind;

@@ -19,6 +19,10 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->downtime_sigma = x->outages.enabled ? sqrt(log1p(pow(x->outages.downtime_cv, 2))) : 0;
     m->downtime_mu = m->downtime_s > 0 ? log(m->downtime_s) - 0.5 * pow(m->downtime_sigma, 2)
                                        : 0;
+    m->outage_notice = x->outages.enabled && x->outages.notice_s > 0 &&
+                       x->outages.notice_s >= x->checkpoint.save_s &&
+                       x->checkpoint.mode == TMC_SAVE_SYNC; /* config_checks.c */
+    m->notice_lead_s = m->outage_notice ? x->checkpoint.save_s : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
     m->rate[TMC_OUTAGE] = cf->rate_outages;
     m->rate[TMC_SPIKE] = cf->rate_spikes;

@@ -46,6 +46,10 @@ typedef struct {
     double downtime_s;          /* mean outage downtime, s */
     double downtime_sigma;      /* lognormal sigma of a downtime; 0: fixed */
     double downtime_mu;         /* log-mean of a lognormal downtime */
+    int outage_notice;          /* 1: outages come with notice of at least a save:
+                                   the job saves at once (an emergency save) */
+    double notice_lead_s;       /* outage_notice: compute stops this long before an
+                                   outage strikes (the save time), s */
 } tmc_process_model;
 
 /* One replica's processes. */

@@ -22,9 +22,14 @@ typedef struct {
     tmc_replica *out;
 } tmc_run;
 
-/* Steps first + 1 .. first + n; returns the interrupting process, or -1
- * with *sum_max the summed slowest-card compute times (pauses included).
- * On interruption run->t is the arrival time. */
+/* What tmc_run_compute returns for an outage with notice: the job must save
+ * now (run->t), one save time before the outage strikes; run->strag's
+ * done_steps and done_sum hold the steps completed. */
+enum { TMC_NOTICE = TMC_PROCESSES };
+
+/* Steps first + 1 .. first + n; returns the interrupting process (or
+ * TMC_NOTICE), or -1 with *sum_max the summed slowest-card compute times
+ * (pauses included). On interruption run->t is the arrival time. */
 int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max);
 
 /* A phase of d seconds (save, write wait, restore) that only failures and

@@ -121,9 +121,10 @@ static double any_step(const tmc_straggler_model *m, const tmc_stragglers *s, in
  * the segment's end (engine.c), and it never decreases with i, so a stretch
  * of steps that ends within the limit has no step past it. */
 typedef struct {
-    double t;   /* the segment's start, s */
-    double sum; /* S_i, s */
-    long i;     /* steps drawn */
+    double t;    /* the segment's start, s */
+    double sum;  /* S_i, s */
+    long i;      /* steps drawn */
+    double prev; /* S_(i-1), set when step i is the first past the limit */
 } seg_clock;
 
 static int past(const seg_clock *c, double fixed, double limit)
@@ -145,9 +146,9 @@ static long cut_in_batch(const double *p, int b, double fixed, double limit,
                          tmc_pcg32_state start, tmc_pcg32_state *rs, seg_clock *c)
 {
     int i = 0;
-    seg_clock at = {c->t, p[0], c->i + 1};
+    seg_clock at = {c->t, p[0], c->i + 1, c->sum};
     while (!past(&at, fixed, limit) && i < b - 1)
-        i++, at.sum = p[i], at.i++;
+        at.prev = p[i], i++, at.sum = p[i], at.i++;
     *c = at;
     for (int j = 0; j <= i; j++)
         tmc_rng_pcg_step(&start);
@@ -166,7 +167,7 @@ static long plain_steps(const tmc_straggler_model *m, gsl_rng *r, long n, double
     for (long done = 0; done < n;) {
         int b = n - done < BATCH ? (int)(n - done) : BATCH;
         tmc_pcg32_state start = *rs;
-        seg_clock after = {c->t, tmc_dist_max_sums(&m->max, rs, c->sum, p, b), c->i + b};
+        seg_clock after = {c->t, tmc_dist_max_sums(&m->max, rs, c->sum, p, b), c->i + b, 0};
         if (past(&after, fixed, limit))
             return done + cut_in_batch(p, b, fixed, limit, start, rs, c);
         *c = after;
@@ -196,7 +197,7 @@ static long ahead_steps(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng
             draw_ahead(m, s, r);
         int b = s->held - s->used < n - done ? s->held - s->used : (int)(n - done);
         const double *p = s->prefix + s->used;
-        seg_clock after = {c->t, c->sum + (p[b] - p[0]), c->i + b};
+        seg_clock after = {c->t, c->sum + (p[b] - p[0]), c->i + b, 0};
         if (!past(&after, fixed, limit)) {
             *c = after, s->used += b, done += b;
             continue;
@@ -204,13 +205,14 @@ static long ahead_steps(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng
         int lo = 0, hi = b; /* step lo + 1 .. hi: the first one past the limit */
         while (hi - lo > 1) {
             int mid = (lo + hi) / 2;
-            seg_clock at = {c->t, c->sum + (p[mid] - p[0]), c->i + mid};
+            seg_clock at = {c->t, c->sum + (p[mid] - p[0]), c->i + mid, 0};
             if (past(&at, fixed, limit))
                 hi = mid;
             else
                 lo = mid;
         }
-        *c = (seg_clock){c->t, c->sum + (p[hi] - p[0]), c->i + hi};
+        *c = (seg_clock){c->t, c->sum + (p[hi] - p[0]), c->i + hi,
+                         c->sum + (p[hi - 1] - p[0])};
         s->used += hi;
         return done + hi;
     }
@@ -227,7 +229,7 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
     long k = m->pause_every, next_pause = k ? first + k - first % k : -1;
     long last = first + n;
     int fast = s->slow == 0 && m->max.low && m->max.common_s == 0;
-    seg_clock c = {t, 0, 0};
+    seg_clock c = {t, 0, 0, 0};
     for (long step = first + 1; step <= last; step++) {
         if (fast && step != next_pause) { /* plain steps up to a pause or a check */
             long end = ((step - 1) | (TMC_STEPS_PER_STOP_CHECK - 1)) + 1; /* next check */
@@ -243,14 +245,17 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
             int paused = step == next_pause;
             if (paused)
                 next_pause += k;
+            c.prev = c.sum;
             c.sum += any_step(m, s, paused, r);
             c.i++;
             s->steps_simulated++;
             if (!past(&c, m->fixed_s, limit))
                 s->steps_run += s->slow > 0;
         }
-        if (past(&c, m->fixed_s, limit))
+        if (past(&c, m->fixed_s, limit)) {
+            s->done_steps = c.i - 1, s->done_sum = c.prev;
             return *cut = TMC_CUT_LIMIT, c.sum;
+        }
         if ((step & (TMC_STEPS_PER_STOP_CHECK - 1)) == 0 && *stop)
             return *cut = TMC_CUT_STOP, c.sum;
     }
@@ -264,6 +269,26 @@ static double segment_sum(const tmc_straggler_model *m, long n, gsl_rng *r)
     double z = gsl_ran_gaussian_ziggurat(r, 1.0), rn = sqrt((double)n);
     double g = m->max_skew / rn;
     return n * m->max_mean_s + rn * m->max_sd_s * (z + g * (z * z - 1) / 6);
+}
+
+/* k steps from step first + 1 at the mean step time, pauses counted. */
+static double done_time(const tmc_straggler_model *m, long first, long k)
+{
+    return k * (m->max_mean_s + m->fixed_s) + tmc_stragglers_paused(m, first, k) * m->pause_s;
+}
+
+void tmc_stragglers_estimate_done(const tmc_straggler_model *m, tmc_stragglers *s,
+                                  long first, long n, double elapsed_s)
+{
+    double per_step = m->max_mean_s + m->fixed_s +
+                      (m->pause_every ? m->pause_s / m->pause_every : 0);
+    long k = per_step > 0 ? (long)fmin(elapsed_s / per_step, (double)(n - 1)) : 0;
+    while (k > 0 && done_time(m, first, k) > elapsed_s)
+        k--;
+    while (k < n - 1 && done_time(m, first, k + 1) <= elapsed_s)
+        k++; /* exact when steps are constant */
+    s->done_steps = k;
+    s->done_sum = done_time(m, first, k) - k * m->fixed_s;
 }
 
 double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, long first,

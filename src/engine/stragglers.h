@@ -70,6 +70,8 @@ typedef struct {
     double steps_simulated; /* accounting.h */
     int used, held;                 /* draws held ahead: used of held */
     double prefix[TMC_AHEAD + 1];
+    long done_steps; /* after a segment cut at its limit: the steps completed */
+    double done_sum; /* before it and their summed slowest-card time, s */
 } tmc_stragglers;
 
 /* Build from a validated experiment and its closed form (the compute time
@@ -101,10 +103,20 @@ enum {
  * fixed_s. Exact draws stop at the first step ending past `limit`
  * (*cut = TMC_CUT_LIMIT) or at a stop request (*cut = TMC_CUT_STOP; *stop is
  * read every TMC_STEPS_PER_STOP_CHECK steps); the sum then holds the steps
- * drawn. r: the jitter stream (a tmc_rng_pcg32 generator). */
+ * drawn, and after a cut at the limit s->done_steps and s->done_sum the
+ * steps completed before it. r: the jitter stream (a tmc_rng_pcg32
+ * generator). */
 double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, long first,
                               long n, double t, double limit, gsl_rng *r,
                               const volatile sig_atomic_t *stop, int *cut);
+
+/* A segment drawn at once (aggregated mode) ended past a limit elapsed_s
+ * seconds into it: set s->done_steps and s->done_sum to an estimate of the
+ * steps completed by then (at the mean step time, never more than fit in
+ * elapsed_s, at most n - 1), for an emergency save
+ * (docs/simulation-semantics.md 3). */
+void tmc_stragglers_estimate_done(const tmc_straggler_model *m, tmc_stragglers *s,
+                                  long first, long n, double elapsed_s);
 
 /* 1 when slow cards have been detected and must be evicted. */
 static inline int tmc_stragglers_evict_due(const tmc_straggler_model *m,

@@ -99,6 +99,10 @@ typedef struct {
     double downtime_s;         /* mean time the job is down before its restore, s, default 0 */
     double downtime_cv;        /* 0 (default): always downtime_s; else lognormal with
                                   this coefficient of variation (issue 4) */
+    double notice_s;           /* warning before each outage (preemption notice), s,
+                                  default 0; at least the save time: the job saves
+                                  at once and loses no work
+                                  (docs/simulation-semantics.md 3) */
     int n_trace;               /* trace: outage times, days from the job's start, */
     double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
 } tmc_outages;

@@ -35,6 +35,20 @@ static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_
     return 0;
 }
 
+/* An emergency save on notice is modelled for synchronous saves only: an
+ * asynchronous one would first wait for the queued writes, a delay the
+ * notice cannot be checked against. */
+static int check_notice(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    if (x->outages.enabled && x->outages.notice_s > 0 &&
+        x->checkpoint.mode == TMC_SAVE_ASYNC)
+        return tmc_error_set(err, "%s: outages.notice_s: %.10g s of notice needs "
+                                  "synchronous saves (checkpoint.mode \"sync\"); an "
+                                  "emergency save with asynchronous saves is not modelled",
+                             label, x->outages.notice_s);
+    return 0;
+}
+
 /* A failure law needs its mean lifetime, and a trace its file. */
 static int check_failures(const tmc_failures *f, const char *label, tmc_error *err)
 {
@@ -146,6 +160,7 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
         check_failures(&x->failures, label, err) ||
         check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,
                        x->outages.n_trace, label, err) ||
+        check_notice(x, label, err) ||
         check_replayed("loss_spikes", x->loss_spikes.enabled,
                        x->loss_spikes.mean_interval_days, x->loss_spikes.n_trace, label,
                        err) ||

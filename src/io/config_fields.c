@@ -77,6 +77,7 @@ static const field outage_fields[] = {
     NUM("mean_interval_days", 0, 1e9, 1, 0, 0, tmc_outages, mean_interval_days),
     NUM("downtime_s", 0, 1e7, 0, 0, 0, tmc_outages, downtime_s),
     NUM("downtime_cv", 0, 20, 0, 0, 0, tmc_outages, downtime_cv),
+    NUM("notice_s", 0, 1e7, 0, 0, 0, tmc_outages, notice_s),
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_outages, n_trace), NULL},
 };
 

@@ -34,6 +34,8 @@ static void text_closed_form(FILE *f, const tmc_report *r)
     char optimum[64];
     if (isinf(cf->mtbf_s)) /* sqrt(2 c M) is infinite, or NaN for c = 0 */
         snprintf(optimum, sizeof optimum, "one save at the end (nothing interrupts)");
+    else if (isinf(cf->rework_mtbf_s))
+        snprintf(optimum, sizeof optimum, "one save at the end (nothing loses work)");
     else if (x->checkpoint.save_s == 0)
         snprintf(optimum, sizeof optimum, "a save every step (saves are free)");
     else
@@ -42,8 +44,13 @@ static void text_closed_form(FILE *f, const tmc_report *r)
     fprintf(f, "Checkpoint  every %ld steps (%.1f s of work), save %.2f s, restore %.1f s;"
                " optimum: %s\n", cf->interval_steps, cf->interval_s, x->checkpoint.save_s,
             x->checkpoint.restore_s, optimum);
-    fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind\n",
+    fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind",
             cf->mtbf_s, cf->mtbf_s / TMC_DAY_S);
+    if (cf->rework_mtbf_s != cf->mtbf_s) /* outages with notice (docs/model.md 3.8) */
+        fprintf(f, "; %.4g s (%.3f days) between those that lose work (outages come with "
+                   "notice: an emergency save)", cf->rework_mtbf_s,
+                cf->rework_mtbf_s / TMC_DAY_S);
+    fputc('\n', f);
 }
 
 static void text_comparison(FILE *f, const tmc_report *r)
@@ -222,6 +229,8 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     cJSON_AddNumberToObject(o, "interval_steps", (double)cf->interval_steps);
     cJSON_AddNumberToObject(o, "interval_s", cf->interval_s);
     cJSON_AddNumberToObject(o, "mtbf_s", isinf(cf->mtbf_s) ? -1 : cf->mtbf_s);
+    cJSON_AddNumberToObject(o, "rework_mtbf_s",
+                            isinf(cf->rework_mtbf_s) ? -1 : cf->rework_mtbf_s);
     cJSON_AddNumberToObject(o, "overhead_young", cf->overhead_young);
     cJSON_AddNumberToObject(o, "overhead_daly", cf->overhead_daly);
     cJSON_AddBoolToObject(o, "daly_exact", cf->daly_exact);

@@ -24,18 +24,18 @@ static void add(tmc_assumptions *out, const char *key, const char *fmt, ...)
 static void check_ratios(const tmc_experiment *x, const tmc_closed_form *cf,
                          tmc_assumptions *out)
 {
-    double c = x->checkpoint.save_s, m = cf->mtbf_s;
-    if (isfinite(m) && (cf->interval_s + c) / m > TMC_ASSUMPTIONS_RATIO)
+    double c = x->checkpoint.save_s, m = cf->mtbf_s, m_rw = cf->rework_mtbf_s;
+    if (isfinite(m_rw) && (cf->interval_s + c) / m_rw > TMC_ASSUMPTIONS_RATIO)
         add(out, "interval_vs_mtbf", "(tau + c) / M = %.3g > %.1f: Young's first-order "
             "overhead assumes an interval far shorter than the mean time between "
             "interruptions (Daly's higher order holds further)",
-            (cf->interval_s + c) / m, TMC_ASSUMPTIONS_RATIO);
+            (cf->interval_s + c) / m_rw, TMC_ASSUMPTIONS_RATIO);
     double recovery = cf->restore_mean_s + cf->delay_mean_s;
     if (isfinite(m) && recovery / m > TMC_ASSUMPTIONS_RATIO)
         add(out, "restore_vs_mtbf", "(r + D) / M = %.3g > %.1f: interruptions often strike "
             "restores, which Young leaves out", recovery / m, TMC_ASSUMPTIONS_RATIO);
     if (c / cf->interval_s > TMC_ASSUMPTIONS_SAVE_RATIO) {
-        double best = isfinite(m) ? cf->daly_interval_s : INFINITY;
+        double best = isfinite(m_rw) ? cf->daly_interval_s : INFINITY;
         if (isfinite(best))
             add(out, "save_vs_interval", "c / tau = %.3g > %.1f: saves take %.0f %% of the "
                 "time; Daly's optimum interval is %.0f s, %.3g times this one", c /

@@ -184,6 +184,15 @@ static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
     s->d_b = spike_redo_s(x, cf);
 }
 
+/* Outages with notice of at least a save lose no work: the job saves at
+ * once (the engine's emergency save, docs/simulation-semantics.md 3). */
+static int outages_noticed(const tmc_experiment *x)
+{
+    const tmc_outages *o = &x->outages;
+    return o->enabled && o->notice_s > 0 && o->notice_s >= x->checkpoint.save_s &&
+           x->checkpoint.mode == TMC_SAVE_SYNC;
+}
+
 /* Daly's assumptions hold exactly: constant steps, every interruption
  * Poisson, one restore time; spikes (compute only) are in spike_segment. */
 static int daly_exact(const tmc_experiment *x)
@@ -194,7 +203,7 @@ static int daly_exact(const tmc_experiment *x)
         one_restore &= f->causes[i].restore_s < 0 ||
                        f->causes[i].restore_s == x->checkpoint.restore_s;
     int one_snapshot = !x->loss_spikes.enabled || x->loss_spikes.rollback_snapshots == 1;
-    return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled &&
+    return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled && !outages_noticed(x) &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
                             f->spares <= 0));
@@ -224,6 +233,43 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
                                    x->loss_spikes.n_trace, x->loss_spikes.trace_days);
     double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
+}
+
+/* The cost of one outage with notice, up: the emergency save c, the step
+ * under way (half a step on average) and the restore r, s. */
+static double noticed_cost_s(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    return x->checkpoint.save_s + cf->step_s / 2 + x->checkpoint.restore_s;
+}
+
+/* Daly's wall time w of the interruptions that lose work, plus the outages
+ * with notice (docs/model.md 3.8): they strike at rate l while the job is
+ * up, w - F (F: the failures' delays, l_f d_f / (1 + l_f d_f) of w, as in
+ * Daly's delayed segment) plus their own cost k up, so N = l (w - F) /
+ * (1 - l k) of them each add k and the downtime D. First order in l k. */
+static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form *cf,
+                                  double w)
+{
+    double l = cf->rate_outages, k = noticed_cost_s(x, cf), r_f, d_f;
+    failure_costs(x, &r_f, &d_f);
+    if (l * k >= 1) /* each outage's cost brings the next: never finishes */
+        return INFINITY;
+    double down = cf->rate_failures * d_f, up = w / (1 + down);
+    double n = l * up / (1 - l * k);
+    return w + n * (k + x->outages.downtime_s);
+}
+
+/* The interruptions that lose work: all but outages with notice. */
+static void rework_rates(const tmc_experiment *x, const tmc_closed_form *cf,
+                         tmc_closed_form *rw)
+{
+    *rw = *cf;
+    if (!outages_noticed(x))
+        return;
+    rw->rate_outages = 0;
+    double rate = cf->rate_failures + cf->rate_spikes;
+    rw->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
+    interruption_costs(x, rw);
 }
 
 /* Periodic pauses add, per step on average, p / k on all cards, or on one
@@ -267,21 +313,31 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
         cf->write_backlog = cp->write_s > cf->interval_s + cp->save_s;
     }
 
-    /* Young with the mean restore, plus the mean delay before it */
+    /* Young and Daly over the interruptions that lose work (rw), with the
+     * mean restore and the mean delay before it; outages with notice cost
+     * a fixed amount each instead */
+    tmc_closed_form rw;
+    rework_rates(x, cf, &rw);
+    cf->rework_mtbf_s = rw.mtbf_s;
     cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cp->save_s,
-                                                        cf->restore_mean_s +
-                                                        cf->delay_mean_s, cf->mtbf_s);
-    cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, cf->mtbf_s);
-    cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, cf->mtbf_s);
-    if (cf->rate_spikes > 0) { /* they strike compute only: spike_segment */
+                                                        rw.restore_mean_s +
+                                                        rw.delay_mean_s, rw.mtbf_s);
+    cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, rw.mtbf_s);
+    cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, rw.mtbf_s);
+    if (rw.rate_spikes > 0) { /* they strike compute only: spike_segment */
         segment_rates sr;
-        segment_rates_of(x, cf, &sr);
+        segment_rates_of(x, &rw, &sr);
         cf->daly_wall_s = spike_wall_s(s, cf->step_s, cf->interval_steps, cp->save_s, &sr);
     } else {
         cf->daly_wall_s = tmc_closed_form_daly_wall_delayed_s(s, cf->step_s,
                                                               cf->interval_steps, cp->save_s,
-                                                              cf->restore_mean_s, cf->mtbf_s,
-                                                              cf->delay_mean_s);
+                                                              rw.restore_mean_s, rw.mtbf_s,
+                                                              rw.delay_mean_s);
+    }
+    if (outages_noticed(x)) {
+        cf->overhead_young += cf->rate_outages *
+                              (noticed_cost_s(x, cf) + x->outages.downtime_s);
+        cf->daly_wall_s = add_noticed_outages(x, cf, cf->daly_wall_s);
     }
     if (cp->mode == TMC_SAVE_ASYNC) {
         /* the final write: the run ends when it commits (issue 14) */

@@ -72,6 +72,9 @@ typedef struct {
     double failure_free_s;    /* S t_s, s */
     double uninterrupted_s;   /* S t_s + segments x save: the wall time if nothing strikes */
     double mtbf_s;            /* M: mean time between interruptions of any kind, s */
+    double rework_mtbf_s;     /* the same over those that lose work (all but outages
+                                 with notice of at least a save, docs/model.md
+                                 3.8): the M of Young's and Daly's optimum, s */
     double restore_mean_s;    /* restore time averaged over interruptions, s */
     double delay_mean_s;      /* wait before a restore (downtime, detection, repair)
                                  averaged over interruptions, s */

@@ -68,12 +68,12 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
                  "or faster saves: no checkpoint interval fixes it");
     /* a segment of w seconds needs e^(w/M) attempts on average (Daly 2006);
      * as a power of ten where e^(w/M) and the factor overflow a double */
-    double decades = segment_s / cf->mtbf_s / log(10);
+    double decades = segment_s / cf->rework_mtbf_s / log(10);
     char attempts[48], times[48];
     if (decades > 300)
         snprintf(attempts, sizeof attempts, "10^%.0f", decades);
     else
-        snprintf(attempts, sizeof attempts, "%.3g", exp(segment_s / cf->mtbf_s));
+        snprintf(attempts, sizeof attempts, "%.3g", exp(segment_s / cf->rework_mtbf_s));
     if (isfinite(factor))
         snprintf(times, sizeof times, "%.3g times", factor);
     else
@@ -83,7 +83,8 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
              "against segments of %.4g s (interval + save) means about %s attempts per "
              "segment and an expected wall time %s the uninterrupted one (Daly, "
              "docs/model.md 3.5; the limit is %.0f); %s",
-             cf->mtbf_s, segment_s, attempts, times, TMC_FINISHABLE_MAX_DALY_FACTOR, advice);
+             cf->rework_mtbf_s, segment_s, attempts, times, TMC_FINISHABLE_MAX_DALY_FACTOR,
+             advice);
     return 1;
 }
 

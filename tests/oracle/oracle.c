@@ -45,8 +45,8 @@ enum { HIT_FAILURE = 1, HIT_OUTAGE = 2, HIT_SPIKE = 4 };
 #define STRIKES_RESTORE (HIT_FAILURE | HIT_OUTAGE) /* restore, eviction restore */
 #define STRIKES_DOWN 0                             /* detection, spare wait, downtime */
 
-/* How a phase ended. */
-enum { PH_NOMEM = -1, PH_RAN = 0, PH_STRUCK = 1, PH_CENSORED = 2 };
+/* How a phase ended. PH_NOTICE: compute stopped for an emergency save. */
+enum { PH_NOMEM = -1, PH_RAN = 0, PH_STRUCK = 1, PH_CENSORED = 2, PH_NOTICE = 3 };
 
 /* The time a piece of work holds, by row of the split. */
 typedef struct {
@@ -593,12 +593,36 @@ static double draw_step(sim *m, long j, double *pause)
     return slowest;
 }
 
-/* Steps from .. to - 1 of the run (0-based), one phase each. */
-static int compute_steps(sim *m, long from, long to)
+/* Section 3, outages with notice of at least a save (sync saves only): the
+ * moment the emergency save must start, one save before the next outage,
+ * or INFINITY (no notice, or that moment has passed: the notice came
+ * during a save or a restore and the outage strikes like any other). */
+static double notice_point(const sim *m)
 {
+    const tmc_outages *o = &m->x->outages;
+    double c = m->x->checkpoint.save_s;
+    if (!o->enabled || !(o->notice_s > 0) || o->notice_s < c ||
+        m->x->checkpoint.mode != TMC_SAVE_SYNC)
+        return INFINITY;
+    double at = m->outages.next_s - c;
+    return at >= m->t ? at : INFINITY;
+}
+
+/* Steps from .. to - 1 of the run (0-based), one phase each; *done: the
+ * steps of the run completed when it returns. A step that the notice point
+ * falls in is cut there (lost work) and PH_NOTICE returned. */
+static int compute_steps(sim *m, long from, long to, long *done)
+{
+    double save_at = notice_point(m); /* fixed for the segment */
     for (long s = from; s < to; s++) {
         double pause, el;
         double slowest = draw_step(m, s + 1, &pause);
+        *done = s;
+        if (m->t + slowest + m->fixed > save_at) {
+            int rc = phase_until(m, save_at, STRIKES_COMPUTE, &el);
+            m->res.lost_s += el;
+            return rc == PH_RAN ? PH_NOTICE : rc;
+        }
         int rc = phase(m, slowest + m->fixed, STRIKES_COMPUTE, &el);
         if (rc != PH_RAN) {
             m->res.lost_s += el; /* a cut step is lost work */
@@ -611,7 +635,33 @@ static int compute_steps(sim *m, long from, long to)
         if (m->n_slow > 0 && !m->evicted)
             m->completed_steps++;
     }
+    *done = to;
     return PH_RAN;
+}
+
+/* After PH_NOTICE at step `done`: the emergency save runs until the outage
+ * strikes (failures may strike it: its time is then lost); it commits the
+ * steps done since the last commit, if any (else its time is lost work, no
+ * snapshot). Then the outage strikes: PH_STRUCK. */
+static int emergency_save(sim *m, long done)
+{
+    int empty = work_sum(&m->seg) == 0;
+    double el;
+    int rc = phase_until(m, m->outages.next_s, STRIKES_SAVE, &el);
+    if (rc != PH_RAN || empty) {
+        m->res.lost_s += el;
+        if (rc != PH_RAN)
+            return rc;
+    } else {
+        m->seg.save += el;
+        snapshot s = {.step = done, .capture_s = m->t, .commit_s = m->t, .work = m->seg};
+        if (push_committed(m, &s) < 0)
+            return PH_NOMEM;
+        memset(&m->seg, 0, sizeof m->seg);
+    }
+    arrivals_advance(m, &m->outages);
+    m->hit = HIT_OUTAGE;
+    return PH_STRUCK;
 }
 
 /* ---------- checkpoints (section 3) ---------- */
@@ -723,8 +773,11 @@ static int run(sim *m)
         long end = (next / m->k + 1) * m->k;
         if (end > m->steps)
             end = m->steps;
-        int rc = compute_steps(m, next, end);
-        if (rc == PH_RAN)
+        long done;
+        int rc = compute_steps(m, next, end, &done);
+        if (rc == PH_NOTICE)
+            rc = emergency_save(m, done);
+        else if (rc == PH_RAN)
             rc = m->x->checkpoint.mode == TMC_SAVE_ASYNC ? save_async(m, end) : save_sync(m, end);
         if (rc == PH_RAN && end == m->steps)
             return 0; /* the last snapshot has committed */
