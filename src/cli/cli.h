@@ -14,6 +14,7 @@
 #include "config.h"
 #include "options.h"
 #include "output.h"
+#include "sweep.h"
 
 #define TMC_VERSION "0.1.0"
 
@@ -21,6 +22,7 @@ int tmc_cli_run(int argc, char **argv);
 int tmc_cli_plan(int argc, char **argv);
 int tmc_cli_emax(int argc, char **argv);
 int tmc_cli_sweep(int argc, char **argv);
+int tmc_cli_rescue(int argc, char **argv);
 
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */
@@ -62,6 +64,12 @@ int tmc_cli_check_feasible(const tmc_experiment *x, const char *setting, int for
  * traces are left out of the judgement: a trace is finite, so it cannot stop
  * a run from finishing. Returns 0 otherwise. */
 int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting);
+
+/* A tmc_sweep_check_fn (sweep_search.h; ctx: the tmc_cli_options) for a
+ * setting between a bisection's ends: refuse one that does not fit in
+ * memory (printing its memory line only then, unless --force) or cannot
+ * finish, with the message on stderr. 0, or 2. (cli_sweep.c) */
+int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx);
 
 /* 1 on the rank that prints and writes files (rank 0; the only process
  * without MPI), else 0. */

@@ -16,9 +16,8 @@
 #include "precision.h"
 #include "sweep.h"
 #include "sweep_grid.h"
+#include "sweep_search.h"
 #include "sweep_output.h"
-
-#define MAX_EVALUATIONS (TMC_SWEEP_MAX_BISECTIONS + 2)
 
 static const tmc_cli_command command = {
     "sweep", TMC_CLI_SWEEP, "EXPERIMENT.json",
@@ -228,51 +227,13 @@ static int sweep_grid(sweep_run *sw)
 
 /* ---------- a target ---------- */
 
-typedef struct {
-    sweep_run *sw;
-    const tmc_sweep_target *target;
-    int n; /* evaluations made */
-    tmc_sweep_setting settings[MAX_EVALUATIONS];
-    tmc_sweep_result results[MAX_EVALUATIONS];
-    double *days;  /* one evaluation's completion times */
-    double *restarts; /* ... and restarts */
-    int exit_code; /* of a failed evaluation */
-} target_run;
-
-/* Refuse a setting between the ends that does not fit or cannot finish
- * (printing its memory line only then). 0, or 2. */
-static int refuse_setting(const tmc_sweep_setting *s, int force)
+int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx)
 {
+    const tmc_cli_options *o = ctx;
     char line[512];
-    if (!force && tmc_plan_feasibility(&s->x, line, sizeof line) == 0)
-        return tmc_cli_check_feasible(&s->x, s->label, force);
+    if (!o->force && tmc_plan_feasibility(&s->x, line, sizeof line) == 0)
+        return tmc_cli_check_feasible(&s->x, s->label, o->force);
     return tmc_cli_check_finishable(&s->x, s->label);
-}
-
-/* A tmc_sweep_eval_fn: load, check and run the setting at `value`. */
-static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
-{
-    target_run *t = ctx;
-    sweep_run *sw = t->sw;
-    tmc_sweep_setting *s = &t->settings[t->n];
-    tmc_sweep_result *r = &t->results[t->n];
-    double lo, hi;
-    t->exit_code = 2;
-    if (tmc_sweep_load_setting(&sw->base, &value, s, err))
-        return -1;
-    if (refuse_setting(s, sw->o->force)) {
-        err->msg[0] = '\0'; /* the refusal is printed */
-        return -1;
-    }
-    int rc = tmc_sweep_run_setting(s, sw->threads, sw->show ? tmc_cli_progress_bar : NULL,
-                                   NULL, NULL, t->days, t->restarts, r, err);
-    if (rc) {
-        t->exit_code = rc == TMC_RUNNER_STOPPED ? 130 : 1;
-        return -1;
-    }
-    tmc_sweep_estimate_metric(r, t->target->metric, metric, &lo, &hi);
-    t->n++;
-    return 0;
 }
 
 /* Load and check both ends before any simulation. 0, or 2. */
@@ -292,37 +253,34 @@ static int check_ends(const sweep_run *sw, const tmc_sweep_bracket *b)
     return rc;
 }
 
-/* The index of the evaluation at `value` (the last one made there). */
-static int evaluation_at(const target_run *t, double value)
+/* The exit code of a failed evaluation (sweep_search.h). */
+static int search_failed(const sweep_run *sw, const tmc_sweep_search *s, const tmc_error *err)
 {
-    int i = t->n - 1;
-    while (i > 0 && t->settings[i].value[0] != value)
-        i--;
-    return i;
+    if (s->failure == TMC_RUNNER_STOPPED)
+        return run_failed(sw, TMC_RUNNER_STOPPED, err);
+    if (err->msg[0])
+        fprintf(stderr, "trainmc: %s\n", err->msg);
+    return s->failure == TMC_SWEEP_SEARCH_REFUSED ? 2 : 1;
 }
 
-static int bisect(sweep_run *sw, target_run *t, const tmc_sweep_bracket *b)
+static int bisect(sweep_run *sw, tmc_sweep_search *s, const tmc_sweep_bracket *b)
 {
     tmc_sweep_bisection bis;
     tmc_error err = {""};
     double t0 = tmc_cli_now_s();
-    int rc = tmc_sweep_bisect(t->target, b, sw->base.integer[0], evaluate, t, &bis, &err);
+    int rc = tmc_sweep_bisect(s->target, b, sw->base.integer[0], tmc_sweep_search_evaluate, s,
+                              &bis, &err);
     if (rc == 1) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         return 2;
     }
-    if (rc) {
-        if (t->exit_code == 130)
-            return run_failed(sw, TMC_RUNNER_STOPPED, &err);
-        if (err.msg[0])
-            fprintf(stderr, "trainmc: %s\n", err.msg);
-        return t->exit_code;
-    }
-    tmc_sweep_target_report r = {.base = &sw->base, .target = t->target, .bracket = b,
-                                 .bisection = &bis, .n = t->n, .settings = t->settings,
-                                 .results = t->results,
-                                 .found = evaluation_at(t, bis.found),
-                                 .neighbour = evaluation_at(t, bis.neighbour),
+    if (rc)
+        return search_failed(sw, s, &err);
+    tmc_sweep_target_report r = {.base = &sw->base, .target = s->target, .bracket = b,
+                                 .bisection = &bis, .n = s->n, .settings = s->settings,
+                                 .results = s->results,
+                                 .found = tmc_sweep_search_find(s, bis.found),
+                                 .neighbour = tmc_sweep_search_find(s, bis.neighbour),
                                  .threads = sw->threads, .elapsed_s = tmc_cli_now_s() - t0};
     tmc_sweep_output_target_text(stdout, &r);
     if (tmc_cli_check_stdout())
@@ -350,28 +308,21 @@ static int sweep_target(sweep_run *sw)
     }
     if (rc || (rc = check_ends(sw, &b)))
         return rc;
-    target_run *t = calloc(1, sizeof *t);
-    double *days = malloc((size_t)sw->base.x.monte_carlo.replicas * sizeof *days);
-    double *restarts = malloc((size_t)sw->base.x.monte_carlo.replicas * sizeof *restarts);
-    if (!t || !days || !restarts)
-        rc = tmc_error_set(&err, "out of memory for %ld replicas",
-                           sw->base.x.monte_carlo.replicas);
-    if (rc) {
+    tmc_sweep_search s;
+    if (tmc_sweep_search_init(&s, &sw->base, &target, &err)) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         rc = 1;
     } else if (!(rc = open_outputs(sw))) {
-        t->sw = sw;
-        t->target = &target;
-        t->days = days;
-        t->restarts = restarts;
+        s.threads = sw->threads;
+        s.progress = sw->show ? tmc_cli_progress_bar : NULL;
+        s.check = tmc_cli_refuse_setting;
+        s.check_ctx = (void *)o;
         tmc_cli_catch_stop_signals();
-        rc = bisect(sw, t, &b);
+        rc = bisect(sw, &s, &b);
         if (rc && o->json_path)
             tmc_output_abort(&sw->out);
     }
-    free(t);
-    free(days);
-    free(restarts);
+    tmc_sweep_search_free(&s);
     return rc;
 }
 

@@ -17,6 +17,7 @@ static const tmc_cli_entry commands[] = {
     {"plan", tmc_cli_plan},
     {"emax", tmc_cli_emax},
     {"sweep", tmc_cli_sweep},
+    {"rescue", tmc_cli_rescue},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -33,6 +34,8 @@ static const char *usage_main =
     "  emax                  c_N = E[max of N normals]: quadrature, simulation, formulas\n"
     "  sweep EXPERIMENT.json settings (--vary KEY=VALUES) compared under common random\n"
     "                        numbers; --target: where P(deadline), T or overhead crosses a value\n"
+    "  rescue EXPERIMENT.json the smallest change of each lever alone (steps, deadline,\n"
+    "                        efficiency, cards, interval) that meets a target the plan misses\n"
     "\n"
     "options:\n"
     "  -h, --help            this help; `trainmc run --help` for the command\n"

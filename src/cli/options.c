@@ -171,6 +171,7 @@ static int print_help(const option_row *r, const char *arg, tmc_cli_options *o);
 #define PLAN TMC_CLI_PLAN
 #define EMAX TMC_CLI_EMAX
 #define SWEEP TMC_CLI_SWEEP
+#define RESCUE TMC_CLI_RESCUE
 
 static const option_row table[] = {
     {.name = "vary", .arg = "KEY=VALUES", .parse = parse_vary,
@@ -180,7 +181,14 @@ static const option_row table[] = {
     {.name = "target", .arg = "T", .parse = parse_text, .offset = OFF(target),
      .help = {{SWEEP, "METRIC>=VALUE or METRIC<=VALUE, METRIC one of deadline.probability, "
                       "completion_days.mean, overhead.mean; needs one --vary KEY=LO:HI "
-                      "(integer key) or KEY=LO:HI:TOL"}}},
+                      "(integer key) or KEY=LO:HI:TOL"},
+              {RESCUE, "METRIC>=VALUE or METRIC<=VALUE, METRIC one of deadline.probability, "
+                       "completion_days.mean, overhead.mean (default "
+                       "deadline.probability>=0.9)"}}},
+    {.name = "levers", .arg = "KEYS", .parse = parse_text, .offset = OFF(levers),
+     .help = {{RESCUE, "the levers to move, comma-separated, among job.steps, deadline.days, "
+                       "job.efficiency, job.cards and the experiment's checkpoint interval "
+                       "key (default: all five)"}}},
     {.name = "cards", .letter = 'c', .arg = "LIST", .parse = parse_cards,
      .lo = 1, .hi = 10000000, .range = "[1, 10000000]",
      .help = {{EMAX, "card counts N, comma-separated, 1..1e7 (default 2,8,48,1024,16384: "
@@ -189,16 +197,17 @@ static const option_row table[] = {
      .offset = OFF(replicas), .lo = 2, .hi = 1e9, .range = "[2, 1e9]",
      .key = "monte_carlo.replicas", .set_offset = OFF(replicas_set),
      .help = {{RUN, "replicas (overrides monte_carlo.replicas), 1..1e9"},
-              {SWEEP, "replicas per setting (overrides monte_carlo.replicas), 2..1e9"},
+              {SWEEP | RESCUE, "replicas per setting (overrides monte_carlo.replicas), "
+                               "2..1e9"},
               {EMAX, "simulated maxima per N, 2..1e9 (default 1000000)"}}},
     {.name = "seed", .letter = 's', .arg = "S", .parse = parse_key_or_integer,
      .offset = OFF(seed), .lo = 0, .hi = MAX_SEED, .range = "[0, 2^53-1]",
      .key = "monte_carlo.seed", .set_offset = OFF(seed_set),
-     .help = {{RUN | SWEEP, "run seed (overrides monte_carlo.seed), 0..2^53-1"},
+     .help = {{RUN | SWEEP | RESCUE, "run seed (overrides monte_carlo.seed), 0..2^53-1"},
               {EMAX, "run seed, 0..2^53-1 (default 1)"}}},
     {.name = "threads", .letter = 't', .arg = "T", .parse = parse_integer,
      .offset = OFF(threads), .lo = 1, .hi = 1024, .range = "[1, 1024]",
-     .help = {{RUN | EMAX | SWEEP, "worker threads, 1..1024 (default: all cores); the "
+     .help = {{RUN | EMAX | SWEEP | RESCUE, "worker threads, 1..1024 (default: all cores); the "
                                    "numbers are identical whatever T is"}}},
     {.name = "mu", .arg = "SECONDS", .parse = parse_number, .offset = OFF(mu_s),
      .lo = 0, .hi = 1e7, .lo_open = 1,
@@ -214,7 +223,8 @@ static const option_row table[] = {
      .help = {{EMAX, "per-step time outside compute (communication, input), [0, 86400] "
                      "(default 0)"}}},
     {.name = "json", .letter = 'j', .arg = "FILE", .parse = parse_text, .offset = OFF(json_path),
-     .help = {{RUN | EMAX | SWEEP, "also write the results as JSON to FILE (atomically)"},
+     .help = {{RUN | EMAX | SWEEP | RESCUE, "also write the results as JSON to FILE "
+                                            "(atomically)"},
               {PLAN, "also write the board as JSON to FILE (atomically)"}}},
     {.name = "csv", .arg = "FILE", .parse = parse_text, .offset = OFF(csv_path),
      .help = {{SWEEP, "also write the table as CSV to FILE (atomically): every column, "
@@ -232,12 +242,14 @@ static const option_row table[] = {
      .help = {{RUN | PLAN, "override a key of the experiment (a dotted path) before "
                            "validation, e.g. job.cards=64 or checkpoint.interval_s=900; VALUE "
                            "is JSON (number, null, object) or a string"},
-              {SWEEP, "override a key of the experiment at every setting (as `trainmc run`)"}}},
+              {SWEEP | RESCUE, "override a key of the experiment at every setting (as "
+                               "`trainmc run`)"}}},
     {.name = "quiet", .letter = 'q', .parse = parse_flag, .offset = OFF(quiet),
-     .help = {{RUN | SWEEP, "no progress bar"}}},
+     .help = {{RUN | SWEEP | RESCUE, "no progress bar"}}},
     {.name = "force", .letter = 'f', .parse = parse_flag, .offset = OFF(force),
      .help = {{RUN, "run even if the training state does not fit in memory"},
-              {SWEEP, "run even if a setting's training state does not fit in memory"}}},
+              {SWEEP | RESCUE, "run even if a setting's training state does not fit in "
+                               "memory"}}},
     {.name = "importance", .arg = "auto|F,O,S[,R,D]", .parse = parse_importance,
      .help = {{RUN, "also estimate a small P(miss) by importance sampling: rates of failures, "
                     "outages, spikes (and the means of repairs, downtimes) multiplied by a "
@@ -254,7 +266,7 @@ static const option_row table[] = {
               {SWEEP, "replicas in batches of 1000 until every setting's 95 % interval is "
                       "this narrow (as `trainmc run`), within --replicas"}}},
     {.name = "help", .letter = 'h', .parse = print_help,
-     .help = {{RUN | PLAN | EMAX | SWEEP, "this help"}}},
+     .help = {{RUN | PLAN | EMAX | SWEEP | RESCUE, "this help"}}},
 };
 
 #define N_ROWS (sizeof table / sizeof table[0])

@@ -21,7 +21,8 @@
 #define TMC_CLI_HELP_SHOWN (-1)
 
 /* The subcommands, as bits: a table row lists the commands that take it. */
-enum { TMC_CLI_RUN = 1, TMC_CLI_PLAN = 2, TMC_CLI_EMAX = 4, TMC_CLI_SWEEP = 8 };
+enum { TMC_CLI_RUN = 1, TMC_CLI_PLAN = 2, TMC_CLI_EMAX = 4, TMC_CLI_SWEEP = 8,
+       TMC_CLI_RESCUE = 16 };
 
 typedef struct {
     const char *name;    /* "run": in messages and `trainmc run --help` */
@@ -47,6 +48,7 @@ typedef struct {
     const char *vary[TMC_SWEEP_MAX_KEYS]; /* sweep --vary */
     int n_vary;
     const char *target; /* sweep --target; NULL: a grid */
+    const char *levers; /* rescue --levers; NULL: all that apply */
     long threads;       /* 0: all cores (emax sets them first) */
     int quiet, force;
     const char *importance; /* NULL: off */

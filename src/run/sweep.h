@@ -246,6 +246,11 @@ void tmc_sweep_estimate_metric(const tmc_sweep_result *r, tmc_sweep_metric m,
 /* 1 when `value` meets the target. */
 int tmc_sweep_meets_target(const tmc_sweep_target *t, double value);
 
+/* 1 when the target's value lies inside the 95 % interval of the metric at
+ * r (tmc_sweep_estimate_metric): at r's replica count, which side of the
+ * target r is on is not resolved. */
+int tmc_sweep_is_unresolved(const tmc_sweep_target *t, const tmc_sweep_result *r);
+
 /* Refuse a bracket that does not suit its key: TOL given for an integer key
  * (bisection runs to adjacent integers), missing for a key that is not, or so
  * small that more than TMC_SWEEP_MAX_BISECTIONS halvings are needed.

@@ -28,6 +28,13 @@ int tmc_sweep_meets_target(const tmc_sweep_target *t, double value)
     return t->at_least ? value >= t->value : value <= t->value;
 }
 
+int tmc_sweep_is_unresolved(const tmc_sweep_target *t, const tmc_sweep_result *r)
+{
+    double v, lo, hi;
+    tmc_sweep_estimate_metric(r, t->metric, &v, &lo, &hi);
+    return lo <= t->value && t->value <= hi;
+}
+
 int tmc_sweep_check_bracket(const tmc_sweep_bracket *b, int integer, const char *spec,
                             tmc_error *err)
 {

@@ -1,0 +1,277 @@
+/* rescue_output.c - `trainmc rescue` text and JSON (rescue_output.h). */
+#include "rescue_output.h"
+
+#include <string.h>
+
+/* ---------- shared ---------- */
+
+static const char *direction(const tmc_rescue_lever *l)
+{
+    switch (l->kind) {
+    case TMC_RESCUE_STEPS:
+        return "fewer steps (and tokens, at the same batch)";
+    case TMC_RESCUE_DEADLINE:
+        return "a later deadline";
+    case TMC_RESCUE_EFFICIENCY:
+        return "a higher efficiency";
+    case TMC_RESCUE_CARDS:
+        return "more cards";
+    case TMC_RESCUE_INTERVAL:
+        return l->larger ? "a longer checkpoint interval, toward Daly's optimum"
+                         : "a shorter checkpoint interval, toward Daly's optimum";
+    }
+    return "";
+}
+
+/* The simulations made: the plan's, then each lever's besides the plan's
+ * (its first evaluation, reused). */
+static int simulations(const tmc_rescue *r)
+{
+    int n = 1;
+    for (int i = 0; i < r->n_levers; i++)
+        n += r->levers[i].search.n > 0 ? r->levers[i].search.n - 1 : 0;
+    return n;
+}
+
+/* "VALUE [LO, HI]" of the target's metric at res. */
+static void metric_text(const tmc_sweep_target *t, const tmc_sweep_result *res, char *buf,
+                        size_t n)
+{
+    double v, lo, hi;
+    tmc_sweep_estimate_metric(res, t->metric, &v, &lo, &hi);
+    if (t->metric == TMC_SWEEP_OVERHEAD)
+        snprintf(buf, n, "%.5f [%.5f, %.5f]", v, lo, hi);
+    else
+        snprintf(buf, n, "%.4f [%.4f, %.4f]", v, lo, hi);
+}
+
+static int meets(const tmc_sweep_target *t, const tmc_sweep_result *res)
+{
+    double v, lo, hi;
+    tmc_sweep_estimate_metric(res, t->metric, &v, &lo, &hi);
+    return tmc_sweep_meets_target(t, v);
+}
+
+static double change(const tmc_rescue_lever *l, int i)
+{
+    return l->search.settings[i].value[0] / l->current - 1;
+}
+
+/* ---------- text ---------- */
+
+static void text_heading(FILE *f, const tmc_rescue_report *rep)
+{
+    const tmc_rescue *r = rep->rescue;
+    const tmc_experiment *x = &r->plan.x;
+    fprintf(f, "trainmc rescue: %s (%s%s%s)\n", x->name, x->path,
+            x->source[0] ? "; source: " : "", x->source);
+    fprintf(f, "  target %s; %d simulations of %ld replicas, seed %llu, %d thread%s, %.2f s\n",
+            r->target.text, simulations(r), x->monte_carlo.replicas,
+            (unsigned long long)x->monte_carlo.seed, rep->threads,
+            rep->threads == 1 ? "" : "s", rep->elapsed_s);
+    fprintf(f, "  common random numbers: replica k draws the streams of (seed, k) at every "
+               "evaluation\n\n");
+}
+
+static void text_plan(FILE *f, const tmc_rescue *r)
+{
+    char m[96];
+    metric_text(&r->target, &r->plan_result, m, sizeof m);
+    int met = tmc_rescue_plan_meets(r);
+    fprintf(f, "The plan as it stands: %s %s (95 %%), mean T %.4f days: %s %s.\n",
+            tmc_sweep_name_metric(r->target.metric), m, r->plan_result.days.mean,
+            met ? "meets" : "misses", r->target.text);
+    if (met)
+        fprintf(f, "No change is needed.\n");
+}
+
+static void text_bracket(FILE *f, const tmc_rescue_lever *l)
+{
+    const tmc_sweep_bracket *b = &l->bracket;
+    fprintf(f, "\n%s: %s\n  bracket [%.10g, %.10g]", b->key, direction(l), b->lo, b->hi);
+    if (l->kind == TMC_RESCUE_DEADLINE)
+        fprintf(f, " (the far end doubled %d time%s, %s)", l->doublings,
+                l->doublings == 1 ? "" : "s",
+                l->outcome == TMC_RESCUE_UNREACHED ? "up to the cap" : "until it met");
+    if (l->kind == TMC_RESCUE_INTERVAL)
+        fprintf(f, " (to Daly's optimum)");
+    if (b->tol > 0)
+        fprintf(f, ", bisected to %.4g", b->tol);
+    else
+        fprintf(f, ", bisected to adjacent integers");
+    fprintf(f, "; %d evaluations, the plan's among them\n", l->search.n);
+}
+
+/* "  found  VALUE  CHANGE  METRIC [LO, HI] meets, mean T" for evaluation i. */
+static void text_row(FILE *f, const tmc_rescue *r, const tmc_rescue_lever *l, const char *what,
+                     int i)
+{
+    const tmc_sweep_result *res = &l->search.results[i];
+    char m[96];
+    metric_text(&r->target, res, m, sizeof m);
+    fprintf(f, "  %-10s %14.10g %+8.3f %%   %s %-6s  mean T %.4f d\n", what,
+            l->search.settings[i].value[0], 100 * change(l, i), m,
+            meets(&r->target, res) ? "meets" : "misses", res->days.mean);
+}
+
+static void text_lever(FILE *f, const tmc_rescue *r, const tmc_rescue_lever *l)
+{
+    const tmc_sweep_bracket *b = &l->bracket;
+    if (l->outcome == TMC_RESCUE_NOT_APPLICABLE) {
+        fprintf(f, "\n%s: does not apply: %s\n", b->key, l->why);
+        return;
+    }
+    text_bracket(f, l);
+    if (l->outcome == TMC_RESCUE_REFUSED) {
+        fprintf(f, "  refused: %s\n", l->why);
+        return;
+    }
+    if (l->outcome == TMC_RESCUE_UNREACHED) {
+        fprintf(f, "  does not reach %s within its bracket; the best it reached:\n",
+                r->target.text);
+        text_row(f, r, l, "best", l->best);
+        return;
+    }
+    text_row(f, r, l, "found", l->found);
+    text_row(f, r, l, "neighbour", l->neighbour);
+    if (l->unresolved)
+        fprintf(f, "  Uncertain: the target %.10g lies inside a 95 %% interval above: at %ld "
+                   "replicas the boundary is not\n  resolved; more replicas narrow the "
+                   "intervals.\n", r->target.value, r->plan.x.monte_carlo.replicas);
+}
+
+static void text_summary(FILE *f, const tmc_rescue *r)
+{
+    fprintf(f, "\nSummary: the smallest change of one lever alone that meets %s\n",
+            r->target.text);
+    fprintf(f, "%-26s %12s %14s %10s  %s [95 %%]\n", "lever", "current", "found", "change",
+            tmc_sweep_name_metric(r->target.metric));
+    for (int i = 0; i < r->n_levers; i++) {
+        const tmc_rescue_lever *l = &r->levers[i];
+        char m[96];
+        fprintf(f, "%-26s %12.10g ", l->bracket.key, l->current);
+        if (l->outcome == TMC_RESCUE_FOUND) {
+            metric_text(&r->target, &l->search.results[l->found], m, sizeof m);
+            fprintf(f, "%14.10g %+8.3f %%  %s%s\n", l->search.settings[l->found].value[0],
+                    100 * change(l, l->found), m, l->unresolved ? " (uncertain)" : "");
+        } else {
+            fprintf(f, "%14s %10s  %s\n", "-", "-",
+                    l->outcome == TMC_RESCUE_UNREACHED ? "not reached within its bracket"
+                    : l->outcome == TMC_RESCUE_REFUSED ? "refused"
+                                                       : "does not apply");
+        }
+    }
+}
+
+void tmc_rescue_output_text(FILE *f, const tmc_rescue_report *rep)
+{
+    const tmc_rescue *r = rep->rescue;
+    text_heading(f, rep);
+    text_plan(f, r);
+    if (tmc_rescue_plan_meets(r))
+        return;
+    for (int i = 0; i < r->n_levers; i++)
+        text_lever(f, r, &r->levers[i]);
+    text_summary(f, r);
+}
+
+/* ---------- JSON ---------- */
+
+static cJSON *json_metric(const tmc_sweep_target *t, const tmc_sweep_result *res)
+{
+    double v, ci[2];
+    tmc_sweep_estimate_metric(res, t->metric, &v, &ci[0], &ci[1]);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "value", v);
+    cJSON_AddItemToObject(o, "ci95", cJSON_CreateDoubleArray(ci, 2));
+    cJSON_AddBoolToObject(o, "meets", tmc_sweep_meets_target(t, v));
+    cJSON_AddNumberToObject(o, "mean_days", res->days.mean);
+    return o;
+}
+
+/* {value, change, metric} of evaluation i. */
+static cJSON *json_point(const tmc_rescue *r, const tmc_rescue_lever *l, int i)
+{
+    const tmc_sweep_setting *s = &l->search.settings[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "value", s->value[0]);
+    cJSON_AddNumberToObject(o, "change", change(l, i));
+    cJSON_AddNumberToObject(o, "step_s", s->cf.step_s);
+    cJSON_AddNumberToObject(o, "interval_steps", (double)s->cf.interval_steps);
+    cJSON_AddItemToObject(o, "metric", json_metric(&r->target, &l->search.results[i]));
+    return o;
+}
+
+static const char *outcome_name(tmc_rescue_outcome o)
+{
+    switch (o) {
+    case TMC_RESCUE_FOUND:
+        return "found";
+    case TMC_RESCUE_UNREACHED:
+        return "not_reached";
+    case TMC_RESCUE_REFUSED:
+        return "refused";
+    default:
+        return "not_applicable";
+    }
+}
+
+static void add_point_or_null(cJSON *o, const char *name, int has, const tmc_rescue *r,
+                              const tmc_rescue_lever *l, int i)
+{
+    if (has)
+        cJSON_AddItemToObject(o, name, json_point(r, l, i));
+    else
+        cJSON_AddNullToObject(o, name);
+}
+
+static cJSON *json_lever(const tmc_rescue *r, const tmc_rescue_lever *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    int found = l->outcome == TMC_RESCUE_FOUND;
+    cJSON_AddStringToObject(o, "key", l->bracket.key);
+    cJSON_AddNumberToObject(o, "current", l->current);
+    cJSON_AddStringToObject(o, "direction", l->larger ? "larger" : "smaller");
+    cJSON_AddStringToObject(o, "outcome", outcome_name(l->outcome));
+    if (l->why[0])
+        cJSON_AddStringToObject(o, "reason", l->why);
+    else
+        cJSON_AddNullToObject(o, "reason");
+    double bracket[3] = {l->bracket.lo, l->bracket.hi, l->bracket.tol};
+    cJSON_AddItemToObject(o, "bracket", cJSON_CreateDoubleArray(bracket, 3));
+    cJSON_AddNumberToObject(o, "doublings", l->doublings);
+    add_point_or_null(o, "found", found, r, l, l->found);
+    add_point_or_null(o, "neighbour", found, r, l, l->neighbour);
+    cJSON_AddBoolToObject(o, "uncertain", l->unresolved);
+    add_point_or_null(o, "best", l->outcome == TMC_RESCUE_UNREACHED, r, l, l->best);
+    cJSON *list = cJSON_AddArrayToObject(o, "evaluations");
+    for (int i = 0; i < l->search.n; i++)
+        cJSON_AddItemToArray(list, json_point(r, l, i));
+    return o;
+}
+
+cJSON *tmc_rescue_output_json(const tmc_rescue_report *rep)
+{
+    const tmc_rescue *r = rep->rescue;
+    const tmc_experiment *x = &r->plan.x;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "command", "rescue");
+    cJSON_AddStringToObject(root, "experiment", x->name);
+    cJSON_AddStringToObject(root, "source", x->source);
+    cJSON_AddStringToObject(root, "experiment_path", x->path);
+    cJSON_AddNumberToObject(root, "replicas", (double)x->monte_carlo.replicas);
+    char seed[24]; /* raw: cJSON rounds integers near 2^53 */
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)x->monte_carlo.seed);
+    cJSON_AddRawToObject(root, "seed", seed);
+    cJSON *t = cJSON_AddObjectToObject(root, "target");
+    cJSON_AddStringToObject(t, "text", r->target.text);
+    cJSON_AddStringToObject(t, "metric", tmc_sweep_name_metric(r->target.metric));
+    cJSON_AddStringToObject(t, "op", r->target.at_least ? ">=" : "<=");
+    cJSON_AddNumberToObject(t, "value", r->target.value);
+    cJSON_AddItemToObject(root, "plan", json_metric(&r->target, &r->plan_result));
+    cJSON_AddBoolToObject(root, "change_needed", !tmc_rescue_plan_meets(r));
+    cJSON *list = cJSON_AddArrayToObject(root, "levers");
+    for (int i = 0; i < r->n_levers && !tmc_rescue_plan_meets(r); i++)
+        cJSON_AddItemToArray(list, json_lever(r, &r->levers[i]));
+    return root;
+}

@@ -1,0 +1,266 @@
+/* rescue.c - the ways out of a plan that misses its target (rescue.h). */
+#include "rescue.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const lever_keys[] = {"job.steps", "deadline.days", "job.efficiency",
+                                         "job.cards", NULL /* the interval: x's own key */};
+
+/* The interval key x gives (config_checks.c: exactly one). */
+static const char *interval_key(const tmc_experiment *x)
+{
+    return x->checkpoint.interval_steps > 0 ? "checkpoint.interval_steps"
+                                            : "checkpoint.interval_s";
+}
+
+const char *tmc_rescue_name_lever(tmc_rescue_kind kind, const tmc_experiment *x)
+{
+    return kind == TMC_RESCUE_INTERVAL ? interval_key(x) : lever_keys[kind];
+}
+
+int tmc_rescue_parse_lever(const char *key, const tmc_experiment *x, tmc_rescue_kind *kind,
+                           tmc_error *err)
+{
+    for (int k = 0; k < TMC_RESCUE_MAX_LEVERS; k++)
+        if (!strcmp(key, tmc_rescue_name_lever((tmc_rescue_kind)k, x))) {
+            *kind = (tmc_rescue_kind)k;
+            return 0;
+        }
+    if (!strncmp(key, "checkpoint.interval_", 20))
+        return tmc_error_set(err, "--levers %s: the experiment gives its interval as %s; "
+                                  "name that key", key, interval_key(x));
+    return tmc_error_set(err, "--levers %s: not a lever; expected job.steps, deadline.days, "
+                              "job.efficiency, job.cards or %s", key, interval_key(x));
+}
+
+/* r->levers from "KEY,KEY,..." (NULL: all five). 0, or -1 with err. */
+static int parse_levers(tmc_rescue *r, const char *list, tmc_error *err)
+{
+    const tmc_experiment *x = &r->base.x;
+    if (!list) {
+        for (int k = 0; k < TMC_RESCUE_MAX_LEVERS; k++)
+            r->levers[r->n_levers++].kind = (tmc_rescue_kind)k;
+        return 0;
+    }
+    for (const char *p = list;; p += strcspn(p, ",") + 1) {
+        char key[TMC_SWEEP_KEY_LEN] = "";
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof key)
+            return tmc_error_set(err, "--levers %s: expected KEY,KEY,... (no empty or "
+                                      "overlong item)", list);
+        memcpy(key, p, len);
+        tmc_rescue_kind kind;
+        if (tmc_rescue_parse_lever(key, x, &kind, err))
+            return -1;
+        for (int i = 0; i < r->n_levers; i++)
+            if (r->levers[i].kind == kind)
+                return tmc_error_set(err, "--levers %s: %s is named twice", list, key);
+        r->levers[r->n_levers++].kind = kind;
+        if (p[len] == '\0')
+            return 0;
+    }
+}
+
+static void not_applicable(tmc_rescue_lever *l, const char *why)
+{
+    l->outcome = TMC_RESCUE_NOT_APPLICABLE;
+    snprintf(l->why, sizeof l->why, "%s", why);
+}
+
+/* Daly's optimum interval in steps K (closed_form.h), within [1, steps]:
+ * the whole run (one save, at its end) when nothing interrupts it. */
+static long optimum_steps(const tmc_closed_form *cf, long steps)
+{
+    double k = round(cf->daly_interval_s / cf->step_s);
+    return !(k < (double)steps) ? steps : k < 1 ? 1 : (long)k;
+}
+
+/* The interval lever: from the current interval to Daly's optimum, in the
+ * experiment's own key. */
+static void bracket_interval(tmc_rescue_lever *l, const tmc_sweep_setting *plan)
+{
+    const tmc_experiment *x = &plan->x;
+    const tmc_closed_form *cf = &plan->cf;
+    long k_opt = optimum_steps(cf, x->job.steps);
+    double opt = x->checkpoint.interval_steps > 0 ? (double)k_opt : k_opt * cf->step_s;
+    l->current = x->checkpoint.interval_steps > 0 ? (double)x->checkpoint.interval_steps
+                                                  : x->checkpoint.interval_s;
+    if (k_opt == cf->interval_steps) {
+        char why[256];
+        snprintf(why, sizeof why, "the interval is already Daly's optimum (%ld steps); "
+                                  "any other is slower", k_opt);
+        not_applicable(l, why);
+        return;
+    }
+    l->larger = opt > l->current;
+    l->bracket.lo = fmin(opt, l->current);
+    l->bracket.hi = fmax(opt, l->current);
+}
+
+/* Lever l's current value, direction and bracket (or NOT_APPLICABLE). */
+static void bracket_lever(tmc_rescue_lever *l, const tmc_rescue *r)
+{
+    const tmc_experiment *x = &r->plan.x;
+    tmc_sweep_bracket *b = &l->bracket;
+    switch (l->kind) {
+    case TMC_RESCUE_STEPS:
+        l->current = (double)x->job.steps;
+        b->lo = fmax(1, ceil(TMC_RESCUE_MIN_STEPS * l->current));
+        b->hi = l->current;
+        if (b->lo >= b->hi)
+            not_applicable(l, "the run is one step: none to remove");
+        break;
+    case TMC_RESCUE_DEADLINE:
+        l->current = x->deadline.days;
+        l->larger = 1;
+        b->lo = b->hi = l->current; /* the far end grows (grow_deadline) */
+        if (r->target.metric != TMC_SWEEP_PROBABILITY)
+            not_applicable(l, "the deadline does not change the completion time or the "
+                              "overhead");
+        break;
+    case TMC_RESCUE_EFFICIENCY:
+        l->current = x->job.efficiency;
+        l->larger = 1;
+        b->lo = l->current;
+        b->hi = 1;
+        if (l->current >= 1)
+            not_applicable(l, "the efficiency is already 1");
+        break;
+    case TMC_RESCUE_CARDS:
+        l->current = (double)x->job.cards;
+        l->larger = 1;
+        b->lo = l->current;
+        b->hi = TMC_RESCUE_MAX_CARDS * l->current;
+        break;
+    case TMC_RESCUE_INTERVAL:
+        bracket_interval(l, &r->plan);
+        break;
+    }
+    b->tol = l->base.integer[0] ? 0 : TMC_RESCUE_TOLERANCE * l->current;
+}
+
+int tmc_rescue_load(tmc_rescue *r, const char *path, const char *const *sets, int n_sets,
+                    const tmc_sweep_target *target, const char *levers, tmc_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->target = *target;
+    if (tmc_sweep_load_base(&r->base, path, sets, n_sets, NULL, 0, err) ||
+        tmc_sweep_check_replicas(&r->base, err) ||
+        tmc_sweep_load_setting(&r->base, NULL, &r->plan, err) || parse_levers(r, levers, err))
+        return -1;
+    for (int i = 0; i < r->n_levers; i++) {
+        tmc_rescue_lever *l = &r->levers[i];
+        const char *key = tmc_rescue_name_lever(l->kind, &r->base.x);
+        if (tmc_sweep_load_base(&l->base, path, sets, n_sets, &key, 1, err))
+            return -1;
+        snprintf(l->bracket.key, sizeof l->bracket.key, "%s", key);
+        bracket_lever(l, r);
+    }
+    return 0;
+}
+
+int tmc_rescue_run_plan(tmc_rescue *r, const tmc_rescue_options *o, tmc_error *err)
+{
+    long n = r->base.x.monte_carlo.replicas;
+    double *days = malloc((size_t)n * sizeof *days);
+    double *restarts = malloc((size_t)n * sizeof *restarts);
+    int rc = days && restarts ? tmc_sweep_run_setting(&r->plan, o->threads, o->progress, NULL,
+                                                      NULL, days, restarts, &r->plan_result,
+                                                      err)
+                              : tmc_error_set(err, "out of memory for %ld replicas", n);
+    free(days);
+    free(restarts);
+    return rc;
+}
+
+int tmc_rescue_plan_meets(const tmc_rescue *r)
+{
+    double v, lo, hi;
+    tmc_sweep_estimate_metric(&r->plan_result, r->target.metric, &v, &lo, &hi);
+    return tmc_sweep_meets_target(&r->target, v);
+}
+
+/* deadline.days: double the far end until it meets the target, at most
+ * TMC_RESCUE_MAX_DOUBLINGS times. 0, or -1 as tmc_sweep_search_evaluate. */
+static int grow_deadline(tmc_rescue_lever *l, const tmc_sweep_target *t, tmc_error *err)
+{
+    double m = NAN;
+    while (l->doublings < TMC_RESCUE_MAX_DOUBLINGS && !tmc_sweep_meets_target(t, m)) {
+        l->bracket.hi *= 2;
+        l->doublings++;
+        if (tmc_sweep_search_evaluate(l->bracket.hi, &l->search, &m, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* The evaluation with the best metric; of equals, the last made (the
+ * farthest from the plan). */
+static int best_evaluation(const tmc_rescue_lever *l, const tmc_sweep_target *t)
+{
+    int best = 0;
+    double v, lo, hi, best_v = NAN;
+    for (int i = 0; i < l->search.n; i++) {
+        tmc_sweep_estimate_metric(&l->search.results[i], t->metric, &v, &lo, &hi);
+        if (i == 0 || (t->at_least ? v >= best_v : v <= best_v)) {
+            best = i;
+            best_v = v;
+        }
+    }
+    return best;
+}
+
+/* The outcome of a bisection that returned rc (tmc_sweep_bisect). 0, or the
+ * failure to pass on. */
+static int settle(tmc_rescue_lever *l, const tmc_sweep_target *t, int rc, tmc_error *err)
+{
+    const tmc_sweep_search *s = &l->search;
+    if (rc == 0) {
+        l->outcome = TMC_RESCUE_FOUND;
+        l->found = tmc_sweep_search_find(s, l->bisection.found);
+        l->neighbour = tmc_sweep_search_find(s, l->bisection.neighbour);
+        l->unresolved = tmc_sweep_is_unresolved(t, &s->results[l->found]) ||
+                        tmc_sweep_is_unresolved(t, &s->results[l->neighbour]);
+        return 0;
+    }
+    if (rc == 1) { /* neither end meets: the current one misses */
+        l->outcome = TMC_RESCUE_UNREACHED;
+        l->best = best_evaluation(l, t);
+        err->msg[0] = '\0';
+        return 0;
+    }
+    if (s->failure != TMC_SWEEP_SEARCH_REFUSED)
+        return s->failure;
+    l->outcome = TMC_RESCUE_REFUSED;
+    snprintf(l->why, sizeof l->why, "%s", err->msg[0] ? err->msg : "a setting was refused "
+                                                                   "(the message above)");
+    err->msg[0] = '\0';
+    return 0;
+}
+
+int tmc_rescue_run_lever(tmc_rescue *r, int i, const tmc_rescue_options *o, tmc_error *err)
+{
+    tmc_rescue_lever *l = &r->levers[i];
+    tmc_sweep_search *s = &l->search;
+    if (tmc_sweep_search_init(s, &l->base, &r->target, err) ||
+        tmc_sweep_search_seed(s, l->current, &r->plan_result, err))
+        return -1;
+    s->threads = o->threads;
+    s->progress = o->progress;
+    s->check = o->check;
+    s->check_ctx = o->check_ctx;
+    int rc = l->kind == TMC_RESCUE_DEADLINE ? grow_deadline(l, &r->target, err) : 0;
+    if (!rc)
+        rc = tmc_sweep_bisect(&r->target, &l->bracket, l->base.integer[0],
+                              tmc_sweep_search_evaluate, s, &l->bisection, err);
+    return settle(l, &r->target, rc, err);
+}
+
+void tmc_rescue_free(tmc_rescue *r)
+{
+    for (int i = 0; i < r->n_levers; i++)
+        tmc_sweep_search_free(&r->levers[i].search);
+}

@@ -1,0 +1,115 @@
+/* rescue.h - the ways out of a plan that misses its target (issue 20,
+ * `trainmc rescue`): for each lever alone - fewer steps (tokens), a later
+ * deadline, a higher efficiency, more cards, the checkpoint interval moved
+ * toward Daly's optimum - the smallest change that meets the target, found
+ * by bisection (tmc_sweep_bisect) through a tmc_sweep_search: every
+ * evaluation runs the same replicas and seed (common random numbers).
+ *
+ * Each lever's bracket runs from the current value (which misses) to a far
+ * end: job.steps down to TMC_RESCUE_MIN_STEPS of the current (integers);
+ * deadline.days up to the first of 2x, 4x, ... the current that meets, at
+ * most TMC_RESCUE_MAX_DOUBLINGS doublings; job.efficiency up to 1; job.cards
+ * up to TMC_RESCUE_MAX_CARDS times the current (integers); the experiment's
+ * own interval key (interval_s or interval_steps) to Daly's optimum (the
+ * run's length when nothing interrupts it), since past the optimum the
+ * metric turns back and bisection needs it monotone. A non-integer lever is
+ * bisected until its bracket is TMC_RESCUE_TOLERANCE of the current value
+ * wide. It prints nothing and never exits: src/cli/cli_rescue.c is its
+ * client, src/io/rescue_output.h its report. */
+#ifndef TMC_RESCUE_H
+#define TMC_RESCUE_H
+
+#include "sweep.h"
+#include "sweep_search.h"
+
+#define TMC_RESCUE_MAX_LEVERS 5
+#define TMC_RESCUE_TOLERANCE 1e-4    /* a non-integer lever's, of its current value */
+#define TMC_RESCUE_MIN_STEPS 0.1     /* job.steps' far end, of the current steps */
+#define TMC_RESCUE_MAX_CARDS 4       /* job.cards' far end, times the current cards */
+#define TMC_RESCUE_MAX_DOUBLINGS 6   /* deadline.days' far end: at most 64x the current */
+
+typedef enum {
+    TMC_RESCUE_STEPS,
+    TMC_RESCUE_DEADLINE,
+    TMC_RESCUE_EFFICIENCY,
+    TMC_RESCUE_CARDS,
+    TMC_RESCUE_INTERVAL
+} tmc_rescue_kind;
+
+typedef enum {
+    TMC_RESCUE_PENDING,        /* not run yet */
+    TMC_RESCUE_FOUND,          /* found meets the target, neighbour does not */
+    TMC_RESCUE_UNREACHED,      /* no end of the bracket meets it: best is the best reached */
+    TMC_RESCUE_NOT_APPLICABLE, /* the lever cannot help (why says why) */
+    TMC_RESCUE_REFUSED         /* a setting was refused (why, or the check, says why) */
+} tmc_rescue_outcome;
+
+typedef struct {
+    tmc_rescue_kind kind;
+    tmc_sweep_base base;        /* the experiment with this lever's key */
+    double current;             /* the key's value in the plan */
+    int larger;                 /* 1: larger values help; 0: smaller */
+    tmc_sweep_bracket bracket;  /* key, [lo, hi], tol (0: integers) */
+    int doublings;              /* deadline.days: how often its far end was doubled */
+    tmc_rescue_outcome outcome;
+    char why[1024];             /* NOT_APPLICABLE, REFUSED: why; else "" */
+    tmc_sweep_search search;    /* the evaluations, in order */
+    tmc_sweep_bisection bisection; /* FOUND */
+    int found, neighbour;       /* FOUND: their indices in search */
+    int best;                   /* UNREACHED: the index of the best metric */
+    int unresolved;             /* FOUND: the target lies inside either one's 95 % interval */
+} tmc_rescue_lever;
+
+/* The whole search (large: on the heap). */
+typedef struct {
+    tmc_sweep_target target;
+    tmc_sweep_base base;              /* no key: the plan as it stands */
+    tmc_sweep_setting plan;
+    tmc_sweep_result plan_result;
+    int n_levers;
+    tmc_rescue_lever levers[TMC_RESCUE_MAX_LEVERS];
+} tmc_rescue;
+
+/* How the evaluations run (sweep_search.h). */
+typedef struct {
+    int threads;                /* >= 1 */
+    tmc_progress_fn progress;   /* NULL: none */
+    tmc_sweep_check_fn check;   /* NULL: run every setting */
+    void *check_ctx;
+} tmc_rescue_options;
+
+/* The lever named key (a dotted experiment key) into *kind. The interval
+ * lever is the key x gives (checkpoint.interval_s or .interval_steps).
+ * Returns 0, or -1 with err = "--levers KEY: ..." naming the levers. */
+int tmc_rescue_parse_lever(const char *key, const tmc_experiment *x, tmc_rescue_kind *kind,
+                           tmc_error *err);
+
+/* The name of lever `kind` of x: its experiment key. */
+const char *tmc_rescue_name_lever(tmc_rescue_kind kind, const tmc_experiment *x);
+
+/* Load the plan (the experiment at path with sets[n_sets], the --set
+ * overrides and --replicas, --seed, all borrowed) into r and its levers:
+ * `levers` is "KEY,KEY,..." (tmc_rescue_parse_lever, no lever twice) or NULL
+ * for all five. Each lever gets its base, current value, direction and
+ * bracket, or NOT_APPLICABLE with why. Returns 0, or -1 with err (a config
+ * message, a bad lever, fewer than 2 replicas). */
+int tmc_rescue_load(tmc_rescue *r, const char *path, const char *const *sets, int n_sets,
+                    const tmc_sweep_target *target, const char *levers, tmc_error *err);
+
+/* Run the plan as it stands into r->plan_result. Returns 0,
+ * TMC_RUNNER_STOPPED with err, or -1 with err (memory). */
+int tmc_rescue_run_plan(tmc_rescue *r, const tmc_rescue_options *o, tmc_error *err);
+
+/* 1 when the plan as it stands meets the target (after tmc_rescue_run_plan). */
+int tmc_rescue_plan_meets(const tmc_rescue *r);
+
+/* Bisect lever i (a pending one; the plan run): the plan's result seeds its
+ * search at the current value, a deadline's far end is grown, then
+ * tmc_sweep_bisect, and the outcome is set. Returns 0 (an outcome, REFUSED
+ * included: o->check refused a setting, or the table a value);
+ * TMC_RUNNER_STOPPED with err; -1 with err (memory). */
+int tmc_rescue_run_lever(tmc_rescue *r, int i, const tmc_rescue_options *o, tmc_error *err);
+
+void tmc_rescue_free(tmc_rescue *r);
+
+#endif
