@@ -37,6 +37,10 @@ static const char *usage_main =
     "  rescue EXPERIMENT.json the smallest change of each lever alone (steps, deadline,\n"
     "                        efficiency, cards, interval) that meets a target the plan misses\n"
     "\n"
+    "from logs (own options, not yet in the man page):\n"
+    "  fit FAULTLOG          a failure model fitted to a cluster's fault log: rates with\n"
+    "                        exact intervals, lifetime and repair laws, overdispersion\n"
+    "\n"
     "options:\n"
     "  -h, --help            this help; `trainmc run --help` for the command\n"
     "  -V, --version         print the version\n"
@@ -106,6 +110,10 @@ int main(int argc, char **argv)
         return finish(tmc_cli_print_man(commands, N_COMMANDS, SUMMARY));
     if (!strcmp(cmd, "help-bash-completion"))
         return finish(tmc_cli_print_bash_completion(commands, N_COMMANDS));
+    /* fit parses its own options (cli_fit.c), so it is not in the table
+     * the man page and the completion are made from */
+    if (!strcmp(cmd, "fit"))
+        return run_command(tmc_cli_fit, argc, argv);
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(cmd, commands[i].name))
             return run_command(commands[i].fn, argc, argv);

@@ -1,0 +1,384 @@
+/* fit_output.c - `trainmc fit`'s text and JSON reports and its failures
+ * distribution file (fit.h). */
+#include "fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------- text ---------- */
+
+static void interval_text(FILE *f, tmc_fit_interval v)
+{
+    if (isinf(v.hi))
+        fprintf(f, "%.4g [%.4g, inf]", v.value, v.lo);
+    else
+        fprintf(f, "%.4g [%.4g, %.4g]", v.value, v.lo, v.hi);
+}
+
+static const char *node_meaning(const tmc_fit_result *r, double alpha)
+{
+    if (r->per_node.p >= alpha)
+        return "consistent with one Poisson rate for every node: a per-card exponential "
+               "law with one MTBF fits";
+    return "faults concentrate on a few nodes: one MTBF for every card understates repeat "
+           "faults of a bad node (replace or drain it); the cluster rate is still right";
+}
+
+static const char *window_meaning(const tmc_fit_result *r, double alpha)
+{
+    if (r->per_window.p >= alpha)
+        return "the rate is steady over time: a constant rate fits";
+    return "the rate changes over time (bursts, campaigns, ageing): a job in a bad period sees "
+           "more faults than the mean rate predicts";
+}
+
+static const char *simultaneous_meaning(const tmc_fit_result *r, double alpha)
+{
+    if (r->simultaneous.p >= alpha)
+        return "no more coincident faults than chance: nodes fail independently";
+    return "nodes fail together far more often than chance (shared switch, power, rollout): "
+           "model these as common outages (outages.*) rather than card faults";
+}
+
+static const char *life_meaning(const tmc_fit_result *r, double alpha)
+{
+    if (r->life.lr_p >= alpha)
+        return "shape 1 is not rejected: exponential up times (a constant hazard)";
+    if (r->life.weibull.shape < 1)
+        return "shape < 1: a node that was just repaired fails again sooner than the mean "
+               "(repeat faults, or a mix of good and bad nodes); not a constant hazard";
+    return "shape > 1: the hazard rises with the time since repair (wear-out)";
+}
+
+void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
+{
+    const tmc_fit_options *o = &r->opt;
+    double cl = 100 * o->confidence, alpha = 1 - o->confidence;
+    fprintf(f, "trainmc fit: %s\n", o->log_path);
+    fprintf(f, "faults     %d read", r->n_read);
+    if (o->n_exclude) {
+        fprintf(f, ", %d left out (", r->n_excluded);
+        for (int i = 0; i < o->n_exclude; i++)
+            fprintf(f, "%s%s %d", i ? ", " : "", o->exclude[i], r->excluded[i]);
+        fprintf(f, ")");
+    }
+    fprintf(f, ", %d fitted; %d of %ld nodes had one\n", r->n_faults, r->nodes_seen, o->nodes);
+    if (r->unmatched_ends)
+        fprintf(f, "           %d fault_end events without an open fault on their node "
+                   "(ignored)\n", r->unmatched_ends);
+    fprintf(f, "exposure   %ld nodes x %ld cards over %.6g days%s = %.0f node-days, %.0f "
+               "card-days\n\n", o->nodes, o->cards_per_node, r->span_days,
+            o->span_days > 0 ? "" : " (the last event)", r->node_days, r->card_days);
+
+    fprintf(f, "Failure rate (exact Poisson %g %% intervals, Garwood 1936)\n", cl);
+    const char *who[] = {"cluster", "node", "card"};
+    const tmc_fit_interval *rates[] = {&r->rate_cluster, &r->rate_node, &r->rate_card};
+    const tmc_fit_interval *mtbf[] = {&r->mtbf_cluster, &r->mtbf_node, &r->mtbf_card};
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, "  %-8s faults/day ", who[i]);
+        interval_text(f, *rates[i]);
+        fprintf(f, "   %s days ", i ? "MTBF" : "between faults,");
+        interval_text(f, *mtbf[i]);
+        fprintf(f, "\n");
+    }
+
+    fprintf(f, "\nLifetime of a node (up time from the start or the last repair to the next "
+               "fault; ML, right-censored)\n");
+    const tmc_lifetime_sample *s = &r->sample;
+    fprintf(f, "  %d up times observed, %d censored (to the span's end; %ld nodes never "
+               "failed)", s->n_obs, s->n_cens, o->nodes - r->nodes_seen);
+    if (s->n_overlapping)
+        fprintf(f, "; %d fault(s) began while their node was down (no up time: left out)",
+                s->n_overlapping);
+    fprintf(f, "\n");
+    if (!r->life_ok)
+        fprintf(f, "  %s\n", r->life_note);
+    else {
+        const tmc_lifetime_fit *l = &r->life;
+        fprintf(f, "  exponential  rate/day ");
+        interval_text(f, (tmc_fit_interval){l->rate, l->rate_lo, l->rate_hi});
+        fprintf(f, "  mean %.4g days  log-lik %.2f\n", 1 / l->rate, l->exp_loglik);
+        fprintf(f, "  weibull      shape %.4g +- %.2g (se)  scale %.4g days  mean %.4g days  "
+                   "log-lik %.2f\n", l->weibull.shape, l->weibull.shape_se, l->weibull.scale,
+                l->weibull.mean, l->weibull.loglik);
+        fprintf(f, "  LR test of shape = 1: 2 dlogL = %.3f, p = %.3g (chi-square, 1 dof)\n",
+                l->lr, l->lr_p);
+        fprintf(f, "  -> %s\n", life_meaning(r, alpha));
+    }
+
+    fprintf(f, "\nRepair time (fault_end - fault_start; ML)\n");
+    const tmc_repair_fit *p = &r->repair;
+    fprintf(f, "  %d repaired, %d zero-length (counted in the rates, left out of the laws), %d "
+               "not repaired in the log\n", r->n_faults - p->n_open, p->n_zero, p->n_open);
+    if (!r->repair_ok)
+        fprintf(f, "  %s\n", r->repair_note);
+    else {
+        fprintf(f, "  %d fitted: mean %.4g days [%.4g, %.4g] (%.4g h), median %.4g days, max "
+                   "%.4g days\n", p->n, p->mean_days, r->repair_mean_days.lo,
+                r->repair_mean_days.hi, 24 * p->mean_days, p->median_days, p->max_days);
+        fprintf(f, "  %-13s %-34s %10s %10s %10s %7s %9s\n", "law", "parameters", "mean d",
+                "log-lik", "AIC", "KS D", "KS p");
+        for (int i = 0; i < TMC_REPAIR_LAWS; i++) {
+            const tmc_repair_law *l = &p->law[i];
+            char par[64];
+            if (!l->ok) {
+                fprintf(f, "  %-13s (not fitted)\n", l->name);
+                continue;
+            }
+            if (i == TMC_REPAIR_LAW_LOGNORMAL)
+                snprintf(par, sizeof par, "mu %.4g sigma %.4g (ln days)", l->p1, l->p2);
+            else if (i == TMC_REPAIR_LAW_WEIBULL)
+                snprintf(par, sizeof par, "shape %.4g scale %.4g days", l->p1, l->p2);
+            else
+                snprintf(par, sizeof par, "mean %.4g days", l->p1);
+            fprintf(f, "  %-11s%s %-34s %10.4g %10.2f %10.2f %7.4f %9.3g\n", l->name,
+                    i == p->best ? " *" : "  ", par, l->mean_days, l->loglik, l->aic, l->ks_d,
+                    l->ks_p);
+        }
+        fprintf(f, "  * lowest AIC. KS p-values are conservative (parameters fitted to the "
+                   "same times).\n");
+    }
+
+    fprintf(f, "\nCause mix (Class; %d faults)\n", r->n_faults);
+    for (int i = 0; i < r->n_causes; i++)
+        fprintf(f, "  %5d  %5.1f %%  %s\n", r->causes[i].count,
+                100.0 * r->causes[i].count / r->n_faults, r->causes[i].name);
+
+    fprintf(f, "\nAgainst the Poisson assumption\n");
+    const tmc_dispersion *d = &r->per_node;
+    if (d->total) {
+        fprintf(f, "  per node: dispersion index %.3g (chi-square %.1f on %d dof, p = %.3g); "
+                   "most faults: %ld on node %s (P(any of %d Poisson(%.3g) nodes >= %ld) = "
+                   "%.3g)\n", d->index, d->chi2, d->n - 1, d->p, d->max, r->worst_node, d->n,
+                d->mean, d->max, d->p_max);
+        fprintf(f, "    -> %s\n", node_meaning(r, alpha));
+    }
+    d = &r->per_window;
+    if (r->windows_ok) {
+        fprintf(f, "  per %g days: dispersion index %.3g (chi-square %.1f on %d dof, p = %.3g; "
+                   "%d whole windows, most %ld faults)\n", o->window_days, d->index, d->chi2,
+                d->n - 1, d->p, d->n, d->max);
+        fprintf(f, "    -> %s\n", window_meaning(r, alpha));
+    } else
+        fprintf(f, "  per %g days: fewer than 2 whole windows in the span\n", o->window_days);
+    const tmc_simultaneous *m = &r->simultaneous;
+    fprintf(f, "  simultaneous: %ld pairs of faults on different nodes starting within %g s, "
+               "%.3g expected if independent (ratio %.3g, p = %.3g); %d groups, the largest "
+               "%d nodes (day %.4g)\n", m->pairs, o->simultaneous_s, m->expected, m->ratio,
+            m->p, m->groups, m->largest, m->largest_at_days);
+    fprintf(f, "    -> %s\n", simultaneous_meaning(r, alpha));
+}
+
+/* ---------- JSON ---------- */
+
+static cJSON *interval_json(tmc_fit_interval v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "value", v.value);
+    cJSON_AddNumberToObject(o, "lo", v.lo);
+    if (isinf(v.hi))
+        cJSON_AddNullToObject(o, "hi"); /* unbounded */
+    else
+        cJSON_AddNumberToObject(o, "hi", v.hi);
+    return o;
+}
+
+static cJSON *dispersion_json(const tmc_dispersion *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "counts", d->n);
+    cJSON_AddNumberToObject(o, "mean", d->mean);
+    cJSON_AddNumberToObject(o, "variance", d->var);
+    cJSON_AddNumberToObject(o, "index", d->index);
+    cJSON_AddNumberToObject(o, "chi2", d->chi2);
+    cJSON_AddNumberToObject(o, "dof", d->n - 1);
+    cJSON_AddNumberToObject(o, "p", d->p);
+    cJSON_AddNumberToObject(o, "max", (double)d->max);
+    cJSON_AddNumberToObject(o, "p_max", d->p_max);
+    return o;
+}
+
+cJSON *tmc_fit_output_json(const tmc_fit_result *r)
+{
+    const tmc_fit_options *o = &r->opt;
+    cJSON *root = cJSON_CreateObject(), *x, *y;
+    cJSON_AddStringToObject(root, "log", o->log_path);
+    cJSON_AddNumberToObject(root, "confidence", o->confidence);
+    x = cJSON_AddObjectToObject(root, "exposure");
+    cJSON_AddNumberToObject(x, "nodes", (double)o->nodes);
+    cJSON_AddNumberToObject(x, "cards_per_node", (double)o->cards_per_node);
+    cJSON_AddNumberToObject(x, "span_days", r->span_days);
+    cJSON_AddNumberToObject(x, "node_days", r->node_days);
+    cJSON_AddNumberToObject(x, "card_days", r->card_days);
+    x = cJSON_AddObjectToObject(root, "faults");
+    cJSON_AddNumberToObject(x, "read", r->n_read);
+    y = cJSON_AddArrayToObject(x, "excluded");
+    for (int i = 0; i < o->n_exclude; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "cause", o->exclude[i]);
+        cJSON_AddNumberToObject(e, "count", r->excluded[i]);
+        cJSON_AddItemToArray(y, e);
+    }
+    cJSON_AddNumberToObject(x, "fitted", r->n_faults);
+    cJSON_AddNumberToObject(x, "nodes_with_faults", r->nodes_seen);
+    cJSON_AddNumberToObject(x, "unmatched_ends", r->unmatched_ends);
+    x = cJSON_AddObjectToObject(root, "rate_per_day");
+    cJSON_AddItemToObject(x, "cluster", interval_json(r->rate_cluster));
+    cJSON_AddItemToObject(x, "node", interval_json(r->rate_node));
+    cJSON_AddItemToObject(x, "card", interval_json(r->rate_card));
+    x = cJSON_AddObjectToObject(root, "mtbf_days");
+    cJSON_AddItemToObject(x, "cluster", interval_json(r->mtbf_cluster));
+    cJSON_AddItemToObject(x, "node", interval_json(r->mtbf_node));
+    cJSON_AddItemToObject(x, "card", interval_json(r->mtbf_card));
+
+    x = cJSON_AddObjectToObject(root, "lifetime");
+    cJSON_AddNumberToObject(x, "observed", r->sample.n_obs);
+    cJSON_AddNumberToObject(x, "censored", r->sample.n_cens);
+    cJSON_AddNumberToObject(x, "overlapping", r->sample.n_overlapping);
+    cJSON_AddNumberToObject(x, "up_days", r->sample.exposure_days);
+    if (r->life_ok) {
+        const tmc_lifetime_fit *l = &r->life;
+        y = cJSON_AddObjectToObject(x, "exponential");
+        cJSON_AddItemToObject(y, "rate_per_day",
+                              interval_json((tmc_fit_interval){l->rate, l->rate_lo, l->rate_hi}));
+        cJSON_AddNumberToObject(y, "mean_days", 1 / l->rate);
+        cJSON_AddNumberToObject(y, "loglik", l->exp_loglik);
+        y = cJSON_AddObjectToObject(x, "weibull");
+        cJSON_AddNumberToObject(y, "shape", l->weibull.shape);
+        cJSON_AddNumberToObject(y, "shape_se", l->weibull.shape_se);
+        cJSON_AddNumberToObject(y, "scale_days", l->weibull.scale);
+        cJSON_AddNumberToObject(y, "mean_days", l->weibull.mean);
+        cJSON_AddNumberToObject(y, "loglik", l->weibull.loglik);
+        cJSON_AddNumberToObject(x, "lr", l->lr);
+        cJSON_AddNumberToObject(x, "lr_p", l->lr_p);
+    } else
+        cJSON_AddStringToObject(x, "note", r->life_note);
+
+    x = cJSON_AddObjectToObject(root, "repair");
+    const tmc_repair_fit *p = &r->repair;
+    cJSON_AddNumberToObject(x, "repaired", r->n_faults - p->n_open);
+    cJSON_AddNumberToObject(x, "zero_length", p->n_zero);
+    cJSON_AddNumberToObject(x, "not_repaired", p->n_open);
+    if (r->repair_ok) {
+        cJSON_AddNumberToObject(x, "fitted", p->n);
+        cJSON_AddItemToObject(x, "mean_days", interval_json(r->repair_mean_days));
+        cJSON_AddNumberToObject(x, "median_days", p->median_days);
+        cJSON_AddNumberToObject(x, "max_days", p->max_days);
+        cJSON_AddStringToObject(x, "best", p->law[p->best].name);
+        y = cJSON_AddObjectToObject(x, "laws");
+        for (int i = 0; i < TMC_REPAIR_LAWS; i++) {
+            const tmc_repair_law *l = &p->law[i];
+            if (!l->ok)
+                continue;
+            cJSON *z = cJSON_AddObjectToObject(y, l->name);
+            if (i == TMC_REPAIR_LAW_LOGNORMAL) {
+                cJSON_AddNumberToObject(z, "mu", l->p1);
+                cJSON_AddNumberToObject(z, "sigma", l->p2);
+            } else if (i == TMC_REPAIR_LAW_WEIBULL) {
+                cJSON_AddNumberToObject(z, "shape", l->p1);
+                cJSON_AddNumberToObject(z, "scale_days", l->p2);
+            }
+            cJSON_AddNumberToObject(z, "mean_days", l->mean_days);
+            cJSON_AddNumberToObject(z, "loglik", l->loglik);
+            cJSON_AddNumberToObject(z, "aic", l->aic);
+            cJSON_AddNumberToObject(z, "ks_d", l->ks_d);
+            cJSON_AddNumberToObject(z, "ks_p", l->ks_p);
+        }
+    } else
+        cJSON_AddStringToObject(x, "note", r->repair_note);
+
+    x = cJSON_AddArrayToObject(root, "causes");
+    for (int i = 0; i < r->n_causes; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", r->causes[i].name);
+        cJSON_AddNumberToObject(c, "count", r->causes[i].count);
+        cJSON_AddItemToArray(x, c);
+    }
+
+    x = cJSON_AddObjectToObject(root, "dispersion");
+    y = dispersion_json(&r->per_node);
+    cJSON_AddStringToObject(y, "max_node", r->worst_node ? r->worst_node : "");
+    cJSON_AddItemToObject(x, "per_node", y);
+    if (r->windows_ok) {
+        y = dispersion_json(&r->per_window);
+        cJSON_AddNumberToObject(y, "window_days", o->window_days);
+        cJSON_AddItemToObject(x, "per_window", y);
+    }
+    const tmc_simultaneous *m = &r->simultaneous;
+    y = cJSON_AddObjectToObject(x, "simultaneous");
+    cJSON_AddNumberToObject(y, "window_s", o->simultaneous_s);
+    cJSON_AddNumberToObject(y, "pairs", (double)m->pairs);
+    cJSON_AddNumberToObject(y, "expected", m->expected);
+    cJSON_AddNumberToObject(y, "p", m->p);
+    cJSON_AddNumberToObject(y, "groups", m->groups);
+    cJSON_AddNumberToObject(y, "largest_group_nodes", m->largest);
+    if (cJSON_IsInvalid(root) || !cJSON_GetObjectItem(root, "dispersion")) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* ---------- the distribution file ---------- */
+
+cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
+{
+    const tmc_fit_options *o = &r->opt;
+    int weibull = !strcmp(law, "weibull");
+    if ((!weibull && strcmp(law, "exponential")) || (weibull && !r->life_ok) ||
+        !r->repair_ok || r->n_faults < 1)
+        return NULL;
+    char excl[512] = "", source[2048], desc[2048];
+    for (int i = 0; i < o->n_exclude; i++) {
+        size_t len = strlen(excl);
+        snprintf(excl + len, sizeof excl - len, "%s%s (%d)", i ? ", " : " (left out: ",
+                 o->exclude[i], r->excluded[i]);
+    }
+    double cl = 100 * o->confidence, mtbf;
+    char lawtext[512];
+    if (weibull) {
+        mtbf = (double)o->cards_per_node * r->life.weibull.mean;
+        snprintf(lawtext, sizeof lawtext, "Weibull shape %.4g (se %.2g) fitted to %d node up "
+                 "times with right-censoring (LR test of shape 1: p = %.3g); per_card_mtbf_days "
+                 "= %ld cards x the node's Weibull mean %.4g days", r->life.weibull.shape,
+                 r->life.weibull.shape_se, r->life.n_events, r->life.lr_p, o->cards_per_node,
+                 r->life.weibull.mean);
+    } else {
+        mtbf = r->mtbf_card.value;
+        snprintf(lawtext, sizeof lawtext, "exponential; per_card_mtbf_days = card-days / "
+                 "faults = %.0f / %d, %g %% Garwood interval [%.4g, %.4g] days; the node "
+                 "lifetime's Weibull shape was %.3g (LR test of shape 1: p = %.3g)",
+                 r->card_days, r->n_faults, cl, r->mtbf_card.lo, r->mtbf_card.hi,
+                 r->life_ok ? r->life.weibull.shape : NAN, r->life_ok ? r->life.lr_p : NAN);
+    }
+    snprintf(source, sizeof source, "trainmc fit of %s: %d faults%s%s on %ld nodes x %ld cards "
+             "over %.6g days (%.0f card-days)", o->log_path, r->n_faults, excl,
+             o->n_exclude ? ")," : ",", o->nodes,
+             o->cards_per_node, r->span_days, r->card_days);
+    const tmc_repair_fit *p = &r->repair;
+    const tmc_repair_law *best = &p->law[p->best];
+    snprintf(desc, sizeof desc, "lifetime: %s. Node MTBF %.4g days [%.4g, %.4g] (%g %%). "
+             "Repair: mean of %d positive repair times %.4g h [%.4g, %.4g] (%d zero-length "
+             "left out); the best law by AIC was %s (KS p = %.3g), but an experiment's repair "
+             "law is exponential or fixed with this mean. Counts per node: dispersion index "
+             "%.3g (p = %.3g); simultaneous faults within %g s: %ld pairs, %.3g expected.",
+             lawtext, r->mtbf_node.value, r->mtbf_node.lo, r->mtbf_node.hi, cl, p->n,
+             24 * p->mean_days, 24 * r->repair_mean_days.lo, 24 * r->repair_mean_days.hi,
+             p->n_zero, best->name, best->ks_p, r->per_node.index, r->per_node.p,
+             o->simultaneous_s, r->simultaneous.pairs, r->simultaneous.expected);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "source", source);
+    cJSON_AddStringToObject(root, "description", desc);
+    cJSON_AddStringToObject(root, "distribution", weibull ? "weibull" : "exponential");
+    cJSON_AddNumberToObject(root, "per_card_mtbf_days", mtbf);
+    if (weibull)
+        cJSON_AddNumberToObject(root, "shape", r->life.weibull.shape);
+    cJSON_AddNumberToObject(root, "repair_mean_hours", 24 * p->mean_days);
+    cJSON_AddStringToObject(root, "repair_distribution", "exponential");
+    if (cJSON_IsInvalid(root) || !cJSON_GetObjectItem(root, "repair_distribution")) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}

@@ -1,0 +1,125 @@
+/* repair_fit.c - repair-time laws by maximum likelihood (repair_fit.h). */
+#include "repair_fit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+
+#include "ks.h"
+#include "lifetime_fit.h"
+
+static int ascending(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double cdf_lognormal(double x, void *ctx)
+{
+    const tmc_repair_law *l = ctx;
+    return gsl_cdf_lognormal_P(x, l->p1, l->p2);
+}
+
+static double cdf_weibull(double x, void *ctx)
+{
+    const tmc_repair_law *l = ctx;
+    return gsl_cdf_weibull_P(x, l->p2, l->p1);
+}
+
+static double cdf_exponential(double x, void *ctx)
+{
+    const tmc_repair_law *l = ctx;
+    return gsl_cdf_exponential_P(x, l->p1);
+}
+
+int tmc_repair_fit_times(const double *t, int n, tmc_repair_fit *out, tmc_error *err)
+{
+    if (n < 2)
+        return tmc_error_set(err, "%d positive repair time%s: a repair law needs at least 2",
+                             n, n == 1 ? "" : "s");
+    double *x = malloc(sizeof *x * (size_t)n);
+    if (!x)
+        return tmc_error_set(err, "out of memory");
+    memcpy(x, t, sizeof *x * (size_t)n);
+    qsort(x, (size_t)n, sizeof *x, ascending);
+    if (!(x[0] > 0)) {
+        double bad = x[0];
+        free(x);
+        return tmc_error_set(err, "a repair time of %g days; the laws need times > 0", bad);
+    }
+    out->n = n;
+    double sum = 0, sum_log = 0, ss = 0;
+    for (int i = 0; i < n; i++)
+        sum += x[i], sum_log += log(x[i]);
+    double mu = sum_log / n, mean = sum / n;
+    for (int i = 0; i < n; i++)
+        ss += (log(x[i]) - mu) * (log(x[i]) - mu);
+    double sigma = sqrt(ss / n);
+    out->mean_days = mean;
+    out->median_days = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    out->max_days = x[n - 1];
+
+    tmc_repair_law *l = &out->law[TMC_REPAIR_LAW_LOGNORMAL];
+    *l = (tmc_repair_law){"lognormal", 2, mu, sigma, exp(mu + sigma * sigma / 2), NAN, NAN,
+                          NAN, NAN, sigma > 0};
+    if (l->ok) {
+        l->loglik = -sum_log - n * log(sigma) - 0.5 * n * log(2 * M_PI) - 0.5 * n;
+        l->ks_d = tmc_ks_compute_statistic(x, n, cdf_lognormal, l);
+    }
+
+    l = &out->law[TMC_REPAIR_LAW_WEIBULL];
+    tmc_weibull_fit w;
+    tmc_error werr = {""};
+    int wok = !tmc_lifetime_fit_weibull(x, n, NULL, 0, &w, &werr);
+    *l = (tmc_repair_law){"weibull", 2, w.shape, w.scale, w.mean, w.loglik, NAN, NAN, NAN,
+                          wok};
+    if (l->ok)
+        l->ks_d = tmc_ks_compute_statistic(x, n, cdf_weibull, l);
+
+    l = &out->law[TMC_REPAIR_LAW_EXPONENTIAL];
+    *l = (tmc_repair_law){"exponential", 1, mean, NAN, mean, -n * log(mean) - n, NAN, NAN,
+                          NAN, 1};
+    l->ks_d = tmc_ks_compute_statistic(x, n, cdf_exponential, l);
+
+    out->best = -1;
+    for (int i = 0; i < TMC_REPAIR_LAWS; i++) {
+        l = &out->law[i];
+        if (!l->ok)
+            continue;
+        l->aic = 2 * l->n_params - 2 * l->loglik;
+        l->ks_p = tmc_ks_pvalue(l->ks_d, n);
+        if (out->best < 0 || l->aic < out->law[out->best].aic)
+            out->best = i;
+    }
+    free(x);
+    return 0;
+}
+
+int tmc_repair_fit_laws(const tmc_fault_log *log, tmc_repair_fit *out, tmc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->n_faults = log->n_faults;
+    double *t = malloc(sizeof *t * (size_t)(log->n_faults + 1)), sum_all = 0;
+    if (!t)
+        return tmc_error_set(err, "out of memory");
+    int n = 0, repaired = 0;
+    for (int i = 0; i < log->n_faults; i++) {
+        const tmc_fault *f = &log->faults[i];
+        if (isnan(f->end_days)) {
+            out->n_open++;
+            continue;
+        }
+        double d = f->end_days - f->start_days;
+        repaired++;
+        sum_all += d;
+        if (d > 0)
+            t[n++] = d;
+        else
+            out->n_zero++;
+    }
+    out->mean_all_days = repaired ? sum_all / repaired : NAN;
+    int rc = tmc_repair_fit_times(t, n, out, err);
+    free(t);
+    return rc;
+}

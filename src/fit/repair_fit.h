@@ -1,0 +1,46 @@
+/* repair_fit.h - the repair-time law of a fault log: lognormal, Weibull and
+ * exponential by maximum likelihood, each with its Kolmogorov-Smirnov
+ * statistic and p-value (docs/fit.md 4). */
+#ifndef TMC_REPAIR_FIT_H
+#define TMC_REPAIR_FIT_H
+
+#include "error.h"
+#include "fault_log.h"
+
+enum { TMC_REPAIR_LAW_LOGNORMAL, TMC_REPAIR_LAW_WEIBULL, TMC_REPAIR_LAW_EXPONENTIAL, TMC_REPAIR_LAWS };
+
+/* One law fitted to the positive repair times (days). */
+typedef struct {
+    const char *name; /* "lognormal", "weibull", "exponential" */
+    int n_params;
+    /* lognormal: p1 = mu, p2 = sigma of ln(days); weibull: p1 = shape,
+     * p2 = scale (days); exponential: p1 = mean (days), p2 = NAN */
+    double p1, p2;
+    double mean_days; /* the law's mean */
+    double loglik, aic; /* aic = 2 n_params - 2 loglik (Akaike 1974) */
+    double ks_d, ks_p;  /* ks.h; p conservative: parameters fitted to the data */
+    int ok;             /* 0: this law could not be fitted (why in the fit's note) */
+} tmc_repair_law;
+
+typedef struct {
+    int n_faults;   /* faults in the log */
+    int n_open;     /* never repaired in the log: left out */
+    int n_zero;     /* repaired at the instant they started: counted, left out */
+    int n;          /* positive repair times fitted */
+    double mean_days, median_days, max_days; /* of the n positive times */
+    double mean_all_days; /* of every repaired fault, zeros included */
+    tmc_repair_law law[TMC_REPAIR_LAWS];
+    int best;       /* index of the lowest AIC among the laws fitted */
+} tmc_repair_fit;
+
+/* Fit the three laws to log's repair times (end - start of each repaired
+ * fault): lognormal mu and sigma as the mean and the (1/n) standard
+ * deviation of ln t; Weibull by tmc_lifetime_fit_weibull without
+ * censoring; exponential mean = the sample mean (all ML). 0, or -1 with err
+ * when fewer than 2 positive repair times are left. */
+int tmc_repair_fit_laws(const tmc_fault_log *log, tmc_repair_fit *out, tmc_error *err);
+
+/* The same on n positive times (days; need not be sorted). 0, or -1. */
+int tmc_repair_fit_times(const double *t, int n, tmc_repair_fit *out, tmc_error *err);
+
+#endif
