@@ -280,6 +280,54 @@ static void test_outage_notice(void **state)
          "the optimum's M leaves out outages with notice");
 }
 
+/* cf-1.10: time limits (issue 14), experiments/design-48-slurm-100h.json:
+ * allocations of 100 h, an hour in the queue, the design's failures.
+ * Daly's wall time plus the limits' cost (docs/model.md 3.9) against the
+ * simulation (16,000 replicas, estimator: the mean T, se = sd / sqrt(n)):
+ * within 4 se with a save before the limit and without. Without failures
+ * the run is deterministic and, without a save before the limit, every
+ * loss is (L - r) mod (tau + c) (L mod (tau + c) in the first
+ * allocation): the closed form must equal it to 1e-9, at 100 h and at 24 h
+ * with hour-long restores. */
+static double limit_case(const char *const *sets, int n, tmc_closed_form *cf, double *se)
+{
+    tmc_experiment x = test_load("design-48-slurm-100h", sets, n);
+    static double wall[16000];
+    test_run(&x, cf, 16000, 5, wall);
+    double mean = 0, var = 0;
+    for (int k = 0; k < 16000; k++)
+        mean += wall[k] / 16000;
+    for (int k = 0; k < 16000; k++)
+        var += (wall[k] - mean) * (wall[k] - mean) / 15999;
+    *se = sqrt(var / 16000) / DAY;
+    double sim = 5 + mean / DAY;
+    print_message("limit, %s%s%s: Daly %.5f d, simulated %.5f +- %.5f d\n", sets[0],
+                  n > 1 ? ", " : "", n > 1 ? sets[1] : "", cf->completion_days_daly, sim, *se);
+    return sim;
+}
+
+static void test_time_limits(void **state)
+{
+    (void)state;
+    tmc_closed_form cf;
+    double se;
+    static const char *const at[2][1] = {{"time_limit.at_limit=save"},
+                                         {"time_limit.at_limit=lose"}};
+    for (int i = 0; i < 2; i++) {
+        double sim = limit_case(at[i], 1, &cf, &se);
+        assert_false(cf.daly_exact);
+        near(sim, cf.completion_days_daly, 4 * se, "simulated T against Daly's, 4 se");
+    }
+    static const char *const plain[2][4] = {
+        {"time_limit.at_limit=lose", "failures=null"},
+        {"time_limit.at_limit=lose", "failures=null", "time_limit.wall_hours=24",
+         "checkpoint.restore_s=3600"}};
+    for (int i = 0; i < 2; i++) {
+        double sim = limit_case(plain[i], i ? 4 : 2, &cf, &se);
+        near(sim, cf.completion_days_daly, 1e-9 * sim, "deterministic: the closed form exactly");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_async_final_write),
         cmocka_unit_test(test_spikes_compute_only),
         cmocka_unit_test(test_outage_notice),
+        cmocka_unit_test(test_time_limits),
     };
     return cmocka_run_group_tests_name("cf-1", tests, NULL, NULL);
 }

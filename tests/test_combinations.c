@@ -19,7 +19,8 @@
  *   their own restore_s, spares -1 / 0 / 1 / 2 / 4 with repair_mean_hours and
  *   repair_distribution exponential / fixed; outages (mean interval or trace)
  *   with downtime_s and downtime_cv, and with sync saves notice_s (at least
- *   the save: emergency saves; or shorter); loss spikes (mean interval or trace)
+ *   the save: emergency saves; or shorter); time limits (save or lose at the
+ *   limit, a requeue wait, restarts in the same or a new allocation); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -139,22 +140,23 @@
 
 enum {
     ROW_WALL, ROW_COMPUTE, ROW_STRAGGLER, ROW_PAUSE, ROW_FIXED, ROW_SAVE, ROW_LOST,
-    ROW_RESTORE, ROW_DOWNTIME, ROW_DETECTION, ROW_SPARE_WAIT, ROW_EVICTION,
-    ROW_FAILURES, ROW_OUTAGES, ROW_SPIKES, ROW_SAVES, ROW_EVICTIONS, ROW_SLOW_CARDS,
-    ROW_CENSORED, N_ROWS
+    ROW_RESTORE, ROW_DOWNTIME, ROW_DETECTION, ROW_SPARE_WAIT, ROW_EVICTION, ROW_REQUEUE,
+    ROW_FAILURES, ROW_OUTAGES, ROW_SPIKES, ROW_SAVES, ROW_EVICTIONS, ROW_REQUEUES,
+    ROW_SLOW_CARDS, ROW_CENSORED, N_ROWS
 };
-#define N_TIME_ROWS (ROW_EVICTION + 1)
+#define N_TIME_ROWS (ROW_REQUEUE + 1)
 static const char *const row_names[N_ROWS] = {
     "wall", "compute", "straggler", "pause", "fixed", "save", "lost", "restore", "downtime",
-    "detection", "spare_wait", "eviction", "failures", "outages", "spikes", "saves",
-    "evictions", "slow_cards", "censored"};
+    "detection", "spare_wait", "eviction", "requeue", "failures", "outages", "spikes", "saves",
+    "evictions", "requeues", "slow_cards", "censored"};
 
 static void engine_rows(const tmc_replica *o, double *v)
 {
     double r[N_ROWS] = {o->wall_s, o->compute_s, o->straggler_s, o->pause_s, o->fixed_s,
                         o->save_s, o->lost_s, o->restore_s, o->downtime_s, o->detection_s,
-                        o->spare_wait_s, o->eviction_s, o->card_failures, o->outages,
-                        o->loss_spikes, o->saves, o->evictions, o->slow_cards, o->censored};
+                        o->spare_wait_s, o->eviction_s, o->requeue_s, o->card_failures,
+                        o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
+                        o->slow_cards, o->censored};
     memcpy(v, r, sizeof r);
 }
 
@@ -162,9 +164,9 @@ static void oracle_rows(const oracle_result *o, double *v)
 {
     double r[N_ROWS] = {o->wall_s, o->compute_s, o->straggler_s, o->pause_s, o->fixed_s,
                         o->save_s, o->lost_s, o->restore_s, o->downtime_s, o->detection_s,
-                        o->spare_wait_s, o->eviction_s, o->card_failures, o->outages,
-                        o->loss_spikes, o->saves, o->evictions, o->slow_cards,
-                        (double)o->censored};
+                        o->spare_wait_s, o->eviction_s, o->requeue_s, o->card_failures,
+                        o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
+                        o->slow_cards, (double)o->censored};
     memcpy(v, r, sizeof r);
 }
 
@@ -174,7 +176,7 @@ static void oracle_rows(const oracle_result *o, double *v)
 typedef struct {
     long cards, k, every;
     int jitter, slow, slow_free_likely, pauses, write_free, failures, fail_exponential, one_restore,
-        unlimited_spares, outages, outage_poisson, noticed, spikes, censoring;
+        unlimited_spares, outages, outage_poisson, noticed, spikes, censoring, limited;
 } plan;
 
 typedef struct {
@@ -330,6 +332,7 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
     p.noticed = p.outages && x->outages.notice_s > 0 &&
                 x->outages.notice_s >= x->checkpoint.save_s;
     p.spikes = x->loss_spikes.enabled;
+    p.limited = x->time_limit.enabled;
     p.censoring = censoring;
     return p;
 }
@@ -342,16 +345,17 @@ static void choose_tests(combo *c)
     c->run_aggregated = p->jitter && p->k - paused_per_segment >= TMC_AGGREGATE_MIN_STEPS &&
                         (!p->slow || p->slow_free_likely);
     c->check_daly = !p->jitter && !p->pauses && !p->slow && !p->spikes && p->write_free &&
-                    !p->censoring &&
+                    !p->censoring && !p->limited &&
                     (!p->failures || (p->fail_exponential && p->one_restore &&
                                       p->unlimited_spares)) &&
                     (!p->outages || (p->outage_poisson && !p->noticed));
     c->check_jitter = p->jitter && !p->failures && !p->outages && !p->spikes && !p->slow &&
-                      !p->pauses && p->write_free;
-    c->check_tail = !p->jitter && !p->slow && p->write_free &&
+                      !p->pauses && p->write_free && !p->limited;
+    c->check_tail = !p->jitter && !p->slow && p->write_free && !p->limited &&
                     (p->failures || p->outages || p->spikes);
-    c->check_comp_failures = p->fail_exponential && !p->censoring;
-    c->check_comp_outages = p->outage_poisson && !p->censoring;
+    /* a requeue is time down the compensators do not subtract */
+    c->check_comp_failures = p->fail_exponential && !p->censoring && !p->limited;
+    c->check_comp_outages = p->outage_poisson && !p->censoring && !p->limited;
     int engines = 2 + c->run_aggregated;
     int per_pair = p->censoring ? 1 + 2 : 1 + N_ROWS; /* KS + means */
     c->n_tests = (engines - 1) * per_pair +
@@ -676,6 +680,24 @@ static void generate(int index, combo *c)
         pl->noticed = notice > 0 && notice >= save;
         SUM(" notice(%.3g%s)", notice, pl->noticed ? ", saved" : ", too short");
     }
+
+    /* a scheduler's time limit (not with slow cards, whose steps may not
+     * fit one), drawn last too: several allocations, each holding a few
+     * segments */
+    if (!pl->slow && coin(r, 0.2)) {
+        double limit = fmax(unif(r, 0.25, 1.2) * t0, unif(r, 2, 4) * segment_s);
+        double queue = coin(r, 0.3) ? 0 : unif(r, 0, 0.2) * t0;
+        int lose = async || coin(r, 0.5), renew = coin(r, 0.3);
+        cJSON *tl = cJSON_AddObjectToObject(root, "time_limit");
+        cJSON_AddNumberToObject(tl, "wall_hours", limit / 3600);
+        cJSON_AddNumberToObject(tl, "requeue_s", queue);
+        cJSON_AddStringToObject(tl, "at_limit", lose ? "lose" : "save");
+        if (renew)
+            cJSON_AddStringToObject(tl, "restarts", "new_allocation");
+        pl->limited = 1;
+        SUM(" limit(%.3g T0, queue %.3g, %s%s)", limit / t0, queue, lose ? "lose" : "save",
+            renew ? ", renewed" : "");
+    }
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);
@@ -697,15 +719,17 @@ static void load_combo(combo *c)
     const plan *q = &c->plan;
     const long pl[] = {p.cards, p.k, p.every, p.jitter, p.slow, p.slow_free_likely, p.pauses, p.write_free,
                        p.failures, p.fail_exponential, p.one_restore, p.unlimited_spares,
-                       p.outages, p.outage_poisson, p.noticed, p.spikes, p.censoring};
+                       p.outages, p.outage_poisson, p.noticed, p.spikes, p.censoring,
+                       p.limited};
     const long ql[] = {q->cards, q->k, q->every, q->jitter, q->slow, q->slow_free_likely,
                        q->pauses, q->write_free,
                        q->failures, q->fail_exponential, q->one_restore, q->unlimited_spares,
-                       q->outages, q->outage_poisson, q->noticed, q->spikes, q->censoring};
+                       q->outages, q->outage_poisson, q->noticed, q->spikes, q->censoring,
+                       q->limited};
     static const char *const names[] = {
         "cards", "K", "pause every", "jitter", "slow", "slow_free_likely", "pauses",
         "write_free", "failures", "fail_exponential", "one_restore", "unlimited_spares",
-        "outages", "outage_poisson", "noticed", "spikes", "censoring"};
+        "outages", "outage_poisson", "noticed", "spikes", "censoring", "limited"};
     for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
         if (pl[i] != ql[i])
             fail_msg("combination %d: the generator's plan has %s = %ld, the parsed "

@@ -46,6 +46,13 @@
  * replays-1.25 replay_25_notice_save_struck          a failure strikes the emergency save
  * replays-1.26 replay_26_notice_during_save          the notice falls in a save: too late, work lost; a spike
  *                                                    in the compute before the outage strikes
+ * replays-1.27 replay_27_limit_save                  time limits with a save before them, requeue wait; an
+ *                                                    emergency save with no step to save
+ * replays-1.28 replay_28_limit_lose                  time limits that lose the work since the last commit
+ * replays-1.29 replay_29_limit_new_allocation        a failure's restart starts a new allocation
+ * replays-1.30 replay_30_limit_same_allocation       the same failure inside the allocation: its limit counts on
+ * replays-1.31 replay_31_limit_while_down            the limit passes during an outage's downtime: it strikes
+ *                                                    when the job is up again, before the restore
  *
  * Each case also checks that its hand rows add up to its hand wall time
  * (section 8: "T is the sum of these rows"), and runs three replicas under
@@ -77,8 +84,8 @@
 typedef struct {
     const char *dir;
     double wall, compute, straggler, pause, fixed, save, lost, restore, downtime, detection,
-        spare_wait, eviction;
-    double card_failures, outages, loss_spikes, saves, evictions;
+        spare_wait, eviction, requeue;
+    double card_failures, outages, loss_spikes, saves, evictions, requeues;
     double steps; /* steps simulated (accounting.h), checked when > 0: without
                      jitter a segment is simulated whole, interrupted or not */
 } replay;
@@ -114,11 +121,13 @@ static void compare(const replay *want, const result *got, const char *who)
     ROW(detection);
     ROW(spare_wait);
     ROW(eviction);
+    ROW(requeue);
     ROW(card_failures);
     ROW(outages);
     ROW(loss_spikes);
     ROW(saves);
     ROW(evictions);
+    ROW(requeues);
     if (want->steps > 0)
         ROW(steps);
 #undef ROW
@@ -152,9 +161,10 @@ static void engine_replica(const tmc_engine *e, uint64_t seed, uint64_t replica,
                   .pause = o.pause_s, .fixed = o.fixed_s, .save = o.save_s, .lost = o.lost_s,
                   .restore = o.restore_s, .downtime = o.downtime_s,
                   .detection = o.detection_s, .spare_wait = o.spare_wait_s,
-                  .eviction = o.eviction_s, .card_failures = o.card_failures,
-                  .outages = o.outages, .loss_spikes = o.loss_spikes, .saves = o.saves,
-                  .evictions = o.evictions, .steps = o.steps_simulated};
+                  .eviction = o.eviction_s, .requeue = o.requeue_s,
+                  .card_failures = o.card_failures, .outages = o.outages,
+                  .loss_spikes = o.loss_spikes, .saves = o.saves, .evictions = o.evictions,
+                  .requeues = o.requeues, .steps = o.steps_simulated};
 }
 
 static void check(const replay *want)
@@ -162,7 +172,7 @@ static void check(const replay *want)
     /* the hand arithmetic itself: the rows add up to the wall time */
     double sum = want->compute + want->straggler + want->pause + want->fixed + want->save +
                  want->lost + want->restore + want->downtime + want->detection +
-                 want->spare_wait + want->eviction;
+                 want->spare_wait + want->eviction + want->requeue;
     assert_true(fabs(sum - want->wall) <= TOL);
 
     load(want->dir);
@@ -195,8 +205,9 @@ static void check(const replay *want)
                 .pause = o.pause_s, .fixed = o.fixed_s, .save = o.save_s, .lost = o.lost_s,
                 .restore = o.restore_s, .downtime = o.downtime_s, .detection = o.detection_s,
                 .spare_wait = o.spare_wait_s, .eviction = o.eviction_s,
-                .card_failures = o.card_failures, .outages = o.outages,
-                .loss_spikes = o.loss_spikes, .saves = o.saves, .evictions = o.evictions,
+                .requeue = o.requeue_s, .card_failures = o.card_failures,
+                .outages = o.outages, .loss_spikes = o.loss_spikes, .saves = o.saves,
+                .evictions = o.evictions, .requeues = o.requeues,
                 .steps = want->steps}; /* the oracle does not count steps simulated */
     compare(want, &r, "oracle");
 #endif
@@ -773,6 +784,104 @@ static void replay_26_notice_during_save(void **state)
                     .evictions = 0, .steps = 8});
 }
 
+/* Cases 27-30: time limits (section 4). S = 6, K = 2, an allocation of
+ * 0.0135 h = 48.6 s, then 41 s in the queue; no outages.
+ *
+ * replays-1.27 at_limit "save": an emergency save from 48.6 - 5 = 43.6.
+ *   seg 1 0 - 20, save 20 - 25 (commits step 2). seg 2 from 25: step 3
+ *   25 - 35; step 4 cut at 43.6: lost 8.6; emergency save 43.6 - 48.6
+ *   commits step 3. Limit at 48.6: queue 48.6 - 89.6; the new allocation's
+ *   limit at 89.6 + 48.6 = 138.2; restore 89.6 - 109.6. Step 4 alone (to
+ *   the multiple of K) 109.6 - 119.6; save 119.6 - 124.6 (step 4). Seg 3
+ *   from 124.6: the save point 133.2 falls in step 5 (124.6 - 134.6), with
+ *   no step done: the save time is lost too, 124.6 - 138.2: lost 13.6.
+ *   Queue 138.2 - 179.2; limit at 227.8; restore 179.2 - 199.2; seg 3
+ *   199.2 - 219.2; save 219.2 - 224.2. T = 224.2.
+ * Split: compute 60; save 20 (4 saves); lost 22.2; restore 40; requeue 82.
+ *   60 + 20 + 22.2 + 40 + 82 = 224.2. Counts: 2 requeues, 4 saves.
+ * Steps: 2 + 2 + 1 + 2 + 2 = 9. */
+static void replay_27_limit_save(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "27-limit-save", .wall = 224.2, .compute = 60, .save = 20,
+                    .lost = 22.2, .restore = 40, .requeue = 82, .saves = 4, .requeues = 2,
+                    .steps = 9});
+}
+
+/* replays-1.28 at_limit "lose". Seg 1 0 - 25 (commits 2). Seg 2 25 - 45,
+ * its save 45 - 50 struck by the limit at 48.6: lost 23.6. Queue
+ * 48.6 - 89.6 (limit at 138.2); restore 89.6 - 109.6; seg 2 109.6 - 129.6;
+ * save 129.6 - 134.6 (commits 4). Seg 3 from 134.6 struck at 138.2: lost
+ * 3.6. Queue 138.2 - 179.2 (limit at 227.8); restore 179.2 - 199.2; seg 3
+ * 199.2 - 219.2; save 219.2 - 224.2. T = 224.2.
+ * Split: compute 60; save 15; lost 27.2; restore 40; requeue 82.
+ *   60 + 15 + 27.2 + 40 + 82 = 224.2. Counts: 2 requeues, 3 saves.
+ * Steps: 2 + 2 + 2 + 2 + 2 = 10. */
+static void replay_28_limit_lose(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "28-limit-lose", .wall = 224.2, .compute = 60, .save = 15,
+                    .lost = 27.2, .restore = 40, .requeue = 82, .saves = 3, .requeues = 2,
+                    .steps = 10});
+}
+
+/* replays-1.29 at_limit "save", restarts "new_allocation", a failure at
+ * 0.0003 d = 25.92 s. Seg 1 0 - 25 (commits 2). Seg 2 from 25: the failure
+ * strikes at 25.92 (before the save point 43.6): lost 0.92; restore
+ * 25.92 - 45.92, a new allocation from 25.92: its limit at 74.52. Seg 2
+ * 45.92 - 65.92 (save point 69.52 not reached); save 65.92 - 70.92 (commits
+ * 4). Seg 3 from 70.92: the save point 69.52 has passed, so the limit at
+ * 74.52 strikes compute: lost 3.6; queue 74.52 - 115.52 (limit at 164.12);
+ * restore 115.52 - 135.52; seg 3 135.52 - 155.52; save 155.52 - 160.52.
+ * T = 160.52. Split: compute 60; save 15; lost 4.52; restore 40; requeue
+ * 41. 60 + 15 + 4.52 + 40 + 41 = 160.52. Counts: 1 failure, 1 requeue,
+ * 3 saves. Steps: 2 + 2 + 2 + 2 + 2 = 10. */
+static void replay_29_limit_new_allocation(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "29-limit-new-allocation", .wall = 160.52, .compute = 60,
+                    .save = 15, .lost = 4.52, .restore = 40, .requeue = 41,
+                    .card_failures = 1, .saves = 3, .requeues = 1, .steps = 10});
+}
+
+/* replays-1.30 as 1.29 with restarts "same_allocation" (the default): the
+ * limit stays at 48.6. Failure at 25.92: lost 0.92; restore 25.92 - 45.92.
+ * Seg 2 from 45.92 (save point 43.6 passed): the limit strikes at 48.6:
+ * lost 2.68; queue 48.6 - 89.6 (limit at 138.2); restore 89.6 - 109.6;
+ * seg 2 109.6 - 129.6; save 129.6 - 134.6 (commits 4; the save point 133.2
+ * fell in it). Seg 3 from 134.6 struck at 138.2: lost 3.6; queue
+ * 138.2 - 179.2; restore 179.2 - 199.2; seg 3 199.2 - 219.2; save
+ * 219.2 - 224.2. T = 224.2. Split: compute 60; save 15; lost 7.2; restore
+ * 60; requeue 82. 60 + 15 + 7.2 + 60 + 82 = 224.2. Counts: 1 failure,
+ * 2 requeues, 3 saves. Steps: 2 + 2 + 2 + 2 + 2 + 2 = 12. */
+static void replay_30_limit_same_allocation(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "30-limit-same-allocation", .wall = 224.2, .compute = 60,
+                    .save = 15, .lost = 7.2, .restore = 60, .requeue = 82,
+                    .card_failures = 1, .saves = 3, .requeues = 2, .steps = 12});
+}
+
+/* replays-1.31 as 1.27 (save), plus an outage at 0.0004 d = 34.56 s with
+ * 30 s of downtime. Seg 1 0 - 25 (commits 2). Seg 2 from 25: the outage
+ * strikes before the save point 43.6: lost 9.56; down 34.56 - 64.56, during
+ * which the limit at 48.6 passes. Up at 64.56: the limit strikes at once
+ * (a restore of 0 s): queue 64.56 - 105.56, limit at 154.16; restore
+ * 105.56 - 125.56; seg 2 125.56 - 145.56; save 145.56 - 150.56 (commits 4).
+ * Seg 3 from 150.56 (its save point 149.16 passed): the limit strikes at
+ * 154.16: lost 3.6; queue 154.16 - 195.16; restore 195.16 - 215.16; seg 3
+ * 215.16 - 235.16; save 235.16 - 240.16. T = 240.16.
+ * Split: compute 60; save 15; lost 13.16; restore 40; downtime 30; requeue
+ * 82. 60 + 15 + 13.16 + 40 + 30 + 82 = 240.16. Counts: 1 outage, 2
+ * requeues, 3 saves. Steps: 2 + 2 + 2 + 2 + 2 = 10. */
+static void replay_31_limit_while_down(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "31-limit-while-down", .wall = 240.16, .compute = 60,
+                    .save = 15, .lost = 13.16, .restore = 40, .downtime = 30, .requeue = 82,
+                    .outages = 1, .saves = 3, .requeues = 2, .steps = 10});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -802,6 +911,11 @@ int main(void)
         cmocka_unit_test(replay_24_notice_too_short),
         cmocka_unit_test(replay_25_notice_save_struck),
         cmocka_unit_test(replay_26_notice_during_save),
+        cmocka_unit_test(replay_27_limit_save),
+        cmocka_unit_test(replay_28_limit_lose),
+        cmocka_unit_test(replay_29_limit_new_allocation),
+        cmocka_unit_test(replay_30_limit_same_allocation),
+        cmocka_unit_test(replay_31_limit_while_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,9 +34,11 @@
     TIME(detection_s, "failure_detection", "failures not yet detected")                     \
     TIME(spare_wait_s, "spare_wait", "waiting for spares")   /* a spare card or a repair */ \
     TIME(eviction_s, "evictions", "evicting slow cards")     /* restores that evict */      \
+    TIME(requeue_s, "requeue_wait", "time-limit requeues")    /* waiting in the queue */   \
     COUNT(card_failures, "card_failures", "card failures")                                  \
     COUNT(outages, "outages", "outages")                                                    \
     COUNT(loss_spikes, "loss_spikes", "loss spikes")                                        \
+    COUNT(requeues, "requeues", "time-limit requeues")                                      \
     COUNT(saves, "saves", "committed saves")                                                \
     COUNT(steps_simulated, "steps_simulated", "steps simulated") /* committed or lost: \
         drawn one by one up to the one an interruption cuts (exact mode), or a whole        \

@@ -125,20 +125,23 @@ void tmc_checkpoint_run_async(tmc_run *run)
     }
 }
 
-/* An outage with notice: compute stopped one save time before it strikes
- * (run->t); the steps completed are saved at once, the save ending as the
- * outage strikes, then the job recovers from the outage. A failure during
- * the save loses them, as during any save (docs/simulation-semantics.md 3). */
+/* An outage with notice or a time limit (run->notice_of): compute stopped
+ * one save time before it strikes (run->t); the steps completed are saved
+ * at once, the save ending as it strikes, then the job recovers from it.
+ * Another arrival during the save loses them, as during any save
+ * (docs/simulation-semantics.md 3). */
 static void emergency_save(tmc_run *run, double seg_start, long *done)
 {
     const tmc_engine *e = run->e;
+    int k = run->notice_of;
     long m = run->strag.done_steps;
-    double sum = run->strag.done_sum, save_start = run->t;
-    double strike = run->proc.next[TMC_OUTAGE];
-    if (run->proc.next[TMC_FAILURE] < strike) {
-        run->t = run->proc.next[TMC_FAILURE];
+    double sum = run->strag.done_sum, save_start = run->t, at;
+    double strike = k == TMC_LIMIT ? run->proc.limit_at : run->proc.next[TMC_OUTAGE];
+    int first = tmc_run_next_strike(run, 0, &at);
+    if (first != k && at < strike) {
+        run->t = at;
         run->out->lost_s += run->t - seg_start;
-        tmc_run_recover(run, TMC_FAILURE);
+        tmc_run_recover(run, first);
         return;
     }
     run->t = strike;
@@ -149,7 +152,7 @@ static void emergency_save(tmc_run *run, double seg_start, long *done)
     } else {
         run->out->lost_s += strike - seg_start;
     }
-    tmc_run_recover(run, TMC_OUTAGE);
+    tmc_run_recover(run, k);
 }
 
 /* Synchronous saves: each segment's save commits at its end. Segments end

@@ -89,21 +89,47 @@ int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_w
     return 0;
 }
 
-/* When compute must stop: at the earliest arrival (*kind its process), or,
- * for an outage with notice, one save time before it (*kind TMC_NOTICE),
- * unless that moment has passed (the notice came during a save or restore:
- * too late to save, the outage strikes as any other). */
-static double compute_limit(const tmc_run *run, int *kind)
+int tmc_run_next_strike(const tmc_run *run, int compute, double *at)
+{
+    const tmc_processes *p = &run->proc;
+    int kind = tmc_processes_earliest(p, compute ? TMC_PROCESSES : TMC_SPIKE);
+    *at = p->next[kind];
+    double limit = fmax(p->limit_at, run->t); /* passed while down: strikes at once */
+    if (limit < *at)
+        kind = TMC_LIMIT, *at = limit;
+    return kind;
+}
+
+/* An emergency save for arrival k due at `strike` must start by
+ * strike - lead: 1 if that moment lies in [run->t, *limit], which it then
+ * becomes. */
+static int save_first(tmc_run *run, int k, double strike, double lead, double *limit)
+{
+    double save_at = strike - lead;
+    if (!(save_at >= run->t && save_at <= *limit))
+        return 0;
+    *limit = save_at;
+    run->notice_of = k;
+    return 1;
+}
+
+/* When compute must stop: at the earliest arrival (*kind its process), or
+ * one save time before an outage with notice or a time limit with a save
+ * before it (*kind TMC_NOTICE, run->notice_of which), unless that moment
+ * has passed (the notice came during a save or restore: too late to save,
+ * the arrival strikes as any other). */
+static double compute_limit(tmc_run *run, int *kind)
 {
     const tmc_process_model *m = &run->e->processes;
     const tmc_processes *p = &run->proc;
-    *kind = tmc_processes_earliest(p, TMC_PROCESSES);
-    double limit = p->next[*kind];
-    if (m->outage_notice) {
-        double save_at = p->next[TMC_OUTAGE] - m->notice_lead_s;
-        if (save_at >= run->t && save_at <= limit)
-            *kind = TMC_NOTICE, limit = save_at;
-    }
+    double limit;
+    *kind = tmc_run_next_strike(run, 1, &limit);
+    /* the outage second: it wins a tie (docs/simulation-semantics.md 3) */
+    if (m->limit_save && save_first(run, TMC_LIMIT, p->limit_at, run->e->save_s, &limit))
+        *kind = TMC_NOTICE;
+    if (m->outage_notice &&
+        save_first(run, TMC_OUTAGE, p->next[TMC_OUTAGE], m->notice_lead_s, &limit))
+        *kind = TMC_NOTICE;
     return limit;
 }
 
@@ -138,9 +164,10 @@ int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max)
 
 int tmc_run_phase(tmc_run *run, double d)
 {
-    int kind = tmc_processes_earliest(&run->proc, TMC_SPIKE);
-    if (run->t + d > run->proc.next[kind]) {
-        run->t = run->proc.next[kind];
+    double at;
+    int kind = tmc_run_next_strike(run, 0, &at);
+    if (run->t + d > at) {
+        run->t = at;
         return kind;
     }
     run->t += d;

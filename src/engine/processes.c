@@ -23,6 +23,12 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
                        x->outages.notice_s >= x->checkpoint.save_s &&
                        x->checkpoint.mode == TMC_SAVE_SYNC; /* config_checks.c */
     m->notice_lead_s = m->outage_notice ? x->checkpoint.save_s : 0;
+    const tmc_time_limit *tl = &x->time_limit;
+    m->limit_s = tl->enabled ? tl->wall_hours * 3600 : INFINITY;
+    m->requeue_s = tl->enabled ? tl->requeue_s : 0;
+    m->limit_save = tl->enabled && tl->at_limit == TMC_LIMIT_SAVE &&
+                    x->checkpoint.mode == TMC_SAVE_SYNC; /* config_checks.c */
+    m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
     m->rate[TMC_FAILURE] = cf->rate_failures;
     m->rate[TMC_OUTAGE] = cf->rate_outages;
     m->rate[TMC_SPIKE] = cf->rate_spikes;
@@ -74,6 +80,7 @@ int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *c
     }
     draw_next(m, p, rng, TMC_OUTAGE, 0.0);
     draw_next(m, p, rng, TMC_SPIKE, 0.0);
+    p->limit_at = m->limit_s;
     return 0;
 }
 
@@ -148,12 +155,12 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     return stay_down(m, p, rng, t, wait, &out->spare_wait_s);
 }
 
-double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
-                            gsl_rng *const *rng, int k, double t, tmc_replica *out)
+/* Process k's arrival at t: its wait before the restore (see below). */
+static double strike_process(const tmc_process_model *m, tmc_processes *p,
+                             gsl_rng *const *rng, int k, double t, tmc_replica *out)
 {
     p->arrivals[k]++;
     draw_next(m, p, rng, k, t);
-    p->restore_s = m->restore_s;
     if (k == TMC_FAILURE) {
         out->card_failures++;
         return take_failure(m, p, rng, t, out);
@@ -164,5 +171,21 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                          &out->downtime_s);
     }
     out->loss_spikes++;
+    return t;
+}
+
+double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
+                            gsl_rng *const *rng, int k, double t, tmc_replica *out)
+{
+    p->restore_s = m->restore_s;
+    if (k == TMC_LIMIT) { /* requeued: a new allocation from the restore */
+        out->requeues++;
+        t = stay_down(m, p, rng, t, m->requeue_s, &out->requeue_s);
+        p->limit_at = t + m->limit_s;
+        return t;
+    }
+    t = strike_process(m, p, rng, k, t, out);
+    if (m->limit_renewed)
+        p->limit_at = t + m->limit_s;
     return t;
 }

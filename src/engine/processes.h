@@ -26,6 +26,9 @@
 #include "rng_pcg.h"
 
 enum { TMC_FAILURE = 0, TMC_OUTAGE = 1, TMC_SPIKE = 2, TMC_PROCESSES = 3 };
+/* The allocation's time limit: not a random process (no stream, no tilt),
+ * struck through tmc_processes_strike like one. */
+enum { TMC_LIMIT = TMC_PROCESSES };
 
 /* A replayed trace of arrival times, days from the start (config.h). */
 typedef struct {
@@ -50,6 +53,10 @@ typedef struct {
                                    the job saves at once (an emergency save) */
     double notice_lead_s;       /* outage_notice: compute stops this long before an
                                    outage strikes (the save time), s */
+    double limit_s;             /* an allocation's wall-clock limit, s (INFINITY: none) */
+    double requeue_s;           /* the wait for the next allocation, s */
+    int limit_save;             /* 1: an emergency save just before the limit */
+    int limit_renewed;          /* 1: every restart starts a new allocation */
 } tmc_process_model;
 
 /* One replica's processes. */
@@ -62,6 +69,7 @@ typedef struct {
     double restore_s;              /* the restore the last arrival asks for, s */
     double downtime_log_w;         /* likelihood ratio terms of the downtimes drawn */
     double downtimes_drawn, downtime_log_sum;
+    double limit_at;               /* when the allocation's limit strikes, s */
     tmc_failure_state failures;
 } tmc_processes;
 
@@ -91,11 +99,12 @@ static inline int tmc_processes_earliest(const tmc_processes *p, int n)
     return best;
 }
 
-/* Process k strikes at time t: count it in p and out, draw its next
- * arrival, and sit out what the job waits before its restore (a failure's
- * detection delay and spare wait, an outage's downtime), adding it to out's
- * split. Sets p->restore_s to the restore asked for. Returns the time the
- * restore may start, s. */
+/* Process k (or TMC_LIMIT) strikes at time t: count it in p and out, draw
+ * its next arrival, and sit out what the job waits before its restore (a
+ * failure's detection delay and spare wait, an outage's downtime, the
+ * requeue after a time limit), adding it to out's split. Sets p->restore_s
+ * to the restore asked for, and the next allocation's limit when the
+ * restore starts one. Returns the time the restore may start, s. */
 double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                             gsl_rng *const *rng, int k, double t, tmc_replica *out);
 

@@ -19,13 +19,20 @@ typedef struct {
     tmc_stragglers strag;
     tmc_snapshots snapshots; /* asynchronous saves not yet committed */
     tmc_ledger ledger;       /* committed snapshots, for rollbacks */
+    int notice_of;           /* TMC_NOTICE: the arrival saved for (TMC_OUTAGE, TMC_LIMIT) */
     tmc_replica *out;
 } tmc_run;
 
-/* What tmc_run_compute returns for an outage with notice: the job must save
- * now (run->t), one save time before the outage strikes; run->strag's
- * done_steps and done_sum hold the steps completed. */
-enum { TMC_NOTICE = TMC_PROCESSES };
+/* What tmc_run_compute returns for an outage with notice or a time limit
+ * with a save before it (run->notice_of): the job must save now (run->t),
+ * one save time before it strikes; run->strag's done_steps and done_sum
+ * hold the steps completed. */
+enum { TMC_NOTICE = TMC_LIMIT + 1 };
+
+/* The earliest arrival that can strike now, and when (*at): failures,
+ * outages, the time limit (at once if it passed while the job was down),
+ * and in compute (compute = 1) loss spikes too. */
+int tmc_run_next_strike(const tmc_run *run, int compute, double *at);
 
 /* Steps first + 1 .. first + n; returns the interrupting process (or
  * TMC_NOTICE), or -1 with *sum_max the summed slowest-card compute times

@@ -116,6 +116,23 @@ typedef struct {
     double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
 } tmc_loss_spikes;
 
+/* A scheduler's wall-clock limit per allocation (SLURM's --time), then a
+ * requeue (docs/simulation-semantics.md 4). */
+typedef enum { TMC_LIMIT_SAVE = 0, TMC_LIMIT_LOSE = 1 } tmc_limit_action;
+typedef enum { TMC_RESTART_SAME = 0, TMC_RESTART_NEW = 1 } tmc_limit_restarts;
+typedef struct {
+    int enabled;
+    double wall_hours; /* an allocation's wall-clock limit, hours (e.g. 100) */
+    double requeue_s;  /* waiting in the queue for the next allocation, s, default 0 */
+    int at_limit;      /* tmc_limit_action: "save" (default): an emergency save just
+                          before the limit; "lose": the work since the last commit
+                          is lost */
+    int restarts;      /* tmc_limit_restarts: "same_allocation" (default): failures,
+                          outages and spikes restart inside the allocation, its
+                          limit still counting; "new_allocation": every restart
+                          starts a new allocation (its limit counts from the restore) */
+} tmc_time_limit;
+
 #define TMC_MAX_ROLLBACK 16
 
 /* Periodic pauses (issue 4): every `every_steps` steps, one card or all
@@ -266,6 +283,7 @@ typedef struct tmc_experiment {
     tmc_checkpoint checkpoint;
     tmc_outages outages;
     tmc_loss_spikes loss_spikes;
+    tmc_time_limit time_limit;
     tmc_pauses pauses;
     tmc_slow_cards slow_cards;
     tmc_deadline deadline;

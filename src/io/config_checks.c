@@ -40,12 +40,18 @@ static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_
  * notice cannot be checked against. */
 static int check_notice(const tmc_experiment *x, const char *label, tmc_error *err)
 {
-    if (x->outages.enabled && x->outages.notice_s > 0 &&
-        x->checkpoint.mode == TMC_SAVE_ASYNC)
+    if (x->checkpoint.mode != TMC_SAVE_ASYNC)
+        return 0;
+    if (x->outages.enabled && x->outages.notice_s > 0)
         return tmc_error_set(err, "%s: outages.notice_s: %.10g s of notice needs "
                                   "synchronous saves (checkpoint.mode \"sync\"); an "
                                   "emergency save with asynchronous saves is not modelled",
                              label, x->outages.notice_s);
+    if (x->time_limit.enabled && x->time_limit.at_limit == TMC_LIMIT_SAVE)
+        return tmc_error_set(err, "%s: time_limit.at_limit: \"save\" needs synchronous "
+                                  "saves (checkpoint.mode \"sync\"); an emergency save "
+                                  "with asynchronous saves is not modelled; use \"lose\"",
+                             label);
     return 0;
 }
 

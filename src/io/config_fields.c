@@ -87,6 +87,17 @@ static const field spike_fields[] = {
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_loss_spikes, n_trace), NULL},
 };
 
+static const char *const limit_action_choices[] = {"save", "lose", NULL};
+static const char *const limit_restart_choices[] = {"same_allocation", "new_allocation", NULL};
+static const field time_limit_fields[] = {
+    NUM("wall_hours", 0, 1e6, 1, 1, 0, tmc_time_limit, wall_hours),
+    NUM("requeue_s", 0, 1e8, 0, 0, 0, tmc_time_limit, requeue_s),
+    /* "save" needs synchronous saves: config_checks.c */
+    {"at_limit", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_time_limit, at_limit), limit_action_choices},
+    {"restarts", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_time_limit, restarts),
+     limit_restart_choices},
+};
+
 /* config_trace.c stores every section's trace through this one gap */
 _Static_assert(TMC_CFG_TRACE_GAP(tmc_outages) == TMC_CFG_TRACE_GAP(tmc_failures) &&
                TMC_CFG_TRACE_GAP(tmc_loss_spikes) == TMC_CFG_TRACE_GAP(tmc_failures),
@@ -207,6 +218,8 @@ static const section sections[] = {
     SEC("checkpoint", checkpoint_fields, checkpoint, 1, 0, -1, NULL),
     SEC("outages", outage_fields, outages, 0, 1, offsetof(tmc_outages, enabled), NULL),
     SEC("loss_spikes", spike_fields, loss_spikes, 0, 1, offsetof(tmc_loss_spikes, enabled), NULL),
+    SEC("time_limit", time_limit_fields, time_limit, 0, 1, offsetof(tmc_time_limit, enabled),
+        NULL),
     SEC("pauses", pause_fields, pauses, 0, 1, offsetof(tmc_pauses, enabled), NULL),
     SEC("slow_cards", slow_fields, slow_cards, 0, 1, offsetof(tmc_slow_cards, enabled), NULL),
     SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),

@@ -47,7 +47,7 @@ typedef struct {
     const char *file_kind; /* a string value names a file of this kind, or NULL */
 } section;
 
-#define TMC_CFG_N_SECTIONS 19
+#define TMC_CFG_N_SECTIONS 20
 #define TMC_CFG_MAX_FIELDS 16
 
 /* In the order of the document's keys (after name, source, description),

@@ -109,12 +109,14 @@ static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
     double rate = 1 / cf->mtbf_s, r_f, d_f, r = x->checkpoint.restore_s;
     failure_costs(x, &r_f, &d_f);
     cf->restore_mean_s = rate > 0 ? (cf->rate_failures * r_f +
-                                     (cf->rate_outages + cf->rate_spikes) * r) / rate
+                                     (cf->rate_outages + cf->rate_spikes + cf->rate_limits) *
+                                         r) / rate
                                   : r;
     double spike_redo = spike_redo_s(x, cf);
     cf->delay_mean_s = rate > 0 ? (cf->rate_failures * d_f +
                                    cf->rate_outages * x->outages.downtime_s +
-                                   cf->rate_spikes * spike_redo) / rate
+                                   cf->rate_spikes * spike_redo +
+                                   cf->rate_limits * x->time_limit.requeue_s) / rate
                                 : 0;
 }
 
@@ -175,11 +177,12 @@ static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
 {
     double r_f, d_f, r = x->checkpoint.restore_s;
     failure_costs(x, &r_f, &d_f);
-    s->a = cf->rate_failures + cf->rate_outages;
+    s->a = cf->rate_failures + cf->rate_outages + cf->rate_limits;
     s->b = cf->rate_spikes;
-    s->r_a = s->a > 0 ? (cf->rate_failures * r_f + cf->rate_outages * r) / s->a : r;
-    s->d_a = s->a > 0 ? (cf->rate_failures * d_f + cf->rate_outages * x->outages.downtime_s) /
-                            s->a : 0;
+    s->r_a = s->a > 0 ? (cf->rate_failures * r_f + (cf->rate_outages + cf->rate_limits) * r) /
+                            s->a : r;
+    s->d_a = s->a > 0 ? (cf->rate_failures * d_f + cf->rate_outages * x->outages.downtime_s +
+                         cf->rate_limits * x->time_limit.requeue_s) / s->a : 0;
     s->r_b = r;
     s->d_b = spike_redo_s(x, cf);
 }
@@ -190,6 +193,13 @@ static int outages_noticed(const tmc_experiment *x)
 {
     const tmc_outages *o = &x->outages;
     return o->enabled && o->notice_s > 0 && o->notice_s >= x->checkpoint.save_s &&
+           x->checkpoint.mode == TMC_SAVE_SYNC;
+}
+
+/* Time limits with a save just before them lose no work either. */
+static int limits_saved(const tmc_experiment *x)
+{
+    return x->time_limit.enabled && x->time_limit.at_limit == TMC_LIMIT_SAVE &&
            x->checkpoint.mode == TMC_SAVE_SYNC;
 }
 
@@ -204,6 +214,7 @@ static int daly_exact(const tmc_experiment *x)
                        f->causes[i].restore_s == x->checkpoint.restore_s;
     int one_snapshot = !x->loss_spikes.enabled || x->loss_spikes.rollback_snapshots == 1;
     return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled && !outages_noticed(x) &&
+           !x->time_limit.enabled &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
                             f->spares <= 0));
@@ -231,12 +242,13 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
                                     x->outages.n_trace, x->outages.trace_days);
     cf->rate_spikes = process_rate(x->loss_spikes.enabled, x->loss_spikes.mean_interval_days,
                                    x->loss_spikes.n_trace, x->loss_spikes.trace_days);
-    double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
+    cf->rate_limits = x->time_limit.enabled ? 1 / (x->time_limit.wall_hours * 3600) : 0;
+    double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes + cf->rate_limits;
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
 }
 
-/* The cost of one outage with notice, up: the emergency save c, the step
- * under way (half a step on average) and the restore r, s. */
+/* The cost of an interruption met with an emergency save, up: the save c,
+ * the step under way (half a step on average) and the restore r, s. */
 static double noticed_cost_s(const tmc_experiment *x, const tmc_closed_form *cf)
 {
     return x->checkpoint.save_s + cf->step_s / 2 + x->checkpoint.restore_s;
@@ -250,26 +262,64 @@ static double noticed_cost_s(const tmc_experiment *x, const tmc_closed_form *cf)
 static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form *cf,
                                   double w)
 {
-    double l = cf->rate_outages, k = noticed_cost_s(x, cf), r_f, d_f;
+    double down = x->outages.downtime_s, l = cf->rate_outages, k = noticed_cost_s(x, cf);
+    double r_f, d_f;
     failure_costs(x, &r_f, &d_f);
-    if (l * k >= 1) /* each outage's cost brings the next: never finishes */
+    if (l * k >= 1) /* each one's cost brings the next: never finishes */
         return INFINITY;
-    double down = cf->rate_failures * d_f, up = w / (1 + down);
+    double up = w / (1 + cf->rate_failures * d_f);
     double n = l * up / (1 - l * k);
-    return w + n * (k + x->outages.downtime_s);
+    return w + n * (k + down);
 }
 
-/* The interruptions that lose work: all but outages with notice. */
+/* The Poisson interruptions that lose work: all but outages with notice
+ * (their own term) and time limits (periodic: limits_added_s). */
 static void rework_rates(const tmc_experiment *x, const tmc_closed_form *cf,
                          tmc_closed_form *rw)
 {
     *rw = *cf;
-    if (!outages_noticed(x))
+    if (!outages_noticed(x) && !x->time_limit.enabled)
         return;
-    rw->rate_outages = 0;
-    double rate = cf->rate_failures + cf->rate_spikes;
+    if (outages_noticed(x))
+        rw->rate_outages = 0;
+    rw->rate_limits = 0;
+    double rate = rw->rate_failures + rw->rate_outages + rw->rate_spikes;
     rw->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
     interruption_costs(x, rw);
+}
+
+/* What time limits add to a run whose own wall time is w (docs/model.md
+ * 3.9). Allocation 1 runs L before its limit, each next one L from its
+ * restore r; a limit costs the loss e (with a save before it: the save c
+ * and half a step; else the work since the last commit: (L - r) mod
+ * (tau + c) (L mod (tau + c) in allocation 1) when nothing else struck the
+ * allocation, probability p = e^(-lambda L), else half a segment tau + c,
+ * an interruption having moved the segments at random), the requeue wait
+ * Q and the next restore. Allocation 1 holds L - e1 of w, the next ones L - r - e each,
+ * the last needs r more, so there are N = 0 limits if w <= L, else
+ * N = 1 + max(0, ceil((w - (L - e1) - (L - r)) / (L - r - e))), and they add
+ * N (Q + r) + e1 + (N - 1) e. Seconds; INFINITY if an allocation cannot
+ * hold any work. */
+static double limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf, double w)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    if (!tl->enabled)
+        return 0;
+    double big_l = tl->wall_hours * 3600, r = x->checkpoint.restore_s;
+    double seg = cf->interval_s + x->checkpoint.save_s, e1, e;
+    double p = exp(-(cf->rate_failures + cf->rate_outages + cf->rate_spikes) * big_l);
+    if (limits_saved(x))
+        e1 = e = x->checkpoint.save_s + cf->step_s / 2;
+    else
+        e1 = p * fmod(big_l, seg) + (1 - p) * seg / 2,
+        e = p * fmod(big_l - r, seg) + (1 - p) * seg / 2;
+    if (w <= big_l)
+        return 0;
+    if (big_l - r - e <= 0)
+        return INFINITY;
+    double more = ceil((w - (big_l - e1) - (big_l - r)) / (big_l - r - e));
+    double n = 1 + fmax(0, more);
+    return n * (tl->requeue_s + r) + e1 + (n - 1) * e;
 }
 
 /* Periodic pauses add, per step on average, p / k on all cards, or on one
@@ -318,12 +368,14 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
      * a fixed amount each instead */
     tmc_closed_form rw;
     rework_rates(x, cf, &rw);
-    cf->rework_mtbf_s = rw.mtbf_s;
+    /* the optimum's M: a time limit that loses work counts, once per L */
+    double rework = 1 / rw.mtbf_s + (limits_saved(x) ? 0 : cf->rate_limits);
+    cf->rework_mtbf_s = rework > 0 ? 1 / rework : INFINITY;
     cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cp->save_s,
                                                         rw.restore_mean_s +
                                                         rw.delay_mean_s, rw.mtbf_s);
-    cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, rw.mtbf_s);
-    cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, rw.mtbf_s);
+    cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, cf->rework_mtbf_s);
+    cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, cf->rework_mtbf_s);
     if (rw.rate_spikes > 0) { /* they strike compute only: spike_segment */
         segment_rates sr;
         segment_rates_of(x, &rw, &sr);
@@ -338,6 +390,11 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
         cf->overhead_young += cf->rate_outages *
                               (noticed_cost_s(x, cf) + x->outages.downtime_s);
         cf->daly_wall_s = add_noticed_outages(x, cf, cf->daly_wall_s);
+    }
+    if (x->time_limit.enabled) {
+        double young_wall = cf->failure_free_s * (1 + cf->overhead_young);
+        cf->overhead_young += limits_added_s(x, cf, young_wall) / cf->failure_free_s;
+        cf->daly_wall_s += limits_added_s(x, cf, cf->daly_wall_s);
     }
     if (cp->mode == TMC_SAVE_ASYNC) {
         /* the final write: the run ends when it commits (issue 14) */

@@ -81,6 +81,8 @@ typedef struct {
     double rate_failures;     /* card failures per second: N / MTBF_card */
     double rate_outages;      /* common outages per second */
     double rate_spikes;       /* loss spikes per second */
+    double rate_limits;       /* time limits per second of allocation: 1 / limit
+                                 (docs/model.md 3.9) */
     double overhead_young;    /* L = c / tau + (tau/2 + r + D) / M (mean r and D) */
     double overhead_daly;     /* Daly wall / failure-free - 1 */
     double young_interval_s;  /* tau* = sqrt(2 c M) */

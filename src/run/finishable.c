@@ -36,6 +36,28 @@ static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_close
     tmc_closed_form_compute(y, cf_out);
 }
 
+/* An allocation must hold a restore and then a step and its save (with a
+ * save before the limit) or a whole segment and its save (without): else no
+ * allocation after the first commits anything new. */
+static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, char *why,
+                           size_t n)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    if (!tl->enabled)
+        return 0;
+    double limit = tl->wall_hours * 3600, c = x->checkpoint.save_s, r = x->checkpoint.restore_s;
+    int save = tl->at_limit == TMC_LIMIT_SAVE;
+    double work = save ? cf->step_s : cf->interval_s;
+    if (limit > r + work + c)
+        return 0;
+    snprintf(why, n, "time_limit.wall_hours: %.10g h (%.6g s) cannot hold a restore (%.6g s), "
+             "%s (%.6g s) and its save (%.6g s): an allocation would commit nothing; "
+             "lengthen the limit%s", tl->wall_hours, limit, r, save ? "a step" : "a segment",
+             work, c, save ? "" : ", shorten the checkpoint interval or save before the limit "
+                                  "(at_limit \"save\")");
+    return 1;
+}
+
 /* The reason of a run that cannot finish, given its closed form without
  * traces. 0 when it can. */
 static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experiment *y,
@@ -48,6 +70,8 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
                          "job.efficiency) overflows)");
         return 1;
     }
+    if (limit_too_short(x, cf, why, n))
+        return 1;
     if (cf->write_backlog) {
         snprintf(why, n, "asynchronous saves cannot keep up: a snapshot takes "
                          "%.4g s to write but one is taken every %.4g s (interval + copy), so "

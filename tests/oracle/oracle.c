@@ -39,10 +39,10 @@
 #define ASYNC_QUEUE_MAX 64 /* section 3: at most 64 snapshots wait or are written */
 
 /* What a phase can be struck by (section 4's table). */
-enum { HIT_FAILURE = 1, HIT_OUTAGE = 2, HIT_SPIKE = 4 };
-#define STRIKES_COMPUTE (HIT_FAILURE | HIT_OUTAGE | HIT_SPIKE)
-#define STRIKES_SAVE (HIT_FAILURE | HIT_OUTAGE)    /* save, copy, write waits */
-#define STRIKES_RESTORE (HIT_FAILURE | HIT_OUTAGE) /* restore, eviction restore */
+enum { HIT_FAILURE = 1, HIT_OUTAGE = 2, HIT_SPIKE = 4, HIT_LIMIT = 8 };
+#define STRIKES_COMPUTE (HIT_FAILURE | HIT_OUTAGE | HIT_SPIKE | HIT_LIMIT)
+#define STRIKES_SAVE (HIT_FAILURE | HIT_OUTAGE | HIT_LIMIT)    /* save, copy, write waits */
+#define STRIKES_RESTORE (HIT_FAILURE | HIT_OUTAGE | HIT_LIMIT) /* restore, eviction restore */
 #define STRIKES_DOWN 0                             /* detection, spare wait, downtime */
 
 /* How a phase ended. PH_NOTICE: compute stopped for an emergency save. */
@@ -83,7 +83,9 @@ typedef struct {
     double *card_clock; /* NULL with a trace or without failures */
     arrivals fail_trace;
     arrivals outages, spikes;
+    double limit_at;  /* section 4: the time limit of the allocation (INFINITY: none) */
     int hit;          /* kind of the arrival that struck */
+    int notice_of;    /* PH_NOTICE: the arrival the emergency save is for */
 
     /* spare pool */
     long pool;        /* spares on the shelf; unused when spares = -1 */
@@ -229,8 +231,11 @@ static void consume_failure(sim *m, long card)
         arrivals_advance(m, &m->fail_trace);
 }
 
-/* The earliest arrival of any kind; ties go failure, outage, spike. */
-static int next_arrival(const sim *m, double *when, long *card)
+/* The earliest arrival of any kind; ties go failure, outage, spike, then
+ * the time limit. The limit is no arrival to discard: a phase it cannot
+ * strike (the job down) does not see it, and it strikes when the job is up
+ * again, at once if it has passed. */
+static int next_arrival(const sim *m, int strikes, double *when, long *card)
 {
     double tf = next_failure(m, card);
     int kind = HIT_FAILURE;
@@ -243,6 +248,11 @@ static int next_arrival(const sim *m, double *when, long *card)
         *when = m->spikes.next_s;
         kind = HIT_SPIKE;
     }
+    double limit = m->limit_at > m->t ? m->limit_at : m->t;
+    if ((strikes & HIT_LIMIT) && limit < *when) {
+        *when = limit;
+        kind = HIT_LIMIT;
+    }
     return kind;
 }
 
@@ -252,7 +262,7 @@ static void consume_arrival(sim *m, int kind, long card)
         consume_failure(m, card);
     else if (kind == HIT_OUTAGE)
         arrivals_advance(m, &m->outages);
-    else
+    else if (kind == HIT_SPIKE)
         arrivals_advance(m, &m->spikes);
 }
 
@@ -271,7 +281,7 @@ static int phase_until(sim *m, double end, int strikes, double *elapsed)
     for (;;) {
         double when;
         long card;
-        int kind = next_arrival(m, &when, &card);
+        int kind = next_arrival(m, strikes, &when, &card);
         if (!(when < end))
             break;
         if (!(strikes & kind)) {
@@ -473,12 +483,20 @@ static int interruption(sim *m)
         } else if (kind == HIT_OUTAGE) {
             m->res.outages++;
             rc = down(m, draw_downtime(m), &m->res.downtime_s);
-        } else {
+        } else if (kind == HIT_SPIKE) {
             m->res.loss_spikes++;
             roll_back(m, m->x->loss_spikes.rollback_snapshots);
+        } else {
+            m->res.requeues++;
+            rc = down(m, m->x->time_limit.requeue_s, &m->res.requeue_s);
         }
         if (rc != PH_RAN)
             return rc;
+        /* section 4: a requeue starts a new allocation at the restore, and
+         * so does every restart with restarts "new_allocation" */
+        const tmc_time_limit *tl = &m->x->time_limit;
+        if (tl->enabled && (kind == HIT_LIMIT || tl->restarts == TMC_RESTART_NEW))
+            m->limit_at = m->t + tl->wall_hours * 3600;
         /* READING: every arrival is followed by a restore, even one
          * before the first commit (the job reloads its initial state),
          * as in Daly's model */
@@ -593,19 +611,30 @@ static double draw_step(sim *m, long j, double *pause)
     return slowest;
 }
 
-/* Section 3, outages with notice of at least a save (sync saves only): the
- * moment the emergency save must start, one save before the next outage,
- * or INFINITY (no notice, or that moment has passed: the notice came
- * during a save or a restore and the outage strikes like any other). */
-static double notice_point(const sim *m)
+/* Section 3, emergency saves (sync saves only): the moment one must start,
+ * one save before the next outage with notice of at least a save or before
+ * the time limit with at_limit "save", or INFINITY (none, or that moment
+ * has passed: the notice came during a save or a restore and the arrival
+ * strikes like any other). *kind: HIT_OUTAGE or HIT_LIMIT. */
+static double notice_point(const sim *m, int *kind)
 {
     const tmc_outages *o = &m->x->outages;
-    double c = m->x->checkpoint.save_s;
-    if (!o->enabled || !(o->notice_s > 0) || o->notice_s < c ||
-        m->x->checkpoint.mode != TMC_SAVE_SYNC)
+    const tmc_time_limit *tl = &m->x->time_limit;
+    double c = m->x->checkpoint.save_s, best = INFINITY;
+    if (m->x->checkpoint.mode != TMC_SAVE_SYNC)
         return INFINITY;
-    double at = m->outages.next_s - c;
-    return at >= m->t ? at : INFINITY;
+    if (o->enabled && o->notice_s > 0 && o->notice_s >= c && m->outages.next_s - c >= m->t) {
+        best = m->outages.next_s - c;
+        *kind = HIT_OUTAGE;
+    }
+    /* READING: an outage's and the limit's save points at the same moment:
+     * the outage's (it comes first in the ties of next_arrival) */
+    if (tl->enabled && tl->at_limit == TMC_LIMIT_SAVE && m->limit_at - c >= m->t &&
+        m->limit_at - c < best) {
+        best = m->limit_at - c;
+        *kind = HIT_LIMIT;
+    }
+    return best;
 }
 
 /* Steps from .. to - 1 of the run (0-based), one phase each; *done: the
@@ -613,7 +642,7 @@ static double notice_point(const sim *m)
  * falls in is cut there (lost work) and PH_NOTICE returned. */
 static int compute_steps(sim *m, long from, long to, long *done)
 {
-    double save_at = notice_point(m); /* fixed for the segment */
+    double save_at = notice_point(m, &m->notice_of); /* fixed for the segment */
     for (long s = from; s < to; s++) {
         double pause, el;
         double slowest = draw_step(m, s + 1, &pause);
@@ -640,14 +669,15 @@ static int compute_steps(sim *m, long from, long to, long *done)
 }
 
 /* After PH_NOTICE at step `done`: the emergency save runs until the outage
- * strikes (failures may strike it: its time is then lost); it commits the
- * steps done since the last commit, if any (else its time is lost work, no
- * snapshot). Then the outage strikes: PH_STRUCK. */
+ * or the limit (m->notice_of) strikes (other arrivals may strike it: its
+ * time is then lost); it commits the steps done since the last commit, if
+ * any (else its time is lost work, no snapshot). Then that arrival strikes:
+ * PH_STRUCK. */
 static int emergency_save(sim *m, long done)
 {
-    int empty = work_sum(&m->seg) == 0;
-    double el;
-    int rc = phase_until(m, m->outages.next_s, STRIKES_SAVE, &el);
+    int empty = work_sum(&m->seg) == 0, kind = m->notice_of;
+    double el, strike = kind == HIT_OUTAGE ? m->outages.next_s : m->limit_at;
+    int rc = phase_until(m, strike, STRIKES_SAVE, &el);
     if (rc != PH_RAN || empty) {
         m->res.lost_s += el;
         if (rc != PH_RAN)
@@ -659,8 +689,9 @@ static int emergency_save(sim *m, long done)
             return PH_NOMEM;
         memset(&m->seg, 0, sizeof m->seg);
     }
-    arrivals_advance(m, &m->outages);
-    m->hit = HIT_OUTAGE;
+    if (kind == HIT_OUTAGE)
+        arrivals_advance(m, &m->outages);
+    m->hit = kind;
     return PH_STRUCK;
 }
 
@@ -804,6 +835,7 @@ static int setup(sim *m, const tmc_experiment *x, long k, double mu, double hori
     m->mu = mu;
     m->fixed = x->job.exposed_comm_s + x->job.input_wait_s;
     m->horizon = horizon;
+    m->limit_at = x->time_limit.enabled ? x->time_limit.wall_hours * 3600 : INFINITY;
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     m->card_time = malloc((size_t)m->cards * sizeof *m->card_time);
     if (!m->rng || !m->card_time)
@@ -860,7 +892,8 @@ static void fill_result(sim *m, oracle_result *out)
     r.slow_cards = (double)m->n_slow;
     r.wall_s = m->t;
     double sum = r.compute_s + r.straggler_s + r.pause_s + r.fixed_s + r.save_s + r.lost_s +
-                 r.restore_s + r.downtime_s + r.detection_s + r.spare_wait_s + r.eviction_s;
+                 r.restore_s + r.downtime_s + r.detection_s + r.spare_wait_s + r.eviction_s +
+                 r.requeue_s;
     (void)sum;
     assert(fabs(sum - r.wall_s) <= 1e-9 * fmax(1.0, r.wall_s));
     *out = r;
