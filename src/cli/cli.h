@@ -22,8 +22,9 @@ int tmc_cli_run(int argc, char **argv);
 int tmc_cli_plan(int argc, char **argv);
 int tmc_cli_emax(int argc, char **argv);
 int tmc_cli_sweep(int argc, char **argv);
-int tmc_cli_fit(int argc, char **argv); /* cli_fit.c: its own options, not options.c's */
+int tmc_cli_fit(int argc, char **argv); /* cli_fit.c: fault and step-time logs */
 int tmc_cli_rescue(int argc, char **argv);
+int tmc_cli_sensitivity(int argc, char **argv);
 
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */

@@ -1,8 +1,8 @@
-/* cli_fit.c - `trainmc fit FAULTLOG`: a failure model fitted to a cluster's
- * fault log (src/fit/fit.h, docs/fit.md). Its options are parsed here, not
- * in the shared table (options.c), so `fit` is dispatched by main.c apart
- * from the commands the man page lists. */
-#include <getopt.h>
+/* cli_fit.c - `trainmc fit LOG`: a failure model fitted to a cluster's
+ * fault log (src/fit/fit.h), or with --steps the per-card jitter fitted to a
+ * step-time log (src/fit/step_fit.h); docs/fit.md gives every estimator.
+ * Its options are rows of the shared table (options.c), so --help, the man
+ * page and the bash completion list them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +12,13 @@
 #include "cli.h"
 #include "fault_log.h"
 #include "fit.h"
+#include "options.h"
+#include "step_fit.h"
 
-static const char help[] =
+static const tmc_cli_command command = {
+    "fit", TMC_CLI_FIT, "LOG",
     "usage: trainmc fit FAULTLOG --nodes N --cards-per-node N [options]\n"
+    "       trainmc fit --steps STEPLOG [--json FILE] [--write FILE]\n"
     "\n"
     "Fit a failure model to a cluster's fault log: the failure rate per card,\n"
     "per node and for the cluster with exact Poisson intervals; the lifetime\n"
@@ -28,152 +32,48 @@ static const char help[] =
     "event_time in days, event_type fault_start or fault_end, fault_type\n"
     "{Level, Class, Desc}) or CSV (a header, one fault a line).\n"
     "\n"
-    "options:\n"
-    "      --nodes N           nodes watched, failed or not (required: nodes\n"
-    "                          that never failed are not in the log)\n"
-    "      --cards-per-node N  cards (GPUs) per node (required)\n"
-    "      --span-days D       days watched from time 0 (default: the last event)\n"
-    "      --format F          json or csv (default: csv for a .csv name, else json)\n"
-    "      --node COL          CSV: the node column (default node)\n"
-    "      --start COL         CSV: the fault start column (default start)\n"
-    "      --end COL           CSV: the repair end column, empty: not repaired\n"
-    "                          (default: end, if the header has it)\n"
-    "      --cause COL         CSV: the cause column (default: cause, if present)\n"
-    "      --time-unit U       CSV: days or hours (default days)\n"
-    "      --exclude-cause T   leave out faults whose Class or Desc is T (case\n"
-    "                          ignored); repeatable\n"
-    "      --window-days D     counts per window of D days (default 7)\n"
-    "      --simultaneous-s S  faults on different nodes starting within S\n"
-    "                          seconds are simultaneous (default 60)\n"
-    "      --confidence C      of every interval (default 0.95)\n"
-    "      --json FILE         write the report as JSON\n"
-    "      --write FILE        write a failures distribution file an experiment\n"
-    "                          can name as its \"failures\"\n"
-    "      --law L             the lifetime law --write uses: exponential (the\n"
-    "                          Poisson rate; default) or weibull (the fitted shape)\n"
-    "  -h, --help              this help\n";
+    "With --steps, fit the per-card jitter to a step-time log instead: a CSV\n"
+    "with a header, either step,rank,seconds (one card's compute time a line)\n"
+    "or step and one column per rank. It reports the law of a card's time\n"
+    "(normal, lognormal, gamma by AIC), its cv and the share of the variance\n"
+    "common to all cards of a step (jitter.correlation) with their intervals,\n"
+    "persistently slow ranks, and the run's c_N beside the closed form's.\n"};
 
-enum { O_NODES = 256, O_CARDS, O_SPAN, O_FORMAT, O_NODE, O_START, O_END, O_CAUSE, O_UNIT,
-       O_EXCLUDE, O_WINDOW, O_SIMUL, O_CONF, O_JSON, O_WRITE, O_LAW };
-
-static int error(const char *fmt, const char *a, const char *b)
-{
-    char msg[512];
-    snprintf(msg, sizeof msg, fmt, a, b);
-    return tmc_cli_usage_error("fit", "%s", msg);
-}
-
-static int number(const char *name, const char *s, double lo, double hi, int lo_open,
-                  double *out)
-{
-    char *end, range[96];
-    double v = strtod(s, &end);
-    if (*s && !*end && isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi) {
-        *out = v;
-        return 0;
-    }
-    snprintf(range, sizeof range, "%c%g, %g]", lo_open ? '(' : '[', lo, hi);
-    return tmc_cli_usage_error("fit", "--%s: '%s' is not a number in %s", name, s, range);
-}
-
+/* What `fit FAULTLOG` takes from the table's values. */
 typedef struct {
     tmc_fit_options fit;
     tmc_fault_log_columns cols;
     const char *format, *json_path, *write_path, *law;
 } fit_args;
 
-static int parse(int argc, char **argv, fit_args *a)
+static int fault_args(const tmc_cli_options *o, fit_args *a)
 {
-    static const struct option longs[] = {
-        {"nodes", 1, 0, O_NODES}, {"cards-per-node", 1, 0, O_CARDS},
-        {"span-days", 1, 0, O_SPAN}, {"format", 1, 0, O_FORMAT}, {"node", 1, 0, O_NODE},
-        {"start", 1, 0, O_START}, {"end", 1, 0, O_END}, {"cause", 1, 0, O_CAUSE},
-        {"time-unit", 1, 0, O_UNIT}, {"exclude-cause", 1, 0, O_EXCLUDE},
-        {"window-days", 1, 0, O_WINDOW}, {"simultaneous-s", 1, 0, O_SIMUL},
-        {"confidence", 1, 0, O_CONF}, {"json", 1, 0, O_JSON}, {"write", 1, 0, O_WRITE},
-        {"law", 1, 0, O_LAW}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-    int c, rc = 0;
-    opterr = 0;
-    optind = 1;
-    while (!rc && (c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(help, stdout);
-            return TMC_CLI_HELP_SHOWN;
-        case O_NODES:
-            if (tmc_cli_parse_long(optarg, 1, 100000000, &a->fit.nodes))
-                rc = error("--nodes: '%s' is not an integer in [1, 1e8]%s", optarg, "");
-            break;
-        case O_CARDS:
-            if (tmc_cli_parse_long(optarg, 1, 1000000, &a->fit.cards_per_node))
-                rc = error("--cards-per-node: '%s' is not an integer in [1, 1e6]%s", optarg,
-                           "");
-            break;
-        case O_SPAN:
-            rc = number("span-days", optarg, 0, 1e7, 1, &a->fit.span_days);
-            break;
-        case O_FORMAT:
-            if (strcmp(optarg, "json") && strcmp(optarg, "csv"))
-                rc = error("--format: '%s' is not one of: json, csv%s", optarg, "");
-            a->format = optarg;
-            break;
-        case O_NODE: a->cols.node = optarg; break;
-        case O_START: a->cols.start = optarg; break;
-        case O_END:
-            a->cols.end = *optarg ? optarg : NULL;
-            a->cols.end_optional = 0;
-            break;
-        case O_CAUSE:
-            a->cols.cause = *optarg ? optarg : NULL;
-            a->cols.cause_optional = 0;
-            break;
-        case O_UNIT:
-            if (!strcmp(optarg, "hours"))
-                a->cols.hours = 1;
-            else if (!strcmp(optarg, "days"))
-                a->cols.hours = 0;
-            else
-                rc = error("--time-unit: '%s' is not one of: days, hours%s", optarg, "");
-            break;
-        case O_EXCLUDE:
-            if (a->fit.n_exclude == TMC_FIT_MAX_EXCLUDE)
-                rc = error("--exclude-cause: more than 64 causes%s%s", "", "");
-            else if (!*optarg)
-                rc = error("--exclude-cause: an empty cause%s%s", "", "");
-            else
-                a->fit.exclude[a->fit.n_exclude++] = optarg;
-            break;
-        case O_WINDOW:
-            rc = number("window-days", optarg, 0, 1e6, 1, &a->fit.window_days);
-            break;
-        case O_SIMUL:
-            rc = number("simultaneous-s", optarg, 0, 1e7, 1, &a->fit.simultaneous_s);
-            break;
-        case O_CONF:
-            rc = number("confidence", optarg, 0.5, 0.9999, 0, &a->fit.confidence);
-            break;
-        case O_JSON: a->json_path = optarg; break;
-        case O_WRITE: a->write_path = optarg; break;
-        case O_LAW:
-            if (strcmp(optarg, "exponential") && strcmp(optarg, "weibull"))
-                rc = error("--law: '%s' is not one of: exponential, weibull%s", optarg, "");
-            a->law = optarg;
-            break;
-        case ':':
-            rc = error("option %s needs a value%s", argv[optind - 1], "");
-            break;
-        default:
-            rc = error("unknown option '%s'%s", argv[optind - 1], "");
-        }
+    *a = (fit_args){.fit = {.confidence = o->confidence > 0 ? o->confidence : 0.95,
+                            .window_days = o->window_days > 0 ? o->window_days : 7,
+                            .simultaneous_s = o->simultaneous_s > 0 ? o->simultaneous_s : 60,
+                            .nodes = o->nodes, .cards_per_node = o->cards_per_node,
+                            .span_days = o->span_days, .log_path = o->experiment},
+                    .cols = {"node", "start", "end", "cause", 0, 1, 1}, /* if present */
+                    .format = o->format, .json_path = o->json_path,
+                    .write_path = o->write_path, .law = o->law ? o->law : "exponential"};
+    if (o->node_col)
+        a->cols.node = o->node_col;
+    if (o->start_col)
+        a->cols.start = o->start_col;
+    if (o->end_col) {
+        a->cols.end = *o->end_col ? o->end_col : NULL;
+        a->cols.end_optional = 0;
     }
-    if (rc)
-        return rc;
-    if (optind != argc - 1)
-        return error("fit %s one FAULTLOG%s", optind >= argc ? "needs" : "takes", "");
-    a->fit.log_path = argv[optind];
+    if (o->cause_col) {
+        a->cols.cause = *o->cause_col ? o->cause_col : NULL;
+        a->cols.cause_optional = 0;
+    }
+    a->cols.hours = o->time_unit && !strcmp(o->time_unit, "hours");
+    for (int i = 0; i < o->n_exclude; i++)
+        a->fit.exclude[a->fit.n_exclude++] = o->exclude[i];
     if (!a->fit.nodes || !a->fit.cards_per_node)
-        return error("fit needs --nodes N and --cards-per-node N: the exposure a log cannot "
-                     "show%s%s", "", "");
+        return tmc_cli_usage_error("fit", "fit needs --nodes N and --cards-per-node N: the "
+                                   "exposure a log cannot show");
     if (!a->format) {
         size_t n = strlen(a->fit.log_path);
         a->format = n > 4 && !strcmp(a->fit.log_path + n - 4, ".csv") ? "csv" : "json";
@@ -181,26 +81,44 @@ static int parse(int argc, char **argv, fit_args *a)
     return 0;
 }
 
-/* 2 with a message when path names the log itself (it would be overwritten). */
-static int check_not_log(const char *path, const char *log)
+/* With --steps, the options that only a fault log takes are refused. */
+static int steps_args(const tmc_cli_options *o)
+{
+    const struct {
+        int given;
+        const char *name;
+    } fault_only[] = {{o->nodes != 0, "nodes"}, {o->cards_per_node != 0, "cards-per-node"},
+                      {o->span_days != 0, "span-days"}, {o->format != NULL, "format"},
+                      {o->node_col != NULL, "node"}, {o->start_col != NULL, "start"},
+                      {o->end_col != NULL, "end"}, {o->cause_col != NULL, "cause"},
+                      {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
+                      {o->window_days != 0, "window-days"},
+                      {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"}};
+    for (size_t i = 0; i < sizeof fault_only / sizeof fault_only[0]; i++)
+        if (fault_only[i].given)
+            return tmc_cli_usage_error("fit", "--%s is an option of a fault log, not of a "
+                                       "step-time log (--steps)", fault_only[i].name);
+    return 0;
+}
+
+/* 2 with a message when path names the log itself (it would be overwritten);
+ * kind: "fault" or "step-time". */
+static int check_not_log(const char *path, const char *log, const char *kind)
 {
     struct stat a, b;
     if (path && !stat(path, &a) && !stat(log, &b) && a.st_dev == b.st_dev &&
         a.st_ino == b.st_ino)
-        return tmc_cli_usage_error("fit", "%s is the fault log: it would be overwritten", path);
+        return tmc_cli_usage_error("fit", "%s is the %s log: it would be overwritten", path,
+                                   kind);
     return 0;
 }
 
-int tmc_cli_fit(int argc, char **argv)
+static int fit_faults(const fit_args *pa)
 {
-    fit_args a = {.fit = {.confidence = 0.95, .window_days = 7, .simultaneous_s = 60},
-                  .cols = {"node", "start", "end", "cause", 0, 1, 1}, /* defaults: if present */
-                  .law = "exponential"};
-    int rc = parse(argc, argv, &a);
-    if (rc)
-        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
-    if ((rc = check_not_log(a.json_path, a.fit.log_path)) ||
-        (rc = check_not_log(a.write_path, a.fit.log_path)))
+    fit_args a = *pa;
+    int rc;
+    if ((rc = check_not_log(a.json_path, a.fit.log_path, "fault")) ||
+        (rc = check_not_log(a.write_path, a.fit.log_path, "fault")))
         return rc;
     tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
     const char *flags[] = {"json", "write"}, *paths[] = {a.json_path, a.write_path};
@@ -253,4 +171,64 @@ int tmc_cli_fit(int argc, char **argv)
     tmc_fit_free(&r);
     tmc_fault_log_free(&log);
     return rc ? 1 : 0;
+}
+
+/* fit --steps LOG: read, fit, report; exit 2 on bad input, 1 when a file
+ * cannot be written or --write has no law to write. */
+static int fit_steps(const tmc_cli_options *o)
+{
+    const char *path = o->experiment;
+    double cl = o->confidence > 0 ? o->confidence : 0.95;
+    int rc;
+    if ((rc = check_not_log(o->json_path, path, "step-time")) ||
+        (rc = check_not_log(o->write_path, path, "step-time")))
+        return rc;
+    tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
+    const char *flags[] = {"json", "write"}, *paths[] = {o->json_path, o->write_path};
+    if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
+        return rc;
+    tmc_error err = {""};
+    tmc_step_log log;
+    tmc_step_fit r;
+    if (tmc_step_log_read_csv(path, &log, &err) ||
+        (tmc_step_fit_compute(&log, cl, &r, &err) && (tmc_step_log_free(&log), 1))) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 2;
+    }
+    if (tmc_cli_is_root())
+        tmc_step_fit_output_text(stdout, &r, &log, path);
+    rc = tmc_cli_check_stdout();
+    if (!rc && o->json_path)
+        rc = tmc_cli_write_json(&out, tmc_step_fit_output_json(&r, &log, path));
+    else if (o->json_path)
+        tmc_output_abort(&out);
+    if (o->write_path) {
+        const char *why = NULL;
+        cJSON *doc = rc ? NULL : tmc_step_fit_output_distribution(&r, path, &why);
+        if (rc)
+            tmc_output_abort(&dist);
+        else if (!doc) {
+            fprintf(stderr, "trainmc: --write: %s (cv %.4g, law %s); nothing written\n", why,
+                    r.cv, r.best >= 0 ? r.law[r.best].name : "none");
+            tmc_output_abort(&dist);
+            rc = 1;
+        } else
+            rc = tmc_cli_write_json(&dist, doc);
+    }
+    tmc_step_fit_free(&r);
+    tmc_step_log_free(&log);
+    return rc ? 1 : 0;
+}
+
+int tmc_cli_fit(int argc, char **argv)
+{
+    tmc_cli_options o = {0}; /* 0: not given; the defaults are set after */
+    int rc = tmc_cli_parse_options(&command, argc, argv, &o);
+    if (rc)
+        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    if (o.steps)
+        return (rc = steps_args(&o)) ? rc : fit_steps(&o);
+    fit_args a;
+    return (rc = fault_args(&o, &a)) ? rc : fit_faults(&a);
 }

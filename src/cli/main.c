@@ -18,6 +18,8 @@ static const tmc_cli_entry commands[] = {
     {"emax", tmc_cli_emax},
     {"sweep", tmc_cli_sweep},
     {"rescue", tmc_cli_rescue},
+    {"sensitivity", tmc_cli_sensitivity},
+    {"fit", tmc_cli_fit},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -36,10 +38,11 @@ static const char *usage_main =
     "                        numbers; --target: where P(deadline), T or overhead crosses a value\n"
     "  rescue EXPERIMENT.json the smallest change of each lever alone (steps, deadline,\n"
     "                        efficiency, cards, interval) that meets a target the plan misses\n"
-    "\n"
-    "from logs (own options, not yet in the man page):\n"
-    "  fit FAULTLOG          a failure model fitted to a cluster's fault log: rates with\n"
-    "                        exact intervals, lifetime and repair laws, overdispersion\n"
+    "  sensitivity EXPERIMENT.json which input moves T and P(deadline) most (a tornado, common\n"
+    "                        random numbers); --compound: several at once, the gain of each fix\n"
+    "  fit LOG               from a cluster's fault log a failure model: rates with exact\n"
+    "                        intervals, lifetime and repair laws, overdispersion; with\n"
+    "                        --steps from a step-time log the jitter law, cv, correlation\n"
     "\n"
     "options:\n"
     "  -h, --help            this help; `trainmc run --help` for the command\n"
@@ -110,10 +113,6 @@ int main(int argc, char **argv)
         return finish(tmc_cli_print_man(commands, N_COMMANDS, SUMMARY));
     if (!strcmp(cmd, "help-bash-completion"))
         return finish(tmc_cli_print_bash_completion(commands, N_COMMANDS));
-    /* fit parses its own options (cli_fit.c), so it is not in the table
-     * the man page and the completion are made from */
-    if (!strcmp(cmd, "fit"))
-        return run_command(tmc_cli_fit, argc, argv);
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(cmd, commands[i].name))
             return run_command(commands[i].fn, argc, argv);

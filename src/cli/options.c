@@ -163,6 +163,34 @@ static int parse_precision(const option_row *r, const char *arg, tmc_cli_options
     return 0;
 }
 
+/* One of the words listed in the row's range ("json, csv"). */
+static int parse_choice(const option_row *r, const char *arg, tmc_cli_options *o)
+{
+    size_t len = strlen(arg);
+    for (const char *p = r->range; *p; p += strspn(p, ", ")) {
+        size_t n = strcspn(p, ",");
+        if (len && n == len && !strncmp(p, arg, n)) {
+            *(const char **)field(r, o) = arg;
+            return 0;
+        }
+        p += n;
+    }
+    return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not one of: %s", r->name, arg,
+                               r->range);
+}
+
+/* fit --exclude-cause, repeatable: a non-empty cause. */
+static int parse_exclude(const option_row *r, const char *arg, tmc_cli_options *o)
+{
+    if (o->n_exclude == TMC_CLI_MAX_EXCLUDE)
+        return tmc_cli_usage_error(o->command->name, "--%s: more than %d causes", r->name,
+                                   TMC_CLI_MAX_EXCLUDE);
+    if (!*arg)
+        return tmc_cli_usage_error(o->command->name, "--%s: an empty cause", r->name);
+    o->exclude[o->n_exclude++] = arg;
+    return 0;
+}
+
 static int print_help(const option_row *r, const char *arg, tmc_cli_options *o);
 
 /* ---------- the table ---------- */
@@ -172,6 +200,8 @@ static int print_help(const option_row *r, const char *arg, tmc_cli_options *o);
 #define EMAX TMC_CLI_EMAX
 #define SWEEP TMC_CLI_SWEEP
 #define RESCUE TMC_CLI_RESCUE
+#define SENSITIVITY TMC_CLI_SENSITIVITY
+#define FIT TMC_CLI_FIT
 
 static const option_row table[] = {
     {.name = "vary", .arg = "KEY=VALUES", .parse = parse_vary,
@@ -185,6 +215,14 @@ static const option_row table[] = {
               {RESCUE, "METRIC>=VALUE or METRIC<=VALUE, METRIC one of deadline.probability, "
                        "completion_days.mean, overhead.mean (default "
                        "deadline.probability>=0.9)"}}},
+    {.name = "inputs", .arg = "FILE.json", .parse = parse_text, .offset = OFF(inputs_path),
+     .help = {{SENSITIVITY, "the inputs and their ranges, {\"KEY\": [LOW, HIGH], ...}: numeric "
+                            "experiment keys, or interconnect.link_gb_per_s (prefetch "
+                            "working) and interconnect.link_gb_per_s:prefetch_failed "
+                            "(default: eight inputs, README)"}}},
+    {.name = "compound", .arg = "KEY=V,...", .parse = parse_text, .offset = OFF(compound),
+     .help = {{SENSITIVITY, "also a compound case: these degradations at once, each alone, and "
+                            "the gain from fixing each one alone (KEY as for --inputs)"}}},
     {.name = "levers", .arg = "KEYS", .parse = parse_text, .offset = OFF(levers),
      .help = {{RESCUE, "the levers to move, comma-separated, among job.steps, deadline.days, "
                        "job.efficiency, job.cards and the experiment's checkpoint interval "
@@ -197,17 +235,20 @@ static const option_row table[] = {
      .offset = OFF(replicas), .lo = 2, .hi = 1e9, .range = "[2, 1e9]",
      .key = "monte_carlo.replicas", .set_offset = OFF(replicas_set),
      .help = {{RUN, "replicas (overrides monte_carlo.replicas), 1..1e9"},
-              {SWEEP | RESCUE, "replicas per setting (overrides monte_carlo.replicas), "
+              {SWEEP | RESCUE | SENSITIVITY, "replicas per setting (overrides "
+                                             "monte_carlo.replicas), "
                                "2..1e9"},
               {EMAX, "simulated maxima per N, 2..1e9 (default 1000000)"}}},
     {.name = "seed", .letter = 's', .arg = "S", .parse = parse_key_or_integer,
      .offset = OFF(seed), .lo = 0, .hi = MAX_SEED, .range = "[0, 2^53-1]",
      .key = "monte_carlo.seed", .set_offset = OFF(seed_set),
-     .help = {{RUN | SWEEP | RESCUE, "run seed (overrides monte_carlo.seed), 0..2^53-1"},
+     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY, "run seed (overrides monte_carlo.seed), "
+                                                   "0..2^53-1"},
               {EMAX, "run seed, 0..2^53-1 (default 1)"}}},
     {.name = "threads", .letter = 't', .arg = "T", .parse = parse_integer,
      .offset = OFF(threads), .lo = 1, .hi = 1024, .range = "[1, 1024]",
-     .help = {{RUN | EMAX | SWEEP | RESCUE, "worker threads, 1..1024 (default: all cores); the "
+     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY, "worker threads, 1..1024 (default: "
+                                                          "all cores); the "
                                    "numbers are identical whatever T is"}}},
     {.name = "mu", .arg = "SECONDS", .parse = parse_number, .offset = OFF(mu_s),
      .lo = 0, .hi = 1e7, .lo_open = 1,
@@ -222,10 +263,59 @@ static const option_row table[] = {
      .lo = 0, .hi = 86400,
      .help = {{EMAX, "per-step time outside compute (communication, input), [0, 86400] "
                      "(default 0)"}}},
+    {.name = "nodes", .arg = "N", .parse = parse_integer, .offset = OFF(nodes),
+     .lo = 1, .hi = 1e8, .range = "[1, 1e8]",
+     .help = {{FIT, "nodes watched, failed or not (required for a fault log: nodes that "
+                    "never failed are not in the log)"}}},
+    {.name = "cards-per-node", .arg = "N", .parse = parse_integer, .offset = OFF(cards_per_node),
+     .lo = 1, .hi = 1e6, .range = "[1, 1e6]",
+     .help = {{FIT, "cards (GPUs) per node (required for a fault log)"}}},
+    {.name = "span-days", .arg = "D", .parse = parse_number, .offset = OFF(span_days),
+     .lo = 0, .hi = 1e7, .lo_open = 1,
+     .help = {{FIT, "days watched from time 0 (default: the last event)"}}},
+    {.name = "format", .arg = "F", .parse = parse_choice, .offset = OFF(format),
+     .range = "json, csv",
+     .help = {{FIT, "json or csv (default: csv for a .csv name, else json)"}}},
+    {.name = "node", .arg = "COL", .parse = parse_text, .offset = OFF(node_col),
+     .help = {{FIT, "CSV: the node column (default node)"}}},
+    {.name = "start", .arg = "COL", .parse = parse_text, .offset = OFF(start_col),
+     .help = {{FIT, "CSV: the fault start column (default start)"}}},
+    {.name = "end", .arg = "COL", .parse = parse_text, .offset = OFF(end_col),
+     .help = {{FIT, "CSV: the repair end column, empty: not repaired (default: end, if the "
+                    "header has it)"}}},
+    {.name = "cause", .arg = "COL", .parse = parse_text, .offset = OFF(cause_col),
+     .help = {{FIT, "CSV: the cause column (default: cause, if present)"}}},
+    {.name = "time-unit", .arg = "U", .parse = parse_choice, .offset = OFF(time_unit),
+     .range = "days, hours",
+     .help = {{FIT, "CSV: days or hours (default days)"}}},
+    {.name = "exclude-cause", .arg = "T", .parse = parse_exclude,
+     .help = {{FIT, "leave out faults whose Class or Desc is T (case ignored); repeatable"}}},
+    {.name = "window-days", .arg = "D", .parse = parse_number, .offset = OFF(window_days),
+     .lo = 0, .hi = 1e6, .lo_open = 1,
+     .help = {{FIT, "counts per window of D days (default 7)"}}},
+    {.name = "simultaneous-s", .arg = "S", .parse = parse_number, .offset = OFF(simultaneous_s),
+     .lo = 0, .hi = 1e7, .lo_open = 1,
+     .help = {{FIT, "faults on different nodes starting within S seconds are simultaneous "
+                    "(default 60)"}}},
+    {.name = "steps", .parse = parse_flag, .offset = OFF(steps),
+     .help = {{FIT, "the log is a step-time log (CSV: step, rank, seconds, or a step column "
+                    "and one column per rank): fit the per-card jitter instead"}}},
+    {.name = "confidence", .arg = "C", .parse = parse_number, .offset = OFF(confidence),
+     .lo = 0.5, .hi = 0.9999,
+     .help = {{FIT, "of every interval and test, [0.5, 0.9999] (default 0.95)"}}},
     {.name = "json", .letter = 'j', .arg = "FILE", .parse = parse_text, .offset = OFF(json_path),
-     .help = {{RUN | EMAX | SWEEP | RESCUE, "also write the results as JSON to FILE "
+     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY, "also write the results as JSON to "
+                                                          "FILE "
                                             "(atomically)"},
-              {PLAN, "also write the board as JSON to FILE (atomically)"}}},
+              {PLAN, "also write the board as JSON to FILE (atomically)"},
+              {FIT, "also write the report as JSON to FILE (atomically)"}}},
+    {.name = "write", .arg = "FILE", .parse = parse_text, .offset = OFF(write_path),
+     .help = {{FIT, "write a distribution file an experiment can name (atomically): of a "
+                    "fault log its \"failures\", with --steps its \"jitter\""}}},
+    {.name = "law", .arg = "L", .parse = parse_choice, .offset = OFF(law),
+     .range = "exponential, weibull",
+     .help = {{FIT, "the lifetime law --write uses: exponential (the Poisson rate; default) "
+                    "or weibull (the fitted shape)"}}},
     {.name = "csv", .arg = "FILE", .parse = parse_text, .offset = OFF(csv_path),
      .help = {{SWEEP, "also write the table as CSV to FILE (atomically): every column, "
                       "quantiles included"},
@@ -234,7 +324,9 @@ static const option_row table[] = {
      .help = {{RUN, "also draw the completion time's histogram and CDF, deadline marked, "
                     "as SVG to FILE (atomically; needs gnuplot)"},
               {SWEEP, "also draw mean T and P(deadline) against the first key, with "
-                      "intervals and the closed form, as SVG to FILE (needs gnuplot)"}}},
+                      "intervals and the closed form, as SVG to FILE (needs gnuplot)"},
+              {SENSITIVITY, "also draw the tornado chart (each input's low and high end "
+                            "against the base, for T and P) as SVG to FILE (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "
                     "as CSV to FILE (atomically)"}}},
@@ -242,14 +334,15 @@ static const option_row table[] = {
      .help = {{RUN | PLAN, "override a key of the experiment (a dotted path) before "
                            "validation, e.g. job.cards=64 or checkpoint.interval_s=900; VALUE "
                            "is JSON (number, null, object) or a string"},
-              {SWEEP | RESCUE, "override a key of the experiment at every setting (as "
+              {SWEEP | RESCUE | SENSITIVITY, "override a key of the experiment at every "
+                                             "setting (as "
                                "`trainmc run`)"}}},
     {.name = "quiet", .letter = 'q', .parse = parse_flag, .offset = OFF(quiet),
-     .help = {{RUN | SWEEP | RESCUE, "no progress bar"}}},
+     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY, "no progress bar"}}},
     {.name = "force", .letter = 'f', .parse = parse_flag, .offset = OFF(force),
      .help = {{RUN, "run even if the training state does not fit in memory"},
-              {SWEEP | RESCUE, "run even if a setting's training state does not fit in "
-                               "memory"}}},
+              {SWEEP | RESCUE | SENSITIVITY, "run even if a setting's training state does "
+                                             "not fit in memory"}}},
     {.name = "importance", .arg = "auto|F,O,S[,R,D]", .parse = parse_importance,
      .help = {{RUN, "also estimate a small P(miss) by importance sampling: rates of failures, "
                     "outages, spikes (and the means of repairs, downtimes) multiplied by a "
@@ -266,7 +359,7 @@ static const option_row table[] = {
               {SWEEP, "replicas in batches of 1000 until every setting's 95 % interval is "
                       "this narrow (as `trainmc run`), within --replicas"}}},
     {.name = "help", .letter = 'h', .parse = print_help,
-     .help = {{RUN | PLAN | EMAX | SWEEP | RESCUE, "this help"}}},
+     .help = {{RUN | PLAN | EMAX | SWEEP | RESCUE | FIT | SENSITIVITY, "this help"}}},
 };
 
 #define N_ROWS (sizeof table / sizeof table[0])
@@ -464,6 +557,8 @@ static const char man_tail[] =
     ".SH FILES\n"
     ".TP\n.I EXPERIMENT.json\n"
     "the experiment (run, plan, sweep), with the distribution and trace files it names\n"
+    ".TP\n.I LOG\n"
+    "a cluster's fault log, or with --steps a step-time log, that fit reads (docs/fit.md)\n"
     ".TP\n.IR PREFIX /share/bash-completion/completions/trainmc\n"
     "bash completion, made like this page from the option table\n"
     ".PP\n"
@@ -563,23 +658,31 @@ static const char bash_tail[] =
     "        COMPREPLY=() # a value: nothing to offer\n"
     "    elif [[ $cur == -* || -z $operand ]]; then\n"
     "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
-    "    else\n"
+    "    elif [[ $operand == json ]]; then\n"
     "        local IFS=$'\\n'\n"
     "        compopt -o filenames 2>/dev/null\n"
     "        COMPREPLY=($(compgen -f -X '!*.json' -- \"$cur\") $(compgen -d -- \"$cur\"))\n"
+    "    else\n"
+    "        local IFS=$'\\n'\n"
+    "        compopt -o filenames 2>/dev/null\n"
+    "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
     "    fi\n"
     "}\n"
     "complete -F _trainmc trainmc\n";
 
 /* cmd's arm of the case: its options, those that take a file or another
- * value, and whether it reads an EXPERIMENT.json. */
+ * value, and its operand: json (an EXPERIMENT.json), file (any file: fit's
+ * LOG) or none. */
 static void bash_command(FILE *f, const tmc_cli_command *cmd)
 {
     fprintf(f, "    %s)\n", cmd->name);
     bash_words(f, "opts", cmd->bit, WORDS_ALL);
     bash_words(f, "files", cmd->bit, WORDS_FILE);
     bash_words(f, "values", cmd->bit, WORDS_VALUE);
-    fprintf(f, "        operand=%s ;;\n", cmd->operand ? "1" : "");
+    size_t len = cmd->operand ? strlen(cmd->operand) : 0;
+    fprintf(f, "        operand=%s ;;\n", !len ? ""
+                                          : len > 5 && !strcmp(cmd->operand + len - 5, ".json")
+                                          ? "json" : "file");
 }
 
 int tmc_cli_print_bash_completion(const tmc_cli_entry *commands, size_t n)

@@ -15,6 +15,7 @@
 #define TMC_CLI_MAX_SETS 64  /* --set overrides in one command */
 #define TMC_CLI_MAX_CARDS 64 /* card counts in one emax --cards list */
 #define TMC_CLI_SET_LEN 128  /* "monte_carlo.replicas=N" made from a flag */
+#define TMC_CLI_MAX_EXCLUDE 64 /* fit --exclude-cause causes */
 
 /* tmc_cli_parse_options' return when it printed the help: the command is
  * done, and exits 0 (or 1 if standard output failed, as any report). */
@@ -22,7 +23,7 @@
 
 /* The subcommands, as bits: a table row lists the commands that take it. */
 enum { TMC_CLI_RUN = 1, TMC_CLI_PLAN = 2, TMC_CLI_EMAX = 4, TMC_CLI_SWEEP = 8,
-       TMC_CLI_RESCUE = 16 };
+       TMC_CLI_RESCUE = 16, TMC_CLI_FIT = 32, TMC_CLI_SENSITIVITY = 64 };
 
 typedef struct {
     const char *name;    /* "run": in messages and `trainmc run --help` */
@@ -49,6 +50,8 @@ typedef struct {
     int n_vary;
     const char *target; /* sweep --target; NULL: a grid */
     const char *levers; /* rescue --levers; NULL: all that apply */
+    const char *inputs_path; /* sensitivity --inputs; NULL: the default inputs */
+    const char *compound;    /* sensitivity --compound; NULL: none */
     long threads;       /* 0: all cores (emax sets them first) */
     int quiet, force;
     const char *importance; /* NULL: off */
@@ -60,6 +63,16 @@ typedef struct {
     int n_cards;
     long replicas, seed;
     double mu_s, sigma_s, cv, fixed_s; /* NaN: not given */
+    /* fit, which reads a log (cli_fit.c sets the defaults) */
+    long nodes, cards_per_node;       /* --nodes, --cards-per-node; 0: not given */
+    double span_days, window_days, simultaneous_s, confidence;
+    const char *format, *time_unit, *law; /* --format, --time-unit, --law */
+    /* --node, --start, --end, --cause: CSV column names; NULL: not given */
+    const char *node_col, *start_col, *end_col, *cause_col;
+    const char *exclude[TMC_CLI_MAX_EXCLUDE]; /* --exclude-cause */
+    int n_exclude;
+    const char *write_path; /* --write; NULL: none */
+    int steps;              /* --steps: the log is a step-time log */
 } tmc_cli_options;
 
 /* Parse argv (argv[0]: the subcommand) into o for cmd: its options, then

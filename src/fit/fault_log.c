@@ -161,6 +161,26 @@ static void finish_log(tmc_fault_log *log)
     }
 }
 
+int tmc_fault_log_add(tmc_fault_log *log, const char *node, double start_days,
+                      double end_days, const char *cause, tmc_error *err)
+{
+    if (!(start_days >= 0) || !isfinite(start_days) || isinf(end_days) ||
+        end_days < start_days)
+        return tmc_error_set(err, "fault %d: start %g, end %g days: expected 0 <= start <= end "
+                             "(end NAN: not repaired)", log->n_faults, start_days, end_days);
+    int k = node_index(log, node);
+    if (k < 0 || add_fault(log, k, start_days, end_days, "", cause ? cause : "", "",
+                           log->n_faults) < 0)
+        return tmc_error_set(err, "out of memory");
+    return 0;
+}
+
+void tmc_fault_log_finish(tmc_fault_log *log)
+{
+    log->last_event_days = 0;
+    finish_log(log);
+}
+
 static int ieq(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)

@@ -67,6 +67,16 @@ int tmc_fault_log_match_cause(const tmc_fault *f, const char *text);
  * (removed may be NULL). Returns the number of faults dropped. Nodes stay. */
 int tmc_fault_log_exclude(tmc_fault_log *log, const char *const *texts, int n, int *removed);
 
+/* Build a log in memory (tests, synthetic logs): append a fault of node
+ * (id; new ids become new nodes) from start_days to end_days (NAN: not
+ * repaired), cause in cls (NULL: none), to log (zeroed before the first
+ * call); then tmc_fault_log_finish sorts the faults by start and sets
+ * last_event_days, as the readers do. 0, or -1 with err for start < 0,
+ * end < start or out of memory. */
+int tmc_fault_log_add(tmc_fault_log *log, const char *node, double start_days,
+                      double end_days, const char *cause, tmc_error *err);
+void tmc_fault_log_finish(tmc_fault_log *log);
+
 /* Free everything log owns and zero it. */
 void tmc_fault_log_free(tmc_fault_log *log);
 

@@ -114,10 +114,10 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
     r->repair_ok = !tmc_repair_fit_laws(log, &r->repair, &e);
     if (!r->repair_ok)
         snprintf(r->repair_note, sizeof r->repair_note, "no repair fit: %s", e.msg);
-    else { /* exact interval of an exponential mean: 2 n xbar / chi2(2n) */
-        double m = r->repair.mean_days, k = 2.0 * r->repair.n, a = 1 - cl;
-        r->repair_mean_days = (tmc_fit_interval){m, k * m / gsl_cdf_chisq_Pinv(1 - a / 2, k),
-                                                 k * m / gsl_cdf_chisq_Pinv(a / 2, k)};
+    else { /* the sample mean and its BCa bootstrap interval */
+        r->repair_mean_days.value = r->repair.mean_days;
+        tmc_repair_fit_mean_interval(log, cl, &r->repair_mean_days.lo,
+                                     &r->repair_mean_days.hi);
     }
     cause_mix(log, r);
 

@@ -52,7 +52,7 @@ typedef struct {
     int life_ok;
     char life_note[256];
     tmc_repair_fit repair;
-    tmc_fit_interval repair_mean_days; /* exact interval of an exponential mean */
+    tmc_fit_interval repair_mean_days; /* sample mean, BCa bootstrap interval */
     int repair_ok;
     char repair_note[256];
     tmc_fit_cause causes[TMC_FIT_MAX_CAUSES + 1];

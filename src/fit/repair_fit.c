@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
 
 #include "ks.h"
 #include "lifetime_fit.h"
+#include "rng_pcg.h"
 
 static int ascending(const void *a, const void *b)
 {
@@ -96,28 +99,104 @@ int tmc_repair_fit_times(const double *t, int n, tmc_repair_fit *out, tmc_error 
     return 0;
 }
 
+int tmc_repair_mean_interval(const double *t, int n, double confidence, double *lo,
+                             double *hi)
+{
+    enum { B = 2000 };
+    *lo = *hi = NAN;
+    if (n < 2 || !(confidence > 0 && confidence < 1))
+        return -1;
+    double *tb = malloc(sizeof *tb * B);
+    gsl_rng *rng = gsl_rng_alloc(tmc_rng_pcg32);
+    if (!tb || !rng) {
+        free(tb);
+        if (rng)
+            gsl_rng_free(rng);
+        return -1;
+    }
+    tmc_rng_pcg_seed(rng, 1, 0);
+    double mean = 0, ss = 0;
+    for (int i = 0; i < n; i++)
+        mean += t[i] / n;
+    for (int i = 0; i < n; i++)
+        ss += (t[i] - mean) * (t[i] - mean);
+    double se = sqrt(ss / (n - 1) / n);
+    int nb = 0;
+    for (int b = 0; b < B; b++) {
+        double sum = 0, sum2 = 0;
+        for (int i = 0; i < n; i++) {
+            /* an index in [0, n): the high word of a 32 x 32-bit product */
+            double x = t[((uint64_t)tmc_rng_pcg_next(rng) * (uint64_t)n) >> 32];
+            sum += x, sum2 += x * x;
+        }
+        double m = sum / n, v = (sum2 - n * m * m) / (n - 1);
+        if (v > 0) /* a resample of one repeated value has no t */
+            tb[nb++] = (m - mean) / sqrt(v / n);
+    }
+    gsl_rng_free(rng);
+    if (nb < 2 || !(se > 0)) {
+        free(tb);
+        return -1;
+    }
+    qsort(tb, (size_t)nb, sizeof *tb, ascending);
+    double alpha = 1 - confidence, q[2];
+    for (int e = 0; e < 2; e++) { /* quantiles, linear between order statistics */
+        double h = (e ? 1 - alpha / 2 : alpha / 2) * (nb - 1);
+        int k = (int)h < nb - 1 ? (int)h : nb - 2;
+        q[e] = tb[k] + (h - k) * (tb[k + 1] - tb[k]);
+    }
+    free(tb);
+    *lo = mean - q[1] * se;
+    *hi = mean - q[0] * se;
+    return 0;
+}
+
+/* The positive repair times of log into a malloc'd array (NULL: no memory)
+ * and their count, the open and zero-length ones counted. */
+static double *positive_times(const tmc_fault_log *log, int *n, int *open, int *zero,
+                              int *repaired, double *sum_all)
+{
+    double *t = malloc(sizeof *t * (size_t)(log->n_faults + 1));
+    *n = *open = *zero = *repaired = 0;
+    *sum_all = 0;
+    if (!t)
+        return NULL;
+    for (int i = 0; i < log->n_faults; i++) {
+        const tmc_fault *f = &log->faults[i];
+        if (isnan(f->end_days)) {
+            ++*open;
+            continue;
+        }
+        double d = f->end_days - f->start_days;
+        ++*repaired;
+        *sum_all += d;
+        if (d > 0)
+            t[(*n)++] = d;
+        else
+            ++*zero;
+    }
+    return t;
+}
+
+int tmc_repair_fit_mean_interval(const tmc_fault_log *log, double confidence, double *lo,
+                                 double *hi)
+{
+    int n, open, zero, repaired;
+    double sum_all, *t = positive_times(log, &n, &open, &zero, &repaired, &sum_all);
+    int rc = t ? tmc_repair_mean_interval(t, n, confidence, lo, hi) : -1;
+    free(t);
+    return rc;
+}
+
 int tmc_repair_fit_laws(const tmc_fault_log *log, tmc_repair_fit *out, tmc_error *err)
 {
     memset(out, 0, sizeof *out);
     out->n_faults = log->n_faults;
-    double *t = malloc(sizeof *t * (size_t)(log->n_faults + 1)), sum_all = 0;
+    int n, repaired;
+    double sum_all, *t = positive_times(log, &n, &out->n_open, &out->n_zero, &repaired,
+                                        &sum_all);
     if (!t)
         return tmc_error_set(err, "out of memory");
-    int n = 0, repaired = 0;
-    for (int i = 0; i < log->n_faults; i++) {
-        const tmc_fault *f = &log->faults[i];
-        if (isnan(f->end_days)) {
-            out->n_open++;
-            continue;
-        }
-        double d = f->end_days - f->start_days;
-        repaired++;
-        sum_all += d;
-        if (d > 0)
-            t[n++] = d;
-        else
-            out->n_zero++;
-    }
     out->mean_all_days = repaired ? sum_all / repaired : NAN;
     int rc = tmc_repair_fit_times(t, n, out, err);
     free(t);

@@ -43,4 +43,27 @@ int tmc_repair_fit_laws(const tmc_fault_log *log, tmc_repair_fit *out, tmc_error
 /* The same on n positive times (days; need not be sorted). 0, or -1. */
 int tmc_repair_fit_times(const double *t, int n, tmc_repair_fit *out, tmc_error *err);
 
+/* The two-sided interval (days) of the mean repair time from the n
+ * positive repair times t, at `confidence`, by the bootstrap-t (the
+ * studentized bootstrap; Efron and Tibshirani, An Introduction to the
+ * Bootstrap, 1993, 12.5; Hall 1988, Ann. Statist. 16:927): B = 2000
+ * resamples (PCG32, seed 1, stream 0: the same interval every time), each
+ * with T_b = (mean_b - xbar) / (s_b / sqrt n); the interval is
+ * [xbar - T_(1-a/2) s / sqrt n, xbar - T_(a/2) s / sqrt n], T_q the
+ * quantiles of the T_b, s the (n - 1) standard deviation. No law assumed.
+ * Why not the exact interval of an exponential mean (chi-square, 2n dof):
+ * it undercovers skewed repairs, 87.4 % at 95 % on lognormal sigma 1; nor
+ * the interval under the best-fitting law (Cox's for a lognormal, 94.0 %
+ * there): it fails when the law misfits the tail, as the shipped log's
+ * lognormal (KS p = 0.0006) puts the mean at 19.9 days, its interval at
+ * [12.2, 32.7], against a sample mean of 6.4; nor BCa (92.5 %). The
+ * bootstrap-t covers 93.5 % (fit-2.3). 0, or -1 (lo, hi NAN) for n < 2,
+ * equal times or no memory. */
+int tmc_repair_mean_interval(const double *t, int n, double confidence, double *lo,
+                             double *hi);
+
+/* The same on log's positive repair times (those tmc_repair_fit_laws fits). */
+int tmc_repair_fit_mean_interval(const tmc_fault_log *log, double confidence, double *lo,
+                                 double *hi);
+
 #endif

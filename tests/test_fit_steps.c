@@ -1,0 +1,203 @@
+/* fit-3.x: `trainmc fit --steps` (src/fit/step_fit.c, docs/fit.md 9): the
+ * per-card jitter of trainmc's model fitted back from step-time logs drawn
+ * from a known law (issue 15, done-when 3).
+ *
+ * Every log is 2,000 steps x 64 ranks drawn with GSL's mt19937 from a fixed
+ * seed exactly as trainmc's model defines the jitter
+ * (docs/simulation-semantics.md 2), mean mu = 2.807 s:
+ *   normal     X_ij = mu (1 + cv (sqrt(rho) Z_j + sqrt(1 - rho) Z_ij));
+ *   lognormal  X_ij = mu exp(m + s Z_ij), s^2 = ln(1 + cv^2), m = -s^2 / 2;
+ *   gamma      X_ij = mu G_ij, G ~ Gamma(shape 1 / cv^2, scale cv^2);
+ *   a slow card's time is `factor` x X_ij.
+ *
+ * fit-3.1 ANOVA by hand: steps {1, 3}, {2, 4}, {6, 8}: step means 2, 3, 7,
+ *         G = 4, MSB = 2 (4 + 1 + 9) / 2 = 14, MSW = 6 / 3 = 2, sigma_b^2
+ *         = (14 - 2) / 2 = 6, sigma_w^2 = 2, rho = 6 / 8 = 0.75, cv =
+ *         sqrt(8) / 4; F = 7 on (2, 3) dof.
+ * fit-3.2 normal, cv 0.05, correlation 0.3: the law chosen is normal, the
+ *         true cv inside its 95 % interval (delta-method SE, about 0.00026)
+ *         and the true correlation inside its exact F interval (about
+ *         +-0.02), no slow rank; the run's c_64 within 4 SE of the closed
+ *         form's c_64 = 2.3437 (quadrature); the fitted law's closed form
+ *         is compared likewise in 3.3.
+ * fit-3.3 lognormal, cv 0.1, correlation 0: lognormal chosen, cv inside its
+ *         interval, the correlation's interval reaches 0.
+ * fit-3.4 gamma, cv 0.1: gamma chosen, cv inside its interval.
+ * fit-3.5 the normal case of 3.2 with rank 17 slow (factor 1.2): rank 17
+ *         found, no other rank, and with it set aside cv and correlation
+ *         still inside their intervals.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "step_fit.h"
+
+#define STEPS 2000
+#define RANKS 64
+#define MU 2.807
+
+enum { NORMAL, LOGNORMAL, GAMMA };
+
+static double x[STEPS * RANKS];
+
+static void near(double got, double want, double tol, const char *what)
+{
+    if (!(fabs(got - want) <= tol))
+        fail_msg("%s: got %.10g, expected %.10g +- %g", what, got, want, tol);
+}
+
+/* Draw the log; slow_rank < 0: none. */
+static void draw(int law, double cv, double rho, int slow_rank, double factor,
+                 unsigned long seed)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    double s = sqrt(log(1 + cv * cv)), m = -s * s / 2;
+    for (int j = 0; j < STEPS; j++) {
+        double z0 = law == NORMAL ? gsl_ran_gaussian(rng, 1) : 0;
+        for (int i = 0; i < RANKS; i++) {
+            double v;
+            if (law == NORMAL)
+                v = MU * (1 + cv * (sqrt(rho) * z0 + sqrt(1 - rho) * gsl_ran_gaussian(rng, 1)));
+            else if (law == LOGNORMAL)
+                v = MU * exp(m + s * gsl_ran_gaussian(rng, 1));
+            else
+                v = MU * gsl_ran_gamma(rng, 1 / (cv * cv), cv * cv);
+            x[j * RANKS + i] = i == slow_rank ? factor * v : v;
+        }
+    }
+    gsl_rng_free(rng);
+}
+
+static void fit(tmc_step_fit *r)
+{
+    tmc_step_log log;
+    tmc_error err = {""};
+    if (tmc_step_log_from_matrix(x, STEPS, RANKS, &log, &err) ||
+        tmc_step_fit_compute(&log, 0.95, r, &err))
+        fail_msg("%s", err.msg);
+    tmc_step_log_free(&log);
+}
+
+static void report(const char *what, const tmc_step_fit *r)
+{
+    print_message("%s: law %s (AIC normal %.1f, lognormal %.1f, gamma %.1f); cv %.5f "
+                  "[%.5f, %.5f] se %.2g; correlation %.4f [%.4f, %.4f]; %d slow; c_%d %.4f "
+                  "+- %.4f, closed form %.4f (law %.4f)\n",
+                  what, r->law[r->best].name, r->law[0].aic, r->law[1].aic, r->law[2].aic,
+                  r->cv, r->cv_lo, r->cv_hi, r->cv_se, r->rho, r->rho_lo, r->rho_hi, r->n_slow,
+                  r->n_kept, r->cn_empirical, r->cn_se, r->cn_normal, r->cn_law);
+}
+
+static void inside(double truth, double lo, double hi, const char *what)
+{
+    if (!(lo <= truth && truth <= hi))
+        fail_msg("%s: %g outside the interval [%g, %g]", what, truth, lo, hi);
+}
+
+static void test_anova_by_hand(void **state)
+{
+    (void)state;
+    const double v[] = {1, 3, 2, 4, 6, 8};
+    tmc_step_log log;
+    tmc_step_fit r;
+    tmc_error err = {""};
+    assert_int_equal(tmc_step_log_from_matrix(v, 3, 2, &log, &err), 0);
+    assert_int_equal(tmc_step_fit_compute(&log, 0.95, &r, &err), 0);
+    near(r.grand_mean_s, 4, 1e-12, "G");
+    near(r.msb, 14, 1e-12, "MSB");
+    near(r.msw, 2, 1e-12, "MSW");
+    near(r.sigma_b2, 6, 1e-12, "sigma_b^2");
+    near(r.sigma_w2, 2, 1e-12, "sigma_w^2");
+    near(r.rho, 0.75, 1e-12, "rho");
+    near(r.cv, sqrt(8) / 4, 1e-12, "cv");
+    near(r.f, 7, 1e-12, "F");
+    assert_int_equal(r.n_slow, 0);
+    tmc_step_fit_free(&r);
+    tmc_step_log_free(&log);
+}
+
+static void test_normal_correlated(void **state)
+{
+    (void)state;
+    tmc_step_fit r;
+    draw(NORMAL, 0.05, 0.3, -1, 1, 3201);
+    fit(&r);
+    report("fit-3.2 normal cv 0.05 rho 0.3", &r);
+    assert_int_equal(r.best, TMC_STEP_LAW_NORMAL);
+    inside(0.05, r.cv_lo, r.cv_hi, "cv");
+    inside(0.3, r.rho_lo, r.rho_hi, "correlation");
+    assert_true(r.cv_se > 0.0002 && r.cv_se < 0.0004);
+    assert_int_equal(r.n_slow, 0);
+    near(r.cn_empirical, r.cn_normal, 4 * r.cn_se, "c_64 against the closed form");
+    near(r.cn_normal, 2.3437, 5e-4, "c_64 (quadrature, tmc_dist_normal_emax)");
+    tmc_step_fit_free(&r);
+}
+
+static void test_lognormal(void **state)
+{
+    (void)state;
+    tmc_step_fit r;
+    draw(LOGNORMAL, 0.1, 0, -1, 1, 3301);
+    fit(&r);
+    report("fit-3.3 lognormal cv 0.1", &r);
+    assert_int_equal(r.best, TMC_STEP_LAW_LOGNORMAL);
+    inside(0.1, r.cv_lo, r.cv_hi, "cv");
+    near(r.rho_lo, 0, 0, "correlation's lower end");
+    near(r.cn_empirical, r.cn_law, 4 * r.cn_se, "c_64 against the lognormal closed form");
+    tmc_step_fit_free(&r);
+}
+
+static void test_gamma(void **state)
+{
+    (void)state;
+    tmc_step_fit r;
+    draw(GAMMA, 0.1, 0, -1, 1, 3401);
+    fit(&r);
+    report("fit-3.4 gamma cv 0.1", &r);
+    assert_int_equal(r.best, TMC_STEP_LAW_GAMMA);
+    inside(0.1, r.cv_lo, r.cv_hi, "cv");
+    tmc_step_fit_free(&r);
+}
+
+static void test_slow_rank(void **state)
+{
+    (void)state;
+    tmc_step_fit r;
+    draw(NORMAL, 0.05, 0.3, 17, 1.2, 3201);
+    fit(&r);
+    report("fit-3.5 normal with rank 17 slow (x1.2)", &r);
+    for (int i = 0; i < RANKS; i++)
+        if (r.slow[i] != (i == 17))
+            fail_msg("rank %d: slow %d (z %.3g, threshold %.3g)", i, r.slow[i], r.rank_z[i],
+                     r.z_threshold);
+    assert_int_equal(r.n_slow, 1);
+    assert_int_equal(r.n_kept, RANKS - 1);
+    print_message("fit-3.5: z of rank 17 = %.1f, threshold %.3f\n", r.rank_z[17],
+                  r.z_threshold);
+    assert_int_equal(r.best, TMC_STEP_LAW_NORMAL);
+    inside(0.05, r.cv_lo, r.cv_hi, "cv");
+    inside(0.3, r.rho_lo, r.rho_hi, "correlation");
+    tmc_step_fit_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_anova_by_hand),
+        cmocka_unit_test(test_normal_correlated),
+        cmocka_unit_test(test_lognormal),
+        cmocka_unit_test(test_gamma),
+        cmocka_unit_test(test_slow_rank),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
