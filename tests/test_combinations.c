@@ -541,8 +541,9 @@ static void generate(int index, combo *c)
     for (int i = 0; i < 3; i++)
         expect[i] = wsum > 0 ? fmax(rate * t0 * w[i] / wsum, 0.05) : 0;
 
+    cJSON *f_obj = NULL;
     if (fail_on) {
-        cJSON *f = cJSON_AddObjectToObject(root, "failures");
+        cJSON *f = f_obj = cJSON_AddObjectToObject(root, "failures");
         double v = gsl_rng_uniform(r), e = expect[0], n = (double)cards;
         double mean_s;
         pl->failures = 1;
@@ -684,6 +685,28 @@ static void generate(int index, combo *c)
     /* a scheduler's time limit (not with slow cards, whose steps may not
      * fit one), drawn last too: several allocations, each holding a few
      * segments */
+    /* job renewal of Weibull or lognormal lifetimes, drawn last too, when
+     * the job's own mean time between failures (the minimum of N fresh
+     * lifetimes) keeps the arrivals as bounded as above */
+    if (f_obj && coin(r, 0.4)) {
+        const char *law = cJSON_GetObjectItem(f_obj, "distribution")->valuestring;
+        const cJSON *mean = cJSON_GetObjectItem(f_obj, "per_card_mtbf_days");
+        tmc_failures lf = {.per_card_mtbf_days = mean ? mean->valuedouble : 0};
+        lf.distribution = !strcmp(law, "weibull") ? TMC_LIFETIME_WEIBULL
+                        : !strcmp(law, "lognormal") ? TMC_LIFETIME_LOGNORMAL
+                                                    : TMC_LIFETIME_EXPONENTIAL;
+        const cJSON *k = cJSON_GetObjectItem(f_obj, "shape");
+        const cJSON *cv = cJSON_GetObjectItem(f_obj, "lifetime_cv");
+        lf.shape = k ? k->valuedouble : 1;
+        lf.lifetime_cv = cv ? cv->valuedouble : 1;
+        double job_mtbf = lf.distribution == TMC_LIFETIME_EXPONENTIAL
+                              ? 0 : tmc_closed_form_job_mtbf_s(&lf, cards);
+        if (job_mtbf > 0 && t0 / job_mtbf <= 10 && segment_s / job_mtbf <= 1.2) {
+            cJSON_AddStringToObject(f_obj, "renewal", "job");
+            SUM(" renewal=job");
+        }
+    }
+
     if (!pl->slow && coin(r, 0.2)) {
         double limit = fmax(unif(r, 0.25, 1.2) * t0, unif(r, 2, 4) * segment_s);
         double queue = coin(r, 0.3) ? 0 : unif(r, 0, 0.2) * t0;

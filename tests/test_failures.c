@@ -22,7 +22,13 @@
  * failures-1.8 a failure renews the failed card alone (Weibull): the other
  *              cards keep their next-failure times;
  * failures-1.6 outages with lognormal downtimes (mean 1 h, cv 1): the delay
- *              enters Daly's form through its mean only. */
+ *              enters Daly's form through its mean only;
+ * failures-1.9 job renewal: the job's next failure after a restart, drawn
+ *              by inversion of S(t)^N, against the brute-force minimum of N
+ *              lifetimes drawn one by one (two-sample KS at alpha 1e-3, and
+ *              the means at 4 se), for Weibull (k 5, N 8) and lognormal
+ *              (cv 1.5, N 64); its mean against the closed form's job MTBF,
+ *              7.5 h by hand for experiments/hang-8-job-renewal.json. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
@@ -265,6 +272,73 @@ static void test_renew_one_card(void **state)
     gsl_rng_free(r);
 }
 
+/* failures-1.9: one law, n draws each way. The KS statistic D of two
+ * samples of n passes at alpha 1e-3 when D sqrt(n / 2) < 1.95. */
+static void job_min_case(const char *const *sets, int n_sets, double job_mtbf_s)
+{
+    enum { N = 20000 };
+    tmc_experiment x = test_load("hang-8-job-renewal", sets, n_sets);
+    tmc_failure_model m;
+    tmc_failures_model(&m, &x);
+    assert_true(m.job_renewal);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 320, 0);
+    static double a[N], b[N];
+    double t = 1000; /* the restart time: the draws are after it */
+    for (int k = 0; k < N; k++)
+        a[k] = tmc_failures_job_next(&m, r, t) - t;
+    for (int k = 0; k < N; k++) { /* brute force: every card's lifetime */
+        double low = INFINITY;
+        for (long c = 0; c < x.job.cards; c++) {
+            double life = x.failures.distribution == TMC_LIFETIME_WEIBULL
+                ? gsl_ran_weibull(r, m.weibull_scale_s, m.shape)
+                : gsl_ran_lognormal(r, m.log_mu, m.log_sigma);
+            low = fmin(low, life);
+        }
+        b[k] = low;
+    }
+    double mean_a = gsl_stats_mean(a, 1, N), mean_b = gsl_stats_mean(b, 1, N);
+    double se = sqrt(gsl_stats_variance(a, 1, N) / N + gsl_stats_variance(b, 1, N) / N);
+    gsl_sort(a, 1, N);
+    gsl_sort(b, 1, N);
+    double d = 0;
+    for (long i = 0, j = 0; i < N && j < N;) { /* the largest gap of the two ECDFs */
+        double v = fmin(a[i], b[j]);
+        while (i < N && a[i] <= v)
+            i++;
+        while (j < N && b[j] <= v)
+            j++;
+        d = fmax(d, fabs((double)i / N - (double)j / N));
+    }
+    print_message("job renewal, %s: inversion mean %.1f s, brute force %.1f s (%.2f se), "
+                  "KS D sqrt(n/2) %.3f, closed form %.1f s\n", sets[n_sets - 1], mean_a, mean_b,
+                  (mean_a - mean_b) / se, d * sqrt(N / 2.0), job_mtbf_s);
+    if (!(fabs(mean_a - mean_b) <= TOL_SE * se))
+        fail_msg("the job's next failure: means %.2f se apart", (mean_a - mean_b) / se);
+    if (!(d * sqrt(N / 2.0) < 1.95))
+        fail_msg("the job's next failure: KS D sqrt(n/2) = %.3f", d * sqrt(N / 2.0));
+    if (!(fabs(mean_a - job_mtbf_s) <= TOL_SE * sqrt(gsl_stats_variance(a, 1, N) / N)))
+        fail_msg("the job's next failure: mean %.1f s against the closed form %.1f s", mean_a,
+                 job_mtbf_s);
+    gsl_rng_free(r);
+}
+
+static void test_job_renewal(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_load("hang-8-job-renewal", NULL, 0);
+    double weibull = tmc_closed_form_job_mtbf_s(&x.failures, x.job.cards);
+    /* per-card mean 0.47366 d x 8^(-1/5): 7.5 h (the file rounds to 1e-5 d) */
+    if (!(fabs(weibull / 3600 - 7.5) <= 7.5 * 2e-5))
+        fail_msg("job MTBF %.6f h, 7.5 h by hand", weibull / 3600);
+    const char *weib[1] = {"failures.shape=5"};
+    job_min_case(weib, 1, weibull);
+    const char *logn[3] = {"failures.distribution=\"lognormal\"", "failures.lifetime_cv=1.5",
+                           "job.cards=64"};
+    tmc_experiment y = test_load("hang-8-job-renewal", logn, 3);
+    job_min_case(logn, 3, tmc_closed_form_job_mtbf_s(&y.failures, y.job.cards));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_spares),       cmocka_unit_test(test_random_downtime),
         cmocka_unit_test(test_trace),
         cmocka_unit_test(test_renew_one_card),
+        cmocka_unit_test(test_job_renewal),
     };
     return cmocka_run_group_tests_name("failures-1", tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
@@ -29,6 +30,8 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->n_causes = f->n_causes;
     m->trace_days = f->trace_days;
     m->n_trace = f->n_trace;
+    m->job_renewal = f->renewal == TMC_RENEWAL_JOB &&
+                     (m->kind == TMC_LIFETIME_WEIBULL || m->kind == TMC_LIFETIME_LOGNORMAL);
     double cum = 0;
     for (int i = 0; i < f->n_causes; i++) {
         cum += f->causes[i].share;
@@ -79,6 +82,16 @@ static double trace_after(const tmc_failure_model *m, tmc_failure_state *s, doub
     return s->trace_next < m->n_trace ? m->trace_days[s->trace_next] * TMC_DAY_S : INFINITY;
 }
 
+double tmc_failures_job_next(const tmc_failure_model *m, gsl_rng *r, double t)
+{
+    double n = (double)m->cards;
+    if (m->kind == TMC_LIFETIME_WEIBULL)
+        return t + gsl_ran_weibull(r, m->weibull_scale_s * pow(n, -1 / m->shape), m->shape);
+    /* S(x)^N = U: x = S^-1(U^(1/N)) = P^-1(1 - U^(1/N)), accurate near 0 */
+    double p = -expm1(log(gsl_rng_uniform_pos(r)) / n);
+    return t + gsl_cdf_lognormal_Pinv(p, m->log_mu, m->log_sigma);
+}
+
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
 {
     s->trace_next = 0;
@@ -94,6 +107,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         return trace_after(m, s, -1);
     if (tmc_failures_poisson(m))
         return gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt));
+    if (m->job_renewal)
+        return tmc_failures_job_next(m, r, 0);
     if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
         return -1;
     for (long i = 0; i < m->cards; i++)
@@ -108,6 +123,8 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 {
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, t);
+    if (m->job_renewal) /* discarded while down: the restart renews it anyway */
+        return tmc_failures_job_next(m, r, t);
     if (!s->heap)
         return t + gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt));
     s->heap[0] = t + lifetime(m, r);

@@ -20,6 +20,13 @@
  * job is already down is swapped within the same recovery and takes no
  * spare. Unlimited spares (the default) never wait.
  *
+ * Job renewal (failures.renewal "job"). Every restart of the job renews
+ * every card's clock (a hang of the whole process, whose age is the job's):
+ * the next failure is the restart time plus the minimum of N fresh
+ * lifetimes, drawn in O(1) by inversion, P(min > t) = S(t)^N (Weibull:
+ * again Weibull, scale lambda N^(-1/k)). Exponential lifetimes forget, so
+ * they stay one Poisson process.
+ *
  * Trace. The job's failure times from a CSV file are replayed in every
  * replica (wall-clock days from the start); none follow the last one. */
 #ifndef TMC_FAILURES_H
@@ -48,6 +55,7 @@ typedef struct {
     double restore_s[TMC_MAX_CAUSES]; /* resolved: checkpoint.restore_s if unset */
     const double *trace_days; /* trace: the experiment's failure times (borrowed) */
     int n_trace;
+    int job_renewal;         /* 1: every restart renews every card (not exponential) */
 } tmc_failure_model;
 
 /* One replica's failure state. The heap and the repair list are allocated
@@ -88,6 +96,10 @@ int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r);
  * job waits for a card (0 with a spare at hand, or unlimited spares), s. */
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
                                gsl_rng *r, double failed_at, double t);
+
+/* Job renewal: the job (re)starts at t, every card new: the next failure
+ * time, t + the minimum of N fresh lifetimes, s. */
+double tmc_failures_job_next(const tmc_failure_model *m, gsl_rng *r, double t);
 
 void tmc_failures_end(tmc_failure_state *s);
 

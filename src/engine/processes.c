@@ -182,10 +182,12 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
         out->requeues++;
         t = stay_down(m, p, rng, t, m->requeue_s, &out->requeue_s);
         p->limit_at = t + m->limit_s;
-        return t;
+    } else {
+        t = strike_process(m, p, rng, k, t, out);
     }
-    t = strike_process(m, p, rng, k, t, out);
     if (m->limit_renewed)
         p->limit_at = t + m->limit_s;
+    if (m->rate[TMC_FAILURE] > 0 && m->failures.job_renewal) /* a new process: new clocks */
+        p->next[TMC_FAILURE] = tmc_failures_job_next(&m->failures, rng[TMC_STREAM_FAILURES], t);
     return t;
 }

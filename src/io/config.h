@@ -65,6 +65,12 @@ typedef enum {
     TMC_REPAIR_FIXED = 1        /* exactly repair_mean_hours */
 } tmc_repair_kind;
 
+/* Whose clock a failure renews (failures.renewal). */
+typedef enum {
+    TMC_RENEWAL_CARD = 0, /* the failed card's: the others keep their ages (default) */
+    TMC_RENEWAL_JOB = 1   /* the job's: every restart renews every card's clock */
+} tmc_renewal_kind;
+
 typedef struct {
     int enabled;
     double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
@@ -74,6 +80,7 @@ typedef struct {
     long spares;               /* spare cards in the pool; -1 (default): unlimited */
     double repair_mean_hours;  /* mean repair time of a failed card, h */
     tmc_repair_kind repair_distribution;
+    tmc_renewal_kind renewal;  /* card (default) or job (docs/simulation-semantics.md 4) */
     int n_causes;              /* 0: one cause, no detection delay */
     tmc_failure_cause causes[TMC_MAX_CAUSES];
     int n_trace;               /* trace: failure times, days from the job's start, */

@@ -38,6 +38,7 @@ static const field jitter_fields[] = {
 static const char *const failure_choices[] = {"exponential", "weibull", "lognormal", "trace",
                                               NULL};
 static const char *const repair_choices[] = {"exponential", "fixed", NULL};
+static const char *const renewal_choices[] = {"card", "job", NULL};
 static const field failure_fields[] = {
     {"distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, distribution),
      failure_choices},
@@ -49,6 +50,8 @@ static const field failure_fields[] = {
     NUM("repair_mean_hours", 0, 1e6, 0, 0, 24, tmc_failures, repair_mean_hours),
     {"repair_distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, repair_distribution),
      repair_choices},
+    /* "job" is refused with a trace: check_failures */
+    {"renewal", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, renewal), renewal_choices},
     {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_trace), NULL},
     TEXT("source"), TEXT("description"),

@@ -3,6 +3,8 @@
 
 #include <limits.h>
 #include <math.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
 
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
 {
@@ -229,6 +231,29 @@ static double process_rate(int enabled, double mean_days, int n_trace, const dou
     return n_trace > 0 ? n_trace / (days[n_trace - 1] * TMC_DAY_S) : 1 / (mean_days * TMC_DAY_S);
 }
 
+/* S(t)^N for a lognormal lifetime (params: log-mean, log-sd, N). */
+static double min_survival(double t, void *params)
+{
+    const double *q = params;
+    return pow(gsl_cdf_lognormal_Q(t, q[0], q[1]), q[2]);
+}
+
+double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards)
+{
+    double mean = f->per_card_mtbf_days * TMC_DAY_S, n = (double)cards;
+    if (f->distribution == TMC_LIFETIME_WEIBULL)
+        return mean * pow(n, -1 / f->shape);
+    if (f->distribution != TMC_LIFETIME_LOGNORMAL)
+        return mean / n;
+    double s2 = log1p(f->lifetime_cv * f->lifetime_cv);
+    double q[3] = {log(mean) - s2 / 2, sqrt(s2), n}, result, abserr;
+    gsl_function fn = {min_survival, q};
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
+    int rc = w ? gsl_integration_qagiu(&fn, 0, 0, 1e-9, 200, w, &result, &abserr) : -1;
+    gsl_integration_workspace_free(w);
+    return rc ? NAN : result;
+}
+
 static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
 {
     const tmc_failures *f = &x->failures;
@@ -236,6 +261,8 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
         cf->rate_failures = 0;
     else if (f->distribution == TMC_LIFETIME_TRACE) /* the trace's own average rate */
         cf->rate_failures = f->n_trace / (f->trace_days[f->n_trace - 1] * TMC_DAY_S);
+    else if (f->renewal == TMC_RENEWAL_JOB) /* a renewal process of the job's */
+        cf->rate_failures = 1 / tmc_closed_form_job_mtbf_s(f, x->job.cards);
     else
         cf->rate_failures = x->job.cards / (f->per_card_mtbf_days * TMC_DAY_S);
     cf->rate_outages = process_rate(x->outages.enabled, x->outages.mean_interval_days,

@@ -59,6 +59,13 @@ double tmc_closed_form_daly_wall_delayed_s(long steps, double step_s, long k,
  * (c/2M)/9] - c for c < 2M, else M. Seconds. */
 double tmc_closed_form_daly_interval(double save_s, double mtbf_s);
 
+/* With job renewal (failures.renewal "job", docs/model.md 3.10) the mean
+ * time between the job's failures is the mean of the minimum of N fresh
+ * lifetimes, integral of S(t)^N: mean x N^(-1/k) for Weibull, by GSL
+ * quadrature for lognormal, mean / N for exponential. Seconds; NaN if the
+ * quadrature fails. */
+double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards);
+
 /* The closed-form picture of one experiment. */
 typedef struct {
     double compute_s;         /* mu, per-card compute per step, s */

@@ -497,6 +497,11 @@ static int interruption(sim *m)
         const tmc_time_limit *tl = &m->x->time_limit;
         if (tl->enabled && (kind == HIT_LIMIT || tl->restarts == TMC_RESTART_NEW))
             m->limit_at = m->t + tl->wall_hours * 3600;
+        /* section 4: with renewal "job" the restarted job's cards are all
+         * new: every card gets a fresh lifetime from now */
+        if (m->card_clock && m->x->failures.renewal == TMC_RENEWAL_JOB)
+            for (long i = 0; i < m->cards; i++)
+                m->card_clock[i] = m->t + draw_lifetime(m);
         /* READING: every arrival is followed by a restore, even one
          * before the first commit (the job reloads its initial state),
          * as in Daly's model */
