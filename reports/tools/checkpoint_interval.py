@@ -58,7 +58,8 @@ def section(e, heading, intro, daly_note=""):
         f" Over these intervals Young's and Daly's overheads differ by at most {100 * gap:.3f} "
         "percentage points, and the simulation " +
         (f"lies within {worst_z(sw):.1f} standard errors of Daly's everywhere (Daly's T_wall is exact "
-         "for these semantics: exponential failures, no jitter, spikes or downtime)."
+         "for these semantics: exponential failures, no jitter, pauses or slow cards; loss "
+         "spikes, if any, strike compute only, docs/model.md 3.5)."
          if sw["settings"][0]["closed_form"]["daly_exact"] else
          f"differs from Daly's by up to {worst_z(sw):.1f} standard errors, "
          f"{100 * max(abs(s['overhead']['mean'] - s['closed_form']['overhead_daly']) for s in sw['settings']):.3f} "
