@@ -13,7 +13,9 @@
  * assume-1.6 spares: 2 spares fire, no spares (each failure waits its own
  *            repair, which the closed form holds in D) and an unlimited pool
  *            do not; no spares with 48 h repairs fire restore_vs_mtbf.
- * assume-1.7 slow_cards: 0.5 % slow cards fire, fraction 0 does not. */
+ * assume-1.7 slow_cards: 0.5 % slow cards fire, fraction 0 does not;
+ * assume-1.8 time_limit: allocations 1.05 M long fire (more than one other
+ *            interruption in one on average), 0.95 M do not. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -148,13 +150,25 @@ static void test_slow_cards(void **state)
     expect("design-48-stress-slow-cards", "slow_cards.fraction=0", "");
 }
 
+static void test_time_limit(void **state)
+{
+    (void)state;
+    double tau, m;
+    design(&tau, &m);
+    char set[96];
+    snprintf(set, sizeof set, "time_limit={\"wall_hours\": %.10g}", 1.05 * m / 3600);
+    expect("design-48", set, "time_limit");
+    snprintf(set, sizeof set, "time_limit={\"wall_hours\": %.10g}", 0.95 * m / 3600);
+    expect("design-48", set, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design),   cmocka_unit_test(test_interval),
         cmocka_unit_test(test_restore),  cmocka_unit_test(test_save),
         cmocka_unit_test(test_failure_law), cmocka_unit_test(test_spares),
-        cmocka_unit_test(test_slow_cards),
+        cmocka_unit_test(test_slow_cards), cmocka_unit_test(test_time_limit),
     };
     return cmocka_run_group_tests_name("assume-1", tests, NULL, NULL);
 }

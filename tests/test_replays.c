@@ -53,6 +53,8 @@
  * replays-1.30 replay_30_limit_same_allocation       the same failure inside the allocation: its limit counts on
  * replays-1.31 replay_31_limit_while_down            the limit passes during an outage's downtime: it strikes
  *                                                    when the job is up again, before the restore
+ * replays-1.32 replay_32_limit_cuts_long_restore     the limit cuts a cause's long restore: after the requeue
+ *                                                    that restore is redone in full
  *
  * Each case also checks that its hand rows add up to its hand wall time
  * (section 8: "T is the sum of these rows"), and runs three replicas under
@@ -882,6 +884,28 @@ static void replay_31_limit_while_down(void **state)
                     .outages = 1, .saves = 3, .requeues = 2, .steps = 10});
 }
 
+/* replays-1.32 as 1.30 (save, same allocation, limit at 48.6, 41 s in the
+ * queue), the failure's cause restoring for 40 s. Seg 1 0 - 25 (commits
+ * 2). The failure at 25.92: lost 0.92; its restore 25.92 - 65.92 is cut by
+ * the limit at 48.6 (22.68 s of restore); queue 48.6 - 89.6 (limit at
+ * 138.2); the cut restore again in full, 89.6 - 129.6. Seg 2 from 129.6:
+ * the save point 133.2 falls in step 3 with no step done: lost 8.6 to the
+ * limit at 138.2; queue 138.2 - 179.2 (limit at 227.8); restore (the
+ * limit's own) 179.2 - 199.2; seg 2 199.2 - 219.2; save 219.2 - 224.2
+ * (commits 4). Seg 3 from 224.2 (save point 222.8 passed): the limit at
+ * 227.8: lost 3.6; queue 227.8 - 268.8; restore 268.8 - 288.8; seg 3
+ * 288.8 - 308.8; save 308.8 - 313.8. T = 313.8.
+ * Split: compute 60; save 15; lost 13.12; restore 102.68; requeue 123.
+ *   60 + 15 + 13.12 + 102.68 + 123 = 313.8. Counts: 1 failure, 3
+ *   requeues, 3 saves. Steps: 2 + 2 + 2 + 2 + 2 + 2 = 12. */
+static void replay_32_limit_cuts_long_restore(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "32-limit-cuts-long-restore", .wall = 313.8, .compute = 60,
+                    .save = 15, .lost = 13.12, .restore = 102.68, .requeue = 123,
+                    .card_failures = 1, .saves = 3, .requeues = 3, .steps = 12});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -916,6 +940,7 @@ int main(void)
         cmocka_unit_test(replay_29_limit_new_allocation),
         cmocka_unit_test(replay_30_limit_same_allocation),
         cmocka_unit_test(replay_31_limit_while_down),
+        cmocka_unit_test(replay_32_limit_cuts_long_restore),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

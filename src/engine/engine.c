@@ -195,8 +195,11 @@ void tmc_run_recover(tmc_run *run, int k)
             out->failed = TMC_REPLICA_STALLED;
             return;
         }
+        double restore = run->proc.restore_s;
         run->t = tmc_processes_strike(&run->e->processes, &run->proc, run->rng, hit, run->t,
                                       out);
+        if (hit == TMC_LIMIT) /* a requeue redoes the restore it cut, in full */
+            run->proc.restore_s = restore;
     }
 }
 

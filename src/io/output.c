@@ -46,10 +46,12 @@ static void text_closed_form(FILE *f, const tmc_report *r)
             x->checkpoint.restore_s, optimum);
     fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind",
             cf->mtbf_s, cf->mtbf_s / TMC_DAY_S);
-    if (cf->rework_mtbf_s != cf->mtbf_s) /* docs/model.md 3.8, 3.9 */
-        fprintf(f, "; %.4g s (%.3f days) between those that lose work (not outages with "
-                   "notice, nor time limits with a save before them)", cf->rework_mtbf_s,
-                cf->rework_mtbf_s / TMC_DAY_S);
+    if (isinf(cf->rework_mtbf_s) && !isinf(cf->mtbf_s))
+        fprintf(f, "; none loses work (outages come with notice)");
+    else if (cf->rework_mtbf_s != cf->mtbf_s) /* docs/model.md 3.8, 3.9 */
+        fprintf(f, "; %.4g s (%.3f days) between those that lose work, the M of the optimum "
+                   "(outages with notice left out, time limits without a save counted)",
+                cf->rework_mtbf_s, cf->rework_mtbf_s / TMC_DAY_S);
     fputc('\n', f);
 }
 

@@ -74,10 +74,12 @@ void tmc_assumptions_check(const tmc_experiment *x, const tmc_closed_form *cf,
     out->n = 0;
     check_ratios(x, cf, out);
     check_failures(x, out);
-    if (x->time_limit.enabled)
-        add(out, "time_limit", "a time limit every %.4g h: Young and Daly count it as a "
-            "Poisson interruption of mean %.4g h, but it comes at fixed times",
-            x->time_limit.wall_hours, x->time_limit.wall_hours);
+    double per_limit = x->time_limit.wall_hours * 3600 / cf->mtbf_s; /* arrivals in one */
+    if (x->time_limit.enabled && per_limit > TMC_ASSUMPTIONS_LIMIT_ARRIVALS)
+        add(out, "time_limit", "a time limit every %.4g h with %.3g other interruptions in "
+            "an allocation on average (> %.1f): the closed forms add the limits at their fixed "
+            "times to first order in the others (docs/model.md 3.9), a rough guide here",
+            x->time_limit.wall_hours, per_limit, TMC_ASSUMPTIONS_LIMIT_ARRIVALS);
     if (x->slow_cards.enabled && x->slow_cards.fraction > 0)
         add(out, "slow_cards", "slow cards (%.3g %% at %.3gx): in no closed form",
             100 * x->slow_cards.fraction, x->slow_cards.factor);

@@ -27,9 +27,10 @@
 #include "closed_form.h"
 #include "config.h"
 
-#define TMC_ASSUMPTIONS_MAX 6
+#define TMC_ASSUMPTIONS_MAX 8
 #define TMC_ASSUMPTIONS_RATIO 0.1 /* (tau + c) / M and (r + D) / M beyond this */
 #define TMC_ASSUMPTIONS_SAVE_RATIO 0.5 /* c / tau beyond this */
+#define TMC_ASSUMPTIONS_LIMIT_ARRIVALS 1.0 /* other interruptions per allocation beyond this */
 
 typedef struct {
     int n;

@@ -111,14 +111,12 @@ static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
     double rate = 1 / cf->mtbf_s, r_f, d_f, r = x->checkpoint.restore_s;
     failure_costs(x, &r_f, &d_f);
     cf->restore_mean_s = rate > 0 ? (cf->rate_failures * r_f +
-                                     (cf->rate_outages + cf->rate_spikes + cf->rate_limits) *
-                                         r) / rate
+                                     (cf->rate_outages + cf->rate_spikes) * r) / rate
                                   : r;
     double spike_redo = spike_redo_s(x, cf);
     cf->delay_mean_s = rate > 0 ? (cf->rate_failures * d_f +
                                    cf->rate_outages * x->outages.downtime_s +
-                                   cf->rate_spikes * spike_redo +
-                                   cf->rate_limits * x->time_limit.requeue_s) / rate
+                                   cf->rate_spikes * spike_redo) / rate
                                 : 0;
 }
 
@@ -179,12 +177,11 @@ static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
 {
     double r_f, d_f, r = x->checkpoint.restore_s;
     failure_costs(x, &r_f, &d_f);
-    s->a = cf->rate_failures + cf->rate_outages + cf->rate_limits;
+    s->a = cf->rate_failures + cf->rate_outages;
     s->b = cf->rate_spikes;
-    s->r_a = s->a > 0 ? (cf->rate_failures * r_f + (cf->rate_outages + cf->rate_limits) * r) /
-                            s->a : r;
-    s->d_a = s->a > 0 ? (cf->rate_failures * d_f + cf->rate_outages * x->outages.downtime_s +
-                         cf->rate_limits * x->time_limit.requeue_s) / s->a : 0;
+    s->r_a = s->a > 0 ? (cf->rate_failures * r_f + cf->rate_outages * r) / s->a : r;
+    s->d_a = s->a > 0 ? (cf->rate_failures * d_f + cf->rate_outages * x->outages.downtime_s) /
+                            s->a : 0;
     s->r_b = r;
     s->d_b = spike_redo_s(x, cf);
 }
@@ -269,8 +266,9 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
                                     x->outages.n_trace, x->outages.trace_days);
     cf->rate_spikes = process_rate(x->loss_spikes.enabled, x->loss_spikes.mean_interval_days,
                                    x->loss_spikes.n_trace, x->loss_spikes.trace_days);
+    /* planned, not random: in no M (limits_added_s) */
     cf->rate_limits = x->time_limit.enabled ? 1 / (x->time_limit.wall_hours * 3600) : 0;
-    double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes + cf->rate_limits;
+    double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
 }
 
@@ -282,34 +280,35 @@ static double noticed_cost_s(const tmc_experiment *x, const tmc_closed_form *cf)
 }
 
 /* Daly's wall time w of the interruptions that lose work, plus the outages
- * with notice (docs/model.md 3.8): they strike at rate l while the job is
- * up, w - F (F: the failures' delays, l_f d_f / (1 + l_f d_f) of w, as in
- * Daly's delayed segment) plus their own cost k up, so N = l (w - F) /
- * (1 - l k) of them each add k and the downtime D. First order in l k. */
+ * with notice (docs/model.md 3.8). While the job computes (w - F of w, F
+ * the failures' delays, l_f d_f / (1 + l_f d_f) of it, as in Daly's delayed
+ * segment, plus the emergency saves and the steps they cut, e = c + t_s / 2
+ * each) they strike at rate l: N = l (w - F) / (1 - l e) of them. Each then
+ * costs e, its downtime D and a restore r that outages strike again (Daly:
+ * (1 / l + D)(e^(l r) - 1) to get through it). First order in the
+ * failures' share of the restores. */
 static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form *cf,
                                   double w)
 {
-    double down = x->outages.downtime_s, l = cf->rate_outages, k = noticed_cost_s(x, cf);
-    double r_f, d_f;
+    double down = x->outages.downtime_s, l = cf->rate_outages, r = x->checkpoint.restore_s;
+    double e = noticed_cost_s(x, cf) - r, r_f, d_f;
     failure_costs(x, &r_f, &d_f);
-    if (l * k >= 1) /* each one's cost brings the next: never finishes */
+    if (l * e >= 1) /* an emergency save does not fit between outages */
         return INFINITY;
     double up = w / (1 + cf->rate_failures * d_f);
-    double n = l * up / (1 - l * k);
-    return w + n * (k + down);
+    double n = l * up / (1 - l * e);
+    return w + n * (e + down + (1 / l + down) * expm1(l * r));
 }
 
 /* The Poisson interruptions that lose work: all but outages with notice
- * (their own term) and time limits (periodic: limits_added_s). */
+ * (their own term; time limits are in no M: limits_added_s). */
 static void rework_rates(const tmc_experiment *x, const tmc_closed_form *cf,
                          tmc_closed_form *rw)
 {
     *rw = *cf;
-    if (!outages_noticed(x) && !x->time_limit.enabled)
+    if (!outages_noticed(x))
         return;
-    if (outages_noticed(x))
-        rw->rate_outages = 0;
-    rw->rate_limits = 0;
+    rw->rate_outages = 0;
     double rate = rw->rate_failures + rw->rate_outages + rw->rate_spikes;
     rw->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
     interruption_costs(x, rw);
@@ -340,6 +339,14 @@ static double limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf,
     else
         e1 = p * fmod(big_l, seg) + (1 - p) * seg / 2,
         e = p * fmod(big_l - r, seg) + (1 - p) * seg / 2;
+    if (tl->restarts == TMC_RESTART_NEW && p < 1) {
+        /* every restart starts an allocation: one ends at its limit when no
+         * restart comes within L (probability p), so limits come at the
+         * rate lambda p / (1 - p) of the run's time, and cut the segments
+         * at their fixed place (the allocation started with them) */
+        double lambda = -log(p) / big_l, e_new = limits_saved(x) ? e : fmod(big_l - r, seg);
+        return w * lambda * p / (1 - p) * (tl->requeue_s + r + e_new);
+    }
     if (w <= big_l)
         return 0;
     if (big_l - r - e <= 0)

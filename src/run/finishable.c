@@ -36,25 +36,43 @@ static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_close
     tmc_closed_form_compute(y, cf_out);
 }
 
-/* An allocation must hold a restore and then a step and its save (with a
- * save before the limit) or a whole segment and its save (without): else no
- * allocation after the first commits anything new. */
+/* The longest restore a recovery may ask for, s. */
+static double longest_restore(const tmc_experiment *x)
+{
+    double r = x->checkpoint.restore_s;
+    for (int i = 0; x->failures.enabled && i < x->failures.n_causes; i++)
+        r = fmax(r, x->failures.causes[i].restore_s);
+    return r;
+}
+
+/* An allocation must hold the longest restore and then, at the slowest,
+ * a step (a paused one, on slow cards) and its save, with a save before the
+ * limit, or a whole segment, its pauses, its save and (async) its write,
+ * without: else an allocation may commit nothing new, for ever. */
 static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, char *why,
                            size_t n)
 {
     const tmc_time_limit *tl = &x->time_limit;
     if (!tl->enabled)
         return 0;
-    double limit = tl->wall_hours * 3600, c = x->checkpoint.save_s, r = x->checkpoint.restore_s;
+    double limit = tl->wall_hours * 3600, c = x->checkpoint.save_s, r = longest_restore(x);
     int save = tl->at_limit == TMC_LIMIT_SAVE;
-    double work = save ? cf->step_s : cf->interval_s;
+    double slow = x->slow_cards.enabled ? x->slow_cards.factor : 1;
+    double pause = x->pauses.enabled ? x->pauses.duration_s : 0;
+    double pauses = x->pauses.enabled
+        ? ceil((double)cf->interval_steps / x->pauses.every_steps) * pause : 0;
+    double work = save ? cf->step_s * slow + pause
+                       : cf->interval_s * slow + pauses +
+                             (x->checkpoint.mode == TMC_SAVE_ASYNC ? x->checkpoint.write_s : 0);
     if (limit > r + work + c)
         return 0;
-    snprintf(why, n, "time_limit.wall_hours: %.10g h (%.6g s) cannot hold a restore (%.6g s), "
-             "%s (%.6g s) and its save (%.6g s): an allocation would commit nothing; "
-             "lengthen the limit%s", tl->wall_hours, limit, r, save ? "a step" : "a segment",
-             work, c, save ? "" : ", shorten the checkpoint interval or save before the limit "
-                                  "(at_limit \"save\")");
+    snprintf(why, n, "time_limit.wall_hours: %.10g h (%.6g s) cannot hold the longest restore "
+             "(%.6g s), %s (%.6g s, at the slowest, pauses%s included) and its save (%.6g s): "
+             "an allocation may commit nothing; lengthen the limit%s", tl->wall_hours, limit,
+             r, save ? "a step" : "a segment", work,
+             save ? "" : " and the asynchronous write", c,
+             save ? "" : ", shorten the checkpoint interval or save before the limit "
+                         "(at_limit \"save\")");
     return 1;
 }
 

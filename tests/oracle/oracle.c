@@ -465,11 +465,14 @@ static int down(sim *m, double len, double *row)
  * has ended, or PH_CENSORED / PH_NOMEM. */
 static int interruption(sim *m)
 {
+    double restore = m->x->checkpoint.restore_s, cut = -1; /* cut: a restore struck */
     for (;;) {
         int kind = m->hit;
         if (lose_uncommitted(m) < 0)
             return PH_NOMEM;
-        double restore = m->x->checkpoint.restore_s;
+        /* section 4: a limit that cuts a restore requeues the job and then
+         * redoes that restore in full */
+        restore = kind == HIT_LIMIT && cut >= 0 ? cut : m->x->checkpoint.restore_s;
         int rc = PH_RAN;
         if (kind == HIT_FAILURE) {
             m->res.card_failures++;
@@ -510,6 +513,7 @@ static int interruption(sim *m)
         m->res.restore_s += el; /* READING: a cut restore is still restore time */
         if (rc != PH_STRUCK)
             return rc;
+        cut = restore;
     }
 }
 
