@@ -67,6 +67,59 @@ printf 'node,start,end\na,1,2\nb,x,4\n' >"$dir/bad.csv"
 refuse "trainmc: $dir/bad.csv:3: column 'start': 'x' is not a number of days >= 0" \
   "$dir/bad.csv" --nodes 2 --cards-per-node 1
 printf '[{"node_id": "a", "event_time": -1, "event_type": "fault_start"}]' >"$dir/bad-log.json"
-refuse "trainmc: $dir/bad-log.json: [0].event_time: -1 is out of range: days, finite, >= 0" \
+refuse "trainmc: $dir/bad-log.json: [0].event_time: -1 is out of range: days, 0 to 1e+07" \
   "$dir/bad-log.json" --nodes 2 --cards-per-node 1
+# event times past 1e7 days (as --span-days) are refused, not fitted to inf
+# node-days and NaN rates
+printf '[{"node_id":"a","event_time":1e308,"event_type":"fault_start"}]' >"$dir/huge.json"
+refuse "trainmc: $dir/huge.json: [0].event_time: 1e+308 is out of range: days, 0 to 1e+07" \
+  "$dir/huge.json" --nodes 10 --cards-per-node 8
+printf 'node,start,end\na,1,2\nb,3,1e300\n' >"$dir/huge.csv"
+refuse "trainmc: $dir/huge.csv:3: column 'end': 1e300 days is out of range: 0 to 1e+07 days" \
+  "$dir/huge.csv" --nodes 10 --cards-per-node 8
+refuse "trainmc: $dir/huge.csv:3: column 'end': 1e300 hours is out of range: 0 to 2.4e+08 hours" \
+  "$dir/huge.csv" --nodes 10 --cards-per-node 8 --time-unit hours
+# more windows than the cap: the real reason, not "fewer than 2 windows"
+refuse "trainmc: --window-days 1e-05: 34897980 windows of 1e-05 days in the span of 348.98 days; at most 1e7 (a window of at least 3.49e-05 days)" \
+  "$log" --nodes 400 --cards-per-node 8 --window-days 1e-5
+
+# --write with no law to write fails before --json is written: no file at all
+printf 'node,start,end\nn1,1,2\n' >"$dir/one.csv"
+"$bin" fit "$dir/one.csv" --nodes 10 --cards-per-node 8 --json "$dir/x1.json" \
+  --write "$dir/x2.json" --law weibull >/dev/null 2>"$dir/stderr"
+rc=$?
+if [ "$rc" -ne 1 ] || [ -e "$dir/x1.json" ] || [ -e "$dir/x2.json" ] ||
+  ! grep -q "nothing written" "$dir/stderr"; then
+  echo "fit --write with no weibull law: exit $rc, files left: $(ls "$dir"/x1.json "$dir"/x2.json 2>/dev/null)" >&2
+  status=1
+fi
+
+# small logs: no nan in the text, the written file or the JSON (null there)
+printf 'node,start,end,cause\nn1,1,2,GPU\nn1,1,2,GPU\n' >"$dir/dup.csv"
+printf 'node,start,end,cause\nn1,1,2,GPU\nn1,3,4,GPU\nn1,5,5.5,NIC\n' >"$dir/onenode.csv"
+for f in dup onenode; do
+  "$bin" fit "$dir/$f.csv" --nodes 10 --cards-per-node 8 --json "$dir/$f.json" \
+    --write "$dir/$f-w.json" >"$dir/$f.txt" 2>&1 || { echo "fit $f.csv failed" >&2; status=1; }
+  if grep -qiw "nan\|-nan\|inf" "$dir/$f.txt" "$dir/$f.json" "$dir/$f-w.json"; then
+    echo "fit $f.csv: nan or inf in the output:" >&2
+    grep -iw "nan\|-nan\|inf" "$dir/$f.txt" "$dir/$f.json" "$dir/$f-w.json" >&2
+    status=1
+  fi
+done
+grep -q "mean 1 days \[-, -\] (no interval" "$dir/dup.txt" ||
+  { echo "dup.csv: the repair mean's undefined interval is not '[-, -]'" >&2; status=1; }
+grep -q "ratio not defined" "$dir/onenode.txt" ||
+  { echo "onenode.csv: the undefined simultaneous ratio is not 'not defined'" >&2; status=1; }
+
+# a leading UTF-8 byte-order mark is ignored (CSV with CRLF, JSON, JSON lines)
+printf '\357\273\277node,start,end\r\nn1,1,2\r\nn2,3,4\r\n' >"$dir/bom.csv"
+printf '\357\273\277[{"node_id":"a","event_time":1,"event_type":"fault_start"}]' >"$dir/bom.json"
+printf '\357\273\277{"node_id":"a","event_time":1,"event_type":"fault_start"}\n' >"$dir/bom-lines.json"
+for f in bom.csv bom.json bom-lines.json; do
+  "$bin" fit "$dir/$f" --nodes 4 --cards-per-node 8 >"$dir/bom.txt" 2>&1 || {
+    echo "fit of $f with a byte-order mark failed:" >&2
+    cat "$dir/bom.txt" >&2
+    status=1
+  }
+done
 exit $status

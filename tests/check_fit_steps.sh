@@ -123,6 +123,45 @@ refuse "trainmc: $dir/twice.csv:6: step 1, rank 1 a second time (first at line 5
 printf 'step,a,b\n0,1,1.1\n1,1.2\n' >"$dir/ragged-wide.csv"
 refuse "trainmc: $dir/ragged-wide.csv:3: ragged steps: 2 fields, the header has 3" \
   --steps "$dir/ragged-wide.csv"
+# times whose squares overflow or underflow: refused with file and line, not
+# a fit printing inf or NaN
+printf 'step,rank,seconds\n0,0,1e200\n0,1,1.1e200\n1,0,1.2e200\n1,1,1.05e200\n2,0,1e200\n2,1,1.3e200\n' >"$dir/huge.csv"
+refuse "trainmc: $dir/huge.csv:2: column 'seconds': 1e200 seconds is out of range: expected 1e-09 to 1e+09 seconds" \
+  --steps "$dir/huge.csv"
+printf 'step,rank,seconds\n0,0,1e-308\n0,1,2e-308\n1,0,3e-308\n1,1,1e-308\n' >"$dir/tiny.csv"
+refuse "trainmc: $dir/tiny.csv:2: column 'seconds': 1e-308 seconds is out of range: expected 1e-09 to 1e+09 seconds" \
+  --steps "$dir/tiny.csv"
+printf 'step,a,b\n0,1,1e308\n1,2,1\n' >"$dir/huge-wide.csv"
+refuse "trainmc: $dir/huge-wide.csv:2: column 'b': 1e308 seconds is out of range: expected 1e-09 to 1e+09 seconds" \
+  --steps "$dir/huge-wide.csv"
+printf 'step,rank,seconds\n0,0,1\n0,1,1\n1,0,2\n1,1,2\n' >"$dir/same.csv"
+refuse "trainmc: $dir/same.csv: every rank's time is the same within each step: no per-card spread to fit" \
+  --steps "$dir/same.csv"
+# a leading UTF-8 byte-order mark is ignored, as in an experiment file
+printf '\357\273\277step,rank,seconds\r\n' >"$dir/bom.csv"
+grep -v '^#' "$src/tests/fit/steps-hand.csv" | tail -n +2 >>"$dir/bom.csv"
+"$bin" fit --steps "$dir/bom.csv" >"$dir/bom.txt" 2>&1 || {
+  echo "fit --steps of a CSV with a byte-order mark failed:" >&2
+  cat "$dir/bom.txt" >&2
+  status=1
+}
+# --write that cannot be written (a normal law's cv past 0.2) fails before
+# --json is written: a failed command leaves no file
+python3 -c '
+import random
+random.seed(3)
+print("step,rank,seconds")
+for s in range(40):
+    for r in range(10):
+        print(f"{s},{r},{max(0.5, random.gauss(10, 3)):.4f}")' >"$dir/wide-cv.csv"
+"$bin" fit --steps "$dir/wide-cv.csv" --json "$dir/a.json" --write "$dir/b.json" \
+  >/dev/null 2>"$dir/stderr"
+rc=$?
+if [ "$rc" -ne 1 ] || [ -e "$dir/a.json" ] || [ -e "$dir/b.json" ] ||
+  ! grep -q "nothing written" "$dir/stderr"; then
+  echo "fit --steps with a --write that fails: exit $rc, files: $(ls "$dir"/a.json "$dir"/b.json 2>/dev/null)" >&2
+  status=1
+fi
 refuse "trainmc: --nodes is an option of a fault log, not of a step-time log (--steps)" \
   --steps "$src/tests/fit/steps-hand.csv" --nodes 4
 refuse "trainmc: $dir/none.csv: cannot open: No such file or directory" --steps "$dir/none.csv"

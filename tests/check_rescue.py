@@ -129,6 +129,9 @@ with tempfile.TemporaryDirectory() as tmp:
     p, doc = rescue(tmp, "--set", "deadline.days=1")
     check(p.returncode == 0 and "No change is needed" in p.stdout and doc
           and not doc["change_needed"] and doc["levers"] == [], f"met: {p.stdout}")
+    # one simulation: the count's noun agrees ("1 simulation of N replicas")
+    check(" 1 simulation of " in p.stdout and "1 simulations" not in p.stdout,
+          f"met: the simulation count's grammar: {p.stdout}")
 
     # 4. brackets where neither end meets: the best reached, the far end
     p, doc = rescue(tmp, "--set", "deadline.days=0.1", "--levers", "job.cards,job.efficiency")

@@ -196,6 +196,31 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0 and "not varied: failures.per_card_mtbf_days" in p.stdout,
           f"defaults: exit {p.returncode}, {p.stderr}")
 
+    # 2b. a default range whose end cannot finish (a time limit too short for
+    # the doubled restore) is listed as not varied with why; the same range
+    # given with --inputs is refused
+    write(tmp, "det.json", {
+        "name": "det", "job": {"steps": 2000, "cards": 8, "flop_per_step": 1e16,
+                               "peak_flops": 1e14, "efficiency": 0.5},
+        "checkpoint": {"interval_s": 1800, "save_s": 20, "restore_s": 60},
+        "time_limit": {"wall_hours": 0.53, "requeue_s": 300, "at_limit": "lose"},
+        "deadline": {"days": 3}, "monte_carlo": {"replicas": 20, "seed": 1}})
+    p, doc = sensitivity(tmp, experiment="det.json")
+    check(p.returncode == 0 and doc is not None and
+          "not varied: checkpoint.restore_s=120: time_limit.wall_hours" in p.stdout,
+          f"det.json defaults: exit {p.returncode}, {p.stderr!r}")
+    if doc:
+        skipped = {i["name"]: i["skipped"] for i in doc["inputs"]}
+        check((skipped.get("checkpoint.restore_s") or "").startswith("checkpoint.restore_s=120")
+              and skipped.get("job.efficiency") is None and
+              "checkpoint.restore_s" not in doc["ranking_days"],
+              f"det.json defaults: {skipped}, ranked {doc['ranking_days']}")
+    p, doc = sensitivity(tmp, "--inputs", write(tmp, "restore.json",
+                                                {"checkpoint.restore_s": [30, 120]}),
+                         experiment="det.json")
+    check(p.returncode == 2 and "checkpoint.restore_s=120: time_limit.wall_hours" in p.stderr
+          and doc is None, f"det.json --inputs restore: exit {p.returncode}, {p.stderr!r}")
+
     # 3. refusals: exit 2, a message naming the problem, no JSON left
     no_plan = write(tmp, "noplan.json", {k: v for k, v in EXPERIMENT.items()
                                          if k not in ("model", "batch", "interconnect")})

@@ -149,23 +149,26 @@ static int fit_faults(const fit_args *pa)
         tmc_cli_abort_outputs(files, paths, 2);
         return 2;
     }
+    /* everything --write needs first: a failed command writes no file */
+    cJSON *doc = a.write_path ? tmc_fit_output_distribution(&r, a.law) : NULL;
     if (tmc_cli_is_root())
         tmc_fit_output_text(stdout, &r);
     rc = tmc_cli_check_stdout();
-    if (!rc && a.json_path)
-        rc = tmc_cli_write_json(&out, tmc_fit_output_json(&r));
-    else if (a.json_path)
-        tmc_output_abort(&out);
-    if (a.write_path) {
-        cJSON *doc = rc ? NULL : tmc_fit_output_distribution(&r, a.law);
-        if (rc)
+    if (!rc && a.write_path && !doc) {
+        fprintf(stderr, "trainmc: --write: no %s law could be fitted to %s; nothing "
+                "written\n", a.law, a.fit.log_path);
+        rc = 1;
+    }
+    if (rc) {
+        cJSON_Delete(doc);
+        tmc_cli_abort_outputs(files, paths, 2);
+    } else {
+        if (a.json_path)
+            rc = tmc_cli_write_json(&out, tmc_fit_output_json(&r));
+        if (a.write_path && rc) {
+            cJSON_Delete(doc);
             tmc_output_abort(&dist);
-        else if (!doc) {
-            fprintf(stderr, "trainmc: --write: no %s law could be fitted to %s; nothing "
-                    "written\n", a.law, a.fit.log_path);
-            tmc_output_abort(&dist);
-            rc = 1;
-        } else
+        } else if (a.write_path)
             rc = tmc_cli_write_json(&dist, doc);
     }
     tmc_fit_free(&r);
@@ -190,30 +193,38 @@ static int fit_steps(const tmc_cli_options *o)
     tmc_error err = {""};
     tmc_step_log log;
     tmc_step_fit r;
-    if (tmc_step_log_read_csv(path, &log, &err) ||
-        (tmc_step_fit_compute(&log, cl, &r, &err) && (tmc_step_log_free(&log), 1))) {
+    if (tmc_step_log_read_csv(path, &log, &err)) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         tmc_cli_abort_outputs(files, paths, 2);
         return 2;
     }
+    if (tmc_step_fit_compute(&log, cl, &r, &err)) { /* the message names no file */
+        fprintf(stderr, "trainmc: %s: %s\n", path, err.msg);
+        tmc_step_log_free(&log);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 2;
+    }
+    /* everything --write needs first: a failed command writes no file */
+    const char *why = NULL;
+    cJSON *doc = o->write_path ? tmc_step_fit_output_distribution(&r, path, &why) : NULL;
     if (tmc_cli_is_root())
         tmc_step_fit_output_text(stdout, &r, &log, path);
     rc = tmc_cli_check_stdout();
-    if (!rc && o->json_path)
-        rc = tmc_cli_write_json(&out, tmc_step_fit_output_json(&r, &log, path));
-    else if (o->json_path)
-        tmc_output_abort(&out);
-    if (o->write_path) {
-        const char *why = NULL;
-        cJSON *doc = rc ? NULL : tmc_step_fit_output_distribution(&r, path, &why);
-        if (rc)
+    if (!rc && o->write_path && !doc) {
+        fprintf(stderr, "trainmc: --write: %s (cv %.4g, law %s); nothing written\n", why,
+                r.cv, r.best >= 0 ? r.law[r.best].name : "none");
+        rc = 1;
+    }
+    if (rc) {
+        cJSON_Delete(doc);
+        tmc_cli_abort_outputs(files, paths, 2);
+    } else {
+        if (o->json_path)
+            rc = tmc_cli_write_json(&out, tmc_step_fit_output_json(&r, &log, path));
+        if (o->write_path && rc) {
+            cJSON_Delete(doc);
             tmc_output_abort(&dist);
-        else if (!doc) {
-            fprintf(stderr, "trainmc: --write: %s (cv %.4g, law %s); nothing written\n", why,
-                    r.cv, r.best >= 0 ? r.law[r.best].name : "none");
-            tmc_output_abort(&dist);
-            rc = 1;
-        } else
+        } else if (o->write_path)
             rc = tmc_cli_write_json(&dist, doc);
     }
     tmc_step_fit_free(&r);

@@ -13,6 +13,7 @@
 
 #define MAX_LOG_BYTES (256L << 20) /* a log of millions of faults */
 #define MAX_ID_BYTES 255           /* a node id or a cause */
+#define MAX_DAYS 1e7               /* an event time, as --span-days */
 
 /* ---------- the file ---------- */
 
@@ -50,6 +51,8 @@ static char *read_file(const char *path, tmc_error *err)
         tmc_error_set(err, "%s: contains a NUL byte; expected text (JSON or CSV)", path);
         return NULL;
     }
+    if (n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) /* a UTF-8 byte-order mark: ignored, */
+        memmove(buf, buf + 3, n - 2);                  /* as in an experiment file */
     return buf;
 }
 
@@ -164,10 +167,11 @@ static void finish_log(tmc_fault_log *log)
 int tmc_fault_log_add(tmc_fault_log *log, const char *node, double start_days,
                       double end_days, const char *cause, tmc_error *err)
 {
-    if (!(start_days >= 0) || !isfinite(start_days) || isinf(end_days) ||
+    if (!(start_days >= 0 && start_days <= MAX_DAYS) || end_days > MAX_DAYS ||
         end_days < start_days)
         return tmc_error_set(err, "fault %d: start %g, end %g days: expected 0 <= start <= end "
-                             "(end NAN: not repaired)", log->n_faults, start_days, end_days);
+                             "<= %g (end NAN: not repaired)", log->n_faults, start_days,
+                             end_days, MAX_DAYS);
     int k = node_index(log, node);
     if (k < 0 || add_fault(log, k, start_days, end_days, "", cause ? cause : "", "",
                            log->n_faults) < 0)
@@ -282,10 +286,10 @@ static int read_event(const char *path, const char *at, long index, const cJSON 
     } else
         return tmc_error_set(err, "%s: %s.node_id: expected a non-empty string of at most %d "
                              "bytes or a number, got %s", path, at, MAX_ID_BYTES, type_name(id));
-    if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || t->valuedouble < 0)
+    if (!cJSON_IsNumber(t) || !(t->valuedouble >= 0 && t->valuedouble <= MAX_DAYS))
         return cJSON_IsNumber(t) ?
-            tmc_error_set(err, "%s: %s.event_time: %g is out of range: days, finite, >= 0", path,
-                          at, t->valuedouble) :
+            tmc_error_set(err, "%s: %s.event_time: %g is out of range: days, 0 to %g", path,
+                          at, t->valuedouble, MAX_DAYS) :
             tmc_error_set(err, "%s: %s.event_time: expected a number of days >= 0, got %s",
                           path, at, type_name(t));
     int start;
@@ -539,11 +543,16 @@ int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
                 continue; /* not repaired */
             char *end;
             double v = strtod(s, &end);
-            if (!*s || *end || !isfinite(v) || v < 0)
+            if (!*s || *end || isnan(v) || v < 0)
                 rc = tmc_error_set(err, "%s:%ld: column '%s': '%.40s' is not a number of %s "
                                    ">= 0%s", path, line, want[k], s,
                                    cols->hours ? "hours" : "days",
                                    k == 2 ? " (or empty: not repaired)" : "");
+            else if (!(v * unit <= MAX_DAYS))
+                rc = tmc_error_set(err, "%s:%ld: column '%s': %.40s %s is out of range: 0 to "
+                                   "%g %s", path, line, want[k], s,
+                                   cols->hours ? "hours" : "days", MAX_DAYS / unit,
+                                   cols->hours ? "hours" : "days");
             t[k - 1] = v * unit;
         }
         if (!rc && !isnan(t[1]) && t[1] < t[0])

@@ -130,6 +130,8 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
     free(counts);
     long *w = NULL;
     int nw = tmc_dispersion_count_windows(log, r->span_days, opt->window_days, &w, &e);
+    if (nw < 0 && opt->window_days <= r->span_days) /* too many windows, or no memory */
+        return tmc_error_set(err, "--window-days %g: %s", opt->window_days, e.msg);
     r->windows_ok = nw >= 2 && !tmc_dispersion_compute_index(w, nw, &r->per_window, &e);
     free(w);
     tmc_dispersion_count_simultaneous(log, r->span_days, opt->simultaneous_s / 86400,

@@ -8,6 +8,16 @@
 
 /* ---------- text ---------- */
 
+/* v as %.<prec>g in b, or "-" when it is not defined (NaN, inf: the JSON's null). */
+static const char *num(char b[32], double v, int prec)
+{
+    if (isfinite(v))
+        snprintf(b, 32, "%.*g", prec, v);
+    else
+        snprintf(b, 32, "-");
+    return b;
+}
+
 static void interval_text(FILE *f, tmc_fit_interval v)
 {
     if (isinf(v.hi))
@@ -114,9 +124,15 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
     if (!r->repair_ok)
         fprintf(f, "  %s\n", r->repair_note);
     else {
-        fprintf(f, "  %d fitted: mean %.4g days [%.4g, %.4g] (%.4g h), median %.4g days, max "
-                   "%.4g days\n", p->n, p->mean_days, r->repair_mean_days.lo,
-                r->repair_mean_days.hi, 24 * p->mean_days, p->median_days, p->max_days);
+        char ci[96]; /* the JSON's nulls: no interval from too few or equal times */
+        if (isfinite(r->repair_mean_days.lo) && isfinite(r->repair_mean_days.hi))
+            snprintf(ci, sizeof ci, "[%.4g, %.4g]", r->repair_mean_days.lo,
+                     r->repair_mean_days.hi);
+        else
+            snprintf(ci, sizeof ci, "[-, -] (no interval: too few or identical times)");
+        fprintf(f, "  %d fitted: mean %.4g days %s (%.4g h), median %.4g days, max "
+                   "%.4g days\n", p->n, p->mean_days, ci, 24 * p->mean_days, p->median_days,
+                p->max_days);
         fprintf(f, "  %-13s %-34s %10s %10s %10s %7s %9s\n", "law", "parameters", "mean d",
                 "log-lik", "AIC", "KS D", "KS p");
         for (int i = 0; i < TMC_REPAIR_LAWS; i++) {
@@ -163,10 +179,19 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
     } else
         fprintf(f, "  per %g days: fewer than 2 whole windows in the span\n", o->window_days);
     const tmc_simultaneous *m = &r->simultaneous;
+    char ratio[64], pv[32];
+    if (isfinite(m->ratio))
+        snprintf(ratio, sizeof ratio, "ratio %.3g", m->ratio);
+    else
+        snprintf(ratio, sizeof ratio, "ratio not defined: none expected");
+    if (isfinite(m->p))
+        snprintf(pv, sizeof pv, "%.3g", m->p);
+    else
+        snprintf(pv, sizeof pv, "-");
     fprintf(f, "  simultaneous: %ld pairs of faults on different nodes starting within %g s, "
-               "%.3g expected if independent (ratio %.3g, p = %.3g); %d groups, the largest "
-               "%d nodes (day %.4g)\n", m->pairs, o->simultaneous_s, m->expected, m->ratio,
-            m->p, m->groups, m->largest, m->largest_at_days);
+               "%.3g expected if independent (%s, p = %s); %d groups, the largest "
+               "%d nodes (day %.4g)\n", m->pairs, o->simultaneous_s, m->expected, ratio,
+            pv, m->groups, m->largest, m->largest_at_days);
     fprintf(f, "    -> %s\n", simultaneous_meaning(r, alpha));
 }
 
@@ -336,7 +361,7 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
                  o->exclude[i], r->excluded[i]);
     }
     double cl = 100 * o->confidence, mtbf;
-    char lawtext[512];
+    char lawtext[512], b[9][32];
     if (weibull) {
         mtbf = (double)o->cards_per_node * r->life.weibull.mean;
         snprintf(lawtext, sizeof lawtext, "Weibull shape %.4g (se %.2g) fitted to %d node up "
@@ -347,10 +372,11 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     } else {
         mtbf = r->mtbf_card.value;
         snprintf(lawtext, sizeof lawtext, "exponential; per_card_mtbf_days = card-days / "
-                 "faults = %.0f / %d, %g %% Garwood interval [%.4g, %.4g] days; the node "
-                 "lifetime's Weibull shape was %.3g (LR test of shape 1: p = %.3g)",
-                 r->card_days, r->n_faults, cl, r->mtbf_card.lo, r->mtbf_card.hi,
-                 r->life_ok ? r->life.weibull.shape : NAN, r->life_ok ? r->life.lr_p : NAN);
+                 "faults = %.0f / %d, %g %% Garwood interval [%.4g, %s] days; the node "
+                 "lifetime's Weibull shape was %s (LR test of shape 1: p = %s)",
+                 r->card_days, r->n_faults, cl, r->mtbf_card.lo, num(b[0], r->mtbf_card.hi, 4),
+                 num(b[1], r->life_ok ? r->life.weibull.shape : NAN, 3),
+                 num(b[2], r->life_ok ? r->life.lr_p : NAN, 3));
     }
     snprintf(source, sizeof source, "trainmc fit of %s: %d faults%s%s on %ld nodes x %ld cards "
              "over %.6g days (%.0f card-days)", o->log_path, r->n_faults, excl,
@@ -358,15 +384,17 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
              o->cards_per_node, r->span_days, r->card_days);
     const tmc_repair_fit *p = &r->repair;
     const tmc_repair_law *best = &p->law[p->best];
-    snprintf(desc, sizeof desc, "lifetime: %s. Node MTBF %.4g days [%.4g, %.4g] (%g %%). "
-             "Repair: mean of %d positive repair times %.4g h [%.4g, %.4g] (%d zero-length "
-             "left out); the best law by AIC was %s (KS p = %.3g), but an experiment's repair "
+    snprintf(desc, sizeof desc, "lifetime: %s. Node MTBF %.4g days [%.4g, %s] (%g %%). "
+             "Repair: mean of %d positive repair times %.4g h [%s, %s] (%d zero-length "
+             "left out); the best law by AIC was %s (KS p = %s), but an experiment's repair "
              "law is exponential or fixed with this mean. Counts per node: dispersion index "
-             "%.3g (p = %.3g); simultaneous faults within %g s: %ld pairs, %.3g expected.",
-             lawtext, r->mtbf_node.value, r->mtbf_node.lo, r->mtbf_node.hi, cl, p->n,
-             24 * p->mean_days, 24 * r->repair_mean_days.lo, 24 * r->repair_mean_days.hi,
-             p->n_zero, best->name, best->ks_p, r->per_node.index, r->per_node.p,
-             o->simultaneous_s, r->simultaneous.pairs, r->simultaneous.expected);
+             "%s (p = %s); simultaneous faults within %g s: %ld pairs, %.3g expected.",
+             lawtext, r->mtbf_node.value, r->mtbf_node.lo, num(b[3], r->mtbf_node.hi, 4), cl,
+             p->n, 24 * p->mean_days, num(b[4], 24 * r->repair_mean_days.lo, 4),
+             num(b[5], 24 * r->repair_mean_days.hi, 4), p->n_zero, best->name,
+             num(b[6], best->ks_p, 3), num(b[7], r->per_node.index, 3),
+             num(b[8], r->per_node.p, 3), o->simultaneous_s, r->simultaneous.pairs,
+             r->simultaneous.expected);
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "source", source);
     cJSON_AddStringToObject(root, "description", desc);

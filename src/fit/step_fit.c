@@ -69,14 +69,34 @@ static int parse_id(const char *s, long *out)
     return 0;
 }
 
+/* A time is refused outside [MIN_SECONDS, MAX_SECONDS]: squares of times
+ * beyond overflow (1e200) or underflow (1e-308) and the fit would print
+ * inf or NaN. A nanosecond to 30 years holds any step. */
+#define MIN_SECONDS 1e-9
+#define MAX_SECONDS 1e9
+
+/* 0, -1 if s is not a number > 0, -2 if it is outside the range above. */
 static int parse_seconds(const char *s, double *out)
 {
     char *end;
     double v = strtod(s, &end);
-    if (!*s || *end || !isfinite(v) || !(v > 0))
+    if (!*s || *end || isnan(v) || !(v > 0))
         return -1;
+    if (!(v >= MIN_SECONDS && v <= MAX_SECONDS))
+        return -2;
     *out = v;
     return 0;
+}
+
+/* The message for a time parse_seconds refused (rc its return value). */
+static int bad_seconds(tmc_error *err, const char *path, long line, const char *col,
+                       const char *s, int rc)
+{
+    if (rc == -2)
+        return tmc_error_set(err, "%s:%ld: column '%s': %s seconds is out of range: expected "
+                             "%g to %g seconds", path, line, col, s, MIN_SECONDS, MAX_SECONDS);
+    return tmc_error_set(err, "%s:%ld: column '%s': '%s' is not a number of seconds > 0", path,
+                         line, col, s);
 }
 
 typedef struct {
@@ -115,7 +135,10 @@ static int next_row(reader *r)
 {
     while (getline(&r->line, &r->cap, r->f) >= 0) {
         r->lineno++;
-        char *p = trim(r->line);
+        char *p = r->line;
+        if (r->lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
+            p += 3; /* a UTF-8 byte-order mark, ignored as in an experiment file */
+        p = trim(p);
         if (*p && *p != '#')
             return split(p, r->field, MAX_FIELDS);
     }
@@ -147,17 +170,20 @@ static int read_long(reader *r, int n_header, int c_step, int c_rank, int c_sec,
         }
         cell *e = &c[n];
         e->line = r->lineno;
-        const char *bad = NULL, *what = NULL;
+        const char *bad = NULL;
+        int sec_rc = 0;
         if (parse_id(r->field[c_step], &e->step))
-            bad = "step", what = "an integer >= 0";
+            bad = "step";
         else if (parse_id(r->field[c_rank], &e->rank))
-            bad = "rank", what = "an integer >= 0";
-        else if (parse_seconds(r->field[c_sec], &e->s))
-            bad = "seconds", what = "a number of seconds > 0";
+            bad = "rank";
+        else if ((sec_rc = parse_seconds(r->field[c_sec], &e->s))) {
+            bad_seconds(err, r->path, r->lineno, "seconds", r->field[c_sec], sec_rc);
+            goto out;
+        }
         if (bad) {
-            int col = !strcmp(bad, "step") ? c_step : !strcmp(bad, "rank") ? c_rank : c_sec;
-            tmc_error_set(err, "%s:%ld: column '%s': '%s' is not %s", r->path, r->lineno, bad,
-                          r->field[col], what);
+            int col = !strcmp(bad, "step") ? c_step : c_rank;
+            tmc_error_set(err, "%s:%ld: column '%s': '%s' is not an integer >= 0", r->path,
+                          r->lineno, bad, r->field[col]);
             goto out;
         }
         n++;
@@ -280,10 +306,9 @@ static int read_wide(reader *r, int n_header, int c_step, tmc_step_log *log, tmc
         for (int f = 0, k = 0; f < n_header; f++) {
             if (f == c_step)
                 continue;
-            if (parse_seconds(r->field[f], &log->x[(long)j * nr + k]))
-                return tmc_error_set(err, "%s:%ld: column '%s': '%s' is not a number of "
-                                     "seconds > 0", r->path, r->lineno, log->rank[k],
-                                     r->field[f]);
+            int sec_rc = parse_seconds(r->field[f], &log->x[(long)j * nr + k]);
+            if (sec_rc)
+                return bad_seconds(err, r->path, r->lineno, log->rank[k], r->field[f], sec_rc);
             k++;
         }
         log->n_steps++;
@@ -367,11 +392,12 @@ int tmc_step_log_from_matrix(const double *x, int n_steps, int n_ranks, tmc_step
         return tmc_error_set(err, "out of memory");
     }
     for (size_t k = 0; k < cells; k++)
-        if (!(x[k] > 0) || !isfinite(x[k])) {
+        if (!(x[k] >= MIN_SECONDS && x[k] <= MAX_SECONDS)) {
             double bad = x[k];
             tmc_step_log_free(log);
-            return tmc_error_set(err, "step %zu, rank %zu: %g is not a number of seconds > 0",
-                                 k / (size_t)n_ranks, k % (size_t)n_ranks, bad);
+            return tmc_error_set(err, "step %zu, rank %zu: %g is not a number of seconds in "
+                                 "[%g, %g]", k / (size_t)n_ranks, k % (size_t)n_ranks, bad,
+                                 MIN_SECONDS, MAX_SECONDS);
         }
     memcpy(log->x, x, sizeof *x * cells);
     for (int j = 0; j < n_steps; j++)

@@ -65,8 +65,10 @@ static void text_heading(FILE *f, const tmc_rescue_report *rep)
     const tmc_experiment *x = &r->plan.x;
     fprintf(f, "trainmc rescue: %s (%s%s%s)\n", x->name, x->path,
             x->source[0] ? "; source: " : "", x->source);
-    fprintf(f, "  target %s; %d simulations of %ld replicas, seed %llu, %d thread%s, %.2f s\n",
-            r->target.text, simulations(r), x->monte_carlo.replicas,
+    int sims = simulations(r);
+    fprintf(f, "  target %s; %d simulation%s of %ld replica%s, seed %llu, %d thread%s, "
+            "%.2f s\n", r->target.text, sims, sims == 1 ? "" : "s", x->monte_carlo.replicas,
+            x->monte_carlo.replicas == 1 ? "" : "s",
             (unsigned long long)x->monte_carlo.seed, rep->threads,
             rep->threads == 1 ? "" : "s", rep->elapsed_s);
     fprintf(f, "  common random numbers: replica k draws the streams of (seed, k) at every "
