@@ -1,5 +1,6 @@
 /* rescue_output.c - `trainmc rescue` text and JSON (rescue_output.h). */
 #include "rescue_output.h"
+#include "sweep_output.h"
 
 #include <string.h>
 
@@ -257,14 +258,7 @@ cJSON *tmc_rescue_output_json(const tmc_rescue_report *rep)
     const tmc_rescue *r = rep->rescue;
     const tmc_experiment *x = &r->plan.x;
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "command", "rescue");
-    cJSON_AddStringToObject(root, "experiment", x->name);
-    cJSON_AddStringToObject(root, "source", x->source);
-    cJSON_AddStringToObject(root, "experiment_path", x->path);
-    cJSON_AddNumberToObject(root, "replicas", (double)x->monte_carlo.replicas);
-    char seed[24]; /* raw: cJSON rounds integers near 2^53 */
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)x->monte_carlo.seed);
-    cJSON_AddRawToObject(root, "seed", seed);
+    tmc_sweep_output_json_heading(root, "rescue", x);
     cJSON *t = cJSON_AddObjectToObject(root, "target");
     cJSON_AddStringToObject(t, "text", r->target.text);
     cJSON_AddStringToObject(t, "metric", tmc_sweep_name_metric(r->target.metric));

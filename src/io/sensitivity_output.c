@@ -1,6 +1,7 @@
 /* sensitivity_output.c - `trainmc sensitivity` text and JSON
  * (sensitivity_output.h); the chart is sensitivity_svg.c's. */
 #include "sensitivity_output.h"
+#include "sweep_output.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -163,19 +164,6 @@ void tmc_sensitivity_output_text(FILE *f, const tmc_sensitivity_report *r)
 
 /* ---------- JSON ---------- */
 
-static cJSON *json_diff(const tmc_sweep_diff *d)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "mean", d->mean);
-    cJSON_AddNumberToObject(o, "se", d->se);
-    cJSON_AddNumberToObject(o, "se_independent", d->se_independent);
-    if (isnan(d->reduction))
-        cJSON_AddNullToObject(o, "variance_reduction");
-    else
-        cJSON_AddNumberToObject(o, "variance_reduction", d->reduction);
-    return o;
-}
-
 /* A setting's figures: its overrides beyond the user's, step, K, mean T
  * with se, P(deadline) with its Wilson interval. */
 static cJSON *json_run(const tmc_sensitivity_run *r)
@@ -199,8 +187,8 @@ static cJSON *json_end(const tmc_sensitivity_input *in, int e)
 {
     cJSON *o = json_run(&in->end[e]);
     cJSON_AddNumberToObject(o, "value", e ? in->high : in->low);
-    cJSON_AddItemToObject(o, "difference_days", json_diff(&in->days[e]));
-    cJSON_AddItemToObject(o, "difference_p", json_diff(&in->met[e]));
+    cJSON_AddItemToObject(o, "difference_days", tmc_sweep_output_json_diff(&in->days[e]));
+    cJSON_AddItemToObject(o, "difference_p", tmc_sweep_output_json_diff(&in->met[e]));
     return o;
 }
 
@@ -233,8 +221,8 @@ static cJSON *json_input(const tmc_sensitivity *s, int i)
     }
     cJSON_AddItemToObject(o, "low_end", json_end(in, 0));
     cJSON_AddItemToObject(o, "high_end", json_end(in, 1));
-    cJSON_AddItemToObject(o, "swing_days", json_diff(&in->swing_days));
-    cJSON_AddItemToObject(o, "swing_p", json_diff(&in->swing_met));
+    cJSON_AddItemToObject(o, "swing_days", tmc_sweep_output_json_diff(&in->swing_days));
+    cJSON_AddItemToObject(o, "swing_p", tmc_sweep_output_json_diff(&in->swing_met));
     return o;
 }
 
@@ -250,8 +238,8 @@ static cJSON *json_compound(const tmc_sensitivity *s)
 {
     cJSON *o = json_run(&s->compound), *list;
     cJSON_AddStringToObject(o, "text", s->compound_text);
-    cJSON_AddItemToObject(o, "difference_days", json_diff(&s->compound_days));
-    cJSON_AddItemToObject(o, "difference_p", json_diff(&s->compound_met));
+    cJSON_AddItemToObject(o, "difference_days", tmc_sweep_output_json_diff(&s->compound_days));
+    cJSON_AddItemToObject(o, "difference_p", tmc_sweep_output_json_diff(&s->compound_met));
     list = cJSON_AddArrayToObject(o, "degradations");
     for (int i = 0; i < s->n_degradations; i++) {
         const tmc_sensitivity_degradation *d = &s->degradations[i];
@@ -260,10 +248,10 @@ static cJSON *json_compound(const tmc_sensitivity *s)
         cJSON_AddNumberToObject(g, "value", d->value);
         cJSON_AddNumberToObject(g, "base", d->key.base);
         cJSON *alone = json_run(&d->alone), *fixed = json_run(&d->fixed);
-        cJSON_AddItemToObject(alone, "difference_days", json_diff(&d->alone_days));
-        cJSON_AddItemToObject(alone, "difference_p", json_diff(&d->alone_met));
-        cJSON_AddItemToObject(fixed, "gain_days", json_diff(&d->gain_days));
-        cJSON_AddItemToObject(fixed, "gain_p", json_diff(&d->gain_met));
+        cJSON_AddItemToObject(alone, "difference_days", tmc_sweep_output_json_diff(&d->alone_days));
+        cJSON_AddItemToObject(alone, "difference_p", tmc_sweep_output_json_diff(&d->alone_met));
+        cJSON_AddItemToObject(fixed, "gain_days", tmc_sweep_output_json_diff(&d->gain_days));
+        cJSON_AddItemToObject(fixed, "gain_p", tmc_sweep_output_json_diff(&d->gain_met));
         cJSON_AddItemToObject(g, "alone", alone);
         cJSON_AddItemToObject(g, "fixed", fixed);
         cJSON_AddItemToArray(list, g);
@@ -276,14 +264,7 @@ cJSON *tmc_sensitivity_output_json(const tmc_sensitivity_report *r)
     const tmc_sensitivity *s = r->s;
     const tmc_experiment *x = &s->base.setting.x;
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "command", "sensitivity");
-    cJSON_AddStringToObject(root, "experiment", x->name);
-    cJSON_AddStringToObject(root, "source", x->source);
-    cJSON_AddStringToObject(root, "experiment_path", x->path);
-    cJSON_AddNumberToObject(root, "replicas", (double)x->monte_carlo.replicas);
-    char seed[24]; /* raw: cJSON rounds integers near 2^53 */
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)x->monte_carlo.seed);
-    cJSON_AddRawToObject(root, "seed", seed);
+    tmc_sweep_output_json_heading(root, "sensitivity", x);
     cJSON_AddNumberToObject(root, "deadline_days", x->deadline.days);
     cJSON_AddItemToObject(root, "base", json_run(&s->base));
     cJSON *list = cJSON_AddArrayToObject(root, "inputs");

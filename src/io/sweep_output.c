@@ -253,7 +253,7 @@ static cJSON *json_setting(const tmc_sweep_base *b, const tmc_sweep_setting *s,
     return o;
 }
 
-static cJSON *json_diff(const tmc_sweep_diff *d)
+cJSON *tmc_sweep_output_json_diff(const tmc_sweep_diff *d)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "mean", d->mean);
@@ -266,9 +266,9 @@ static cJSON *json_diff(const tmc_sweep_diff *d)
     return o;
 }
 
-static void json_heading(cJSON *root, const tmc_experiment *x)
+void tmc_sweep_output_json_heading(cJSON *root, const char *command, const tmc_experiment *x)
 {
-    cJSON_AddStringToObject(root, "command", "sweep");
+    cJSON_AddStringToObject(root, "command", command);
     cJSON_AddStringToObject(root, "experiment", x->name);
     cJSON_AddStringToObject(root, "source", x->source);
     cJSON_AddStringToObject(root, "experiment_path", x->path);
@@ -306,7 +306,7 @@ static cJSON *json_optimum(const tmc_sweep_report *r)
 cJSON *tmc_sweep_output_json(const tmc_sweep_report *r)
 {
     cJSON *root = cJSON_CreateObject();
-    json_heading(root, &r->base->x);
+    tmc_sweep_output_json_heading(root, "sweep", &r->base->x);
     cJSON *vary = cJSON_AddArrayToObject(root, "vary");
     for (int a = 0; a < r->n_axes; a++) {
         cJSON *o = cJSON_CreateObject();
@@ -323,7 +323,7 @@ cJSON *tmc_sweep_output_json(const tmc_sweep_report *r)
             cJSON_Delete(root);
             return NULL;
         }
-        cJSON_AddItemToObject(o, "difference_days", json_diff(&r->diffs[i]));
+        cJSON_AddItemToObject(o, "difference_days", tmc_sweep_output_json_diff(&r->diffs[i]));
         cJSON_AddItemToArray(list, o);
     }
     if (r->interval_axis >= 0)
@@ -441,7 +441,7 @@ static cJSON *json_target(const tmc_sweep_target_report *r)
 cJSON *tmc_sweep_output_target_json(const tmc_sweep_target_report *r)
 {
     cJSON *root = cJSON_CreateObject();
-    json_heading(root, &r->base->x);
+    tmc_sweep_output_json_heading(root, "sweep", &r->base->x);
     cJSON_AddItemToObject(root, "target", json_target(r));
     cJSON *list = cJSON_AddArrayToObject(root, "evaluations");
     for (int i = 0; i < r->n; i++) {

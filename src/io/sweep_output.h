@@ -34,6 +34,16 @@ void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r);
 /* The JSON document; caller frees with cJSON_Delete. NULL if memory runs out. */
 cJSON *tmc_sweep_output_json(const tmc_sweep_report *r);
 
+/* The keys every document of the commands built on sweeps opens with:
+ * `command`, `experiment`, `source`, `experiment_path`, `replicas` and
+ * `seed` (raw digits: cJSON rounds integers near 2^53). Also used by
+ * rescue_output.c and sensitivity_output.c. */
+void tmc_sweep_output_json_heading(cJSON *root, const char *command, const tmc_experiment *x);
+
+/* A common-random-numbers difference as JSON: `mean`, `se`,
+ * `se_independent`, `variance_reduction` (null when undefined). */
+cJSON *tmc_sweep_output_json_diff(const tmc_sweep_diff *d);
+
 /* The table as CSV (RFC 4180, one header line, a row per setting in the
  * table's order): the setting's number, the swept keys' values, then
  * interval_steps, step_s (s), young_overhead and daly_overhead (fractions,
