@@ -287,8 +287,8 @@ void tmc_stragglers_estimate_done(const tmc_straggler_model *m, tmc_stragglers *
         k--;
     while (k < n - 1 && done_time(m, first, k + 1) <= elapsed_s)
         k++; /* exact when steps are constant */
-    s->done_steps = k;
-    s->done_sum = done_time(m, first, k) - k * m->fixed_s;
+    s->done_steps = k; /* summed without the fixed part: no rounding below mu */
+    s->done_sum = k * m->max_mean_s + tmc_stragglers_paused(m, first, k) * m->pause_s;
 }
 
 double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, long first,
