@@ -28,7 +28,15 @@
  *              lifetimes drawn one by one (two-sample KS at alpha 1e-3, and
  *              the means at 4 se), for Weibull (k 5, N 8) and lognormal
  *              (cv 1.5, N 64); its mean against the closed form's job MTBF,
- *              7.5 h by hand for experiments/hang-8-job-renewal.json. */
+ *              7.5 h by hand for experiments/hang-8-job-renewal.json;
+ * failures-1.10 an MTBF estimated from n = 5 failures (failures.mtbf_events):
+ *              each replica's rate is Gamma(n) around it, so the count of
+ *              failures over a fixed exposure (saves and restores free,
+ *              a cut step the only loss) is negative binomial: mean
+ *              lambda W = 10.03, variance 10.03 + 10.03^2 / 5 (4 se each, se of the variance
+ *              from the fourth moment), and its law by a chi-square test
+ *              at alpha 1e-3; with the MTBF known the count is Poisson
+ *              (variance 10). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +46,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort_double.h>
@@ -91,7 +100,7 @@ static void test_first_failure(void **state)
         double first[2000];
         for (int k = 0; k < 2000; k++) {
             tmc_failure_state s;
-            first[k] = tmc_failures_start(&m, &s, r);
+            first[k] = tmc_failures_start(&m, &s, r, r);
             tmc_failures_end(&s);
         }
         /* the scale from the experiment's MTBF, not from the model under test */
@@ -117,7 +126,7 @@ static void test_first_failure(void **state)
     double first[2000], mtbf = x.failures.per_card_mtbf_days * TMC_DAY_S;
     for (int k = 0; k < 2000; k++) {
         tmc_failure_state st;
-        first[k] = tmc_failures_start(&m, &st, r);
+        first[k] = tmc_failures_start(&m, &st, r, r);
         tmc_failures_end(&st);
     }
     double z = (gsl_stats_mean(first, 1, 2000) - mtbf) / (0.5 * mtbf / sqrt(2000));
@@ -256,7 +265,7 @@ static void test_renew_one_card(void **state)
     gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
     tmc_rng_pcg_seed(r, 320, 0);
     tmc_failure_state st;
-    double first = tmc_failures_start(&m, &st, r), before[8];
+    double first = tmc_failures_start(&m, &st, r, r), before[8];
     for (int i = 0; i < 8; i++)
         before[i] = st.heap[i];
     tmc_failures_after(&m, &st, r, first);
@@ -285,8 +294,9 @@ static void job_min_case(const char *const *sets, int n_sets, double job_mtbf_s)
     tmc_rng_pcg_seed(r, 320, 0);
     static double a[N], b[N];
     double t = 1000; /* the restart time: the draws are after it */
+    tmc_failure_state known = {.rate_scale = 1}; /* the rate as given */
     for (int k = 0; k < N; k++)
-        a[k] = tmc_failures_job_next(&m, r, t) - t;
+        a[k] = tmc_failures_job_next(&m, &known, r, t) - t;
     for (int k = 0; k < N; k++) { /* brute force: every card's lifetime */
         double low = INFINITY;
         for (long c = 0; c < x.job.cards; c++) {
@@ -339,6 +349,80 @@ static void test_job_renewal(void **state)
     job_min_case(logn, 3, tmc_closed_form_job_mtbf_s(&y.failures, y.job.cards));
 }
 
+/* failures-1.10: 2,000 steps of 50 s, K = 1, free saves and restores, no
+ * jitter: the exposure is 100,000 s plus the step each failure cuts (25 s
+ * on average), so with 64 cards at a per-card MTBF of 64 x 10,000 s the
+ * count has mean lambda W = 10 / (1 - 25 lambda) = 10.0251. */
+static void count_failures(double events, double *counts, int n)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "{\"name\": \"nb\", \"job\": {\"steps\": 2000, \"cards\": 64, "
+             "\"flop_per_step\": 3200, \"peak_flops\": 1, \"efficiency\": 1}, "
+             "\"failures\": {\"distribution\": \"exponential\", \"per_card_mtbf_days\": "
+             "7.407407407407407, \"mtbf_events\": %g}, \"checkpoint\": {\"interval_steps\": "
+             "1, \"save_s\": 0, \"restore_s\": 0}, \"deadline\": {\"days\": 30}}", events);
+    tmc_experiment x = test_parse(text);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    for (int k = 0; k < TMC_STREAM_COUNT; k++)
+        rng[k] = gsl_rng_alloc(tmc_rng_pcg32);
+    for (int i = 0; i < n; i++) {
+        tmc_replica o;
+        tmc_engine_run(&e, 11, (uint64_t)i, rng, &o);
+        counts[i] = o.card_failures;
+    }
+    for (int k = 0; k < TMC_STREAM_COUNT; k++)
+        gsl_rng_free(rng[k]);
+    tmc_engine_free(&e);
+}
+
+static void moments_agree(const double *c, int n, double mean, double var, const char *what)
+{
+    double m = gsl_stats_mean(c, 1, n), v = gsl_stats_variance(c, 1, n), m4 = 0;
+    for (int i = 0; i < n; i++)
+        m4 += pow(c[i] - m, 4) / n;
+    double se_m = sqrt(v / n), se_v = sqrt((m4 - v * v) / n);
+    print_message("%s: count mean %.3f (%.2f se from %.3f), variance %.3f (%.2f se from %.3f)\n",
+                  what, m, (m - mean) / se_m, mean, v, (v - var) / se_v, var);
+    if (!(fabs(m - mean) <= TOL_SE * se_m) || !(fabs(v - var) <= TOL_SE * se_v))
+        fail_msg("%s: the count's moments are off", what);
+}
+
+static void test_rate_uncertainty(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static double c[N];
+    double mu = 10 / (1 - 25e-4);
+    count_failures(0, c, N);
+    moments_agree(c, N, mu, mu, "known MTBF (Poisson)");
+    count_failures(5, c, N);
+    moments_agree(c, N, mu, mu + mu * mu / 5, "MTBF from 5 failures (negative binomial)");
+    /* chi-square against NB(n = 5, p = n / (n + lambda W)), bins of k with
+     * expected counts >= 5, the rest pooled in the tail */
+    double p = 5 / (5 + mu), chi2 = 0, tail_obs = N, tail_exp = N;
+    int bins = 0;
+    for (unsigned k = 0;; k++) {
+        double exp_k = N * gsl_ran_negative_binomial_pdf(k, p, 5);
+        if (exp_k < 5 && k > 10)
+            break;
+        double obs = 0;
+        for (int i = 0; i < N; i++)
+            obs += c[i] == k;
+        chi2 += (obs - exp_k) * (obs - exp_k) / exp_k;
+        tail_obs -= obs, tail_exp -= exp_k, bins++;
+    }
+    chi2 += (tail_obs - tail_exp) * (tail_obs - tail_exp) / tail_exp;
+    double pv = gsl_cdf_chisq_Q(chi2, bins); /* bins + 1 cells, no parameter fitted */
+    print_message("negative binomial: chi-square %.1f on %d dof, p = %.3g\n", chi2, bins, pv);
+    if (!(pv > 1e-3))
+        fail_msg("the count is not negative binomial (p = %.3g)", pv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_trace),
         cmocka_unit_test(test_renew_one_card),
         cmocka_unit_test(test_job_renewal),
+        cmocka_unit_test(test_rate_uncertainty),
     };
     return cmocka_run_group_tests_name("failures-1", tests, NULL, NULL);
 }

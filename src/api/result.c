@@ -178,6 +178,10 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
                              "(X > 0)", o->precision);
     }
     r->precision_outcome.target = o->precision ? &r->precision : NULL;
+    if (o->importance && r->x.failures.enabled && r->x.failures.mtbf_events > 0)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known failure "
+                             "rate; failures.mtbf_events (%.10g) draws it per replica: give "
+                             "one or the other", r->x.path, r->x.failures.mtbf_events);
     if (o->importance && r->x.deadline.max_restarts >= 0)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling estimates "
                              "P(T > deadline) alone; it cannot count deadline.max_restarts "

@@ -259,12 +259,14 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     memset(out, 0, sizeof *out);
     tmc_run run = {.e = e, .rng = rng, .t = 0.0, .out = out};
     run.ledger.keep = e->spike_rollback > 1;
+    /* the slow cards first: the slow-card stream then gives the replica's
+     * failure rate (failures.mtbf_events); other streams are independent */
+    tmc_stragglers_start(&e->stragglers, &run.strag, rng[TMC_STREAM_SLOW]);
     if (tmc_processes_start(&e->processes, &run.proc, rng)) {
         out->failed = TMC_REPLICA_NO_MEMORY; /* for the failure state: no result */
         tmc_processes_end(&run.proc);
         return;
     }
-    tmc_stragglers_start(&e->stragglers, &run.strag, rng[TMC_STREAM_SLOW]);
     out->slow_cards = (double)run.strag.slow;
     out->slow_runs = run.strag.slow > 0;
     if (e->async)

@@ -30,6 +30,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->n_causes = f->n_causes;
     m->trace_days = f->trace_days;
     m->n_trace = f->n_trace;
+    m->mtbf_events = f->mtbf_events;
     m->job_renewal = f->renewal == TMC_RENEWAL_JOB &&
                      (m->kind == TMC_LIFETIME_WEIBULL || m->kind == TMC_LIFETIME_LOGNORMAL);
     double cum = 0;
@@ -47,13 +48,13 @@ int tmc_failures_poisson(const tmc_failure_model *m)
     return m->kind == TMC_LIFETIME_EXPONENTIAL; /* Weibull shape 1 takes the heap: a check */
 }
 
-static double lifetime(const tmc_failure_model *m, gsl_rng *r)
+static double lifetime(const tmc_failure_model *m, const tmc_failure_state *s, gsl_rng *r)
 {
     if (m->kind == TMC_LIFETIME_WEIBULL)
-        return gsl_ran_weibull(r, m->weibull_scale_s, m->shape);
+        return gsl_ran_weibull(r, m->weibull_scale_s, m->shape) / s->rate_scale;
     if (m->kind == TMC_LIFETIME_LOGNORMAL)
-        return gsl_ran_lognormal(r, m->log_mu, m->log_sigma);
-    return gsl_ran_exponential(r, m->mean_s);
+        return gsl_ran_lognormal(r, m->log_mu, m->log_sigma) / s->rate_scale;
+    return gsl_ran_exponential(r, m->mean_s) / s->rate_scale;
 }
 
 /* Restore the heap order below position i after heap[i] grew. */
@@ -82,18 +83,22 @@ static double trace_after(const tmc_failure_model *m, tmc_failure_state *s, doub
     return s->trace_next < m->n_trace ? m->trace_days[s->trace_next] * TMC_DAY_S : INFINITY;
 }
 
-double tmc_failures_job_next(const tmc_failure_model *m, gsl_rng *r, double t)
+double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state *s,
+                             gsl_rng *r, double t)
 {
-    double n = (double)m->cards;
+    double n = (double)m->cards, u = s->rate_scale;
     if (m->kind == TMC_LIFETIME_WEIBULL)
-        return t + gsl_ran_weibull(r, m->weibull_scale_s * pow(n, -1 / m->shape), m->shape);
+        return t + gsl_ran_weibull(r, m->weibull_scale_s * pow(n, -1 / m->shape), m->shape) / u;
     /* S(x)^N = U: x = S^-1(U^(1/N)) = P^-1(1 - U^(1/N)), accurate near 0 */
     double p = -expm1(log(gsl_rng_uniform_pos(r)) / n);
-    return t + gsl_cdf_lognormal_Pinv(p, m->log_mu, m->log_sigma);
+    return t + gsl_cdf_lognormal_Pinv(p, m->log_mu, m->log_sigma) / u;
 }
 
-double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
+double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                          gsl_rng *scale)
 {
+    s->rate_scale = m->mtbf_events > 0
+        ? gsl_ran_gamma(scale, m->mtbf_events, 1 / m->mtbf_events) : 1;
     s->trace_next = 0;
     s->heap = NULL;
     s->repairs = NULL;
@@ -106,13 +111,13 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, -1);
     if (tmc_failures_poisson(m))
-        return gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt));
+        return gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt * s->rate_scale));
     if (m->job_renewal)
-        return tmc_failures_job_next(m, r, 0);
+        return tmc_failures_job_next(m, s, r, 0);
     if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
         return -1;
     for (long i = 0; i < m->cards; i++)
-        s->heap[i] = lifetime(m, r);
+        s->heap[i] = lifetime(m, s, r);
     for (long i = m->cards / 2 - 1; i >= 0; i--)
         sift_down(s->heap, m->cards, i);
     return s->heap[0];
@@ -124,10 +129,10 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, t);
     if (m->job_renewal) /* discarded while down: the restart renews it anyway */
-        return tmc_failures_job_next(m, r, t);
+        return tmc_failures_job_next(m, s, r, t);
     if (!s->heap)
-        return t + gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt));
-    s->heap[0] = t + lifetime(m, r);
+        return t + gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt * s->rate_scale));
+    s->heap[0] = t + lifetime(m, s, r);
     sift_down(s->heap, m->cards, 0);
     return s->heap[0];
 }

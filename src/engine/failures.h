@@ -56,6 +56,7 @@ typedef struct {
     const double *trace_days; /* trace: the experiment's failure times (borrowed) */
     int n_trace;
     int job_renewal;         /* 1: every restart renews every card (not exponential) */
+    double mtbf_events;      /* > 0: each replica's rate is drawn (tmc_failures_start) */
 } tmc_failure_model;
 
 /* One replica's failure state. The heap and the repair list are allocated
@@ -66,6 +67,8 @@ typedef struct {
     double *repairs; /* completion times of repairs in progress (spares + 1 room) */
     long n_repairs;
     long spares_left;
+    double rate_scale;       /* this replica's failure rate over the model's (1, or a
+                                Gamma(n, 1/n) draw with mtbf_events = n) */
     double repair_log_w;     /* log likelihood ratio of the repair times drawn */
     double repairs_drawn, repair_sum_s; /* their count and sum, s */
 } tmc_failure_state;
@@ -79,8 +82,13 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x);
 int tmc_failures_poisson(const tmc_failure_model *m);
 
 /* Start a replica: draw every card's first lifetime (non-exponential) and
- * return the first failure time, s. Returns -1 if memory runs out. */
-double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r);
+ * return the first failure time, s. Returns -1 if memory runs out. With
+ * mtbf_events = n > 0, first draws the replica's rate scale u ~ Gamma(n,
+ * 1/n) from `scale` (mean 1: the posterior of a rate estimated from n
+ * events, over its point estimate; docs/model.md 3.11): rates are
+ * multiplied, lifetimes divided, by u. */
+double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                          gsl_rng *scale);
 
 /* The failure at time t (the current earliest) happened: replace that card
  * with a new one and return the next failure time of any card, s. */
@@ -99,7 +107,8 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
 
 /* Job renewal: the job (re)starts at t, every card new: the next failure
  * time, t + the minimum of N fresh lifetimes, s. */
-double tmc_failures_job_next(const tmc_failure_model *m, gsl_rng *r, double t);
+double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state *s,
+                             gsl_rng *r, double t);
 
 void tmc_failures_end(tmc_failure_state *s);
 

@@ -73,7 +73,7 @@ int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *c
     p->next[TMC_FAILURE] = INFINITY;
     if (m->rate[TMC_FAILURE] > 0) {
         double first = tmc_failures_start(&m->failures, &p->failures,
-                                          rng[TMC_STREAM_FAILURES]);
+                                          rng[TMC_STREAM_FAILURES], rng[TMC_STREAM_SLOW]);
         if (first < 0)
             return -1;
         p->next[TMC_FAILURE] = first;
@@ -188,6 +188,7 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
     if (m->limit_renewed)
         p->limit_at = t + m->limit_s;
     if (m->rate[TMC_FAILURE] > 0 && m->failures.job_renewal) /* a new process: new clocks */
-        p->next[TMC_FAILURE] = tmc_failures_job_next(&m->failures, rng[TMC_STREAM_FAILURES], t);
+        p->next[TMC_FAILURE] = tmc_failures_job_next(&m->failures, &p->failures,
+                                                     rng[TMC_STREAM_FAILURES], t);
     return t;
 }

@@ -81,6 +81,9 @@ typedef struct {
     double repair_mean_hours;  /* mean repair time of a failed card, h */
     tmc_repair_kind repair_distribution;
     tmc_renewal_kind renewal;  /* card (default) or job (docs/simulation-semantics.md 4) */
+    double mtbf_events;        /* 0 (default): the MTBF is known; n: it was estimated from
+                                  n failures, and each replica draws its own failure rate
+                                  from the Gamma(n) posterior (docs/model.md 3.11) */
     int n_causes;              /* 0: one cause, no detection delay */
     tmc_failure_cause causes[TMC_MAX_CAUSES];
     int n_trace;               /* trace: failure times, days from the job's start, */

@@ -67,6 +67,9 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
     if (trace && f->n_trace == 0)
         return tmc_error_set(err, "%s: failures.trace: missing required key (a CSV file of "
                                   "failure times, for distribution trace)", label);
+    if (trace && f->mtbf_events > 0)
+        return tmc_error_set(err, "%s: failures.mtbf_events: %.10g: a replayed trace has no "
+                                  "rate to draw; leave mtbf_events out", label, f->mtbf_events);
     if (trace && f->renewal == TMC_RENEWAL_JOB)
         return tmc_error_set(err, "%s: failures.renewal: \"job\" renews lifetimes, which a "
                                   "replayed trace does not have; use \"card\" or a lifetime "

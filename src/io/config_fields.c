@@ -52,6 +52,8 @@ static const field failure_fields[] = {
      repair_choices},
     /* "job" is refused with a trace: check_failures */
     {"renewal", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, renewal), renewal_choices},
+    /* not with a trace: check_failures */
+    NUM("mtbf_events", 0, 1e9, 0, 0, 0, tmc_failures, mtbf_events),
     {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_trace), NULL},
     TEXT("source"), TEXT("description"),

@@ -46,7 +46,8 @@ typedef enum {
     TMC_STREAM_CAUSES = 4,   /* the cause of each card failure */
     TMC_STREAM_REPAIRS = 5,  /* repair times of failed cards */
     TMC_STREAM_DOWNTIMES = 6, /* durations of common outages */
-    TMC_STREAM_SLOW = 7,     /* which cards are persistently slow */
+    TMC_STREAM_SLOW = 7,     /* which cards are persistently slow, then the
+                                replica's failure rate (failures.mtbf_events) */
     TMC_STREAM_COUNT = 8
 } tmc_stream_kind;
 
