@@ -388,7 +388,8 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
              "Repair: mean of %d positive repair times %.4g h [%s, %s] (%d zero-length "
              "left out); the best law by AIC was %s (KS p = %s), but an experiment's repair "
              "law is exponential or fixed with this mean. Counts per node: dispersion index "
-             "%s (p = %s); simultaneous faults within %g s: %ld pairs, %.3g expected.",
+             "%s (p = %s); simultaneous faults within %g s: %ld pairs, %.3g expected. "
+             "mtbf_events: the failure rate's uncertainty, drawn per replica.",
              lawtext, r->mtbf_node.value, r->mtbf_node.lo, num(b[3], r->mtbf_node.hi, 4), cl,
              p->n, 24 * p->mean_days, num(b[4], 24 * r->repair_mean_days.lo, 4),
              num(b[5], 24 * r->repair_mean_days.hi, 4), p->n_zero, best->name,
@@ -400,6 +401,9 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     cJSON_AddStringToObject(root, "description", desc);
     cJSON_AddStringToObject(root, "distribution", weibull ? "weibull" : "exponential");
     cJSON_AddNumberToObject(root, "per_card_mtbf_days", mtbf);
+    /* the rate's uncertainty travels with it: each replica draws the rate
+     * from its Gamma posterior (docs/model.md 3.11) */
+    cJSON_AddNumberToObject(root, "mtbf_events", weibull ? r->life.n_events : r->n_faults);
     if (weibull)
         cJSON_AddNumberToObject(root, "shape", r->life.weibull.shape);
     cJSON_AddNumberToObject(root, "repair_mean_hours", 24 * p->mean_days);
