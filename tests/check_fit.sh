@@ -44,18 +44,7 @@ sed -e "s|\"failures\": \"[^\"]*\"|\"failures\": \"$dir/failures.json\"|" \
   status=1
 }
 
-# refuse EXPECTED-MESSAGE ARGS...: exit 2, stderr's first line exact, no file.
-refuse() {
-  expected=$1
-  shift
-  "$bin" fit --json "$dir/bad.json" "$@" >/dev/null 2>"$dir/stderr"
-  rc=$?
-  got=$(head -n 1 "$dir/stderr")
-  if [ "$rc" -ne 2 ] || [ "$got" != "$expected" ] || [ -e "$dir/bad.json" ]; then
-    echo "fit $*: exit $rc, '$got'; expected exit 2, '$expected', no file" >&2
-    status=1
-  fi
-}
+. "$src/tests/fit_refuse.sh"
 refuse "trainmc: fit needs --nodes N and --cards-per-node N: the exposure a log cannot show" "$log"
 refuse "trainmc: --nodes: '0' is not an integer in [1, 1e8]" "$log" --nodes 0 --cards-per-node 8
 refuse "trainmc: --nodes 100: the log names 231 nodes; give at least 231" "$log" --nodes 100 \

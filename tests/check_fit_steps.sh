@@ -93,18 +93,7 @@ assert slow == ["r11"], slow
 assert r["jitter"]["best"] == "normal", r["jitter"]["best"]
 ' "$dir/ex.json" || { echo "example log: slow rank or law not found" >&2; status=1; }
 
-# refuse EXPECTED-MESSAGE ARGS...: exit 2, stderr's first line exact, no file.
-refuse() {
-  expected=$1
-  shift
-  "$bin" fit --json "$dir/bad.json" "$@" >/dev/null 2>"$dir/stderr"
-  rc=$?
-  got=$(head -n 1 "$dir/stderr")
-  if [ "$rc" -ne 2 ] || [ "$got" != "$expected" ] || [ -e "$dir/bad.json" ]; then
-    echo "fit $*: exit $rc, '$got'; expected exit 2, '$expected', no file" >&2
-    status=1
-  fi
-}
+. "$src/tests/fit_refuse.sh"
 printf 'step,rank,secs\n0,0,1\n' >"$dir/nocol.csv"
 refuse "trainmc: $dir/nocol.csv:1: no column 'seconds' in the header (long form: step, rank, seconds)" \
   --steps "$dir/nocol.csv"

@@ -178,14 +178,13 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                             gsl_rng *const *rng, int k, double t, tmc_replica *out)
 {
     p->restore_s = m->restore_s;
-    if (k == TMC_LIMIT) { /* requeued: a new allocation from the restore */
+    if (k == TMC_LIMIT) { /* requeued */
         out->requeues++;
         t = stay_down(m, p, rng, t, m->requeue_s, &out->requeue_s);
-        p->limit_at = t + m->limit_s;
     } else {
         t = strike_process(m, p, rng, k, t, out);
     }
-    if (m->limit_renewed)
+    if (k == TMC_LIMIT || m->limit_renewed) /* a new allocation from the restore */
         p->limit_at = t + m->limit_s;
     if (m->rate[TMC_FAILURE] > 0 && m->failures.job_renewal) /* a new process: new clocks */
         p->next[TMC_FAILURE] = tmc_failures_job_next(&m->failures, &p->failures,

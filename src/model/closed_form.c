@@ -272,11 +272,11 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
 }
 
-/* The cost of an interruption met with an emergency save, up: the save c,
- * the step under way (half a step on average) and the restore r, s. */
-static double noticed_cost_s(const tmc_experiment *x, const tmc_closed_form *cf)
+/* What an emergency save costs before the arrival: the save c and the
+ * step under way (half a step on average), s. */
+static double emergency_cost_s(const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    return x->checkpoint.save_s + cf->step_s / 2 + x->checkpoint.restore_s;
+    return x->checkpoint.save_s + cf->step_s / 2;
 }
 
 /* Daly's wall time w of the interruptions that lose work, plus the outages
@@ -291,7 +291,7 @@ static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form
                                   double w)
 {
     double down = x->outages.downtime_s, l = cf->rate_outages, r = x->checkpoint.restore_s;
-    double e = noticed_cost_s(x, cf) - r, r_f, d_f;
+    double e = emergency_cost_s(x, cf), r_f, d_f;
     failure_costs(x, &r_f, &d_f);
     if (l * e >= 1) /* an emergency save does not fit between outages */
         return INFINITY;
@@ -335,7 +335,7 @@ static double limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf,
     double seg = cf->interval_s + x->checkpoint.save_s, e1, e;
     double p = exp(-(cf->rate_failures + cf->rate_outages + cf->rate_spikes) * big_l);
     if (limits_saved(x))
-        e1 = e = x->checkpoint.save_s + cf->step_s / 2;
+        e1 = e = emergency_cost_s(x, cf);
     else
         e1 = p * fmod(big_l, seg) + (1 - p) * seg / 2,
         e = p * fmod(big_l - r, seg) + (1 - p) * seg / 2;
@@ -421,8 +421,9 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
                                                               rw.delay_mean_s);
     }
     if (outages_noticed(x)) {
-        cf->overhead_young += cf->rate_outages *
-                              (noticed_cost_s(x, cf) + x->outages.downtime_s);
+        cf->overhead_young += cf->rate_outages * (emergency_cost_s(x, cf) +
+                                                  x->checkpoint.restore_s +
+                                                  x->outages.downtime_s);
         cf->daly_wall_s = add_noticed_outages(x, cf, cf->daly_wall_s);
     }
     if (x->time_limit.enabled) {
