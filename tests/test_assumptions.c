@@ -15,7 +15,14 @@
  *            do not; no spares with 48 h repairs fire restore_vs_mtbf.
  * assume-1.7 slow_cards: 0.5 % slow cards fire, fraction 0 does not;
  * assume-1.8 time_limit: allocations 1.05 M long fire (more than one other
- *            interruption in one on average), 0.95 M do not. */
+ *            interruption in one on average), 0.95 M do not.
+ * assume-1.9 scale: rates measured at 6 or 384 cards (exactly 8x either way
+ *            from 48) do not fire, at 5 (9.6x) and 385 cards do; a mixed
+ *            per-card, per-node and per-job model without measured_cards
+ *            does not.
+ * assume-1.10 save_times: saves of cv 0.01 fire; restores of cv 0.5 alone
+ *            and a timeout that no fixed save reaches (17 s against 16.38 s)
+ *            do not; the 70B case (a 6.5 % chance of a timeout) fires. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -162,9 +169,33 @@ static void test_time_limit(void **state)
     expect("design-48", set, "");
 }
 
+/* assume-1.9 */
+static void test_scale(void **state)
+{
+    (void)state;
+    expect("design-48", "failures.measured_cards=6", "");
+    expect("design-48", "failures.measured_cards=5", "scale");
+    expect("design-48", "failures.measured_cards=384", "");
+    expect("design-48", "failures.measured_cards=385", "scale");
+    expect("design-48", "failures={\"per_card_mtbf_days\": 674, \"per_node_mtbf_days\": "
+                        "84.25, \"cards_per_node\": 8, \"per_job_mtbf_days\": 1e6}", "");
+}
+
+/* assume-1.10 */
+static void test_save_times(void **state)
+{
+    (void)state;
+    expect("design-48", "checkpoint.save_cv=0.01", "save_times");
+    expect("design-48", "checkpoint.restore_cv=0.5", "");
+    expect("design-48", "checkpoint.save_timeout_s=17", "");
+    expect("save-timeout-70b", "checkpoint.save_cv=0.08", "interval_vs_mtbf save_times");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_save_times),
+        cmocka_unit_test(test_scale),
         cmocka_unit_test(test_design),   cmocka_unit_test(test_interval),
         cmocka_unit_test(test_restore),  cmocka_unit_test(test_save),
         cmocka_unit_test(test_failure_law), cmocka_unit_test(test_spares),

@@ -20,7 +20,8 @@
  *   repair_distribution exponential / fixed; outages (mean interval or trace)
  *   with downtime_s and downtime_cv, and with sync saves notice_s (at least
  *   the save: emergency saves; or shorter); time limits (save or lose at the
- *   limit, a requeue wait, restarts in the same or a new allocation); loss spikes (mean interval or trace)
+ *   limit, a requeue wait, restarts in the same or a new allocation); per-node and
+ *   per-job failure rates beside a per-card law (drawn last); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -142,13 +143,13 @@ enum {
     ROW_WALL, ROW_COMPUTE, ROW_STRAGGLER, ROW_PAUSE, ROW_FIXED, ROW_SAVE, ROW_LOST,
     ROW_RESTORE, ROW_DOWNTIME, ROW_DETECTION, ROW_SPARE_WAIT, ROW_EVICTION, ROW_REQUEUE,
     ROW_FAILURES, ROW_OUTAGES, ROW_SPIKES, ROW_SAVES, ROW_EVICTIONS, ROW_REQUEUES,
-    ROW_SLOW_CARDS, ROW_CENSORED, N_ROWS
+    ROW_TIMEOUTS, ROW_SLOW_CARDS, ROW_CENSORED, N_ROWS
 };
 #define N_TIME_ROWS (ROW_REQUEUE + 1)
 static const char *const row_names[N_ROWS] = {
     "wall", "compute", "straggler", "pause", "fixed", "save", "lost", "restore", "downtime",
     "detection", "spare_wait", "eviction", "requeue", "failures", "outages", "spikes", "saves",
-    "evictions", "requeues", "slow_cards", "censored"};
+    "evictions", "requeues", "save_timeouts", "slow_cards", "censored"};
 
 static void engine_rows(const tmc_replica *o, double *v)
 {
@@ -156,7 +157,7 @@ static void engine_rows(const tmc_replica *o, double *v)
                         o->save_s, o->lost_s, o->restore_s, o->downtime_s, o->detection_s,
                         o->spare_wait_s, o->eviction_s, o->requeue_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
-                        o->slow_cards, o->censored};
+                        o->save_timeouts, o->slow_cards, o->censored};
     memcpy(v, r, sizeof r);
 }
 
@@ -166,7 +167,7 @@ static void oracle_rows(const oracle_result *o, double *v)
                         o->save_s, o->lost_s, o->restore_s, o->downtime_s, o->detection_s,
                         o->spare_wait_s, o->eviction_s, o->requeue_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
-                        o->slow_cards, (double)o->censored};
+                        o->save_timeouts, o->slow_cards, (double)o->censored};
     memcpy(v, r, sizeof r);
 }
 
@@ -176,7 +177,8 @@ static void oracle_rows(const oracle_result *o, double *v)
 typedef struct {
     long cards, k, every;
     int jitter, slow, slow_free_likely, pauses, write_free, failures, fail_exponential, one_restore,
-        unlimited_spares, outages, outage_poisson, noticed, spikes, censoring, limited;
+        unlimited_spares, outages, outage_poisson, noticed, spikes, censoring, limited,
+        durations;
 } plan;
 
 typedef struct {
@@ -333,6 +335,8 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
                 x->outages.notice_s >= x->checkpoint.save_s;
     p.spikes = x->loss_spikes.enabled;
     p.limited = x->time_limit.enabled;
+    const tmc_checkpoint *cp = &x->checkpoint;
+    p.durations = cp->save_cv > 0 || cp->restore_cv > 0 || cp->save_timeout_s > 0;
     p.censoring = censoring;
     return p;
 }
@@ -349,9 +353,11 @@ static void choose_tests(combo *c)
                     (!p->failures || (p->fail_exponential && p->one_restore &&
                                       p->unlimited_spares)) &&
                     (!p->outages || (p->outage_poisson && !p->noticed));
+    /* random saves and restores: Daly's formula holds (random_segment), the
+     * jitter-only sum and the no-arrival run length do not */
     c->check_jitter = p->jitter && !p->failures && !p->outages && !p->spikes && !p->slow &&
-                      !p->pauses && p->write_free && !p->limited;
-    c->check_tail = !p->jitter && !p->slow && p->write_free && !p->limited &&
+                      !p->pauses && p->write_free && !p->limited && !p->durations;
+    c->check_tail = !p->jitter && !p->slow && p->write_free && !p->limited && !p->durations &&
                     (p->failures || p->outages || p->spikes);
     /* a requeue is time down the compensators do not subtract */
     c->check_comp_failures = p->fail_exponential && !p->censoring && !p->limited;
@@ -721,6 +727,43 @@ static void generate(int index, combo *c)
         SUM(" limit(%.3g T0, queue %.3g, %s%s)", limit / t0, queue, lose ? "lose" : "save",
             renew ? ", renewed" : "");
     }
+
+    /* saves and restores of random length, and a save timeout: drawn last
+     * too; a timeout past 1.1 saves keeps most saves in time */
+    if (coin(r, 0.3)) {
+        static const char *const laws[] = {"lognormal", "gamma", "uniform"};
+        int law = (int)unif_int(r, 0, 2);
+        double top = law == 2 ? 0.57 : 0.8;
+        double save_cv = unif(r, 0, top), restore_cv = coin(r, 0.5) ? unif(r, 0, top) : 0;
+        double timeout = save > 0 && coin(r, 0.5) ? save * unif(r, 1.1, 2.5) : 0;
+        cJSON_AddStringToObject(cp, "duration_law", laws[law]);
+        cJSON_AddNumberToObject(cp, "save_cv", save_cv);
+        cJSON_AddNumberToObject(cp, "restore_cv", restore_cv);
+        if (timeout > 0)
+            cJSON_AddNumberToObject(cp, "save_timeout_s", timeout);
+        pl->durations = save_cv > 0 || restore_cv > 0 || timeout > 0;
+        SUM(" durations(%s, cv %.2g/%.2g, timeout %.3g)", laws[law], save_cv, restore_cv,
+            timeout);
+    }
+    /* per-node and per-job failures (docs/model.md 3.13) beside a per-card
+     * law, drawn last of all: together at most ~0.3 arrivals a segment */
+    if (f_obj && strcmp(cJSON_GetObjectItem(f_obj, "distribution")->valuestring, "trace") &&
+        coin(r, 0.3)) {
+        double extra = fmin(unif(r, 0.2, 1) * fmax(expect[0], 0.5) / t0, 0.3 / segment_s);
+        double node_share = coin(r, 0.3) ? 1 : coin(r, 0.4) ? 0 : unif(r, 0.2, 0.8);
+        static const long sizes[] = {1, 2, 4, 8};
+        long g = sizes[unif_int(r, 0, 3)], nodes = (cards + g - 1) / g;
+        if (node_share > 0) {
+            cJSON_AddNumberToObject(f_obj, "per_node_mtbf_days",
+                                    nodes / (node_share * extra) / TMC_DAY_S);
+            cJSON_AddNumberToObject(f_obj, "cards_per_node", (double)g);
+        }
+        if (node_share < 1)
+            cJSON_AddNumberToObject(f_obj, "per_job_mtbf_days",
+                                    1 / ((1 - node_share) * extra) / TMC_DAY_S);
+        SUM(" scale(node %.2f g %ld, job %.2f of %.3g T0)", node_share, g, 1 - node_share,
+            extra * t0);
+    }
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);
@@ -743,16 +786,17 @@ static void load_combo(combo *c)
     const long pl[] = {p.cards, p.k, p.every, p.jitter, p.slow, p.slow_free_likely, p.pauses, p.write_free,
                        p.failures, p.fail_exponential, p.one_restore, p.unlimited_spares,
                        p.outages, p.outage_poisson, p.noticed, p.spikes, p.censoring,
-                       p.limited};
+                       p.limited, p.durations};
     const long ql[] = {q->cards, q->k, q->every, q->jitter, q->slow, q->slow_free_likely,
                        q->pauses, q->write_free,
                        q->failures, q->fail_exponential, q->one_restore, q->unlimited_spares,
                        q->outages, q->outage_poisson, q->noticed, q->spikes, q->censoring,
-                       q->limited};
+                       q->limited, q->durations};
     static const char *const names[] = {
         "cards", "K", "pause every", "jitter", "slow", "slow_free_likely", "pauses",
         "write_free", "failures", "fail_exponential", "one_restore", "unlimited_spares",
-        "outages", "outage_poisson", "noticed", "spikes", "censoring", "limited"};
+        "outages", "outage_poisson", "noticed", "spikes", "censoring", "limited",
+        "durations"};
     for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
         if (pl[i] != ql[i])
             fail_msg("combination %d: the generator's plan has %s = %ld, the parsed "
@@ -1034,7 +1078,8 @@ static void closed_forms(const combo *c, int eng, const double *v, report *rep)
         if (f->enabled)
             p0 *= f->distribution == TMC_LIFETIME_TRACE
                       ? (f->trace_days[0] * TMC_DAY_S > t_end)
-                      : pow(card_survival(f, t_end), (double)x->job.cards);
+                      : pow(card_survival(f, t_end), (double)x->job.cards) *
+                        exp(-tmc_closed_form_scoped_rate(f, x->job.cards) * t_end);
         if (x->outages.enabled)
             p0 *= x->outages.n_trace ? (x->outages.trace_days[0] * TMC_DAY_S > t_end)
                                      : exp(-c->cf.rate_outages * t_end);

@@ -36,7 +36,24 @@
  *              lambda W = 10.03, variance 10.03 + 10.03^2 / 5 (4 se each, se of the variance
  *              from the fourth moment), and its law by a chi-square test
  *              at alpha 1e-3; with the MTBF known the count is Poisson
- *              (variance 10). */
+ *              (variance 10).
+ * failures-1.11 scale-dependent rates (docs/model.md 3.13): per-card
+ *              (4e-5 /s over 64 cards), per-node (g 8, 8 nodes, 4e-5 /s)
+ *              and per-job (2e-5 /s) failures superpose to a Poisson
+ *              process of 1e-4 /s, so over the exposure of failures-1.10 the
+ *              count is Poisson of mean 10.0251 (mean and variance at 4 se),
+ *              on each path: exponential (one process), Weibull shape 1
+ *              (the per-card heap beside a node-and-job clock), the same
+ *              with job renewal, and no per-card part (node 6e-5 + job
+ *              4e-5); the part a failure is drawn from, by rate (4 se each);
+ * failures-1.12 spares for a node failure (hand-derived, fixed repairs of
+ *              100 s, g = 4): a pool of 6 gives the first node 4 cards at
+ *              once; the second (at 20 s) takes the last 2 and waits for 2
+ *              repairs, until 100 s (wait 80); a card failure at 150 s finds
+ *              all 6 back and takes one; with no pool a node waits for its
+ *              own repair (100 s); in the engine, nodes of 4 with a pool of 3
+ *              and fixed 10 h repairs wait exactly 10 h per failure, job
+ *              failures with no pool none. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -380,6 +397,34 @@ static void count_failures(double events, double *counts, int n)
     tmc_engine_free(&e);
 }
 
+/* failures-1.11: the exposure of failures-1.10, failures from `parts`. */
+static void count_scoped(const char *parts, double *counts, int n)
+{
+    char text[768];
+    snprintf(text, sizeof text,
+             "{\"name\": \"scale\", \"job\": {\"steps\": 2000, \"cards\": 64, "
+             "\"flop_per_step\": 3200, \"peak_flops\": 1, \"efficiency\": 1}, "
+             "\"failures\": {%s}, \"checkpoint\": {\"interval_steps\": "
+             "1, \"save_s\": 0, \"restore_s\": 0}, \"deadline\": {\"days\": 30}}", parts);
+    tmc_experiment x = test_parse(text);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    assert_true(fabs(cf.rate_failures - 1e-4) < 1e-15);
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    for (int k = 0; k < TMC_STREAM_COUNT; k++)
+        rng[k] = gsl_rng_alloc(tmc_rng_pcg32);
+    for (int i = 0; i < n; i++) {
+        tmc_replica o;
+        tmc_engine_run(&e, 12, (uint64_t)i, rng, &o);
+        counts[i] = o.card_failures;
+    }
+    for (int k = 0; k < TMC_STREAM_COUNT; k++)
+        gsl_rng_free(rng[k]);
+    tmc_engine_free(&e);
+}
+
 static void moments_agree(const double *c, int n, double mean, double var, const char *what)
 {
     double m = gsl_stats_mean(c, 1, n), v = gsl_stats_variance(c, 1, n), m4 = 0;
@@ -423,6 +468,115 @@ static void test_rate_uncertainty(void **state)
         fail_msg("the count is not negative binomial (p = %.3g)", pv);
 }
 
+/* per-card 64 / 1.6e6 s, per-node 8 / 2e5 s, per-job 1 / 5e4 s: 4e-5, 4e-5
+ * and 2e-5 per second */
+#define SCOPED_PARTS "\"per_node_mtbf_days\": 2.3148148148148149, \"cards_per_node\": 8, " \
+                     "\"per_job_mtbf_days\": 0.57870370370370372"
+#define CARD_PART "\"per_card_mtbf_days\": 18.518518518518519"
+
+static void test_scale_rates(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static double c[N];
+    double mu = 10 / (1 - 25e-4);
+    count_scoped(CARD_PART ", " SCOPED_PARTS, c, N);
+    moments_agree(c, N, mu, mu, "per-card + node + job, exponential (Poisson)");
+    count_scoped(CARD_PART ", \"distribution\": \"weibull\", \"shape\": 1, " SCOPED_PARTS,
+                 c, N);
+    moments_agree(c, N, mu, mu, "per-card heap (Weibull 1) + node + job clock");
+    count_scoped(CARD_PART ", \"distribution\": \"weibull\", \"shape\": 1, "
+                 "\"renewal\": \"job\", " SCOPED_PARTS, c, N);
+    moments_agree(c, N, mu, mu, "job renewal (Weibull 1) + node + job clock");
+    count_scoped("\"per_node_mtbf_days\": 1.5432098765432098, \"cards_per_node\": 8, "
+                 "\"per_job_mtbf_days\": 0.28935185185185186", c, N);
+    moments_agree(c, N, mu, mu, "node + job only");
+
+    /* the part a failure comes from, by rate: 0.4, 0.4, 0.2 */
+    tmc_experiment x = test_parse(
+        "{\"name\": \"scope\", \"job\": {\"steps\": 10, \"cards\": 64, \"flop_per_step\": 1, "
+        "\"peak_flops\": 1, \"efficiency\": 1}, \"failures\": {" CARD_PART ", " SCOPED_PARTS
+        "}, \"checkpoint\": {\"interval_steps\": 1, \"save_s\": 0, \"restore_s\": 0}, "
+        "\"deadline\": {\"days\": 30}}");
+    tmc_failure_model m;
+    tmc_failures_model(&m, &x);
+    tmc_failure_state st = {.rate_scale = 1};
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 320, 0);
+    double hits[3] = {0, 0, 0};
+    for (int i = 0; i < N; i++)
+        hits[tmc_failures_scope(&m, &st, r)]++;
+    gsl_rng_free(r);
+    static const double share[3] = {0.4, 0.4, 0.2};
+    for (int k = 0; k < 3; k++) {
+        double se = sqrt(share[k] * (1 - share[k]) / N), got = hits[k] / N;
+        print_message("part %d: %.4f of the failures (%.2f se from %.1f)\n", k, got,
+                      (got - share[k]) / se, share[k]);
+        if (!(fabs(got - share[k]) <= TOL_SE * se))
+            fail_msg("part %d: drawn %.4f of the time, its rate's share is %.1f", k, got,
+                     share[k]);
+    }
+}
+
+/* failures-1.12 */
+static void test_node_spares(void **state)
+{
+    (void)state;
+    tmc_failure_model m = {.cards = 16, .tilt = 1, .repair_tilt = 1, .spares = 6,
+                           .repair_mean_s = 100, .repair_kind = TMC_REPAIR_FIXED,
+                           .scoped = 1, .node_rate = 1, .cards_per_node = 4,
+                           .kind = TMC_LIFETIME_EXPONENTIAL, .mean_s = 1e6};
+    tmc_failure_state s;
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 330, 0);
+    assert_true(tmc_failures_start(&m, &s, r, r) >= 0);
+    /* node at 0, needed at 10 (after a detection delay): 4 of the 6 */
+    assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 0, 10, 4) - 0) < 1e-12);
+    assert_int_equal(s.spares_left, 2);
+    /* node at 20: the last 2, then the 2 earliest repairs (100 s): wait 80 */
+    assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 20, 20, 4) - 80) < 1e-12);
+    assert_int_equal(s.spares_left, 0);
+    assert_int_equal(s.n_repairs, 6); /* 2 at 100, 4 at 120 */
+    /* a card at 150: all 6 back in the pool, one taken */
+    assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 150, 150, 1) - 0) < 1e-12);
+    assert_int_equal(s.spares_left, 5);
+    assert_int_equal(s.n_repairs, 1);
+    tmc_failures_end(&s);
+    /* no pool: the node waits for its own repair */
+    m.spares = 0;
+    assert_true(tmc_failures_start(&m, &s, r, r) >= 0);
+    assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 0, 0, 4) - 100) < 1e-12);
+    assert_int_equal(s.n_repairs, 0);
+    tmc_failures_end(&s);
+    gsl_rng_free(r);
+
+    /* the engine: nodes of 4 with a pool of 3 and fixed 10 h repairs, no
+     * detection delay. A node failure takes the 3, then waits for its own
+     * repair, 36,000 s, by which time its other 3 cards are back: every
+     * failure waits exactly 36,000 s. A job failure takes no card: none. */
+    static const char *const parts[2] = {
+        "\"per_node_mtbf_days\": 0.2, \"cards_per_node\": 4, \"spares\": 3, "
+        "\"repair_mean_hours\": 10, \"repair_distribution\": \"fixed\"",
+        "\"per_job_mtbf_days\": 0.2, \"spares\": 0, \"repair_mean_hours\": 10, "
+        "\"repair_distribution\": \"fixed\""};
+    for (int k = 0; k < 2; k++) {
+        char text[768];
+        snprintf(text, sizeof text,
+                 "{\"name\": \"spares\", \"job\": {\"steps\": 2000, \"cards\": 64, "
+                 "\"flop_per_step\": 3200, \"peak_flops\": 1, \"efficiency\": 1}, "
+                 "\"failures\": {%s}, \"checkpoint\": {\"interval_steps\": 1, \"save_s\": 0, "
+                 "\"restore_s\": 0}, \"deadline\": {\"days\": 30}}", parts[k]);
+        tmc_experiment x = test_parse(text);
+        tmc_closed_form cf;
+        static double wall[50];
+        tmc_replica o = test_run(&x, &cf, 50, 13, wall); /* sums over the replicas */
+        double want = k == 0 ? 36000 * o.card_failures : 0;
+        if (!(fabs(o.spare_wait_s - want) <= 1e-6 * fmax(1, want)) || !(o.card_failures > 20))
+            fail_msg("%s failures: %.0f of them waited %.3f s for spares, by hand %.0f s",
+                     k == 0 ? "node" : "job", o.card_failures, o.spare_wait_s, want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +587,8 @@ int main(void)
         cmocka_unit_test(test_renew_one_card),
         cmocka_unit_test(test_job_renewal),
         cmocka_unit_test(test_rate_uncertainty),
+        cmocka_unit_test(test_scale_rates),
+        cmocka_unit_test(test_node_spares),
     };
     return cmocka_run_group_tests_name("failures-1", tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@ int tmc_cli_sweep(int argc, char **argv);
 int tmc_cli_fit(int argc, char **argv); /* cli_fit.c: fault and step-time logs */
 int tmc_cli_rescue(int argc, char **argv);
 int tmc_cli_sensitivity(int argc, char **argv);
+int tmc_cli_cheapest(int argc, char **argv); /* cli_cheapest.c */
 
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */

@@ -19,6 +19,7 @@ static const tmc_cli_entry commands[] = {
     {"sweep", tmc_cli_sweep},
     {"rescue", tmc_cli_rescue},
     {"sensitivity", tmc_cli_sensitivity},
+    {"cheapest", tmc_cli_cheapest},
     {"fit", tmc_cli_fit},
 };
 
@@ -40,6 +41,8 @@ static const char *usage_main =
     "                        efficiency, cards, interval) that meets a target the plan misses\n"
     "  sensitivity EXPERIMENT.json which input moves T and P(deadline) most (a tornado, common\n"
     "                        random numbers); --compound: several at once, the gain of each fix\n"
+    "  cheapest EXPERIMENT.json the cheapest plan (cards, interval, spares, sync or async\n"
+    "                        saves) whose P(deadline) meets a target; the cost-P frontier\n"
     "  fit LOG               from a cluster's fault log a failure model: rates with exact\n"
     "                        intervals, lifetime and repair laws, overdispersion; with\n"
     "                        --steps from a step-time log the jitter law, cv, correlation\n"

@@ -32,7 +32,7 @@ struct option_row {
     const char *name;    /* long name, without "--" */
     char letter;         /* short letter; 0: none */
     const char *arg;     /* its value's name in --help; NULL: a flag */
-    option_help help[3]; /* the commands that take it, and what it says there */
+    option_help help[4]; /* the commands that take it, and what it says there */
     option_parser parse;
     size_t offset;     /* of its value in tmc_cli_options */
     double lo, hi;     /* bounds of its value, or of each --cards item */
@@ -191,6 +191,16 @@ static int parse_exclude(const option_row *r, const char *arg, tmc_cli_options *
     return 0;
 }
 
+/* cheapest --lever, repeatable: KEY=VALUES (cheapest.h checks them). */
+static int parse_lever(const option_row *r, const char *arg, tmc_cli_options *o)
+{
+    if (o->n_search_levers == TMC_CLI_MAX_LEVERS)
+        return tmc_cli_usage_error(o->command->name, "--%s: at most %d (one per lever)",
+                                   r->name, TMC_CLI_MAX_LEVERS);
+    o->search_levers[o->n_search_levers++] = arg;
+    return 0;
+}
+
 static int print_help(const option_row *r, const char *arg, tmc_cli_options *o);
 
 /* ---------- the table ---------- */
@@ -201,6 +211,7 @@ static int print_help(const option_row *r, const char *arg, tmc_cli_options *o);
 #define SWEEP TMC_CLI_SWEEP
 #define RESCUE TMC_CLI_RESCUE
 #define SENSITIVITY TMC_CLI_SENSITIVITY
+#define CHEAPEST TMC_CLI_CHEAPEST
 #define FIT TMC_CLI_FIT
 
 static const option_row table[] = {
@@ -214,7 +225,9 @@ static const option_row table[] = {
                       "(integer key) or KEY=LO:HI:TOL"},
               {RESCUE, "METRIC>=VALUE or METRIC<=VALUE, METRIC one of deadline.probability, "
                        "completion_days.mean, overhead.mean (default "
-                       "deadline.probability>=0.9)"}}},
+                       "deadline.probability>=0.9)"},
+              {CHEAPEST, "P or deadline.probability>=P, P in (0, 1): the plan must meet "
+                         "P(T <= deadline) >= P (default 0.9)"}}},
     {.name = "inputs", .arg = "FILE.json", .parse = parse_text, .offset = OFF(inputs_path),
      .help = {{SENSITIVITY, "the inputs and their ranges, {\"KEY\": [LOW, HIGH], ...}: numeric "
                             "experiment keys, or interconnect.link_gb_per_s (prefetch "
@@ -227,6 +240,16 @@ static const option_row table[] = {
      .help = {{RESCUE, "the levers to move, comma-separated, among job.steps, deadline.days, "
                        "job.efficiency, job.cards and the experiment's checkpoint interval "
                        "key (default: all five)"}}},
+    {.name = "lever", .arg = "KEY=VALUES", .parse = parse_lever,
+     .help = {{CHEAPEST, "a lever and its values, repeatable: job.cards=LO:HI (default half "
+                         "to twice the experiment's), the experiment's checkpoint interval "
+                         "key or failures.spares with V1,V2,... or START:STOP:STEP, "
+                         "checkpoint.mode=sync,async"}}},
+    {.name = "async-copy-s", .arg = "S", .parse = parse_number, .offset = OFF(async_copy_s),
+     .lo = 0, .hi = 1e7,
+     .help = {{CHEAPEST, "for async plans of a sync experiment: the seconds an async save "
+                         "blocks training (its copy), [0, 1e7]; the write takes "
+                         "checkpoint.save_s"}}},
     {.name = "cards", .letter = 'c', .arg = "LIST", .parse = parse_cards,
      .lo = 1, .hi = 10000000, .range = "[1, 10000000]",
      .help = {{EMAX, "card counts N, comma-separated, 1..1e7 (default 2,8,48,1024,16384: "
@@ -235,19 +258,21 @@ static const option_row table[] = {
      .offset = OFF(replicas), .lo = 2, .hi = 1e9, .range = "[2, 1e9]",
      .key = "monte_carlo.replicas", .set_offset = OFF(replicas_set),
      .help = {{RUN, "replicas (overrides monte_carlo.replicas), 1..1e9"},
-              {SWEEP | RESCUE | SENSITIVITY, "replicas per setting (overrides "
+              {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "replicas per setting (overrides "
                                              "monte_carlo.replicas), "
                                "2..1e9"},
               {EMAX, "simulated maxima per N, 2..1e9 (default 1000000)"}}},
     {.name = "seed", .letter = 's', .arg = "S", .parse = parse_key_or_integer,
      .offset = OFF(seed), .lo = 0, .hi = MAX_SEED, .range = "[0, 2^53-1]",
      .key = "monte_carlo.seed", .set_offset = OFF(seed_set),
-     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY, "run seed (overrides monte_carlo.seed), "
+     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "run seed (overrides "
+                                                              "monte_carlo.seed), "
                                                    "0..2^53-1"},
               {EMAX, "run seed, 0..2^53-1 (default 1)"}}},
     {.name = "threads", .letter = 't', .arg = "T", .parse = parse_integer,
      .offset = OFF(threads), .lo = 1, .hi = 1024, .range = "[1, 1024]",
-     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY, "worker threads, 1..1024 (default: "
+     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "worker threads, 1..1024 "
+                                                                     "(default: "
                                                           "all cores); the "
                                    "numbers are identical whatever T is"}}},
     {.name = "mu", .arg = "SECONDS", .parse = parse_number, .offset = OFF(mu_s),
@@ -304,7 +329,8 @@ static const option_row table[] = {
      .lo = 0.5, .hi = 0.9999,
      .help = {{FIT, "of every interval and test, [0.5, 0.9999] (default 0.95)"}}},
     {.name = "json", .letter = 'j', .arg = "FILE", .parse = parse_text, .offset = OFF(json_path),
-     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY, "also write the results as JSON to "
+     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "also write the results "
+                                                                     "as JSON to "
                                                           "FILE "
                                             "(atomically)"},
               {PLAN, "also write the board as JSON to FILE (atomically)"},
@@ -326,7 +352,9 @@ static const option_row table[] = {
               {SWEEP, "also draw mean T and P(deadline) against the first key, with "
                       "intervals and the closed form, as SVG to FILE (needs gnuplot)"},
               {SENSITIVITY, "also draw the tornado chart (each input's low and high end "
-                            "against the base, for T and P) as SVG to FILE (atomically)"}}},
+                            "against the base, for T and P) as SVG to FILE (atomically)"},
+              {CHEAPEST, "also draw every plan's expected cost against its P(deadline), the "
+                         "frontier and the chosen plan, as SVG to FILE (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "
                     "as CSV to FILE (atomically)"}}},
@@ -334,14 +362,16 @@ static const option_row table[] = {
      .help = {{RUN | PLAN, "override a key of the experiment (a dotted path) before "
                            "validation, e.g. job.cards=64 or checkpoint.interval_s=900; VALUE "
                            "is JSON (number, null, object) or a string"},
-              {SWEEP | RESCUE | SENSITIVITY, "override a key of the experiment at every "
+              {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "override a key of the experiment "
+                                                        "at every "
                                              "setting (as "
                                "`trainmc run`)"}}},
     {.name = "quiet", .letter = 'q', .parse = parse_flag, .offset = OFF(quiet),
-     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY, "no progress bar"}}},
+     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "no progress bar"}}},
     {.name = "force", .letter = 'f', .parse = parse_flag, .offset = OFF(force),
      .help = {{RUN, "run even if the training state does not fit in memory"},
-              {SWEEP | RESCUE | SENSITIVITY, "run even if a setting's training state does "
+              {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "run even if a setting's training "
+                                                        "state does "
                                              "not fit in memory"}}},
     {.name = "importance", .arg = "auto|F,O,S[,R,D]", .parse = parse_importance,
      .help = {{RUN, "also estimate a small P(miss) by importance sampling: rates of failures, "
@@ -359,7 +389,8 @@ static const option_row table[] = {
               {SWEEP, "replicas in batches of 1000 until every setting's 95 % interval is "
                       "this narrow (as `trainmc run`), within --replicas"}}},
     {.name = "help", .letter = 'h', .parse = print_help,
-     .help = {{RUN | PLAN | EMAX | SWEEP | RESCUE | FIT | SENSITIVITY, "this help"}}},
+     .help = {{RUN | PLAN | EMAX | SWEEP | RESCUE | FIT | SENSITIVITY | CHEAPEST,
+               "this help"}}},
 };
 
 #define N_ROWS (sizeof table / sizeof table[0])

@@ -16,6 +16,7 @@
 #define TMC_CLI_MAX_CARDS 64 /* card counts in one emax --cards list */
 #define TMC_CLI_SET_LEN 128  /* "monte_carlo.replicas=N" made from a flag */
 #define TMC_CLI_MAX_EXCLUDE 64 /* fit --exclude-cause causes */
+#define TMC_CLI_MAX_LEVERS 4  /* cheapest --lever: one per lever */
 
 /* tmc_cli_parse_options' return when it printed the help: the command is
  * done, and exits 0 (or 1 if standard output failed, as any report). */
@@ -23,7 +24,8 @@
 
 /* The subcommands, as bits: a table row lists the commands that take it. */
 enum { TMC_CLI_RUN = 1, TMC_CLI_PLAN = 2, TMC_CLI_EMAX = 4, TMC_CLI_SWEEP = 8,
-       TMC_CLI_RESCUE = 16, TMC_CLI_FIT = 32, TMC_CLI_SENSITIVITY = 64 };
+       TMC_CLI_RESCUE = 16, TMC_CLI_FIT = 32, TMC_CLI_SENSITIVITY = 64,
+       TMC_CLI_CHEAPEST = 128 };
 
 typedef struct {
     const char *name;    /* "run": in messages and `trainmc run --help` */
@@ -52,6 +54,9 @@ typedef struct {
     const char *levers; /* rescue --levers; NULL: all that apply */
     const char *inputs_path; /* sensitivity --inputs; NULL: the default inputs */
     const char *compound;    /* sensitivity --compound; NULL: none */
+    const char *search_levers[TMC_CLI_MAX_LEVERS]; /* cheapest --lever KEY=VALUES */
+    int n_search_levers;
+    double async_copy_s;     /* cheapest --async-copy-s; NaN: not given */
     long threads;       /* 0: all cores (emax sets them first) */
     int quiet, force;
     const char *importance; /* NULL: off */

@@ -48,6 +48,7 @@
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \
     SUM(evictions)                                                                          \
     SUM(censored)          /* 1 if still running at the horizon: wall_s = horizon */       \
+    COUNT(save_timeouts, "save_timeouts", "save timeouts")                                  \
     /* Importance sampling (run/importance.h): the likelihood ratio w (1       \
      * without tilt) and its products with the miss indicator, and the         \
      * cross-entropy sums over the elite runs: w, w N_k (arrivals of process   \
@@ -120,7 +121,8 @@ typedef struct {
     double censored, w;
 } tmc_sample;
 
-/* The restarts of a run: every card failure, outage and loss spike sends
+/* The restarts of a run: every card failure, outage, loss spike and save
+ * timeout sends
  * the job back to a committed snapshot (slow-card evictions, planned, do not
  * count). What deadline.max_restarts limits. */
 double tmc_accounting_restarts(const tmc_replica *r);

@@ -57,13 +57,14 @@ static int async_segment(tmc_run *run, long progress, long n, long *committed,
 {
     const tmc_engine *e = run->e;
     double sum_max = 0;
+    double copy_s = 0;
     int hit = tmc_run_compute(run, progress, n, &sum_max);
     if (hit < 0)
-        hit = tmc_run_phase(run, e->save_s);
+        hit = tmc_run_save(run, &copy_s);
     if (hit >= 0)
         return hit;
     tmc_snapshot s = {.step = progress + n, .capture_s = run->t, .sum_max_s = sum_max,
-                      .pause_s = pause_time(e, progress, n), .copy_s = e->save_s};
+                      .pause_s = pause_time(e, progress, n), .copy_s = copy_s};
     while (run->snapshots.count == TMC_SNAPSHOTS_MAX) {
         double start = run->t, free_at = run->snapshots.queue[run->snapshots.head].commit_s;
         if ((hit = tmc_run_phase(run, free_at - run->t)) >= 0)
@@ -165,14 +166,14 @@ void tmc_checkpoint_run_sync(tmc_run *run)
         long n = e->interval_steps - done % e->interval_steps;
         if (n > e->steps - done)
             n = e->steps - done;
-        double seg_start = run->t, sum_max = 0;
+        double seg_start = run->t, sum_max = 0, save_s = 0;
         int hit = tmc_run_compute(run, done, n, &sum_max);
         if (hit == TMC_NOTICE) {
             emergency_save(run, seg_start, &done);
             continue;
         }
         if (hit < 0)
-            hit = tmc_run_phase(run, e->save_s);
+            hit = tmc_run_save(run, &save_s);
         if (hit >= 0) {
             run->out->lost_s += run->t - seg_start;
             tmc_run_recover(run, hit);
@@ -180,7 +181,7 @@ void tmc_checkpoint_run_sync(tmc_run *run)
                 done = spike_rollback(run, done);
             continue;
         }
-        add_committed(run, n, sum_max, pause_time(e, done, n), e->save_s);
+        add_committed(run, n, sum_max, pause_time(e, done, n), save_s);
         done += n;
         if (done < e->steps)
             tmc_run_evict(run);

@@ -42,6 +42,10 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->steps = x->job.steps;
     e->interval_steps = cf->interval_steps;
     e->save_s = x->checkpoint.save_s;
+    const tmc_checkpoint *cp = &x->checkpoint;
+    e->save_law = tmc_durations_law(cp->duration_law, cp->save_cv);
+    e->restore_law = tmc_durations_law(cp->duration_law, cp->restore_cv);
+    e->save_timeout_s = cp->save_timeout_s;
     e->async = x->checkpoint.mode == TMC_SAVE_ASYNC;
     e->write_s = x->checkpoint.write_s;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
@@ -162,6 +166,25 @@ int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max)
     return -1;
 }
 
+int tmc_run_save(tmc_run *run, double *took_s)
+{
+    const tmc_engine *e = run->e;
+    double c = e->save_s * tmc_durations_draw(&e->save_law, run->rng[TMC_STREAM_SAVES]);
+    int late = e->save_timeout_s > 0 && c > e->save_timeout_s;
+    int hit = tmc_run_phase(run, late ? e->save_timeout_s : c);
+    *took_s = c;
+    return hit >= 0 ? hit : late ? TMC_TIMEOUT : -1;
+}
+
+/* A restore attempt of the restore asked for, times its drawn factor. */
+static int restore_phase(tmc_run *run, double restore_s)
+{
+    const tmc_engine *e = run->e;
+    return tmc_run_phase(run, restore_s *
+                                  tmc_durations_draw(&e->restore_law,
+                                                     run->rng[TMC_STREAM_RESTORES]));
+}
+
 int tmc_run_phase(tmc_run *run, double d)
 {
     double at;
@@ -187,7 +210,7 @@ void tmc_run_recover(tmc_run *run, int k)
     long stalled = 0;
     while (run->t < run->e->horizon_s && !*run->e->stop) {
         double start = run->t;
-        int hit = tmc_run_phase(run, run->proc.restore_s);
+        int hit = restore_phase(run, run->proc.restore_s);
         out->restore_s += run->t - start;
         if (hit < 0)
             return;
@@ -230,7 +253,7 @@ void tmc_run_evict(tmc_run *run)
     run->out->evictions++;
     run->strag.slow = 0;
     double start = run->t;
-    int hit = tmc_run_phase(run, run->e->evict_restore_s);
+    int hit = restore_phase(run, run->e->evict_restore_s);
     run->out->eviction_s += run->t - start;
     if (hit >= 0)
         tmc_run_recover(run, hit);

@@ -33,6 +33,7 @@
 #include "accounting.h"
 #include "closed_form.h"
 #include "config.h"
+#include "durations.h"
 #include "processes.h"
 #include "rng_pcg.h"
 #include "stragglers.h"
@@ -52,6 +53,9 @@ typedef struct {
     double deadline_wall_s; /* a run longer than this misses the deadline, s */
     double elite_wall_s;    /* cross-entropy level: runs at least this long count, s */
     double save_s;          /* a synchronous save, or an asynchronous blocking copy, s */
+    tmc_duration_law save_law;    /* each save takes save_s Y (durations.h) */
+    tmc_duration_law restore_law; /* each restore attempt takes its restore x Y */
+    double save_timeout_s;  /* a save running this long fails the job, s; 0: none */
     int async;              /* 1: asynchronous saves (snapshots.h) */
     double write_s;         /* asynchronous: background write of a snapshot, s */
     long spike_rollback;    /* committed snapshots a loss spike rolls back (>= 1) */

@@ -33,6 +33,13 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->mtbf_events = f->mtbf_events;
     m->job_renewal = f->renewal == TMC_RENEWAL_JOB &&
                      (m->kind == TMC_LIFETIME_WEIBULL || m->kind == TMC_LIFETIME_LOGNORMAL);
+    m->cards_per_node = f->cards_per_node;
+    m->card_rate = f->per_card_mtbf_days > 0 ? (double)m->cards / m->mean_s : 0;
+    m->node_rate = f->per_node_mtbf_days > 0
+        ? (double)((m->cards + f->cards_per_node - 1) / f->cards_per_node) /
+          (f->per_node_mtbf_days * TMC_DAY_S) : 0;
+    m->job_rate = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
+    m->scoped = m->node_rate > 0 || m->job_rate > 0;
     double cum = 0;
     for (int i = 0; i < f->n_causes; i++) {
         cum += f->causes[i].share;
@@ -46,6 +53,22 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
 int tmc_failures_poisson(const tmc_failure_model *m)
 {
     return m->kind == TMC_LIFETIME_EXPONENTIAL; /* Weibull shape 1 takes the heap: a check */
+}
+
+/* The mean gap of the Poisson failure process, s (the same expression as
+ * before scale-dependent rates when there are none: bit-identical draws). */
+static double poisson_mean_s(const tmc_failure_model *m, const tmc_failure_state *s)
+{
+    if (!m->scoped)
+        return m->mean_s / (m->cards * m->tilt * s->rate_scale);
+    return 1 / ((m->card_rate + m->node_rate + m->job_rate) * m->tilt * s->rate_scale);
+}
+
+/* Not Poisson: the next node or job failure after t, s. */
+static double scoped_after(const tmc_failure_model *m, const tmc_failure_state *s,
+                           gsl_rng *r, double t)
+{
+    return t + gsl_ran_exponential(r, 1 / ((m->node_rate + m->job_rate) * s->rate_scale));
 }
 
 static double lifetime(const tmc_failure_model *m, const tmc_failure_state *s, gsl_rng *r)
@@ -105,22 +128,60 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->n_repairs = 0;
     s->spares_left = m->spares;
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
-    /* the pool's cards plus the one that just failed can all be in repair */
-    if (m->spares >= 0 && !(s->repairs = malloc((size_t)(m->spares + 1) * sizeof *s->repairs)))
+    s->next_card = s->next_scoped = INFINITY;
+    s->scoped_struck = 0;
+    /* the pool's cards plus those that just failed (a node's) can all be in repair */
+    long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
+    if (m->spares >= 0 &&
+        !(s->repairs = malloc((size_t)(m->spares + failed) * sizeof *s->repairs)))
         return -1;
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, -1);
     if (tmc_failures_poisson(m))
-        return gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt * s->rate_scale));
-    if (m->job_renewal)
-        return tmc_failures_job_next(m, s, r, 0);
+        return gsl_ran_exponential(r, poisson_mean_s(m, s));
+    if (m->job_renewal) {
+        if (!m->scoped)
+            return tmc_failures_job_next(m, s, r, 0);
+        s->next_card = tmc_failures_job_next(m, s, r, 0);
+        s->next_scoped = scoped_after(m, s, r, 0);
+        return fmin(s->next_card, s->next_scoped);
+    }
     if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
         return -1;
     for (long i = 0; i < m->cards; i++)
         s->heap[i] = lifetime(m, s, r);
     for (long i = m->cards / 2 - 1; i >= 0; i--)
         sift_down(s->heap, m->cards, i);
-    return s->heap[0];
+    if (m->scoped)
+        s->next_scoped = scoped_after(m, s, r, 0);
+    return fmin(s->heap[0], s->next_scoped);
+}
+
+double tmc_failures_restart(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                            double t)
+{
+    if (!m->scoped)
+        return tmc_failures_job_next(m, s, r, t);
+    s->next_card = tmc_failures_job_next(m, s, r, t);
+    return fmin(s->next_card, s->next_scoped);
+}
+
+/* Not Poisson, scoped: the earlier clock's failure (at t or before) is
+ * consumed; draw that clock's next and return the next failure of any part. */
+static double scoped_clocks_after(const tmc_failure_model *m, tmc_failure_state *s,
+                                  gsl_rng *r, double t)
+{
+    double card = m->job_renewal ? s->next_card : s->heap[0];
+    s->scoped_struck = s->next_scoped < card;
+    if (s->scoped_struck) {
+        s->next_scoped = scoped_after(m, s, r, t);
+    } else if (m->job_renewal) {
+        s->next_card = tmc_failures_job_next(m, s, r, t);
+    } else {
+        s->heap[0] = t + lifetime(m, s, r);
+        sift_down(s->heap, m->cards, 0);
+    }
+    return fmin(m->job_renewal ? s->next_card : s->heap[0], s->next_scoped);
 }
 
 double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
@@ -128,10 +189,12 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 {
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, t);
+    if (m->scoped && !tmc_failures_poisson(m))
+        return scoped_clocks_after(m, s, r, t);
     if (m->job_renewal) /* discarded while down: the restart renews it anyway */
         return tmc_failures_job_next(m, s, r, t);
     if (!s->heap)
-        return t + gsl_ran_exponential(r, m->mean_s / (m->cards * m->tilt * s->rate_scale));
+        return t + gsl_ran_exponential(r, poisson_mean_s(m, s));
     s->heap[0] = t + lifetime(m, s, r);
     sift_down(s->heap, m->cards, 0);
     return s->heap[0];
@@ -146,6 +209,20 @@ int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r)
     while (i < m->n_causes - 1 && u >= m->cum_share[i])
         i++;
     return i;
+}
+
+tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failure_state *s,
+                                     gsl_rng *r)
+{
+    if (!m->scoped)
+        return TMC_SCOPE_CARD;
+    double card = tmc_failures_poisson(m) ? m->card_rate : 0;
+    if (!tmc_failures_poisson(m) && !s->scoped_struck)
+        return TMC_SCOPE_CARD;
+    double u = gsl_rng_uniform(r) * (card + m->node_rate + m->job_rate);
+    if (u < card)
+        return TMC_SCOPE_CARD;
+    return u < card + m->node_rate ? TMC_SCOPE_NODE : TMC_SCOPE_JOB;
 }
 
 /* Repairs finished by time t return to the pool. */
@@ -176,22 +253,25 @@ static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 }
 
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
-                               gsl_rng *r, double failed_at, double t)
+                               gsl_rng *r, double failed_at, double t, long cards)
 {
     if (m->spares < 0)
         return 0;
-    s->repairs[s->n_repairs++] = failed_at + repair_time(m, s, r);
+    double done = failed_at + repair_time(m, s, r); /* a node is repaired as one */
+    for (long i = 0; i < cards; i++)
+        s->repairs[s->n_repairs++] = done;
     collect_repairs(s, t);
-    if (s->spares_left > 0) {
-        s->spares_left--;
-        return 0;
+    long from_pool = s->spares_left < cards ? s->spares_left : cards;
+    s->spares_left -= from_pool;
+    double wait = 0;
+    for (long need = cards - from_pool; need > 0; need--) {
+        long first = 0; /* the pool is empty: the earliest repair, these cards' included */
+        for (long i = 1; i < s->n_repairs; i++)
+            if (s->repairs[i] < s->repairs[first])
+                first = i;
+        wait = s->repairs[first] - t; /* the last taken is the latest */
+        s->repairs[first] = s->repairs[--s->n_repairs]; /* that card joins the job */
     }
-    long first = 0; /* the pool is empty: the earliest repair, this card's included */
-    for (long i = 1; i < s->n_repairs; i++)
-        if (s->repairs[i] < s->repairs[first])
-            first = i;
-    double wait = s->repairs[first] - t;
-    s->repairs[first] = s->repairs[--s->n_repairs]; /* that card joins the job */
     return wait;
 }
 

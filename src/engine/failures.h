@@ -28,7 +28,17 @@
  * they stay one Poisson process.
  *
  * Trace. The job's failure times from a CSV file are replayed in every
- * replica (wall-clock days from the start); none follow the last one. */
+ * replica (wall-clock days from the start); none follow the last one.
+ *
+ * Scale (docs/model.md 3.13). Beside the per-card part, per-node failures
+ * (rate ceil(N / g) / MTBF_node; each takes the node's g cards, and g
+ * spares) and per-job failures (rate 1 / MTBF_job, whatever N; no spare)
+ * are Poisson processes. With exponential (or no) per-card lifetimes the
+ * three together are one Poisson process of the summed rate, and the part
+ * an arrival belongs to is drawn by rate when it strikes; otherwise the
+ * per-card part keeps its heap or job renewal and the other two are one
+ * more exponential clock beside it. O(1) per failure either way. A node or
+ * job failure leaves the cards' clocks alone. */
 #ifndef TMC_FAILURES_H
 #define TMC_FAILURES_H
 
@@ -57,7 +67,15 @@ typedef struct {
     int n_trace;
     int job_renewal;         /* 1: every restart renews every card (not exponential) */
     double mtbf_events;      /* > 0: each replica's rate is drawn (tmc_failures_start) */
+    int scoped;              /* 1: per-node or per-job rates (docs/model.md 3.13) */
+    double card_rate;        /* the per-card part's job rate N / mean, 1/s (0: none) */
+    double node_rate;        /* ceil(N / g) / MTBF_node, 1/s (0: none) */
+    double job_rate;         /* 1 / MTBF_job, 1/s (0: none) */
+    long cards_per_node;     /* g: the cards (and spares) a node failure takes */
 } tmc_failure_model;
+
+/* Which part of the failure model a failure came from (docs/model.md 3.13). */
+typedef enum { TMC_SCOPE_CARD = 0, TMC_SCOPE_NODE = 1, TMC_SCOPE_JOB = 2 } tmc_failure_scope;
 
 /* One replica's failure state. The heap and the repair list are allocated
  * by tmc_failures_start and freed by tmc_failures_end. */
@@ -71,6 +89,11 @@ typedef struct {
                                 Gamma(n, 1/n) draw with mtbf_events = n) */
     double repair_log_w;     /* log likelihood ratio of the repair times drawn */
     double repairs_drawn, repair_sum_s; /* their count and sum, s */
+    double next_card;        /* scoped, not Poisson: the per-card part's next failure
+                                under job renewal, s */
+    double next_scoped;      /* scoped, not Poisson: the next node or job failure, s */
+    int scoped_struck;       /* scoped, not Poisson: 1 if the last failure consumed was
+                                a node or job failure */
 } tmc_failure_state;
 
 /* Fill *m from a validated experiment whose failures are enabled; a trace is
@@ -78,7 +101,8 @@ typedef struct {
 void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x);
 
 /* 1 when the failures are a Poisson process of rate cards / mean (exponential
- * lifetimes), so the engine draws them as such. */
+ * lifetimes), plus the per-node and per-job rates, so the engine draws them
+ * as such. */
 int tmc_failures_poisson(const tmc_failure_model *m);
 
 /* Start a replica: draw every card's first lifetime (non-exponential) and
@@ -98,17 +122,31 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 /* The cause of a failure, drawn by share; its index (0 when there is one). */
 int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r);
 
-/* An interrupting failure at time failed_at, whose replacement the job
- * needs at time t >= failed_at: sends the failed card to repair (its repair
- * time drawn from r, starting at failed_at) and returns how long after t the
- * job waits for a card (0 with a spare at hand, or unlimited spares), s. */
+/* The part a failure that strikes came from: TMC_SCOPE_CARD without
+ * per-node or per-job rates (no draw); else drawn from r by rate (Poisson),
+ * or node against job by rate when the failure consumed last was not the
+ * per-card part's. */
+tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failure_state *s,
+                                     gsl_rng *r);
+
+/* An interrupting failure at time failed_at that took `cards` >= 1 cards
+ * (1, or a node's g), whose replacements the job needs at time t >=
+ * failed_at: sends them to repair together (one repair time drawn from r,
+ * starting at failed_at) and returns how long after t the job waits until
+ * it has them all (0 with enough spares at hand, or unlimited spares), s:
+ * it takes what the pool holds, then the earliest repairs in progress. */
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
-                               gsl_rng *r, double failed_at, double t);
+                               gsl_rng *r, double failed_at, double t, long cards);
 
 /* Job renewal: the job (re)starts at t, every card new: the next failure
  * time, t + the minimum of N fresh lifetimes, s. */
 double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state *s,
                              gsl_rng *r, double t);
+
+/* Job renewal: the job restarts at t; the next failure of any part, s (the
+ * per-card part's renewed, the node and job failures' kept). */
+double tmc_failures_restart(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                            double t);
 
 void tmc_failures_end(tmc_failure_state *s);
 

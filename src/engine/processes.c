@@ -140,18 +140,21 @@ static double outage_downtime(const tmc_process_model *m, tmc_processes *p, gsl_
     return x;
 }
 
-/* A card failure at t: its cause's detection delay, a wait for a spare, and
- * the restore the cause asks for. */
+/* A failure at t: its cause's detection delay, a wait for spares (one card,
+ * a node's g, or none for a job failure: docs/model.md 3.13), and the
+ * restore the cause asks for. */
 static double take_failure(const tmc_process_model *m, tmc_processes *p,
                            gsl_rng *const *rng, double t, tmc_replica *out)
 {
     const tmc_failure_model *f = &m->failures;
     int cause = tmc_failures_cause(f, rng[TMC_STREAM_CAUSES]);
+    tmc_failure_scope scope = tmc_failures_scope(f, &p->failures, rng[TMC_STREAM_CAUSES]);
+    long cards = scope == TMC_SCOPE_NODE ? f->cards_per_node : scope == TMC_SCOPE_JOB ? 0 : 1;
     double failed_at = t;
     p->restore_s = f->n_causes ? f->restore_s[cause] : m->restore_s;
     t = stay_down(m, p, rng, t, f->n_causes ? f->detection_s[cause] : 0, &out->detection_s);
-    double wait = tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
-                                          failed_at, t);
+    double wait = cards > 0 ? tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
+                                                      failed_at, t, cards) : 0;
     return stay_down(m, p, rng, t, wait, &out->spare_wait_s);
 }
 
@@ -181,13 +184,15 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
     if (k == TMC_LIMIT) { /* requeued */
         out->requeues++;
         t = stay_down(m, p, rng, t, m->requeue_s, &out->requeue_s);
+    } else if (k == TMC_TIMEOUT) { /* relaunched at once */
+        out->save_timeouts++;
     } else {
         t = strike_process(m, p, rng, k, t, out);
     }
     if (k == TMC_LIMIT || m->limit_renewed) /* a new allocation from the restore */
         p->limit_at = t + m->limit_s;
     if (m->rate[TMC_FAILURE] > 0 && m->failures.job_renewal) /* a new process: new clocks */
-        p->next[TMC_FAILURE] = tmc_failures_job_next(&m->failures, &p->failures,
-                                                     rng[TMC_STREAM_FAILURES], t);
+        p->next[TMC_FAILURE] = tmc_failures_restart(&m->failures, &p->failures,
+                                                    rng[TMC_STREAM_FAILURES], t);
     return t;
 }

@@ -3,7 +3,8 @@
  * two questions: when its next arrival is (next[k]), and what happens when
  * it strikes (tmc_processes_strike: the job waits, then restores).
  *
- * Failures (rate N / MTBF_card, or per-card renewal; failures.h), outages
+ * Failures (rate N / MTBF_card plus per-node and per-job rates, or per-card
+ * renewal; failures.h), outages
  * and spikes are processes in wall-clock time, each with its own random
  * stream; outages and spikes may be replayed from a trace instead. The
  * engine decides which arrivals count: failures and outages strike anywhere
@@ -29,6 +30,9 @@ enum { TMC_FAILURE = 0, TMC_OUTAGE = 1, TMC_SPIKE = 2, TMC_PROCESSES = 3 };
 /* The allocation's time limit: not a random process (no stream, no tilt),
  * struck through tmc_processes_strike like one. */
 enum { TMC_LIMIT = TMC_PROCESSES };
+/* A save that ran past checkpoint.save_timeout_s: the job fails at once and
+ * restores (docs/model.md 3.12); struck like a process, without a stream. */
+enum { TMC_TIMEOUT = TMC_LIMIT + 1 };
 
 /* A replayed trace of arrival times, days from the start (config.h). */
 typedef struct {
@@ -102,7 +106,7 @@ static inline int tmc_processes_earliest(const tmc_processes *p, int n)
 /* Process k (or TMC_LIMIT) strikes at time t: count it in p and out, draw
  * its next arrival, and sit out what the job waits before its restore (a
  * failure's detection delay and spare wait, an outage's downtime, the
- * requeue after a time limit), adding it to out's split. Sets p->restore_s
+ * requeue after a time limit; nothing after a save timeout), adding it to out's split. Sets p->restore_s
  * to the restore asked for, and the next allocation's limit when the
  * restore starts one. Returns the time the restore may start, s. */
 double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,

@@ -27,7 +27,7 @@ typedef struct {
  * with a save before it (run->notice_of): the job must save now (run->t),
  * one save time before it strikes; run->strag's done_steps and done_sum
  * hold the steps completed. */
-enum { TMC_NOTICE = TMC_LIMIT + 1 };
+enum { TMC_NOTICE = TMC_TIMEOUT + 1 };
 
 /* The earliest arrival that can strike now, and when (*at): failures,
  * outages, the time limit (at once if it passed while the job was down),
@@ -43,6 +43,11 @@ int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max);
  * outages can interrupt: -1, or the process that did (run->t is then its
  * arrival time). */
 int tmc_run_phase(tmc_run *run, double d);
+
+/* A save (or an asynchronous copy) of a drawn duration: -1 with its
+ * duration in *took_s, or what interrupted it (a process, or TMC_TIMEOUT
+ * when it ran past checkpoint.save_timeout_s; run->t is then that time). */
+int tmc_run_save(tmc_run *run, double *took_s);
 
 /* After process k struck: wait, then restore until a restore completes. */
 void tmc_run_recover(tmc_run *run, int k);

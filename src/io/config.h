@@ -84,6 +84,15 @@ typedef struct {
     double mtbf_events;        /* 0 (default): the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
                                   from the Gamma(n) posterior (docs/model.md 3.11) */
+    double per_node_mtbf_days; /* a node's own failures (host, NIC, power), days; a
+                                  node failure takes its cards_per_node cards (and as
+                                  many spares); 0 (default): none (docs/model.md 3.13) */
+    long cards_per_node;       /* cards g of a node; the job holds ceil(N / g) nodes;
+                                  required with per_node_mtbf_days, else 0 */
+    double per_job_mtbf_days;  /* failures of the job whatever its size (software,
+                                  infrastructure), days; need no spare; 0 (default): none */
+    long measured_cards;       /* the card count the rates were measured at; 0: not
+                                  stated (an assumption warning past 8x either way) */
     int n_causes;              /* 0: one cause, no detection delay */
     tmc_failure_cause causes[TMC_MAX_CAUSES];
     int n_trace;               /* trace: failure times, days from the job's start, */
@@ -91,6 +100,15 @@ typedef struct {
 } tmc_failures;
 
 typedef enum { TMC_SAVE_SYNC = 0, TMC_SAVE_ASYNC = 1 } tmc_save_mode;
+
+/* The law of a save's or a restore's duration around its mean
+ * (checkpoint.duration_law, docs/model.md 3.12): storage contention makes
+ * saves vary. Each save and each restore attempt draws its own. */
+typedef enum {
+    TMC_DURATION_LOGNORMAL = 0, /* mean m, sd cv m (default) */
+    TMC_DURATION_GAMMA = 1,     /* shape 1 / cv^2, scale m cv^2 */
+    TMC_DURATION_UNIFORM = 2    /* m (1 +- sqrt(3) cv): cv <= 1 / sqrt(3) */
+} tmc_duration_kind;
 
 typedef struct {
     double interval_s;   /* requested interval in seconds, or 0 if given in steps */
@@ -101,6 +119,11 @@ typedef struct {
                             blocking copy (docs/model.md 3.3: 0.5 s) */
     double write_s;      /* async: background write of a snapshot, s (docs/model.md
                             3.3: 16 s for 112 GB at 7 GB/s) */
+    tmc_duration_kind duration_law; /* of save and restore times (default lognormal) */
+    double save_cv;      /* sd / mean of a save (the async copy), [0, 2]; 0: fixed */
+    double restore_cv;   /* sd / mean of a restore attempt, [0, 2]; 0: fixed */
+    double save_timeout_s; /* a save still running after this fails the job (a
+                              collective's timeout, e.g. 1,800 s); 0: none */
 } tmc_checkpoint;
 
 typedef struct {

@@ -24,6 +24,31 @@ static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err
     return 0;
 }
 
+/* A uniform duration m (1 +- sqrt(3) cv) must stay positive, and a save
+ * timeout must leave some save a chance to finish (docs/model.md 3.12). */
+static int check_durations(const tmc_checkpoint *cp, const char *label, tmc_error *err)
+{
+    const double max_cv = 1 / sqrt(3.0);
+    if (cp->duration_law == TMC_DURATION_UNIFORM)
+        for (int i = 0; i < 2; i++) {
+            double cv = i ? cp->restore_cv : cp->save_cv;
+            if (cv > max_cv)
+                return tmc_error_set(err, "%s: checkpoint.%s: %.10g is more than a uniform "
+                                          "duration allows (1/sqrt(3) = 0.57735: the "
+                                          "shortest would be negative)", label,
+                                     i ? "restore_cv" : "save_cv", cv);
+        }
+    double shortest = cp->save_s;
+    if (cp->save_cv > 0)
+        shortest = cp->duration_law == TMC_DURATION_UNIFORM
+            ? cp->save_s * (1 - sqrt(3.0) * cp->save_cv) : 0;
+    if (cp->save_timeout_s > 0 && cp->save_timeout_s <= shortest)
+        return tmc_error_set(err, "%s: checkpoint.save_timeout_s: %.10g s is not longer than "
+                                  "the shortest save (%.10g s): every save would time out",
+                             label, cp->save_timeout_s, shortest);
+    return 0;
+}
+
 /* A pause cannot stop more preparation processes than there are. */
 static int check_input_pipeline(const tmc_experiment *x, const char *label, tmc_error *err)
 {
@@ -55,15 +80,46 @@ static int check_notice(const tmc_experiment *x, const char *label, tmc_error *e
     return 0;
 }
 
-/* A failure law needs its mean lifetime, and a trace its file. */
+/* Per-node and per-job rates (docs/model.md 3.13): a node's size goes with
+ * its rate; a replayed trace is the job's whole failure history already. */
+static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    if (f->per_node_mtbf_days > 0 && f->cards_per_node == 0)
+        return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (an "
+                                  "integer in [1, 1000000], the cards a node failure takes; "
+                                  "required with failures.per_node_mtbf_days)", label);
+    if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0)
+        return tmc_error_set(err, "%s: failures.cards_per_node: %ld is given without "
+                                  "failures.per_node_mtbf_days, so it has no effect; give "
+                                  "both or neither", label, f->cards_per_node);
+    if (f->distribution == TMC_LIFETIME_TRACE &&
+        (f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0))
+        return tmc_error_set(err, "%s: failures.%s: %.10g days is given with a replayed "
+                                  "trace, which holds the job's every failure already; give "
+                                  "rates or a trace, not both", label,
+                             f->per_node_mtbf_days > 0 ? "per_node_mtbf_days"
+                                                       : "per_job_mtbf_days",
+                             f->per_node_mtbf_days > 0 ? f->per_node_mtbf_days
+                                                       : f->per_job_mtbf_days);
+    return 0;
+}
+
+/* A failure law needs its mean lifetime, and a trace its file. Without a
+ * per-card part (per-node or per-job rates only) lifetimes are exponential. */
 static int check_failures(const tmc_failures *f, const char *label, tmc_error *err)
 {
     if (!f->enabled)
         return 0;
+    if (check_scoped(f, label, err))
+        return -1;
     int trace = f->distribution == TMC_LIFETIME_TRACE;
-    if (!trace && f->per_card_mtbf_days == 0)
+    int scoped = f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0;
+    if (!trace && f->per_card_mtbf_days == 0 &&
+        (!scoped || f->distribution != TMC_LIFETIME_EXPONENTIAL))
         return tmc_error_set(err, "%s: failures.per_card_mtbf_days: missing required key "
-                                  "(a number in (0, 1000000000])", label);
+                                  "(a number in (0, 1000000000]%s)", label,
+                             scoped ? "; a weibull or lognormal law is the per-card part's"
+                                    : "");
     if (trace && f->n_trace == 0)
         return tmc_error_set(err, "%s: failures.trace: missing required key (a CSV file of "
                                   "failure times, for distribution trace)", label);
@@ -168,7 +224,8 @@ static int check_deadline(const tmc_experiment *x, const char *label, tmc_error 
 int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *label,
                       tmc_error *err)
 {
-    if (check_checkpoint(root, label, err) || check_jitter(&x->jitter, label, err) ||
+    if (check_checkpoint(root, label, err) ||
+        check_durations(&x->checkpoint, label, err) || check_jitter(&x->jitter, label, err) ||
         check_computable(&x->jitter, x->job.cards, label, err) ||
         check_failures(&x->failures, label, err) ||
         check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,

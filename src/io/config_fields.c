@@ -54,6 +54,12 @@ static const field failure_fields[] = {
     {"renewal", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, renewal), renewal_choices},
     /* not with a trace: check_failures */
     NUM("mtbf_events", 0, 1e9, 0, 0, 0, tmc_failures, mtbf_events),
+    /* scale-dependent rates: not with a trace; cards_per_node goes with
+     * per_node_mtbf_days (check_failures) */
+    NUM("per_node_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_node_mtbf_days),
+    INT("cards_per_node", 1, 1e6, 0, 0, tmc_failures, cards_per_node),
+    NUM("per_job_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_job_mtbf_days),
+    INT("measured_cards", 1, 1e7, 0, 0, tmc_failures, measured_cards),
     {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_trace), NULL},
     TEXT("source"), TEXT("description"),
@@ -67,6 +73,7 @@ static const field cause_fields[] = {
 };
 
 static const char *const save_choices[] = {"sync", "async", NULL};
+static const char *const duration_choices[] = {"lognormal", "gamma", "uniform", NULL};
 static const field checkpoint_fields[] = {
     NUM("interval_s", 0, 1e9, 1, 0, 0, tmc_checkpoint, interval_s),
     INT("interval_steps", 1, 1e9, 0, 0, tmc_checkpoint, interval_steps),
@@ -74,6 +81,13 @@ static const field checkpoint_fields[] = {
     NUM("restore_s", 0, 1e7, 0, 1, 0, tmc_checkpoint, restore_s),
     {"mode", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_checkpoint, mode), save_choices},
     NUM("write_s", 0, 1e7, 0, 0, 0, tmc_checkpoint, write_s),
+    {"duration_law", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_checkpoint, duration_law),
+     duration_choices},
+    /* uniform: at most 1 / sqrt(3), checked in check_durations */
+    NUM("save_cv", 0, 2, 0, 0, 0, tmc_checkpoint, save_cv),
+    NUM("restore_cv", 0, 2, 0, 0, 0, tmc_checkpoint, restore_cv),
+    /* above the shortest save the law allows: check_durations */
+    NUM("save_timeout_s", 0, 1e7, 0, 0, 0, tmc_checkpoint, save_timeout_s),
 };
 
 /* mean_interval_days is required unless a trace replays the times: checked

@@ -48,7 +48,7 @@ typedef struct {
 } section;
 
 #define TMC_CFG_N_SECTIONS 20
-#define TMC_CFG_MAX_FIELDS 16
+#define TMC_CFG_MAX_FIELDS 20
 
 /* In the order of the document's keys (after name, source, description),
  * which is the order "valid keys: ..." lists them. */

@@ -48,6 +48,22 @@ static int interval_not_given(const section *sec, const field *f, const char *ba
            (!strcmp(f->key, "interval_steps") && *(const long *)at == 0);
 }
 
+/* 1 for a failures key of docs/model.md 3.13 that was not given (it holds 0,
+ * which validation would refuse), and for per_card_mtbf_days left out
+ * beside per-node or per-job rates. */
+static int scoped_not_given(const section *sec, const field *f, const char *base)
+{
+    if (strcmp(sec->name, "failures") != 0)
+        return 0;
+    const void *at = base + f->off;
+    if (!strcmp(f->key, "per_node_mtbf_days") || !strcmp(f->key, "per_job_mtbf_days") ||
+        !strcmp(f->key, "per_card_mtbf_days"))
+        return *(const double *)at == 0;
+    if (!strcmp(f->key, "cards_per_node") || !strcmp(f->key, "measured_cards"))
+        return *(const long *)at == 0;
+    return 0;
+}
+
 /* 1 if section `sec` at `base` replays a trace. */
 static int traced(const section *sec, const char *base)
 {
@@ -67,7 +83,7 @@ static void add_section(cJSON *obj, const section *sec, const char *base)
         if (replayed && (!strcmp(f->key, "mean_interval_days") ||
                          !strcmp(f->key, "per_card_mtbf_days")))
             continue;
-        if (interval_not_given(sec, f, base))
+        if (interval_not_given(sec, f, base) || scoped_not_given(sec, f, base))
             continue;
         cJSON *v = f->type == T_TRACE ? trace_json(base + f->off) : field_json(f, base);
         if (v)

@@ -22,6 +22,22 @@ static void overhead(const tmc_report *r, double *mean, double *se)
     *se = r->days->se * TMC_DAY_S / ff;
 }
 
+/* Random save and restore times and the save timeout (docs/model.md 3.12). */
+static void text_durations(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    static const char *const law[] = {"lognormal", "gamma", "uniform"};
+    const tmc_checkpoint *cp = &x->checkpoint;
+    if (cp->save_cv == 0 && cp->restore_cv == 0 && cp->save_timeout_s == 0)
+        return;
+    fprintf(f, "            saves and restores %s, cv %.3g and %.3g", law[cp->duration_law],
+            cp->save_cv, cp->restore_cv);
+    if (cp->save_timeout_s > 0)
+        fprintf(f, "; a save past %.1f s times out (P %.4g a save, %.3f per run without "
+                   "other interruptions)", cp->save_timeout_s, cf->save_timeout_p,
+                cf->save_timeouts_mean);
+    fputc('\n', f);
+}
+
 static void text_closed_form(FILE *f, const tmc_report *r)
 {
     const tmc_experiment *x = r->x;
@@ -44,6 +60,7 @@ static void text_closed_form(FILE *f, const tmc_report *r)
     fprintf(f, "Checkpoint  every %ld steps (%.1f s of work), save %.2f s, restore %.1f s;"
                " optimum: %s\n", cf->interval_steps, cf->interval_s, x->checkpoint.save_s,
             x->checkpoint.restore_s, optimum);
+    text_durations(f, x, cf);
     fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind",
             cf->mtbf_s, cf->mtbf_s / TMC_DAY_S);
     if (isinf(cf->rework_mtbf_s) && !isinf(cf->mtbf_s))
@@ -133,8 +150,10 @@ static void text_restarts(FILE *f, const tmc_report *r)
 {
     const tmc_restarts *s = r->restarts;
     const tmc_summary *c = &s->count;
-    fprintf(f, "Restarts per run (failures, outages, spikes): mean %.3f (Poisson W/M %.3f), "
-               "p50 %.0f, p95 %.0f, p99 %.0f, max %.0f\n", c->mean, s->poisson_mean,
+    int timeouts = r->x->checkpoint.save_timeout_s > 0;
+    fprintf(f, "Restarts per run (failures, outages, spikes%s): mean %.3f (Poisson W/M%s %.3f), "
+               "p50 %.0f, p95 %.0f, p99 %.0f, max %.0f\n", timeouts ? ", save timeouts" : "",
+            c->mean, timeouts ? " + timeouts" : "", s->poisson_mean,
             c->quantile[2], c->quantile[3], c->quantile[4], c->max);
     if (s->budget >= 0)
         fprintf(f, "  more than %ld (deadline.max_restarts): %.4f [%.4f, %.4f] Wilson 95 %% "
@@ -236,6 +255,8 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     cJSON_AddNumberToObject(o, "overhead_young", cf->overhead_young);
     cJSON_AddNumberToObject(o, "overhead_daly", cf->overhead_daly);
     cJSON_AddBoolToObject(o, "daly_exact", cf->daly_exact);
+    cJSON_AddNumberToObject(o, "save_timeout_p", cf->save_timeout_p);
+    cJSON_AddNumberToObject(o, "save_timeouts_mean", cf->save_timeouts_mean);
     cJSON_AddNumberToObject(o, "young_interval_s", cf->young_interval_s);
     cJSON_AddNumberToObject(o, "daly_interval_s", cf->daly_interval_s);
     cJSON_AddNumberToObject(o, "completion_days", cf->completion_days);

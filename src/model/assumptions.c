@@ -68,6 +68,20 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
             f->repair_mean_hours);
 }
 
+/* Rates measured at one card count, used at another far from it. */
+static void check_scale(const tmc_experiment *x, tmc_assumptions *out)
+{
+    const tmc_failures *f = &x->failures;
+    if (!f->enabled || f->measured_cards <= 0)
+        return;
+    double n = (double)x->job.cards, at = (double)f->measured_cards;
+    if (n > TMC_ASSUMPTIONS_SCALE_RATIO * at || at > TMC_ASSUMPTIONS_SCALE_RATIO * n)
+        add(out, "scale", "failure rates measured at %ld cards, used at %ld (%.3gx, beyond "
+            "%.0fx either way): per-card, per-node and per-job failures grow differently "
+            "with the card count, so the rate is extrapolated (docs/model.md 3.13)",
+            f->measured_cards, x->job.cards, n / at, TMC_ASSUMPTIONS_SCALE_RATIO);
+}
+
 void tmc_assumptions_check(const tmc_experiment *x, const tmc_closed_form *cf,
                            tmc_assumptions *out)
 {
@@ -83,4 +97,11 @@ void tmc_assumptions_check(const tmc_experiment *x, const tmc_closed_form *cf,
     if (x->slow_cards.enabled && x->slow_cards.fraction > 0)
         add(out, "slow_cards", "slow cards (%.3g %% at %.3gx): in no closed form",
             100 * x->slow_cards.fraction, x->slow_cards.factor);
+    check_scale(x, out);
+    const tmc_checkpoint *cp = &x->checkpoint;
+    if (cp->save_cv > 0 || cf->save_timeout_p > 0)
+        add(out, "save_times", "saves vary (cv %.3g) or time out (P %.3g a save past %.4g s): "
+            "the Daly line includes them (docs/model.md 3.12), the optimum interval assumes a "
+            "fixed save that always succeeds; sweep checkpoint.interval_s for the best one",
+            cp->save_cv, cf->save_timeout_p, cp->save_timeout_s);
 }

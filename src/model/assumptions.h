@@ -19,7 +19,18 @@
  *   spares            a finite pool of spares: waits for spares and repairs
  *                     are in no closed form (without spares each failure
  *                     waits for its own repair, which the delay D holds);
- *   slow_cards        persistently slow cards: in no closed form.
+ *   slow_cards        persistently slow cards: in no closed form;
+ *   save_times        saves of random length (checkpoint.save_cv > 0) or that
+ *                     may time out (P(C > T) > 0): Daly's wall time includes
+ *                     them (docs/model.md 3.12), but Young's and Daly's optimum
+ *                     interval assume a fixed save that always succeeds;
+ *   scale             the failure rates were measured at failures.measured_cards
+ *                     cards and the job has more than 8 times as many, or fewer
+ *                     than an eighth: per-card, per-node and per-job failures
+ *                     grow differently with the card count, so a rate measured
+ *                     at one scale is extrapolated (docs/model.md 3.13: one
+ *                     cluster's 8-GPU MTTF is 13 % off its 1,024-GPU one
+ *                     scaled, a factor of 128).
  * A check that does not apply (nothing fails: M infinite) is silent. */
 #ifndef TMC_ASSUMPTIONS_H
 #define TMC_ASSUMPTIONS_H
@@ -27,10 +38,11 @@
 #include "closed_form.h"
 #include "config.h"
 
-#define TMC_ASSUMPTIONS_MAX 8
+#define TMC_ASSUMPTIONS_MAX 10
 #define TMC_ASSUMPTIONS_RATIO 0.1 /* (tau + c) / M and (r + D) / M beyond this */
 #define TMC_ASSUMPTIONS_SAVE_RATIO 0.5 /* c / tau beyond this */
 #define TMC_ASSUMPTIONS_LIMIT_ARRIVALS 1.0 /* other interruptions per allocation beyond this */
+#define TMC_ASSUMPTIONS_SCALE_RATIO 8.0 /* cards / measured_cards beyond this, either way */
 
 typedef struct {
     int n;

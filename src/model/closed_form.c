@@ -6,6 +6,8 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>
 
+#include "durations.h"
+
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
 {
     if (!(tokens > 0 && batch_sequences > 0 && sequence_tokens > 0))
@@ -186,6 +188,62 @@ static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
     s->d_b = spike_redo_s(x, cf);
 }
 
+/* Saves and restores of random duration, or saves that time out
+ * (docs/model.md 3.12). */
+static int durations_random(const tmc_checkpoint *cp)
+{
+    return cp->save_cv > 0 || cp->restore_cv > 0 || cp->save_timeout_s > 0;
+}
+
+/* The expected time to get through restores of mean r_s (each attempt
+ * drawn afresh, struck at rate 1/m, a delay d after each strike):
+ * (m + d) (1 - phi) / phi, phi = E[e^(-R/m)]; E[R] = r_s without strikes. */
+static double restores_s(const tmc_checkpoint *cp, double r_s, double m, double d)
+{
+    if (isinf(m))
+        return r_s;
+    tmc_duration_law l = tmc_durations_law(cp->duration_law, cp->restore_cv);
+    double phi = tmc_durations_laplace(&l, r_s, 1 / m);
+    return (m + d) * (1 - phi) / phi;
+}
+
+/* Daly's segment with random save and restore times and a save timeout T
+ * (docs/model.md 3.12): an attempt computes w, then saves for C; a strike
+ * (rate 1/m, F its time) sends it back after a delay d and restores K0; a
+ * save that reaches T without a strike sends it back after restores K0'
+ * (the default restore, no delay). By renewal,
+ * E = [E[min(w + min(C, T), F)] + P(F < w + min(C, T)) (d + K0)
+ *      + P(F > w + T, C > T) K0'] / P(F > w + C, C <= T),
+ * which is (m + d) e^(r/m) (e^((w + c)/m) - 1) for fixed C = c < T and R = r. */
+static double random_segment(double w, const tmc_checkpoint *cp, double r_s, double m,
+                             double d)
+{
+    double rate = isinf(m) ? 0 : 1 / m;
+    tmc_duration_law sl = tmc_durations_law(cp->duration_law, cp->save_cv);
+    tmc_save_terms st;
+    if (tmc_durations_save_terms(&sl, cp->save_s, cp->save_timeout_s, rate, &st))
+        return NAN;
+    double up = exp(-rate * w), success = up * st.finish;
+    if (!(success > 0))
+        return INFINITY;
+    double busy = truncated_mean(w, rate) + up * st.busy_s;
+    double attempt = busy + (1 - up * st.reach) * (d + restores_s(cp, r_s, m, d)) +
+                     up * st.time_out * restores_s(cp, cp->restore_s, m, d);
+    return attempt / success;
+}
+
+/* Daly's wall time with random durations: the segments of k steps and the
+ * last, shorter one. */
+static double random_wall_s(long steps, double step_s, long k, const tmc_checkpoint *cp,
+                            double r_s, double m, double d)
+{
+    long full = steps / k, rest = steps % k;
+    double wall = full * random_segment(k * step_s, cp, r_s, m, d);
+    if (rest > 0)
+        wall += random_segment(rest * step_s, cp, r_s, m, d);
+    return wall;
+}
+
 /* Outages with notice of at least a save lose no work: the job saves at
  * once (the engine's emergency save, docs/simulation-semantics.md 3). */
 static int outages_noticed(const tmc_experiment *x)
@@ -212,8 +270,10 @@ static int daly_exact(const tmc_experiment *x)
         one_restore &= f->causes[i].restore_s < 0 ||
                        f->causes[i].restore_s == x->checkpoint.restore_s;
     int one_snapshot = !x->loss_spikes.enabled || x->loss_spikes.rollback_snapshots == 1;
+    /* random durations: exact in random_segment, not beside spikes */
+    int durations = !durations_random(&x->checkpoint) || !x->loss_spikes.enabled;
     return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled && !outages_noticed(x) &&
-           !x->time_limit.enabled &&
+           !x->time_limit.enabled && durations &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
                             f->spares <= 0));
@@ -235,7 +295,30 @@ static double min_survival(double t, void *params)
     return pow(gsl_cdf_lognormal_Q(t, q[0], q[1]), q[2]);
 }
 
+static double card_part_mtbf_s(const tmc_failures *f, long cards);
+
+double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards)
+{
+    double rate = 0;
+    if (f->per_node_mtbf_days > 0 && f->cards_per_node > 0)
+        rate += (double)((cards + f->cards_per_node - 1) / f->cards_per_node) /
+                (f->per_node_mtbf_days * TMC_DAY_S);
+    if (f->per_job_mtbf_days > 0)
+        rate += 1 / (f->per_job_mtbf_days * TMC_DAY_S);
+    return rate;
+}
+
 double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards)
+{
+    double scoped = tmc_closed_form_scoped_rate(f, cards);
+    if (scoped == 0)
+        return card_part_mtbf_s(f, cards);
+    double card = f->per_card_mtbf_days > 0 ? card_part_mtbf_s(f, cards) : INFINITY;
+    return 1 / (1 / card + scoped); /* superposed: the rates add */
+}
+
+/* The per-card part alone: the job's mean time between its failures, s. */
+static double card_part_mtbf_s(const tmc_failures *f, long cards)
 {
     double mean = f->per_card_mtbf_days * TMC_DAY_S, n = (double)cards;
     if (f->distribution == TMC_LIFETIME_WEIBULL)
@@ -258,10 +341,12 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
         cf->rate_failures = 0;
     else if (f->distribution == TMC_LIFETIME_TRACE) /* the trace's own average rate */
         cf->rate_failures = f->n_trace / (f->trace_days[f->n_trace - 1] * TMC_DAY_S);
-    else if (f->renewal == TMC_RENEWAL_JOB) /* a renewal process of the job's */
+    else if (f->renewal == TMC_RENEWAL_JOB) /* a renewal process of the job's (+ node, job) */
         cf->rate_failures = 1 / tmc_closed_form_job_mtbf_s(f, x->job.cards);
-    else
-        cf->rate_failures = x->job.cards / (f->per_card_mtbf_days * TMC_DAY_S);
+    else /* N renewal processes of the cards', plus the node and job rates (3.13) */
+        cf->rate_failures = (f->per_card_mtbf_days > 0
+                                 ? x->job.cards / (f->per_card_mtbf_days * TMC_DAY_S) : 0) +
+                            tmc_closed_form_scoped_rate(f, x->job.cards);
     cf->rate_outages = process_rate(x->outages.enabled, x->outages.mean_interval_days,
                                     x->outages.n_trace, x->outages.trace_days);
     cf->rate_spikes = process_rate(x->loss_spikes.enabled, x->loss_spikes.mean_interval_days,
@@ -370,6 +455,24 @@ static double pause_per_step(const tmc_experiment *x, double max_s, double mu)
     return (paused - max_s) / p->every_steps;
 }
 
+/* A segment's save without other interruptions: c, or with random saves
+ * and a timeout the renewal of random_segment at rate 0. */
+static void save_costs(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    const tmc_checkpoint *cp = &x->checkpoint;
+    tmc_duration_law l = tmc_durations_law(cp->duration_law, cp->save_cv);
+    tmc_save_terms st;
+    cf->save_cost_s = cp->save_s;
+    cf->save_timeout_p = cf->save_timeouts_mean = 0;
+    if (cp->save_timeout_s <= 0 || tmc_durations_save_terms(&l, cp->save_s, cp->save_timeout_s,
+                                                             0, &st))
+        return;
+    cf->save_timeout_p = st.time_out;
+    cf->save_timeouts_mean = cf->segments * st.time_out / st.finish;
+    cf->save_cost_s = random_segment(cf->interval_s, cp, cp->restore_s, INFINITY, 0) -
+                      cf->interval_s;
+}
+
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
 {
     const tmc_checkpoint *cp = &x->checkpoint;
@@ -385,7 +488,8 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->interval_s = cf->interval_steps * cf->step_s;
     cf->segments = (s + cf->interval_steps - 1) / cf->interval_steps;
     cf->failure_free_s = s * cf->step_s;
-    cf->uninterrupted_s = cf->failure_free_s + cf->segments * cp->save_s;
+    save_costs(x, cf);
+    cf->uninterrupted_s = cf->failure_free_s + cf->segments * cf->save_cost_s;
     interruption_rates(x, cf);
     interruption_costs(x, cf);
     cf->write_backlog = 0;
@@ -405,7 +509,7 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     /* the optimum's M: a time limit that loses work counts, once per L */
     double rework = 1 / rw.mtbf_s + (limits_saved(x) ? 0 : cf->rate_limits);
     cf->rework_mtbf_s = rework > 0 ? 1 / rework : INFINITY;
-    cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cp->save_s,
+    cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cf->save_cost_s,
                                                         rw.restore_mean_s +
                                                         rw.delay_mean_s, rw.mtbf_s);
     cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, cf->rework_mtbf_s);
@@ -413,7 +517,11 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     if (rw.rate_spikes > 0) { /* they strike compute only: spike_segment */
         segment_rates sr;
         segment_rates_of(x, &rw, &sr);
-        cf->daly_wall_s = spike_wall_s(s, cf->step_s, cf->interval_steps, cp->save_s, &sr);
+        cf->daly_wall_s = spike_wall_s(s, cf->step_s, cf->interval_steps,
+                                      cf->save_cost_s, &sr);
+    } else if (durations_random(cp)) {
+        cf->daly_wall_s = random_wall_s(s, cf->step_s, cf->interval_steps, cp,
+                                        rw.restore_mean_s, rw.mtbf_s, rw.delay_mean_s);
     } else {
         cf->daly_wall_s = tmc_closed_form_daly_wall_delayed_s(s, cf->step_s,
                                                               cf->interval_steps, cp->save_s,

@@ -62,9 +62,16 @@ double tmc_closed_form_daly_interval(double save_s, double mtbf_s);
 /* With job renewal (failures.renewal "job", docs/model.md 3.10) the mean
  * time between the job's failures is the mean of the minimum of N fresh
  * lifetimes, integral of S(t)^N: mean x N^(-1/k) for Weibull, by GSL
- * quadrature for lognormal, mean / N for exponential. Seconds; NaN if the
+ * quadrature for lognormal, mean / N for exponential. Per-node and per-job
+ * rates (docs/model.md 3.13) add to its rate: 1 / (1 / that + the scoped
+ * rate); without a per-card part, 1 / the scoped rate. Seconds; NaN if the
  * quadrature fails. */
 double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards);
+
+/* The per-node and per-job failure rates of N cards (docs/model.md 3.13):
+ * ceil(N / g) / MTBF_node + 1 / MTBF_job, per second (0 when neither is
+ * given). */
+double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards);
 
 /* The closed-form picture of one experiment. */
 typedef struct {
@@ -85,7 +92,8 @@ typedef struct {
     double restore_mean_s;    /* restore time averaged over interruptions, s */
     double delay_mean_s;      /* wait before a restore (downtime, detection, repair)
                                  averaged over interruptions, s */
-    double rate_failures;     /* card failures per second: N / MTBF_card */
+    double rate_failures;     /* failures per second: N / MTBF_card, plus per-node and
+                                 per-job rates (docs/model.md 3.13) */
     double rate_outages;      /* common outages per second */
     double rate_spikes;       /* loss spikes per second */
     double rate_limits;       /* time limits per second of allocation: 1 / limit
@@ -101,6 +109,12 @@ typedef struct {
     int write_backlog;        /* async saves: 1 if a write takes longer than the
                                  interval + copy, so the write queue grows
                                  without bound (docs/model.md 3.3) */
+    double save_timeout_p;    /* q = P(a save runs past checkpoint.save_timeout_s) */
+    double save_timeouts_mean; /* segments x q / (1 - q): save timeouts per run
+                                  without other interruptions (docs/model.md 3.12) */
+    double save_cost_s;       /* what a segment's save costs without other
+                                 interruptions: c, or with random saves and a
+                                 timeout (tau + E[min(C, T)] + q r) / (1 - q) - tau, s */
     int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
                                  no jitter, spikes or pauses; exponential
                                  lifetimes, one restore time, no spare pool */

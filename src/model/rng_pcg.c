@@ -51,6 +51,7 @@ static uint64_t splitmix64(uint64_t x)
 void tmc_rng_pcg_seed_replica(gsl_rng *r, uint64_t seed, uint64_t replica,
                               tmc_stream_kind kind)
 {
-    uint64_t stream = replica * TMC_STREAM_COUNT + (uint64_t)kind;
+    uint64_t k = (uint64_t)kind, bank = k < TMC_STREAM_BANK ? 0 : (uint64_t)1 << 62;
+    uint64_t stream = bank + replica * TMC_STREAM_BANK + k % TMC_STREAM_BANK;
     tmc_rng_pcg_seed(r, splitmix64(seed ^ splitmix64(stream)), stream);
 }

@@ -48,13 +48,22 @@ typedef enum {
     TMC_STREAM_DOWNTIMES = 6, /* durations of common outages */
     TMC_STREAM_SLOW = 7,     /* which cards are persistently slow, then the
                                 replica's failure rate (failures.mtbf_events) */
-    TMC_STREAM_COUNT = 8
+    TMC_STREAM_SAVES = 8,    /* random save times (checkpoint.save_cv) */
+    TMC_STREAM_RESTORES = 9, /* random restore times (checkpoint.restore_cv) */
+    TMC_STREAM_COUNT = 10
 } tmc_stream_kind;
 
+/* The first bank of streams: kinds below it keep the numbering they had
+ * before the later kinds were added, so that adding a process leaves every
+ * earlier result unchanged. */
+#define TMC_STREAM_BANK 8
+
 /* Seed r for process `kind` of replica `replica` under run seed `seed`:
- * stream = replica * TMC_STREAM_COUNT + kind, initstate = a SplitMix64 hash of
- * (seed, stream) so that neighbouring streams do not start from one state.
- * Depends only on (seed, replica, kind): never on threads or ranks. */
+ * stream = replica * TMC_STREAM_BANK + kind for the first bank, and
+ * 2^62 + replica * TMC_STREAM_BANK + (kind - TMC_STREAM_BANK) for the
+ * second; initstate = a SplitMix64 hash of (seed, stream) so that
+ * neighbouring streams do not start from one state. Depends only on
+ * (seed, replica, kind): never on threads or ranks. */
 void tmc_rng_pcg_seed_replica(gsl_rng *r, uint64_t seed, uint64_t replica,
                               tmc_stream_kind kind);
 

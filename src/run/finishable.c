@@ -76,12 +76,29 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
     return 1;
 }
 
+/* Saves that nearly all time out: a segment needs 1 / (1 - q) attempts
+ * even with nothing else striking (docs/model.md 3.12). */
+static int saves_time_out(const tmc_experiment *x, const tmc_closed_form *cf, char *why,
+                          size_t n)
+{
+    double q = cf->save_timeout_p;
+    if (x->checkpoint.save_timeout_s <= 0 || !(q > 1 - 1 / TMC_FINISHABLE_MAX_DALY_FACTOR))
+        return 0;
+    snprintf(why, n, "checkpoint.save_timeout_s: %.10g s: a save of mean %.6g s (cv %.3g) "
+             "runs past it with probability %.6g, so a segment needs about %.3g attempts; "
+             "lengthen the timeout or make saves faster", x->checkpoint.save_timeout_s,
+             x->checkpoint.save_s, x->checkpoint.save_cv, q, 1 / (1 - q));
+    return 1;
+}
+
 /* The reason of a run that cannot finish, given its closed form without
  * traces. 0 when it can. */
 static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experiment *y,
                  char *why, size_t n)
 {
     char advice[160];
+    if (saves_time_out(x, cf, why, n))
+        return 1;
     if (!isfinite(cf->uninterrupted_s)) {
         snprintf(why, n, "the step time is not a finite number of seconds "
                          "(job.flop_per_step / (job.cards x job.peak_flops x "

@@ -14,12 +14,13 @@ int tmc_restarts_met(double days, double restarts, const tmc_deadline *d)
 /* The closed form: Poisson with mean W / M over the time the job is up,
  * W / (1 + D / M) (nothing strikes during the delays D: downtime,
  * detection, spare waits), M over failures, outages and spikes (time-limit
- * requeues are planned: not restarts). */
+ * requeues are planned: not restarts), plus the save timeouts' mean (not
+ * Poisson: a first-order count, docs/model.md 3.12). */
 static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_restarts *out)
 {
     double wall_s = (cf->completion_days - x->deadline.reserve_days) * TMC_DAY_S;
     double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
-    out->poisson_mean = wall_s * rate / (1 + rate * cf->delay_mean_s);
+    out->poisson_mean = wall_s * rate / (1 + rate * cf->delay_mean_s) + cf->save_timeouts_mean;
     out->poisson_p_over = out->budget < 0 ? NAN
         : out->poisson_mean == 0 ? 0 /* nothing interrupts (GSL wants a mean > 0) */
         : gsl_cdf_poisson_Q((unsigned)fmin((double)out->budget, 4e9), out->poisson_mean);

@@ -9,8 +9,9 @@
  * (aggregated segments, one Poisson process for N cards, a ring of
  * snapshots), this file is not:
  *   - every step, every card's compute time is drawn;
- *   - every card has its own next-failure time, and the earliest is found by
- *     a linear scan;
+ *   - every card has its own next-failure time, and so has every node (per-node
+ *     failures) and the job (per-job failures); the earliest is found by a
+ *     linear scan;
  *   - outages and spikes are explicit arrival times;
  *   - snapshots are records (step, capture time, commit time, committed
  *     flag, the split rows of the work they hold) in plain lists;
@@ -40,6 +41,8 @@
 
 /* What a phase can be struck by (section 4's table). */
 enum { HIT_FAILURE = 1, HIT_OUTAGE = 2, HIT_SPIKE = 4, HIT_LIMIT = 8 };
+/* Not an arrival: a save that ran past checkpoint.save_timeout_s (section 3). */
+enum { HIT_TIMEOUT = 16 };
 #define STRIKES_COMPUTE (HIT_FAILURE | HIT_OUTAGE | HIT_SPIKE | HIT_LIMIT)
 #define STRIKES_SAVE (HIT_FAILURE | HIT_OUTAGE | HIT_LIMIT)    /* save, copy, write waits */
 #define STRIKES_RESTORE (HIT_FAILURE | HIT_OUTAGE | HIT_LIMIT) /* restore, eviction restore */
@@ -80,7 +83,11 @@ typedef struct {
     double t; /* the clock */
 
     /* card failures: one clock per card, or the trace */
-    double *card_clock; /* NULL with a trace or without failures */
+    double *card_clock; /* NULL with a trace, without failures or without a per-card MTBF */
+    double *node_clock; /* per-node failures: one clock per node; NULL without */
+    long nodes;         /* ceil(cards / cards_per_node), 0 without per-node failures */
+    double job_clock;   /* per-job failures' next time, INFINITY without */
+    long hit_card;      /* the failure that struck: as next_failure's *card */
     arrivals fail_trace;
     arrivals outages, spikes;
     double limit_at;  /* section 4: the time limit of the allocation (INFINITY: none) */
@@ -206,29 +213,46 @@ static void arrivals_init(sim *m, arrivals *a, int on, int is_trace, int n_trace
     arrivals_advance(m, a);
 }
 
-/* The earliest card failure: its time, and the card (-1 for a trace). */
+/* The earliest failure: its time, and what fails (-1 for a trace; a card
+ * 0 .. cards - 1; node i as cards + i; the job as cards + nodes). */
 static double next_failure(const sim *m, long *card)
 {
     *card = -1;
-    if (!m->card_clock)
+    if (m->fail_trace.on)
         return m->fail_trace.next_s;
     double best = INFINITY;
-    for (long i = 0; i < m->cards; i++)
+    for (long i = 0; m->card_clock && i < m->cards; i++)
         if (m->card_clock[i] < best) {
             best = m->card_clock[i];
             *card = i;
         }
+    for (long i = 0; i < m->nodes; i++)
+        if (m->node_clock[i] < best) {
+            best = m->node_clock[i];
+            *card = m->cards + i;
+        }
+    if (m->job_clock < best) {
+        best = m->job_clock;
+        *card = m->cards + m->nodes;
+    }
     return best;
 }
 
 /* The card fails at its clock time and is replaced at once by a new card:
- * a fresh lifetime from that moment (the other cards keep their ages). */
+ * a fresh lifetime from that moment (the other cards keep their ages). A
+ * node or the job fails at exponential times (section 4). */
 static void consume_failure(sim *m, long card)
 {
-    if (card >= 0)
-        m->card_clock[card] += draw_lifetime(m);
-    else
+    const tmc_failures *f = &m->x->failures;
+    if (card < 0)
         arrivals_advance(m, &m->fail_trace);
+    else if (card < m->cards)
+        m->card_clock[card] += draw_lifetime(m);
+    else if (card < m->cards + m->nodes)
+        m->node_clock[card - m->cards] += gsl_ran_exponential(m->rng,
+                                                               f->per_node_mtbf_days * DAY_S);
+    else
+        m->job_clock += gsl_ran_exponential(m->rng, f->per_job_mtbf_days * DAY_S);
 }
 
 /* The earliest arrival of any kind; ties go failure, outage, spike, then
@@ -296,6 +320,7 @@ static int phase_until(sim *m, double end, int strikes, double *elapsed)
         consume_arrival(m, kind, card);
         m->t = when;
         m->hit = kind;
+        m->hit_card = card;
         *elapsed = when - start;
         return PH_STRUCK;
     }
@@ -383,7 +408,7 @@ static long resume_step(const sim *m)
 
 /* ---------- spare pool (section 5.2) ---------- */
 
-static int send_to_repair(sim *m, double now)
+static int send_to_repair(sim *m, double now, double repair)
 {
     if (m->n_repairs == m->cap_repairs) {
         long cap = m->cap_repairs ? 2 * m->cap_repairs : 16;
@@ -393,7 +418,7 @@ static int send_to_repair(sim *m, double now)
         m->repairs = p;
         m->cap_repairs = cap;
     }
-    m->repairs[m->n_repairs++] = now + draw_repair(m);
+    m->repairs[m->n_repairs++] = now + repair;
     return 0;
 }
 
@@ -428,6 +453,24 @@ static double take_spare(sim *m)
 }
 
 /* ---------- interruptions and recovery (section 5) ---------- */
+
+/* A save's or a restore's length over its mean (section 3): 1 when cv = 0
+ * (nothing drawn), else from checkpoint.duration_law with mean 1, sd cv. */
+static double draw_factor(sim *m, double cv)
+{
+    if (cv <= 0)
+        return 1;
+    switch (m->x->checkpoint.duration_law) {
+    case TMC_DURATION_GAMMA:
+        return gsl_ran_gamma(m->rng, 1 / (cv * cv), cv * cv);
+    case TMC_DURATION_UNIFORM:
+        return gsl_ran_flat(m->rng, 1 - sqrt(3) * cv, 1 + sqrt(3) * cv);
+    default: {
+        double s2 = log(1 + cv * cv);
+        return gsl_ran_lognormal(m->rng, -s2 / 2, sqrt(s2));
+    }
+    }
+}
 
 /* Draw the cause of a failure by share: its detection delay and restore. */
 static void failure_cause(sim *m, double *detection, double *restore)
@@ -478,14 +521,26 @@ static int interruption(sim *m)
             m->res.card_failures++;
             double detection;
             failure_cause(m, &detection, &restore);
-            if (m->x->failures.spares >= 0 && send_to_repair(m, m->t) < 0)
-                return PH_NOMEM;
+            /* section 5: a card takes one spare, a node its cards_per_node
+             * (repaired together: one repair time), the job none */
+            long need = m->hit_card < 0 || m->hit_card < m->cards ? 1
+                      : m->hit_card < m->cards + m->nodes ? m->x->failures.cards_per_node : 0;
+            int pool = m->x->failures.spares >= 0 && need > 0;
+            double repair = pool ? draw_repair(m) : 0;
+            for (long i = 0; pool && i < need; i++)
+                if (send_to_repair(m, m->t, repair) < 0)
+                    return PH_NOMEM;
             rc = down(m, detection, &m->res.detection_s);
-            if (rc == PH_RAN && m->x->failures.spares >= 0)
-                rc = down(m, take_spare(m), &m->res.spare_wait_s);
+            double wait = 0;
+            for (long i = 0; rc == PH_RAN && pool && i < need; i++)
+                wait = fmax(wait, take_spare(m));
+            if (rc == PH_RAN && pool)
+                rc = down(m, wait, &m->res.spare_wait_s);
         } else if (kind == HIT_OUTAGE) {
             m->res.outages++;
             rc = down(m, draw_downtime(m), &m->res.downtime_s);
+        } else if (kind == HIT_TIMEOUT) {
+            m->res.save_timeouts++; /* relaunched at once: straight to the restore */
         } else if (kind == HIT_SPIKE) {
             m->res.loss_spikes++;
             roll_back(m, m->x->loss_spikes.rollback_snapshots);
@@ -509,7 +564,8 @@ static int interruption(sim *m)
          * before the first commit (the job reloads its initial state),
          * as in Daly's model */
         double el;
-        rc = phase(m, restore, STRIKES_RESTORE, &el);
+        rc = phase(m, restore * draw_factor(m, m->x->checkpoint.restore_cv), STRIKES_RESTORE,
+                   &el);
         m->res.restore_s += el; /* READING: a cut restore is still restore time */
         if (rc != PH_STRUCK)
             return rc;
@@ -536,7 +592,7 @@ static int evict(sim *m)
     m->evicted = 1;
     m->res.evictions++;
     double el;
-    int rc = phase(m, len, STRIKES_RESTORE, &el);
+    int rc = phase(m, len * draw_factor(m, m->x->checkpoint.restore_cv), STRIKES_RESTORE, &el);
     m->res.eviction_s += el;
     return rc;
 }
@@ -719,11 +775,29 @@ static int save_until(sim *m, double end, double *row)
     return rc;
 }
 
+/* A save or a copy of drawn length (section 3): PH_RAN when it ended in
+ * time; a save still running at checkpoint.save_timeout_s is cut there (its
+ * time lost) and strikes as HIT_TIMEOUT. */
+static int timed_save(sim *m)
+{
+    const tmc_checkpoint *cp = &m->x->checkpoint;
+    double len = cp->save_s * draw_factor(m, cp->save_cv);
+    if (cp->save_timeout_s <= 0 || len <= cp->save_timeout_s)
+        return save_until(m, m->t + len, &m->seg.save);
+    double el;
+    int rc = phase_until(m, m->t + cp->save_timeout_s, STRIKES_SAVE, &el);
+    m->res.lost_s += el;
+    if (rc != PH_RAN)
+        return rc;
+    m->hit = HIT_TIMEOUT;
+    return PH_STRUCK;
+}
+
 /* Sync: the save after the segment ending at step `end`; it commits when
  * it ends. Then the eviction, if due and this is not the final save. */
 static int save_sync(sim *m, long end)
 {
-    int rc = save_until(m, m->t + m->x->checkpoint.save_s, &m->seg.save);
+    int rc = timed_save(m);
     if (rc != PH_RAN)
         return rc;
     snapshot s = {.step = end, .capture_s = m->t, .commit_s = m->t, .work = m->seg};
@@ -760,7 +834,7 @@ static int wait_all_writes(sim *m)
 static int save_async(sim *m, long end)
 {
     const tmc_checkpoint *cp = &m->x->checkpoint;
-    int rc = save_until(m, m->t + cp->save_s, &m->seg.save);
+    int rc = timed_save(m);
     if (rc != PH_RAN)
         return rc;
     if (commit_ended_writes(m, m->t) < 0)
@@ -859,13 +933,24 @@ static int setup(sim *m, const tmc_experiment *x, long k, double mu, double hori
     const tmc_failures *f = &x->failures;
     arrivals_init(m, &m->fail_trace, f->enabled && f->distribution == TMC_LIFETIME_TRACE, 1,
                   f->n_trace, f->trace_days, 0);
-    if (f->enabled && f->distribution != TMC_LIFETIME_TRACE) {
+    if (f->enabled && f->distribution != TMC_LIFETIME_TRACE && f->per_card_mtbf_days > 0) {
         m->card_clock = malloc((size_t)m->cards * sizeof *m->card_clock);
         if (!m->card_clock)
             return -1;
         for (long i = 0; i < m->cards; i++) /* all cards start new at t = 0 */
             m->card_clock[i] = draw_lifetime(m);
     }
+    m->job_clock = INFINITY;
+    if (f->enabled && f->per_node_mtbf_days > 0) {
+        m->nodes = (m->cards + f->cards_per_node - 1) / f->cards_per_node;
+        m->node_clock = malloc((size_t)m->nodes * sizeof *m->node_clock);
+        if (!m->node_clock)
+            return -1;
+        for (long i = 0; i < m->nodes; i++)
+            m->node_clock[i] = gsl_ran_exponential(m->rng, f->per_node_mtbf_days * DAY_S);
+    }
+    if (f->enabled && f->per_job_mtbf_days > 0)
+        m->job_clock = gsl_ran_exponential(m->rng, f->per_job_mtbf_days * DAY_S);
     m->pool = f->spares;
     /* n_trace > 0: replay the trace instead of the Poisson process */
     arrivals_init(m, &m->outages, x->outages.enabled, x->outages.n_trace > 0,
@@ -881,6 +966,7 @@ static void teardown(sim *m)
     gsl_rng_free(m->rng);
     free(m->card_time);
     free(m->card_clock);
+    free(m->node_clock);
     free(m->repairs);
     free(m->committed);
 }

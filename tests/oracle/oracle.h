@@ -21,6 +21,7 @@ typedef struct {
     double compute_s, straggler_s, pause_s, fixed_s, save_s, lost_s;
     double restore_s, downtime_s, detection_s, spare_wait_s, eviction_s, requeue_s;
     double card_failures, outages, loss_spikes, saves, evictions, slow_cards, requeues;
+    double save_timeouts;
     int censored; /* 1: still running at horizon_s; wall_s = horizon_s */
 } oracle_result;
 

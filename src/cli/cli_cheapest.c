@@ -1,0 +1,172 @@
+/* cli_cheapest.c - `trainmc cheapest`: the cheapest plan (card count,
+ * checkpoint interval, spares, sync or async saves) whose P(deadline) meets
+ * a target, searched under common random numbers and confirmed on fresh
+ * replicas. The logic is in cheapest.h, the report in cheapest_output.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cheapest.h"
+#include "cheapest_output.h"
+#include "cli.h"
+#include "finishable.h"
+#include "options.h"
+#include "plan.h"
+#include "ranks.h"
+
+#define DEFAULT_TARGET "deadline.probability>=0.9"
+
+static const tmc_cli_command command = {
+    "cheapest", TMC_CLI_CHEAPEST, "EXPERIMENT.json",
+    "usage: trainmc cheapest EXPERIMENT.json [--target P] [--lever KEY=VALUES ...]\n"
+    "                        [--async-copy-s S] [options]\n"
+    "\n"
+    "Find the plan of lowest expected cost (money with a cost section, else\n"
+    "card-hours) whose P(T <= deadline) meets the target (default 0.9), over several\n"
+    "levers at once: job.cards=LO:HI (default half to twice the experiment's), the\n"
+    "experiment's checkpoint interval key, failures.spares (lists V1,V2,... or\n"
+    "START:STOP:STEP) and checkpoint.mode=sync,async. Per combination of the other\n"
+    "levers, 5 card counts across the range, then bisection to the fewest cards that\n"
+    "meet; every plan runs the same replicas and seed (common random numbers). The 3\n"
+    "cheapest plans that meet, each also with one card more, are re-run on fresh\n"
+    "replicas and the cheapest that meets there is chosen. Print it with its cost and\n"
+    "P and their 95 % intervals, and the cost-probability frontier of the plans run.\n"};
+
+/* The run's state, for the exit paths. */
+typedef struct {
+    const tmc_cli_options *o;
+    tmc_cheapest *c;
+    int threads;
+    int show;         /* progress bar */
+    tmc_outfile json; /* --json */
+    tmc_outfile plot; /* --plot */
+} cheapest_run;
+
+/* A tmc_cheapest_check_fn (ctx: the options): a plan that does not fit in
+ * memory (unless --force) or cannot finish is refused, and counts as a
+ * miss; nothing is printed (the report says why). */
+static int check_plan(const tmc_sweep_setting *s, void *ctx, char *why, size_t n)
+{
+    const tmc_cli_options *o = ctx;
+    if (!o->force && tmc_plan_feasibility(&s->x, why, n) == 0)
+        return 1;
+    return tmc_finishable_check(&s->x, why, n) != 0;
+}
+
+/* Load the experiment and the levers, check the experiment as given (its
+ * memory line first). 0, or 2 with a message. */
+static int load(cheapest_run *cr, const tmc_sweep_target *target)
+{
+    const tmc_cli_options *o = cr->o;
+    tmc_error err = {""};
+    int rc = tmc_cheapest_load(cr->c, o->experiment, o->sets, o->n_sets, target,
+                               o->search_levers, o->n_search_levers, o->async_copy_s, &err)
+                 ? 2 : 0;
+    /* a rank that cannot read the file fails every rank (ranks.h) */
+    if ((rc = tmc_ranks_agree(rc, &err))) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return rc;
+    }
+    const tmc_experiment *x = &cr->c->base.x;
+    if ((rc = tmc_cli_check_same_experiment(x, o->experiment)) ||
+        (rc = tmc_cli_check_feasible(x, NULL, 1)))
+        return rc;
+    cr->threads = o->threads ? (int)o->threads : tmc_runner_default_threads();
+    cr->show = !o->quiet && isatty(STDERR_FILENO);
+    return 0;
+}
+
+/* --json and --plot, opened before any simulation: the picture must be
+ * FILE.svg, and not the JSON's file. 0, or 2 with a message. */
+static int open_outputs(cheapest_run *cr)
+{
+    const char *p = cr->o->plot_path, *j = cr->o->json_path;
+    const tmc_experiment *x = &cr->c->base.x;
+    struct stat a, b;
+    size_t n = p ? strlen(p) : 0;
+    if (p && (n <= 4 || strcasecmp(p + n - 4, ".svg") != 0)) {
+        fprintf(stderr, "trainmc: --plot %s: the file must end in .svg (the picture is SVG)\n",
+                p);
+        return 2;
+    }
+    if (p && j && (!strcmp(p, j) || (!stat(p, &a) && !stat(j, &b) && a.st_dev == b.st_dev &&
+                                     a.st_ino == b.st_ino))) {
+        fprintf(stderr, "trainmc: --json and --plot name the same file: %s\n", p);
+        return 2;
+    }
+    int rc = j ? tmc_cli_open_output(&cr->json, j, x) : 0;
+    if (!rc && p && (rc = tmc_cli_open_output(&cr->plot, p, x)) && j)
+        tmc_output_abort(&cr->json);
+    return rc;
+}
+
+static void abort_outputs(cheapest_run *cr)
+{
+    if (cr->o->json_path)
+        tmc_output_abort(&cr->json);
+    if (cr->o->plot_path)
+        tmc_output_abort(&cr->plot);
+}
+
+/* The text, then --plot and --json. 0, or 1. */
+static int report(cheapest_run *cr, double elapsed_s)
+{
+    tmc_cheapest_report rep = {.c = cr->c, .threads = cr->threads, .elapsed_s = elapsed_s};
+    tmc_cheapest_output_text(stdout, &rep);
+    if (tmc_cli_check_stdout())
+        return 1;
+    if (cr->o->plot_path && tmc_cli_write_text(&cr->plot, tmc_cheapest_output_svg(&rep)))
+        return 1;
+    return cr->o->json_path ? tmc_cli_write_json(&cr->json, tmc_cheapest_output_json(&rep)) : 0;
+}
+
+static int cheapest(cheapest_run *cr)
+{
+    const tmc_cli_options *o = cr->o;
+    tmc_sweep_target target;
+    tmc_error err = {""};
+    if (tmc_cheapest_parse_target(o->target ? o->target : DEFAULT_TARGET, &target, &err))
+        return tmc_cli_usage_error("cheapest", "%s", err.msg);
+    int rc = load(cr, &target);
+    if (rc || (rc = open_outputs(cr)))
+        return rc;
+    tmc_cheapest_options co = {.threads = cr->threads,
+                               .progress = cr->show ? tmc_cli_progress_bar : NULL,
+                               .check = check_plan, .check_ctx = (void *)o};
+    tmc_cli_catch_stop_signals();
+    double t0 = tmc_cli_now_s();
+    rc = tmc_cheapest_run(cr->c, &co, &err);
+    if (rc) {
+        fprintf(stderr, "%strainmc: %s%s\n", rc == TMC_RUNNER_STOPPED && cr->show ? "\n" : "",
+                err.msg, rc == TMC_RUNNER_STOPPED ? "; no results written" : "");
+        rc = rc == TMC_RUNNER_STOPPED ? 130 : 1;
+    } else {
+        rc = report(cr, tmc_cli_now_s() - t0);
+    }
+    if (rc)
+        abort_outputs(cr);
+    return rc;
+}
+
+int tmc_cli_cheapest(int argc, char **argv)
+{
+    tmc_cli_options o;
+    memset(&o, 0, sizeof o);
+    o.async_copy_s = NAN; /* not given */
+    int rc = tmc_cli_parse_options(&command, argc, argv, &o);
+    if (rc)
+        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    cheapest_run cr = {.o = &o, .c = calloc(1, sizeof *cr.c)};
+    if (!cr.c) {
+        fprintf(stderr, "trainmc: out of memory\n");
+        return 1;
+    }
+    rc = cheapest(&cr);
+    tmc_cheapest_free(cr.c);
+    free(cr.c);
+    return rc;
+}

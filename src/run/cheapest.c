@@ -1,0 +1,341 @@
+/* cheapest.c - the search for the cheapest plan that meets the target, its
+ * final comparison on fresh replicas and its frontier (cheapest.h). */
+#include "cheapest.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A new plan slot, zeroed. NULL with err if memory runs out. */
+static tmc_cheapest_plan *new_plan(tmc_cheapest *c, tmc_error *err)
+{
+    if (c->n_plans == c->cap_plans) {
+        int cap = c->cap_plans ? 2 * c->cap_plans : 64;
+        tmc_cheapest_plan *p = realloc(c->plans, (size_t)cap * sizeof *p);
+        if (!p) {
+            tmc_error_set(err, "out of memory for %d plans", cap);
+            return NULL;
+        }
+        c->plans = p;
+        c->cap_plans = cap;
+    }
+    tmc_cheapest_plan *p = &c->plans[c->n_plans];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+static int find_plan(const tmc_cheapest *c, int combo, long cards, int fresh)
+{
+    for (int i = 0; i < c->n_plans; i++) {
+        const tmc_cheapest_plan *p = &c->plans[i];
+        if (p->combo == combo && p->cards == cards && p->fresh == fresh)
+            return i;
+    }
+    return -1;
+}
+
+/* The plan's P and cost from its result; cost_k[n] (may be NULL): each
+ * replica's cost, from its completion days T_k in days[n]. */
+static void figures(const tmc_cheapest *c, const tmc_sweep_setting *s, tmc_cheapest_plan *p,
+                    const double *days, double *cost_k)
+{
+    tmc_cost_summary cs;
+    const tmc_summary *d = &p->result.days;
+    tmc_cost_summarize(&s->x, &s->cf, d, &cs);
+    tmc_sweep_estimate_metric(&p->result, TMC_SWEEP_PROBABILITY, &p->p, &p->p_lo, &p->p_hi);
+    p->meets = tmc_sweep_meets_target(&c->target, p->p);
+    double price = c->priced ? cs.price_per_card_hour : 1, fixed = c->priced ? cs.fixed : 0;
+    p->card_hours = cs.mean;
+    p->cards_held = cs.cards_held;
+    p->cost = fixed + price * cs.mean;
+    p->cost_se = price * cs.card_hours_per_day * d->se;
+    long n = s->x.monte_carlo.replicas;
+    for (long k = 0; cost_k && k < n; k++)
+        cost_k[k] = fixed + price * tmc_cost_card_hours(&cs, days[k]);
+}
+
+/* Simulate combination `combo` at `cards` on the search or the fresh
+ * replicas into a new plan (refused: not run, a miss); cost_k as figures.
+ * Its index into *index. 0, TMC_RUNNER_STOPPED or -1 with err. */
+static int simulate(tmc_cheapest *c, int combo, long cards, int fresh, double *cost_k,
+                    int *index, tmc_error *err)
+{
+    const tmc_cheapest_options *o = c->options;
+    long n = c->base.x.monte_carlo.replicas;
+    tmc_cheapest_plan *p = new_plan(c, err);
+    tmc_sweep_setting *s = malloc(sizeof *s);
+    double *days = malloc((size_t)n * sizeof *days), *restarts = malloc((size_t)n * sizeof *days);
+    int rc = !p ? -1 : !s || !days || !restarts ? tmc_error_set(err, "out of memory")
+                                                : tmc_cheapest_load_setting(c, combo, cards, s,
+                                                                            err);
+    if (!rc) {
+        p->combo = combo;
+        p->cards = cards;
+        p->fresh = fresh;
+        p->step_s = s->cf.step_s;
+        p->interval_steps = s->cf.interval_steps;
+        if (fresh)
+            s->x.monte_carlo.seed = c->fresh_seed;
+        p->refused = o->check && o->check(s, o->check_ctx, p->why, sizeof p->why);
+        if (!p->refused && !(rc = tmc_sweep_run_setting(s, o->threads, o->progress, NULL, NULL,
+                                                        days, restarts, &p->result, err)))
+            figures(c, s, p, days, cost_k);
+        p->cost = p->refused ? NAN : p->cost;
+    }
+    if (!rc)
+        *index = c->n_plans++;
+    free(s);
+    free(days);
+    free(restarts);
+    return rc;
+}
+
+/* A tmc_sweep_eval_fn over the cards of the combination being searched:
+ * P(deadline) on the search replicas (0 for a refused plan). */
+static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
+{
+    tmc_cheapest *c = ctx;
+    long cards = (long)value;
+    int i = find_plan(c, c->combo_now, cards, 0), rc = 0;
+    if (i < 0 && (rc = simulate(c, c->combo_now, cards, 0, NULL, &i, err))) {
+        c->failure = rc; /* tmc_sweep_bisect passes on -1 only */
+        return -1;
+    }
+    *metric = c->plans[i].refused ? 0 : c->plans[i].p;
+    return 0;
+}
+
+/* The search plan of combination i that meets at the lowest cost; -1: none. */
+static int cheapest_of(const tmc_cheapest *c, int i)
+{
+    int best = -1;
+    for (int j = 0; j < c->n_plans; j++) {
+        const tmc_cheapest_plan *p = &c->plans[j];
+        if (p->combo == i && !p->fresh && p->meets && !p->refused &&
+            (best < 0 || p->cost < c->plans[best].cost))
+            best = j;
+    }
+    return best;
+}
+
+/* The cost of combination combo at `cards` on the search replicas (+inf
+ * when it misses the target or is refused); 0, or as simulate. */
+static int cost_at(tmc_cheapest *c, long cards, double *cost, tmc_error *err)
+{
+    double m;
+    if (evaluate((double)cards, c, &m, err))
+        return c->failure;
+    const tmc_cheapest_plan *p = &c->plans[find_plan(c, c->combo_now, cards, 0)];
+    *cost = p->meets && !p->refused ? p->cost : INFINITY;
+    return 0;
+}
+
+/* The combination's cheapest plan that meets, from `fewest` cards up: the
+ * cost need not rise with the cards (a spare pool is held whatever their
+ * count, so it weighs less on more cards), so around the cheapest count
+ * run so far a ternary search on the integers narrows it, between its grid
+ * neighbours (the cost is smooth in the cards: common random numbers). */
+static int lowest_cost(tmc_cheapest *c, int i, long fewest, const long *grid, int g_n,
+                       tmc_error *err)
+{
+    long best = fewest, lo = fewest, hi;
+    double best_cost = INFINITY, c1 = INFINITY, c2 = INFINITY;
+    int rc = cost_at(c, fewest, &best_cost, err);
+    for (int g = 0; g < g_n && !rc; g++)
+        if (grid[g] > fewest && !(rc = cost_at(c, grid[g], &c1, err)) && c1 < best_cost)
+            best_cost = c1, best = grid[g];
+    hi = best;
+    for (int g = 0; g < g_n; g++) { /* best's grid neighbours, from `fewest` up */
+        if (grid[g] < best && grid[g] > lo)
+            lo = grid[g];
+        if (grid[g] > best && hi == best)
+            hi = grid[g];
+    }
+    while (!rc && hi - lo > 2) {
+        long m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        if ((rc = cost_at(c, m1, &c1, err)) || (rc = cost_at(c, m2, &c2, err)))
+            break;
+        if (c1 <= c2)
+            hi = m2;
+        else
+            lo = m1;
+    }
+    for (long n = lo; n <= hi && !rc; n++)
+        rc = cost_at(c, n, &c1, err);
+    c->combos[i].cheapest = cheapest_of(c, i);
+    return rc;
+}
+
+/* The coarse grid of combination i, then bisection between its last count
+ * that misses and its first that meets. 0, or as simulate. */
+static int search_combo(tmc_cheapest *c, int i, tmc_error *err)
+{
+    const tmc_cheapest_levers *l = &c->levers;
+    long lo = l->cards_lo, hi = l->cards_hi, grid[TMC_CHEAPEST_GRID];
+    int g_n = hi - lo + 1 < TMC_CHEAPEST_GRID ? (int)(hi - lo + 1) : TMC_CHEAPEST_GRID;
+    int first = -1, rc;
+    double m;
+    c->combo_now = i;
+    for (int g = 0; g < g_n; g++) {
+        grid[g] = lo + (long)llround((double)g * (double)(hi - lo) / (g_n - 1));
+        if (evaluate((double)grid[g], c, &m, err))
+            return c->failure;
+        if (first < 0 && tmc_sweep_meets_target(&c->target, m))
+            first = g;
+    }
+    if (first < 0)
+        return 0; /* no count in the range meets */
+    long found = grid[first];
+    if (first > 0) {
+        tmc_sweep_bracket b = {"job.cards", (double)grid[first - 1], (double)grid[first], 0};
+        tmc_sweep_bisection bis;
+        if ((rc = tmc_sweep_bisect(&c->target, &b, 1, evaluate, c, &bis, err)))
+            return rc < 0 ? c->failure : -1; /* both ends were run: 1 cannot happen */
+        found = (long)bis.found;
+    }
+    return lowest_cost(c, i, found, grid, g_n, err);
+}
+
+/* Search plans that meet, by cost: their indices into idx; the count. */
+static int list_meeting(const tmc_cheapest *c, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_plans; i++) {
+        const tmc_cheapest_plan *p = &c->plans[i];
+        if (p->fresh || !p->meets)
+            continue;
+        int j = n++;
+        for (; j > 0 && c->plans[idx[j - 1]].cost > p->cost; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    return n;
+}
+
+/* The finalists: the F cheapest plans that meet, each with its combination
+ * at one card more (within the range), re-run on the fresh replicas. */
+static int run_finalists(tmc_cheapest *c, tmc_error *err)
+{
+    long n = c->base.x.monte_carlo.replicas;
+    int *idx = malloc((size_t)c->n_plans * sizeof *idx), rc = 0;
+    c->finalist_cost = malloc((size_t)(2 * TMC_CHEAPEST_FINALISTS * n) * sizeof(double));
+    if (!idx || !c->finalist_cost) {
+        free(idx);
+        return tmc_error_set(err, "out of memory for %ld replicas", n);
+    }
+    int m = list_meeting(c, idx);
+    for (int f = 0; f < m && f < TMC_CHEAPEST_FINALISTS && !rc; f++)
+        for (long more = 0; more <= 1 && !rc; more++) {
+            const tmc_cheapest_plan *p = &c->plans[idx[f]];
+            long cards = p->cards + more;
+            int combo = p->combo, j;
+            if (cards > c->levers.cards_hi || find_plan(c, combo, cards, 1) >= 0)
+                continue;
+            rc = simulate(c, combo, cards, 1, c->finalist_cost + c->n_finalists * n, &j, err);
+            if (!rc)
+                c->finalists[c->n_finalists++] = j;
+        }
+    free(idx);
+    return rc;
+}
+
+/* The chosen plan (the cheapest finalist meeting the target on the fresh
+ * replicas), the next cheapest that does, and their CRN cost difference. */
+static int choose(tmc_cheapest *c, tmc_error *err)
+{
+    int best = -1, next = -1;
+    for (int f = 0; f < c->n_finalists; f++) {
+        const tmc_cheapest_plan *p = &c->plans[c->finalists[f]];
+        if (p->refused || !p->meets)
+            continue;
+        if (best < 0 || p->cost < c->plans[c->finalists[best]].cost) {
+            next = best;
+            best = f;
+        } else if (next < 0 || p->cost < c->plans[c->finalists[next]].cost) {
+            next = f;
+        }
+    }
+    c->chosen = best < 0 ? -1 : c->finalists[best];
+    c->runner_up = next < 0 ? -1 : c->finalists[next];
+    if (next < 0)
+        return 0;
+    long n = c->base.x.monte_carlo.replicas;
+    return tmc_sweep_compute_diff(c->finalist_cost + next * n, c->finalist_cost + best * n, n,
+                                  &c->runner_up_diff, err);
+}
+
+/* Mark the search plans no other beats on both counts: sorted by cost (then
+ * P, highest first), a plan is on the frontier when its P exceeds that of
+ * every cheaper one. */
+static int mark_frontier(tmc_cheapest *c, tmc_error *err)
+{
+    int *idx = malloc((size_t)c->n_plans * sizeof *idx), n = 0;
+    if (!idx)
+        return tmc_error_set(err, "out of memory");
+    for (int i = 0; i < c->n_plans; i++) {
+        const tmc_cheapest_plan *p = &c->plans[i];
+        if (p->fresh || p->refused)
+            continue;
+        int j = n++;
+        for (; j > 0; j--) {
+            const tmc_cheapest_plan *q = &c->plans[idx[j - 1]];
+            if (q->cost < p->cost || (q->cost == p->cost && q->p >= p->p))
+                break;
+            idx[j] = idx[j - 1];
+        }
+        idx[j] = i;
+    }
+    double best_p = -1;
+    for (int j = 0; j < n; j++) {
+        tmc_cheapest_plan *p = &c->plans[idx[j]];
+        p->frontier = p->p > best_p;
+        best_p = fmax(best_p, p->p);
+    }
+    free(idx);
+    return 0;
+}
+
+int tmc_cheapest_run(tmc_cheapest *c, const tmc_cheapest_options *o, tmc_error *err)
+{
+    int rc = 0;
+    c->options = o;
+    for (int i = 0; i < c->n_combos && !rc; i++)
+        rc = search_combo(c, i, err);
+    if (!rc)
+        rc = mark_frontier(c, err);
+    if (!rc)
+        rc = run_finalists(c, err);
+    if (!rc)
+        rc = choose(c, err);
+    c->options = NULL;
+    return rc;
+}
+
+int tmc_cheapest_list_closest(const tmc_cheapest *c, int *idx, int n)
+{
+    int m = 0;
+    for (int i = 0; i < c->n_plans; i++) {
+        const tmc_cheapest_plan *p = &c->plans[i];
+        if (p->fresh || p->refused)
+            continue;
+        int j = m < n ? m++ : n; /* n: past the end, dropped unless it moves in */
+        for (; j > 0; j--) {
+            const tmc_cheapest_plan *q = &c->plans[idx[j - 1]];
+            if (q->p > p->p || (q->p == p->p && q->cost <= p->cost))
+                break;
+            if (j < n)
+                idx[j] = idx[j - 1];
+        }
+        if (j < n)
+            idx[j] = i;
+    }
+    return m;
+}
+
+void tmc_cheapest_free(tmc_cheapest *c)
+{
+    free(c->plans);
+    free(c->finalist_cost);
+    c->plans = NULL;
+    c->finalist_cost = NULL;
+}

@@ -1,0 +1,156 @@
+/* cheapest.h - the cheapest plan that meets a deadline (issue 20, item 3,
+ * `trainmc cheapest`): a search over several levers at once - the card
+ * count, the checkpoint interval, the spare pool, sync or async saves - for
+ * the plan of lowest expected cost (cost.h: money with a cost section, else
+ * card-hours) whose P(T <= deadline) meets a target.
+ *
+ * Method. The levers other than the cards make a grid of combinations (at
+ * most TMC_CHEAPEST_MAX_COMBOS). For each, TMC_CHEAPEST_GRID card counts
+ * spread evenly over [cards_lo, cards_hi] are run, then the fewest cards
+ * that meet the target are found by bisection (tmc_sweep_bisect) between the
+ * last grid count that misses and the first that meets: within a
+ * combination the cost rises with the cards (the same work, plus the
+ * per-step time no card shares and the failures more cards bring), so its
+ * cheapest feasible plan is its fewest feasible cards. Every search
+ * evaluation runs the same replicas and seed (common random numbers, as
+ * `sweep`). The TMC_CHEAPEST_FINALISTS cheapest plans that meet, each with
+ * its combination at one card more, are then re-run on fresh replicas (seed
+ * XOR TMC_CHEAPEST_FRESH_BIT, the same fresh streams for all of them), and
+ * the chosen plan is the cheapest of those that meets the target there: its
+ * reported cost and P come from replicas that played no part in making it
+ * a finalist, so it is not chosen on its own noise. The card type cannot
+ * be searched: an experiment has no card type, only job.peak_flops and
+ * cost.card_hour_price (run once per type with --set; README).
+ *
+ * It prints nothing and never exits: src/cli/cli_cheapest.c is its client,
+ * src/io/cheapest_output.h its report. */
+#ifndef TMC_CHEAPEST_H
+#define TMC_CHEAPEST_H
+
+#include <stdint.h>
+
+#include "cost.h"
+#include "sweep.h"
+
+#define TMC_CHEAPEST_MAX_VALUES 16   /* values of one list lever */
+#define TMC_CHEAPEST_MAX_COMBOS 64   /* combinations of the levers other than cards */
+#define TMC_CHEAPEST_GRID 5          /* card counts of the coarse grid per combination */
+#define TMC_CHEAPEST_FINALISTS 3     /* cheapest plans re-run on fresh replicas */
+#define TMC_CHEAPEST_FRESH_BIT ((uint64_t)1 << 52) /* fresh seed = seed XOR this */
+#define TMC_CHEAPEST_MAX_OVERRIDES 5 /* "KEY=VALUE" per combination: interval, spares, 3 for the mode */
+#define TMC_CHEAPEST_OVERRIDE_LEN (TMC_SWEEP_KEY_LEN + 32)
+
+/* The levers and their values (a lever not named keeps the experiment's). */
+typedef struct {
+    long cards_lo, cards_hi;          /* job.cards: LO:HI, 1 <= LO < HI */
+    char interval_key[TMC_SWEEP_KEY_LEN]; /* the experiment's own interval key */
+    int n_intervals;
+    double intervals[TMC_CHEAPEST_MAX_VALUES];
+    int n_spares;
+    long spares[TMC_CHEAPEST_MAX_VALUES];
+    int n_modes;
+    int async[2];                     /* per mode value: 1 async, 0 sync */
+    double async_copy_s;              /* an async save's copy from a sync experiment; NAN: not given */
+    int named[4];                     /* which levers --lever named: cards, interval, spares, mode */
+} tmc_cheapest_levers;
+
+/* One combination of the levers other than the cards. */
+typedef struct {
+    int n_overrides;
+    char overrides[TMC_CHEAPEST_MAX_OVERRIDES][TMC_CHEAPEST_OVERRIDE_LEN]; /* "KEY=VALUE" */
+    char label[300];  /* "checkpoint.interval_s=900, failures.spares=1, async" or "as given" */
+    int cheapest;     /* the plan with the fewest cards meeting the target; -1: none */
+} tmc_cheapest_combo;
+
+/* One simulated plan: a combination at a card count, on the search
+ * replicas or the fresh ones. */
+typedef struct {
+    int combo;
+    long cards;
+    int fresh;             /* 1: the final comparison's fresh replicas */
+    int refused;           /* 1: not run (why): it does not fit or cannot finish; a miss */
+    char why[512];
+    double step_s;         /* closed form: the step time, s */
+    long interval_steps;   /* K */
+    tmc_sweep_result result;
+    double p, p_lo, p_hi;  /* P(T <= deadline) with its Wilson 95 % interval */
+    int meets;
+    double cost, cost_se;  /* expected money (card-hours when unpriced) and its se */
+    double card_hours;     /* expected card-hours */
+    long cards_held;       /* cards + spares */
+    int frontier;          /* search plans: no other is both cheaper and likelier */
+} tmc_cheapest_plan;
+
+/* Judge a setting before it runs; 0 to run it, else it is refused with
+ * why (does not fit in memory, cannot finish). */
+typedef int (*tmc_cheapest_check_fn)(const tmc_sweep_setting *s, void *ctx, char *why,
+                                     size_t n);
+
+typedef struct {
+    int threads;                 /* >= 1 */
+    tmc_progress_fn progress;    /* per simulation; NULL: none */
+    tmc_cheapest_check_fn check; /* NULL: run every setting */
+    void *check_ctx;
+} tmc_cheapest_options;
+
+/* The whole search (large: on the heap). */
+typedef struct {
+    tmc_sweep_target target;   /* deadline.probability>=P, P in (0, 1) */
+    const char *path;          /* borrowed, with sets */
+    const char *const *sets;
+    int n_sets;
+    tmc_sweep_base base;       /* the experiment as given (no key) */
+    tmc_cheapest_levers levers;
+    int priced;                /* 1: cost is money (a cost section), else card-hours */
+    uint64_t fresh_seed;
+    int n_combos;
+    tmc_cheapest_combo combos[TMC_CHEAPEST_MAX_COMBOS];
+    int n_plans, cap_plans;
+    tmc_cheapest_plan *plans;  /* every simulation, in the order made */
+    int n_finalists;
+    int finalists[2 * TMC_CHEAPEST_FINALISTS]; /* fresh plans, cheapest first */
+    double *finalist_cost;     /* [2 F x replicas]: per-replica cost on the fresh replicas */
+    int chosen, runner_up;     /* fresh plans; -1: none */
+    tmc_sweep_diff runner_up_diff; /* cost(runner_up) - cost(chosen), CRN */
+    tmc_sweep_bracket scratch_bracket;
+    tmc_sweep_base scratch;    /* the combination being searched */
+    const tmc_cheapest_options *options; /* during tmc_cheapest_run */
+    int combo_now;
+    int failure;               /* the last simulation's failure (TMC_RUNNER_STOPPED, -1) */
+} tmc_cheapest;
+
+/* Parse --target: a probability P in (0, 1), bare or as
+ * "deadline.probability>=P". Returns 0, or -1 with err = "--target TEXT:
+ * problem". */
+int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err);
+
+/* Load the experiment at path with sets[n_sets] (borrowed: --set, then
+ * --replicas and --seed) and the levers: lever[n_levers] are "KEY=VALUES"
+ * (--lever): job.cards=LO:HI (integers), the experiment's interval key and
+ * failures.spares with a list V1,V2,... or START:STOP:STEP,
+ * checkpoint.mode=sync,async (from a sync experiment async needs
+ * async_copy_s, the copy an async save blocks for, s; NAN: not given). A
+ * lever not named keeps the experiment's value; job.cards defaults to
+ * [ceil(N / 2), 2 N]. Every combination is loaded once to check its values.
+ * Returns 0, or -1 with err (a config message, or "--lever SPEC: problem"). */
+int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets, int n_sets,
+                      const tmc_sweep_target *target, const char *const *lever, int n_levers,
+                      double async_copy_s, tmc_error *err);
+
+/* The setting of combination `combo` at `cards` cards into *s. 0, or -1
+ * with err (the validation table's message). */
+int tmc_cheapest_load_setting(tmc_cheapest *c, int combo, long cards, tmc_sweep_setting *s,
+                              tmc_error *err);
+
+/* The search, the final comparison on fresh replicas and the frontier.
+ * Returns 0 (also when no plan meets: c->chosen is then -1),
+ * TMC_RUNNER_STOPPED with err, or -1 with err (memory). */
+int tmc_cheapest_run(tmc_cheapest *c, const tmc_cheapest_options *o, tmc_error *err);
+
+/* The search plans ordered for "the closest" when none meets: by P
+ * descending, then cost ascending; at most n into idx. Returns the count. */
+int tmc_cheapest_list_closest(const tmc_cheapest *c, int *idx, int n);
+
+void tmc_cheapest_free(tmc_cheapest *c);
+
+#endif

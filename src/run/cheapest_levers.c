@@ -1,0 +1,304 @@
+/* cheapest_levers.c - the target, the levers and their combinations of
+ * `trainmc cheapest` (cheapest.h). */
+#include "cheapest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CARDS, INTERVAL, SPARES, MODE };
+
+int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err)
+{
+    char *end;
+    double p = strtod(text, &end);
+    if (end != text && *end == '\0') { /* a bare probability */
+        memset(t, 0, sizeof *t);
+        t->metric = TMC_SWEEP_PROBABILITY;
+        t->at_least = 1;
+        t->value = p;
+        snprintf(t->text, sizeof t->text, "deadline.probability>=%.10g", p);
+    } else if (tmc_sweep_parse_target(text, t, err)) {
+        return -1;
+    } else if (t->metric != TMC_SWEEP_PROBABILITY || !t->at_least) {
+        return tmc_error_set(err, "--target %s: the cheapest plan is found subject to "
+                                  "deadline.probability>=P; give P or that form", text);
+    }
+    /* P = 0 is met by any plan and P = 1 by no finite sample's interval */
+    if (!(t->value > 0 && t->value < 1))
+        return tmc_error_set(err, "--target %s: P(deadline) %.10g is not a probability in "
+                                  "(0, 1)", text, t->value);
+    return 0;
+}
+
+/* "LO:HI", integers 1 <= LO < HI, into the card range. */
+static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
+{
+    char *end;
+    long lo = strtol(v, &end, 10), hi = -1;
+    if (end != v && *end == ':') {
+        const char *h = end + 1;
+        hi = strtol(h, &end, 10);
+        if (end == h)
+            hi = -1;
+    }
+    if (*end || lo < 1 || hi <= lo || hi > 10000000)
+        return tmc_error_set(err, "--lever %s: expected job.cards=LO:HI, integers with "
+                                  "1 <= LO < HI <= 1e7", spec);
+    l->cards_lo = lo;
+    l->cards_hi = hi;
+    return 0;
+}
+
+/* A list V1,V2,... or START:STOP:STEP of at most TMC_CHEAPEST_MAX_VALUES. */
+static int parse_list(const char *spec, const char *v, double *out, int *n, tmc_error *err)
+{
+    static double values[TMC_SWEEP_MAX_SETTINGS];
+    tmc_error why = {""};
+    if (tmc_sweep_parse_values(v, values, n, &why))
+        return tmc_error_set(err, "--lever %s: %s", spec, why.msg);
+    if (*n > TMC_CHEAPEST_MAX_VALUES)
+        return tmc_error_set(err, "--lever %s: %d values; at most %d", spec, *n,
+                             TMC_CHEAPEST_MAX_VALUES);
+    memcpy(out, values, (size_t)*n * sizeof *out);
+    return 0;
+}
+
+static int parse_spares(const char *spec, const char *v, tmc_cheapest_levers *l,
+                        const tmc_experiment *x, tmc_error *err)
+{
+    double d[TMC_CHEAPEST_MAX_VALUES];
+    if (!x->failures.enabled)
+        return tmc_error_set(err, "--lever %s: the experiment has no failures; spares change "
+                                  "nothing", spec);
+    if (parse_list(spec, v, d, &l->n_spares, err))
+        return -1;
+    for (int i = 0; i < l->n_spares; i++) {
+        if (d[i] != floor(d[i]) || d[i] < -1 || d[i] > 1e6)
+            return tmc_error_set(err, "--lever %s: %.10g is not a spare count (an integer "
+                                      "in [-1, 1e6])", spec, d[i]);
+        l->spares[i] = (long)d[i];
+    }
+    return 0;
+}
+
+static int parse_modes(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
+{
+    l->n_modes = 0;
+    for (const char *p = v;; p += strcspn(p, ",") + 1) {
+        size_t len = strcspn(p, ",");
+        int async = len == 5 && !strncmp(p, "async", 5);
+        if (!async && !(len == 4 && !strncmp(p, "sync", 4)))
+            return tmc_error_set(err, "--lever %s: expected checkpoint.mode=sync,async (or "
+                                      "one of them)", spec);
+        if (l->n_modes == 2 || (l->n_modes == 1 && l->async[0] == async))
+            return tmc_error_set(err, "--lever %s: a mode is named twice", spec);
+        l->async[l->n_modes++] = async;
+        if (p[len] == '\0')
+            return 0;
+    }
+}
+
+/* Which lever `key` is, for the experiment x; -1 with err if none. */
+static int classify(const char *spec, const char *key, const tmc_experiment *x,
+                    const char *interval_key, tmc_error *err)
+{
+    static const char *const names[] = {"job.cards", NULL, "failures.spares",
+                                        "checkpoint.mode"};
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(key, k == INTERVAL ? interval_key : names[k]))
+            return k;
+    (void)x;
+    if (!strncmp(key, "checkpoint.interval_", 20))
+        return tmc_error_set(err, "--lever %s: the experiment gives its interval as %s; "
+                                  "name that key", spec, interval_key);
+    return tmc_error_set(err, "--lever %s: not a lever; expected job.cards, %s, "
+                              "failures.spares or checkpoint.mode (the card type is not a key "
+                              "of an experiment: run once per type with --set)", spec,
+                         interval_key);
+}
+
+static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_experiment *x,
+                       tmc_error *err)
+{
+    char key[TMC_CHEAPEST_OVERRIDE_LEN];
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof key || !eq[1])
+        return tmc_error_set(err, "--lever %s: expected KEY=VALUES", spec);
+    snprintf(key, sizeof key, "%.*s", (int)(eq - spec), spec);
+    int k = classify(spec, key, x, l->interval_key, err);
+    if (k < 0)
+        return -1;
+    if (l->named[k])
+        return tmc_error_set(err, "--lever %s: %s is named twice", spec, key);
+    l->named[k] = 1;
+    const char *v = eq + 1;
+    switch (k) {
+    case CARDS:
+        return parse_cards(spec, v, l, err);
+    case INTERVAL:
+        return parse_list(spec, v, l->intervals, &l->n_intervals, err);
+    case SPARES:
+        return parse_spares(spec, v, l, x, err);
+    default:
+        return parse_modes(spec, v, l, err);
+    }
+}
+
+/* The levers not named: the experiment's own values. */
+static void default_levers(tmc_cheapest_levers *l, const tmc_experiment *x)
+{
+    if (!l->named[CARDS]) {
+        l->cards_lo = (x->job.cards + 1) / 2;
+        l->cards_hi = 2 * x->job.cards > l->cards_lo ? 2 * x->job.cards : l->cards_lo + 1;
+    }
+    if (!l->named[INTERVAL]) {
+        l->n_intervals = 1;
+        l->intervals[0] = x->checkpoint.interval_steps > 0 ? (double)x->checkpoint.interval_steps
+                                                           : x->checkpoint.interval_s;
+    }
+    if (!l->named[SPARES]) {
+        l->n_spares = 1;
+        l->spares[0] = x->failures.spares;
+    }
+    if (!l->named[MODE]) {
+        l->n_modes = 1;
+        l->async[0] = x->checkpoint.mode == TMC_SAVE_ASYNC;
+    }
+}
+
+/* "KEY=V" into o[TMC_CHEAPEST_OVERRIDE_LEN], V the shortest text that reads
+ * back as v (16.38, not 16.379999999999999). */
+static void format_assign(char *o, const char *key, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(o, TMC_CHEAPEST_OVERRIDE_LEN, "%s=%.0f", key, v);
+        return;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(o, TMC_CHEAPEST_OVERRIDE_LEN, "%s=%.*g", key, digits, v);
+        if (strtod(strchr(o, '=') + 1, NULL) == v)
+            return;
+    }
+}
+
+/* The overrides that switch x's saves to `async`: from sync, the copy
+ * blocks (async_copy_s) and the whole save is written in the background;
+ * from async, the write blocks. None when x is in that mode already. */
+static int mode_overrides(tmc_cheapest_combo *cb, int async, const tmc_cheapest_levers *l,
+                          const tmc_experiment *x, tmc_error *err)
+{
+    const tmc_checkpoint *cp = &x->checkpoint;
+    int was_async = cp->mode == TMC_SAVE_ASYNC;
+    if (async == was_async)
+        return 0;
+    if (async && isnan(l->async_copy_s))
+        return tmc_error_set(err, "--lever checkpoint.mode: the experiment's saves are "
+                                  "synchronous; give --async-copy-s S, the time an "
+                                  "asynchronous save blocks training (its write then takes "
+                                  "checkpoint.save_s)");
+    char(*o)[TMC_CHEAPEST_OVERRIDE_LEN] = cb->overrides + cb->n_overrides;
+    snprintf(o[0], sizeof o[0], "checkpoint.mode=%s", async ? "async" : "sync");
+    format_assign(o[1], "checkpoint.save_s", async ? l->async_copy_s : cp->write_s);
+    format_assign(o[2], "checkpoint.write_s", async ? cp->save_s : 0.0);
+    cb->n_overrides += 3;
+    return 0;
+}
+
+static void add_label(tmc_cheapest_combo *cb, const char *text)
+{
+    size_t used = strlen(cb->label);
+    snprintf(cb->label + used, sizeof cb->label - used, "%s%s", used ? ", " : "", text);
+}
+
+/* Combination i of the grid (the mode varies fastest). */
+static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
+{
+    const tmc_cheapest_levers *l = &c->levers;
+    const tmc_experiment *x = &c->base.x;
+    tmc_cheapest_combo *cb = &c->combos[i];
+    int m = i % l->n_modes, s = i / l->n_modes % l->n_spares;
+    int v = i / (l->n_modes * l->n_spares);
+    char text[TMC_CHEAPEST_OVERRIDE_LEN];
+    memset(cb, 0, sizeof *cb);
+    cb->cheapest = -1;
+    format_assign(text, l->interval_key, l->intervals[v]);
+    snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
+    if (l->named[INTERVAL])
+        add_label(cb, text);
+    if (x->failures.enabled) {
+        snprintf(text, sizeof text, "failures.spares=%ld", l->spares[s]);
+        snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
+        if (l->named[SPARES])
+            add_label(cb, text);
+    }
+    if (mode_overrides(cb, l->async[m], l, x, err))
+        return -1;
+    if (l->named[MODE])
+        add_label(cb, l->async[m] ? "async" : "sync");
+    if (!cb->label[0])
+        add_label(cb, "as given");
+    return 0;
+}
+
+int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets, int n_sets,
+                      const tmc_sweep_target *target, const char *const *lever, int n_levers,
+                      double async_copy_s, tmc_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->target = *target;
+    c->path = path;
+    c->sets = sets;
+    c->n_sets = n_sets;
+    c->chosen = c->runner_up = -1;
+    if (tmc_sweep_load_base(&c->base, path, sets, n_sets, NULL, 0, err) ||
+        tmc_sweep_check_replicas(&c->base, err))
+        return -1;
+    const tmc_experiment *x = &c->base.x;
+    tmc_cheapest_levers *l = &c->levers;
+    l->async_copy_s = async_copy_s;
+    snprintf(l->interval_key, sizeof l->interval_key, "%s",
+             x->checkpoint.interval_steps > 0 ? "checkpoint.interval_steps"
+                                              : "checkpoint.interval_s");
+    for (int i = 0; i < n_levers; i++)
+        if (parse_lever(lever[i], l, x, err))
+            return -1;
+    default_levers(l, x);
+    c->n_combos = l->n_intervals * l->n_spares * l->n_modes;
+    if (c->n_combos > TMC_CHEAPEST_MAX_COMBOS)
+        return tmc_error_set(err, "--lever: %d intervals x %d spare counts x %d modes = %d "
+                                  "combinations; at most %d", l->n_intervals, l->n_spares,
+                             l->n_modes, c->n_combos, TMC_CHEAPEST_MAX_COMBOS);
+    c->priced = x->cost.enabled;
+    c->fresh_seed = x->monte_carlo.seed ^ TMC_CHEAPEST_FRESH_BIT;
+    for (int i = 0; i < c->n_combos; i++) {
+        tmc_sweep_setting *s = malloc(sizeof *s);
+        int rc = !s ? tmc_error_set(err, "out of memory")
+                    : make_combo(c, i, err) ||
+                          tmc_cheapest_load_setting(c, i, l->cards_hi, s, err);
+        free(s);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+int tmc_cheapest_load_setting(tmc_cheapest *c, int combo, long cards, tmc_sweep_setting *s,
+                              tmc_error *err)
+{
+    const tmc_cheapest_combo *cb = &c->combos[combo];
+    const char *all[TMC_CHEAPEST_MAX_OVERRIDES + 80];
+    static const char *const cards_key[] = {"job.cards"};
+    if (c->n_sets + cb->n_overrides > (int)(sizeof all / sizeof all[0]))
+        return tmc_error_set(err, "too many overrides");
+    int n = 0;
+    for (int i = 0; i < c->n_sets; i++)
+        all[n++] = c->sets[i];
+    for (int i = 0; i < cb->n_overrides; i++)
+        all[n++] = cb->overrides[i];
+    double v = (double)cards;
+    if (tmc_sweep_load_base(&c->scratch, c->path, all, n, cards_key, 1, err))
+        return -1;
+    return tmc_sweep_load_setting(&c->scratch, &v, s, err);
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""`trainmc cheapest` against a case whose optimum is known by hand
+(tests/CMakeLists.txt: cli-cheapest). Usage: check_cheapest.py TRAINMC.
+
+No failures and no jitter: every replica takes exactly
+    wall(N, K) = S (F / (N peak eff) + comm) + ceil(S / K) c
+seconds, so P(deadline) is 0 or 1 and the cost is a closed form:
+    card-hours(N, K) = N wall(N, K) / 3600,  money = fixed + price card-hours.
+With S = 1000 steps, F / (peak eff) = 2400 card-seconds a step, comm = 1 s a
+step (no card shares it, so the cost rises with the cards), c = 10 s a save:
+    wall(N, K) = 2.4e6 / N + 1000 + 10 ceil(1000 / K).
+The deadline is 81,050 s (no reserve). K = 1000 (one save): 2.4e6 / N <=
+80,040 needs N >= 29.985, so 30 cards; K = 100 (ten saves): 2.4e6 / N <=
+79,950 needs N >= 30.019, so 31 cards. Their costs in card-hours:
+    30 x 81,010 / 3600 = 675.083,  31 x (77,419.35 + 1,100) / 3600 = 676.14,
+so the cheapest plan is 30 cards saving every 1000 steps: money 100 + 2 x
+675.083 = 1450.17. Below 30 cards every plan misses, so the frontier is the
+cheapest plan run (8 cards, K = 1000, P = 0) and the chosen one. Then bad
+input: exit 2, a clear message, no output file."""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+BIN = sys.argv[1]
+S, FLOP, PEAK, EFF, COMM, SAVE = 1000, 1.2e15, 1e12, 0.5, 1.0, 10.0
+DEADLINE_S, PRICE, FIXED = 81050.0, 2.0, 100.0
+
+EXPERIMENT = {
+    "name": "cheapest-by-hand",
+    "job": {"steps": S, "cards": 32, "flop_per_step": FLOP, "peak_flops": PEAK,
+            "efficiency": EFF, "exposed_comm_s": COMM, "input_wait_s": 0},
+    "jitter": {"distribution": "normal", "cv": 0.0},
+    "failures": None,
+    "checkpoint": {"interval_steps": 1000, "save_s": SAVE, "restore_s": 100},
+    "deadline": {"days": DEADLINE_S / 86400, "reserve_days": 0},
+    "cost": {"card_hour_price": PRICE, "fixed": FIXED},
+    "monte_carlo": {"replicas": 20, "seed": 1},
+}
+LEVERS = ["--lever", "job.cards=8:64", "--lever", "checkpoint.interval_steps=100,1000"]
+
+
+def wall(n, k):
+    return S * (FLOP / (n * PEAK * EFF) + COMM) + math.ceil(S / k) * SAVE
+
+
+def card_hours(n, k):
+    return n * wall(n, k) / 3600
+
+
+# the optimum, by hand (the docstring's arithmetic)
+BEST_N, BEST_K = 30, 1000
+BEST_COST = FIXED + PRICE * card_hours(BEST_N, BEST_K)
+
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(1.0, abs(b))
+
+
+def cheapest(tmp, *args):
+    out, svg = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.svg")
+    for f in (out, svg):
+        if os.path.exists(f):
+            os.remove(f)
+    p = subprocess.run([BIN, "cheapest", os.path.join(tmp, "x.json"), "--quiet", "--threads",
+                        "2", "--json", out, "--plot", svg, *args], capture_output=True,
+                       text=True)
+    doc = json.load(open(out)) if os.path.exists(out) else None
+    return p, doc, svg
+
+
+def interval_of(plan):
+    return int(next(o for o in plan["overrides"]
+                    if o.startswith("checkpoint.interval_steps=")).split("=")[1])
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    with open(os.path.join(tmp, "x.json"), "w") as f:
+        json.dump(EXPERIMENT, f)
+
+    # 1. the search against the hand optimum
+    p, doc, svg = cheapest(tmp, *LEVERS)
+    check(p.returncode == 0, f"exit {p.returncode}: {p.stderr}")
+    if doc:
+        ch = doc["chosen"]
+        check(doc["met"] and ch and ch["cards"] == BEST_N and interval_of(ch) == BEST_K,
+              f"chosen {ch and ch['plan']}; by hand {BEST_N} cards, K {BEST_K}")
+        check(ch and close(ch["cost"]["mean"], BEST_COST, 1e-6),
+              f"chosen cost {ch and ch['cost']['mean']}, by hand {BEST_COST}")
+        check(ch and ch["p_deadline"]["value"] == 1 and ch["replicas_stream"] == "fresh",
+              "the chosen plan's P comes from the fresh replicas")
+        fewest = {interval_of(c["cheapest"]): c["cheapest"]["cards"]
+                  for c in doc["combinations"]}
+        check(fewest == {1000: 30, 100: 31}, f"per interval {fewest}; by hand 30 and 31")
+        for pl in doc["plans"]:  # every plan's cost and P against the closed form
+            n, k = pl["cards"], interval_of(pl)
+            check(close(pl["card_hours"], card_hours(n, k), 1e-6),
+                  f"{pl['plan']}: {pl['card_hours']} card-hours, by hand {card_hours(n, k)}")
+            check(pl["meets"] == (wall(n, k) <= DEADLINE_S), f"{pl['plan']}: meets")
+        front = sorted((pl["cards"], interval_of(pl)) for pl in doc["plans"] if pl["frontier"])
+        check(front == [(8, 1000), (30, 1000)], f"frontier {front}")
+        check(doc["seed"] != doc["fresh_seed"], "fresh replicas use another seed")
+    check("Chosen plan: job.cards=30, checkpoint.interval_steps=1000" in p.stdout,
+          f"text: {p.stdout}")
+    try:
+        root = ET.parse(svg).getroot()
+        classes = [e.get("class") for e in root.iter()]
+        check(classes.count("chosen") == 1 and classes.count("frontier") == 2,
+              f"svg marks: {classes.count('chosen')} chosen, {classes.count('frontier')} frontier")
+    except (OSError, ET.ParseError) as e:
+        check(False, f"svg: {e}")
+
+    # 2. no plan meets: said clearly, the closest shown, exit 0
+    p, doc, _ = cheapest(tmp, *LEVERS, "--set", "deadline.days=0.3")
+    check(p.returncode == 0 and "No plan meets" in p.stdout and doc and not doc["met"]
+          and doc["chosen"] is None and len(doc["closest"]) == 3,
+          f"unmet: exit {p.returncode}, {p.stdout}")
+
+    # 3. bad input: exit 2, the problem named, no output file
+    for args, message in [(["--bogus"], "--bogus"),
+                          (["--lever", "job.cards=64:8"], "1 <= LO < HI"),
+                          (["--lever", "job.cards=8"], "job.cards=LO:HI"),
+                          (["--lever", "checkpoint.interval_steps=5:1:1"], "--lever"),
+                          (["--target", "1.5"], "not a probability in (0, 1)"),
+                          (["--target", "0"], "not a probability in (0, 1)"),
+                          (["--target", "completion_days.mean<=3"], "deadline.probability>=P"),
+                          (["--lever", "job.foo=1,2"], "not a lever"),
+                          (["--lever", "checkpoint.interval_s=60"], "name that key"),
+                          (["--lever", "failures.spares=0,1"], "no failures"),
+                          (["--lever", "checkpoint.mode=sync,async"], "--async-copy-s"),
+                          (["--lever", "job.cards=8:9", "--lever", "job.cards=8:9"],
+                           "named twice")]:
+        p, doc, svg = cheapest(tmp, *args)
+        check(p.returncode == 2 and message in p.stderr and doc is None
+              and not os.path.exists(svg), f"{args}: exit {p.returncode}, {p.stderr!r}")
+
+for f in failures:
+    print("check_cheapest:", f, file=sys.stderr)
+sys.exit(1 if failures else 0)
