@@ -3,7 +3,8 @@
 # tables and SVG plots (gnuplot). Every figure in a report comes from a
 # trainmc run made here, with fixed seeds, so a rerun with the same trainmc
 # writes the same files. reports/performance.md is not made here (it comes
-# from the benchmark: build/tests/trainmc_bench --out reports/performance.md).
+# from the benchmark: build/tests/trainmc_bench --out reports/performance.md),
+# nor reports/scale-up.md (bash reports/make_scale_up.sh, about 6 minutes).
 #
 #   bash reports/make_reports.sh [--quick] [--out DIR] [--trainmc PATH] [--seed S] [REPORT ...]
 #

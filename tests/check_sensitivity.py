@@ -7,8 +7,9 @@ No failures and no jitter: every replica takes exactly
 mu = flop / (cards peak efficiency), e the exposed communication, w the
 input wait, c the save, K the interval in steps (given in steps, so it does
 not move with the step). The link bandwidth b enters through e alone:
-e = e0 b0 / b with prefetch working, plus the ZeRO-3 link time
-V / b = m (d-1)/d (2 w_b + g_b) P / b with prefetch failed. So every end's
+e = e0 b0 / b with prefetch working; with prefetch failed the whole ZeRO-3
+link time instead (the part that never hides is part of its traffic),
+V / b = m (d-1)/d (2 w_b + g_b) P / b. So every end's
 T, its difference from the base, the swings and the rankings follow from
 the arithmetic below, not from trainmc; the differences are exact, so their
 common-random-number standard errors are 0. Then the compound case (the
@@ -38,7 +39,9 @@ def days(eff=EFF, wait=WAIT, save=SAVE, exposed=E0):
 
 
 def link(b, failed):
-    return E0 * B0 / b + (V / (b * 1e9) if failed else 0)
+    # prefetch failed: the whole link exposed, the part that never hides
+    # being part of its traffic
+    return V / (b * 1e9) if failed else E0 * B0 / b
 
 
 BASE = days()

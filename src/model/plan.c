@@ -101,7 +101,9 @@ static void plan_link(const tmc_experiment *x, double step_s, tmc_plan_link *l)
     l->micro_batches = tmc_plan_micro_batches(x->batch.sequences, x->job.cards);
     l->bytes = tmc_plan_link_bytes(&x->model, x->job.cards, l->micro_batches);
     l->link_s = l->bytes / (x->interconnect.link_gb_per_s * TMC_GB);
-    l->exposed_step_s = step_s + l->link_s;
+    /* the exposed communication is part of the link's traffic: when prefetch
+     * fails, the whole link is exposed instead of that part (issue 14) */
+    l->exposed_step_s = step_s - fmin(x->job.exposed_comm_s, l->link_s) + l->link_s;
 }
 
 /* ---------- deadline ---------- */

@@ -144,7 +144,8 @@ typedef struct {
     long micro_batches;      /* m per card per step */
     double bytes;            /* ZeRO-3 link volume per card per step, bytes */
     double link_s;           /* bytes / link bandwidth, s (12.0 at 48 cards) */
-    double exposed_step_s;   /* t_s + link_s: prefetch fails, the link is exposed (64.8) */
+    double exposed_step_s;   /* t_s - exposed comm + link_s: prefetch fails, the whole
+                                link is exposed in place of its exposed part (64.7) */
 } tmc_plan_link;
 
 typedef struct {

@@ -101,9 +101,10 @@ static void key_values(const tmc_sensitivity_key *k, double v, double *out)
     out[0] = v;
     if (k->kind == TMC_SENSITIVITY_KEY)
         return;
-    out[1] = k->e0 * k->b0 / v;
-    if (k->kind == TMC_SENSITIVITY_LINK_EXPOSED)
-        out[1] += k->link_bytes / (v * TMC_GB);
+    /* prefetch failed: the whole link is exposed, the part that never hides
+     * included (it is part of the link's traffic, issue 14) */
+    out[1] = k->kind == TMC_SENSITIVITY_LINK_EXPOSED ? k->link_bytes / (v * TMC_GB)
+                                                    : k->e0 * k->b0 / v;
 }
 
 /* Run r: the file with sets[n_sets], then k's keys at the input's value v

@@ -22,8 +22,8 @@
  * and the last ReduceScatter that never hide (0.08 -> 0.16 s at half the
  * design's 32 GB/s); with prefetch failed (the name with
  * TMC_SENSITIVITY_PREFETCH_FAILED) the whole ZeRO-3 link time is exposed
- * too, e0 b0 / b + V / b (V: tmc_plan_link_bytes; 12.03 s at 32 GB/s on the
- * design). Both need the experiment's model, batch and interconnect
+ * instead, V / b (V: tmc_plan_link_bytes, which holds the part that never
+ * hides; 12.03 s at 32 GB/s on the design). Both need the experiment's model, batch and interconnect
  * sections. It prints nothing and never exits: src/cli/cli_sensitivity.c is
  * its client, src/io/sensitivity_output.h its report. */
 #ifndef TMC_SENSITIVITY_H
@@ -45,7 +45,7 @@
 typedef enum {
     TMC_SENSITIVITY_KEY,     /* one experiment key */
     TMC_SENSITIVITY_LINK_HIDDEN, /* the link, prefetch working: exposed e0 b0 / b */
-    TMC_SENSITIVITY_LINK_EXPOSED /* the link, prefetch failed: e0 b0 / b + V / b */
+    TMC_SENSITIVITY_LINK_EXPOSED /* the link, prefetch failed: V / b */
 } tmc_sensitivity_kind;
 
 /* An input: its name and the keys a value of it sets. */
