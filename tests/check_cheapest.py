@@ -126,6 +126,19 @@ with tempfile.TemporaryDirectory() as tmp:
           and doc["chosen"] is None and len(doc["closest"]) == 3,
           f"unmet: exit {p.returncode}, {p.stdout}")
 
+    # 2b. refused plans (10-hour allocations cannot hold a 1000-step segment,
+    # about 80,000 s): every key a plan has, figures null, meets false
+    p, doc, _ = cheapest(tmp, *LEVERS, "--set",
+                         'time_limit={"wall_hours": 10, "at_limit": "lose"}')
+    refused = [pl for pl in (doc["plans"] if doc else []) if pl["refused"]]
+    check(p.returncode == 0 and refused, f"refusals: exit {p.returncode}, {p.stderr!r}")
+    keys = {"plan", "cards", "overrides", "replicas_stream", "refused", "step_s",
+            "interval_steps", "mean_days", "p_deadline", "meets", "cards_held", "card_hours",
+            "cost", "frontier"}
+    for pl in refused:
+        check(set(pl) == keys and pl["meets"] is False and pl["cost"] is None
+              and pl["frontier"] is False, f"refused plan {pl}")
+
     # 3. bad input: exit 2, the problem named, no output file
     for args, message in [(["--bogus"], "--bogus"),
                           (["--lever", "job.cards=64:8"], "1 <= LO < HI"),

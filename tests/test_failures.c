@@ -518,7 +518,8 @@ static void test_scale_rates(void **state)
     }
 }
 
-/* failures-1.12 */
+/* failures-1.12 (a node's g cards are one entry of the repair list, so
+ * taking spares costs the same whatever g) */
 static void test_node_spares(void **state)
 {
     (void)state;
@@ -536,7 +537,10 @@ static void test_node_spares(void **state)
     /* node at 20: the last 2, then the 2 earliest repairs (100 s): wait 80 */
     assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 20, 20, 4) - 80) < 1e-12);
     assert_int_equal(s.spares_left, 0);
-    assert_int_equal(s.n_repairs, 6); /* 2 at 100, 4 at 120 */
+    /* 2 cards at 100 (the first node's, 2 of its 4 taken), 4 at 120: two
+     * repairs of whole nodes */
+    assert_int_equal(s.n_repairs, 2);
+    assert_int_equal(s.repair_cards[0] + s.repair_cards[1], 6);
     /* a card at 150: all 6 back in the pool, one taken */
     assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 150, 150, 1) - 0) < 1e-12);
     assert_int_equal(s.spares_left, 5);

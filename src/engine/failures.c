@@ -1,7 +1,9 @@
 /* failures.c - lifetimes, causes and spares (failures.h).
  * Invariants: heap[0] is the earliest next-failure time of the N cards (a
  * min-heap over heap[0..N-1]); repairs[0..n_repairs-1] are the completion
- * times of repairs in progress, unordered (the pool is small). */
+ * times of repairs in progress, unordered, each of repair_cards[i] cards
+ * (a node's g cards are one repair, so the list stays as short as the
+ * failures in repair, whatever g). */
 #include "failures.h"
 
 #include <math.h>
@@ -125,6 +127,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->trace_next = 0;
     s->heap = NULL;
     s->repairs = NULL;
+    s->repair_cards = NULL;
     s->n_repairs = 0;
     s->spares_left = m->spares;
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
@@ -133,7 +136,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     /* the pool's cards plus those that just failed (a node's) can all be in repair */
     long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
     if (m->spares >= 0 &&
-        !(s->repairs = malloc((size_t)(m->spares + failed) * sizeof *s->repairs)))
+        (!(s->repairs = malloc((size_t)(m->spares + failed) * sizeof *s->repairs)) ||
+         !(s->repair_cards = malloc((size_t)(m->spares + failed) * sizeof *s->repair_cards))))
         return -1;
     if (m->kind == TMC_LIFETIME_TRACE)
         return trace_after(m, s, -1);
@@ -225,13 +229,20 @@ tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failu
     return u < card + m->node_rate ? TMC_SCOPE_NODE : TMC_SCOPE_JOB;
 }
 
+static void drop_repair(tmc_failure_state *s, long i)
+{
+    s->n_repairs--;
+    s->repairs[i] = s->repairs[s->n_repairs];
+    s->repair_cards[i] = s->repair_cards[s->n_repairs];
+}
+
 /* Repairs finished by time t return to the pool. */
 static void collect_repairs(tmc_failure_state *s, double t)
 {
     for (long i = 0; i < s->n_repairs;)
         if (s->repairs[i] <= t) {
-            s->repairs[i] = s->repairs[--s->n_repairs];
-            s->spares_left++;
+            s->spares_left += s->repair_cards[i];
+            drop_repair(s, i);
         } else {
             i++;
         }
@@ -257,20 +268,22 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
 {
     if (m->spares < 0)
         return 0;
-    double done = failed_at + repair_time(m, s, r); /* a node is repaired as one */
-    for (long i = 0; i < cards; i++)
-        s->repairs[s->n_repairs++] = done;
+    s->repairs[s->n_repairs] = failed_at + repair_time(m, s, r); /* a node: one repair */
+    s->repair_cards[s->n_repairs++] = cards;
     collect_repairs(s, t);
     long from_pool = s->spares_left < cards ? s->spares_left : cards;
     s->spares_left -= from_pool;
     double wait = 0;
-    for (long need = cards - from_pool; need > 0; need--) {
+    for (long need = cards - from_pool; need > 0;) {
         long first = 0; /* the pool is empty: the earliest repair, these cards' included */
         for (long i = 1; i < s->n_repairs; i++)
             if (s->repairs[i] < s->repairs[first])
                 first = i;
         wait = s->repairs[first] - t; /* the last taken is the latest */
-        s->repairs[first] = s->repairs[--s->n_repairs]; /* that card joins the job */
+        long take = s->repair_cards[first] < need ? s->repair_cards[first] : need;
+        need -= take; /* those cards join the job */
+        if ((s->repair_cards[first] -= take) == 0)
+            drop_repair(s, first);
     }
     return wait;
 }
@@ -279,5 +292,7 @@ void tmc_failures_end(tmc_failure_state *s)
 {
     free(s->heap);
     free(s->repairs);
+    free(s->repair_cards);
     s->heap = s->repairs = NULL;
+    s->repair_cards = NULL;
 }

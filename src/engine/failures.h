@@ -82,7 +82,8 @@ typedef enum { TMC_SCOPE_CARD = 0, TMC_SCOPE_NODE = 1, TMC_SCOPE_JOB = 2 } tmc_f
 typedef struct {
     int trace_next;  /* trace: index of the next failure time */
     double *heap;    /* next failure time of every card (non-exponential) */
-    double *repairs; /* completion times of repairs in progress (spares + 1 room) */
+    double *repairs; /* completion times of repairs in progress (room: spares + g) */
+    long *repair_cards; /* the cards each of them holds (g for a node's) */
     long n_repairs;
     long spares_left;
     double rate_scale;       /* this replica's failure rate over the model's (1, or a

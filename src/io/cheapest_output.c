@@ -250,8 +250,15 @@ static cJSON *json_plan(const tmc_cheapest *c, const tmc_cheapest_plan *p)
     for (int i = 0; i < cb->n_overrides; i++)
         cJSON_AddItemToArray(ov, cJSON_CreateString(cb->overrides[i]));
     cJSON_AddStringToObject(o, "replicas_stream", p->fresh ? "fresh" : "search");
-    if (p->refused) {
+    if (p->refused) { /* every key a run plan has, so a reader need not test for them */
+        static const char *const none[] = {"step_s", "interval_steps", "mean_days",
+                                           "p_deadline", "cards_held", "card_hours", "cost"};
         cJSON_AddStringToObject(o, "refused", p->why);
+        for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+            cJSON_AddNullToObject(o, none[i]);
+        cJSON_AddBoolToObject(o, "meets", 0);
+        if (!p->fresh)
+            cJSON_AddBoolToObject(o, "frontier", 0);
         return o;
     }
     cJSON_AddNullToObject(o, "refused");

@@ -24,20 +24,26 @@ static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err
     return 0;
 }
 
-/* A uniform duration m (1 +- sqrt(3) cv) must stay positive, and a save
+/* A uniform duration m (1 +- sqrt(3) cv) must stay positive; a gamma one
+ * needs cv >= 0.005, as jitter does (GSL's gamma quantile fails beyond
+ * shape 40,000, and the closed form integrates over it); and a save
  * timeout must leave some save a chance to finish (docs/model.md 3.12). */
 static int check_durations(const tmc_checkpoint *cp, const char *label, tmc_error *err)
 {
     const double max_cv = 1 / sqrt(3.0);
-    if (cp->duration_law == TMC_DURATION_UNIFORM)
-        for (int i = 0; i < 2; i++) {
-            double cv = i ? cp->restore_cv : cp->save_cv;
-            if (cv > max_cv)
-                return tmc_error_set(err, "%s: checkpoint.%s: %.10g is more than a uniform "
-                                          "duration allows (1/sqrt(3) = 0.57735: the "
-                                          "shortest would be negative)", label,
-                                     i ? "restore_cv" : "save_cv", cv);
-        }
+    for (int i = 0; i < 2; i++) {
+        double cv = i ? cp->restore_cv : cp->save_cv;
+        const char *key = i ? "restore_cv" : "save_cv";
+        if (cp->duration_law == TMC_DURATION_UNIFORM && cv > max_cv)
+            return tmc_error_set(err, "%s: checkpoint.%s: %.10g is more than a uniform "
+                                      "duration allows (1/sqrt(3) = 0.57735: the "
+                                      "shortest would be negative)", label, key, cv);
+        if (cp->duration_law == TMC_DURATION_GAMMA && cv > 0 && cv < 0.005)
+            return tmc_error_set(err, "%s: checkpoint.%s: %.10g is too small for a gamma law "
+                                      "(below 0.005 its quantiles cannot be computed "
+                                      "accurately); at so small a spread use the lognormal "
+                                      "law, or 0", label, key, cv);
+    }
     double shortest = cp->save_s;
     if (cp->save_cv > 0)
         shortest = cp->duration_law == TMC_DURATION_UNIFORM

@@ -65,8 +65,8 @@ static double at_quantile(double u, void *p)
 {
     const integrand *g = p;
     double c = g->mean_s * quantile(g->l, u);
-    if (!isfinite(c))
-        return 0; /* u = 0 or 1 exactly: a null set */
+    if (!isfinite(c)) /* u = 0 or 1 exactly is a null set; elsewhere GSL failed */
+        return u <= 0 || u >= 1 ? 0 : NAN;
     if (!g->busy)
         return exp(-g->rate * c);
     return g->rate > 0 ? -expm1(-g->rate * c) / g->rate : c;
@@ -87,7 +87,7 @@ static int expect_below(const integrand *g, double u_top, double *out)
     double err;
     int st = gsl_integration_qags(&f, 0, u_top, 1e-13, 1e-10, 200, w, out, &err);
     gsl_integration_workspace_free(w);
-    return st ? -1 : 0;
+    return st || !isfinite(*out) ? -1 : 0;
 }
 
 int tmc_durations_save_terms(const tmc_duration_law *l, double mean_s, double timeout_s,

@@ -84,10 +84,16 @@ static int saves_time_out(const tmc_experiment *x, const tmc_closed_form *cf, ch
     double q = cf->save_timeout_p;
     if (x->checkpoint.save_timeout_s <= 0 || !(q > 1 - 1 / TMC_FINISHABLE_MAX_DALY_FACTOR))
         return 0;
+    char attempts[64];
+    if (q < 1)
+        snprintf(attempts, sizeof attempts, "about %.3g attempts", 1 / (1 - q));
+    else
+        snprintf(attempts, sizeof attempts, "more attempts than a double holds");
     snprintf(why, n, "checkpoint.save_timeout_s: %.10g s: a save of mean %.6g s (cv %.3g) "
-             "runs past it with probability %.6g, so a segment needs about %.3g attempts; "
-             "lengthen the timeout or make saves faster", x->checkpoint.save_timeout_s,
-             x->checkpoint.save_s, x->checkpoint.save_cv, q, 1 / (1 - q));
+             "runs past it with probability %.6g (at most %.6g is run), so a segment needs "
+             "%s; lengthen the timeout or make saves faster", x->checkpoint.save_timeout_s,
+             x->checkpoint.save_s, x->checkpoint.save_cv, q,
+             1 - 1 / TMC_FINISHABLE_MAX_DALY_FACTOR, attempts);
     return 1;
 }
 
