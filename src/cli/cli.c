@@ -308,6 +308,17 @@ static int check_gnuplot(void)
     return 2;
 }
 
+/* Open the outputs asked for; on a failure, none is left open. */
+static int open_all(tmc_outfile *const file[], const char *const path[], int n,
+                    const tmc_experiment *x)
+{
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        if (path[i] && (rc = tmc_cli_open_output(file[i], path[i], x)))
+            tmc_cli_abort_outputs(file, path, i);
+    return rc;
+}
+
 int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
                          const char *const path[], int n, const tmc_experiment *x)
 {
@@ -315,10 +326,18 @@ int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
     for (int i = 0; i < n && !rc; i++)
         if (path[i] && !strcmp(flag[i], "plot") && !(rc = check_plot_path(path[i])))
             rc = check_gnuplot();
-    for (int i = 0; i < n && !rc; i++)
-        if (path[i] && (rc = tmc_cli_open_output(file[i], path[i], x)))
-            tmc_cli_abort_outputs(file, path, i);
-    return rc;
+    return rc ? rc : open_all(file, path, n, x);
+}
+
+int tmc_cli_open_json_svg(tmc_outfile *json, const char *json_path, tmc_outfile *svg,
+                          const char *svg_path, const tmc_experiment *x)
+{
+    tmc_outfile *const file[2] = {json, svg};
+    const char *const flag[2] = {"json", "plot"}, *const path[2] = {json_path, svg_path};
+    int rc = svg_path ? check_plot_path(svg_path) : 0;
+    if (!rc)
+        rc = check_distinct_outputs(flag, path, 2);
+    return rc ? rc : open_all(file, path, 2, x);
 }
 
 void tmc_cli_abort_outputs(tmc_outfile *const file[], const char *const path[], int n)

@@ -127,6 +127,13 @@ int tmc_cli_write_text(tmc_outfile *out, char *text);
 int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
                          const char *const path[], int n, const tmc_experiment *x);
 
+/* --json and a --plot that trainmc draws itself as SVG (no gnuplot): the
+ * plot's name ends in .svg, the two name different files, both opened
+ * (tmc_cli_open_output; paths NULL: not asked for). Returns 0, or 2 with a
+ * message and none left open; tmc_cli_abort_outputs removes them. */
+int tmc_cli_open_json_svg(tmc_outfile *json, const char *json_path, tmc_outfile *svg,
+                          const char *svg_path, const tmc_experiment *x);
+
 /* Remove the temporary files of the first n outputs asked for. */
 void tmc_cli_abort_outputs(tmc_outfile *const file[], const char *const path[], int n);
 

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cheapest.h"
@@ -84,32 +82,15 @@ static int load(cheapest_run *cr, const tmc_sweep_target *target)
  * FILE.svg, and not the JSON's file. 0, or 2 with a message. */
 static int open_outputs(cheapest_run *cr)
 {
-    const char *p = cr->o->plot_path, *j = cr->o->json_path;
-    const tmc_experiment *x = &cr->c->base.x;
-    struct stat a, b;
-    size_t n = p ? strlen(p) : 0;
-    if (p && (n <= 4 || strcasecmp(p + n - 4, ".svg") != 0)) {
-        fprintf(stderr, "trainmc: --plot %s: the file must end in .svg (the picture is SVG)\n",
-                p);
-        return 2;
-    }
-    if (p && j && (!strcmp(p, j) || (!stat(p, &a) && !stat(j, &b) && a.st_dev == b.st_dev &&
-                                     a.st_ino == b.st_ino))) {
-        fprintf(stderr, "trainmc: --json and --plot name the same file: %s\n", p);
-        return 2;
-    }
-    int rc = j ? tmc_cli_open_output(&cr->json, j, x) : 0;
-    if (!rc && p && (rc = tmc_cli_open_output(&cr->plot, p, x)) && j)
-        tmc_output_abort(&cr->json);
-    return rc;
+    return tmc_cli_open_json_svg(&cr->json, cr->o->json_path, &cr->plot,
+                                 cr->o->plot_path, &cr->c->base.x);
 }
 
 static void abort_outputs(cheapest_run *cr)
 {
-    if (cr->o->json_path)
-        tmc_output_abort(&cr->json);
-    if (cr->o->plot_path)
-        tmc_output_abort(&cr->plot);
+    tmc_outfile *const file[2] = {&cr->json, &cr->plot};
+    const char *const path[2] = {cr->o->json_path, cr->o->plot_path};
+    tmc_cli_abort_outputs(file, path, 2);
 }
 
 /* The text, then --plot and --json. 0, or 1. */

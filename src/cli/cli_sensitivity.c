@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -105,33 +103,15 @@ static int check_settings(sensitivity_run *sr)
  * FILE.svg, and not the JSON's file. 0, or 2 with a message. */
 static int open_outputs(sensitivity_run *sr)
 {
-    const tmc_cli_options *o = sr->o;
-    const tmc_experiment *x = &sr->s->base.setting.x;
-    const char *p = o->plot_path, *j = o->json_path;
-    struct stat a, b;
-    size_t n = p ? strlen(p) : 0;
-    if (p && (n <= 4 || strcasecmp(p + n - 4, ".svg") != 0)) {
-        fprintf(stderr, "trainmc: --plot %s: the file must end in .svg (the picture is SVG)\n",
-                p);
-        return 2;
-    }
-    if (p && j && (!strcmp(p, j) || (!stat(p, &a) && !stat(j, &b) && a.st_dev == b.st_dev &&
-                                     a.st_ino == b.st_ino))) {
-        fprintf(stderr, "trainmc: --json and --plot name the same file: %s\n", p);
-        return 2;
-    }
-    int rc = j ? tmc_cli_open_output(&sr->json, j, x) : 0;
-    if (!rc && p && (rc = tmc_cli_open_output(&sr->plot, p, x)) && j)
-        tmc_output_abort(&sr->json);
-    return rc;
+    return tmc_cli_open_json_svg(&sr->json, sr->o->json_path, &sr->plot,
+                                 sr->o->plot_path, &sr->s->base.setting.x);
 }
 
 static void abort_outputs(sensitivity_run *sr)
 {
-    if (sr->o->json_path)
-        tmc_output_abort(&sr->json);
-    if (sr->o->plot_path)
-        tmc_output_abort(&sr->plot);
+    tmc_outfile *const file[2] = {&sr->json, &sr->plot};
+    const char *const path[2] = {sr->o->json_path, sr->o->plot_path};
+    tmc_cli_abort_outputs(file, path, 2);
 }
 
 /* The text, then --plot and --json. 0, or 1. */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "svg.h"
+
 #define WIDTH 900
 #define HEIGHT 560
 #define LEFT 80
@@ -17,18 +19,6 @@
 #define BOTTOM 70
 #define FRONTIER_COLOUR "#1f77b4"
 #define CHOSEN_COLOUR "#d62728"
-
-static void put_text(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-}
 
 typedef struct {
     double lo, hi; /* cost range */
@@ -153,7 +143,7 @@ static void heading(FILE *f, const tmc_cheapest *c)
                                 "replicas a plan", c->base.x.name, c->target.value,
              c->base.x.monte_carlo.replicas);
     fputs("<text x=\"20\" y=\"24\" font-size=\"14\" font-weight=\"bold\">", f);
-    put_text(f, text);
+    tmc_svg_put_text(f, text);
     fprintf(f, "</text>\n<circle cx=\"26\" cy=\"42\" r=\"3\" fill=\"#aaaaaa\"/>"
                "<text x=\"34\" y=\"46\">a plan run (search seed)</text>\n"
                "<circle cx=\"206\" cy=\"42\" r=\"4\" fill=\"%s\"/><text x=\"214\" y=\"46\">"
@@ -168,7 +158,7 @@ static void heading(FILE *f, const tmc_cheapest *c)
     char label[400];
     tmc_cheapest_format_plan(c, &c->plans[c->chosen], label, sizeof label);
     fprintf(f, "<text x=\"20\" y=\"66\" fill=\"%s\">chosen: ", CHOSEN_COLOUR);
-    put_text(f, label);
+    tmc_svg_put_text(f, label);
     fputs("</text>\n", f);
 }
 

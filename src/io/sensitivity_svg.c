@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "svg.h"
+
 #define WIDTH 1000
 #define ROW 40          /* px per input */
 #define TOP 70          /* px above the first panel: title and legend */
@@ -17,19 +19,6 @@
 #define CHAR_PX 7.0     /* width of a character of the 12 px labels, about */
 #define LOW_COLOUR "#1f77b4"
 #define HIGH_COLOUR "#ff7f0e"
-
-/* s with the XML specials escaped. */
-static void put_text(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-}
 
 /* A panel's horizontal scale: [lo, hi] onto [x0, x1] px. */
 typedef struct {
@@ -77,7 +66,7 @@ static void axis(FILE *f, const scale *sc, double y, const char *label)
     }
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", 0.5 * (sc->x0 + sc->x1),
             y + 36);
-    put_text(f, label);
+    tmc_svg_put_text(f, label);
     fputs("</text>\n", f);
 }
 
@@ -88,7 +77,7 @@ static void bar(FILE *f, const scale *sc, const char *name, int high, double d, 
 {
     double x0 = px(sc, 0), x1 = px(sc, d), top = y + (high ? ROW / 2.0 : 5);
     fprintf(f, "<rect class=\"bar %s\" data-input=\"", high ? "high" : "low");
-    put_text(f, name);
+    tmc_svg_put_text(f, name);
     fprintf(f, "\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\"/>\n",
             fmin(x0, x1), top, fabs(x1 - x0), ROW / 2.0 - 5, high ? HIGH_COLOUR : LOW_COLOUR);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"%s\">%.4g</text>\n",
@@ -109,14 +98,14 @@ static double panel(FILE *f, const tmc_sensitivity *s, int met, double label_px,
         snprintf(text, sizeof text, "mean completion time: T(end) - T(base), days; base "
                                     "%.4f days", b->mean);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">", label_px, y + 20);
-    put_text(f, text);
+    tmc_svg_put_text(f, text);
     fputs("</text>\n", f);
     y += PANEL_HEAD;
     for (int j = 0; j < s->n_ranked; j++, y += ROW) {
         const tmc_sensitivity_input *in = &s->inputs[s->by_days[j]];
         fprintf(f, "<g class=\"row\">\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
                 label_px - 8, y + ROW / 2.0 + 4);
-        put_text(f, in->key.name);
+        tmc_svg_put_text(f, in->key.name);
         fprintf(f, "</text>\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                    "stroke=\"#eeeeee\"/>\n", sc.x0, y + ROW, sc.x1, y + ROW);
         for (int e = 0; e < 2; e++)
@@ -144,7 +133,7 @@ static void heading(FILE *f, const tmc_sensitivity *s, double height)
                                 "replicas per setting, common random numbers", x->name,
              x->deadline.days, x->monte_carlo.replicas);
     fputs("<text x=\"20\" y=\"24\" font-size=\"14\" font-weight=\"bold\">", f);
-    put_text(f, text);
+    tmc_svg_put_text(f, text);
     fprintf(f, "</text>\n"
                "<rect x=\"20\" y=\"40\" width=\"14\" height=\"12\" fill=\"%s\"/>"
                "<text x=\"40\" y=\"51\">low end of the range</text>\n"
