@@ -15,6 +15,7 @@
 #   --csv with --target is refused; the one-key text table fits 100 columns;
 #   SIGTERM during a sweep, or a closed stdout, leaves neither output nor a
 #   temporary file.
+# - the text lists each setting's card-hours per run as in the JSON.
 set -u
 bin=$1
 experiments=$2
@@ -36,6 +37,22 @@ if ! cmp "$dir/t1.json" "$dir/t2.json"; then
 fi
 if cmp -s "$dir/t2.json" "$dir/s8.json"; then
   echo "seed 7 and seed 8 gave identical JSON" >&2
+  status=1
+fi
+# the text's card-hours per setting are the JSON's cost objects (issue 20)
+if ! python3 - "$dir/t1.txt" "$dir/t1.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read().split("Cost per run, mean (Young): card-hours\n")[1]
+rows = [l for l in text.splitlines()[:4]]
+doc = json.load(open(sys.argv[2]))
+for row, s in zip(rows, doc["settings"]):
+    c = s["cost"]["card_hours"]
+    want = "%.6g (%.6g), %d cards held" % (c["mean"], c["closed_form"], s["cost"]["cards_held"])
+    if not row.endswith(want):
+        sys.exit("cost line %r, JSON %r" % (row, want))
+PY
+then
+  echo "the text's cost lines differ from the JSON" >&2
   status=1
 fi
 # 4 settings, each with values, a difference and the run's keys

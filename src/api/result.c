@@ -187,6 +187,10 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
                              "P(T > deadline) alone; it cannot count deadline.max_restarts "
                              "(%ld): give one or the other", r->x.path,
                              r->x.deadline.max_restarts);
+    if (o->importance && r->x.elastic.enabled) /* no likelihood ratio for the thinning */
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: elastic.groups: elastic replica groups "
+                             "are not modelled with importance sampling; run without "
+                             "--importance", r->x.path);
     return TMC_OK;
 }
 

@@ -35,20 +35,29 @@
     TIME(spare_wait_s, "spare_wait", "waiting for spares")   /* a spare card or a repair */ \
     TIME(eviction_s, "evictions", "evicting slow cards")     /* restores that evict */      \
     TIME(requeue_s, "requeue_wait", "time-limit requeues")    /* waiting in the queue */   \
-    COUNT(card_failures, "card_failures", "card failures")                                  \
+    TIME(shrunk_s, "smaller_batch", "steps on fewer groups") /* elastic: committed steps' \
+        time beyond their progress (a step on g of G groups is worth g / G of one) */      \
+    COUNT(card_failures, "card_failures", "card failures") /* elastic: those that forced \
+        a global restart (fewer than min_groups groups up) */                               \
     COUNT(outages, "outages", "outages")                                                    \
     COUNT(loss_spikes, "loss_spikes", "loss spikes")                                        \
     COUNT(requeues, "requeues", "time-limit requeues")                                      \
+    COUNT(save_timeouts, "save_timeouts", "save timeouts")                                  \
     COUNT(saves, "saves", "committed saves")                                                \
     COUNT(steps_simulated, "steps_simulated", "steps simulated") /* committed or lost: \
         drawn one by one up to the one an interruption cuts (exact mode), or a whole        \
         segment at once (aggregated mode, no jitter) */                                     \
+    COUNT(group_failures, "group_failures", "group failures") /* elastic: those that took \
+        down their group only (no restart) */                                               \
+    COUNT(heals, "heals", "group heals")     /* elastic: groups that rejoined a live job */ \
+    COUNT(group_down_s, "group_down_s", "group-seconds down") /* elastic: summed over    \
+        groups, the time each was out of a running job (spare wait, heal, the rest of a   \
+        step), s */                                                                         \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \
     SUM(evictions)                                                                          \
     SUM(censored)          /* 1 if still running at the horizon: wall_s = horizon */       \
-    COUNT(save_timeouts, "save_timeouts", "save timeouts")                                  \
     /* Importance sampling (run/importance.h): the likelihood ratio w (1       \
      * without tilt) and its products with the miss indicator, and the         \
      * cross-entropy sums over the elite runs: w, w N_k (arrivals of process   \

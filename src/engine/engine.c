@@ -55,6 +55,11 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->evict_restore_s = x->slow_cards.eviction_restore_s >= 0
         ? x->slow_cards.eviction_restore_s : x->checkpoint.restore_s;
     tmc_processes_model(&e->processes, x, cf);
+    if (x->elastic.enabled) {
+        e->groups = x->elastic.groups;
+        e->min_groups = x->elastic.min_groups;
+        e->heal_s = x->elastic.heal_s;
+    }
     return tmc_stragglers_init(&e->stragglers, x, cf,
                                tmc_engine_mode(x) == TMC_MODE_AGGREGATED);
 }
@@ -72,6 +77,8 @@ tmc_mode tmc_engine_mode(const tmc_experiment *x)
     tmc_mode m = x->monte_carlo.mode;
     if (m != TMC_MODE_AUTO)
         return m;
+    if (x->elastic.enabled) /* a group's failure cuts a step: elastic.c */
+        return TMC_MODE_EXACT;
     double work = (double)x->monte_carlo.replicas * (double)x->job.steps;
     return work <= TMC_EXACT_BUDGET ? TMC_MODE_EXACT : TMC_MODE_AGGREGATED;
 }
@@ -83,8 +90,8 @@ void tmc_engine_free(tmc_engine *e)
 
 int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_wall_s)
 {
-    if (tmc_weights_check(&e->processes, theta))
-        return -1;
+    if (e->groups || tmc_weights_check(&e->processes, theta))
+        return -1; /* elastic groups: no likelihood ratio for the thinning */
     for (int k = 0; k < TMC_TILTS; k++)
         e->processes.tilt[k] = theta[k];
     e->processes.failures.tilt = theta[TMC_FAILURE];
@@ -292,7 +299,9 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     }
     out->slow_cards = (double)run.strag.slow;
     out->slow_runs = run.strag.slow > 0;
-    if (e->async)
+    if (e->groups)
+        tmc_elastic_run(&run);
+    else if (e->async)
         tmc_checkpoint_run_async(&run);
     else
         tmc_checkpoint_run_sync(&run);

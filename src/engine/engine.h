@@ -62,6 +62,9 @@ typedef struct {
     double evict_restore_s; /* the restore that evicts slow cards, s */
     tmc_straggler_model stragglers; /* the compute time of steps */
     tmc_process_model processes;    /* what interrupts the run */
+    long groups;            /* elastic replica groups G (elastic.c); 0: none */
+    long min_groups;        /* fewer groups up: a global restart */
+    double heal_s;          /* a rejoining group copies the weights this long, s */
     /* Read at segment boundaries and every TMC_STEPS_PER_STOP_CHECK steps:
      * tmc_engine_request_stop's flag unless tmc_engine_watch_stop names
      * another (a library caller's, trainmc.h). */
@@ -94,8 +97,8 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
 
 /* Tilt for importance sampling (weights.h states what theta holds), and set
  * the cross-entropy level in wall seconds (the deadline by default).
- * Returns 0, or -1 if the tilt is refused by tmc_weights_check (then e is
- * unchanged). */
+ * Returns 0, or -1 if the tilt is refused by tmc_weights_check or e has
+ * elastic groups (then e is unchanged). */
 int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_wall_s);
 
 /* Ask every running replica to stop soon (at its next segment boundary, or

@@ -64,4 +64,7 @@ void tmc_run_evict(tmc_run *run);
 void tmc_checkpoint_run_sync(tmc_run *run);
 void tmc_checkpoint_run_async(tmc_run *run);
 
+/* Elastic replica groups (elastic.c): run the replica to its end. */
+void tmc_elastic_run(tmc_run *run);
+
 #endif

@@ -166,6 +166,20 @@ typedef struct {
                           starts a new allocation (its limit counts from the restore) */
 } tmc_time_limit;
 
+/* Elastic replica groups (issue 14 item 6; torchft): the N cards form
+ * `groups` data-parallel replica groups of N / groups cards. A card failure
+ * takes down its group only; the others keep training on a smaller batch
+ * (a step with g of G groups up advances the run by g / G of a step); the
+ * group rejoins after its spare wait and heal_s (copying the weights from a
+ * live peer). Fewer than min_groups groups up: a global restart from the
+ * last commit (docs/simulation-semantics.md 9, docs/model.md 3.14). */
+typedef struct {
+    int enabled;
+    long groups;     /* G >= 2, divides job.cards */
+    long min_groups; /* [1, G], default 1: fewer groups up is a global restart */
+    double heal_s;   /* a rejoining group copies the weights for this long, s, >= 0 */
+} tmc_elastic;
+
 #define TMC_MAX_ROLLBACK 16
 
 /* Periodic pauses (issue 4): every `every_steps` steps, one card or all
@@ -317,6 +331,7 @@ typedef struct tmc_experiment {
     tmc_outages outages;
     tmc_loss_spikes loss_spikes;
     tmc_time_limit time_limit;
+    tmc_elastic elastic;
     tmc_pauses pauses;
     tmc_slow_cards slow_cards;
     tmc_deadline deadline;

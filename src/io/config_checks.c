@@ -240,7 +240,7 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
         check_replayed("loss_spikes", x->loss_spikes.enabled,
                        x->loss_spikes.mean_interval_days, x->loss_spikes.n_trace, label,
                        err) ||
-        check_deadline(x, label, err))
+        check_deadline(x, label, err) || tmc_cfg_check_elastic(x, label, err))
         return -1;
     return check_input_pipeline(x, label, err);
 }

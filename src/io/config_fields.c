@@ -117,6 +117,14 @@ static const field time_limit_fields[] = {
      limit_restart_choices},
 };
 
+/* G divides job.cards, min_groups <= G, and what elastic groups cannot be
+ * combined with: check_elastic (config_checks.c) */
+static const field elastic_fields[] = {
+    INT("groups", 2, 1e7, 1, 0, tmc_elastic, groups),
+    INT("min_groups", 1, 1e7, 0, 1, tmc_elastic, min_groups),
+    NUM("heal_s", 0, 1e7, 0, 0, 0, tmc_elastic, heal_s),
+};
+
 /* config_trace.c stores every section's trace through this one gap */
 _Static_assert(TMC_CFG_TRACE_GAP(tmc_outages) == TMC_CFG_TRACE_GAP(tmc_failures) &&
                TMC_CFG_TRACE_GAP(tmc_loss_spikes) == TMC_CFG_TRACE_GAP(tmc_failures),
@@ -239,6 +247,7 @@ static const section sections[] = {
     SEC("loss_spikes", spike_fields, loss_spikes, 0, 1, offsetof(tmc_loss_spikes, enabled), NULL),
     SEC("time_limit", time_limit_fields, time_limit, 0, 1, offsetof(tmc_time_limit, enabled),
         NULL),
+    SEC("elastic", elastic_fields, elastic, 0, 1, offsetof(tmc_elastic, enabled), NULL),
     SEC("pauses", pause_fields, pauses, 0, 1, offsetof(tmc_pauses, enabled), NULL),
     SEC("slow_cards", slow_fields, slow_cards, 0, 1, offsetof(tmc_slow_cards, enabled), NULL),
     SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),

@@ -47,7 +47,7 @@ typedef struct {
     const char *file_kind; /* a string value names a file of this kind, or NULL */
 } section;
 
-#define TMC_CFG_N_SECTIONS 20
+#define TMC_CFG_N_SECTIONS 21
 #define TMC_CFG_MAX_FIELDS 20
 
 /* In the order of the document's keys (after name, source, description),
@@ -171,5 +171,9 @@ int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const
 /* What one key's range cannot say: run once every section is read. */
 int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *label,
                       tmc_error *err);
+
+/* The elastic section against the rest (config_elastic.c): G divides the
+ * cards, min_groups <= G, and the features it cannot be combined with. */
+int tmc_cfg_check_elastic(const tmc_experiment *x, const char *label, tmc_error *err);
 
 #endif

@@ -72,24 +72,55 @@ static void text_closed_form(FILE *f, const tmc_report *r)
     fputc('\n', f);
 }
 
+/* Elastic groups' own closed form beside Young's and Daly's, which are
+ * the same cluster's checkpoint-restart (docs/model.md 3.14). */
+static void text_elastic(FILE *f, const tmc_report *r, double ov, double ov_se)
+{
+    tmc_elastic_form ef;
+    tmc_closed_form_elastic(r->x, r->cf, &ef);
+    if (!ef.enabled)
+        return;
+    fprintf(f, "%-22s Elastic %-16.3f %.4f +- %.4f  (groups up a fraction A = %.6f; "
+               "Young and Daly: the same cluster restarting from checkpoints)\n",
+            "completion T (days)", ef.completion_days, r->days->mean, r->days->se,
+            ef.availability);
+    char closed[32];
+    snprintf(closed, sizeof closed, "%.3f %%", 100 * ef.overhead);
+    fprintf(f, "%-22s Elastic %-16s %.3f %% +- %.3f %%%s\n", "overhead", closed, 100 * ov,
+            100 * ov_se,
+            ef.p_global > 0.01 ? "  (rough: fewer than min_groups groups up is not rare)"
+                               : "");
+}
+
+/* A closed-form figure: 3 decimals, or 4 significant digits past a
+ * million (Daly's wall time of a run that could never restart its way
+ * through, e.g. an elastic cluster's as checkpoint-restart, is 1e54 days). */
+static void closed_figure(char *buf, size_t n, double v, const char *unit)
+{
+    snprintf(buf, n, fabs(v) < 1e6 ? "%.3f%s" : "%.4g%s", v, unit);
+}
+
 static void text_comparison(FILE *f, const tmc_report *r)
 {
     const tmc_closed_form *cf = r->cf;
     const tmc_summary *d = r->days;
     double ov, ov_se;
     overhead(r, &ov, &ov_se);
-    char young[32], daly[32];
+    char young[32], daly[32], young_t[32], daly_t[32];
+    closed_figure(young_t, sizeof young_t, cf->completion_days, "");
+    closed_figure(daly_t, sizeof daly_t, cf->completion_days_daly, "");
     fprintf(f, "\n%-22s %-24s %s\n", "", "closed form", "simulated (+- 1 se)");
-    fprintf(f, "%-22s Young %-18.3f %.4f +- %.4f\n", "completion T (days)",
-            cf->completion_days, d->mean, d->se);
-    fprintf(f, "%-22s Daly  %.3f%s\n", "", cf->completion_days_daly,
+    fprintf(f, "%-22s Young %-18s %.4f +- %.4f\n", "completion T (days)", young_t, d->mean,
+            d->se);
+    fprintf(f, "%-22s Daly  %s%s\n", "", daly_t,
             cf->daly_exact ? "" : "             (approximate: the run goes beyond Daly's "
                                   "assumptions)");
-    snprintf(young, sizeof young, "%.3f %%", 100 * cf->overhead_young);
-    snprintf(daly, sizeof daly, "%.3f %%", 100 * cf->overhead_daly);
+    closed_figure(young, sizeof young, 100 * cf->overhead_young, " %");
+    closed_figure(daly, sizeof daly, 100 * cf->overhead_daly, " %");
     fprintf(f, "%-22s Young %-18s %.3f %% +- %.3f %%\n", "overhead", young, 100 * ov,
             100 * ov_se);
     fprintf(f, "%-22s Daly  %s\n", "", daly);
+    text_elastic(f, r, ov, ov_se);
     char label[48], closed[48];
     int meets = cf->completion_days <= r->x->deadline.days;
     long budget = r->x->deadline.max_restarts;
@@ -99,6 +130,11 @@ static void text_comparison(FILE *f, const tmc_report *r)
                  meets ? 1 - r->restarts->poisson_p_over : 0.0);
     else
         snprintf(closed, sizeof closed, "%s", meets ? "meets (Young)" : "misses (Young)");
+    tmc_elastic_form ef;
+    tmc_closed_form_elastic(r->x, cf, &ef);
+    if (ef.enabled && budget < 0) /* docs/model.md 3.14: the elastic run's own */
+        snprintf(closed, sizeof closed, "%s", ef.completion_days <= r->x->deadline.days
+                                                  ? "meets (Elastic)" : "misses (Elastic)");
     fprintf(f, "%-22s %-24s %.4f  [%.4f, %.4f] Wilson 95 %%\n", label, closed, d->p_met,
             d->ci_lo, d->ci_hi);
     if (budget >= 0)
@@ -420,6 +456,17 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddItemToObject(root, "split_days", json_split(r));
     cJSON_AddItemToObject(root, "closed_form", tmc_output_closed_form_json(r->cf));
     cJSON_AddItemToObject(root, "closed_form_warnings", json_assumptions(r));
+    tmc_elastic_form ef;
+    tmc_closed_form_elastic(r->x, r->cf, &ef);
+    if (ef.enabled) { /* docs/model.md 3.14 */
+        cJSON *el = cJSON_AddObjectToObject(root, "elastic_closed_form");
+        cJSON_AddNumberToObject(el, "group_up_s", ef.up_s);
+        cJSON_AddNumberToObject(el, "group_down_s", ef.down_s);
+        cJSON_AddNumberToObject(el, "availability", ef.availability);
+        cJSON_AddNumberToObject(el, "p_fewer_than_min_groups", ef.p_global);
+        cJSON_AddNumberToObject(el, "completion_days", ef.completion_days);
+        cJSON_AddNumberToObject(el, "overhead", ef.overhead);
+    }
     if (r->precision) {
         cJSON *p = cJSON_AddObjectToObject(root, "precision");
         cJSON_AddStringToObject(p, "target", r->precision->target->text);

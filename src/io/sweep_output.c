@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "csv.h"
 #include "output.h"
 
@@ -160,6 +161,26 @@ static void text_importance(FILE *f, const tmc_sweep_report *r)
     }
 }
 
+/* Each setting's card-hours per run (cards held x wall time) and, with a
+ * cost section, money, beside Young's (cost.h; issue 20): the mean, as in
+ * the JSON's per-setting cost object. */
+static void text_cost(FILE *f, const tmc_sweep_report *r)
+{
+    fprintf(f, "\nCost per run, mean (Young): card-hours%s\n",
+            r->base->x.cost.enabled ? "; money" : "");
+    for (int i = 0; i < r->n; i++) {
+        const tmc_sweep_setting *s = &r->settings[i];
+        tmc_cost_summary c;
+        tmc_cost_summarize(&s->x, &s->cf, &r->results[i].days, &c);
+        for (int a = 0; a < r->n_axes; a++)
+            fprintf(f, "%*.10g ", key_width(column_name(r, a)), s->value[a]);
+        fprintf(f, "%.6g (%.6g), %ld cards held", c.mean, c.closed_form, c.cards_held);
+        if (c.priced)
+            fprintf(f, "; %.6g (%.6g)", c.money_mean, c.money_closed_form);
+        fputc('\n', f);
+    }
+}
+
 void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
 {
     char what[300];
@@ -175,6 +196,7 @@ void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
     for (int i = 0; i < r->n; i++)
         text_row(f, r, i);
     text_legend(f, r);
+    text_cost(f, r);
     if (r->interval_axis >= 0)
         text_optimum(f, r);
     text_importance(f, r);

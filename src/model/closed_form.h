@@ -123,4 +123,33 @@ typedef struct {
 /* Fill *cf from a validated experiment. */
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf);
 
+/* Elastic replica groups (docs/model.md 3.14, closed_form_elastic.c). Each
+ * group alternates up (exponential, mean MTBF_card G / N) and down (its
+ * spare wait, heal_s and the rest of a step); by renewal-reward its
+ * availability is A = up / (up + down), the groups are independent while
+ * global restarts are rare, and the run progresses g / G of a step per
+ * step completed on g groups, a failure cutting the step under way. */
+typedef struct {
+    int enabled;
+    double up_s;            /* mean time a group is up, MTBF_card G / N, s */
+    double down_s;          /* mean time a group is out: spare wait (0 with unlimited
+                               spares, the repair mean R without, R P(Poisson(rate R) >
+                               spares) with a pool) + heal_s + t_s / 2, s */
+    double availability;    /* A = up / (up + down): the mean fraction of groups up */
+    double p_global;        /* P(fewer than min_groups of G up), Binomial(G, A): the
+                               closed form holds while this is small (<= 0.01) */
+    double wall_s;          /* S / E[rate(g)] + segments x save, g ~ Binomial(G, A),
+                               rate(g) = (g / G) lambda_g / (e^(lambda_g t_s) - 1),
+                               lambda_g = g (N / G) / MTBF_card (a failure cuts the
+                               step under way); times 1 + (tau / (2A) + r + D) / M_o
+                               for outages and spikes (M_o), s */
+    double completion_days; /* reserve + wall_s / 86400 */
+    double overhead;        /* wall_s / (S t_s) - 1 */
+} tmc_elastic_form;
+
+/* Fill *out from a validated experiment and its closed form (enabled = 0
+ * without an elastic section). */
+void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
+                             tmc_elastic_form *out);
+
 #endif

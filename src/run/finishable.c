@@ -97,6 +97,26 @@ static int saves_time_out(const tmc_experiment *x, const tmc_closed_form *cf, ch
     return 1;
 }
 
+/* Elastic groups (docs/model.md 3.14): judged by their own closed form,
+ * since a failure restarts the job only when too few groups are left:
+ * 1 when the progress it predicts is too slow (or none). */
+static int elastic_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, char *why,
+                            size_t n)
+{
+    tmc_elastic_form ef;
+    tmc_closed_form_elastic(x, cf, &ef);
+    double factor = ef.wall_s / cf->uninterrupted_s;
+    if (factor <= TMC_FINISHABLE_MAX_DALY_FACTOR)
+        return 0;
+    snprintf(why, n, "the run cannot finish in practice: each of the %ld elastic groups is up "
+             "a fraction %.4g of the time (up %.4g s, down %.4g s), so the expected wall time "
+             "is %.3g times the uninterrupted one (docs/model.md 3.14; the limit is %.0f); "
+             "shorten elastic.heal_s or the repairs, or use fewer groups",
+             x->elastic.groups, ef.availability, ef.up_s, ef.down_s, factor,
+             TMC_FINISHABLE_MAX_DALY_FACTOR);
+    return 1;
+}
+
 /* The reason of a run that cannot finish, given its closed form without
  * traces. 0 when it can. */
 static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experiment *y,
@@ -121,6 +141,8 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
                  x->checkpoint.write_s, cf->interval_s + x->checkpoint.save_s);
         return 1;
     }
+    if (x->elastic.enabled && x->elastic.min_groups < x->elastic.groups)
+        return elastic_too_slow(x, cf, why, n); /* min_groups = G: Daly's model below */
     double factor = cf->daly_wall_s / cf->uninterrupted_s;
     if (factor <= TMC_FINISHABLE_MAX_DALY_FACTOR)
         return 0;

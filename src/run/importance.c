@@ -23,6 +23,10 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
         "failures (only exponential lifetimes, a Poisson process, can be)",
         "outages (a replayed trace cannot be)", "loss spikes (a replayed trace cannot be)",
         "repair times (fixed ones cannot be)", "outage downtimes"};
+    if (e->groups) /* tmc_engine_tilt refuses them: no likelihood ratio for the thinning */
+        return tmc_error_set(err, "--importance: elastic replica groups (elastic.groups) "
+                                  "are not modelled with importance sampling; run without "
+                                  "--importance");
     for (int k = 0; k < TMC_TILTS; k++)
         if (theta[k] != 1 && !tmc_weights_tiltable(&e->processes, k))
             return tmc_error_set(err, "--importance: this experiment's %s cannot be tilted; "

@@ -236,6 +236,11 @@ int tmc_sweep_grid_run(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_e
                                   "cannot count deadline.max_restarts (%ld): give one or the "
                                   "other", g->base->x.path, g->base->x.deadline.max_restarts),
                TMC_SWEEP_GRID_INPUT;
+    if (o->importance && g->base->x.elastic.enabled) /* no likelihood ratio: elastic.c */
+        return tmc_error_set(err, "%s: elastic.groups: elastic replica groups are not "
+                                  "modelled with importance sampling; run without "
+                                  "--importance", g->base->x.path),
+               TMC_SWEEP_GRID_INPUT;
     int rc = o->precision ? run_precise(g, o, err) : run_all(g, o, err);
     return rc ? rc : compare(g, o->threads, now_s() - t0, err);
 }
