@@ -366,6 +366,25 @@ static void test_job_renewal(void **state)
     job_min_case(logn, 3, tmc_closed_form_job_mtbf_s(&y.failures, y.job.cards));
 }
 
+
+/* The card failures of replicas 0 .. n - 1 of x (run seed `seed`) into
+ * counts[n]. */
+static void failures_per_replica(const tmc_experiment *x, const tmc_closed_form *cf,
+                                 uint64_t seed, double *counts, int n)
+{
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, x, cf), 0);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    test_rngs_alloc(rng);
+    for (int i = 0; i < n; i++) {
+        tmc_replica o;
+        tmc_engine_run(&e, seed, (uint64_t)i, rng, &o);
+        counts[i] = o.card_failures;
+    }
+    test_rngs_free(rng);
+    tmc_engine_free(&e);
+}
+
 /* failures-1.10: 2,000 steps of 50 s, K = 1, free saves and restores, no
  * jitter: the exposure is 100,000 s plus the step each failure cuts (25 s
  * on average), so with 64 cards at a per-card MTBF of 64 x 10,000 s the
@@ -382,19 +401,7 @@ static void count_failures(double events, double *counts, int n)
     tmc_experiment x = test_parse(text);
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
-    tmc_engine e;
-    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
-    gsl_rng *rng[TMC_STREAM_COUNT];
-    for (int k = 0; k < TMC_STREAM_COUNT; k++)
-        rng[k] = gsl_rng_alloc(tmc_rng_pcg32);
-    for (int i = 0; i < n; i++) {
-        tmc_replica o;
-        tmc_engine_run(&e, 11, (uint64_t)i, rng, &o);
-        counts[i] = o.card_failures;
-    }
-    for (int k = 0; k < TMC_STREAM_COUNT; k++)
-        gsl_rng_free(rng[k]);
-    tmc_engine_free(&e);
+    failures_per_replica(&x, &cf, 11, counts, n);
 }
 
 /* failures-1.11: the exposure of failures-1.10, failures from `parts`. */
@@ -410,19 +417,7 @@ static void count_scoped(const char *parts, double *counts, int n)
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     assert_true(fabs(cf.rate_failures - 1e-4) < 1e-15);
-    tmc_engine e;
-    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
-    gsl_rng *rng[TMC_STREAM_COUNT];
-    for (int k = 0; k < TMC_STREAM_COUNT; k++)
-        rng[k] = gsl_rng_alloc(tmc_rng_pcg32);
-    for (int i = 0; i < n; i++) {
-        tmc_replica o;
-        tmc_engine_run(&e, 12, (uint64_t)i, rng, &o);
-        counts[i] = o.card_failures;
-    }
-    for (int k = 0; k < TMC_STREAM_COUNT; k++)
-        gsl_rng_free(rng[k]);
-    tmc_engine_free(&e);
+    failures_per_replica(&x, &cf, 12, counts, n);
 }
 
 static void moments_agree(const double *c, int n, double mean, double var, const char *what)

@@ -194,17 +194,10 @@ static void text_closest(FILE *f, const tmc_cheapest *c)
 
 static void text_frontier(FILE *f, const tmc_cheapest *c)
 {
-    int *idx = malloc((size_t)c->n_plans * sizeof *idx), n = 0;
+    int *idx = malloc((size_t)c->n_plans * sizeof *idx);
     if (!idx)
         return;
-    for (int i = 0; i < c->n_plans; i++) { /* by cost: insertion */
-        if (!c->plans[i].frontier)
-            continue;
-        int j = n++;
-        for (; j > 0 && c->plans[idx[j - 1]].cost > c->plans[i].cost; j--)
-            idx[j] = idx[j - 1];
-        idx[j] = i;
-    }
+    int n = tmc_cheapest_frontier_order(c, idx);
     fprintf(f, "\nFrontier (seed %llu): the %d of %d plans run that no other beats on both "
                "cost and P(deadline)\n", (unsigned long long)c->base.x.monte_carlo.seed, n,
             count_plans(c, 0));

@@ -87,17 +87,10 @@ static void axes(FILE *f, const tmc_cheapest *c, const scale *sc)
 /* The frontier's plans by cost, joined, each with its Wilson interval. */
 static void frontier(FILE *f, const tmc_cheapest *c, const scale *sc)
 {
-    int *idx = malloc((size_t)c->n_plans * sizeof *idx), n = 0;
+    int *idx = malloc((size_t)c->n_plans * sizeof *idx);
     if (!idx)
         return;
-    for (int i = 0; i < c->n_plans; i++) {
-        if (!c->plans[i].frontier)
-            continue;
-        int j = n++;
-        for (; j > 0 && c->plans[idx[j - 1]].cost > c->plans[i].cost; j--)
-            idx[j] = idx[j - 1];
-        idx[j] = i;
-    }
+    int n = tmc_cheapest_frontier_order(c, idx);
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
             FRONTIER_COLOUR);
     for (int k = 0; k < n; k++)

@@ -339,3 +339,17 @@ void tmc_cheapest_free(tmc_cheapest *c)
     c->plans = NULL;
     c->finalist_cost = NULL;
 }
+
+int tmc_cheapest_frontier_order(const tmc_cheapest *c, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_plans; i++) { /* by cost: insertion (the frontier is short) */
+        if (!c->plans[i].frontier)
+            continue;
+        int j = n++;
+        for (; j > 0 && c->plans[idx[j - 1]].cost > c->plans[i].cost; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    return n;
+}

@@ -153,4 +153,9 @@ int tmc_cheapest_list_closest(const tmc_cheapest *c, int *idx, int n);
 
 void tmc_cheapest_free(tmc_cheapest *c);
 
+/* The frontier's plans (tmc_cheapest_plan.frontier) by increasing cost:
+ * their indices into c->plans, written to idx (room for c->n_plans). Returns
+ * their count. The text's table and the plot's line both read it. */
+int tmc_cheapest_frontier_order(const tmc_cheapest *c, int *idx);
+
 #endif
