@@ -117,7 +117,7 @@ static void test_first_failure(void **state)
         double first[2000];
         for (int k = 0; k < 2000; k++) {
             tmc_failure_state s;
-            first[k] = tmc_failures_start(&m, &s, r, r);
+            first[k] = tmc_failures_start(&m, &s, r, r, 0);
             tmc_failures_end(&s);
         }
         /* the scale from the experiment's MTBF, not from the model under test */
@@ -143,7 +143,7 @@ static void test_first_failure(void **state)
     double first[2000], mtbf = x.failures.per_card_mtbf_days * TMC_DAY_S;
     for (int k = 0; k < 2000; k++) {
         tmc_failure_state st;
-        first[k] = tmc_failures_start(&m, &st, r, r);
+        first[k] = tmc_failures_start(&m, &st, r, r, 0);
         tmc_failures_end(&st);
     }
     double z = (gsl_stats_mean(first, 1, 2000) - mtbf) / (0.5 * mtbf / sqrt(2000));
@@ -282,7 +282,7 @@ static void test_renew_one_card(void **state)
     gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
     tmc_rng_pcg_seed(r, 320, 0);
     tmc_failure_state st;
-    double first = tmc_failures_start(&m, &st, r, r), before[8];
+    double first = tmc_failures_start(&m, &st, r, r, 0), before[8];
     for (int i = 0; i < 8; i++)
         before[i] = st.heap[i];
     tmc_failures_after(&m, &st, r, first);
@@ -525,7 +525,7 @@ static void test_node_spares(void **state)
     tmc_failure_state s;
     gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
     tmc_rng_pcg_seed(r, 330, 0);
-    assert_true(tmc_failures_start(&m, &s, r, r) >= 0);
+    assert_true(tmc_failures_start(&m, &s, r, r, 0) >= 0);
     /* node at 0, needed at 10 (after a detection delay): 4 of the 6 */
     assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 0, 10, 4) - 0) < 1e-12);
     assert_int_equal(s.spares_left, 2);
@@ -543,7 +543,7 @@ static void test_node_spares(void **state)
     tmc_failures_end(&s);
     /* no pool: the node waits for its own repair */
     m.spares = 0;
-    assert_true(tmc_failures_start(&m, &s, r, r) >= 0);
+    assert_true(tmc_failures_start(&m, &s, r, r, 0) >= 0);
     assert_true(fabs(tmc_failures_take_spare(&m, &s, r, 0, 0, 4) - 100) < 1e-12);
     assert_int_equal(s.n_repairs, 0);
     tmc_failures_end(&s);

@@ -8,6 +8,7 @@
 
 #include "api_internal.h"
 #include "engine.h"
+#include "forecast.h"
 #include "ranks.h"
 #include "result.h"
 #include "runner.h"
@@ -103,20 +104,131 @@ static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options
                                   o->progress_ctx, &out, &r->totals, err);
 }
 
-/* Completion days from wall seconds, their summary (on a sorted copy), and
- * the restarts' (which take runs over the budget out of P(deadline)). 0, or
- * -1 with err. */
+/* Completion days (days[n], replica order) from wall seconds, in place;
+ * their summary *d on sorted[n], a sorted copy, and the restarts' (which
+ * take runs over the budget out of P(deadline)). 0, or -1 with err. */
+static int summarize_days(const tmc_experiment *x, const tmc_closed_form *cf, double *days,
+                          double *sorted, const double *restarts, long n, tmc_summary *d,
+                          tmc_restarts *rs, tmc_error *err)
+{
+    for (long k = 0; k < n; k++)
+        days[k] = x->deadline.reserve_days + days[k] / TMC_DAY_S;
+    memcpy(sorted, days, (size_t)n * sizeof *sorted);
+    tmc_stats_summarize(sorted, n, x->deadline.days, d);
+    return tmc_restarts_summarize(restarts, days, n, x, cf, d, rs, err);
+}
+
+/* The run's summary (summarize_days). 0, or -1 with err. */
 static int summarize(tmc_result *r, tmc_error *err)
 {
     r->sorted_days = malloc((size_t)r->replicas * sizeof *r->sorted_days);
     if (!r->sorted_days)
         return tmc_error_set(err, "out of memory for %ld replicas", r->replicas);
-    for (long k = 0; k < r->replicas; k++)
-        r->completion_days[k] = r->x.deadline.reserve_days + r->completion_days[k] / TMC_DAY_S;
-    memcpy(r->sorted_days, r->completion_days, (size_t)r->replicas * sizeof *r->sorted_days);
-    tmc_stats_summarize(r->sorted_days, r->replicas, r->x.deadline.days, &r->days);
-    return tmc_restarts_summarize(r->restarts, r->completion_days, r->replicas, &r->x, &r->cf,
-                                  &r->days, &r->restart_summary, err);
+    return summarize_days(&r->x, &r->cf, r->completion_days, r->sorted_days, r->restarts,
+                          r->replicas, &r->days, &r->restart_summary, err);
+}
+
+/* 1 when a rate or a mean is drawn per replica (docs/model.md 3.11). */
+static int draws_rates(const tmc_experiment *x)
+{
+    const tmc_failures *f = &x->failures;
+    return (f->enabled && (f->mtbf_events > 0 || f->repair_events > 0)) ||
+           (x->outages.enabled && x->outages.mtbf_events > 0);
+}
+
+/* Replicas 0 .. n - 1 of x (a copy of the run's, rates as given) into
+ * *sum and *restarts; days[3 n]: wall or completion days, restarts, sorted. */
+static int run_plug_in_replicas(tmc_result *r, const tmc_experiment *x, double *days,
+                                const tmc_run_options *o, const volatile sig_atomic_t *stop,
+                                tmc_summary *sum, tmc_restarts *restarts, tmc_error *err)
+{
+    long n = r->replicas;
+    tmc_closed_form cf;
+    tmc_closed_form_compute(x, &cf);
+    tmc_engine e;
+    if (tmc_engine_init(&e, x, &cf))
+        return tmc_error_set(err, "out of memory building the engine");
+    tmc_engine_watch_stop(&e, stop);
+    tmc_runner_out out = {days, days + n, NULL};
+    tmc_replica totals;
+    int rc = tmc_runner_run_samples(&e, 0, n, x->monte_carlo.seed, o->threads, NULL, NULL,
+                                    &out, &totals, err);
+    tmc_engine_free(&e);
+    if (rc)
+        return rc;
+    return summarize_days(x, &cf, days, days + 2 * n, days + n, n, sum, restarts, err);
+}
+
+/* A forecast's point estimates (docs/model.md 3.15): the failure and
+ * outage rates at their posterior means, every rate then taken as exact. */
+static void take_rates_as_given(tmc_experiment *x)
+{
+    tmc_forecast_rate post, post_o;
+    tmc_forecast_failure_rate(x, &post);
+    tmc_forecast_outage_rate(x, &post_o);
+    if (x->progress.enabled) {
+        x->failures.per_card_mtbf_days /= post.mean;
+        x->failures.per_node_mtbf_days /= post.mean;
+        x->failures.per_job_mtbf_days /= post.mean;
+        x->outages.mean_interval_days /= post_o.mean;
+    }
+    x->failures.mtbf_events = x->failures.repair_events = x->outages.mtbf_events = 0;
+}
+
+/* A forecast whose failures or outages update a rate known from few
+ * events: the same replicas with the prior (nothing observed), so that the
+ * report shows how far the run's own events moved the forecast. */
+static int moved(const tmc_forecast_rate *r)
+{
+    return !r->exact && (r->shape != r->prior_shape || r->rate != r->prior_rate);
+}
+
+static int learns(const tmc_experiment *x)
+{
+    tmc_forecast_rate post, post_o;
+    tmc_forecast_failure_rate(x, &post);
+    tmc_forecast_outage_rate(x, &post_o);
+    return x->progress.enabled && (moved(&post) || moved(&post_o));
+}
+
+/* The plug-in figures beside the predictive ones (issue 15): when rates are
+ * drawn per replica, the same replicas again (same seed and replica
+ * numbers) with failures.mtbf_events, outages.mtbf_events and
+ * failures.repair_events at 0, i.e. every rate and mean taken as exact.
+ * Each drawn scale has a stream of its own, so every other draw of a
+ * replica is the same in both runs (common random numbers): the difference
+ * is the parameter uncertainty alone. With a precision target, the
+ * replicas the predictive run took. 0, or a runner code with err. */
+static int run_plug_in(tmc_result *r, const tmc_run_options *o,
+                       const volatile sig_atomic_t *stop, tmc_error *err)
+{
+    if (!draws_rates(&r->x))
+        return 0;
+    long n = r->replicas;
+    tmc_experiment *x = malloc(sizeof *x);
+    double *days = malloc(3 * (size_t)n * sizeof *days);
+    int rc = tmc_ranks_agree(x && days ? 0 : tmc_error_set(err, "out of memory for the "
+                                                                "plug-in run"), err);
+    if (!rc) {
+        *x = r->x;
+        take_rates_as_given(x);
+        x->monte_carlo.replicas = n;
+        rc = run_plug_in_replicas(r, x, days, o, stop, &r->plug_in_days,
+                                  &r->plug_in_restarts, err);
+    }
+    r->has_plug_in = rc == 0;
+    if (!rc && learns(&r->x)) {
+        *x = r->x;
+        x->progress.failures = x->progress.outages = 0;
+        x->progress.exposure_days = 0;
+        x->monte_carlo.replicas = n;
+        rc = run_plug_in_replicas(r, x, days, o, stop, &r->prior_days, &r->prior_restarts,
+                                  err);
+        r->has_prior = rc == 0;
+    }
+    free(x);
+    free(days);
+    return rc;
 }
 
 /* Importance sampling's tilt first (a bad one costs no finished work), the
@@ -164,7 +276,9 @@ static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_option
         .overrides = r->overrides, .n_overrides = list_overrides(r, given),
         .restarts = &r->restart_summary,
         .importance = o->importance ? &r->importance : NULL,
-        .precision = o->precision ? &r->precision_outcome : NULL};
+        .precision = o->precision ? &r->precision_outcome : NULL,
+        .plug_in = r->has_plug_in ? &r->plug_in_days : NULL,
+        .prior = r->has_prior ? &r->prior_days : NULL};
     return tmc_api_document_keep(&r->document, tmc_output_json(&r->report));
 }
 
@@ -182,6 +296,16 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known failure "
                              "rate; failures.mtbf_events (%.10g) draws it per replica: give "
                              "one or the other", r->x.path, r->x.failures.mtbf_events);
+    /* the likelihood ratio is that of tilting a known rate or mean: a replica
+     * that also draws its own is weighted against the wrong law */
+    if (o->importance && r->x.outages.enabled && r->x.outages.mtbf_events > 0)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known outage "
+                             "rate; outages.mtbf_events (%.10g) draws it per replica: give "
+                             "one or the other", r->x.path, r->x.outages.mtbf_events);
+    if (o->importance && r->x.failures.enabled && r->x.failures.repair_events > 0)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known repair "
+                             "mean; failures.repair_events (%.10g) draws it per replica: give "
+                             "one or the other", r->x.path, r->x.failures.repair_events);
     if (o->importance && r->x.deadline.max_restarts >= 0)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling estimates "
                              "P(T > deadline) alone; it cannot count deadline.max_restarts "
@@ -191,6 +315,10 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: elastic.groups: elastic replica groups "
                              "are not modelled with importance sampling; run without "
                              "--importance", r->x.path);
+    if (o->importance && r->x.progress.enabled) /* the tilt's exposure counts from 0 */
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: progress: a forecast is not modelled "
+                             "with importance sampling; run without --importance",
+                             r->x.path);
     return TMC_OK;
 }
 
@@ -220,6 +348,8 @@ static tmc_result *run_in(const tmc_experiment *x, const tmc_run_options *option
     if (!rc) {
         tmc_engine_watch_stop(&e, options ? options->stop : NULL);
         rc = simulate(r, &e, &o, &err);
+        if (!rc)
+            rc = run_plug_in(r, &o, options ? options->stop : NULL, &err);
         if (!rc && build_report(r, &e, &o, options, now_s() - t0))
             rc = tmc_error_set(&err, "out of memory for the run document");
         tmc_engine_free(&e);

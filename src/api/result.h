@@ -35,6 +35,12 @@ struct tmc_result {
     double *restarts;        /* [replicas], replica order (restarts.h) */
     tmc_restarts restart_summary;
     tmc_sample *samples;     /* [replicas], replica order; NULL with summary_only */
+    int has_plug_in;         /* 1 when rates are drawn per replica (docs/model.md 3.11) */
+    tmc_summary plug_in_days; /* then: the same replicas with the rates as given */
+    tmc_restarts plug_in_restarts;
+    int has_prior;           /* 1 for a forecast whose failures move the rate */
+    tmc_summary prior_days;  /* then: the same replicas with nothing observed */
+    tmc_restarts prior_restarts;
     tmc_api_document document; /* the run document */
 };
 

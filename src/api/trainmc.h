@@ -159,7 +159,11 @@ typedef struct tmc_result tmc_result;
  * set: TMC_ERR_INPUT (bad options: the field, the value, the range; a
  * training state that does not fit in memory without o->force; a run that
  * cannot finish: README.md "Limits and errors"),
- * TMC_ERR_MEMORY, TMC_ERR_STOPPED, TMC_ERR_RUNTIME (importance sampling). */
+ * TMC_ERR_MEMORY, TMC_ERR_STOPPED, TMC_ERR_RUNTIME (importance sampling).
+ * When the experiment draws rates per replica (failures.mtbf_events,
+ * outages.mtbf_events, failures.repair_events) the replicas run twice,
+ * the second time with every rate as given, and the document's "plug_in"
+ * holds those figures beside the predictive ones (docs/model.md 3.11). */
 TMC_API tmc_result *tmc_experiment_run(const tmc_experiment *x, const tmc_run_options *o,
                                        tmc_status *st);
 

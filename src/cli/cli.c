@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "finishable.h"
 #include "plan.h"
+#include "progress_input.h"
 #include "ranks.h"
 
 int tmc_cli_usage_error(const char *command, const char *fmt, ...)
@@ -193,12 +194,28 @@ static uint64_t experiment_digest(const tmc_experiment *x)
     return h;
 }
 
+/* --progress FILE into x, after the --set overrides: the file is the
+ * job's own account of where it stands, so it wins over the experiment's
+ * section. Collective as the experiment's load. 0, or 2 after a message. */
+static int load_progress(tmc_experiment *x, const char *path)
+{
+    tmc_error err = {""};
+    int rc = tmc_progress_input_load(x, path, &err) ? 2 : 0;
+    if ((rc = tmc_ranks_agree(rc, &err))) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return rc;
+    }
+    return tmc_cli_check_same_experiment(x, path);
+}
+
 int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_options *o,
                   tmc_experiment *x)
 {
     memset(o, 0, sizeof *o);
     int rc = tmc_cli_parse_options(cmd, argc, argv, o);
-    return rc ? rc : tmc_cli_load_experiment(o->experiment, o->sets, o->n_sets, x);
+    if (rc || (rc = tmc_cli_load_experiment(o->experiment, o->sets, o->n_sets, x)))
+        return rc;
+    return o->progress_path ? load_progress(x, o->progress_path) : 0;
 }
 
 int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,

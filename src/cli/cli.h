@@ -26,6 +26,7 @@ int tmc_cli_fit(int argc, char **argv); /* cli_fit.c: fault and step-time logs *
 int tmc_cli_rescue(int argc, char **argv);
 int tmc_cli_sensitivity(int argc, char **argv);
 int tmc_cli_cheapest(int argc, char **argv); /* cli_cheapest.c */
+int tmc_cli_forecast(int argc, char **argv); /* cli_forecast.c: a history of forecasts */
 
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */
@@ -93,8 +94,10 @@ int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_set
 
 /* The start of a subcommand that reads an experiment: o zeroed, cmd's
  * options parsed into it (tmc_cli_parse_options), then its experiment
- * loaded into x with the --set overrides. 0, TMC_CLI_HELP_SHOWN after
- * --help, or the exit code of a usage or loading error (2). */
+ * loaded into x with the --set overrides and, with --progress FILE, its
+ * progress section replaced by FILE's (progress_input.h). 0,
+ * TMC_CLI_HELP_SHOWN after --help, or the exit code of a usage or loading
+ * error (2). */
 int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_options *o,
                   tmc_experiment *x);
 

@@ -19,7 +19,10 @@ static const tmc_cli_command command = {
     "Simulate the experiment's training run replica by replica and print the\n"
     "completion time T (days), P(T <= deadline) with a Wilson 95 % interval, the\n"
     "overhead, event counts and the wall-time split, beside the closed forms\n"
-    "(Young, Daly).\n"
+    "(Young, Daly). When rates are drawn per replica (failures.mtbf_events,\n"
+    "outages.mtbf_events, failures.repair_events), the figures are predictive,\n"
+    "and the plug-in ones (the same replicas, every rate as given) are printed\n"
+    "beside them (JSON: plug_in).\n"
     "\n"
     "every experiment key (type, range, default, meaning): docs/experiment-keys.md\n"};
 

@@ -20,6 +20,7 @@ static const tmc_cli_entry commands[] = {
     {"rescue", tmc_cli_rescue},
     {"sensitivity", tmc_cli_sensitivity},
     {"cheapest", tmc_cli_cheapest},
+    {"forecast", tmc_cli_forecast},
     {"fit", tmc_cli_fit},
 };
 
@@ -43,6 +44,8 @@ static const char *usage_main =
     "                        random numbers); --compound: several at once, the gain of each fix\n"
     "  cheapest EXPERIMENT.json the cheapest plan (cards, interval, spares, sync or async\n"
     "                        saves) whose P(deadline) meets a target; the cost-P frontier\n"
+    "  forecast EXPERIMENT.json P(deadline) from each progress snapshot a training job\n"
+    "                        appended (--history FILE.jsonl), under common random numbers\n"
     "  fit LOG               from a cluster's fault log a failure model: rates with exact\n"
     "                        intervals, lifetime and repair laws, overdispersion; with\n"
     "                        --steps from a step-time log the jitter law, cv, correlation\n"

@@ -32,7 +32,7 @@ struct option_row {
     const char *name;    /* long name, without "--" */
     char letter;         /* short letter; 0: none */
     const char *arg;     /* its value's name in --help; NULL: a flag */
-    option_help help[4]; /* the commands that take it, and what it says there */
+    option_help help[5]; /* the commands that take it, and what it says there */
     option_parser parse;
     size_t offset;     /* of its value in tmc_cli_options */
     double lo, hi;     /* bounds of its value, or of each --cards item */
@@ -213,6 +213,7 @@ static int print_help(const option_row *r, const char *arg, tmc_cli_options *o);
 #define SENSITIVITY TMC_CLI_SENSITIVITY
 #define CHEAPEST TMC_CLI_CHEAPEST
 #define FIT TMC_CLI_FIT
+#define FORECAST TMC_CLI_FORECAST
 
 static const option_row table[] = {
     {.name = "vary", .arg = "KEY=VALUES", .parse = parse_vary,
@@ -257,7 +258,7 @@ static const option_row table[] = {
     {.name = "replicas", .letter = 'n', .arg = "N", .parse = parse_key_or_integer,
      .offset = OFF(replicas), .lo = 2, .hi = 1e9, .range = "[2, 1e9]",
      .key = "monte_carlo.replicas", .set_offset = OFF(replicas_set),
-     .help = {{RUN, "replicas (overrides monte_carlo.replicas), 1..1e9"},
+     .help = {{RUN | FORECAST, "replicas (overrides monte_carlo.replicas), 1..1e9"},
               {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "replicas per setting (overrides "
                                              "monte_carlo.replicas), "
                                "2..1e9"},
@@ -265,13 +266,14 @@ static const option_row table[] = {
     {.name = "seed", .letter = 's', .arg = "S", .parse = parse_key_or_integer,
      .offset = OFF(seed), .lo = 0, .hi = MAX_SEED, .range = "[0, 2^53-1]",
      .key = "monte_carlo.seed", .set_offset = OFF(seed_set),
-     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "run seed (overrides "
+     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST, "run seed (overrides "
                                                               "monte_carlo.seed), "
                                                    "0..2^53-1"},
               {EMAX, "run seed, 0..2^53-1 (default 1)"}}},
     {.name = "threads", .letter = 't', .arg = "T", .parse = parse_integer,
      .offset = OFF(threads), .lo = 1, .hi = 1024, .range = "[1, 1024]",
-     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "worker threads, 1..1024 "
+     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST,
+               "worker threads, 1..1024 "
                                                                      "(default: "
                                                           "all cores); the "
                                    "numbers are identical whatever T is"}}},
@@ -329,7 +331,8 @@ static const option_row table[] = {
      .lo = 0.5, .hi = 0.9999,
      .help = {{FIT, "of every interval and test, [0.5, 0.9999] (default 0.95)"}}},
     {.name = "json", .letter = 'j', .arg = "FILE", .parse = parse_text, .offset = OFF(json_path),
-     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "also write the results "
+     .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST,
+               "also write the results "
                                                                      "as JSON to "
                                                           "FILE "
                                             "(atomically)"},
@@ -354,12 +357,21 @@ static const option_row table[] = {
               {SENSITIVITY, "also draw the tornado chart (each input's low and high end "
                             "against the base, for T and P) as SVG to FILE (atomically)"},
               {CHEAPEST, "also draw every plan's expected cost against its P(deadline), the "
-                         "frontier and the chosen plan, as SVG to FILE (atomically)"}}},
+                         "frontier and the chosen plan, as SVG to FILE (atomically)"},
+              {FORECAST, "also draw P(deadline) at each snapshot against its elapsed day, "
+                         "with its Wilson 95 % interval, as SVG to FILE (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "
                     "as CSV to FILE (atomically)"}}},
+    {.name = "progress", .arg = "FILE", .parse = parse_text, .offset = OFF(progress_path),
+     .help = {{RUN, "forecast from where a run stands: FILE is a JSON object with the keys "
+                    "of the progress section (what a training job writes), which replaces "
+                    "the experiment's; checked as that section is"}}},
+    {.name = "history", .arg = "FILE.jsonl", .parse = parse_text, .offset = OFF(history_path),
+     .help = {{FORECAST, "the snapshots, one JSON object a line with the keys of the "
+                         "progress section (blank lines skipped); required"}}},
     {.name = "set", .arg = "KEY=VALUE", .parse = parse_set,
-     .help = {{RUN | PLAN, "override a key of the experiment (a dotted path) before "
+     .help = {{RUN | PLAN | FORECAST, "override a key of the experiment (a dotted path) before "
                            "validation, e.g. job.cards=64 or checkpoint.interval_s=900; VALUE "
                            "is JSON (number, null, object) or a string"},
               {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "override a key of the experiment "
@@ -367,9 +379,9 @@ static const option_row table[] = {
                                              "setting (as "
                                "`trainmc run`)"}}},
     {.name = "quiet", .letter = 'q', .parse = parse_flag, .offset = OFF(quiet),
-     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "no progress bar"}}},
+     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST, "no progress bar"}}},
     {.name = "force", .letter = 'f', .parse = parse_flag, .offset = OFF(force),
-     .help = {{RUN, "run even if the training state does not fit in memory"},
+     .help = {{RUN | FORECAST, "run even if the training state does not fit in memory"},
               {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "run even if a setting's training "
                                                         "state does "
                                              "not fit in memory"}}},
@@ -389,7 +401,7 @@ static const option_row table[] = {
               {SWEEP, "replicas in batches of 1000 until every setting's 95 % interval is "
                       "this narrow (as `trainmc run`), within --replicas"}}},
     {.name = "help", .letter = 'h', .parse = print_help,
-     .help = {{RUN | PLAN | EMAX | SWEEP | RESCUE | FIT | SENSITIVITY | CHEAPEST,
+     .help = {{RUN | PLAN | EMAX | SWEEP | RESCUE | FIT | SENSITIVITY | CHEAPEST | FORECAST,
                "this help"}}},
 };
 
@@ -590,6 +602,8 @@ static const char man_tail[] =
     "the experiment (run, plan, sweep), with the distribution and trace files it names\n"
     ".TP\n.I LOG\n"
     "a cluster's fault log, or with --steps a step-time log, that fit reads (docs/fit.md)\n"
+    ".TP\n.I FILE.jsonl\n"
+    "a history of progress snapshots, one JSON object a line, that forecast reads\n"
     ".TP\n.IR PREFIX /share/bash-completion/completions/trainmc\n"
     "bash completion, made like this page from the option table\n"
     ".PP\n"

@@ -25,7 +25,7 @@
 /* The subcommands, as bits: a table row lists the commands that take it. */
 enum { TMC_CLI_RUN = 1, TMC_CLI_PLAN = 2, TMC_CLI_EMAX = 4, TMC_CLI_SWEEP = 8,
        TMC_CLI_RESCUE = 16, TMC_CLI_FIT = 32, TMC_CLI_SENSITIVITY = 64,
-       TMC_CLI_CHEAPEST = 128 };
+       TMC_CLI_CHEAPEST = 128, TMC_CLI_FORECAST = 256 };
 
 typedef struct {
     const char *name;    /* "run": in messages and `trainmc run --help` */
@@ -43,6 +43,8 @@ typedef struct {
     const char *csv_path;   /* --csv (sweep, emax); NULL: none */
     const char *samples_path; /* --samples (run); NULL: none */
     const char *plot_path;  /* --plot (run, sweep); NULL: none */
+    const char *progress_path; /* run --progress: the progress section's file; NULL: none */
+    const char *history_path;  /* forecast --history: snapshots, JSON lines; NULL: none */
     /* --set, then --replicas and --seed of a command that reads an
      * experiment: they override its keys, after the --set ones */
     const char *sets[TMC_CLI_MAX_SETS + 2];

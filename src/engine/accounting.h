@@ -37,6 +37,8 @@
     TIME(requeue_s, "requeue_wait", "time-limit requeues")    /* waiting in the queue */   \
     TIME(shrunk_s, "smaller_batch", "steps on fewer groups") /* elastic: committed steps' \
         time beyond their progress (a step on g of G groups is worth g / G of one) */      \
+    TIME(before_s, "before_forecast", "before the forecast") /* a forecast's elapsed \
+        time (progress.elapsed_days): the run's past, in no other row */                   \
     COUNT(card_failures, "card_failures", "card failures") /* elastic: those that forced \
         a global restart (fewer than min_groups groups up) */                               \
     COUNT(outages, "outages", "outages")                                                    \
@@ -58,6 +60,8 @@
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \
     SUM(evictions)                                                                          \
     SUM(censored)          /* 1 if still running at the horizon: wall_s = horizon */       \
+    SUM(mark_s)            /* wall time at which the commits first reached the engine's \
+                              mark_step, s (0: not asked, or never) */                     \
     /* Importance sampling (run/importance.h): the likelihood ratio w (1       \
      * without tilt) and its products with the miss indicator, and the         \
      * cross-entropy sums over the elite runs: w, w N_k (arrivals of process   \

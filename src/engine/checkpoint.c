@@ -10,19 +10,31 @@
 
 #include <math.h>
 
-/* Add a committed stretch of n steps (their summed slowest-card time
- * sum_max, pause time and save) to the split. */
-static void add_committed(tmc_run *run, long n, double sum_max, double pause, double save_s)
+/* Add a committed stretch of n steps to the split: the `timed` of them
+ * computed in this run (all but a forecast's steps done before its start,
+ * whose time is its before_s row), their summed slowest-card time sum_max,
+ * pause time and save. */
+static void add_committed(tmc_run *run, long n, long timed, double sum_max, double pause,
+                          double save_s)
 {
     const tmc_engine *e = run->e;
     double mu = e->stragglers.max.mu;
     tmc_commit c = {.steps = n};
-    c.row[TMC_ROW_compute_s] = n * mu;
-    c.row[TMC_ROW_straggler_s] = sum_max - n * mu - pause;
+    c.row[TMC_ROW_compute_s] = timed * mu;
+    c.row[TMC_ROW_straggler_s] = sum_max - timed * mu - pause;
     c.row[TMC_ROW_pause_s] = pause;
-    c.row[TMC_ROW_fixed_s] = n * e->stragglers.fixed_s;
+    c.row[TMC_ROW_fixed_s] = timed * e->stragglers.fixed_s;
     c.row[TMC_ROW_save_s] = save_s;
     tmc_accounting_commit(&run->ledger, run->out, &c);
+}
+
+/* The commits reached `committed` at time t: the engine's mark (mark_s)
+ * is the first time they reach mark_step. */
+static void mark(tmc_run *run, long committed, double t)
+{
+    long at = run->e->mark_step;
+    if (at > 0 && committed >= at && run->out->mark_s == 0)
+        run->out->mark_s = t;
 }
 
 /* After a loss spike: drop the newest rollback - 1 committed snapshots too
@@ -44,8 +56,9 @@ static void commit_ready(tmc_run *run, long *committed, double *safe_s)
 {
     tmc_snapshot s;
     while (tmc_snapshots_commit(&run->snapshots, run->t, &s)) {
-        add_committed(run, s.step - *committed, s.sum_max_s, s.pause_s, s.copy_s);
+        add_committed(run, s.step - *committed, s.timed, s.sum_max_s, s.pause_s, s.copy_s);
         *committed = s.step;
+        mark(run, s.step, s.commit_s);
         *safe_s = s.capture_s;
     }
 }
@@ -63,7 +76,8 @@ static int async_segment(tmc_run *run, long progress, long n, long *committed,
         hit = tmc_run_save(run, &copy_s);
     if (hit >= 0)
         return hit;
-    tmc_snapshot s = {.step = progress + n, .capture_s = run->t, .sum_max_s = sum_max,
+    tmc_snapshot s = {.step = progress + n, .timed = n, .capture_s = run->t,
+                      .sum_max_s = sum_max,
                       .pause_s = pause_time(e, progress, n), .copy_s = copy_s};
     while (run->snapshots.count == TMC_SNAPSHOTS_MAX) {
         double start = run->t, free_at = run->snapshots.queue[run->snapshots.head].commit_s;
@@ -93,8 +107,9 @@ static int await_writes(tmc_run *run, double *safe_s)
 void tmc_checkpoint_run_async(tmc_run *run)
 {
     const tmc_engine *e = run->e;
-    long committed = 0, progress = 0;
-    double safe_s = 0; /* the wall time up to which the work is saved */
+    /* progress: the steps computed (a forecast's ahead of its commit) */
+    long committed = e->start_committed, progress = e->start_done;
+    double safe_s = run->t; /* the wall time up to which the work is saved */
     tmc_snapshots_reset(&run->snapshots);
     while (!tmc_run_must_end(run)) {
         commit_ready(run, &committed, &safe_s);
@@ -106,8 +121,9 @@ void tmc_checkpoint_run_async(tmc_run *run)
         }
         int hit;
         if (progress < e->steps && !(tmc_run_evict_due(run) && run->snapshots.count > 0)) {
-            long n = e->steps - progress < e->interval_steps ? e->steps - progress
-                                                              : e->interval_steps;
+            long n = e->interval_steps - progress % e->interval_steps; /* to a multiple */
+            if (n > e->steps - progress)
+                n = e->steps - progress;
             if ((hit = async_segment(run, progress, n, &committed, &safe_s)) < 0) {
                 progress += n;
                 continue;
@@ -131,11 +147,11 @@ void tmc_checkpoint_run_async(tmc_run *run)
  * at once, the save ending as it strikes, then the job recovers from it.
  * Another arrival during the save loses them, as during any save
  * (docs/simulation-semantics.md 3). */
-static void emergency_save(tmc_run *run, double seg_start, long *done)
+static void emergency_save(tmc_run *run, double seg_start, long *done, long from)
 {
     const tmc_engine *e = run->e;
     int k = run->notice_of;
-    long m = run->strag.done_steps;
+    long m = run->strag.done_steps, total = from - *done + m;
     double sum = run->strag.done_sum, save_start = run->t, at;
     double strike = k == TMC_LIMIT ? run->proc.limit_at : run->proc.next[TMC_OUTAGE];
     int first = tmc_run_next_strike(run, 0, &at);
@@ -146,10 +162,11 @@ static void emergency_save(tmc_run *run, double seg_start, long *done)
         return;
     }
     run->t = strike;
-    if (m > 0) { /* the step under way when compute stopped is lost */
+    if (total > 0) { /* the step under way when compute stopped is lost */
         run->out->lost_s += save_start - seg_start - sum - m * e->stragglers.fixed_s;
-        add_committed(run, m, sum, pause_time(e, *done, m), strike - save_start);
-        *done += m;
+        add_committed(run, total, m, sum, pause_time(e, from, m), strike - save_start);
+        *done += total;
+        mark(run, *done, run->t);
     } else {
         run->out->lost_s += strike - seg_start;
     }
@@ -157,19 +174,24 @@ static void emergency_save(tmc_run *run, double seg_start, long *done)
 }
 
 /* Synchronous saves: each segment's save commits at its end. Segments end
- * on multiples of K, so after an emergency save the next one is shorter. */
+ * on multiples of K, so after an emergency save the next one is shorter.
+ * `done` is the committed step, `from` the first step not yet computed:
+ * the same but in a forecast's first segment, whose steps from its commit
+ * to its current step were done before it started (they are lost with the
+ * segment, like any other). */
 void tmc_checkpoint_run_sync(tmc_run *run)
 {
     const tmc_engine *e = run->e;
-    long done = 0;
+    long done = e->start_committed, from = e->start_done;
     while (done < e->steps && !tmc_run_must_end(run)) {
-        long n = e->interval_steps - done % e->interval_steps;
-        if (n > e->steps - done)
-            n = e->steps - done;
+        long n = e->interval_steps - from % e->interval_steps;
+        if (n > e->steps - from)
+            n = e->steps - from;
         double seg_start = run->t, sum_max = 0, save_s = 0;
-        int hit = tmc_run_compute(run, done, n, &sum_max);
+        int hit = n > 0 ? tmc_run_compute(run, from, n, &sum_max) : -1;
         if (hit == TMC_NOTICE) {
-            emergency_save(run, seg_start, &done);
+            emergency_save(run, seg_start, &done, from);
+            from = done;
             continue;
         }
         if (hit < 0)
@@ -179,10 +201,12 @@ void tmc_checkpoint_run_sync(tmc_run *run)
             tmc_run_recover(run, hit);
             if (hit == TMC_SPIKE)
                 done = spike_rollback(run, done);
+            from = done;
             continue;
         }
-        add_committed(run, n, sum_max, pause_time(e, done, n), save_s);
-        done += n;
+        add_committed(run, from + n - done, n, sum_max, pause_time(e, from, n), save_s);
+        done = from += n;
+        mark(run, done, run->t);
         if (done < e->steps)
             tmc_run_evict(run);
     }

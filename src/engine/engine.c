@@ -55,6 +55,11 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->evict_restore_s = x->slow_cards.eviction_restore_s >= 0
         ? x->slow_cards.eviction_restore_s : x->checkpoint.restore_s;
     tmc_processes_model(&e->processes, x, cf);
+    if (x->progress.enabled) { /* docs/simulation-semantics.md 10 */
+        e->start_s = e->processes.start_s;
+        e->start_committed = x->progress.committed_step;
+        e->start_done = x->progress.steps_done;
+    }
     if (x->elastic.enabled) {
         e->groups = x->elastic.groups;
         e->min_groups = x->elastic.min_groups;
@@ -69,7 +74,8 @@ double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf)
     if (x->monte_carlo.horizon_days > 0)
         return x->monte_carlo.horizon_days * TMC_DAY_S;
     double budget = (x->deadline.days - x->deadline.reserve_days) * TMC_DAY_S;
-    return fmax(1000 * cf->uninterrupted_s, 2 * budget);
+    double elapsed = x->progress.enabled ? x->progress.elapsed_days * TMC_DAY_S : 0;
+    return fmax(elapsed + 1000 * cf->uninterrupted_s, 2 * budget);
 }
 
 tmc_mode tmc_engine_mode(const tmc_experiment *x)
@@ -287,7 +293,8 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         tmc_rng_pcg_seed_replica(rng[s], seed, replica, (tmc_stream_kind)s);
     memset(out, 0, sizeof *out);
-    tmc_run run = {.e = e, .rng = rng, .t = 0.0, .out = out};
+    tmc_run run = {.e = e, .rng = rng, .t = e->start_s, .out = out};
+    out->before_s = e->start_s; /* a forecast: the run's past */
     run.ledger.keep = e->spike_rollback > 1;
     /* the slow cards first: the slow-card stream then gives the replica's
      * failure rate (failures.mtbf_events); other streams are independent */

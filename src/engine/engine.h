@@ -59,6 +59,10 @@ typedef struct {
     int async;              /* 1: asynchronous saves (snapshots.h) */
     double write_s;         /* asynchronous: background write of a snapshot, s */
     long spike_rollback;    /* committed snapshots a loss spike rolls back (>= 1) */
+    double start_s;         /* a forecast (progress): replicas start at this wall time, s */
+    long start_committed;   /* ... from this committed step */
+    long start_done;        /* ... with the steps up to this one done, not yet saved */
+    long mark_step;         /* > 0: record when the commits first reach it (mark_s) */
     double evict_restore_s; /* the restore that evicts slow cards, s */
     tmc_straggler_model stragglers; /* the compute time of steps */
     tmc_process_model processes;    /* what interrupts the run */
@@ -77,9 +81,9 @@ typedef struct {
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf);
 
 /* The censoring horizon of an experiment, s: monte_carlo.horizon_days, or
- * by default 1000 x the uninterrupted wall time (the same factor beyond which
- * the command line refuses a run), at least twice the deadline's wall-time
- * budget. Either way it lies past the deadline (config_checks.c checks a given one),
+ * by default (a forecast's elapsed time plus) 1000 x the uninterrupted wall
+ * time (the same factor beyond which the command line refuses a run), at
+ * least twice the deadline's wall-time budget. Either way it lies past the deadline (config_checks.c checks a given one),
  * so a censored replica is a miss. */
 double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf);
 

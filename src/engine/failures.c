@@ -13,6 +13,7 @@
 #include <gsl/gsl_sf_gamma.h>
 
 #include "closed_form.h"
+#include "forecast.h"
 
 void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
 {
@@ -29,10 +30,16 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->spares = f->spares;
     m->repair_mean_s = f->repair_mean_hours * 3600;
     m->repair_kind = f->repair_distribution;
+    m->repair_events = f->repair_events;
     m->n_causes = f->n_causes;
     m->trace_days = f->trace_days;
     m->n_trace = f->n_trace;
     m->mtbf_events = f->mtbf_events;
+    tmc_forecast_rate post;
+    tmc_forecast_failure_rate(x, &post);
+    m->rate_shape = post.shape;
+    m->rate_rate = post.rate;
+    m->start_in_repair = x->progress.enabled ? x->progress.cards_in_repair : 0;
     m->job_renewal = f->renewal == TMC_RENEWAL_JOB &&
                      (m->kind == TMC_LIFETIME_WEIBULL || m->kind == TMC_LIFETIME_LOGNORMAL);
     m->cards_per_node = f->cards_per_node;
@@ -119,11 +126,25 @@ double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state
     return t + gsl_cdf_lognormal_Pinv(p, m->log_mu, m->log_sigma) / u;
 }
 
+static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r);
+
+/* A forecast's cards already in repair at t0: out of the pool until their
+ * repairs, drawn from t0, end. */
+static void start_repairs(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                          double t0)
+{
+    for (long i = 0; i < m->start_in_repair; i++) {
+        s->repairs[s->n_repairs] = t0 + repair_time(m, s, r);
+        s->repair_cards[s->n_repairs++] = 1;
+        s->spares_left--;
+    }
+}
+
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                          gsl_rng *scale)
+                          gsl_rng *scale, double t0)
 {
     s->rate_scale = m->mtbf_events > 0
-        ? gsl_ran_gamma(scale, m->mtbf_events, 1 / m->mtbf_events) : 1;
+        ? gsl_ran_gamma(scale, m->rate_shape, 1 / m->rate_rate) : 1;
     s->trace_next = 0;
     s->heap = NULL;
     s->repairs = NULL;
@@ -139,15 +160,16 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         (!(s->repairs = malloc((size_t)(m->spares + failed) * sizeof *s->repairs)) ||
          !(s->repair_cards = malloc((size_t)(m->spares + failed) * sizeof *s->repair_cards))))
         return -1;
-    if (m->kind == TMC_LIFETIME_TRACE)
-        return trace_after(m, s, -1);
+    start_repairs(m, s, r, t0);
+    if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
+        return trace_after(m, s, t0 > 0 ? t0 : -1);
     if (tmc_failures_poisson(m))
-        return gsl_ran_exponential(r, poisson_mean_s(m, s));
-    if (m->job_renewal) {
+        return t0 + gsl_ran_exponential(r, poisson_mean_s(m, s));
+    if (m->job_renewal) { /* a forecast refuses these lifetimes (config_progress.c) */
         if (!m->scoped)
-            return tmc_failures_job_next(m, s, r, 0);
-        s->next_card = tmc_failures_job_next(m, s, r, 0);
-        s->next_scoped = scoped_after(m, s, r, 0);
+            return tmc_failures_job_next(m, s, r, t0);
+        s->next_card = tmc_failures_job_next(m, s, r, t0);
+        s->next_scoped = scoped_after(m, s, r, t0);
         return fmin(s->next_card, s->next_scoped);
     }
     if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
@@ -255,12 +277,21 @@ static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 {
     if (m->repair_kind == TMC_REPAIR_FIXED)
         return m->repair_mean_s;
-    double rho = m->repair_tilt, x = gsl_ran_exponential(r, m->repair_mean_s * rho);
+    /* the replica's own mean; the product is left out when nothing is drawn,
+     * so that runs without repair_events keep every bit */
+    double mean = m->repair_events > 0 ? m->repair_mean_s * s->repair_scale : m->repair_mean_s;
+    double rho = m->repair_tilt, x = gsl_ran_exponential(r, mean * rho);
     if (rho != 1)
-        s->repair_log_w += log(rho) - x / m->repair_mean_s + x / (rho * m->repair_mean_s);
+        s->repair_log_w += log(rho) - x / mean + x / (rho * mean);
     s->repairs_drawn++;
     s->repair_sum_s += x;
     return x;
+}
+
+double tmc_failures_draw_repair_scale(const tmc_failure_model *m, gsl_rng *r)
+{
+    double n = m->repair_events;
+    return n > 0 ? n / gsl_ran_gamma(r, n, 1.0) : 1;
 }
 
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,

@@ -59,6 +59,8 @@ typedef struct {
     long spares;             /* -1: unlimited */
     double repair_mean_s;
     tmc_repair_kind repair_kind;
+    double repair_events;    /* > 0: each replica's repair mean is drawn
+                                (tmc_failures_draw_repair_scale) */
     int n_causes;            /* 0: one cause, default restore, no delay */
     double cum_share[TMC_MAX_CAUSES];
     double detection_s[TMC_MAX_CAUSES];
@@ -67,6 +69,9 @@ typedef struct {
     int n_trace;
     int job_renewal;         /* 1: every restart renews every card (not exponential) */
     double mtbf_events;      /* > 0: each replica's rate is drawn (tmc_failures_start) */
+    double rate_shape, rate_rate; /* its Gamma law: the prior Gamma(n, n), or after a
+                                     run's progress the posterior (forecast.h) */
+    long start_in_repair;    /* a forecast: cards of the pool in repair at its start */
     int scoped;              /* 1: per-node or per-job rates (docs/model.md 3.13) */
     double card_rate;        /* the per-card part's job rate N / mean, 1/s (0: none) */
     double node_rate;        /* ceil(N / g) / MTBF_node, 1/s (0: none) */
@@ -88,6 +93,9 @@ typedef struct {
     long spares_left;
     double rate_scale;       /* this replica's failure rate over the model's (1, or a
                                 Gamma(n, 1/n) draw with mtbf_events = n) */
+    double repair_scale;     /* this replica's repair mean over the model's; read only
+                                when m->repair_events > 0, and then set by the caller
+                                before tmc_failures_start (tmc_processes_start) */
     double repair_log_w;     /* log likelihood ratio of the repair times drawn */
     double repairs_drawn, repair_sum_s; /* their count and sum, s */
     double next_card;        /* scoped, not Poisson: the per-card part's next failure
@@ -106,14 +114,31 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x);
  * as such. */
 int tmc_failures_poisson(const tmc_failure_model *m);
 
-/* Start a replica: draw every card's first lifetime (non-exponential) and
- * return the first failure time, s. Returns -1 if memory runs out. With
- * mtbf_events = n > 0, first draws the replica's rate scale u ~ Gamma(n,
- * 1/n) from `scale` (mean 1: the posterior of a rate estimated from n
- * events, over its point estimate; docs/model.md 3.11): rates are
- * multiplied, lifetimes divided, by u. */
+/* Start a replica at time t0 (s; 0, or a forecast's elapsed time): draw
+ * every card's first lifetime (non-exponential) and return the first failure
+ * time after t0, s. Returns -1 if memory runs out. With mtbf_events = n > 0,
+ * first draws the replica's rate scale u ~ Gamma(rate_shape, 1 / rate_rate)
+ * from `scale` (without progress Gamma(n, 1/n), mean 1: the posterior of a
+ * rate estimated from n events, over its point estimate; docs/model.md
+ * 3.11; with it, forecast.h's posterior): rates are multiplied, lifetimes
+ * divided, by u. A forecast's cards in repair (start_in_repair) leave the
+ * pool, each back after a repair time drawn from t0 (exact for exponential
+ * repairs, which forget how long they have run). */
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                          gsl_rng *scale);
+                          gsl_rng *scale, double t0);
+
+/* A replica's repair-mean multiplier when the mean was estimated from
+ * n = m->repair_events exponential repairs (docs/model.md 3.11): n / G,
+ * G ~ Gamma(n, 1) drawn from r. Under the scale-invariant prior 1 / mu of
+ * the repair rate mu (Jeffreys' for the exponential) n repairs summing to S
+ * give mu ~ Gamma(n, rate S), so the mean 1 / mu is inverse-gamma (n, S)
+ * and its ratio to the estimate S / n is n / G (Gelman et al., Bayesian
+ * Data Analysis, 3rd ed., 2013, 2.6-2.8; the failure rate's Gamma(n, 1/n)
+ * is the same posterior seen from the rate). The multiplier's mean is
+ * n / (n - 1), its variance n^2 / ((n - 1)^2 (n - 2)) (n > 2, which the
+ * experiment's check asks): the posterior mean repair S / (n - 1) lies above
+ * the estimate. Returns 1 without drawing when repair_events is 0. */
+double tmc_failures_draw_repair_scale(const tmc_failure_model *m, gsl_rng *r);
 
 /* The failure at time t (the current earliest) happened: replace that card
  * with a new one and return the next failure time of any card, s. */

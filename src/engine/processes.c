@@ -5,6 +5,8 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
+#include "forecast.h"
+
 static tmc_trace_ref trace_of(int enabled, int n, const double *days)
 {
     return enabled ? (tmc_trace_ref){n, days} : (tmc_trace_ref){0, NULL};
@@ -19,6 +21,11 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->downtime_sigma = x->outages.enabled ? sqrt(log1p(pow(x->outages.downtime_cv, 2))) : 0;
     m->downtime_mu = m->downtime_s > 0 ? log(m->downtime_s) - 0.5 * pow(m->downtime_sigma, 2)
                                        : 0;
+    m->outage_events = x->outages.enabled ? x->outages.mtbf_events : 0;
+    tmc_forecast_rate post;
+    tmc_forecast_outage_rate(x, &post);
+    m->outage_shape = post.shape;
+    m->outage_rate = post.rate;
     m->outage_notice = x->outages.enabled && x->outages.notice_s > 0 &&
                        x->outages.notice_s >= x->checkpoint.save_s &&
                        x->checkpoint.mode == TMC_SAVE_SYNC; /* config_checks.c */
@@ -29,6 +36,7 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->limit_save = tl->enabled && tl->at_limit == TMC_LIMIT_SAVE &&
                     x->checkpoint.mode == TMC_SAVE_SYNC; /* config_checks.c */
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
+    m->start_s = x->progress.enabled ? x->progress.elapsed_days * TMC_DAY_S : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
     m->rate[TMC_OUTAGE] = cf->rate_outages;
     m->rate[TMC_SPIKE] = cf->rate_spikes;
@@ -56,6 +64,8 @@ static void draw_next(const tmc_process_model *m, tmc_processes *p, gsl_rng *con
                       int k, double from)
 {
     double rate = m->rate[k] * m->tilt[k];
+    if (k == TMC_OUTAGE && m->outage_events > 0) /* no product otherwise: every bit kept */
+        rate *= p->outage_scale;
     gsl_rng *r = rng[TMC_STREAM_FAILURES + k];
     if (k != TMC_FAILURE && m->trace[k].n > 0)
         p->next[k] = trace_after(&m->trace[k], &p->trace_next[k], from);
@@ -67,20 +77,37 @@ static void draw_next(const tmc_process_model *m, tmc_processes *p, gsl_rng *con
         p->next[k] = from + gsl_ran_exponential(r, 1 / rate);
 }
 
+/* The replica's own outage rate and repair mean when they were estimated
+ * from few events (docs/model.md 3.11), each on its own stream so that
+ * every other draw is the same with or without them: the outage rate's
+ * multiplier ~ Gamma(n, 1/n) as the failure rate's (tmc_failures_start),
+ * the repair mean's n / Gamma(n, 1) (tmc_failures_draw_repair_scale).
+ * Before any arrival or repair is drawn: a forecast's start draws repairs. */
+static void draw_rate_scales(const tmc_process_model *m, tmc_processes *p,
+                             gsl_rng *const *rng)
+{
+    double n = m->outage_events; /* a forecast: the posterior (forecast.h) */
+    p->outage_scale = n > 0 ? gsl_ran_gamma(rng[TMC_STREAM_OUTAGE_RATE], m->outage_shape,
+                                            1 / m->outage_rate) : 1;
+    p->failures.repair_scale = tmc_failures_draw_repair_scale(&m->failures,
+                                                              rng[TMC_STREAM_REPAIR_MEAN]);
+}
+
 int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng)
 {
     memset(p, 0, sizeof *p);
+    draw_rate_scales(m, p, rng);
     p->next[TMC_FAILURE] = INFINITY;
     if (m->rate[TMC_FAILURE] > 0) {
-        double first = tmc_failures_start(&m->failures, &p->failures,
-                                          rng[TMC_STREAM_FAILURES], rng[TMC_STREAM_SLOW]);
+        double first = tmc_failures_start(&m->failures, &p->failures, rng[TMC_STREAM_FAILURES],
+                                          rng[TMC_STREAM_SLOW], m->start_s);
         if (first < 0)
             return -1;
         p->next[TMC_FAILURE] = first;
     }
-    draw_next(m, p, rng, TMC_OUTAGE, 0.0);
-    draw_next(m, p, rng, TMC_SPIKE, 0.0);
-    p->limit_at = m->limit_s;
+    draw_next(m, p, rng, TMC_OUTAGE, m->start_s);
+    draw_next(m, p, rng, TMC_SPIKE, m->start_s);
+    p->limit_at = m->limit_s; /* a forecast refuses time limits (config_progress.c) */
     return 0;
 }
 

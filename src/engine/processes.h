@@ -53,6 +53,10 @@ typedef struct {
     double downtime_s;          /* mean outage downtime, s */
     double downtime_sigma;      /* lognormal sigma of a downtime; 0: fixed */
     double downtime_mu;         /* log-mean of a lognormal downtime */
+    double outage_events;       /* > 0: each replica's outage rate is drawn
+                                   (outages.mtbf_events; tmc_processes_start) */
+    double outage_shape, outage_rate; /* from Gamma(shape, 1 / rate): the prior
+                                   Gamma(n, n), or a forecast's posterior */
     int outage_notice;          /* 1: outages come with notice of at least a save:
                                    the job saves at once (an emergency save) */
     double notice_lead_s;       /* outage_notice: compute stops this long before an
@@ -61,6 +65,8 @@ typedef struct {
     double requeue_s;           /* the wait for the next allocation, s */
     int limit_save;             /* 1: an emergency save just before the limit */
     int limit_renewed;          /* 1: every restart starts a new allocation */
+    double start_s;             /* when the replicas start: 0, or a forecast's elapsed
+                                   time (progress.elapsed_days), s */
 } tmc_process_model;
 
 /* One replica's processes. */
@@ -74,6 +80,8 @@ typedef struct {
     double downtime_log_w;         /* likelihood ratio terms of the downtimes drawn */
     double downtimes_drawn, downtime_log_sum;
     double limit_at;               /* when the allocation's limit strikes, s */
+    double outage_scale;           /* this replica's outage rate over the model's (read
+                                      only when m->outage_events > 0) */
     tmc_failure_state failures;
 } tmc_processes;
 
@@ -81,7 +89,7 @@ typedef struct {
 void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
                          const tmc_closed_form *cf);
 
-/* First arrivals of every process at t = 0. rng: the replica's streams.
+/* First arrivals of every process after m->start_s. rng: the replica's streams.
  * Returns 0, or -1 if memory runs out (free with tmc_processes_end either
  * way). */
 int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng);

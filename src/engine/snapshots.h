@@ -19,6 +19,8 @@
  * copy, seconds (the engine splits them at commit, accounting.h). */
 typedef struct {
     long step;
+    long timed; /* the steps computed in this run (a forecast's first snapshot
+                   also holds the steps done before it started) */
     double capture_s, commit_s;
     double sum_max_s, pause_s, copy_s;
 } tmc_snapshot;

@@ -84,6 +84,10 @@ typedef struct {
     double mtbf_events;        /* 0 (default): the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
                                   from the Gamma(n) posterior (docs/model.md 3.11) */
+    double repair_events;      /* 0 (default): the repair mean is known; n >= 3: it was
+                                  estimated from n exponential repairs, and each replica
+                                  draws its own from the inverse-gamma posterior
+                                  (docs/model.md 3.11) */
     double per_node_mtbf_days; /* a node's own failures (host, NIC, power), days; a
                                   node failure takes its cards_per_node cards (and as
                                   many spares); 0 (default): none (docs/model.md 3.13) */
@@ -136,6 +140,9 @@ typedef struct {
                                   default 0; at least the save time: the job saves
                                   at once and loses no work
                                   (docs/simulation-semantics.md 3) */
+    double mtbf_events;        /* 0 (default): the outage rate is known; n: it was
+                                  estimated from n outages, and each replica draws its
+                                  own from the Gamma(n) posterior (docs/model.md 3.11) */
     int n_trace;               /* trace: outage times, days from the job's start, */
     double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
 } tmc_outages;
@@ -212,6 +219,25 @@ typedef struct {
                             spikes; torchrun's --max-restarts) fails: a miss whatever
                             its T; -1 (default): no limit (issue 14) */
 } tmc_deadline;
+
+/* Where a run stands now (issue 18): a forecast starts every replica from
+ * this state instead of from step 0 (docs/simulation-semantics.md 10,
+ * docs/model.md 3.15). The observed failures update the failure rate when
+ * failures.mtbf_events gives the prior's strength (Gamma-Poisson). */
+typedef struct {
+    int enabled;
+    double elapsed_days;    /* wall time since the run started, days */
+    long steps_done;        /* steps completed so far (the current step) */
+    long committed_step;    /* the last step of the newest committed checkpoint */
+    long failures;          /* failures that interrupted the run so far */
+    long outages;           /* outages that interrupted it so far (reported) */
+    double exposure_days;   /* the time over which `failures` were watched, days;
+                               < 0 (default): elapsed_days */
+    long cards;             /* cards the run has held so far (the exposure's); 0
+                               (default): job.cards, which a what-if may change */
+    long cards_in_repair;   /* cards of the spare pool in repair now (failures.spares) */
+    double step_s;          /* mean step time observed so far, s; 0: the planned one */
+} tmc_progress;
 
 /* How the engine draws a segment's compute time (engine.h). */
 typedef enum {
@@ -335,6 +361,7 @@ typedef struct tmc_experiment {
     tmc_pauses pauses;
     tmc_slow_cards slow_cards;
     tmc_deadline deadline;
+    tmc_progress progress;
     tmc_monte_carlo monte_carlo;
     tmc_model model;
     tmc_memory memory;

@@ -139,6 +139,37 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
     return 0;
 }
 
+/* The uncertain rates drawn per replica (docs/model.md 3.11) need
+ * something to draw: a rate, not a replayed trace; an exponential repair
+ * mean that a job waits for (a pool of spares), not a fixed one. The
+ * repair mean's posterior is inverse-gamma of shape n, whose variance is
+ * finite only for n > 2: fewer repairs are refused rather than give a
+ * standard error that means nothing. */
+static int check_drawn_rates(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_outages *o = &x->outages;
+    const tmc_failures *f = &x->failures;
+    if (o->enabled && o->n_trace > 0 && o->mtbf_events > 0)
+        return tmc_error_set(err, "%s: outages.mtbf_events: %.10g: a replayed trace has no "
+                                  "rate to draw; leave mtbf_events out", label, o->mtbf_events);
+    double n = f->enabled ? f->repair_events : 0;
+    if (n > 0 && n < 3)
+        return tmc_error_set(err, "%s: failures.repair_events: %.10g: a repair mean from "
+                                  "fewer than 3 repairs has a posterior of infinite variance "
+                                  "(inverse-gamma, shape n); give 0 or at least 3", label, n);
+    if (n > 0 && f->repair_distribution == TMC_REPAIR_FIXED)
+        return tmc_error_set(err, "%s: failures.repair_events: %.10g: the posterior drawn is "
+                                  "an exponential repair mean's, and repair_distribution is "
+                                  "\"fixed\"; leave repair_events out or use \"exponential\"",
+                             label, n);
+    if (n > 0 && f->spares < 0)
+        return tmc_error_set(err, "%s: failures.repair_events: %.10g: with unlimited spares "
+                                  "(failures.spares -1, the default) no job waits for a "
+                                  "repair, so its mean does nothing; give failures.spares or "
+                                  "leave repair_events out", label, n);
+    return 0;
+}
+
 /* An outage or spike process needs its mean interval or a trace, not both. */
 static int check_replayed(const char *name, int enabled, double mean_days, int n_trace,
                           const char *label, tmc_error *err)
@@ -233,14 +264,15 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
     if (check_checkpoint(root, label, err) ||
         check_durations(&x->checkpoint, label, err) || check_jitter(&x->jitter, label, err) ||
         check_computable(&x->jitter, x->job.cards, label, err) ||
-        check_failures(&x->failures, label, err) ||
+        check_failures(&x->failures, label, err) || check_drawn_rates(x, label, err) ||
         check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,
                        x->outages.n_trace, label, err) ||
         check_notice(x, label, err) ||
         check_replayed("loss_spikes", x->loss_spikes.enabled,
                        x->loss_spikes.mean_interval_days, x->loss_spikes.n_trace, label,
                        err) ||
-        check_deadline(x, label, err) || tmc_cfg_check_elastic(x, label, err))
+        check_deadline(x, label, err) || tmc_cfg_check_elastic(x, label, err) ||
+        tmc_cfg_check_progress(x, label, err))
         return -1;
     return check_input_pipeline(x, label, err);
 }

@@ -54,6 +54,8 @@ static const field failure_fields[] = {
     {"renewal", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, renewal), renewal_choices},
     /* not with a trace: check_failures */
     NUM("mtbf_events", 0, 1e9, 0, 0, 0, tmc_failures, mtbf_events),
+    /* 0, or at least 3; not with fixed repairs nor unlimited spares: check_failures */
+    NUM("repair_events", 0, 1e9, 0, 0, 0, tmc_failures, repair_events),
     /* scale-dependent rates: not with a trace; cards_per_node goes with
      * per_node_mtbf_days (check_failures) */
     NUM("per_node_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_node_mtbf_days),
@@ -97,6 +99,8 @@ static const field outage_fields[] = {
     NUM("downtime_s", 0, 1e7, 0, 0, 0, tmc_outages, downtime_s),
     NUM("downtime_cv", 0, 20, 0, 0, 0, tmc_outages, downtime_cv),
     NUM("notice_s", 0, 1e7, 0, 0, 0, tmc_outages, notice_s),
+    /* not with a trace: check_outage_events (config_checks.c) */
+    NUM("mtbf_events", 0, 1e9, 0, 0, 0, tmc_outages, mtbf_events),
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_outages, n_trace), NULL},
 };
 
@@ -123,6 +127,21 @@ static const field elastic_fields[] = {
     INT("groups", 2, 1e7, 1, 0, tmc_elastic, groups),
     INT("min_groups", 1, 1e7, 0, 1, tmc_elastic, min_groups),
     NUM("heal_s", 0, 1e7, 0, 0, 0, tmc_elastic, heal_s),
+};
+
+/* committed_step <= steps_done < job.steps, the spares, the step time and
+ * what a forecast cannot start from: tmc_cfg_check_progress
+ * (config_progress.c) */
+static const field progress_fields[] = {
+    NUM("elapsed_days", 0, 1e6, 0, 1, 0, tmc_progress, elapsed_days),
+    INT("steps_done", 0, 1e9, 1, 0, tmc_progress, steps_done),
+    INT("committed_step", 0, 1e9, 1, 0, tmc_progress, committed_step),
+    INT("failures", 0, 1e9, 0, 0, tmc_progress, failures),
+    INT("outages", 0, 1e9, 0, 0, tmc_progress, outages),
+    NUM("exposure_days", 0, 1e6, 0, 0, -1, tmc_progress, exposure_days),
+    INT("cards", 0, 1e7, 0, 0, tmc_progress, cards),
+    INT("cards_in_repair", 0, 1e6, 0, 0, tmc_progress, cards_in_repair),
+    NUM("step_s", 0, 1e7, 0, 0, 0, tmc_progress, step_s),
 };
 
 /* config_trace.c stores every section's trace through this one gap */
@@ -251,6 +270,7 @@ static const section sections[] = {
     SEC("pauses", pause_fields, pauses, 0, 1, offsetof(tmc_pauses, enabled), NULL),
     SEC("slow_cards", slow_fields, slow_cards, 0, 1, offsetof(tmc_slow_cards, enabled), NULL),
     SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),
+    SEC("progress", progress_fields, progress, 0, 1, offsetof(tmc_progress, enabled), NULL),
     SEC("monte_carlo", mc_fields, monte_carlo, 0, 0, -1, NULL),
     PLAN("model", model_fields, model, tmc_model, "model file"),
     PLAN("memory", memory_fields, memory, tmc_memory, NULL),

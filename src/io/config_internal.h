@@ -47,7 +47,7 @@ typedef struct {
     const char *file_kind; /* a string value names a file of this kind, or NULL */
 } section;
 
-#define TMC_CFG_N_SECTIONS 21
+#define TMC_CFG_N_SECTIONS 22
 #define TMC_CFG_MAX_FIELDS 20
 
 /* In the order of the document's keys (after name, source, description),
@@ -175,5 +175,8 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
 /* The elastic section against the rest (config_elastic.c): G divides the
  * cards, min_groups <= G, and the features it cannot be combined with. */
 int tmc_cfg_check_elastic(const tmc_experiment *x, const char *label, tmc_error *err);
+/* config_progress.c: the progress section's own consistency and what a
+ * forecast cannot start from. 0, or -1 with err set. */
+int tmc_cfg_check_progress(const tmc_experiment *x, const char *label, tmc_error *err);
 
 #endif

@@ -13,13 +13,14 @@
 
 #include "assumptions.h"
 #include "cost.h"
+#include "forecast_output.h"
 
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
 static void overhead(const tmc_report *r, double *mean, double *se)
 {
-    double ff = r->cf->failure_free_s;
-    *mean = (r->days->mean - r->x->deadline.reserve_days) * TMC_DAY_S / ff - 1;
-    *se = r->days->se * TMC_DAY_S / ff;
+    double wall = (r->days->mean - r->x->deadline.reserve_days) * TMC_DAY_S;
+    *mean = tmc_closed_form_overhead(r->cf, wall);
+    *se = r->days->se * TMC_DAY_S / r->cf->remaining_free_s;
 }
 
 /* Random save and restore times and the save timeout (docs/model.md 3.12). */
@@ -244,6 +245,46 @@ static void text_importance(FILE *f, const tmc_report *r)
                "bound %.3g)\n", d->n - d->met, d->n, 1 - d->p_met, 1 - d->ci_lo);
 }
 
+/* The keys that draw rates per replica, "failures.mtbf_events 5, ..." into
+ * buf[n]. */
+static void drawn_keys(const tmc_experiment *x, char *buf, size_t n)
+{
+    const tmc_failures *fl = &x->failures;
+    double v[3] = {fl->enabled ? fl->mtbf_events : 0,
+                   x->outages.enabled ? x->outages.mtbf_events : 0,
+                   fl->enabled ? fl->repair_events : 0};
+    static const char *const key[3] = {"failures.mtbf_events", "outages.mtbf_events",
+                                       "failures.repair_events"};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 3 && used < n; i++)
+        if (v[i] > 0)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s %.10g", used ? ", " : "",
+                                     key[i], v[i]);
+}
+
+/* Rates drawn per replica (docs/model.md 3.11): the predictive figures (the
+ * run's) beside the plug-in ones (the same replicas, rates as given). */
+static void text_plug_in(FILE *f, const tmc_report *r)
+{
+    if (!r->plug_in)
+        return;
+    const tmc_summary *p = r->days, *q = r->plug_in;
+    char keys[160], label[48], pred[48], plug[48];
+    drawn_keys(r->x, keys, sizeof keys);
+    fprintf(f, "\nRates drawn per replica (%s): predictive beside plug-in (the same replicas, "
+               "every rate as given%s)\n", keys, r->x->progress.enabled
+                   ? "; a forecast's failure rate at its posterior mean" : "");
+    fprintf(f, "%-22s %-24s %s\n", "", "predictive", "plug-in");
+    snprintf(pred, sizeof pred, "%.4f +- %.4f", p->mean, p->se);
+    snprintf(plug, sizeof plug, "%.4f +- %.4f", q->mean, q->se);
+    fprintf(f, "%-22s %-24s %s\n", "completion T (days)", pred, plug);
+    snprintf(label, sizeof label, "P(T <= %g days)", r->x->deadline.days);
+    snprintf(pred, sizeof pred, "%.4f [%.4f, %.4f]", p->p_met, p->ci_lo, p->ci_hi);
+    snprintf(plug, sizeof plug, "%.4f [%.4f, %.4f]", q->p_met, q->ci_lo, q->ci_hi);
+    fprintf(f, "%-22s %-24s %s\n", label, pred, plug);
+}
+
 void tmc_output_text(FILE *f, const tmc_report *r)
 {
     const tmc_experiment *x = r->x;
@@ -268,6 +309,8 @@ void tmc_output_text(FILE *f, const tmc_report *r)
     fprintf(f, "\n");
     text_closed_form(f, r);
     text_comparison(f, r);
+    text_plug_in(f, r);
+    tmc_forecast_output_text(f, r);
     text_distribution(f, r->days);
     text_cost(f, r);
     text_events(f, r);
@@ -399,6 +442,25 @@ static cJSON *json_days(const tmc_summary *d)
     return o;
 }
 
+/* "plug_in": the run's figures with every rate taken as exact, beside
+ * the predictive ones at the top level; the same shapes as "completion_days"
+ * and "deadline". */
+static void json_plug_in(cJSON *root, const tmc_report *r)
+{
+    if (!r->plug_in)
+        return;
+    char keys[160];
+    drawn_keys(r->x, keys, sizeof keys);
+    cJSON *o = cJSON_AddObjectToObject(root, "plug_in");
+    cJSON_AddStringToObject(o, "drawn", keys);
+    cJSON_AddItemToObject(o, "completion_days", json_days(r->plug_in));
+    cJSON *dl = cJSON_AddObjectToObject(o, "deadline");
+    cJSON_AddNumberToObject(dl, "days", r->x->deadline.days);
+    cJSON_AddNumberToObject(dl, "probability", r->plug_in->p_met);
+    double ci[2] = {r->plug_in->ci_lo, r->plug_in->ci_hi};
+    cJSON_AddItemToObject(dl, "ci95", cJSON_CreateDoubleArray(ci, 2));
+}
+
 static cJSON *json_split(const tmc_report *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -436,6 +498,8 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(dl, "probability", r->days->p_met);
     double ci[2] = {r->days->ci_lo, r->days->ci_hi};
     cJSON_AddItemToObject(dl, "ci95", cJSON_CreateDoubleArray(ci, 2));
+    tmc_forecast_output_json(root, r);
+    json_plug_in(root, r);
     cJSON *oh = cJSON_AddObjectToObject(root, "overhead");
     cJSON_AddNumberToObject(oh, "mean", ov);
     cJSON_AddNumberToObject(oh, "se", ov_se);

@@ -40,6 +40,12 @@ typedef struct {
     int n_overrides;
     double table_error; /* the max sampler's measured table error, units of sigma */
     const tmc_restarts *restarts; /* restarts per run and the budget (restarts.h) */
+    const tmc_summary *plug_in; /* NULL unless rates are drawn per replica
+                                   (failures.mtbf_events, outages.mtbf_events,
+                                   failures.repair_events): the plug-in figures, the
+                                   same replicas with the rates taken as exact */
+    const tmc_summary *prior; /* NULL unless a forecast's failures move its rate:
+                                 the same replicas with nothing observed */
 } tmc_report;
 
 /* The text summary (docs/model.md 6): closed form beside simulation, P(deadline)

@@ -3,10 +3,12 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>
 
 #include "durations.h"
+#include "forecast.h"
 
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
 {
@@ -473,6 +475,46 @@ static void save_costs(const tmc_experiment *x, tmc_closed_form *cf)
                       cf->interval_s;
 }
 
+double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s)
+{
+    return (wall_s - cf->before_s) / cf->remaining_free_s - 1;
+}
+
+/* A forecast (docs/model.md 3.15): the closed forms of the steps not yet
+ * done, at the same K and the posterior mean failure and outage rates,
+ * after the elapsed time. */
+static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    const tmc_progress *p = &x->progress;
+    long left = x->job.steps - p->steps_done;
+    tmc_forecast_rate post, post_o;
+    tmc_forecast_failure_rate(x, &post);
+    tmc_forecast_outage_rate(x, &post_o);
+    tmc_experiment *y = malloc(sizeof *y); /* 170 kB: not for a stack frame */
+    tmc_closed_form r;
+    if (y) {
+        *y = *x;
+        y->progress.enabled = 0;
+        y->job.steps = left > 0 ? left : 1; /* only the final save left: one step */
+        y->checkpoint.interval_steps = cf->interval_steps;
+        y->failures.per_card_mtbf_days /= post.mean;
+        y->failures.per_node_mtbf_days /= post.mean;
+        y->failures.per_job_mtbf_days /= post.mean;
+        y->outages.mean_interval_days /= post_o.mean;
+        tmc_closed_form_compute(y, &r);
+        free(y);
+    }
+    cf->before_s = p->elapsed_days * TMC_DAY_S;
+    cf->remaining_free_s = left * cf->step_s;
+    cf->overhead_young = y ? r.overhead_young : NAN;
+    cf->overhead_daly = y ? r.overhead_daly : NAN;
+    cf->daly_wall_s = cf->before_s + (y ? r.daly_wall_s : NAN);
+    double reserve = x->deadline.reserve_days;
+    cf->completion_days = reserve + (cf->before_s + (y ? r.failure_free_s : NAN) *
+                                     (1 + cf->overhead_young)) / TMC_DAY_S;
+    cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;
+}
+
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
 {
     const tmc_checkpoint *cp = &x->checkpoint;
@@ -550,4 +592,8 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;
     cf->budget_step_s = (x->deadline.days - reserve) * TMC_DAY_S / s;
     cf->daly_exact = daly_exact(x);
+    cf->before_s = 0;
+    cf->remaining_free_s = cf->failure_free_s;
+    if (x->progress.enabled)
+        forecast(x, cf);
 }

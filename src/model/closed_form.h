@@ -84,6 +84,9 @@ typedef struct {
     double interval_s;        /* tau = K t_s, s */
     long segments;            /* ceil(S / K): saves per run without interruptions */
     double failure_free_s;    /* S t_s, s */
+    double before_s;          /* a forecast's elapsed time (progress), s; 0 without */
+    double remaining_free_s;  /* (S - steps done) t_s: the work the overheads are
+                                 over, s; S t_s without a forecast */
     double uninterrupted_s;   /* S t_s + segments x save: the wall time if nothing strikes */
     double mtbf_s;            /* M: mean time between interruptions of any kind, s */
     double rework_mtbf_s;     /* the same over those that lose work (all but outages
@@ -120,8 +123,17 @@ typedef struct {
                                  lifetimes, one restore time, no spare pool */
 } tmc_closed_form;
 
-/* Fill *cf from a validated experiment. */
+/* Fill *cf from a validated experiment. With a progress section (a
+ * forecast, docs/model.md 3.15) K, M and the rates are the whole run's,
+ * and Young's and Daly's T, the overheads and Daly's wall time are the
+ * elapsed time plus theirs for the steps not yet done, at the posterior
+ * mean failure rate (forecast.h). */
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf);
+
+/* The simulated overhead of a run that took wall_s in all (s): the wall
+ * time after a forecast's start over the work left, minus 1 (without a
+ * forecast, wall / (S t_s) - 1). */
+double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s);
 
 /* Elastic replica groups (docs/model.md 3.14, closed_form_elastic.c). Each
  * group alternates up (exponential, mean MTBF_card G / N) and down (its

@@ -48,6 +48,11 @@ static uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* The second bank holds the kinds past the first, TMC_STREAM_BANK of them at
+ * most: one more and two kinds of one replica would share a stream. */
+_Static_assert(TMC_STREAM_COUNT <= 2 * TMC_STREAM_BANK,
+               "a third bank of streams is needed (rng_pcg.h)");
+
 void tmc_rng_pcg_seed_replica(gsl_rng *r, uint64_t seed, uint64_t replica,
                               tmc_stream_kind kind)
 {

@@ -50,7 +50,9 @@ typedef enum {
                                 replica's failure rate (failures.mtbf_events) */
     TMC_STREAM_SAVES = 8,    /* random save times (checkpoint.save_cv) */
     TMC_STREAM_RESTORES = 9, /* random restore times (checkpoint.restore_cv) */
-    TMC_STREAM_COUNT = 10
+    TMC_STREAM_OUTAGE_RATE = 10, /* the replica's outage rate (outages.mtbf_events) */
+    TMC_STREAM_REPAIR_MEAN = 11, /* the replica's repair mean (failures.repair_events) */
+    TMC_STREAM_COUNT = 12
 } tmc_stream_kind;
 
 /* The first bank of streams: kinds below it keep the numbering they had

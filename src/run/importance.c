@@ -27,6 +27,12 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
         return tmc_error_set(err, "--importance: elastic replica groups (elastic.groups) "
                                   "are not modelled with importance sampling; run without "
                                   "--importance");
+    const tmc_process_model *p = &e->processes; /* `run` refuses these first (result.c) */
+    if (p->failures.mtbf_events > 0 || p->outage_events > 0 || p->failures.repair_events > 0)
+        return tmc_error_set(err, "--importance: this experiment draws a rate or a mean per "
+                                  "replica (failures.mtbf_events, outages.mtbf_events or "
+                                  "failures.repair_events); importance sampling tilts known "
+                                  "ones: run without --importance");
     for (int k = 0; k < TMC_TILTS; k++)
         if (theta[k] != 1 && !tmc_weights_tiltable(&e->processes, k))
             return tmc_error_set(err, "--importance: this experiment's %s cannot be tilted; "

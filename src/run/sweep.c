@@ -260,7 +260,7 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *res
     double *sorted = malloc((size_t)n * sizeof *sorted);
     if (!sorted)
         return tmc_error_set(err, "out of memory for %ld replicas", n);
-    double reserve = x->deadline.reserve_days, ff = s->cf.failure_free_s;
+    double reserve = x->deadline.reserve_days;
     for (long k = 0; k < n; k++)
         sorted[k] = days[k] = reserve + days[k] / TMC_DAY_S;
     tmc_stats_summarize(sorted, n, x->deadline.days, &r->days);
@@ -268,8 +268,8 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *res
     if (tmc_restarts_summarize(restarts, days, n, x, &s->cf, &r->days, &r->restarts, err))
         return -1;
     /* overhead = wall / (S t_s) - 1 per replica, as `run` reports it */
-    r->overhead = (r->days.mean - reserve) * TMC_DAY_S / ff - 1;
-    r->overhead_se = r->days.se * TMC_DAY_S / ff;
+    r->overhead = tmc_closed_form_overhead(&s->cf, (r->days.mean - reserve) * TMC_DAY_S);
+    r->overhead_se = r->days.se * TMC_DAY_S / s->cf.remaining_free_s;
     r->mode = tmc_engine_mode(x);
     return 0;
 }

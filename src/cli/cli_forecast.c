@@ -1,0 +1,145 @@
+/* cli_forecast.c - `trainmc forecast EXPERIMENT.json --history FILE.jsonl`:
+ * P(deadline) forecast at every snapshot a training job appended to its
+ * history (issue 18), all with the same replicas and seed. The snapshots
+ * are read in progress_input.h, run in forecast_history.h, reported in
+ * forecast_history_output.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "forecast_history.h"
+#include "forecast_history_output.h"
+#include "options.h"
+#include "progress_input.h"
+#include "ranks.h"
+
+static const tmc_cli_command command = {
+    "forecast", TMC_CLI_FORECAST, "EXPERIMENT.json",
+    "usage: trainmc forecast EXPERIMENT.json --history FILE.jsonl [options]\n"
+    "\n"
+    "A history of forecasts: each line of FILE.jsonl is a progress snapshot, a JSON\n"
+    "object with the keys of the experiment's progress section (the state a training\n"
+    "job appends as it runs). Forecast the experiment from every snapshot, with the\n"
+    "same replicas and seed (common random numbers), and print a row per snapshot:\n"
+    "its line, elapsed day, step, last commit and failures; the mean completion time\n"
+    "T (days) +- se, the mean time left, P(T <= deadline) with its Wilson 95 %\n"
+    "interval, and the change of P from the previous row +- its se. Every snapshot\n"
+    "is checked before any runs (\"FILE:LINE: ...\"); blank lines are skipped.\n"};
+
+/* The command's state, for the exit paths. */
+typedef struct {
+    const tmc_cli_options *o;
+    tmc_experiment x;
+    tmc_forecast_history h;
+    int threads;
+    tmc_outfile json, plot;
+} forecast_run;
+
+/* Every snapshot read and checked, then each one's forecast judged
+ * finishable. 0, or 2 after a message. */
+static int load_history(forecast_run *fr)
+{
+    tmc_error err = {""};
+    tmc_progress_snapshot *snaps = NULL;
+    int n = 0;
+    int rc = tmc_progress_input_read_history(&fr->x, fr->o->history_path, &snaps, &n, &err)
+                 ? 2 : 0;
+    if (!rc && tmc_forecast_history_init(&fr->h, &fr->x, fr->o->history_path, snaps, n, &err))
+        rc = 1;
+    free(snaps);
+    /* a rank that cannot read the file fails every rank (ranks.h) */
+    if ((rc = tmc_ranks_agree(rc, &err))) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return rc;
+    }
+    tmc_experiment *at = malloc(sizeof *at);
+    for (int i = 0; at && i < fr->h.n && !rc; i++) {
+        char setting[TMC_PATH_MAX + 24];
+        snprintf(setting, sizeof setting, "%s:%ld", fr->o->history_path,
+                 fr->h.points[i].snap.line);
+        *at = fr->x;
+        at->progress = fr->h.points[i].snap.progress;
+        rc = tmc_cli_check_finishable(at, setting);
+    }
+    if (!at)
+        fprintf(stderr, "trainmc: out of memory\n");
+    free(at);
+    return at ? rc : 1;
+}
+
+static void abort_outputs(forecast_run *fr)
+{
+    tmc_outfile *const file[2] = {&fr->json, &fr->plot};
+    const char *const path[2] = {fr->o->json_path, fr->o->plot_path};
+    tmc_cli_abort_outputs(file, path, 2);
+}
+
+/* The table, then --plot and --json. 0, or 1. */
+static int report(forecast_run *fr, double elapsed_s)
+{
+    tmc_forecast_history_report rep = {.h = &fr->h, .threads = fr->threads,
+                                       .elapsed_s = elapsed_s};
+    tmc_forecast_history_output_text(stdout, &rep);
+    if (tmc_cli_check_stdout())
+        return 1;
+    if (fr->o->plot_path &&
+        tmc_cli_write_text(&fr->plot, tmc_forecast_history_output_svg(&rep)))
+        return 1;
+    return fr->o->json_path
+        ? tmc_cli_write_json(&fr->json, tmc_forecast_history_output_json(&rep)) : 0;
+}
+
+/* Run every snapshot, then report; the outputs are removed on a failure. */
+static int simulate(forecast_run *fr)
+{
+    int show = !fr->o->quiet && isatty(STDERR_FILENO);
+    tmc_error err = {""};
+    tmc_cli_catch_stop_signals();
+    double t0 = tmc_cli_now_s();
+    int rc = tmc_forecast_history_run(&fr->h, fr->threads, show ? tmc_cli_progress_bar : NULL,
+                                      NULL, &err);
+    if (rc) {
+        fprintf(stderr, "%strainmc: %s%s\n", rc == TMC_RUNNER_STOPPED && show ? "\n" : "",
+                err.msg, rc == TMC_RUNNER_STOPPED ? "; no results written" : "");
+        rc = rc == TMC_RUNNER_STOPPED ? 130 : 1;
+    } else {
+        rc = report(fr, tmc_cli_now_s() - t0);
+    }
+    if (rc)
+        abort_outputs(fr);
+    return rc;
+}
+
+static int forecast(forecast_run *fr, int argc, char **argv, tmc_cli_options *o)
+{
+    int rc = tmc_cli_start(&command, argc, argv, o, &fr->x);
+    if (rc)
+        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    if (!o->history_path)
+        return tmc_cli_usage_error(command.name, "--history FILE.jsonl is required (the "
+                                   "snapshots to forecast from)");
+    /* the plan's memory line first, as `trainmc run` */
+    if ((rc = tmc_cli_check_feasible(&fr->x, NULL, o->force)) || (rc = load_history(fr)) ||
+        (rc = tmc_cli_open_json_svg(&fr->json, o->json_path, &fr->plot, o->plot_path,
+                                    &fr->x)))
+        return rc;
+    fr->threads = o->threads ? (int)o->threads : tmc_runner_default_threads();
+    return simulate(fr);
+}
+
+int tmc_cli_forecast(int argc, char **argv)
+{
+    tmc_cli_options o;
+    forecast_run *fr = calloc(1, sizeof *fr); /* an experiment is too big for the stack */
+    if (!fr) {
+        fprintf(stderr, "trainmc: out of memory\n");
+        return 1;
+    }
+    fr->o = &o;
+    int rc = forecast(fr, argc, argv, &o);
+    tmc_forecast_history_free(&fr->h);
+    free(fr);
+    return rc;
+}

@@ -1,0 +1,112 @@
+/* config_progress.c - what the progress section (config.h, tmc_progress)
+ * asks of itself and of the rest of an experiment: a state a run can be in
+ * (the last commit not after the current step, a run not yet finished, the
+ * elapsed time long enough for the steps done), and no feature whose state
+ * at that moment the section cannot give (docs/simulation-semantics.md 10
+ * gives each reason). */
+#include "config_internal.h"
+
+#define DAY_S 86400.0 /* closed_form.h's TMC_DAY_S: the io layer stands below the model */
+
+/* "FILE: KEY: WHAT cannot be forecast from a progress state: WHY". */
+static int refuse(tmc_error *err, const char *label, const char *key, const char *what,
+                  const char *why)
+{
+    return tmc_error_set(err, "%s: %s: %s cannot be forecast from a progress state "
+                              "(progress): %s", label, key, what, why);
+}
+
+/* The state itself: counts that fit the job and the processes it has. */
+static int check_state(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_progress *p = &x->progress;
+    if (p->steps_done > x->job.steps)
+        return tmc_error_set(err, "%s: progress.steps_done: %ld is out of range; expected an "
+                                  "integer in [0, %ld] (job.steps)",
+                             label, p->steps_done, x->job.steps);
+    if (p->committed_step > p->steps_done)
+        return tmc_error_set(err, "%s: progress.committed_step: %ld is after "
+                                  "progress.steps_done (%ld); expected an integer in [0, %ld]: "
+                                  "a checkpoint holds only steps already done",
+                             label, p->committed_step, p->steps_done, p->steps_done);
+    if (p->committed_step == x->job.steps)
+        return tmc_error_set(err, "%s: progress.committed_step: %ld is job.steps: the run "
+                                  "has finished, there is nothing to forecast; expected an "
+                                  "integer in [0, %ld]",
+                             label, p->committed_step, x->job.steps - 1);
+    if (p->failures > 0 && !x->failures.enabled)
+        return tmc_error_set(err, "%s: progress.failures: %ld failures observed, but the "
+                                  "experiment has no failures section; give one, or 0",
+                             label, p->failures);
+    if (p->outages > 0 && !x->outages.enabled)
+        return tmc_error_set(err, "%s: progress.outages: %ld outages observed, but the "
+                                  "experiment has no outages section; give one, or 0",
+                             label, p->outages);
+    return 0;
+}
+
+/* The spare pool and the clock: cards in repair fit the pool; the elapsed
+ * time holds the steps done at the observed step time and lies before a
+ * given horizon. */
+static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_progress *p = &x->progress;
+    long spares = x->failures.enabled ? x->failures.spares : -1;
+    if (p->cards_in_repair > 0 && spares < 0)
+        return tmc_error_set(err, "%s: progress.cards_in_repair: %ld, but the experiment "
+                                  "has no spare pool (failures.spares); give "
+                                  "one, or 0", label, p->cards_in_repair);
+    if (p->cards_in_repair > spares && spares >= 0)
+        return tmc_error_set(err, "%s: progress.cards_in_repair: %ld is out of range; "
+                                  "expected an integer in [0, %ld] (failures.spares): a job "
+                                  "down waiting for a repair is not a state a forecast "
+                                  "starts from", label, p->cards_in_repair, spares);
+    double elapsed_s = p->elapsed_days * DAY_S;
+    if (p->step_s > 0 && elapsed_s < p->steps_done * p->step_s)
+        return tmc_error_set(err, "%s: progress.elapsed_days: %.10g days cannot hold %ld "
+                                  "steps of progress.step_s = %.10g s (%.10g days); expected "
+                                  "at least that", label, p->elapsed_days, p->steps_done,
+                             p->step_s, p->steps_done * p->step_s / DAY_S);
+    double h = x->monte_carlo.horizon_days;
+    if (h > 0 && h <= p->elapsed_days)
+        return tmc_error_set(err, "%s: monte_carlo.horizon_days: %.10g is not after "
+                                  "progress.elapsed_days (%.10g); expected a later horizon",
+                             label, h, p->elapsed_days);
+    return 0;
+}
+
+/* Features whose state now (a card's age, an allocation's clock, a group
+ * down, a slow card found) the section does not give. */
+static int check_features(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_failures *f = &x->failures;
+    if (f->enabled && (f->distribution == TMC_LIFETIME_WEIBULL ||
+                       f->distribution == TMC_LIFETIME_LOGNORMAL))
+        return refuse(err, label, "failures.distribution", "a lifetime law with memory",
+                      "each card's age would be needed; use exponential lifetimes or a "
+                      "trace");
+    if (x->time_limit.enabled)
+        return refuse(err, label, "time_limit", "a scheduler time limit",
+                      "the current allocation's start is not part of the state");
+    if (x->elastic.enabled)
+        return refuse(err, label, "elastic", "elastic replica groups",
+                      "which groups are down now is not part of the state");
+    if (x->slow_cards.enabled)
+        return refuse(err, label, "slow_cards", "slow cards",
+                      "which slow cards are held or already evicted is not part of the "
+                      "state");
+    if (x->loss_spikes.enabled && x->loss_spikes.rollback_snapshots > 1)
+        return refuse(err, label, "loss_spikes.rollback_snapshots", "a rollback past the "
+                      "newest commit", "the commits before the state are not part of it; "
+                      "give 1");
+    return 0;
+}
+
+int tmc_cfg_check_progress(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    if (!x->progress.enabled)
+        return 0;
+    if (check_state(x, label, err) || check_pool_and_clock(x, label, err))
+        return -1;
+    return check_features(x, label, err);
+}

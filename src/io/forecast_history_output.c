@@ -1,0 +1,136 @@
+/* forecast_history_output.c - `trainmc forecast` text and JSON
+ * (forecast_history_output.h). Times are days: T from the job's start
+ * (reserve included, as `trainmc run` prints it), the time left T less the
+ * reserve and the elapsed time (forecast_output.c's). */
+#include "forecast_history_output.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ---------- text ---------- */
+
+static void text_heading(FILE *f, const tmc_forecast_history_report *r)
+{
+    const tmc_forecast_history *h = r->h;
+    const tmc_experiment *x = h->base;
+    fprintf(f, "trainmc forecast: %s (%s%s%s)\n", x->name, x->path,
+            x->source[0] ? "; source: " : "", x->source);
+    fprintf(f, "  history %s: %d snapshot%s; %ld replicas each, seed %llu, the same at "
+               "every snapshot (common random numbers); %d thread%s, %.2f s\n",
+            h->path, h->n, h->n == 1 ? "" : "s", x->monte_carlo.replicas,
+            (unsigned long long)x->monte_carlo.seed, r->threads, r->threads == 1 ? "" : "s",
+            r->elapsed_s);
+    const char *sets[TMC_OVERRIDES_BYTES / 2];
+    int n = tmc_config_list_overrides(x, sets, TMC_OVERRIDES_BYTES / 2);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%s%s", i ? ", " : "  overrides: ", sets[i], i == n - 1 ? "\n" : "");
+    fprintf(f, "  T: completion, days from the job's start (reserve %.4g days included); "
+               "left: T - reserve - day\n\n", x->deadline.reserve_days);
+}
+
+/* "+0.0123 +- 0.0004", or "-" for the first row. */
+static void text_change(FILE *f, const tmc_forecast_point *p)
+{
+    if (isnan(p->change))
+        fprintf(f, "  -\n");
+    else
+        fprintf(f, "  %+.4f +- %.4f\n", p->change, p->change_se);
+}
+
+void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report *r)
+{
+    const tmc_forecast_history *h = r->h;
+    char p_head[64];
+    snprintf(p_head, sizeof p_head, "P(T <= %g d)", h->base->deadline.days);
+    text_heading(f, r);
+    fprintf(f, "%5s %8s %9s %9s %8s  %-19s %8s  %-12s %-16s  %s\n", "line", "day", "step",
+            "commit", "failures", "mean T (days)", "left", p_head, "Wilson 95 %",
+            "change in P");
+    for (int i = 0; i < h->n; i++) {
+        const tmc_forecast_point *p = &h->points[i];
+        const tmc_progress *s = &p->snap.progress;
+        fprintf(f, "%5ld %8.3f %9ld %9ld %8ld  %8.4f +- %-7.4f %8.4f  %-12.4f "
+                   "[%.4f, %.4f]", p->snap.line, s->elapsed_days, s->steps_done,
+                s->committed_step, s->failures, p->days.mean, p->days.se, p->left_mean,
+                p->days.p_met, p->days.ci_lo, p->days.ci_hi);
+        text_change(f, p);
+    }
+}
+
+/* ---------- JSON ---------- */
+
+/* The snapshot's state as the experiment's progress section is written back
+ * (config_to_json.c: every key, defaults included), from a scratch copy of
+ * the base experiment. */
+static cJSON *progress_json(tmc_experiment *scratch, const tmc_progress *s)
+{
+    scratch->progress = *s;
+    cJSON *all = tmc_config_to_json(scratch);
+    cJSON *p = all ? cJSON_DetachItemFromObjectCaseSensitive(all, "progress") : NULL;
+    cJSON_Delete(all);
+    return p;
+}
+
+static cJSON *point_json(tmc_experiment *scratch, const tmc_forecast_point *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "line", (double)p->snap.line);
+    cJSON_AddItemToObject(o, "progress", progress_json(scratch, &p->snap.progress));
+    cJSON *t = cJSON_AddObjectToObject(o, "completion_days");
+    cJSON_AddNumberToObject(t, "mean", p->days.mean);
+    cJSON_AddNumberToObject(t, "se", p->days.se);
+    cJSON_AddItemToObject(t, "quantiles", cJSON_CreateDoubleArray(p->days.quantile,
+                                                                  TMC_STATS_NQ));
+    cJSON *left = cJSON_AddObjectToObject(o, "days_left");
+    cJSON_AddNumberToObject(left, "mean", p->left_mean);
+    cJSON *dl = cJSON_AddObjectToObject(o, "deadline");
+    cJSON_AddNumberToObject(dl, "probability", p->days.p_met);
+    double ci[2] = {p->days.ci_lo, p->days.ci_hi};
+    cJSON_AddItemToObject(dl, "ci95", cJSON_CreateDoubleArray(ci, 2));
+    if (isnan(p->change)) {
+        cJSON_AddNullToObject(o, "change");
+        return o;
+    }
+    cJSON *ch = cJSON_AddObjectToObject(o, "change");
+    cJSON_AddNumberToObject(ch, "probability", p->change);
+    cJSON_AddNumberToObject(ch, "se", p->change_se);
+    return o;
+}
+
+static void json_heading(cJSON *root, const tmc_forecast_history *h)
+{
+    const tmc_experiment *x = h->base;
+    cJSON_AddStringToObject(root, "command", "forecast");
+    cJSON_AddStringToObject(root, "experiment", x->name);
+    cJSON_AddStringToObject(root, "source", x->source);
+    cJSON_AddStringToObject(root, "experiment_path", x->path);
+    cJSON_AddStringToObject(root, "history", h->path);
+    cJSON_AddNumberToObject(root, "replicas", (double)x->monte_carlo.replicas);
+    char seed[24]; /* raw: cJSON rounds integers near 2^53 */
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)x->monte_carlo.seed);
+    cJSON_AddRawToObject(root, "seed", seed);
+    const char *sets[TMC_OVERRIDES_BYTES / 2];
+    int n = tmc_config_list_overrides(x, sets, TMC_OVERRIDES_BYTES / 2);
+    cJSON_AddItemToObject(root, "overrides", cJSON_CreateStringArray(sets, n));
+    cJSON *dl = cJSON_AddObjectToObject(root, "deadline");
+    cJSON_AddNumberToObject(dl, "days", x->deadline.days);
+    cJSON_AddNumberToObject(dl, "reserve_days", x->deadline.reserve_days);
+}
+
+cJSON *tmc_forecast_history_output_json(const tmc_forecast_history_report *r)
+{
+    const tmc_forecast_history *h = r->h;
+    tmc_experiment *scratch = malloc(sizeof *scratch);
+    cJSON *root = scratch ? cJSON_CreateObject() : NULL;
+    if (!root) {
+        free(scratch);
+        return NULL;
+    }
+    *scratch = *h->base;
+    json_heading(root, h);
+    cJSON *points = cJSON_AddArrayToObject(root, "snapshots");
+    for (int i = 0; i < h->n; i++)
+        cJSON_AddItemToArray(points, point_json(scratch, &h->points[i]));
+    free(scratch);
+    return root;
+}

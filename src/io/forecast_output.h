@@ -1,0 +1,21 @@
+/* forecast_output.h - a forecast's own lines in run's report (issue 18;
+ * docs/model.md 3.15): where the run stands, what its failures say about
+ * the failure rate (prior and posterior), and the time left. */
+#ifndef TMC_FORECAST_OUTPUT_H
+#define TMC_FORECAST_OUTPUT_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "output.h"
+
+/* The "Forecast" block of the text report; nothing when r->x has no
+ * progress section. */
+void tmc_forecast_output_text(FILE *f, const tmc_report *r);
+
+/* The same as the run document's "forecast" object (null without a progress
+ * section), added to root. Returns 0, or -1 if memory runs out. */
+int tmc_forecast_output_json(cJSON *root, const tmc_report *r);
+
+#endif

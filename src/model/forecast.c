@@ -1,0 +1,68 @@
+/* forecast.c - the Gamma-Poisson update of the failure and outage rates
+ * (forecast.h). */
+#include "forecast.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+
+#include "closed_form.h"
+
+/* The observed count k and its exposure E from the progress section. */
+static void exposure(const tmc_progress *p, long k, tmc_forecast_rate *out)
+{
+    if (!p->enabled)
+        return;
+    out->observed = k;
+    out->exposure_s = (p->exposure_days >= 0 ? p->exposure_days : p->elapsed_days) * TMC_DAY_S;
+}
+
+/* The prior Gamma(n, n) of the multiplier and its posterior after out's
+ * count and exposure; n = 0: exact, nothing to update. */
+static void update(double n, tmc_forecast_rate *out)
+{
+    if (n <= 0)
+        return;
+    out->exact = 0;
+    out->prior_shape = out->prior_rate = n;
+    out->shape = n + (double)out->observed;
+    out->rate = n + out->observed_rate * out->exposure_s;
+    out->mean = out->shape / out->rate;
+    out->lo = gsl_cdf_gamma_Pinv(0.025, out->shape, 1 / out->rate);
+    out->hi = gsl_cdf_gamma_Pinv(0.975, out->shape, 1 / out->rate);
+}
+
+int tmc_forecast_failure_rate(const tmc_experiment *x, tmc_forecast_rate *out)
+{
+    const tmc_progress *p = &x->progress;
+    const tmc_failures *f = &x->failures;
+    *out = (tmc_forecast_rate){.exact = 1, .mean = 1, .lo = 1, .hi = 1};
+    if (!f->enabled || f->distribution == TMC_LIFETIME_TRACE)
+        return 0;
+    out->base_rate = 1 / tmc_closed_form_job_mtbf_s(f, x->job.cards);
+    out->observed_rate = p->enabled && p->cards > 0
+        ? 1 / tmc_closed_form_job_mtbf_s(f, p->cards) : out->base_rate;
+    exposure(p, p->failures, out);
+    update(f->mtbf_events, out);
+    return 0;
+}
+
+int tmc_forecast_outage_rate(const tmc_experiment *x, tmc_forecast_rate *out)
+{
+    const tmc_progress *p = &x->progress;
+    const tmc_outages *o = &x->outages;
+    *out = (tmc_forecast_rate){.exact = 1, .mean = 1, .lo = 1, .hi = 1};
+    if (!o->enabled || o->n_trace > 0 || !(o->mean_interval_days > 0))
+        return 0;
+    out->base_rate = out->observed_rate = 1 / (o->mean_interval_days * TMC_DAY_S);
+    exposure(p, p->outages, out);
+    update(o->mtbf_events, out);
+    return 0;
+}
+
+double tmc_forecast_count_pmf(const tmc_forecast_rate *r, double f_s, unsigned k)
+{
+    double mu = r->base_rate * f_s;
+    if (r->exact)
+        return gsl_ran_poisson_pdf(k, mu);
+    return gsl_ran_negative_binomial_pdf(k, r->rate / (r->rate + mu), r->shape);
+}

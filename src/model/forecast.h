@@ -1,0 +1,52 @@
+/* forecast.h - what a run's own progress says about its failure and outage
+ * rates (issue 18; docs/model.md 3.15).
+ *
+ * The experiment's failure rate lambda_0 (per second, all failures: per
+ * card, node and job; closed_form.h) is known from failures.mtbf_events = n
+ * events, so its multiplier u has the prior Gamma(shape n, rate n) (mean
+ * 1; docs/model.md 3.11). The run then saw k failures (progress.failures)
+ * over an exposure of E seconds (progress.exposure_days, default the
+ * elapsed time) on the cards it held (progress.cards, default job.cards),
+ * whose rate is lambda_1: a Poisson count of mean u lambda_1 E. The
+ * posterior is Gamma(n + k, n + lambda_1 E) [Gelman et al., Bayesian Data
+ * Analysis, 3rd ed., 2.6, the conjugate Poisson-gamma model], and the count
+ * of failures over a further exposure F on job.cards is negative binomial
+ * with size n + k and success probability b / (b + lambda_0 F), b the
+ * posterior's rate.
+ * With n = 0 the rate is taken as exact and the run's failures do not
+ * move it. Outages are updated alike (tmc_forecast_outage_rate). */
+#ifndef TMC_FORECAST_H
+#define TMC_FORECAST_H
+
+#include "config.h"
+
+typedef struct {
+    int exact;          /* 1: failures.mtbf_events = 0, the multiplier is 1 */
+    double base_rate;   /* lambda_0: failures per second of the experiment, 1/s */
+    double observed_rate; /* lambda_1: the same on the cards held so far, 1/s */
+    double exposure_s;  /* E: the time the observed failures were watched over, s */
+    long observed;      /* k: failures observed */
+    double prior_shape, prior_rate; /* n, n */
+    double shape, rate; /* the posterior of u: n + k, n + lambda_1 E */
+    double mean;        /* shape / rate: the posterior mean multiplier */
+    double lo, hi;      /* its 95 % equal-tailed interval (GSL's gamma quantiles) */
+} tmc_forecast_rate;
+
+/* The failure-rate multiplier's prior and posterior for experiment x (its
+ * progress section, or no observations when it has none). Without failures
+ * base_rate is 0 and exact 1. Returns 0. */
+int tmc_forecast_failure_rate(const tmc_experiment *x, tmc_forecast_rate *out);
+
+/* The same for the outage rate (outages.mean_interval_days; a cluster's,
+ * whatever the cards): its prior strength outages.mtbf_events, the
+ * outages seen progress.outages over the same exposure. Without Poisson
+ * outages (none, or a replayed trace) base_rate is 0 and exact 1.
+ * Returns 0. */
+int tmc_forecast_outage_rate(const tmc_experiment *x, tmc_forecast_rate *out);
+
+/* The negative binomial probability of k failures over a further exposure
+ * of f_s seconds under the posterior r (the predictive count); a
+ * Poisson(lambda_0 f_s) probability when r->exact. */
+double tmc_forecast_count_pmf(const tmc_forecast_rate *r, double f_s, unsigned k);
+
+#endif

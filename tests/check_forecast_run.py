@@ -1,0 +1,79 @@
+"""cli-forecast-run: `trainmc run` on a forecast (a progress section;
+docs/model.md 3.15) reports, on the same replicas (common random numbers):
+
+- "forecast.prior": the run with nothing observed (progress.failures = 0 over
+  an exposure of 0) - exactly a separate run with those keys;
+- "plug_in": the failure rate taken as exact at its posterior mean - exactly a
+  separate run with per_card_mtbf_days divided by the posterior mean and
+  failures.mtbf_events = 0;
+- "forecast.days_left": the completion quantiles less the reserve and the
+  elapsed time; the posterior Gamma(n + k, n + lambda E) by hand;
+- the text prints the same figures as the JSON.
+
+Usage: check_forecast_run.py TRAINMC SOURCE_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN, SRC = sys.argv[1], sys.argv[2]
+X = os.path.join(SRC, "experiments", "forecast-design-48-day9.json")
+COMMON = ["--quiet", "-n", "3000"]
+failures = []
+
+
+def run(tmp, name, *args):
+    out = os.path.join(tmp, name + ".json")
+    proc = subprocess.run([BIN, "run", X, *COMMON, *args, "--json", out],
+                          capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        sys.exit(f"trainmc run {' '.join(args)} failed: {proc.stderr}")
+    with open(out, encoding="utf-8") as f:
+        return json.load(f), proc.stdout
+
+
+def expect(what, got, want, tol=0.0):
+    if not abs(got - want) <= tol:
+        failures.append(f"{what}: got {got!r}, want {want!r}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    main, text = run(tmp, "main")
+    fc = main["forecast"]
+    # the posterior by hand: n = 10, k = 3, 48 cards of 337 days over 9 days
+    n, k, lam_e = 10, 3, 48 * 9 / 337
+    expect("posterior shape", fc["failure_rate"]["posterior_gamma"][0], n + k)
+    expect("posterior rate", fc["failure_rate"]["posterior_gamma"][1], n + lam_e, 1e-12)
+    mean = (n + k) / (n + lam_e)
+    expect("posterior mean", fc["failure_rate"]["posterior_mean"], mean, 1e-12)
+
+    prior, _ = run(tmp, "prior", "--set", "progress.failures=0",
+                   "--set", "progress.exposure_days=0")
+    expect("prior P", fc["prior"]["probability"], prior["deadline"]["probability"])
+    expect("prior mean T", fc["prior"]["completion_days_mean"],
+           prior["completion_days"]["mean"])
+    if "prior" in (prior.get("forecast") or {}):
+        failures.append("a forecast with nothing observed has no prior run")
+
+    plug, _ = run(tmp, "plug", "--set", f"failures.per_card_mtbf_days={337 / mean!r}",
+                  "--set", "failures.mtbf_events=0")
+    expect("plug-in P", main["plug_in"]["deadline"]["probability"],
+           plug["deadline"]["probability"])
+    expect("plug-in mean T", main["plug_in"]["completion_days"]["mean"],
+           plug["completion_days"]["mean"], 1e-9)
+
+    spent = 5 + 9  # reserve + elapsed
+    left = fc["days_left"]
+    expect("days left mean", left["mean"], main["completion_days"]["mean"] - spent, 1e-9)
+    # text against JSON
+    line = f"{fc['prior']['probability']:.4f} [{fc['prior']['ci95'][0]:.4f}, " \
+           f"{fc['prior']['ci95'][1]:.4f}] -> {main['deadline']['probability']:.4f}"
+    if line not in text:
+        failures.append(f"text lacks the moved line {line!r}")
+    if f"time left (days): mean {left['mean']:.4f}" not in text:
+        failures.append("text lacks the time left")
+
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
