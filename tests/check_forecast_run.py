@@ -8,7 +8,8 @@ docs/model.md 3.15) reports, on the same replicas (common random numbers):
   failures.mtbf_events = 0;
 - "forecast.days_left": the completion quantiles less the reserve and the
   elapsed time; the posterior Gamma(n + k, n + lambda E) by hand;
-- the text prints the same figures as the JSON.
+- the text prints the same figures as the JSON;
+- the restart budget counts the failures seen before the forecast.
 
 Usage: check_forecast_run.py TRAINMC SOURCE_DIR"""
 import json
@@ -73,6 +74,17 @@ with tempfile.TemporaryDirectory() as tmp:
         failures.append(f"text lacks the moved line {line!r}")
     if f"time left (days): mean {left['mean']:.4f}" not in text:
         failures.append("text lacks the time left")
+
+    # the restart budget counts the failures and outages seen before the
+    # forecast: 3 seen with a budget of 3 and (nearly) no failure left meets
+    # it; a budget of 2 is already spent, so no replica can
+    rare = ["--set", "failures.per_card_mtbf_days=1e9", "--set", "failures.mtbf_events=0",
+            "--set", "deadline.days=40"]
+    ok, _ = run(tmp, "budget3", *rare, "--set", "deadline.max_restarts=3")
+    spent, _ = run(tmp, "budget2", *rare, "--set", "deadline.max_restarts=2")
+    expect("budget 3 of 3 used: P", ok["deadline"]["probability"], 1.0)
+    expect("budget spent before the forecast: P", spent["deadline"]["probability"], 0.0)
+    expect("restarts before the forecast", ok["events"]["restarts_before_forecast"], 3)
 
 for f in failures:
     print("FAIL:", f)

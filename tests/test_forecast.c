@@ -157,6 +157,8 @@ static void test_forecast_from_engine_state(void **state)
     qsort(a, N, sizeof a[0], cmp_double);
     qsort(b, N, sizeof b[0], cmp_double);
     double d = ks_statistic(a, b, N);
+    print_message("forecast-1.2: KS D %.4f (critical %.4f at 0.001), medians %.1f and %.1f s\n",
+                  d, KS_CRITICAL_001(N), a[N / 2], b[N / 2]);
     if (!(d < KS_CRITICAL_001(N)))
         fail_msg("KS D = %.4f >= %.4f: medians %.1f s and %.1f s", d, KS_CRITICAL_001(N),
                  a[N / 2], b[N / 2]);
@@ -226,6 +228,8 @@ static void test_forecast_mid_segment(void **state)
     double want = e1 + 19 * e0, mean = sum / N;
     double se = sqrt((sum2 / N - mean * mean) / (N - 1));
     assert_true(fails / N > 1); /* failures did strike */
+    print_message("forecast-1.3: mean left %.2f s, renewal sum %.2f s, z %.2f\n", mean, want,
+                  (mean - want) / se);
     expect_near(mean, want, TOL_SE * se, "mean time left against the renewal sum");
 }
 
@@ -312,6 +316,7 @@ static void test_forecast_predictive_count(void **state)
      * days of a 2-day mean: mean 6, variance 6 + 36 / 6 = 12 */
     double om = o[1], ov = o[2] - om * om;
     double om4 = o[4] - 4 * om * o[3] + 6 * om * om * o[2] - 3 * pow(om, 4);
+    print_message("forecast-1.4b: outages mean %.4f (6), variance %.3f (12)\n", om, ov);
     expect_near(om, 6, TOL_SE * sqrt(ov / N), "mean outage count");
     expect_near(ov, 12, TOL_SE * sqrt((om4 - ov * ov) / N), "variance of the outage count");
     double m = s1 / N, var = s2 / N - m * m;
@@ -320,6 +325,8 @@ static void test_forecast_predictive_count(void **state)
     tmc_forecast_rate p;
     tmc_forecast_failure_rate(&x, &p);
     double p0 = tmc_forecast_count_pmf(&p, 10 * TMC_DAY_S, 0);
+    print_message("forecast-1.4b: failures mean %.4f (%.4f), variance %.3f (%.3f), P0 %.4f "
+                  "(%.4f)\n", m, want_m, var, want_var, zero / N, p0);
     expect_near(m, want_m, TOL_SE * sqrt(var / N), "mean count");
     expect_near(var, want_var, TOL_SE * sqrt((m4 - var * var) / N), "variance of the count");
     expect_near(zero / N, p0, TOL_SE * sqrt(p0 * (1 - p0) / N), "P(no failure)");
@@ -431,6 +438,8 @@ static void test_forecast_closed_form(void **state)
     double daly = TMC_DAY_S + tmc_closed_form_daly_wall_s(600, 60, 30, 30, 120,
                                                           TMC_DAY_S / 4);
     expect_near(cf.daly_wall_s, daly, 1e-6, "the forecast's Daly line");
+    print_message("forecast-1.7: mean wall %.2f s, Daly %.2f s, z %.2f\n", mean, daly,
+                  (mean - daly) / se);
     expect_near(mean, daly, TOL_SE * se, "simulated mean wall against Daly");
     expect_near(cf.remaining_free_s, 600 * 60.0, 1e-9, "the work the overhead is over");
 }

@@ -194,9 +194,9 @@ static uint64_t experiment_digest(const tmc_experiment *x)
     return h;
 }
 
-/* --progress FILE into x, after the --set overrides: the file is the
- * job's own account of where it stands, so it wins over the experiment's
- * section. Collective as the experiment's load. 0, or 2 after a message. */
+/* --progress FILE into x, after the --set overrides (none of which may
+ * touch the progress section: progress_set_twice): the file is the job's
+ * own account of where it stands, so it replaces the experiment's section. Collective as the experiment's load. 0, or 2 after a message. */
 static int load_progress(tmc_experiment *x, const char *path)
 {
     tmc_error err = {""};
@@ -208,11 +208,27 @@ static int load_progress(tmc_experiment *x, const char *path)
     return tmc_cli_check_same_experiment(x, path);
 }
 
+/* --set progress.KEY beside --progress FILE (or a history) would be
+ * replaced by the file's section: refused rather than dropped. 0, or 2. */
+static int progress_set_twice(const tmc_cli_options *o, const char *given)
+{
+    for (int i = 0; given && i < o->n_sets; i++)
+        if (strncmp(o->sets[i], "progress", 8) == 0 &&
+            (o->sets[i][8] == '.' || o->sets[i][8] == '=')) {
+            fprintf(stderr, "trainmc: --set %s: the progress section comes whole from %s; "
+                            "change it there, or drop the --set\n", o->sets[i], given);
+            return 2;
+        }
+    return 0;
+}
+
 int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_options *o,
                   tmc_experiment *x)
 {
     memset(o, 0, sizeof *o);
     int rc = tmc_cli_parse_options(cmd, argc, argv, o);
+    if (!rc)
+        rc = progress_set_twice(o, o->progress_path ? o->progress_path : o->history_path);
     if (rc || (rc = tmc_cli_load_experiment(o->experiment, o->sets, o->n_sets, x)))
         return rc;
     return o->progress_path ? load_progress(x, o->progress_path) : 0;

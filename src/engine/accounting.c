@@ -106,11 +106,13 @@ void tmc_accounting_free(tmc_ledger *l)
 
 double tmc_accounting_restarts(const tmc_replica *r)
 {
-    return r->card_failures + r->outages + r->loss_spikes + r->save_timeouts;
+    return r->card_failures + r->outages + r->loss_spikes + r->save_timeouts +
+           r->before_restarts;
 }
 
 double tmc_accounting_sample_restarts(const tmc_sample *s)
 {
     return s->count[TMC_COUNT_card_failures] + s->count[TMC_COUNT_outages] +
-           s->count[TMC_COUNT_loss_spikes] + s->count[TMC_COUNT_save_timeouts];
+           s->count[TMC_COUNT_loss_spikes] + s->count[TMC_COUNT_save_timeouts] +
+           s->count[TMC_COUNT_before_restarts];
 }

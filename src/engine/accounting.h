@@ -55,6 +55,8 @@
     COUNT(group_down_s, "group_down_s", "group-seconds down") /* elastic: summed over    \
         groups, the time each was out of a running job (spare wait, heal, the rest of a   \
         step), s */                                                                         \
+    COUNT(before_restarts, "restarts_before_forecast", "restarts before the forecast")    \
+        /* a forecast: the failures and outages seen (progress): the budget's past */     \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \
@@ -135,9 +137,9 @@ typedef struct {
 } tmc_sample;
 
 /* The restarts of a run: every card failure, outage, loss spike and save
- * timeout sends
- * the job back to a committed snapshot (slow-card evictions, planned, do not
- * count). What deadline.max_restarts limits. */
+ * timeout sends the job back to a committed snapshot (slow-card evictions,
+ * planned, do not count), and a forecast's restarts before its start. What
+ * deadline.max_restarts limits. */
 double tmc_accounting_restarts(const tmc_replica *r);
 
 /* The same from a replica's figures. */

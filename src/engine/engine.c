@@ -59,6 +59,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         e->start_s = e->processes.start_s;
         e->start_committed = x->progress.committed_step;
         e->start_done = x->progress.steps_done;
+        e->start_restarts = (double)(x->progress.failures + x->progress.outages);
     }
     if (x->elastic.enabled) {
         e->groups = x->elastic.groups;
@@ -295,6 +296,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     memset(out, 0, sizeof *out);
     tmc_run run = {.e = e, .rng = rng, .t = e->start_s, .out = out};
     out->before_s = e->start_s; /* a forecast: the run's past */
+    out->before_restarts = e->start_restarts;
     run.ledger.keep = e->spike_rollback > 1;
     /* the slow cards first: the slow-card stream then gives the replica's
      * failure rate (failures.mtbf_events); other streams are independent */

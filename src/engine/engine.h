@@ -62,6 +62,7 @@ typedef struct {
     double start_s;         /* a forecast (progress): replicas start at this wall time, s */
     long start_committed;   /* ... from this committed step */
     long start_done;        /* ... with the steps up to this one done, not yet saved */
+    double start_restarts;  /* ... after this many restarts (failures and outages seen) */
     long mark_step;         /* > 0: record when the commits first reach it (mark_s) */
     double evict_restore_s; /* the restore that evicts slow cards, s */
     tmc_straggler_model stragglers; /* the compute time of steps */

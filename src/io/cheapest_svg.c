@@ -2,7 +2,6 @@
  * (cheapest_output.h), written as SVG directly: every search plan as a
  * grey dot, the frontier joined in blue with its Wilson intervals, the
  * target dashed, the chosen plan (fresh replicas) as a red ring. */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "cheapest_output.h"
 
 #include <math.h>
@@ -155,23 +154,17 @@ static void heading(FILE *f, const tmc_cheapest *c)
     fputs("</text>\n", f);
 }
 
-char *tmc_cheapest_output_svg(const tmc_cheapest_report *r)
+static void draw(FILE *f, const void *ctx)
 {
-    const tmc_cheapest *c = r->c;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
+    const tmc_cheapest *c = ctx;
     scale sc;
     fit_scale(c, &sc);
     heading(f, c);
     axes(f, c, &sc);
     plans(f, c, &sc);
-    fputs("</svg>\n", f);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+}
+
+char *tmc_cheapest_output_svg(const tmc_cheapest_report *r)
+{
+    return tmc_svg_render(draw, r->c);
 }

@@ -138,7 +138,8 @@ static const field progress_fields[] = {
     INT("committed_step", 0, 1e9, 1, 0, tmc_progress, committed_step),
     INT("failures", 0, 1e9, 0, 0, tmc_progress, failures),
     INT("outages", 0, 1e9, 0, 0, tmc_progress, outages),
-    NUM("exposure_days", 0, 1e6, 0, 0, -1, tmc_progress, exposure_days),
+    /* -1 (the default, as the JSON writes it back): elapsed_days */
+    NUM("exposure_days", -1, 1e6, 0, 0, -1, tmc_progress, exposure_days),
     INT("cards", 0, 1e7, 0, 0, tmc_progress, cards),
     INT("cards_in_repair", 0, 1e6, 0, 0, tmc_progress, cards_in_repair),
     NUM("step_s", 0, 1e7, 0, 0, 0, tmc_progress, step_s),

@@ -38,6 +38,19 @@ static int check_state(const tmc_experiment *x, const char *label, tmc_error *er
         return tmc_error_set(err, "%s: progress.failures: %ld failures observed, but the "
                                   "experiment has no failures section; give one, or 0",
                              label, p->failures);
+    if (p->steps_done > 0 && p->elapsed_days == 0)
+        return tmc_error_set(err, "%s: progress.elapsed_days: 0 with %ld steps done; expected "
+                                  "the wall time those steps took, days (> 0)",
+                             label, p->steps_done);
+    double exposure = p->exposure_days;
+    if (exposure < 0 && exposure != -1)
+        return tmc_error_set(err, "%s: progress.exposure_days: %.10g is out of range; expected "
+                                  "-1 (the default: progress.elapsed_days) or a number in "
+                                  "[0, 1e6], days", label, exposure);
+    if (exposure == 0 && p->failures + p->outages > 0)
+        return tmc_error_set(err, "%s: progress.exposure_days: 0 with %ld failures and %ld "
+                                  "outages seen; expected the time they were seen over, days "
+                                  "(> 0)", label, p->failures, p->outages);
     if (p->outages > 0 && !x->outages.enabled)
         return tmc_error_set(err, "%s: progress.outages: %ld outages observed, but the "
                                   "experiment has no outages section; give one, or 0",

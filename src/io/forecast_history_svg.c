@@ -4,7 +4,6 @@
  * joined in file order, each with its Wilson 95 % interval and its line
  * number. The P axis spans the intervals (not always [0, 1]) so that the
  * changes a history is read for stay visible. */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "forecast_history_output.h"
 
 #include <math.h>
@@ -155,23 +154,17 @@ static void heading(FILE *f, const tmc_forecast_history *h)
             (unsigned long long)h->base->monte_carlo.seed);
 }
 
-char *tmc_forecast_history_output_svg(const tmc_forecast_history_report *r)
+static void draw(FILE *f, const void *ctx)
 {
-    const tmc_forecast_history *h = r->h;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
+    const tmc_forecast_history *h = ctx;
     scale sc;
     fit_scale(h, &sc);
     heading(f, h);
     axes(f, h, &sc);
     points(f, h, &sc);
-    fputs("</svg>\n", f);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+}
+
+char *tmc_forecast_history_output_svg(const tmc_forecast_history_report *r)
+{
+    return tmc_svg_render(draw, r->h);
 }

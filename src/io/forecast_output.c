@@ -81,6 +81,33 @@ static void text_moved(FILE *f, const tmc_report *r)
             b->ci_hi, b->p_met - a->p_met);
 }
 
+/* The pace so far against the plan's, and a deadline that can no longer
+ * be met: the simulation runs the rest at the plan's step time, so a run
+ * that has been slower than that for other reasons (start-up, a slow input
+ * pipeline, waits the model does not hold) finishes later than forecast. */
+static void text_pace(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    const tmc_progress *p = &x->progress;
+    double plan = x->job.steps / (cf->uninterrupted_s / TMC_DAY_S);
+    if (p->steps_done > 0) {
+        double pace = p->steps_done / p->elapsed_days;
+        fprintf(f, "            pace: %.0f steps a day so far, %.0f in the plan without "
+                   "interruptions", pace, plan);
+        if (pace < 0.9 * plan)
+            fprintf(f, " (%.0f %% slower: the rest is simulated at the plan's step time; "
+                       "if the run keeps its pace, it ends later)", 100 * (1 - pace / plan));
+        fputc('\n', f);
+    }
+    double left_days = x->deadline.days - x->deadline.reserve_days - p->elapsed_days;
+    double work_days = cf->remaining_free_s / TMC_DAY_S;
+    if (left_days <= 0)
+        fprintf(f, "            the deadline has passed: day %.3f of the %.3f days it leaves "
+                   "for training\n", p->elapsed_days, x->deadline.days - x->deadline.reserve_days);
+    else if (work_days > left_days)
+        fprintf(f, "            the deadline cannot be met: %.3f days of steps left without "
+                   "any interruption, %.3f days before it\n", work_days, left_days);
+}
+
 void tmc_forecast_output_text(FILE *f, const tmc_report *r)
 {
     const tmc_experiment *x = r->x;
@@ -96,6 +123,7 @@ void tmc_forecast_output_text(FILE *f, const tmc_report *r)
     text_rates(f, x);
     text_moved(f, r);
     text_step(f, x, r->cf);
+    text_pace(f, x, r->cf);
     const tmc_summary *d = r->days;
     double spent = spent_days(x);
     fprintf(f, "            time left (days): mean %.4f +- %.4f", d->mean - spent, d->se);

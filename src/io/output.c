@@ -118,8 +118,11 @@ static void text_comparison(FILE *f, const tmc_report *r)
                                   "assumptions)");
     closed_figure(young, sizeof young, 100 * cf->overhead_young, " %");
     closed_figure(daly, sizeof daly, 100 * cf->overhead_daly, " %");
-    fprintf(f, "%-22s Young %-18s %.3f %% +- %.3f %%\n", "overhead", young, 100 * ov,
-            100 * ov_se);
+    if (r->cf->remaining_free_s > 0)
+        fprintf(f, "%-22s Young %-18s %.3f %% +- %.3f %%\n", "overhead", young, 100 * ov,
+                100 * ov_se);
+    else /* a forecast with only the final save left */
+        fprintf(f, "%-22s Young %-18s n/a (no compute left)\n", "overhead", young);
     fprintf(f, "%-22s Daly  %s\n", "", daly);
     text_elastic(f, r, ov, ov_se);
     char label[48], closed[48];

@@ -2,7 +2,6 @@
  * (sensitivity_output.h), written as SVG directly: two panels (T and P),
  * one row per input in the order of the swing of T, two bars per row drawn
  * from the base. */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "sensitivity_output.h"
 
 #include <math.h>
@@ -143,14 +142,9 @@ static void heading(FILE *f, const tmc_sensitivity *s, double height)
                "end; rows by the swing of T)</text>\n", LOW_COLOUR, HIGH_COLOUR);
 }
 
-char *tmc_sensitivity_output_svg(const tmc_sensitivity_report *r)
+static void draw(FILE *f, const void *ctx)
 {
-    const tmc_sensitivity *s = r->s;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
+    const tmc_sensitivity *s = ctx;
     double label_px = 30;
     for (int j = 0; j < s->n_ranked; j++)
         label_px = fmax(label_px, 30 + CHAR_PX * strlen(s->inputs[s->by_days[j]].key.name));
@@ -158,10 +152,9 @@ char *tmc_sensitivity_output_svg(const tmc_sensitivity_report *r)
     heading(f, s, height);
     double y = panel(f, s, 0, label_px, TOP);
     panel(f, s, 1, label_px, y);
-    fputs("</svg>\n", f);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+}
+
+char *tmc_sensitivity_output_svg(const tmc_sensitivity_report *r)
+{
+    return tmc_svg_render(draw, r->s);
 }

@@ -72,7 +72,10 @@ static void text_row(FILE *f, const tmc_sweep_report *r, int i)
     char ov[32], t[32], p[40], diff[40];
     for (int a = 0; a < r->n_axes; a++)
         fprintf(f, "%*.10g ", key_width(column_name(r, a)), s->value[a]);
-    snprintf(ov, sizeof ov, "%.3f +- %.3f", 100 * res->overhead, 100 * res->overhead_se);
+    if (isnan(res->overhead)) /* a forecast with no compute left */
+        snprintf(ov, sizeof ov, "n/a");
+    else
+        snprintf(ov, sizeof ov, "%.3f +- %.3f", 100 * res->overhead, 100 * res->overhead_se);
     snprintf(t, sizeof t, "%.4f +- %.4f", res->days.mean, res->days.se);
     snprintf(p, sizeof p, "%.3f [%.3f, %.3f]", res->days.p_met, res->days.ci_lo,
              res->days.ci_hi);

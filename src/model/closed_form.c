@@ -477,6 +477,8 @@ static void save_costs(const tmc_experiment *x, tmc_closed_form *cf)
 
 double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s)
 {
+    if (!(cf->remaining_free_s > 0)) /* a forecast with only the final save left */
+        return NAN;
     return (wall_s - cf->before_s) / cf->remaining_free_s - 1;
 }
 

@@ -132,7 +132,7 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf);
 
 /* The simulated overhead of a run that took wall_s in all (s): the wall
  * time after a forecast's start over the work left, minus 1 (without a
- * forecast, wall / (S t_s) - 1). */
+ * forecast, wall / (S t_s) - 1); NaN when no step is left. */
 double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s);
 
 /* Elastic replica groups (docs/model.md 3.14, closed_form_elastic.c). Each

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "closed_form.h"
+#include "forecast.h"
 
 /* 1 when the run would finish at Daly's optimum interval (cf's): then the
  * interval is what to change. y is scratch room for a copy of x. */
@@ -13,6 +14,7 @@ static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form 
                                  tmc_experiment *y)
 {
     *y = *x;
+    y->progress.enabled = 0; /* whether the rates let a whole run finish */
     y->checkpoint.interval_s = cf->daly_interval_s;
     y->checkpoint.interval_steps = 0;
     tmc_closed_form at;
@@ -27,6 +29,16 @@ static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form 
 static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_closed_form *cf_out)
 {
     *y = *x;
+    if (y->progress.enabled) { /* its past is no interruption: whether a whole */
+        tmc_forecast_rate f, o; /* run finishes at the posterior mean rates */
+        tmc_forecast_failure_rate(x, &f);
+        tmc_forecast_outage_rate(x, &o);
+        y->failures.per_card_mtbf_days /= f.mean;
+        y->failures.per_node_mtbf_days /= f.mean;
+        y->failures.per_job_mtbf_days /= f.mean;
+        y->outages.mean_interval_days /= o.mean;
+        y->progress.enabled = 0;
+    }
     if (y->failures.enabled && y->failures.distribution == TMC_LIFETIME_TRACE)
         y->failures.enabled = 0;
     if (y->outages.enabled && y->outages.n_trace > 0)

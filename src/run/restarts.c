@@ -1,5 +1,6 @@
 /* restarts.c - restarts per run and the restart budget (restarts.h). */
 #include "restarts.h"
+#include "forecast.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,12 +16,21 @@ int tmc_restarts_met(double days, double restarts, const tmc_deadline *d)
  * W / (1 + D / M) (nothing strikes during the delays D: downtime,
  * detection, spare waits), M over failures, outages and spikes (time-limit
  * requeues are planned: not restarts), plus the save timeouts' mean (not
- * Poisson: a first-order count, docs/model.md 3.12). */
+ * Poisson: a first-order count, docs/model.md 3.12). A forecast: the
+ * restarts seen before its start, plus those after it at the posterior
+ * mean rates (docs/model.md 3.15) and the save timeouts of the work left. */
 static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_restarts *out)
 {
-    double wall_s = (cf->completion_days - x->deadline.reserve_days) * TMC_DAY_S;
-    double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
-    out->poisson_mean = wall_s * rate / (1 + rate * cf->delay_mean_s) + cf->save_timeouts_mean;
+    tmc_forecast_rate f, o;
+    tmc_forecast_failure_rate(x, &f);
+    tmc_forecast_outage_rate(x, &o);
+    double wall_s = (cf->completion_days - x->deadline.reserve_days) * TMC_DAY_S - cf->before_s;
+    double rate = cf->rate_failures * f.mean + cf->rate_outages * o.mean + cf->rate_spikes;
+    double timeouts = cf->save_timeouts_mean;
+    if (x->progress.enabled) /* the work left's */
+        timeouts *= cf->remaining_free_s / cf->failure_free_s;
+    double past = x->progress.enabled ? (double)(x->progress.failures + x->progress.outages) : 0;
+    out->poisson_mean = past + wall_s * rate / (1 + rate * cf->delay_mean_s) + timeouts;
     out->poisson_p_over = out->budget < 0 ? NAN
         : out->poisson_mean == 0 ? 0 /* nothing interrupts (GSL wants a mean > 0) */
         : gsl_cdf_poisson_Q((unsigned)fmin((double)out->budget, 4e9), out->poisson_mean);
