@@ -14,7 +14,8 @@
  * - forecast-1.5, 1.6: replays by hand: a card in repair at the start, an
  *   outage with notice whose emergency save holds the steps done before it;
  * - forecast-1.7: the forecast's Daly line against the simulation;
- * - forecast-1.8: every feature a forecast accepts, in combination.
+ * - forecast-1.8: every feature a forecast accepts, in combination;
+ * - forecast-1.9: only the final save left (synchronous and asynchronous).
  * Invalid inputs: tests/invalid/progress-*. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -510,6 +511,38 @@ static void test_forecast_combinations(void **state)
     }
 }
 
+/* forecast-1.9: every step done, the last ten unsaved: one save (sync: 30
+ * s) or one copy and its write (async: 5 + 40 s) commits them, with
+ * nothing computed, and the run ends. */
+static void test_forecast_final_save_pending(void **state)
+{
+    (void)state;
+    static const char *const saves[] = {
+        "{\"interval_steps\": 30, \"save_s\": 30, \"restore_s\": 120}",
+        "{\"interval_steps\": 30, \"save_s\": 5, \"restore_s\": 120, \"mode\": \"async\","
+        " \"write_s\": 40}"};
+    const double want[] = {30, 45};
+    for (int i = 0; i < 2; i++) {
+        char json[2048];
+        snprintf(json, sizeof json,
+                 "{\"name\": \"last\", \"source\": \"test_forecast.c\","
+                 " \"job\": {\"steps\": 1200, \"cards\": 8, \"flop_per_step\": 480,"
+                 "         \"peak_flops\": 1, \"efficiency\": 1},"
+                 " \"checkpoint\": %s,"
+                 " \"deadline\": {\"days\": 30, \"reserve_days\": 0},"
+                 " \"progress\": {\"elapsed_days\": 1, \"steps_done\": 1200,"
+                 "   \"committed_step\": 1190},"
+                 " \"monte_carlo\": {\"replicas\": 1, \"seed\": 1}}",
+                 saves[i]);
+        tmc_experiment x = test_parse(json);
+        tmc_replica o;
+        run_replicas(&x, 0, 1, 1, &o);
+        expect_near(o.wall_s, TMC_DAY_S + want[i], 1e-6, "wall: the final save alone");
+        expect_near(o.compute_s, 0, 0, "nothing computed");
+        expect_near(tmc_accounting_split_sum(&o), o.wall_s, 1e-6, "rows add to the wall");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -522,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_forecast_notice_saves_the_steps_before),
         cmocka_unit_test(test_forecast_closed_form),
         cmocka_unit_test(test_forecast_combinations),
+        cmocka_unit_test(test_forecast_final_save_pending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

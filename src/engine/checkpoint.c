@@ -71,7 +71,7 @@ static int async_segment(tmc_run *run, long progress, long n, long *committed,
     const tmc_engine *e = run->e;
     double sum_max = 0;
     double copy_s = 0;
-    int hit = tmc_run_compute(run, progress, n, &sum_max);
+    int hit = n > 0 ? tmc_run_compute(run, progress, n, &sum_max) : -1;
     if (hit < 0)
         hit = tmc_run_save(run, &copy_s);
     if (hit >= 0)
@@ -120,7 +120,11 @@ void tmc_checkpoint_run_async(tmc_run *run)
             safe_s = run->t;
         }
         int hit;
-        if (progress < e->steps && !(tmc_run_evict_due(run) && run->snapshots.count > 0)) {
+        /* a forecast that starts with every step done and the last ones
+         * unsaved: a segment of no steps, its copy and write, commits them */
+        int unsaved = progress > committed && run->snapshots.count == 0;
+        if ((progress < e->steps || unsaved) &&
+            !(tmc_run_evict_due(run) && run->snapshots.count > 0)) {
             long n = e->interval_steps - progress % e->interval_steps; /* to a multiple */
             if (n > e->steps - progress)
                 n = e->steps - progress;
