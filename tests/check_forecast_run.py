@@ -9,7 +9,8 @@ docs/model.md 3.15) reports, on the same replicas (common random numbers):
 - "forecast.days_left": the completion quantiles less the reserve and the
   elapsed time; the posterior Gamma(n + k, n + lambda E) by hand;
 - the text prints the same figures as the JSON;
-- the restart budget counts the failures seen before the forecast.
+- the restart budget counts the failures seen before the forecast;
+- card-hours bill the elapsed days at progress.cards (+ spares).
 
 Usage: check_forecast_run.py TRAINMC SOURCE_DIR"""
 import json
@@ -74,6 +75,15 @@ with tempfile.TemporaryDirectory() as tmp:
         failures.append(f"text lacks the moved line {line!r}")
     if f"time left (days): mean {left['mean']:.4f}" not in text:
         failures.append("text lacks the time left")
+
+    # card-hours bill the past at the cards held so far: with 56 cards from
+    # now on, 48 + 2 spares over the 9 elapsed days and 56 + 2 over the rest
+    # (T less the unbilled 5-day reserve and the 9 days), by hand
+    more, _ = run(tmp, "cards56", "--set", "job.cards=56")
+    t = more["completion_days"]["mean"]
+    expect("card-hours past at 50 held, future at 58", more["cost"]["card_hours"]["mean"],
+           24 * (50 * 9 + 58 * (t - 14)), 1e-6 * t * 24 * 58)
+    expect("cards held before the forecast", more["cost"]["cards_held_before_forecast"], 50)
 
     # the restart budget counts the failures and outages seen before the
     # forecast: 3 seen with a budget of 3 and (nearly) no failure left meets

@@ -175,8 +175,12 @@ static void text_cost(FILE *f, const tmc_report *r)
 {
     tmc_cost_summary c;
     tmc_cost_summarize(r->x, r->cf, r->days, &c);
-    fprintf(f, "Card-hours (%ld cards held%s): mean %.0f (Young %.0f), p50 %.0f, p95 %.0f, "
-               "p99 %.0f\n", c.cards_held, c.offset_days > 0 ? ", reserve not billed" : "",
+    char past[80] = "";
+    if (c.past_cards_held != c.cards_held)
+        snprintf(past, sizeof past, ", the first %.2f days at %ld", c.past_days,
+                 c.past_cards_held);
+    fprintf(f, "Card-hours (%ld cards held%s%s): mean %.0f (Young %.0f), p50 %.0f, p95 %.0f, "
+               "p99 %.0f\n", c.cards_held, past, c.offset_days > 0 ? ", reserve not billed" : "",
             c.mean, c.closed_form, c.quantile[2], c.quantile[3], c.quantile[4]);
     if (c.priced)
         fprintf(f, "Cost (%.4g a card-hour + %.4g fixed): mean %.6g (Young %.6g), p50 %.6g, "
@@ -355,6 +359,7 @@ static cJSON *json_cost(const tmc_report *r)
     tmc_cost_summarize(r->x, r->cf, r->days, &c);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "cards_held", (double)c.cards_held);
+    cJSON_AddNumberToObject(o, "cards_held_before_forecast", (double)c.past_cards_held);
     cJSON *h = cJSON_AddObjectToObject(o, "card_hours");
     cJSON_AddNumberToObject(h, "mean", c.mean);
     cJSON_AddNumberToObject(h, "sd", c.sd);

@@ -5,7 +5,7 @@
 
 double tmc_cost_card_hours(const tmc_cost_summary *c, double t_days)
 {
-    return c->card_hours_per_day * (t_days - c->offset_days);
+    return c->card_hours_per_day * (t_days - c->offset_days) - c->past_credit;
 }
 
 void tmc_cost_summarize(const tmc_experiment *x, const tmc_closed_form *cf,
@@ -17,6 +17,13 @@ void tmc_cost_summarize(const tmc_experiment *x, const tmc_closed_form *cf,
     out->card_hours_per_day = 24.0 * (double)out->cards_held;
     int held = x->cost.enabled && x->cost.reserve == TMC_RESERVE_HELD;
     out->offset_days = held ? 0 : x->deadline.reserve_days;
+    out->past_cards_held = out->cards_held;
+    if (x->progress.enabled && x->progress.cards > 0) { /* a what-if on job.cards */
+        out->past_cards_held = x->progress.cards + spares;
+        out->past_days = x->progress.elapsed_days;
+        out->past_credit = 24.0 * (double)(out->cards_held - out->past_cards_held) *
+                           out->past_days;
+    }
     out->mean = tmc_cost_card_hours(out, days->mean);
     out->sd = out->card_hours_per_day * days->sd;
     for (int i = 0; i < TMC_STATS_NQ; i++)

@@ -9,7 +9,11 @@
  * + W, so its mean and quantiles are those of T mapped through it (stats.h:
  * the same replicas). With a cost section the money is card-hours x
  * (card_hour_price + energy_kwh_per_card_hour x energy_price_per_kwh) +
- * fixed. The closed form maps Young's T the same way (closed_form.h). */
+ * fixed. The closed form maps Young's T the same way (closed_form.h).
+ *
+ * A forecast (progress) bills its past at the cards held so far: the
+ * elapsed days at progress.cards (+ spares), the rest at job.cards (+
+ * spares), so a what-if on job.cards changes only the future's bill. */
 #ifndef TMC_COST_H
 #define TMC_COST_H
 
@@ -20,7 +24,10 @@
 typedef struct {
     long cards_held;           /* job.cards + spares */
     double card_hours_per_day; /* held x 24: card-hours per day of T */
-    double offset_days;        /* card-hours = per_day x (T - offset_days) */
+    double offset_days;        /* card-hours = per_day x (T - offset_days) - past_credit */
+    long past_cards_held;      /* a forecast: held before it (progress.cards + spares) */
+    double past_days;          /* a forecast: its elapsed days (0: none) */
+    double past_credit;        /* (held - past held) x 24 x past_days, card-hours */
     double mean, sd;           /* card-hours per run */
     double quantile[TMC_STATS_NQ]; /* at tmc_stats_levels */
     double closed_form;        /* at Young's completion time */
