@@ -124,6 +124,28 @@ static int blank(const char *s)
     return s[strspn(s, " \t\r")] == '\0';
 }
 
+/* A snapshot that goes back in time against the one before it (its
+ * elapsed time, or the failures or outages seen so far, which only grow):
+ * an error naming both lines, else 0. The current step may go back (a
+ * rollback), so it is not checked. */
+static int out_of_order(const tmc_progress_snapshot *a, const tmc_progress_snapshot *b,
+                        const char *path, tmc_error *err)
+{
+    const tmc_progress *p = &a->progress, *q = &b->progress;
+    const struct { const char *key; double was, now; } grow[] = {
+        {"elapsed_days", p->elapsed_days, q->elapsed_days},
+        {"failures", (double)p->failures, (double)q->failures},
+        {"outages", (double)p->outages, (double)q->outages},
+    };
+    for (size_t i = 0; i < sizeof grow / sizeof grow[0]; i++)
+        if (grow[i].now < grow[i].was)
+            return tmc_error_set(err, "%s:%ld: progress.%s: %.10g is below line %ld's %.10g; "
+                                      "a history is in time order and counts what was seen "
+                                      "so far", path, b->line, grow[i].key, grow[i].now,
+                                 a->line, grow[i].was);
+    return 0;
+}
+
 /* Every line of text (modified: each newline becomes a NUL) into out[max]. */
 static int read_lines(tmc_experiment *x, char *text, const char *path,
                       tmc_progress_snapshot *out, int *n, tmc_error *err)
@@ -143,7 +165,8 @@ static int read_lines(tmc_experiment *x, char *text, const char *path,
                 return tmc_error_set(err, "%s:%ld: more than %d snapshots; at most %d", path,
                                      no, TMC_PROGRESS_MAX_SNAPSHOTS,
                                      TMC_PROGRESS_MAX_SNAPSHOTS);
-            if (read_line(x, line, path, no, &out[(*n)++], err))
+            if (read_line(x, line, path, no, &out[(*n)++], err) ||
+                (*n > 1 && out_of_order(&out[*n - 2], &out[*n - 1], path, err)))
                 return -1;
         }
         line = next;
