@@ -11,7 +11,8 @@ value found must meet it and its neighbour miss it: integers exactly,
 the other levers within the bisection's tolerance (1e-4 of the current
 value). Then the refusals: an unknown lever, the other interval key, a
 lever twice; a plan that already meets its target; levers that cannot
-reach it within their brackets (the best reached is reported)."""
+reach it within their brackets (the best reached is reported). Last, a
+forecast (a progress section): job.steps cannot go below the steps done."""
 import json
 import math
 import os
@@ -152,6 +153,27 @@ with tempfile.TemporaryDirectory() as tmp:
         check(lv["deadline.days"]["outcome"] == "not_applicable", "deadline: not applicable")
     else:
         check(False, f"completion target: exit {p.returncode}: {p.stderr}")
+
+# a forecast: 950 steps done, 900 committed (9 saves), no failure seen, so
+# job.steps can only shrink to 951, and the rest takes (S - 950) t plus the
+# last save from t0: by hand the largest S that meets
+DONE, T0 = 950, wall(steps=900) + 50 * step_s()
+FORECAST_STEPS = max(s for s in range(DONE + 1, S + 1)
+                     if T0 + (s - DONE) * step_s() + SAVE <= BUDGET)
+with tempfile.TemporaryDirectory() as tmp:
+    x = dict(EXPERIMENT, progress={"elapsed_days": T0 / 86400, "steps_done": DONE,
+                                   "committed_step": 900})
+    with open(os.path.join(tmp, "x.json"), "w") as f:
+        json.dump(x, f)
+    p, doc = rescue(tmp, "--levers", "job.steps")
+    if doc:
+        s = levers(doc)["job.steps"]
+        check(s["bracket"][0] == DONE + 1, f"forecast: job.steps bracket {s['bracket']}")
+        check((s["found"]["value"], s["neighbour"]["value"]) ==
+              (FORECAST_STEPS, FORECAST_STEPS + 1),
+              f"forecast: job.steps found {s['found']['value']}, by hand {FORECAST_STEPS}")
+    else:
+        check(False, f"forecast: exit {p.returncode}: {p.stderr}")
 
 for f in failures:
     print("check_rescue:", f, file=sys.stderr)

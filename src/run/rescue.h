@@ -6,7 +6,8 @@
  * evaluation runs the same replicas and seed (common random numbers).
  *
  * Each lever's bracket runs from the current value (which misses) to a far
- * end: job.steps down to TMC_RESCUE_MIN_STEPS of the current (integers);
+ * end: job.steps down to TMC_RESCUE_MIN_STEPS of the current (integers;
+ * a forecast: at least one more than progress.steps_done);
  * deadline.days up to the first of 2x, 4x, ... the current that meets, at
  * most TMC_RESCUE_MAX_DOUBLINGS doublings; job.efficiency up to 1; job.cards
  * up to TMC_RESCUE_MAX_CARDS times the current (integers); the experiment's
