@@ -10,7 +10,8 @@ docs/model.md 3.15) reports, on the same replicas (common random numbers):
   elapsed time; the posterior Gamma(n + k, n + lambda E) by hand;
 - the text prints the same figures as the JSON;
 - the restart budget counts the failures seen before the forecast;
-- card-hours bill the elapsed days at progress.cards (+ spares).
+- card-hours bill the elapsed days at progress.cards (+ spares);
+- M and Young's optimum for the rest of the run at the posterior mean rate.
 
 Usage: check_forecast_run.py TRAINMC SOURCE_DIR"""
 import json
@@ -64,6 +65,17 @@ with tempfile.TemporaryDirectory() as tmp:
            plug["deadline"]["probability"])
     expect("plug-in mean T", main["plug_in"]["completion_days"]["mean"],
            plug["completion_days"]["mean"], 1e-9)
+
+    # the rest of the run's M and optimum at the posterior mean rate (only
+    # card failures here): M / mean and Young's sqrt(2 c M) with it
+    cf = main["closed_form"]
+    expect("M from the forecast on", cf["left_mtbf_s"], cf["mtbf_s"] / mean,
+           1e-9 * cf["mtbf_s"])
+    expect("Young's optimum from the forecast on", cf["left_young_interval_s"],
+           (2 * 16.38 * cf["mtbf_s"] / mean) ** 0.5, 1e-6)
+    if "from the forecast on, at the posterior mean rates: M = " \
+            f"{cf['left_mtbf_s']:.4g} s" not in text:
+        failures.append("text lacks the forecast's M")
 
     spent = 5 + 9  # reserve + elapsed
     left = fc["days_left"]

@@ -71,6 +71,11 @@ static void text_closed_form(FILE *f, const tmc_report *r)
                    "(outages with notice left out, time limits without a save counted)",
                 cf->rework_mtbf_s, cf->rework_mtbf_s / TMC_DAY_S);
     fputc('\n', f);
+    if (x->progress.enabled && !isinf(cf->left_mtbf_s)) /* docs/model.md 3.15 */
+        fprintf(f, "            from the forecast on, at the posterior mean rates: M = %.4g s "
+                   "(%.3f days); optimum: Young %.0f s, Daly %.0f s\n", cf->left_mtbf_s,
+                cf->left_mtbf_s / TMC_DAY_S, cf->left_young_interval_s,
+                cf->left_daly_interval_s);
 }
 
 /* Elastic groups' own closed form beside Young's and Daly's, which are
@@ -348,6 +353,11 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     cJSON_AddNumberToObject(o, "completion_days", cf->completion_days);
     cJSON_AddNumberToObject(o, "completion_days_daly", cf->completion_days_daly);
     cJSON_AddNumberToObject(o, "budget_step_s", cf->budget_step_s);
+    if (cf->left_mtbf_s != 0) { /* a forecast: the rest of the run at the posterior rates */
+        cJSON_AddNumberToObject(o, "left_mtbf_s", isinf(cf->left_mtbf_s) ? -1 : cf->left_mtbf_s);
+        cJSON_AddNumberToObject(o, "left_young_interval_s", cf->left_young_interval_s);
+        cJSON_AddNumberToObject(o, "left_daly_interval_s", cf->left_daly_interval_s);
+    }
     return o;
 }
 

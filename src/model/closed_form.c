@@ -508,6 +508,9 @@ static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
     }
     cf->before_s = p->elapsed_days * TMC_DAY_S;
     cf->remaining_free_s = left * cf->step_s;
+    cf->left_mtbf_s = y ? r.mtbf_s : NAN;
+    cf->left_young_interval_s = y ? r.young_interval_s : NAN;
+    cf->left_daly_interval_s = y ? r.daly_interval_s : NAN;
     cf->overhead_young = y ? r.overhead_young : NAN;
     cf->overhead_daly = y ? r.overhead_daly : NAN;
     cf->daly_wall_s = cf->before_s + (y ? r.daly_wall_s : NAN);

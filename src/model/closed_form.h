@@ -87,6 +87,9 @@ typedef struct {
     double before_s;          /* a forecast's elapsed time (progress), s; 0 without */
     double remaining_free_s;  /* (S - steps done) t_s: the work the overheads are
                                  over, s; S t_s without a forecast */
+    double left_mtbf_s;       /* a forecast: M at the posterior mean rates, s (0 without) */
+    double left_young_interval_s, left_daly_interval_s; /* a forecast: the optima at
+                                 them, s (0 without) */
     double uninterrupted_s;   /* S t_s + segments x save: the wall time if nothing strikes */
     double mtbf_s;            /* M: mean time between interruptions of any kind, s */
     double rework_mtbf_s;     /* the same over those that lose work (all but outages
