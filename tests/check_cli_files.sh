@@ -207,4 +207,12 @@ truncate -s 100M "$dir/big.json"
 "$bin" run "$dir/big.json" >/dev/null 2>"$dir/err"; rc=$?
 [ $rc -eq 2 ] || fail "100 MB experiment: exit $rc, expected 2"
 grep -q "big.json: file is larger than 1048576 bytes" "$dir/err" || fail "100 MB: $(cat "$dir/err")"
+# 8. plan refuses a calendar window (it plans a fixed amount of work) and
+# writes no JSON
+"$bin" plan "$(dirname "$experiment")/goodput-window-28d.json" --json "$dir/plan-window.json" \
+  >/dev/null 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] || fail "plan with a window: exit $rc, expected 2"
+grep -q "window: \`trainmc plan\` plans a fixed amount of work" "$dir/err" ||
+  fail "plan with a window: $(cat "$dir/err")"
+[ -e "$dir/plan-window.json" ] && fail "plan with a window wrote its JSON"
 exit 0

@@ -65,6 +65,23 @@ static inline tmc_replica test_run(const tmc_experiment *x, tmc_closed_form *cf,
     return totals;
 }
 
+/* Replicas 0 .. n - 1 of x (run seed `seed`) one by one on this thread:
+ * each replica's record into out[n]. */
+static inline void test_replicas(const tmc_experiment *x, uint64_t seed, tmc_replica *out,
+                                 int n)
+{
+    tmc_closed_form cf;
+    tmc_closed_form_compute(x, &cf);
+    tmc_engine e;
+    assert_int_equal(tmc_engine_init(&e, x, &cf), 0);
+    gsl_rng *rng[TMC_STREAM_COUNT];
+    test_rngs_alloc(rng);
+    for (int i = 0; i < n; i++)
+        tmc_engine_run(&e, seed, (uint64_t)i, rng, &out[i]);
+    test_rngs_free(rng);
+    tmc_engine_free(&e);
+}
+
 /* sup |F_a - F_b| for two sorted samples of the same size n. */
 static inline double ks_statistic(const double *a, const double *b, long n)
 {

@@ -21,7 +21,10 @@
  *   with downtime_s and downtime_cv, and with sync saves notice_s (at least
  *   the save: emergency saves; or shorter); time limits (save or lose at the
  *   limit, a requeue wait, restarts in the same or a new allocation); per-node and
- *   per-job failure rates beside a per-card law (drawn last); loss spikes (mean interval or trace)
+ *   per-job failure rates beside a per-card law (drawn last); each cause's
+ *   takes_spare, detection law (fixed / exponential / lognormal with its
+ *   cv) and scope (card / node, with cards_per_node) from a stream of their
+ *   own (cause_keys); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -373,6 +376,46 @@ static void choose_tests(combo *c)
 /* Build combination `index`: its JSON, trace files, summary and plan
  * (without parsing it: every shard builds all of them to count the tests;
  * the loader validates it in its own shard, where the plan is checked). */
+/* Issue 19's keys of each cause (takes_spare, detection_distribution and
+ * detection_cv, scope), drawn from a stream of their own (MT19937 seeded
+ * CAUSE_SEED + index) so that every other draw of the list stays where it
+ * was. A cause of scope "node" needs cards_per_node: when the per-node
+ * rate did not give it, it is drawn here (1, 2, 4 or 8). */
+#define CAUSE_SEED 19031u
+static void cause_keys(int index, cJSON *f, long cards, char *sum, size_t sn)
+{
+    cJSON *causes = f ? cJSON_GetObjectItem(f, "causes") : NULL;
+    if (!causes)
+        return;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, CAUSE_SEED + (unsigned long)index);
+    static const char *const laws[3] = {"fixed", "exponential", "lognormal"};
+    int node = 0;
+    cJSON *cz;
+    cJSON_ArrayForEach(cz, causes) {
+        int spare = gsl_rng_uniform(r) >= 0.3, law = (int)gsl_rng_uniform_int(r, 3);
+        int scope = gsl_rng_uniform(r) < 0.25;
+        double cv = 0.2 + 2.8 * gsl_rng_uniform(r);
+        if (!spare)
+            cJSON_AddFalseToObject(cz, "takes_spare");
+        if (law > 0)
+            cJSON_AddStringToObject(cz, "detection_distribution", laws[law]);
+        if (law == 2)
+            cJSON_AddNumberToObject(cz, "detection_cv", cv);
+        if (scope)
+            cJSON_AddStringToObject(cz, "scope", "node");
+        node |= scope;
+        snprintf(sum + strlen(sum), sn - strlen(sum), " cause(%s%s%s)", spare ? "" : "no spare,",
+                 laws[law], scope ? ",node" : "");
+    }
+    if (node && !cJSON_GetObjectItem(f, "cards_per_node")) {
+        static const long sizes[] = {1, 2, 4, 8};
+        long g = sizes[gsl_rng_uniform_int(r, 4)];
+        cJSON_AddNumberToObject(f, "cards_per_node", (double)(g < cards ? g : cards));
+    }
+    gsl_rng_free(r);
+}
+
 static void generate(int index, combo *c)
 {
     memset(c, 0, sizeof *c);
@@ -764,6 +807,7 @@ static void generate(int index, combo *c)
         SUM(" scale(node %.2f g %ld, job %.2f of %.3g T0)", node_share, g, 1 - node_share,
             extra * t0);
     }
+    cause_keys(index, f_obj, cards, sum, sn);
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);

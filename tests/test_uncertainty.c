@@ -53,19 +53,13 @@ typedef enum { OUTAGES, SPARE_WAIT, WALL } figure;
 static void per_replica(const char *text, uint64_t seed, figure what, double *out, int n)
 {
     tmc_experiment x = test_parse(text);
-    tmc_closed_form cf;
-    tmc_closed_form_compute(&x, &cf);
-    tmc_engine e;
-    assert_int_equal(tmc_engine_init(&e, &x, &cf), 0);
-    gsl_rng *rng[TMC_STREAM_COUNT];
-    test_rngs_alloc(rng);
-    for (int i = 0; i < n; i++) {
-        tmc_replica o;
-        tmc_engine_run(&e, seed, (uint64_t)i, rng, &o);
-        out[i] = what == OUTAGES ? o.outages : what == SPARE_WAIT ? o.spare_wait_s : o.wall_s;
-    }
-    test_rngs_free(rng);
-    tmc_engine_free(&e);
+    tmc_replica *r = malloc((size_t)n * sizeof *r);
+    assert_non_null(r);
+    test_replicas(&x, seed, r, n);
+    for (int i = 0; i < n; i++)
+        out[i] = what == OUTAGES ? r[i].outages : what == SPARE_WAIT ? r[i].spare_wait_s
+                                                                     : r[i].wall_s;
+    free(r);
 }
 
 static void moments_agree(const double *c, int n, double mean, double var, const char *what)

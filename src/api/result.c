@@ -66,7 +66,7 @@ static int run_precise(tmc_result *r, const tmc_engine *e, const tmc_run_options
             return rc;
         tmc_replica batch;
         tmc_runner_out out = {r->completion_days + done, r->restarts + done,
-                              r->samples ? r->samples + done : NULL};
+                              r->samples ? r->samples + done : NULL, NULL};
         rc = tmc_runner_run_samples(e, done, n, seed, o->threads, NULL, NULL, &out, &batch,
                                     err);
         if (rc == TMC_RUNNER_STOPPED) /* the runner counts this batch only */
@@ -96,10 +96,16 @@ static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options
         return run_precise(r, e, o, err);
     long n = r->x.monte_carlo.replicas;
     int rc = tmc_ranks_agree(reserve(r, n, !o->summary_only, err), err);
+    if (!rc && tmc_window_on(&r->x)) {
+        r->window_steps = malloc((size_t)n * sizeof *r->window_steps);
+        rc = tmc_ranks_agree(r->window_steps ? 0 : tmc_error_set(err, "out of memory for "
+                                                                     "%ld replicas", n),
+                             err);
+    }
     if (rc)
         return rc;
     r->replicas = n;
-    tmc_runner_out out = {r->completion_days, r->restarts, r->samples};
+    tmc_runner_out out = {r->completion_days, r->restarts, r->samples, r->window_steps};
     return tmc_runner_run_samples(e, 0, n, r->x.monte_carlo.seed, o->threads, o->progress,
                                   o->progress_ctx, &out, &r->totals, err);
 }
@@ -149,7 +155,7 @@ static int run_plug_in_replicas(tmc_result *r, const tmc_experiment *x, double *
     if (tmc_engine_init(&e, x, &cf))
         return tmc_error_set(err, "out of memory building the engine");
     tmc_engine_watch_stop(&e, stop);
-    tmc_runner_out out = {days, days + n, NULL};
+    tmc_runner_out out = {days, days + n, NULL, NULL};
     tmc_replica totals;
     int rc = tmc_runner_run_samples(&e, 0, n, x->monte_carlo.seed, o->threads, NULL, NULL,
                                     &out, &totals, err);
@@ -242,6 +248,9 @@ static int simulate(tmc_result *r, tmc_engine *e, const tmc_run_options *o, tmc_
         rc = run_batches(r, e, o, err);
     if (rc || (rc = summarize(r, err)))
         return rc;
+    if (r->window_steps && tmc_window_summarize(&r->x, &r->cf, r->window_steps, r->replicas,
+                                                &r->totals, &r->window))
+        return tmc_error_set(err, "out of memory for the window's goodput");
     return o->importance ? tmc_importance_estimate(e, r->x.monte_carlo.replicas, seed,
                                                    o->threads, &r->importance, err) : 0;
 }
@@ -278,7 +287,8 @@ static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_option
         .importance = o->importance ? &r->importance : NULL,
         .precision = o->precision ? &r->precision_outcome : NULL,
         .plug_in = r->has_plug_in ? &r->plug_in_days : NULL,
-        .prior = r->has_prior ? &r->prior_days : NULL};
+        .prior = r->has_prior ? &r->prior_days : NULL,
+        .window = r->window_steps ? &r->window : NULL};
     return tmc_api_document_keep(&r->document, tmc_output_json(&r->report));
 }
 
@@ -306,6 +316,11 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known repair "
                              "mean; failures.repair_events (%.10g) draws it per replica: give "
                              "one or the other", r->x.path, r->x.failures.repair_events);
+    if (o->importance && r->x.failures.enabled && r->x.failures.bad_node_share > 0)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known failure "
+                             "rate; failures.bad_node_share (%.10g) draws the bad nodes per "
+                             "replica and their retirements change the rate: give one or the "
+                             "other", r->x.path, r->x.failures.bad_node_share);
     if (o->importance && r->x.deadline.max_restarts >= 0)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling estimates "
                              "P(T > deadline) alone; it cannot count deadline.max_restarts "
@@ -315,6 +330,11 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: elastic.groups: elastic replica groups "
                              "are not modelled with importance sampling; run without "
                              "--importance", r->x.path);
+    if (tmc_window_on(&r->x) && (o->importance || o->precision))
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: window: a calendar window's goodput is "
+                             "not modelled with %s; run without it", r->x.path,
+                             o->importance ? "importance sampling (--importance)"
+                                           : "a precision target (--precision)");
     if (o->importance && r->x.progress.enabled) /* the tilt's exposure counts from 0 */
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: progress: a forecast is not modelled "
                              "with importance sampling; run without --importance",
@@ -381,6 +401,7 @@ void tmc_result_free(tmc_result *r)
     free(r->sorted_days);
     free(r->restarts);
     free(r->samples);
+    free(r->window_steps);
     tmc_api_document_free(&r->document);
     free(r);
 }

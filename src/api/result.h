@@ -41,6 +41,9 @@ struct tmc_result {
     int has_prior;           /* 1 for a forecast whose failures move the rate */
     tmc_summary prior_days;  /* then: the same replicas with nothing observed */
     tmc_restarts prior_restarts;
+    double *window_steps;    /* [replicas], replica order: a window's committed steps at
+                                its end; NULL without a window */
+    tmc_window_summary window; /* then: the goodput over it */
     tmc_api_document document; /* the run document */
 };
 

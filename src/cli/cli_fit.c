@@ -51,6 +51,7 @@ static int fault_args(const tmc_cli_options *o, fit_args *a)
     *a = (fit_args){.fit = {.confidence = o->confidence > 0 ? o->confidence : 0.95,
                             .window_days = o->window_days > 0 ? o->window_days : 7,
                             .simultaneous_s = o->simultaneous_s > 0 ? o->simultaneous_s : 60,
+                            .mixture_sets = TMC_FIT_MIXTURE_BOOTSTRAP,
                             .nodes = o->nodes, .cards_per_node = o->cards_per_node,
                             .span_days = o->span_days, .log_path = o->experiment},
                     .cols = {"node", "start", "end", "cause", 0, 1, 1}, /* if present */

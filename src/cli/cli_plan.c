@@ -374,6 +374,11 @@ int tmc_cli_plan(int argc, char **argv)
     int rc = tmc_cli_start(&command, argc, argv, &o, &x);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    if (tmc_window_on(&x)) { /* the board plans a fixed amount of work */
+        fprintf(stderr, "trainmc: %s: window: `trainmc plan` plans a fixed amount of work; a "
+                        "calendar window's goodput is `trainmc run`'s\n", x.path);
+        return 2;
+    }
     tmc_outfile out = {0};
     if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))
         return rc;

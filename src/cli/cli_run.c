@@ -103,6 +103,12 @@ int tmc_cli_run(int argc, char **argv)
     if ((rc = tmc_cli_check_feasible(&x, NULL, o.force)) ||
         (rc = tmc_cli_check_finishable(&x, NULL)))
         return rc;
+    if (tmc_window_on(&x) && (o.samples_path || o.plot_path)) { /* they draw T per replica */
+        fprintf(stderr, "trainmc: %s: window: --%s draws completion times, which a calendar "
+                        "window cuts; its goodput is in the report and --json\n", x.path,
+                o.samples_path ? "samples" : "plot");
+        return 2;
+    }
     const char *flags[] = {"json", "samples", "plot"};
     const char *paths[] = {o.json_path, o.samples_path, o.plot_path};
     run_files files = {0};

@@ -55,6 +55,10 @@
     COUNT(group_down_s, "group_down_s", "group-seconds down") /* elastic: summed over    \
         groups, the time each was out of a running job (spare wait, heal, the rest of a   \
         step), s */                                                                         \
+    COUNT(bad_node_faults, "bad_node_faults", "bad-node faults") /* of the card      \
+        failures, those of bad nodes' extra rate (failures.bad_node_share) */              \
+    COUNT(bad_node_retirements, "bad_node_retirements", "bad nodes retired")              \
+    COUNT(bad_nodes_start, "bad_nodes_at_start", "bad nodes at the start")                \
     COUNT(before_restarts, "restarts_before_forecast", "restarts before the forecast")    \
         /* a forecast: the failures and outages seen (progress): the budget's past */     \
     SUM(slow_cards)        /* slow cards in the run */                                      \
@@ -64,6 +68,10 @@
     SUM(censored)          /* 1 if still running at the horizon: wall_s = horizon */       \
     SUM(mark_s)            /* wall time at which the commits first reached the engine's \
                               mark_step, s (0: not asked, or never) */                     \
+    SUM(window_steps)      /* a calendar window: the committed step at its end (the  \
+                              newest commit at t <= W; engine.h), 0 without one */          \
+    SUM(window_open_s)     /* a window: from the last segment boundary at or before W to \
+                              W, s; the split's rows and this add up to W */                \
     /* Importance sampling (run/importance.h): the likelihood ratio w (1       \
      * without tilt) and its products with the miss indicator, and the         \
      * cross-entropy sums over the elite runs: w, w N_k (arrivals of process   \

@@ -29,12 +29,15 @@ static void add_committed(tmc_run *run, long n, long timed, double sum_max, doub
 }
 
 /* The commits reached `committed` at time t: the engine's mark (mark_s)
- * is the first time they reach mark_step. */
+ * is the first time they reach mark_step; a window's committed step
+ * (window_steps) is the last commit at or before its end. */
 static void mark(tmc_run *run, long committed, double t)
 {
     long at = run->e->mark_step;
     if (at > 0 && committed >= at && run->out->mark_s == 0)
         run->out->mark_s = t;
+    if (run->e->window_s > 0 && t <= run->e->window_s)
+        run->out->window_steps = (double)committed;
 }
 
 /* After a loss spike: drop the newest rollback - 1 committed snapshots too

@@ -49,12 +49,14 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->async = x->checkpoint.mode == TMC_SAVE_ASYNC;
     e->write_s = x->checkpoint.write_s;
     e->horizon_s = tmc_engine_horizon_s(x, cf);
+    e->window_s = tmc_window_on(x) ? x->window.days * TMC_DAY_S : 0;
     e->deadline_wall_s = (x->deadline.days - x->deadline.reserve_days) * TMC_DAY_S;
     e->elite_wall_s = e->deadline_wall_s;
     e->spike_rollback = x->loss_spikes.enabled ? x->loss_spikes.rollback_snapshots : 1;
     e->evict_restore_s = x->slow_cards.eviction_restore_s >= 0
         ? x->slow_cards.eviction_restore_s : x->checkpoint.restore_s;
     tmc_processes_model(&e->processes, x, cf);
+    e->processes.horizon_s = e->horizon_s; /* a wait past it is censored */
     if (x->progress.enabled) { /* docs/simulation-semantics.md 10 */
         e->start_s = e->processes.start_s;
         e->start_committed = x->progress.committed_step;
@@ -72,6 +74,8 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
 
 double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf)
 {
+    if (tmc_window_on(x)) /* config_window.c refuses horizon_days beside it */
+        return x->window.days * TMC_DAY_S;
     if (x->monte_carlo.horizon_days > 0)
         return x->monte_carlo.horizon_days * TMC_DAY_S;
     double budget = (x->deadline.days - x->deadline.reserve_days) * TMC_DAY_S;
@@ -86,7 +90,13 @@ tmc_mode tmc_engine_mode(const tmc_experiment *x)
         return m;
     if (x->elastic.enabled) /* a group's failure cuts a step: elastic.c */
         return TMC_MODE_EXACT;
-    double work = (double)x->monte_carlo.replicas * (double)x->job.steps;
+    double steps = (double)x->job.steps;
+    if (tmc_window_on(x)) { /* no more steps than the window holds at the bare compute time */
+        const tmc_job *j = &x->job;
+        double mu = j->flop_per_step / ((double)j->cards * j->peak_flops * j->efficiency);
+        steps = fmin(steps, ceil(x->window.days * TMC_DAY_S / mu));
+    }
+    double work = (double)x->monte_carlo.replicas * steps;
     return work <= TMC_EXACT_BUDGET ? TMC_MODE_EXACT : TMC_MODE_AGGREGATED;
 }
 
@@ -242,6 +252,11 @@ void tmc_run_recover(tmc_run *run, int k)
 
 int tmc_run_must_end(tmc_run *run)
 {
+    const tmc_engine *e = run->e;
+    if (e->window_s > 0 && run->t <= e->window_s) { /* a boundary inside the window */
+        memcpy(run->window_split, run->out->split, sizeof run->window_split);
+        run->window_t = run->t;
+    }
     if (*run->e->stop)
         return run->out->stopped = 1;
     if (run->out->failed)
@@ -281,6 +296,10 @@ static void finish(tmc_run *run)
     if (run->t > e->horizon_s) /* passed the horizon inside its last segment */
         out->censored = 1;
     out->wall_s = out->censored ? e->horizon_s : run->t;
+    if (e->window_s > 0 && out->censored) { /* the split up to W (engine.h) */
+        memcpy(out->split, run->window_split, sizeof run->window_split);
+        out->window_open_s = e->window_s - run->window_t;
+    }
     tmc_weights_record(&e->processes, &run->proc, run->t, e->deadline_wall_s,
                        e->elite_wall_s, out);
     out->steps_simulated = run->strag.steps_simulated;
@@ -308,6 +327,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     }
     out->slow_cards = (double)run.strag.slow;
     out->slow_runs = run.strag.slow > 0;
+    out->bad_nodes_start = (double)run.proc.failures.bad_nodes;
     if (e->groups)
         tmc_elastic_run(&run);
     else if (e->async)

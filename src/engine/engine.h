@@ -22,7 +22,14 @@
  *
  * Horizon. A replica still running at the horizon (tmc_engine_horizon_s)
  * stops there and is censored: its wall time is the horizon, so it counts
- * as a miss of any deadline before it and no replica can run forever. */
+ * as a miss of any deadline before it and no replica can run forever.
+ *
+ * Window. With a calendar window W (window_s > 0) the horizon is W: every
+ * replica runs from step 0 and is cut there. window_steps is the committed
+ * step at W (commits at t <= W); the split is the one at the last segment
+ * boundary at or before W, and window_open_s the time from it to W (the
+ * segment, save or recovery under way at W), so that the rows and
+ * window_open_s add up to W. */
 #ifndef TMC_ENGINE_H
 #define TMC_ENGINE_H
 
@@ -64,6 +71,9 @@ typedef struct {
     long start_done;        /* ... with the steps up to this one done, not yet saved */
     double start_restarts;  /* ... after this many restarts (failures and outages seen) */
     long mark_step;         /* > 0: record when the commits first reach it (mark_s) */
+    double window_s;        /* > 0: a calendar window W, s (docs/simulation-semantics.md
+                               11): the horizon; record the steps committed by then
+                               (window_steps) and the split up to it */
     double evict_restore_s; /* the restore that evicts slow cards, s */
     tmc_straggler_model stragglers; /* the compute time of steps */
     tmc_process_model processes;    /* what interrupts the run */

@@ -30,6 +30,13 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->spares = f->spares;
     m->repair_mean_s = f->repair_mean_hours * 3600;
     m->repair_kind = f->repair_distribution;
+    m->repair_log_sigma = sqrt(log1p(f->repair_cv * f->repair_cv));
+    m->repair_log_mu = log(m->repair_mean_s) - 0.5 * m->repair_log_sigma * m->repair_log_sigma;
+    m->repair_shape = f->repair_shape;
+    m->repair_weibull_scale_s = m->repair_mean_s / gsl_sf_gamma(1 + 1 / f->repair_shape);
+    m->auto_share = f->repair_auto_share;
+    m->auto_s = f->repair_auto_hours * 3600;
+    m->fail_share = f->repair_fail_share;
     m->repair_events = f->repair_events;
     m->n_causes = f->n_causes;
     m->trace_days = f->trace_days;
@@ -48,7 +55,12 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
         ? (double)((m->cards + f->cards_per_node - 1) / f->cards_per_node) /
           (f->per_node_mtbf_days * TMC_DAY_S) : 0;
     m->job_rate = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
-    m->scoped = m->node_rate > 0 || m->job_rate > 0;
+    m->nodes = f->cards_per_node > 0 ? (m->cards + f->cards_per_node - 1) / f->cards_per_node
+                                      : 0;
+    m->bad_share = f->bad_node_share;
+    m->bad_rate = f->bad_node_share > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
+    m->bad_retire_after = f->bad_node_retire_after;
+    m->scoped = m->node_rate > 0 || m->job_rate > 0 || m->bad_share > 0;
     double cum = 0;
     for (int i = 0; i < f->n_causes; i++) {
         cum += f->causes[i].share;
@@ -56,6 +68,13 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
         m->detection_s[i] = f->causes[i].detection_s;
         m->restore_s[i] = f->causes[i].restore_s >= 0 ? f->causes[i].restore_s
                                                       : x->checkpoint.restore_s;
+        m->takes_spare[i] = f->causes[i].takes_spare;
+        m->cause_cards[i] = f->causes[i].scope == TMC_CAUSE_NODE ? f->cards_per_node : 1;
+        m->detection_law[i] = f->causes[i].detection_law;
+        double cv = f->causes[i].detection_cv, sigma = sqrt(log1p(cv * cv));
+        m->detection_sigma[i] = sigma;
+        m->detection_mu[i] = m->detection_s[i] > 0 ? log(m->detection_s[i]) - 0.5 * sigma * sigma
+                                                   : 0;
     }
 }
 
@@ -70,7 +89,8 @@ static double poisson_mean_s(const tmc_failure_model *m, const tmc_failure_state
 {
     if (!m->scoped)
         return m->mean_s / (m->cards * m->tilt * s->rate_scale);
-    return 1 / ((m->card_rate + m->node_rate + m->job_rate) * m->tilt * s->rate_scale);
+    return 1 / ((m->card_rate + m->node_rate + m->job_rate + (double)s->bad_nodes * m->bad_rate) *
+                m->tilt * s->rate_scale);
 }
 
 /* Not Poisson: the next node or job failure after t, s. */
@@ -128,16 +148,46 @@ double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state
 
 static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r);
 
+/* `cards` cards go to one repair starting at `from`: its time, then (fail_share
+ * > 0 only) whether it fails silently, both drawn from r. */
+static void add_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                       double from, long cards)
+{
+    s->repairs[s->n_repairs] = from + repair_time(m, s, r);
+    s->repair_cards[s->n_repairs] = cards;
+    if (s->repair_bad)
+        s->repair_bad[s->n_repairs] = gsl_rng_uniform(r) < m->fail_share;
+    s->n_repairs++;
+}
+
 /* A forecast's cards already in repair at t0: out of the pool until their
  * repairs, drawn from t0, end. */
 static void start_repairs(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           double t0)
 {
     for (long i = 0; i < m->start_in_repair; i++) {
-        s->repairs[s->n_repairs] = t0 + repair_time(m, s, r);
-        s->repair_cards[s->n_repairs++] = 1;
+        add_repair(m, s, r, t0, 1);
         s->spares_left--;
     }
+}
+
+long tmc_failures_draw_bad_nodes(const tmc_failure_model *m, gsl_rng *r)
+{
+    return m->bad_share > 0 ? (long)gsl_ran_binomial(r, m->bad_share, (unsigned int)m->nodes)
+                            : 0;
+}
+
+/* The fault counts of the replica's bad nodes (drawn by the caller): none
+ * has failed yet. Returns -1 if memory runs out. */
+static int start_bad_nodes(const tmc_failure_model *m, tmc_failure_state *s)
+{
+    s->bad_faults = NULL;
+    if (m->bad_retire_after == 0 || s->bad_nodes == 0)
+        return 0;
+    if (!(s->bad_faults = calloc((size_t)m->bad_retire_after, sizeof *s->bad_faults)))
+        return -1;
+    s->bad_faults[0] = s->bad_nodes;
+    return 0;
 }
 
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
@@ -149,16 +199,24 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->heap = NULL;
     s->repairs = NULL;
     s->repair_cards = NULL;
+    s->repair_bad = NULL;
     s->n_repairs = 0;
     s->spares_left = m->spares;
+    s->bad_left = 0;
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
     s->next_card = s->next_scoped = INFINITY;
     s->scoped_struck = 0;
+    if (start_bad_nodes(m, s))
+        return -1;
     /* the pool's cards plus those that just failed (a node's) can all be in repair */
     long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
+    for (int i = 0; i < m->n_causes; i++) /* a cause of scope "node" */
+        failed = m->cause_cards[i] > failed ? m->cause_cards[i] : failed;
     if (m->spares >= 0 &&
         (!(s->repairs = malloc((size_t)(m->spares + failed) * sizeof *s->repairs)) ||
-         !(s->repair_cards = malloc((size_t)(m->spares + failed) * sizeof *s->repair_cards))))
+         !(s->repair_cards = malloc((size_t)(m->spares + failed) * sizeof *s->repair_cards)) ||
+         (m->fail_share > 0 &&
+          !(s->repair_bad = malloc((size_t)(m->spares + failed) * sizeof *s->repair_bad)))))
         return -1;
     start_repairs(m, s, r, t0);
     if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
@@ -237,6 +295,18 @@ int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r)
     return i;
 }
 
+double tmc_failures_detection(const tmc_failure_model *m, int cause, gsl_rng *r)
+{
+    if (m->n_causes == 0)
+        return 0;
+    double d = m->detection_s[cause];
+    if (m->detection_law[cause] == TMC_DETECTION_FIXED || d == 0)
+        return d; /* nothing drawn: the stream is left as it was */
+    if (m->detection_law[cause] == TMC_DETECTION_EXPONENTIAL)
+        return gsl_ran_exponential(r, d);
+    return gsl_ran_lognormal(r, m->detection_mu[cause], m->detection_sigma[cause]);
+}
+
 tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failure_state *s,
                                      gsl_rng *r)
 {
@@ -245,10 +315,13 @@ tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failu
     double card = tmc_failures_poisson(m) ? m->card_rate : 0;
     if (!tmc_failures_poisson(m) && !s->scoped_struck)
         return TMC_SCOPE_CARD;
-    double u = gsl_rng_uniform(r) * (card + m->node_rate + m->job_rate);
+    double bad = (double)s->bad_nodes * m->bad_rate; /* 0 unless Poisson */
+    double u = gsl_rng_uniform(r) * (card + m->node_rate + m->job_rate + bad);
     if (u < card)
         return TMC_SCOPE_CARD;
-    return u < card + m->node_rate ? TMC_SCOPE_NODE : TMC_SCOPE_JOB;
+    if (u < card + m->node_rate)
+        return TMC_SCOPE_NODE;
+    return u < card + m->node_rate + m->job_rate ? TMC_SCOPE_JOB : TMC_SCOPE_BAD_NODE;
 }
 
 static void drop_repair(tmc_failure_state *s, long i)
@@ -256,6 +329,8 @@ static void drop_repair(tmc_failure_state *s, long i)
     s->n_repairs--;
     s->repairs[i] = s->repairs[s->n_repairs];
     s->repair_cards[i] = s->repair_cards[s->n_repairs];
+    if (s->repair_bad)
+        s->repair_bad[i] = s->repair_bad[s->n_repairs];
 }
 
 /* Repairs finished by time t return to the pool. */
@@ -264,19 +339,26 @@ static void collect_repairs(tmc_failure_state *s, double t)
     for (long i = 0; i < s->n_repairs;)
         if (s->repairs[i] <= t) {
             s->spares_left += s->repair_cards[i];
+            if (s->repair_bad && s->repair_bad[i]) /* back looking repaired */
+                s->bad_left += s->repair_cards[i];
             drop_repair(s, i);
         } else {
             i++;
         }
 }
 
-/* A repair time: fixed, or exponential drawn with the tilted mean; its
- * likelihood ratio term log f(x; m) - log f(x; rho m) = ln rho - x / m +
- * x / (rho m). */
-static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
+/* The manual stage's time (the whole repair without an automatic stage):
+ * fixed, lognormal or Weibull of mean M (never tilted), or exponential drawn
+ * with the tilted mean; its likelihood ratio term log f(x; m) - log f(x;
+ * rho m) = ln rho - x / m + x / (rho m). */
+static double manual_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
 {
     if (m->repair_kind == TMC_REPAIR_FIXED)
         return m->repair_mean_s;
+    if (m->repair_kind == TMC_REPAIR_LOGNORMAL)
+        return gsl_ran_lognormal(r, m->repair_log_mu, m->repair_log_sigma);
+    if (m->repair_kind == TMC_REPAIR_WEIBULL)
+        return gsl_ran_weibull(r, m->repair_weibull_scale_s, m->repair_shape);
     /* the replica's own mean; the product is left out when nothing is drawn,
      * so that runs without repair_events keep every bit */
     double mean = m->repair_events > 0 ? m->repair_mean_s * s->repair_scale : m->repair_mean_s;
@@ -286,6 +368,19 @@ static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repairs_drawn++;
     s->repair_sum_s += x;
     return x;
+}
+
+/* A repair time. With an automatic stage (auto_share a > 0) every repair
+ * spends A in it; a share a ends there (one uniform draw), the rest go on
+ * to the manual stage: mean A + (1 - a) M. Without one, the manual stage
+ * alone, drawn as before the pipeline. */
+static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
+{
+    if (!(m->auto_share > 0))
+        return manual_time(m, s, r);
+    if (gsl_rng_uniform(r) < m->auto_share)
+        return m->auto_s;
+    return m->auto_s + manual_time(m, s, r);
 }
 
 double tmc_failures_draw_repair_scale(const tmc_failure_model *m, gsl_rng *r)
@@ -299,31 +394,70 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
 {
     if (m->spares < 0)
         return 0;
-    s->repairs[s->n_repairs] = failed_at + repair_time(m, s, r); /* a node: one repair */
-    s->repair_cards[s->n_repairs++] = cards;
+    add_repair(m, s, r, failed_at, cards); /* a node: one repair */
     collect_repairs(s, t);
-    long from_pool = s->spares_left < cards ? s->spares_left : cards;
-    s->spares_left -= from_pool;
     double wait = 0;
-    for (long need = cards - from_pool; need > 0;) {
+    for (long need = cards; need > 0;) {
+        if (s->spares_left > 0) {
+            long take = s->spares_left < need ? s->spares_left : need;
+            long bad = s->bad_left > 0 /* drawn only when the pool holds bad cards */
+                ? (long)gsl_ran_hypergeometric(r, (unsigned)s->bad_left,
+                                               (unsigned)(s->spares_left - s->bad_left),
+                                               (unsigned)take) : 0;
+            s->spares_left -= take;
+            s->bad_left -= bad;
+            need -= take - bad; /* the good ones join the job */
+            if (bad > 0) /* the bad ones fail on first use, at t, and go back */
+                add_repair(m, s, r, t, bad);
+            continue;
+        }
         long first = 0; /* the pool is empty: the earliest repair, these cards' included */
         for (long i = 1; i < s->n_repairs; i++)
             if (s->repairs[i] < s->repairs[first])
                 first = i;
-        wait = s->repairs[first] - t; /* the last taken is the latest */
+        double at = s->repairs[first];
+        wait = at - t; /* the last taken is the latest */
         long take = s->repair_cards[first] < need ? s->repair_cards[first] : need;
-        need -= take; /* those cards join the job */
+        int bad = s->repair_bad && s->repair_bad[first];
         if ((s->repair_cards[first] -= take) == 0)
             drop_repair(s, first);
+        if (bad) /* they fail on first use, when it ends, and go back */
+            add_repair(m, s, r, at, take);
+        else
+            need -= take; /* those cards join the job */
     }
     return wait;
 }
 
+int tmc_failures_bad_node_fault(const tmc_failure_model *m, tmc_failure_state *s,
+                                gsl_rng *r)
+{
+    long k = m->bad_retire_after;
+    if (k == 0)
+        return 0; /* never retired: which node it was does not matter */
+    /* the node is uniform among the bad ones held, so its fault count j is
+     * drawn with probability bad_faults[j] / bad_nodes */
+    long u = (long)gsl_rng_uniform_int(r, (unsigned long)s->bad_nodes), j = 0;
+    while (u >= s->bad_faults[j])
+        u -= s->bad_faults[j++];
+    s->bad_faults[j]--;
+    if (j + 1 < k) {
+        s->bad_faults[j + 1]++;
+        return 0;
+    }
+    s->bad_nodes--; /* its k-th fault: retired, a good node takes its place */
+    return 1;
+}
+
 void tmc_failures_end(tmc_failure_state *s)
 {
+    free(s->bad_faults);
+    s->bad_faults = NULL;
     free(s->heap);
     free(s->repairs);
     free(s->repair_cards);
+    free(s->repair_bad);
     s->heap = s->repairs = NULL;
     s->repair_cards = NULL;
+    s->repair_bad = NULL;
 }

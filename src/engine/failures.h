@@ -11,7 +11,12 @@
  *
  * Spares. With a pool of P spares, the card of a failure that interrupts the
  * job goes to repair when it fails (exponential time of mean
- * repair_mean_hours, or exactly that with repair_distribution "fixed"). When
+ * repair_mean_hours, or exactly that with repair_distribution "fixed", or
+ * lognormal or Weibull of that mean; with repair_auto_share a > 0 after an
+ * automatic stage of repair_auto_hours A, which ends a share a of repairs:
+ * mean A + (1 - a) M; with repair_fail_share f a repair fails silently with
+ * probability f, and its card fails again the moment the job takes it and
+ * goes back to repair; docs/simulation-semantics.md 5). When
  * the job needs its replacement (after the detection delay), repairs that
  * have ended return to the pool; it takes a spare if one is left, else it
  * waits for the earliest repair in progress to end, the failed card's own
@@ -59,12 +64,23 @@ typedef struct {
     long spares;             /* -1: unlimited */
     double repair_mean_s;
     tmc_repair_kind repair_kind;
+    double repair_log_mu, repair_log_sigma; /* lognormal repairs, ln s */
+    double repair_weibull_scale_s;          /* Weibull repairs: mean / Gamma(1 + 1/k), s */
+    double repair_shape;                    /* Weibull repairs: k */
+    double auto_share;       /* a: repairs the automatic stage ends (0: no stage) */
+    double auto_s;           /* A: the automatic stage's time, s */
+    double fail_share;       /* f: a repair fails silently (0: never) */
     double repair_events;    /* > 0: each replica's repair mean is drawn
                                 (tmc_failures_draw_repair_scale) */
     int n_causes;            /* 0: one cause, default restore, no delay */
     double cum_share[TMC_MAX_CAUSES];
     double detection_s[TMC_MAX_CAUSES];
     double restore_s[TMC_MAX_CAUSES]; /* resolved: checkpoint.restore_s if unset */
+    int takes_spare[TMC_MAX_CAUSES];  /* 0: no repair, no spare (a hang) */
+    long cause_cards[TMC_MAX_CAUSES]; /* cards a card-part failure of the cause takes:
+                                         1, or g for scope "node" */
+    tmc_detection_kind detection_law[TMC_MAX_CAUSES];
+    double detection_mu[TMC_MAX_CAUSES], detection_sigma[TMC_MAX_CAUSES]; /* lognormal */
     const double *trace_days; /* trace: the experiment's failure times (borrowed) */
     int n_trace;
     int job_renewal;         /* 1: every restart renews every card (not exponential) */
@@ -77,10 +93,19 @@ typedef struct {
     double node_rate;        /* ceil(N / g) / MTBF_node, 1/s (0: none) */
     double job_rate;         /* 1 / MTBF_job, 1/s (0: none) */
     long cards_per_node;     /* g: the cards (and spares) a node failure takes */
+    long nodes;              /* ceil(N / g): the nodes the job holds (bad nodes) */
+    double bad_share;        /* b: a node is bad with this probability (0: none) */
+    double bad_rate;         /* a bad node's extra failure rate, 1/s */
+    long bad_retire_after;   /* k: retired after its k-th fault; 0: never */
 } tmc_failure_model;
 
 /* Which part of the failure model a failure came from (docs/model.md 3.13). */
-typedef enum { TMC_SCOPE_CARD = 0, TMC_SCOPE_NODE = 1, TMC_SCOPE_JOB = 2 } tmc_failure_scope;
+typedef enum {
+    TMC_SCOPE_CARD = 0,
+    TMC_SCOPE_NODE = 1,
+    TMC_SCOPE_JOB = 2,
+    TMC_SCOPE_BAD_NODE = 3 /* a bad node's extra failure (tmc_failures_bad_node_fault) */
+} tmc_failure_scope;
 
 /* One replica's failure state. The heap and the repair list are allocated
  * by tmc_failures_start and freed by tmc_failures_end. */
@@ -89,8 +114,11 @@ typedef struct {
     double *heap;    /* next failure time of every card (non-exponential) */
     double *repairs; /* completion times of repairs in progress (room: spares + g) */
     long *repair_cards; /* the cards each of them holds (g for a node's) */
+    char *repair_bad;   /* fail_share > 0: 1 if that repair failed silently (its
+                           cards come back bad), else NULL */
     long n_repairs;
     long spares_left;
+    long bad_left;      /* of spares_left, the cards whose repair failed silently */
     double rate_scale;       /* this replica's failure rate over the model's (1, or a
                                 Gamma(n, 1/n) draw with mtbf_events = n) */
     double repair_scale;     /* this replica's repair mean over the model's; read only
@@ -101,6 +129,9 @@ typedef struct {
     double next_card;        /* scoped, not Poisson: the per-card part's next failure
                                 under job renewal, s */
     double next_scoped;      /* scoped, not Poisson: the next node or job failure, s */
+    long bad_nodes;          /* bad nodes held now: set by the caller before
+                                tmc_failures_start (tmc_failures_draw_bad_nodes) */
+    long *bad_faults;        /* k > 0: bad_faults[j] bad nodes held have had j faults */
     int scoped_struck;       /* scoped, not Poisson: 1 if the last failure consumed was
                                 a node or job failure */
 } tmc_failure_state;
@@ -148,6 +179,12 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 /* The cause of a failure, drawn by share; its index (0 when there is one). */
 int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r);
 
+/* The detection delay of a failure of cause `cause`, s: its detection_s
+ * without a draw when the law is fixed (or there are no causes), else drawn
+ * from r: exponential of mean detection_s, or lognormal of that mean and
+ * coefficient of variation detection_cv (issue 19). */
+double tmc_failures_detection(const tmc_failure_model *m, int cause, gsl_rng *r);
+
 /* The part a failure that strikes came from: TMC_SCOPE_CARD without
  * per-node or per-job rates (no draw); else drawn from r by rate (Poisson),
  * or node against job by rate when the failure consumed last was not the
@@ -160,7 +197,12 @@ tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failu
  * failed_at: sends them to repair together (one repair time drawn from r,
  * starting at failed_at) and returns how long after t the job waits until
  * it has them all (0 with enough spares at hand, or unlimited spares), s:
- * it takes what the pool holds, then the earliest repairs in progress. */
+ * it takes what the pool holds, then the earliest repairs in progress.
+ * Silently failed repairs (fail_share > 0): the bad cards among those taken
+ * from the pool are drawn hypergeometric (only when the pool holds some),
+ * fail at t and go back to repair together (one new repair from t); cards
+ * of a failed repair in progress fail when it ends and go back the same
+ * way; the job takes more until it has good ones. */
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
                                gsl_rng *r, double failed_at, double t, long cards);
 
@@ -173,6 +215,20 @@ double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state
  * per-card part's renewed, the node and job failures' kept). */
 double tmc_failures_restart(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                             double t);
+
+/* How many of the job's nodes are bad in a replica: Binomial(nodes, b)
+ * drawn from r (its own stream, TMC_STREAM_BAD_NODES), or 0 without drawing
+ * when there are no bad nodes. The caller sets s->bad_nodes to it before
+ * tmc_failures_start (tmc_processes_start). */
+long tmc_failures_draw_bad_nodes(const tmc_failure_model *m, gsl_rng *r);
+
+/* A bad node's fault (scope TMC_SCOPE_BAD_NODE): which of the bad nodes
+ * held it was, uniformly (its count of faults drawn from r by the counts
+ * held); with k > 0 a node at its k-th fault is retired: the job holds one
+ * bad node fewer, so its failure rate falls by bad_rate. Returns 1 when
+ * the node was retired, else 0 (docs/simulation-semantics.md 5). */
+int tmc_failures_bad_node_fault(const tmc_failure_model *m, tmc_failure_state *s,
+                                gsl_rng *r);
 
 void tmc_failures_end(tmc_failure_state *s);
 

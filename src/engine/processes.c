@@ -91,6 +91,8 @@ static void draw_rate_scales(const tmc_process_model *m, tmc_processes *p,
                                             1 / m->outage_rate) : 1;
     p->failures.repair_scale = tmc_failures_draw_repair_scale(&m->failures,
                                                               rng[TMC_STREAM_REPAIR_MEAN]);
+    p->failures.bad_nodes = tmc_failures_draw_bad_nodes(&m->failures,
+                                                        rng[TMC_STREAM_BAD_NODES]);
 }
 
 int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng)
@@ -142,8 +144,11 @@ static double stay_down(const tmc_process_model *m, tmc_processes *p, gsl_rng *c
 {
     if (d <= 0)
         return t;
+    /* a wait that passes the horizon is censored there: the split holds its
+     * part before it (a replica waiting years for a repair adds no years) */
+    double h = m->horizon_s > 0 ? m->horizon_s : INFINITY, counted = fmin(d, fmax(h - t, 0));
     t += d;
-    *account += d;
+    *account += counted;
     p->down_s += d;
     tmc_processes_discard_until(m, p, rng, TMC_FAILURE, t);
     tmc_processes_discard_until(m, p, rng, TMC_OUTAGE, t);
@@ -167,19 +172,44 @@ static double outage_downtime(const tmc_process_model *m, tmc_processes *p, gsl_
     return x;
 }
 
+/* A bad node's fault at t (docs/simulation-semantics.md 5): it takes no
+ * spare (the node is rebooted in place, or retired and replaced by a good
+ * node from outside the pool). A retirement lowers the job's failure rate,
+ * so the next failure, drawn at the old rate, is drawn again from t at the
+ * new one (exact: the process is memoryless). Returns the cards to take: 0. */
+static long bad_node_fault(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                           double t, tmc_replica *out)
+{
+    out->bad_node_faults++;
+    if (tmc_failures_bad_node_fault(&m->failures, &p->failures, rng[TMC_STREAM_CAUSES])) {
+        out->bad_node_retirements++;
+        draw_next(m, p, rng, TMC_FAILURE, t);
+    }
+    return 0;
+}
+
 /* A failure at t: its cause's detection delay, a wait for spares (one card,
- * a node's g, or none for a job failure: docs/model.md 3.13), and the
- * restore the cause asks for. */
+ * a node's g, or none for a job failure: docs/model.md 3.13; a card failure
+ * of a cause of scope "node" takes g, one of a cause that takes no spare
+ * none), and the restore the cause asks for. The detection delay is drawn
+ * from the causes' stream after the cause and the part, and only when its
+ * law is not fixed (issue 19). */
 static double take_failure(const tmc_process_model *m, tmc_processes *p,
                            gsl_rng *const *rng, double t, tmc_replica *out)
 {
     const tmc_failure_model *f = &m->failures;
     int cause = tmc_failures_cause(f, rng[TMC_STREAM_CAUSES]);
     tmc_failure_scope scope = tmc_failures_scope(f, &p->failures, rng[TMC_STREAM_CAUSES]);
-    long cards = scope == TMC_SCOPE_NODE ? f->cards_per_node : scope == TMC_SCOPE_JOB ? 0 : 1;
+    long card = f->n_causes ? f->cause_cards[cause] : 1;
+    long cards = scope == TMC_SCOPE_NODE ? f->cards_per_node : scope == TMC_SCOPE_JOB ? 0 : card;
+    if (scope == TMC_SCOPE_BAD_NODE) /* rebooted in place, or retired and replaced */
+        cards = bad_node_fault(m, p, rng, t, out);
+    if (f->n_causes && !f->takes_spare[cause])
+        cards = 0;
     double failed_at = t;
     p->restore_s = f->n_causes ? f->restore_s[cause] : m->restore_s;
-    t = stay_down(m, p, rng, t, f->n_causes ? f->detection_s[cause] : 0, &out->detection_s);
+    t = stay_down(m, p, rng, t, tmc_failures_detection(f, cause, rng[TMC_STREAM_CAUSES]),
+                  &out->detection_s);
     double wait = cards > 0 ? tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
                                                       failed_at, t, cards) : 0;
     return stay_down(m, p, rng, t, wait, &out->spare_wait_s);

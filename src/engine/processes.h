@@ -67,6 +67,8 @@ typedef struct {
     int limit_renewed;          /* 1: every restart starts a new allocation */
     double start_s;             /* when the replicas start: 0, or a forecast's elapsed
                                    time (progress.elapsed_days), s */
+    double horizon_s;           /* the engine's horizon: a wait is accounted up to it
+                                   only (INFINITY, or 0 for none: set by the engine) */
 } tmc_process_model;
 
 /* One replica's processes. */

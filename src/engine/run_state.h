@@ -20,6 +20,8 @@ typedef struct {
     tmc_snapshots snapshots; /* asynchronous saves not yet committed */
     tmc_ledger ledger;       /* committed snapshots, for rollbacks */
     int notice_of;           /* TMC_NOTICE: the arrival saved for (TMC_OUTAGE, TMC_LIMIT) */
+    double window_t;         /* a window: the last segment boundary at or before W, */
+    double window_split[TMC_SPLIT_N]; /* ... and the split then (engine.h) */
     tmc_replica *out;
 } tmc_run;
 

@@ -43,7 +43,8 @@ int tmc_weights_tiltable(const tmc_process_model *m, int k)
         return 0;
     if (k == TMC_FAILURE && m->rate[k] > 0 && !tmc_failures_poisson(&m->failures))
         return 0;
-    return !(k == 3 && m->failures.repair_kind == TMC_REPAIR_FIXED);
+    /* only exponential repair times (the manual stage of a pipeline) are tilted */
+    return !(k == 3 && m->failures.repair_kind != TMC_REPAIR_EXPONENTIAL);
 }
 
 int tmc_weights_check(const tmc_process_model *m, const double theta[TMC_TILTS])

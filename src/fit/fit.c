@@ -127,6 +127,9 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
     tmc_dispersion_count_nodes(log, (int)opt->nodes, counts);
     if (!tmc_dispersion_compute_index(counts, (int)opt->nodes, &r->per_node, &e))
         r->worst_node = log->nodes[r->per_node.argmax];
+    r->bad_nodes_ok = opt->mixture_sets > 0 &&
+                      !tmc_node_mixture_fit(counts, (int)opt->nodes, r->span_days,
+                                            opt->mixture_sets, 1, &r->bad_nodes);
     free(counts);
     long *w = NULL;
     int nw = tmc_dispersion_count_windows(log, r->span_days, opt->window_days, &w, &e);

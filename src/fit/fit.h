@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "dispersion.h"
+#include "node_mixture.h"
 #include "error.h"
 #include "fault_log.h"
 #include "lifetime_fit.h"
@@ -15,6 +16,7 @@
 
 #define TMC_FIT_MAX_EXCLUDE 64
 #define TMC_FIT_MAX_CAUSES 64 /* distinct causes listed; the rest as "(others)" */
+#define TMC_FIT_MIXTURE_BOOTSTRAP 199 /* `trainmc fit`'s sets for the bad-node test's p */
 
 /* What the log cannot show, and the settings. */
 typedef struct {
@@ -25,6 +27,9 @@ typedef struct {
     double confidence;     /* of every interval, (0, 1) */
     double window_days;    /* counts per time window */
     double simultaneous_s; /* simultaneous faults: starts this close, s */
+    int mixture_sets;      /* bad nodes (node_mixture.h): 0, no mixture fit; else the
+                              bootstrap sets of its p-value (the command line's
+                              TMC_FIT_MIXTURE_BOOTSTRAP) */
     const char *exclude[TMC_FIT_MAX_EXCLUDE]; /* causes left out */
     int n_exclude;
 } tmc_fit_options;
@@ -59,6 +64,8 @@ typedef struct {
     int n_causes; /* the last may be "(others)" */
     tmc_dispersion per_node;
     const char *worst_node; /* id of the node with the most faults */
+    tmc_node_mixture bad_nodes; /* the counts per node as good and bad nodes */
+    int bad_nodes_ok;
     tmc_dispersion per_window;
     int windows_ok;
     tmc_simultaneous simultaneous;

@@ -35,6 +35,25 @@ static const char *node_meaning(const tmc_fit_result *r, double alpha)
            "faults of a bad node (replace or drain it); the cluster rate is still right";
 }
 
+/* The counts per node as good and bad nodes (node_mixture.h), and the
+ * failures keys that say so (docs/model.md 3.19). */
+static void text_bad_nodes(FILE *f, const tmc_fit_result *r, double alpha)
+{
+    const tmc_node_mixture *b = &r->bad_nodes;
+    double extra = 1 / (b->bad_per_day - b->good_per_day);
+    fprintf(f, "  bad nodes (two Poisson rates, EM): a share %.3g of nodes fails every %.4g "
+               "days, the rest every %.4g days; LR against one rate %.3g, bootstrap p = %.3g "
+               "(%d sets)\n", b->share, 1 / b->bad_per_day, 1 / b->good_per_day, b->lr, b->p,
+            b->bootstrap);
+    if (b->p < alpha)
+        fprintf(f, "    -> as an experiment: failures.per_node_mtbf_days %.4g, bad_node_share "
+                   "%.3g, bad_node_mtbf_days %.4g (the MTBF of a bad node's extra faults), "
+                   "cards_per_node "
+                   "%ld\n", 1 / b->good_per_day, b->share, extra, r->opt.cards_per_node);
+    else
+        fprintf(f, "    -> two rates fit no better than one\n");
+}
+
 static const char *window_meaning(const tmc_fit_result *r, double alpha)
 {
     if (r->per_window.p >= alpha)
@@ -170,6 +189,8 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
                 d->mean, d->max, d->p_max);
         fprintf(f, "    -> %s\n", node_meaning(r, alpha));
     }
+    if (r->bad_nodes_ok)
+        text_bad_nodes(f, r, alpha);
     d = &r->per_window;
     if (r->windows_ok) {
         fprintf(f, "  per %g days: dispersion index %.3g (chi-square %.1f on %d dof, p = %.3g; "
@@ -325,6 +346,18 @@ cJSON *tmc_fit_output_json(const tmc_fit_result *r)
     y = dispersion_json(&r->per_node);
     cJSON_AddStringToObject(y, "max_node", r->worst_node ? r->worst_node : "");
     cJSON_AddItemToObject(x, "per_node", y);
+    if (r->bad_nodes_ok) {
+        const tmc_node_mixture *b = &r->bad_nodes;
+        y = cJSON_AddObjectToObject(x, "bad_nodes");
+        cJSON_AddNumberToObject(y, "share", b->share);
+        /* the experiment's keys' meanings: a bad node's extra MTBF, a good one's */
+        cJSON_AddNumberToObject(y, "bad_node_mtbf_days", 1 / (b->bad_per_day - b->good_per_day));
+        cJSON_AddNumberToObject(y, "per_node_mtbf_days", 1 / b->good_per_day);
+        cJSON_AddNumberToObject(y, "bad_node_total_mtbf_days", 1 / b->bad_per_day);
+        cJSON_AddNumberToObject(y, "lr", b->lr);
+        cJSON_AddNumberToObject(y, "p", b->p);
+        cJSON_AddNumberToObject(y, "bootstrap_sets", b->bootstrap);
+    }
     if (r->windows_ok) {
         y = dispersion_json(&r->per_window);
         cJSON_AddNumberToObject(y, "window_days", o->window_days);
@@ -386,8 +419,9 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     const tmc_repair_law *best = &p->law[p->best];
     snprintf(desc, sizeof desc, "lifetime: %s. Node MTBF %.4g days [%.4g, %s] (%g %%). "
              "Repair: mean of %d positive repair times %.4g h [%s, %s] (%d zero-length "
-             "left out); the best law by AIC was %s (KS p = %s), but an experiment's repair "
-             "law is exponential or fixed with this mean. Counts per node: dispersion index "
+             "left out); the best law by AIC was %s (KS p = %s); this file writes an "
+             "exponential repair of this mean (a repair pipeline, docs/model.md 3.17, is set "
+             "by hand). Counts per node: dispersion index "
              "%s (p = %s); simultaneous faults within %g s: %ld pairs, %.3g expected. "
              "mtbf_events: the failure rate's uncertainty, drawn per replica.",
              lawtext, r->mtbf_node.value, r->mtbf_node.lo, num(b[3], r->mtbf_node.hi, 4), cl,

@@ -40,14 +40,35 @@ typedef struct {
 
 #define TMC_MAX_CAUSES 16
 
+/* The law of a cause's detection delay (failures.causes[].detection_distribution). */
+typedef enum {
+    TMC_DETECTION_FIXED = 0,       /* exactly detection_s (default) */
+    TMC_DETECTION_EXPONENTIAL = 1, /* mean detection_s */
+    TMC_DETECTION_LOGNORMAL = 2    /* mean detection_s, sd detection_cv x detection_s */
+} tmc_detection_kind;
+
+/* What a failure of a cause takes (failures.causes[].scope). */
+typedef enum {
+    TMC_CAUSE_CARD = 0, /* the failed card (default) */
+    TMC_CAUSE_NODE = 1  /* the failed card's whole node: failures.cards_per_node cards */
+} tmc_cause_scope;
+
 /* One cause of card failures (issue 4): its share of the failure rate, how
  * long the failure goes unnoticed (a crash: minutes; a hung collective: a
- * watchdog timeout) and its own restore time. */
+ * watchdog timeout) and its own restore time; since issue 19 also whether it
+ * sends hardware to repair (a hang does not), the law of its detection delay
+ * and whether it takes the card or its node (docs/simulation-semantics.md 5). */
 typedef struct {
     char name[48];
     double share;       /* (0, 1]; the shares of all causes add to 1 */
-    double detection_s; /* from the failure to its detection, s (default 0) */
+    double detection_s; /* from the failure to its detection, s (default 0); the
+                           mean when the law is not fixed */
     double restore_s;   /* restore time, s; < 0: checkpoint.restore_s */
+    int takes_spare;    /* 1 (default): its cards go to repair and the job takes
+                           spares; 0: restart only, no repair, no spare */
+    tmc_detection_kind detection_law;
+    double detection_cv; /* lognormal: sd / mean of the delay, (0, 20] (default 1) */
+    tmc_cause_scope scope;
 } tmc_failure_cause;
 
 typedef enum {
@@ -62,7 +83,9 @@ typedef enum {
 /* The law of a repair time (failures.repair_distribution). */
 typedef enum {
     TMC_REPAIR_EXPONENTIAL = 0, /* mean repair_mean_hours (default) */
-    TMC_REPAIR_FIXED = 1        /* exactly repair_mean_hours */
+    TMC_REPAIR_FIXED = 1,       /* exactly repair_mean_hours */
+    TMC_REPAIR_LOGNORMAL = 2,   /* mean repair_mean_hours, sd repair_cv x that */
+    TMC_REPAIR_WEIBULL = 3      /* mean repair_mean_hours, shape repair_shape */
 } tmc_repair_kind;
 
 /* Whose clock a failure renews (failures.renewal). */
@@ -80,6 +103,18 @@ typedef struct {
     long spares;               /* spare cards in the pool; -1 (default): unlimited */
     double repair_mean_hours;  /* mean repair time of a failed card, h */
     tmc_repair_kind repair_distribution;
+    double repair_cv;          /* lognormal repairs: sd / mean, (0, 20] (default 1) */
+    double repair_shape;       /* Weibull repairs: shape, (0.05, 20] (default 1) */
+    double repair_auto_share;  /* a, [0, 1]: the share of repairs the automatic stage
+                                  (reboot, reset) ends; 0 (default): no such stage */
+    double repair_auto_hours;  /* A, [0, 1e6] h (default 0.5): the automatic stage's
+                                  time, which every repair spends when a > 0; the
+                                  rest then take the manual stage (the law above):
+                                  mean repair A + (1 - a) M (docs/model.md 3.17) */
+    double repair_fail_share;  /* f, [0, 0.99] (default 0): a repair silently fails with
+                                  this probability; the card fails at once on first
+                                  use and goes back to repair
+                                  (docs/simulation-semantics.md 5) */
     tmc_renewal_kind renewal;  /* card (default) or job (docs/simulation-semantics.md 4) */
     double mtbf_events;        /* 0 (default): the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
@@ -92,7 +127,16 @@ typedef struct {
                                   node failure takes its cards_per_node cards (and as
                                   many spares); 0 (default): none (docs/model.md 3.13) */
     long cards_per_node;       /* cards g of a node; the job holds ceil(N / g) nodes;
-                                  required with per_node_mtbf_days, else 0 */
+                                  required with per_node_mtbf_days or a cause of scope
+                                  "node", else 0 */
+    double bad_node_share;     /* b, [0, 1]: each of the job's ceil(N / g) nodes is a bad
+                                  node (a repeat offender, or a cohort of its own) with
+                                  this probability; 0 (default): none (issue 19) */
+    double bad_node_mtbf_days; /* a bad node's extra failures: rate 1 / this on top of
+                                  the rates above, days; required with bad_node_share */
+    long bad_node_retire_after; /* k: a bad node is retired after its k-th fault in the
+                                  run and replaced by a good one; 0 (default): never
+                                  (docs/simulation-semantics.md 5, docs/model.md 3.19) */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
                                   infrastructure), days; need no spare; 0 (default): none */
     long measured_cards;       /* the card count the rates were measured at; 0: not
@@ -239,6 +283,15 @@ typedef struct {
     double step_s;          /* mean step time observed so far, s; 0: the planned one */
 } tmc_progress;
 
+/* A calendar window (issue 19 item 6): every replica runs from t = 0 and is
+ * cut at `days`; the report is the goodput over that window, the steps
+ * committed by its end times the plan's step time over its length
+ * (docs/simulation-semantics.md 11). 0 or absent: off. */
+typedef struct {
+    int enabled;
+    double days;            /* W, days, [0, 1e5]; 0: off */
+} tmc_window;
+
 /* How the engine draws a segment's compute time (engine.h). */
 typedef enum {
     TMC_MODE_AUTO = 0,      /* exact when replicas x steps <= TMC_EXACT_BUDGET */
@@ -362,6 +415,7 @@ typedef struct tmc_experiment {
     tmc_slow_cards slow_cards;
     tmc_deadline deadline;
     tmc_progress progress;
+    tmc_window window;
     tmc_monte_carlo monte_carlo;
     tmc_model model;
     tmc_memory memory;
@@ -373,6 +427,12 @@ typedef struct tmc_experiment {
     tmc_scale_up scale_up;
     tmc_cost cost;
 } tmc_experiment;
+
+/* 1 when x asks for a calendar window (window.days > 0). */
+static inline int tmc_window_on(const tmc_experiment *x)
+{
+    return x->window.enabled && x->window.days > 0;
+}
 
 /* Read, apply overrides, validate. `overrides` holds n_overrides strings
  * "dotted.key=value" (value parsed as JSON, else taken as a string), applied

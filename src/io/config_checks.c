@@ -94,10 +94,24 @@ static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err
         return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (an "
                                   "integer in [1, 1000000], the cards a node failure takes; "
                                   "required with failures.per_node_mtbf_days)", label);
-    if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0)
+    /* a cause of scope "node" takes g = cards_per_node cards (issue 19) */
+    int node_cause = 0;
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].scope == TMC_CAUSE_NODE) {
+            if (f->cards_per_node == 0)
+                return tmc_error_set(err, "%s: failures.causes[%d].scope: \"node\" takes the "
+                                          "failed card's node, whose size is not given; give "
+                                          "failures.cards_per_node (an integer in [1, "
+                                          "1000000]) or scope \"card\"", label, i);
+            node_cause = 1;
+        }
+    if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0 && !node_cause &&
+        f->bad_node_share == 0)
         return tmc_error_set(err, "%s: failures.cards_per_node: %ld is given without "
-                                  "failures.per_node_mtbf_days, so it has no effect; give "
-                                  "both or neither", label, f->cards_per_node);
+                                  "failures.per_node_mtbf_days, bad_node_share nor a cause "
+                                  "of scope \"node\", so it has no effect; give both or "
+                                  "neither",
+                             label, f->cards_per_node);
     if (f->distribution == TMC_LIFETIME_TRACE &&
         (f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0))
         return tmc_error_set(err, "%s: failures.%s: %.10g days is given with a replayed "
@@ -141,7 +155,8 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
 
 /* The uncertain rates drawn per replica (docs/model.md 3.11) need
  * something to draw: a rate, not a replayed trace; an exponential repair
- * mean that a job waits for (a pool of spares), not a fixed one. The
+ * mean that a job waits for (a pool of spares), not a fixed, lognormal or
+ * Weibull one (with a repair pipeline, the manual stage's mean). The
  * repair mean's posterior is inverse-gamma of shape n, whose variance is
  * finite only for n > 2: fewer repairs are refused rather than give a
  * standard error that means nothing. */
@@ -157,11 +172,12 @@ static int check_drawn_rates(const tmc_experiment *x, const char *label, tmc_err
         return tmc_error_set(err, "%s: failures.repair_events: %.10g: a repair mean from "
                                   "fewer than 3 repairs has a posterior of infinite variance "
                                   "(inverse-gamma, shape n); give 0 or at least 3", label, n);
-    if (n > 0 && f->repair_distribution == TMC_REPAIR_FIXED)
+    static const char *const repair_law[] = {"exponential", "fixed", "lognormal", "weibull"};
+    if (n > 0 && f->repair_distribution != TMC_REPAIR_EXPONENTIAL)
         return tmc_error_set(err, "%s: failures.repair_events: %.10g: the posterior drawn is "
                                   "an exponential repair mean's, and repair_distribution is "
-                                  "\"fixed\"; leave repair_events out or use \"exponential\"",
-                             label, n);
+                                  "\"%s\"; leave repair_events out or use \"exponential\"",
+                             label, n, repair_law[f->repair_distribution]);
     if (n > 0 && f->spares < 0)
         return tmc_error_set(err, "%s: failures.repair_events: %.10g: with unlimited spares "
                                   "(failures.spares -1, the default) no job waits for a "
@@ -264,7 +280,8 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
     if (check_checkpoint(root, label, err) ||
         check_durations(&x->checkpoint, label, err) || check_jitter(&x->jitter, label, err) ||
         check_computable(&x->jitter, x->job.cards, label, err) ||
-        check_failures(&x->failures, label, err) || check_drawn_rates(x, label, err) ||
+        check_failures(&x->failures, label, err) || tmc_cfg_check_bad_nodes(x, label, err) ||
+        check_drawn_rates(x, label, err) ||
         check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,
                        x->outages.n_trace, label, err) ||
         check_notice(x, label, err) ||
@@ -272,7 +289,7 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
                        x->loss_spikes.mean_interval_days, x->loss_spikes.n_trace, label,
                        err) ||
         check_deadline(x, label, err) || tmc_cfg_check_elastic(x, label, err) ||
-        tmc_cfg_check_progress(x, label, err))
+        tmc_cfg_check_progress(x, label, err) || tmc_cfg_check_window(x, label, err))
         return -1;
     return check_input_pipeline(x, label, err);
 }

@@ -37,7 +37,8 @@ static const field jitter_fields[] = {
 
 static const char *const failure_choices[] = {"exponential", "weibull", "lognormal", "trace",
                                               NULL};
-static const char *const repair_choices[] = {"exponential", "fixed", NULL};
+static const char *const repair_choices[] = {"exponential", "fixed", "lognormal", "weibull",
+                                             NULL};
 static const char *const renewal_choices[] = {"card", "job", NULL};
 static const field failure_fields[] = {
     {"distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, distribution),
@@ -50,28 +51,50 @@ static const field failure_fields[] = {
     NUM("repair_mean_hours", 0, 1e6, 0, 0, 24, tmc_failures, repair_mean_hours),
     {"repair_distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, repair_distribution),
      repair_choices},
+    /* the repair pipeline (issue 19): the manual stage's law, an automatic stage
+     * and silent failures */
+    NUM("repair_cv", 0, 20, 1, 0, 1, tmc_failures, repair_cv),
+    NUM("repair_shape", 0.05, 20, 1, 0, 1, tmc_failures, repair_shape),
+    NUM("repair_auto_share", 0, 1, 0, 0, 0, tmc_failures, repair_auto_share),
+    NUM("repair_auto_hours", 0, 1e6, 0, 0, 0.5, tmc_failures, repair_auto_hours),
+    /* at most 0.99: a repair that fails more often takes 1 / (1 - f) > 100 repairs
+     * on average, and at 1 - 2^-32 every draw fails (the wait never ends) */
+    NUM("repair_fail_share", 0, 0.99, 0, 0, 0, tmc_failures, repair_fail_share),
     /* "job" is refused with a trace: check_failures */
     {"renewal", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, renewal), renewal_choices},
     /* not with a trace: check_failures */
     NUM("mtbf_events", 0, 1e9, 0, 0, 0, tmc_failures, mtbf_events),
-    /* 0, or at least 3; not with fixed repairs nor unlimited spares: check_failures */
+    /* 0, or at least 3; exponential repairs only, not with unlimited spares:
+     * check_drawn_rates */
     NUM("repair_events", 0, 1e9, 0, 0, 0, tmc_failures, repair_events),
     /* scale-dependent rates: not with a trace; cards_per_node goes with
      * per_node_mtbf_days (check_failures) */
     NUM("per_node_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_node_mtbf_days),
     INT("cards_per_node", 1, 1e6, 0, 0, tmc_failures, cards_per_node),
     NUM("per_job_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_job_mtbf_days),
+    /* bad nodes: need cards_per_node, exponential lifetimes; check_bad_nodes */
+    NUM("bad_node_share", 0, 1, 0, 0, 0, tmc_failures, bad_node_share),
+    NUM("bad_node_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, bad_node_mtbf_days),
+    INT("bad_node_retire_after", 0, 1000, 0, 0, tmc_failures, bad_node_retire_after),
     INT("measured_cards", 1, 1e7, 0, 0, tmc_failures, measured_cards),
     {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
     {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_trace), NULL},
     TEXT("source"), TEXT("description"),
 };
 
+static const char *const detection_choices[] = {"fixed", "exponential", "lognormal", NULL};
+static const char *const cause_scope_choices[] = {"card", "node", NULL};
 static const field cause_fields[] = {
     {"name", T_STR, 0, 0, 0, 1, 0, 0, NULL},
     NUM("share", 0, 1, 1, 1, 0, tmc_failure_cause, share),
     NUM("detection_s", 0, 1e7, 0, 0, 0, tmc_failure_cause, detection_s),
     NUM("restore_s", 0, 1e7, 0, 0, -1, tmc_failure_cause, restore_s),
+    {"takes_spare", T_BOOL, 0, 0, 0, 0, 1, offsetof(tmc_failure_cause, takes_spare), NULL},
+    {"detection_distribution", T_ENUM, 0, 0, 0, 0, 0,
+     offsetof(tmc_failure_cause, detection_law), detection_choices},
+    NUM("detection_cv", 0, 20, 1, 0, 1, tmc_failure_cause, detection_cv),
+    /* "node" needs failures.cards_per_node: check_failures (config_checks.c) */
+    {"scope", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failure_cause, scope), cause_scope_choices},
 };
 
 static const char *const save_choices[] = {"sync", "async", NULL};
@@ -143,6 +166,12 @@ static const field progress_fields[] = {
     INT("cards", 0, 1e7, 0, 0, tmc_progress, cards),
     INT("cards_in_repair", 0, 1e6, 0, 0, tmc_progress, cards_in_repair),
     NUM("step_s", 0, 1e7, 0, 0, 0, tmc_progress, step_s),
+};
+
+/* 0: off; what a window cannot be combined with: tmc_cfg_check_window
+ * (config_window.c) */
+static const field window_fields[] = {
+    NUM("days", 0, 1e5, 0, 0, 0, tmc_window, days),
 };
 
 /* config_trace.c stores every section's trace through this one gap */
@@ -272,6 +301,7 @@ static const section sections[] = {
     SEC("slow_cards", slow_fields, slow_cards, 0, 1, offsetof(tmc_slow_cards, enabled), NULL),
     SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),
     SEC("progress", progress_fields, progress, 0, 1, offsetof(tmc_progress, enabled), NULL),
+    SEC("window", window_fields, window, 0, 1, offsetof(tmc_window, enabled), NULL),
     SEC("monte_carlo", mc_fields, monte_carlo, 0, 0, -1, NULL),
     PLAN("model", model_fields, model, tmc_model, "model file"),
     PLAN("memory", memory_fields, memory, tmc_memory, NULL),

@@ -23,7 +23,7 @@
 
 /* ---------- the validation table (config_fields.c) ---------- */
 
-typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES, T_TRACE } ftype;
+typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES, T_TRACE, T_BOOL } ftype;
 
 typedef struct {
     const char *key;
@@ -47,8 +47,8 @@ typedef struct {
     const char *file_kind; /* a string value names a file of this kind, or NULL */
 } section;
 
-#define TMC_CFG_N_SECTIONS 22
-#define TMC_CFG_MAX_FIELDS 20
+#define TMC_CFG_N_SECTIONS 23
+#define TMC_CFG_MAX_FIELDS 32
 
 /* In the order of the document's keys (after name, source, description),
  * which is the order "valid keys: ..." lists them. */
@@ -178,5 +178,14 @@ int tmc_cfg_check_elastic(const tmc_experiment *x, const char *label, tmc_error 
 /* config_progress.c: the progress section's own consistency and what a
  * forecast cannot start from. 0, or -1 with err set. */
 int tmc_cfg_check_progress(const tmc_experiment *x, const char *label, tmc_error *err);
+
+/* Bad nodes (failures.bad_node_*, config_bad_nodes.c): a share needs the
+ * node's size, a bad node's MTBF and exponential lifetimes, and is not for
+ * a forecast or elastic groups. 0, or -1 with err. */
+int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_error *err);
+
+/* config_window.c: what a calendar window cannot be combined with. 0, or -1
+ * with err set. */
+int tmc_cfg_check_window(const tmc_experiment *x, const char *label, tmc_error *err);
 
 #endif

@@ -235,6 +235,13 @@ static int read_field(const field *f, const cJSON *obj, const char *label, const
         return v ? tmc_cfg_read_trace(v, label, dir, path, at, rec, err) : 0;
     if (!v && f->required)
         return missing(f, label, path, err);
+    if (f->type == T_BOOL) {
+        if (v && !cJSON_IsBool(v))
+            return tmc_error_set(err, "%s: %s: expected true or false, got %s", label, path,
+                                 tmc_cfg_value_text(v).s);
+        *(int *)at = v ? cJSON_IsTrue(v) : f->def != 0;
+        return 0;
+    }
     if (f->type != T_ENUM)
         return read_scalar(f, v, label, path, at, err);
     int index = 0; /* an optional choice defaults to the first */

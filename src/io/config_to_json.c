@@ -7,7 +7,8 @@
  * (trace_days), and the mean interval it replaces is left out; of the
  * checkpoint interval's two keys only the one given appears (the other holds
  * 0, which validation would refuse: the JSON must read back as the same
- * experiment); text keys other than name and source are not echoed. */
+ * experiment); text keys other than name and source (and a cause's name)
+ * are not echoed. */
 #include "config_internal.h"
 
 #include <stdint.h>
@@ -21,12 +22,13 @@ static cJSON *field_json(const field *f, const char *base)
     case T_NUM: return cJSON_CreateNumber(*(const double *)at);
     case T_INT: return cJSON_CreateNumber((double)*(const long *)at);
     case T_ENUM: return cJSON_CreateString(f->choices[*(const int *)at]);
+    case T_BOOL: return cJSON_CreateBool(*(const int *)at);
     case T_U64: {
         char digits[24]; /* raw: cJSON would round a 2^53-scale integer */
         snprintf(digits, sizeof digits, "%llu", (unsigned long long)*(const uint64_t *)at);
         return cJSON_CreateRaw(digits);
     }
-    default: return NULL; /* text keys and causes are not echoed */
+    default: return NULL; /* text keys are not echoed; causes: causes_json */
     }
 }
 
@@ -36,6 +38,32 @@ static cJSON *trace_json(const char *at)
     int n = *(const int *)(const void *)at;
     const double *days = (const double *)(const void *)(at + TMC_CFG_TRACE_GAP(tmc_failures));
     return n > 0 ? cJSON_CreateDoubleArray(days, n) : NULL;
+}
+
+/* failures.causes, every key in force; a restore_s left to the checkpoint's
+ * (< 0) is left out (NULL when there are no causes). */
+static cJSON *causes_json(const char *at)
+{
+    int n = *(const int *)(const void *)at;
+    const tmc_failure_cause *c = (const tmc_failure_cause *)(const void *)(
+        at + offsetof(tmc_failures, causes) - offsetof(tmc_failures, n_causes));
+    if (n <= 0)
+        return NULL;
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", c[i].name);
+        for (size_t j = 0; j < tmc_cfg_cause.n_fields; j++) {
+            const field *f = &tmc_cfg_cause.fields[j];
+            if (!strcmp(f->key, "restore_s") && c[i].restore_s < 0)
+                continue;
+            cJSON *v = field_json(f, (const char *)&c[i]);
+            if (v)
+                cJSON_AddItemToObject(o, f->key, v);
+        }
+        cJSON_AddItemToArray(list, o);
+    }
+    return list;
 }
 
 /* 1 for the checkpoint interval key that was not given (it holds 0). */
@@ -57,7 +85,7 @@ static int scoped_not_given(const section *sec, const field *f, const char *base
         return 0;
     const void *at = base + f->off;
     if (!strcmp(f->key, "per_node_mtbf_days") || !strcmp(f->key, "per_job_mtbf_days") ||
-        !strcmp(f->key, "per_card_mtbf_days"))
+        !strcmp(f->key, "per_card_mtbf_days") || !strcmp(f->key, "bad_node_mtbf_days"))
         return *(const double *)at == 0;
     if (!strcmp(f->key, "cards_per_node") || !strcmp(f->key, "measured_cards"))
         return *(const long *)at == 0;
@@ -85,7 +113,8 @@ static void add_section(cJSON *obj, const section *sec, const char *base)
             continue;
         if (interval_not_given(sec, f, base) || scoped_not_given(sec, f, base))
             continue;
-        cJSON *v = f->type == T_TRACE ? trace_json(base + f->off) : field_json(f, base);
+        cJSON *v = f->type == T_TRACE ? trace_json(base + f->off)
+                 : f->type == T_CAUSES ? causes_json(base + f->off) : field_json(f, base);
         if (v)
             cJSON_AddItemToObject(obj, f->type == T_TRACE ? "trace_days" : f->key, v);
     }

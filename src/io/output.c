@@ -47,7 +47,10 @@ static void text_closed_form(FILE *f, const tmc_report *r)
             x->job.cards, cf->compute_s);
     if (x->jitter.cv > 0)
         fprintf(f, ", jitter cv %.3g, c_N = %.4f", x->jitter.cv, cf->emax_coeff);
-    fprintf(f, ", step %.3f s (budget %.3f s)\n", cf->step_s, cf->budget_step_s);
+    if (r->window) /* no deadline to budget in a window */
+        fprintf(f, ", step %.3f s\n", cf->step_s);
+    else
+        fprintf(f, ", step %.3f s (budget %.3f s)\n", cf->step_s, cf->budget_step_s);
     char optimum[64];
     if (isinf(cf->mtbf_s)) /* sqrt(2 c M) is infinite, or NaN for c = 0 */
         snprintf(optimum, sizeof optimum, "one save at the end (nothing interrupts)");
@@ -225,7 +228,7 @@ static void text_events(FILE *f, const tmc_report *r)
                    "on average (to eviction or the run's end); %.3f evictions per run\n",
                 t->slow_cards / n, 100 * t->slow_runs / n,
                 t->slow_survival_s / t->slow_runs / TMC_DAY_S, t->evictions / n);
-    if (t->censored > 0)
+    if (t->censored > 0 && !r->window)
         fprintf(f, "Censored: %.0f replicas still running at the horizon, %.1f days, "
                    "counted there (as misses of any earlier deadline)\n",
                 t->censored, r->horizon_s / TMC_DAY_S);
@@ -237,6 +240,41 @@ static void text_events(FILE *f, const tmc_report *r)
         fprintf(f, "  %-25s %10.4f days  %7.3f %%\n", tmc_accounting_split[i].label,
                 mean_s / TMC_DAY_S + 0.0, wall > 0 ? 100 * mean_s / wall + 0.0 : 0);
     }
+    if (r->window) /* the rest of the window (engine.h) */
+        fprintf(f, "  %-25s %10.4f days  %7.3f %%\n", "under way at window end",
+                t->window_open_s / n / TMC_DAY_S + 0.0,
+                wall > 0 ? 100 * t->window_open_s / n / wall + 0.0 : 0);
+}
+
+/* A calendar window's goodput beside the closed form's long run
+ * (docs/simulation-semantics.md 11, docs/model.md 3.18). */
+static void text_window(FILE *f, const tmc_report *r)
+{
+    const tmc_window_summary *w = r->window;
+    const tmc_closed_form *cf = r->cf;
+    fprintf(f, "\nCalendar window: %.6g days from step 0, every replica cut at its end "
+               "(deadline and completion time do not apply)\n", w->days);
+    fprintf(f, "%-22s %-24s %s\n", "", "closed form (long run)",
+            "simulated over the window (+- 1 se)");
+    char young[32], daly[32];
+    snprintf(young, sizeof young, "%.5f", w->closed_young);
+    snprintf(daly, sizeof daly, "%.5f", w->closed_daly);
+    fprintf(f, "%-22s Young %-18s %.5f +- %.5f  [%.5f, %.5f] 95 %%\n", "goodput", young,
+            w->goodput_mean, w->goodput_se, w->ci_lo, w->ci_hi);
+    fprintf(f, "%-22s Daly  %s\n", "", daly);
+    fprintf(f, "  goodput = committed steps at the window's end x the plan's step time "
+               "%.3f s / %.6g days; across replicas P10 %.5f  P50 %.5f  P90 %.5f\n",
+            cf->step_s, w->days, w->p10, w->p50, w->p90);
+    fprintf(f, "  committed steps at the end: mean %.1f +- %.1f; at the compute time %.3f s "
+               "alone (no stragglers, communication or input wait): %.5f +- %.5f\n",
+            w->steps_mean, w->steps_se, cf->compute_s, w->compute_mean, w->compute_se);
+    fprintf(f, "  edge: work not committed at the end does not count; it costs at most one "
+               "interval (%.1f s), %.4f of the window (the long run has no end)\n",
+            cf->interval_s, w->edge);
+    if (w->finished > 0)
+        fprintf(f, "  WARNING: %ld replicas finished job.steps inside the window (faster "
+                   "than the plan); their committed steps stop at job.steps: give more "
+                   "steps\n", w->finished);
 }
 
 /* P(miss) by importance sampling beside the plain estimate (issue 8). */
@@ -320,11 +358,15 @@ void tmc_output_text(FILE *f, const tmc_report *r)
                    "--set monte_carlo.mode=\"exact\" forces every step)\n", TMC_EXACT_BUDGET);
     fprintf(f, "\n");
     text_closed_form(f, r);
-    text_comparison(f, r);
-    text_plug_in(f, r);
-    tmc_forecast_output_text(f, r);
-    text_distribution(f, r->days);
-    text_cost(f, r);
+    if (r->window) {
+        text_window(f, r);
+    } else {
+        text_comparison(f, r);
+        text_plug_in(f, r);
+        tmc_forecast_output_text(f, r);
+        text_distribution(f, r->days);
+        text_cost(f, r);
+    }
     text_events(f, r);
     if (r->importance)
         text_importance(f, r);
@@ -490,6 +532,33 @@ static cJSON *json_split(const tmc_report *r)
     return o;
 }
 
+/* A calendar window's goodput (README.md "Goodput over a calendar window"). */
+static cJSON *json_window(const tmc_report *r)
+{
+    const tmc_window_summary *w = r->window;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "days", w->days);
+    cJSON *g = cJSON_AddObjectToObject(o, "goodput");
+    cJSON_AddNumberToObject(g, "mean", w->goodput_mean);
+    cJSON_AddNumberToObject(g, "se", w->goodput_se);
+    double ci[2] = {w->ci_lo, w->ci_hi}, q[3] = {w->p10, w->p50, w->p90};
+    cJSON_AddItemToObject(g, "ci95", cJSON_CreateDoubleArray(ci, 2));
+    cJSON_AddItemToObject(g, "p10_p50_p90", cJSON_CreateDoubleArray(q, 3));
+    cJSON *c = cJSON_AddObjectToObject(o, "compute_goodput");
+    cJSON_AddNumberToObject(c, "mean", w->compute_mean);
+    cJSON_AddNumberToObject(c, "se", w->compute_se);
+    cJSON *s = cJSON_AddObjectToObject(o, "committed_steps");
+    cJSON_AddNumberToObject(s, "mean", w->steps_mean);
+    cJSON_AddNumberToObject(s, "se", w->steps_se);
+    cJSON *cf = cJSON_AddObjectToObject(o, "closed_form");
+    cJSON_AddNumberToObject(cf, "young", w->closed_young);
+    cJSON_AddNumberToObject(cf, "daly", w->closed_daly);
+    cJSON_AddNumberToObject(o, "edge", w->edge);
+    cJSON_AddNumberToObject(o, "finished_inside", (double)w->finished);
+    cJSON_AddNumberToObject(o, "under_way_days", w->open_days);
+    return o;
+}
+
 cJSON *tmc_output_json(const tmc_report *r)
 {
     const tmc_replica *t = r->totals;
@@ -509,18 +578,22 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddItemToObject(root, "overrides",
                           cJSON_CreateStringArray(r->overrides, r->n_overrides));
     cJSON_AddItemToObject(root, "inputs", tmc_config_to_json(r->x));
-    cJSON_AddItemToObject(root, "completion_days", json_days(r->days));
-    cJSON_AddItemToObject(root, "cost", json_cost(r));
-    cJSON *dl = cJSON_AddObjectToObject(root, "deadline");
-    cJSON_AddNumberToObject(dl, "days", r->x->deadline.days);
-    cJSON_AddNumberToObject(dl, "probability", r->days->p_met);
-    double ci[2] = {r->days->ci_lo, r->days->ci_hi};
-    cJSON_AddItemToObject(dl, "ci95", cJSON_CreateDoubleArray(ci, 2));
-    tmc_forecast_output_json(root, r);
-    json_plug_in(root, r);
-    cJSON *oh = cJSON_AddObjectToObject(root, "overhead");
-    cJSON_AddNumberToObject(oh, "mean", ov);
-    cJSON_AddNumberToObject(oh, "se", ov_se);
+    if (r->window) { /* no T, deadline, cost or overhead: every replica is cut at W */
+        cJSON_AddItemToObject(root, "window", json_window(r));
+    } else {
+        cJSON_AddItemToObject(root, "completion_days", json_days(r->days));
+        cJSON_AddItemToObject(root, "cost", json_cost(r));
+        cJSON *dl = cJSON_AddObjectToObject(root, "deadline");
+        cJSON_AddNumberToObject(dl, "days", r->x->deadline.days);
+        cJSON_AddNumberToObject(dl, "probability", r->days->p_met);
+        double ci[2] = {r->days->ci_lo, r->days->ci_hi};
+        cJSON_AddItemToObject(dl, "ci95", cJSON_CreateDoubleArray(ci, 2));
+        tmc_forecast_output_json(root, r);
+        json_plug_in(root, r);
+        cJSON *oh = cJSON_AddObjectToObject(root, "overhead");
+        cJSON_AddNumberToObject(oh, "mean", ov);
+        cJSON_AddNumberToObject(oh, "se", ov_se);
+    }
     cJSON *ev = cJSON_AddObjectToObject(root, "events");
     for (int i = 0; i < tmc_accounting_count_rows; i++)
         cJSON_AddNumberToObject(ev, tmc_accounting_counts[i].key,

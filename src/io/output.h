@@ -13,6 +13,7 @@
 #include "precision.h"
 #include "restarts.h"
 #include "stats.h"
+#include "window.h"
 
 /* How a precision target ended (precision.h). */
 typedef struct {
@@ -46,6 +47,8 @@ typedef struct {
                                    same replicas with the rates taken as exact */
     const tmc_summary *prior; /* NULL unless a forecast's failures move its rate:
                                  the same replicas with nothing observed */
+    const tmc_window_summary *window; /* NULL unless a calendar window (window.h):
+                                         its goodput replaces T and P(deadline) */
 } tmc_report;
 
 /* The text summary (docs/model.md 6): closed form beside simulation, P(deadline)

@@ -65,7 +65,9 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
     if (f->spares > 0) /* none: each failure waits its repair, which D holds */
         add(out, "spares", "a pool of %ld spare card%s with repairs of %.3g h: waits for "
             "spares are in no closed form", f->spares, f->spares == 1 ? "" : "s",
-            f->repair_mean_hours);
+            f->repair_auto_share > 0 /* a pipeline's mean, A + (1 - a) M */
+                ? f->repair_auto_hours + (1 - f->repair_auto_share) * f->repair_mean_hours
+                : f->repair_mean_hours);
 }
 
 /* Rates measured at one card count, used at another far from it. */

@@ -86,19 +86,51 @@ double tmc_closed_form_daly_interval(double save_s, double mtbf_s)
     return sqrt(2 * save_s * mtbf_s) * (1 + sqrt(x) / 3 + x / 9) - save_s;
 }
 
+/* Without a spare pool, the mean wait for the failed card's own repair, s:
+ * the repair pipeline's E[R] / (1 - f), E[R] = A + (1 - a) M (docs/model.md
+ * 3.17); without an automatic stage or silent failures, M itself. */
+static double own_repair_wait_s(const tmc_failures *f)
+{
+    double m = f->repair_mean_hours * 3600;
+    if (!(f->repair_auto_share > 0) && !(f->repair_fail_share > 0))
+        return m;
+    if (f->repair_auto_share > 0)
+        m = f->repair_auto_hours * 3600 + (1 - f->repair_auto_share) * m;
+    return m / (1 - f->repair_fail_share);
+}
+
+/* Without a spare pool, what is left of the failed card's own repair after
+ * a detection delay d (the repair starts at the failure), s: E[(R - d)+],
+ * M e^(-d/M) for an exponential repair (memoryless), (M - d)+ for a fixed
+ * one; for a repair pipeline E[R] / (1 - f), an upper bound. */
+static double repair_left_s(const tmc_failures *f, double d)
+{
+    double m = f->repair_mean_hours * 3600;
+    if (d <= 0 || f->repair_auto_share > 0 || f->repair_fail_share > 0)
+        return own_repair_wait_s(f);
+    if (f->repair_distribution == TMC_REPAIR_EXPONENTIAL)
+        return m * exp(-d / m);
+    if (f->repair_distribution == TMC_REPAIR_FIXED)
+        return fmax(m - d, 0);
+    return own_repair_wait_s(f); /* lognormal, Weibull: an upper bound */
+}
+
 /* Per card failure: the share-weighted restore time, and the delay before it
- * (detection, plus a repair when there is no spare pool), s. */
+ * (detection, plus the rest of the card's own repair when there is no spare
+ * pool and its cause takes a spare), s. */
 static void failure_costs(const tmc_experiment *x, double *restore, double *delay)
 {
     const tmc_failures *f = &x->failures;
     *restore = x->checkpoint.restore_s;
-    *delay = f->spares == 0 ? f->repair_mean_hours * 3600 : 0;
+    *delay = f->spares == 0 ? own_repair_wait_s(f) : 0;
     if (f->n_causes)
-        *restore = 0;
+        *restore = *delay = 0;
     for (int i = 0; i < f->n_causes; i++) {
         const tmc_failure_cause *c = &f->causes[i];
         *restore += c->share * (c->restore_s >= 0 ? c->restore_s : x->checkpoint.restore_s);
         *delay += c->share * c->detection_s;
+        if (f->spares == 0 && c->takes_spare) /* a hang waits for no repair (issue 19) */
+            *delay += c->share * repair_left_s(f, c->detection_s);
     }
 }
 
@@ -307,6 +339,9 @@ double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards)
                 (f->per_node_mtbf_days * TMC_DAY_S);
     if (f->per_job_mtbf_days > 0)
         rate += 1 / (f->per_job_mtbf_days * TMC_DAY_S);
+    if (f->bad_node_share > 0 && f->cards_per_node > 0) /* their mean rate at the start: */
+        rate += (double)((cards + f->cards_per_node - 1) / f->cards_per_node) * /* an upper */
+                f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S); /* bound if retired */
     return rate;
 }
 
@@ -599,6 +634,7 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->daly_exact = daly_exact(x);
     cf->before_s = 0;
     cf->remaining_free_s = cf->failure_free_s;
+    cf->left_mtbf_s = cf->left_young_interval_s = cf->left_daly_interval_s = 0;
     if (x->progress.enabled)
         forecast(x, cf);
 }

@@ -69,8 +69,9 @@ double tmc_closed_form_daly_interval(double save_s, double mtbf_s);
 double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards);
 
 /* The per-node and per-job failure rates of N cards (docs/model.md 3.13):
- * ceil(N / g) / MTBF_node + 1 / MTBF_job, per second (0 when neither is
- * given). */
+ * ceil(N / g) / MTBF_node + 1 / MTBF_job, plus bad nodes' mean extra rate
+ * at the start ceil(N / g) b / MTBF_bad (docs/model.md 3.19; with
+ * retirement the rate falls below it), per second (0 when none is given). */
 double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards);
 
 /* The closed-form picture of one experiment. */

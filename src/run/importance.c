@@ -22,7 +22,7 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
     static const char *const what[TMC_TILTS] = {
         "failures (only exponential lifetimes, a Poisson process, can be)",
         "outages (a replayed trace cannot be)", "loss spikes (a replayed trace cannot be)",
-        "repair times (fixed ones cannot be)", "outage downtimes"};
+        "repair times (only exponential ones can be)", "outage downtimes"};
     if (e->groups) /* tmc_engine_tilt refuses them: no likelihood ratio for the thinning */
         return tmc_error_set(err, "--importance: elastic replica groups (elastic.groups) "
                                   "are not modelled with importance sampling; run without "
@@ -33,6 +33,11 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
                                   "replica (failures.mtbf_events, outages.mtbf_events or "
                                   "failures.repair_events); importance sampling tilts known "
                                   "ones: run without --importance");
+    if (p->failures.bad_share > 0) /* a rate that changes as bad nodes retire */
+        return tmc_error_set(err, "--importance: bad nodes (failures.bad_node_share) draw "
+                                  "the job's failure rate per replica and change it as they "
+                                  "retire; importance sampling tilts a known, fixed rate: run "
+                                  "without --importance");
     for (int k = 0; k < TMC_TILTS; k++)
         if (theta[k] != 1 && !tmc_weights_tiltable(&e->processes, k))
             return tmc_error_set(err, "--importance: this experiment's %s cannot be tilted; "

@@ -29,6 +29,10 @@ static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_rest
     double timeouts = cf->save_timeouts_mean;
     if (x->progress.enabled) /* the work left's */
         timeouts *= cf->remaining_free_s / cf->failure_free_s;
+    if (tmc_window_on(x)) { /* a calendar window: its length, cut from a longer job */
+        wall_s = x->window.days * TMC_DAY_S;
+        timeouts *= wall_s / cf->uninterrupted_s;
+    }
     double past = x->progress.enabled ? (double)(x->progress.failures + x->progress.outages) : 0;
     out->poisson_mean = past + wall_s * rate / (1 + rate * cf->delay_mean_s) + timeouts;
     out->poisson_p_over = out->budget < 0 ? NAN

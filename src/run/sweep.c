@@ -207,6 +207,10 @@ int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
 static int build_engine(tmc_engine *e, const tmc_sweep_setting *s,
                         const volatile sig_atomic_t *stop, tmc_error *err)
 {
+    if (tmc_window_on(&s->x)) /* its report is completion times: cut ones mean nothing */
+        return tmc_error_set(err, "%s: window: a calendar window's goodput is reported by "
+                                  "`trainmc run` alone; drop the window section here",
+                             s->x.path);
     if (tmc_engine_init(e, &s->x, &s->cf))
         return tmc_error_set(err, "out of memory building the engine");
     if (stop)
@@ -238,7 +242,7 @@ int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int thre
     if (build_engine(&e, s, stop, err))
         return -1;
     tmc_replica batch;
-    tmc_runner_out out = {wall_s, restarts, NULL};
+    tmc_runner_out out = {wall_s, restarts, NULL, NULL};
     int rc = tmc_runner_run_samples(&e, first, n, s->x.monte_carlo.seed, threads, progress,
                                     ctx, &out, &batch, err);
     r->table_error = e.stragglers.max.max_error;

@@ -472,12 +472,16 @@ static double draw_factor(sim *m, double cv)
     }
 }
 
-/* Draw the cause of a failure by share: its detection delay and restore. */
-static void failure_cause(sim *m, double *detection, double *restore)
+/* Draw the cause of a failure by share: its detection delay and restore,
+ * and (section 5, issue 19) whether it takes spares and how many cards a
+ * card's failure of it takes (1, or cards_per_node for scope "node"). */
+static void failure_cause(sim *m, double *detection, double *restore, int *spare, long *cards)
 {
     const tmc_failures *f = &m->x->failures;
     *detection = 0;
     *restore = m->x->checkpoint.restore_s;
+    *spare = 1;
+    *cards = 1;
     if (f->n_causes <= 0)
         return;
     double u = gsl_rng_uniform(m->rng), acc = 0;
@@ -489,9 +493,21 @@ static void failure_cause(sim *m, double *detection, double *restore)
             break;
         }
     }
-    *detection = f->causes[c].detection_s;
-    if (f->causes[c].restore_s >= 0)
-        *restore = f->causes[c].restore_s;
+    const tmc_failure_cause *k = &f->causes[c];
+    *detection = k->detection_s;
+    if (k->restore_s >= 0)
+        *restore = k->restore_s;
+    *spare = k->takes_spare;
+    *cards = k->scope == TMC_CAUSE_NODE ? f->cards_per_node : 1;
+    /* section 5: an exponential delay of mean detection_s, or a lognormal of
+     * that mean and sd detection_cv x detection_s (READING: drawn after the
+     * cause, from the one generator) */
+    if (*detection > 0 && k->detection_law == TMC_DETECTION_EXPONENTIAL)
+        *detection = gsl_ran_exponential(m->rng, k->detection_s);
+    else if (*detection > 0 && k->detection_law == TMC_DETECTION_LOGNORMAL) {
+        double s2 = log(1 + k->detection_cv * k->detection_cv);
+        *detection = gsl_ran_lognormal(m->rng, log(k->detection_s) - s2 / 2, sqrt(s2));
+    }
 }
 
 /* A down phase (nothing strikes): its whole length goes to `row`. */
@@ -520,12 +536,16 @@ static int interruption(sim *m)
         if (kind == HIT_FAILURE) {
             m->res.card_failures++;
             double detection;
-            failure_cause(m, &detection, &restore);
-            /* section 5: a card takes one spare, a node its cards_per_node
-             * (repaired together: one repair time), the job none */
-            long need = m->hit_card < 0 || m->hit_card < m->cards ? 1
+            int spare;
+            long card_need;
+            failure_cause(m, &detection, &restore, &spare, &card_need);
+            /* section 5: a card takes one spare (its node's cards_per_node
+             * for a cause of scope "node"), a node its cards_per_node
+             * (repaired together: one repair time), the job none, and a
+             * cause that takes no spare none */
+            long need = m->hit_card < 0 || m->hit_card < m->cards ? card_need
                       : m->hit_card < m->cards + m->nodes ? m->x->failures.cards_per_node : 0;
-            int pool = m->x->failures.spares >= 0 && need > 0;
+            int pool = m->x->failures.spares >= 0 && need > 0 && spare;
             double repair = pool ? draw_repair(m) : 0;
             for (long i = 0; pool && i < need; i++)
                 if (send_to_repair(m, m->t, repair) < 0)
