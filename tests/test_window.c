@@ -40,21 +40,6 @@ static void expect_near(double got, double want, double tol, const char *what)
         fail_msg("%s: got %.12g, want %.12g (tolerance %.3g)", what, got, want, tol);
 }
 
-/* Replicas 0 .. n - 1 of x with `seed`, one by one; out[n]. */
-static void run_replicas(const tmc_experiment *x, uint64_t seed, long n, tmc_replica *out)
-{
-    tmc_closed_form cf;
-    tmc_closed_form_compute(x, &cf);
-    tmc_engine e;
-    assert_int_equal(tmc_engine_init(&e, x, &cf), 0);
-    gsl_rng *rng[TMC_STREAM_COUNT];
-    test_rngs_alloc(rng);
-    for (long k = 0; k < n; k++)
-        tmc_engine_run(&e, seed, (uint64_t)k, rng, &out[k]);
-    test_rngs_free(rng);
-    tmc_engine_free(&e);
-}
-
 /* 16 cards, steps of t = 64 s (compute mu = 60 s: 960 FLOP at 1 FLOP/s a
  * card; and 4 s of input wait), no jitter, a save of save_s every 10 steps;
  * failures and window given as JSON members (or ""). */
@@ -103,7 +88,7 @@ static void test_deterministic(void **state)
         double open_s = W - (double)segments * (10 * t + c[i]);
         assert_true(segments == want_segments[i] && open_s == want_open[i]);
         tmc_replica r[3];
-        run_replicas(&x, 7, 3, r);
+        test_replicas(&x, 7, r, 3);
         for (int k = 0; k < 3; k++) {
             assert_true(r[k].censored == 1);
             assert_true(r[k].wall_s == W);
@@ -205,7 +190,7 @@ static void test_poisson_renewal(void **state)
     const long n = 4000, m = 40000;
     tmc_replica *rep = malloc((size_t)n * sizeof *rep);
     assert_non_null(rep);
-    run_replicas(&x, 11, n, rep);
+    test_replicas(&x, 11, rep, (int)n);
     double sum = 0, sum2 = 0;
     for (long k = 0; k < n; k++) {
         sum += rep[k].window_steps;
@@ -282,8 +267,8 @@ static void test_off_is_plain(void **state)
     assert_non_null(rb);
     memset(ra, 0xA5, (size_t)n * sizeof *ra); /* padding too: tmc_engine_run memsets */
     memset(rb, 0x5A, (size_t)n * sizeof *rb);
-    run_replicas(&a, 3, n, ra);
-    run_replicas(&b, 3, n, rb);
+    test_replicas(&a, 3, ra, (int)n);
+    test_replicas(&b, 3, rb, (int)n);
     assert_memory_equal(ra, rb, (size_t)n * sizeof *ra);
     for (long k = 0; k < n; k++)
         assert_true(ra[k].window_steps == 0 && ra[k].window_open_s == 0);
@@ -305,7 +290,7 @@ static void test_split_adds_up(void **state)
     const double W = 3 * 86400.0;
     tmc_replica *r = malloc((size_t)n * sizeof *r);
     assert_non_null(r);
-    run_replicas(&x, 5, n, r);
+    test_replicas(&x, 5, r, (int)n);
     double worst = 0;
     for (long k = 0; k < n; k++) {
         assert_true(r[k].censored == 1 && r[k].wall_s == W);
