@@ -331,7 +331,7 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
     for (int i = 0; f->enabled && i < f->n_causes; i++)
         p.one_restore &= f->causes[i].restore_s < 0 ||
                          f->causes[i].restore_s == x->checkpoint.restore_s;
-    p.unlimited_spares = !f->enabled || f->spares == -1;
+    p.unlimited_spares = !f->enabled || (f->spares == -1 && f->standbys == 0);
     p.outages = x->outages.enabled;
     p.outage_poisson = p.outages && x->outages.n_trace == 0;
     p.noticed = p.outages && x->outages.notice_s > 0 &&
@@ -412,6 +412,37 @@ static void cause_keys(int index, cJSON *f, long cards, char *sum, size_t sn)
         static const long sizes[] = {1, 2, 4, 8};
         long g = sizes[gsl_rng_uniform_int(r, 4)];
         cJSON_AddNumberToObject(f, "cards_per_node", (double)(g < cards ? g : cards));
+    }
+    gsl_rng_free(r);
+}
+
+/* Issue 19's warm standbys and cold provisioning (standbys, standby_swap_s,
+ * standby_refill_hours, spare_provision_s) in about a third of the
+ * combinations with failures, drawn from a stream of their own (MT19937
+ * seeded STANDBY_SEED + index) so that every other draw stays where it was:
+ * 0 to 4 standby cards, a swap up to 2 % of T0, provisioning up to 5 % of
+ * T0 (none in 30 %), a refill after 2 to 52 % of T0 (never in half).
+ * Standbys leave Daly's check out: the delay per failure is then random. */
+#define STANDBY_SEED 19052u
+static void standby_keys(int index, cJSON *f, double t0, plan *pl, char *sum, size_t sn)
+{
+    if (!f)
+        return;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, STANDBY_SEED + (unsigned long)index);
+    if (gsl_rng_uniform(r) < 0.35) {
+        long w = (long)gsl_rng_uniform_int(r, 5);
+        double swap = 0.02 * t0 * gsl_rng_uniform(r);
+        double provision = gsl_rng_uniform(r) < 0.3 ? 0 : 0.05 * t0 * gsl_rng_uniform(r);
+        double refill_h = gsl_rng_uniform(r) < 0.5
+            ? 0 : (0.02 + 0.5 * gsl_rng_uniform(r)) * t0 / 3600;
+        cJSON_AddNumberToObject(f, "standbys", (double)w);
+        cJSON_AddNumberToObject(f, "standby_swap_s", swap);
+        cJSON_AddNumberToObject(f, "spare_provision_s", provision);
+        cJSON_AddNumberToObject(f, "standby_refill_hours", refill_h);
+        pl->unlimited_spares &= w == 0;
+        snprintf(sum + strlen(sum), sn - strlen(sum), " standbys=%ld(swap %.3g, H %.3g, refill "
+                 "%.3g h)", w, swap, provision, refill_h);
     }
     gsl_rng_free(r);
 }
@@ -808,6 +839,7 @@ static void generate(int index, combo *c)
             extra * t0);
     }
     cause_keys(index, f_obj, cards, sum, sn);
+    standby_keys(index, f_obj, t0, pl, sum, sn);
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);

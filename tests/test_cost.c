@@ -78,6 +78,12 @@ static void test_spares(void **state)
     near(tmc_result_number(r, "cost.card_hours.mean"), 10 * 100040.0 / 3600, 1e-6,
          "card-hours with spares");
     tmc_result_free(r);
+    /* warm standbys are held the whole run too (docs/model.md 3.20) */
+    const char *warm[] = {"failures={\"distribution\": \"exponential\", \"per_card_mtbf_days\": "
+                          "1e9, \"spares\": 2, \"repair_mean_hours\": 1, \"standbys\": 3}"};
+    r = run(warm, 1);
+    near(tmc_result_number(r, "cost.cards_held"), 13, 0, "cards held with 2 spares, 3 standbys");
+    tmc_result_free(r);
 }
 
 static void test_quantiles_mapped(void **state)

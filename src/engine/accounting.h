@@ -59,6 +59,10 @@
         failures, those of bad nodes' extra rate (failures.bad_node_share) */              \
     COUNT(bad_node_retirements, "bad_node_retirements", "bad nodes retired")              \
     COUNT(bad_nodes_start, "bad_nodes_at_start", "bad nodes at the start")                \
+    COUNT(standby_swaps, "standbys_taken", "standbys taken") /* cards          \
+        (failures.standbys) */                                                             \
+    COUNT(spare_provisions, "spares_taken", "spare cards taken") /* cards   \
+        taken from the pool or back from repair (failures.spares) */                       \
     COUNT(before_restarts, "restarts_before_forecast", "restarts before the forecast")    \
         /* a forecast: the failures and outages seen (progress): the budget's past */     \
     SUM(slow_cards)        /* slow cards in the run */                                      \

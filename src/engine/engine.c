@@ -303,6 +303,8 @@ static void finish(tmc_run *run)
     tmc_weights_record(&e->processes, &run->proc, run->t, e->deadline_wall_s,
                        e->elite_wall_s, out);
     out->steps_simulated = run->strag.steps_simulated;
+    out->standby_swaps = (double)run->proc.failures.swaps;
+    out->spare_provisions = (double)run->proc.failures.provisions;
     if (run->strag.slow > 0) /* never evicted: the slow cards stayed to the end */
         out->slow_survival_s += out->wall_s;
 }

@@ -28,6 +28,13 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->log_sigma = sqrt(log1p(f->lifetime_cv * f->lifetime_cv));
     m->log_mu = log(m->mean_s) - 0.5 * m->log_sigma * m->log_sigma;
     m->spares = f->spares;
+    m->standbys = f->standbys - (x->progress.enabled ? x->progress.standbys_used : 0);
+    m->swap_s = f->standby_swap_s;
+    m->refill_s = f->standby_refill_hours * 3600;
+    m->start_refills = m->refill_s > 0 ? f->standbys - m->standbys : 0;
+    if (m->start_refills > 0) /* refilled from the forecast's start */
+        m->standbys = f->standbys;
+    m->provision_s = f->spare_provision_s;
     m->repair_mean_s = f->repair_mean_hours * 3600;
     m->repair_kind = f->repair_distribution;
     m->repair_log_sigma = sqrt(log1p(f->repair_cv * f->repair_cv));
@@ -190,6 +197,20 @@ static int start_bad_nodes(const tmc_failure_model *m, tmc_failure_state *s)
     return 0;
 }
 
+/* With a refill, the queue of refills; a forecast's standbys not warm at
+ * t0 are replaced refill_s after it. Returns -1 if memory runs out. */
+static int start_standbys(const tmc_failure_model *m, tmc_failure_state *s, double t0)
+{
+    if (!(m->refill_s > 0 && m->standbys > 0))
+        return 0;
+    if (!(s->refills = malloc((size_t)m->standbys * sizeof *s->refills)))
+        return -1;
+    for (long i = 0; i < m->start_refills; i++)
+        s->refills[s->refill_n++] = t0 + m->refill_s;
+    s->standbys_left -= m->start_refills;
+    return 0;
+}
+
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           gsl_rng *scale, double t0)
 {
@@ -202,21 +223,26 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_bad = NULL;
     s->n_repairs = 0;
     s->spares_left = m->spares;
+    s->standbys_left = m->standbys;
+    s->swaps = s->provisions = 0;
+    s->refills = NULL;
+    s->refill_head = s->refill_n = 0;
     s->bad_left = 0;
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
     s->next_card = s->next_scoped = INFINITY;
     s->scoped_struck = 0;
-    if (start_bad_nodes(m, s))
+    if (start_bad_nodes(m, s) || start_standbys(m, s, t0))
         return -1;
     /* the pool's cards plus those that just failed (a node's) can all be in repair */
     long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
     for (int i = 0; i < m->n_causes; i++) /* a cause of scope "node" */
         failed = m->cause_cards[i] > failed ? m->cause_cards[i] : failed;
+    /* ... and so can the standbys' cards, which join the pool through repair */
+    size_t room = (size_t)(m->spares + m->standbys + failed);
     if (m->spares >= 0 &&
-        (!(s->repairs = malloc((size_t)(m->spares + failed) * sizeof *s->repairs)) ||
-         !(s->repair_cards = malloc((size_t)(m->spares + failed) * sizeof *s->repair_cards)) ||
-         (m->fail_share > 0 &&
-          !(s->repair_bad = malloc((size_t)(m->spares + failed) * sizeof *s->repair_bad)))))
+        (!(s->repairs = malloc(room * sizeof *s->repairs)) ||
+         !(s->repair_cards = malloc(room * sizeof *s->repair_cards)) ||
+         (m->fail_share > 0 && !(s->repair_bad = malloc(room * sizeof *s->repair_bad)))))
         return -1;
     start_repairs(m, s, r, t0);
     if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
@@ -389,42 +415,98 @@ double tmc_failures_draw_repair_scale(const tmc_failure_model *m, gsl_rng *r)
     return n > 0 ? n / gsl_ran_gamma(r, n, 1.0) : 1;
 }
 
+/* The standbys at t (those refilled by then back), first: returns how
+ * many of `need` cards they give (each ready after the swap); with a refill
+ * each one taken is replaced refill_s after t. The job asks at times that
+ * never decrease, so the refills queue in time order. */
+static long take_standbys(const tmc_failure_model *m, tmc_failure_state *s, double t,
+                          long need)
+{
+    long w = m->standbys;
+    for (; s->refill_n > 0 && s->refills[s->refill_head] <= t; s->refill_n--) {
+        s->refill_head = (s->refill_head + 1) % w;
+        s->standbys_left++;
+    }
+    long take = s->standbys_left < need ? s->standbys_left : need;
+    s->standbys_left -= take;
+    s->swaps += take;
+    for (long i = 0; s->refills && i < take; i++)
+        s->refills[(s->refill_head + s->refill_n++) % w] = t + m->refill_s;
+    return take;
+}
+
+/* The cold pool holds cards at `now`: takes up to `need`, ready after
+ * provisioning at *ready; the bad ones among them (*bad, drawn
+ * hypergeometric, only when the pool holds some) fail then and go back to
+ * repair. Returns the good ones. */
+static long take_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                      double now, long need, double *ready, long *bad)
+{
+    long take = s->spares_left < need ? s->spares_left : need;
+    *bad = s->bad_left > 0
+        ? (long)gsl_ran_hypergeometric(r, (unsigned)s->bad_left,
+                                       (unsigned)(s->spares_left - s->bad_left),
+                                       (unsigned)take) : 0;
+    s->spares_left -= take;
+    s->bad_left -= *bad;
+    s->provisions += take;
+    *ready = now + m->provision_s;
+    if (*bad > 0) /* they fail on first use and go back */
+        add_repair(m, s, r, *ready, *bad);
+    return take - *bad;
+}
+
+/* The pool is empty at `now`: takes up to `need` cards of the earliest
+ * repair in progress (these cards' own included), ready when it has ended
+ * and they are provisioned, at *ready; a failed repair's cards (*bad) fail
+ * then and go back. Returns the good ones. */
+static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                          double now, long need, double *ready, long *bad)
+{
+    long first = 0;
+    for (long i = 1; i < s->n_repairs; i++)
+        if (s->repairs[i] < s->repairs[first])
+            first = i;
+    long take = s->repair_cards[first] < need ? s->repair_cards[first] : need;
+    *bad = s->repair_bad && s->repair_bad[first] ? take : 0;
+    *ready = fmax(s->repairs[first], now) + m->provision_s;
+    if ((s->repair_cards[first] -= take) == 0)
+        drop_repair(s, first);
+    s->provisions += take;
+    if (*bad > 0)
+        add_repair(m, s, r, *ready, take);
+    return take - *bad;
+}
+
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
                                gsl_rng *r, double failed_at, double t, long cards)
 {
-    if (m->spares < 0)
-        return 0;
-    add_repair(m, s, r, failed_at, cards); /* a node: one repair */
-    collect_repairs(s, t);
-    double wait = 0;
-    for (long need = cards; need > 0;) {
-        if (s->spares_left > 0) {
-            long take = s->spares_left < need ? s->spares_left : need;
-            long bad = s->bad_left > 0 /* drawn only when the pool holds bad cards */
-                ? (long)gsl_ran_hypergeometric(r, (unsigned)s->bad_left,
-                                               (unsigned)(s->spares_left - s->bad_left),
-                                               (unsigned)take) : 0;
-            s->spares_left -= take;
-            s->bad_left -= bad;
-            need -= take - bad; /* the good ones join the job */
-            if (bad > 0) /* the bad ones fail on first use, at t, and go back */
-                add_repair(m, s, r, t, bad);
-            continue;
-        }
-        long first = 0; /* the pool is empty: the earliest repair, these cards' included */
-        for (long i = 1; i < s->n_repairs; i++)
-            if (s->repairs[i] < s->repairs[first])
-                first = i;
-        double at = s->repairs[first];
-        wait = at - t; /* the last taken is the latest */
-        long take = s->repair_cards[first] < need ? s->repair_cards[first] : need;
-        int bad = s->repair_bad && s->repair_bad[first];
-        if ((s->repair_cards[first] -= take) == 0)
-            drop_repair(s, first);
-        if (bad) /* they fail on first use, when it ends, and go back */
-            add_repair(m, s, r, at, take);
-        else
-            need -= take; /* those cards join the job */
+    long need = cards, warm = take_standbys(m, s, t, need);
+    if (m->spares >= 0) {
+        /* the failed cards join the pool through repair (a node's: one
+         * repair), but not those whose standbys are replaced from outside */
+        long back = m->refill_s > 0 ? cards - warm : cards;
+        if (back > 0)
+            add_repair(m, s, r, failed_at, back);
+        collect_repairs(s, t);
+    }
+    double wait = warm > 0 ? m->swap_s : 0;
+    if ((need -= warm) == 0)
+        return wait;
+    if (m->spares < 0) { /* unlimited: never a repair to wait for */
+        s->provisions += need;
+        return fmax(wait, m->provision_s);
+    }
+    /* cold cards are provisioned side by side; a bad one is found when its
+     * provisioning ends, and the job takes another from then */
+    for (double now = t, ready; need > 0;) {
+        long bad, good = s->spares_left > 0 ? take_pool(m, s, r, now, need, &ready, &bad)
+                                            : take_repaired(m, s, r, now, need, &ready, &bad);
+        need -= good;
+        if (good > 0)
+            wait = fmax(wait, ready - t);
+        if (bad > 0)
+            now = ready;
     }
     return wait;
 }
@@ -453,6 +535,8 @@ void tmc_failures_end(tmc_failure_state *s)
 {
     free(s->bad_faults);
     s->bad_faults = NULL;
+    free(s->refills);
+    s->refills = NULL;
     free(s->heap);
     free(s->repairs);
     free(s->repair_cards);

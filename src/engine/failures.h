@@ -23,7 +23,18 @@
  * included, and takes that card (docs/simulation-semantics.md, 5). With
  * P = 0 that is the failed card's own repair. A failure striking while the
  * job is already down is swapped within the same recovery and takes no
- * spare. Unlimited spares (the default) never wait.
+ * spare. Unlimited spares (the default) never wait for a repair.
+ *
+ * Standbys (docs/model.md 3.20). W warm standby cards are taken first, each
+ * ready standby_swap_s after the job asks; they are never refilled (a
+ * standby's failed card is repaired into the cold pool) unless
+ * standby_refill_hours d > 0, when a warm one from outside the job takes a
+ * taken standby's place d after it was taken (and the card it replaced
+ * leaves the job for repair outside). A card from the
+ * cold pool, or back from repair, is ready spare_provision_s H after the
+ * job takes it (host selection and provisioning); with unlimited spares
+ * every failure past the standbys costs H. A bad card from the pool fails
+ * when its provisioning ends, and the next is taken from then.
  *
  * Job renewal (failures.renewal "job"). Every restart of the job renews
  * every card's clock (a hang of the whole process, whose age is the job's):
@@ -62,6 +73,12 @@ typedef struct {
     double shape;            /* Weibull shape k */
     double log_mu, log_sigma; /* lognormal parameters of a lifetime in s */
     long spares;             /* -1: unlimited */
+    long standbys;           /* W: warm standby cards (a forecast: those left) */
+    double swap_s;           /* a standby's swap, s */
+    double refill_s;         /* a standby taken is replaced this long after, s (0: never) */
+    long start_refills;      /* a forecast: standbys not warm at its start, refilled
+                                refill_s after it */
+    double provision_s;      /* H: a cold spare's host selection and provisioning, s */
     double repair_mean_s;
     tmc_repair_kind repair_kind;
     double repair_log_mu, repair_log_sigma; /* lognormal repairs, ln s */
@@ -118,6 +135,11 @@ typedef struct {
                            cards come back bad), else NULL */
     long n_repairs;
     long spares_left;
+    long standbys_left;
+    long swaps, provisions; /* cards taken from the standbys, and provisioned cold */
+    double *refills;        /* refill_s > 0: when the standbys taken are replaced, a
+                               queue in time order (room: W) */
+    long refill_head, refill_n;
     long bad_left;      /* of spares_left, the cards whose repair failed silently */
     double rate_scale;       /* this replica's failure rate over the model's (1, or a
                                 Gamma(n, 1/n) draw with mtbf_events = n) */
@@ -196,8 +218,10 @@ tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failu
  * (1, or a node's g), whose replacements the job needs at time t >=
  * failed_at: sends them to repair together (one repair time drawn from r,
  * starting at failed_at) and returns how long after t the job waits until
- * it has them all (0 with enough spares at hand, or unlimited spares), s:
- * it takes what the pool holds, then the earliest repairs in progress.
+ * it has them all ready, s: it takes the standbys left (ready after the
+ * swap), then what the pool holds, then the earliest repairs in progress
+ * (each ready after provisioning; 0 with enough spares at hand and no
+ * provisioning time, or unlimited spares).
  * Silently failed repairs (fail_share > 0): the bad cards among those taken
  * from the pool are drawn hypergeometric (only when the pool holds some),
  * fail at t and go back to repair together (one new repair from t); cards

@@ -115,6 +115,15 @@ typedef struct {
                                   this probability; the card fails at once on first
                                   use and goes back to repair
                                   (docs/simulation-semantics.md 5) */
+    long standbys;             /* warm standby cards, [0, 1e6] (default 0): taken before
+                                  the pool of spares at standby_swap_s each, never
+                                  refilled (docs/model.md 3.20) */
+    double standby_swap_s;     /* s, [0, 1e7] (default 0): swapping a warm standby in */
+    double standby_refill_hours; /* h, [0, 1e6]; 0 (default): a standby taken is never
+                                  replaced (the pool depletes); else a warm one from
+                                  outside the job takes its place this long after */
+    double spare_provision_s;  /* s, [0, 1e7] (default 0): host selection and provisioning
+                                  of a cold spare (from the pool, or back from repair) */
     tmc_renewal_kind renewal;  /* card (default) or job (docs/simulation-semantics.md 4) */
     double mtbf_events;        /* 0 (default): the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
@@ -280,6 +289,8 @@ typedef struct {
     long cards;             /* cards the run has held so far (the exposure's); 0
                                (default): job.cards, which a what-if may change */
     long cards_in_repair;   /* cards of the spare pool in repair now (failures.spares) */
+    long standbys_used;     /* standbys not warm now (failures.standbys): taken, and
+                               with a refill not yet replaced */
     double step_s;          /* mean step time observed so far, s; 0: the planned one */
 } tmc_progress;
 

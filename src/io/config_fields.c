@@ -60,6 +60,11 @@ static const field failure_fields[] = {
     /* at most 0.99: a repair that fails more often takes 1 / (1 - f) > 100 repairs
      * on average, and at 1 - 2^-32 every draw fails (the wait never ends) */
     NUM("repair_fail_share", 0, 0.99, 0, 0, 0, tmc_failures, repair_fail_share),
+    /* warm standbys and cold spares' provisioning (issue 19): docs/model.md 3.20 */
+    INT("standbys", 0, 1e6, 0, 0, tmc_failures, standbys),
+    NUM("standby_swap_s", 0, 1e7, 0, 0, 0, tmc_failures, standby_swap_s),
+    NUM("standby_refill_hours", 0, 1e6, 0, 0, 0, tmc_failures, standby_refill_hours),
+    NUM("spare_provision_s", 0, 1e7, 0, 0, 0, tmc_failures, spare_provision_s),
     /* "job" is refused with a trace: check_failures */
     {"renewal", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, renewal), renewal_choices},
     /* not with a trace: check_failures */
@@ -165,6 +170,7 @@ static const field progress_fields[] = {
     NUM("exposure_days", -1, 1e6, 0, 0, -1, tmc_progress, exposure_days),
     INT("cards", 0, 1e7, 0, 0, tmc_progress, cards),
     INT("cards_in_repair", 0, 1e6, 0, 0, tmc_progress, cards_in_repair),
+    INT("standbys_used", 0, 1e6, 0, 0, tmc_progress, standbys_used),
     NUM("step_s", 0, 1e7, 0, 0, 0, tmc_progress, step_s),
 };
 

@@ -69,11 +69,19 @@ static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_
         return tmc_error_set(err, "%s: progress.cards_in_repair: %ld, but the experiment "
                                   "has no spare pool (failures.spares); give "
                                   "one, or 0", label, p->cards_in_repair);
-    if (p->cards_in_repair > spares && spares >= 0)
+    long standbys = x->failures.enabled ? x->failures.standbys : 0;
+    if (p->standbys_used > standbys)
+        return tmc_error_set(err, "%s: progress.standbys_used: %ld is out of range; expected "
+                                  "an integer in [0, %ld] (failures.standbys)", label,
+                             p->standbys_used, standbys);
+    /* a standby's card, once failed, joins the cold pool through repair */
+    long pool = spares + p->standbys_used;
+    if (p->cards_in_repair > pool && spares >= 0)
         return tmc_error_set(err, "%s: progress.cards_in_repair: %ld is out of range; "
-                                  "expected an integer in [0, %ld] (failures.spares): a job "
-                                  "down waiting for a repair is not a state a forecast "
-                                  "starts from", label, p->cards_in_repair, spares);
+                                  "expected an integer in [0, %ld] (failures.spares plus "
+                                  "progress.standbys_used): a job down waiting for a repair "
+                                  "is not a state a forecast starts from", label,
+                             p->cards_in_repair, pool);
     double elapsed_s = p->elapsed_days * DAY_S;
     if (p->step_s > 0 && elapsed_s < p->steps_done * p->step_s)
         return tmc_error_set(err, "%s: progress.elapsed_days: %.10g days cannot hold %ld "

@@ -119,6 +119,9 @@ void tmc_forecast_output_text(FILE *f, const tmc_report *r)
     if (p->cards_in_repair > 0)
         fprintf(f, "; %ld of %ld spare cards in repair", p->cards_in_repair,
                 x->failures.spares);
+    if (p->standbys_used > 0)
+        fprintf(f, "; %ld of %ld standbys used%s", p->standbys_used, x->failures.standbys,
+                x->failures.standby_refill_hours > 0 ? " (warm again after the refill)" : "");
     fputc('\n', f);
     text_rates(f, x);
     text_moved(f, r);

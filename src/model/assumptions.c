@@ -68,6 +68,11 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
             f->repair_auto_share > 0 /* a pipeline's mean, A + (1 - a) M */
                 ? f->repair_auto_hours + (1 - f->repair_auto_share) * f->repair_mean_hours
                 : f->repair_mean_hours);
+    if (f->standbys > 0)
+        add(out, "standbys", "%ld warm standby card%s (a %.3g s swap) before cold spares "
+            "(%.3g s to provision): the closed form takes the share of failures past the "
+            "standbys as Poisson over the failure-free time (docs/model.md 3.20)",
+            f->standbys, f->standbys == 1 ? "" : "s", f->standby_swap_s, f->spare_provision_s);
 }
 
 /* Rates measured at one card count, used at another far from it. */

@@ -115,14 +115,88 @@ static double repair_left_s(const tmc_failures *f, double d)
     return own_repair_wait_s(f); /* lognormal, Weibull: an upper bound */
 }
 
-/* Per card failure: the share-weighted restore time, and the delay before it
- * (detection, plus the rest of the card's own repair when there is no spare
- * pool and its cause takes a spare), s. */
-static void failure_costs(const tmc_experiment *x, double *restore, double *delay)
+/* Erlang's loss formula B(w, a): the share of Poisson arrivals (a per mean
+ * service time) that find all w servers busy, by the recursion B(0) = 1,
+ * B(j) = a B(j - 1) / (j + a B(j - 1)); it holds for any service law. */
+static double erlang_b(long w, double a)
+{
+    double b = 1;
+    for (long j = 1; j <= w; j++)
+        b = a * b / ((double)j + a * b);
+    return b;
+}
+
+/* The failures that take hardware (not a job's, not a bad node's reboot,
+ * and of a cause that takes a spare): their rate, 1/s, and the cards each
+ * takes on average (1, or a node's g). */
+static double hardware_rate(const tmc_experiment *x, const tmc_closed_form *cf, double *cards)
 {
     const tmc_failures *f = &x->failures;
+    double g = (double)f->cards_per_node, nodes = g > 0 ? ceil((double)x->job.cards / g) : 0;
+    double node = f->per_node_mtbf_days > 0 && g > 0 ? nodes / (f->per_node_mtbf_days *
+                                                                TMC_DAY_S) : 0;
+    double job = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
+    double bad = f->bad_node_share > 0 && g > 0
+        ? nodes * f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
+    double card = fmax(cf->rate_failures - node - job - bad, 0), share = 1, per = 1;
+    if (f->n_causes) { /* the causes' scopes and spares weigh the card part's cards */
+        share = per = 0;
+        for (int i = 0; i < f->n_causes; i++)
+            if (f->causes[i].takes_spare) {
+                share += f->causes[i].share;
+                per += f->causes[i].share * (f->causes[i].scope == TMC_CAUSE_NODE ? g : 1);
+            }
+        per = share > 0 ? per / share : 1;
+    }
+    double rate = (card + node) * share;
+    *cards = rate > 0 ? (card * per + node * g) / (card + node) : 1;
+    return rate;
+}
+
+/* The share of failures taking hardware that find no warm standby left, 1
+ * without standbys (docs/model.md 3.20). The W standbys left serve w =
+ * floor(W / cards per failure) failures. A pool that depletes: E[(K -
+ * w)+] / k for the failures K, Poisson of mean k = their rate over the
+ * failure-free time (first order); E[min(K, w)] = sum_{j < w} P(K > j). A
+ * pool refilled d after each take: a loss system of w servers (a standby
+ * being replaced is busy) serving failures at rate l for d each, Erlang's
+ * B(w, l d) in the long run. */
+static double cold_share(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    const tmc_failures *f = &x->failures;
+    double refill = f->standby_refill_hours * 3600, cards;
+    long left = f->standbys - (x->progress.enabled && !(refill > 0)
+                                   ? x->progress.standbys_used : 0);
+    double rate = hardware_rate(x, cf, &cards), k = rate * cf->failure_free_s, warm = 0;
+    long w = (long)floor((double)left / cards);
+    if (w <= 0 || !(k > 0))
+        return 1;
+    if (refill > 0)
+        return erlang_b(w, rate * refill);
+    for (long j = 0; j < w; j++) {
+        double q = gsl_cdf_poisson_Q((unsigned)j, k);
+        if (q < 1e-17) /* the rest add nothing */
+            break;
+        warm += q;
+    }
+    return (k - warm) / k;
+}
+
+/* Per card failure: the share-weighted restore time, and the delay before it
+ * (detection; the rest of the card's own repair when there is no spare
+ * pool and its cause takes a spare, an upper bound with standbys, whose
+ * cards join the pool after repair; for the failures that take hardware,
+ * the standby's swap or the cold spare's provisioning), s. */
+static void failure_costs(const tmc_experiment *x, const tmc_closed_form *cf, double *restore,
+                          double *delay)
+{
+    const tmc_failures *f = &x->failures;
+    double cold = cold_share(x, cf), cards;
+    double hardware = cf->rate_failures > 0 ? hardware_rate(x, cf, &cards) / cf->rate_failures
+                                            : 0;
+    double ready = hardware * ((1 - cold) * f->standby_swap_s + cold * f->spare_provision_s);
     *restore = x->checkpoint.restore_s;
-    *delay = f->spares == 0 ? own_repair_wait_s(f) : 0;
+    *delay = f->spares == 0 ? cold * own_repair_wait_s(f) : 0;
     if (f->n_causes)
         *restore = *delay = 0;
     for (int i = 0; i < f->n_causes; i++) {
@@ -130,8 +204,9 @@ static void failure_costs(const tmc_experiment *x, double *restore, double *dela
         *restore += c->share * (c->restore_s >= 0 ? c->restore_s : x->checkpoint.restore_s);
         *delay += c->share * c->detection_s;
         if (f->spares == 0 && c->takes_spare) /* a hang waits for no repair (issue 19) */
-            *delay += c->share * repair_left_s(f, c->detection_s);
+            *delay += c->share * cold * repair_left_s(f, c->detection_s);
     }
+    *delay += ready;
 }
 
 /* A spike noticed n snapshots late also redoes n - 1 whole intervals, s. */
@@ -145,7 +220,7 @@ static double spike_redo_s(const tmc_experiment *x, const tmc_closed_form *cf)
 static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
 {
     double rate = 1 / cf->mtbf_s, r_f, d_f, r = x->checkpoint.restore_s;
-    failure_costs(x, &r_f, &d_f);
+    failure_costs(x, cf, &r_f, &d_f);
     cf->restore_mean_s = rate > 0 ? (cf->rate_failures * r_f +
                                      (cf->rate_outages + cf->rate_spikes) * r) / rate
                                   : r;
@@ -212,7 +287,7 @@ static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
                              segment_rates *s)
 {
     double r_f, d_f, r = x->checkpoint.restore_s;
-    failure_costs(x, &r_f, &d_f);
+    failure_costs(x, cf, &r_f, &d_f);
     s->a = cf->rate_failures + cf->rate_outages;
     s->b = cf->rate_spikes;
     s->r_a = s->a > 0 ? (cf->rate_failures * r_f + cf->rate_outages * r) / s->a : r;
@@ -310,7 +385,7 @@ static int daly_exact(const tmc_experiment *x)
            !x->time_limit.enabled && durations &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
-                            f->spares <= 0));
+                            f->spares <= 0 && f->standbys == 0));
 }
 
 /* Arrivals per second of an outage or spike process: 1 / mean interval, or
@@ -414,7 +489,7 @@ static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form
 {
     double down = x->outages.downtime_s, l = cf->rate_outages, r = x->checkpoint.restore_s;
     double e = emergency_cost_s(x, cf), r_f, d_f;
-    failure_costs(x, &r_f, &d_f);
+    failure_costs(x, cf, &r_f, &d_f);
     if (l * e >= 1) /* an emergency save does not fit between outages */
         return INFINITY;
     double up = w / (1 + cf->rate_failures * d_f);

@@ -12,7 +12,11 @@ void tmc_cost_summarize(const tmc_experiment *x, const tmc_closed_form *cf,
                         const tmc_summary *days, tmc_cost_summary *out)
 {
     memset(out, 0, sizeof *out);
+    /* the pool's cards and the warm standbys are held (and billed) the whole
+     * run: a standby's failed card comes back from repair into the pool */
     long spares = x->failures.enabled && x->failures.spares > 0 ? x->failures.spares : 0;
+    if (x->failures.enabled)
+        spares += x->failures.standbys;
     out->cards_held = x->job.cards + spares;
     out->card_hours_per_day = 24.0 * (double)out->cards_held;
     int held = x->cost.enabled && x->cost.reserve == TMC_RESERVE_HELD;

@@ -98,6 +98,9 @@ typedef struct {
     long pool;        /* spares on the shelf; unused when spares = -1 */
     double *repairs;  /* completion times of repairs in progress */
     long n_repairs, cap_repairs;
+    long warm;        /* warm standbys at hand (issue 19) */
+    double *refills;  /* when each standby taken is warm again (refill > 0), unsorted */
+    long n_refills;
 
     /* slow cards: indices cards - n_slow .. cards - 1 */
     long n_slow;
@@ -452,6 +455,51 @@ static double take_spare(sim *m)
     return wait;
 }
 
+/* Warm standbys (section 5, issue 19): those refilled by m->t are back;
+ * takes up to `need` of them and returns how many. With a refill each one
+ * taken is warm again standby_refill_hours after now. */
+static long take_standbys(sim *m, long need)
+{
+    double refill = m->x->failures.standby_refill_hours * HOUR_S;
+    for (long i = 0; i < m->n_refills;)
+        if (m->refills[i] <= m->t) {
+            m->warm++;
+            m->refills[i] = m->refills[--m->n_refills];
+        } else {
+            i++;
+        }
+    long took = 0;
+    for (; took < need && m->warm > 0; took++) {
+        m->warm--;
+        if (refill > 0)
+            m->refills[m->n_refills++] = m->t + refill;
+    }
+    return took;
+}
+
+/* A failure that takes `need` cards (pool: a spare pool, else unlimited
+ * spares) at failed_at, the job asking for them at m->t: standbys first
+ * (the swap), then cold cards, each from the pool or a repair in progress,
+ * provisioned side by side. The cards a refilled standby replaced leave the
+ * job; the others go to one repair from failed_at. Returns the wait, or -1
+ * when memory runs out. `sent`: the caller sent the repair already. */
+static double replacements(sim *m, long need, int pool, double failed_at, int sent)
+{
+    const tmc_failures *f = &m->x->failures;
+    long warm = take_standbys(m, need);
+    if (pool && !sent) {
+        long back = f->standby_refill_hours > 0 ? need - warm : need;
+        double repair = back > 0 ? draw_repair(m) : 0;
+        for (long i = 0; i < back; i++)
+            if (send_to_repair(m, failed_at, repair) < 0)
+                return -1;
+    }
+    double wait = warm > 0 ? f->standby_swap_s : 0;
+    for (long i = warm; i < need; i++)
+        wait = fmax(wait, (pool ? take_spare(m) : 0) + f->spare_provision_s);
+    return wait;
+}
+
 /* ---------- interruptions and recovery (section 5) ---------- */
 
 /* A save's or a restore's length over its mean (section 3): 1 when cv = 0
@@ -545,17 +593,22 @@ static int interruption(sim *m)
              * cause that takes no spare none */
             long need = m->hit_card < 0 || m->hit_card < m->cards ? card_need
                       : m->hit_card < m->cards + m->nodes ? m->x->failures.cards_per_node : 0;
-            int pool = m->x->failures.spares >= 0 && need > 0 && spare;
-            double repair = pool ? draw_repair(m) : 0;
-            for (long i = 0; pool && i < need; i++)
+            const tmc_failures *f = &m->x->failures;
+            int takes = need > 0 && spare, pool = f->spares >= 0 && takes;
+            /* without standbys or a refill, what is sent to repair does not
+             * depend on the standbys: drawn and sent before the detection */
+            int send_now = pool && !(f->standbys > 0 && f->standby_refill_hours > 0);
+            double repair = send_now ? draw_repair(m) : 0, failed_at = m->t;
+            for (long i = 0; send_now && i < need; i++)
                 if (send_to_repair(m, m->t, repair) < 0)
                     return PH_NOMEM;
             rc = down(m, detection, &m->res.detection_s);
-            double wait = 0;
-            for (long i = 0; rc == PH_RAN && pool && i < need; i++)
-                wait = fmax(wait, take_spare(m));
-            if (rc == PH_RAN && pool)
-                rc = down(m, wait, &m->res.spare_wait_s);
+            double wait = rc == PH_RAN && takes ? replacements(m, need, pool, failed_at, send_now)
+                                                 : 0;
+            if (wait < 0)
+                return PH_NOMEM;
+            if (rc == PH_RAN && (pool || wait > 0)) /* unlimited spares: a wait only */
+                rc = down(m, wait, &m->res.spare_wait_s);     /* with standbys or H */
         } else if (kind == HIT_OUTAGE) {
             m->res.outages++;
             rc = down(m, draw_downtime(m), &m->res.downtime_s);
@@ -972,6 +1025,10 @@ static int setup(sim *m, const tmc_experiment *x, long k, double mu, double hori
     if (f->enabled && f->per_job_mtbf_days > 0)
         m->job_clock = gsl_ran_exponential(m->rng, f->per_job_mtbf_days * DAY_S);
     m->pool = f->spares;
+    m->warm = f->enabled ? f->standbys : 0;
+    m->n_refills = 0;
+    if (m->warm > 0 && !(m->refills = malloc((size_t)m->warm * sizeof *m->refills)))
+        return -1;
     /* n_trace > 0: replay the trace instead of the Poisson process */
     arrivals_init(m, &m->outages, x->outages.enabled, x->outages.n_trace > 0,
                   x->outages.n_trace, x->outages.trace_days, x->outages.mean_interval_days);
@@ -988,6 +1045,7 @@ static void teardown(sim *m)
     free(m->card_clock);
     free(m->node_clock);
     free(m->repairs);
+    free(m->refills);
     free(m->committed);
 }
 
