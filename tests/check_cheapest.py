@@ -16,7 +16,8 @@ The deadline is 81,050 s (no reserve). K = 1000 (one save): 2.4e6 / N <=
 so the cheapest plan is 30 cards saving every 1000 steps: money 100 + 2 x
 675.083 = 1450.17. Below 30 cards every plan misses, so the frontier is the
 cheapest plan run (8 cards, K = 1000, P = 0) and the chosen one. Then bad
-input: exit 2, a clear message, no output file."""
+input: exit 2, a clear message, no output file; then the standbys lever
+against plain runs."""
 import json
 import math
 import os
@@ -156,6 +157,43 @@ with tempfile.TemporaryDirectory() as tmp:
         p, doc, svg = cheapest(tmp, *args)
         check(p.returncode == 2 and message in p.stderr and doc is None
               and not os.path.exists(svg), f"{args}: exit {p.returncode}, {p.stderr!r}")
+
+    # 4. the standbys lever (docs/model.md 3.20): with failures (a 3-day
+    # card MTBF, provisioning 2 h, a standby's swap 60 s), every plan the
+    # search ran is the plain run of its card count and standby count (same
+    # seed: the same replicas), and holds N + W cards
+    with open(os.path.join(tmp, "x.json"), "w") as f:
+        json.dump({**EXPERIMENT, "cost": None, "deadline": {"days": 3, "reserve_days": 0},
+                   "checkpoint": {"interval_steps": 100, "save_s": SAVE, "restore_s": 100},
+                   "failures": {"distribution": "exponential", "per_card_mtbf_days": 3,
+                                "standby_swap_s": 60, "spare_provision_s": 7200},
+                   "monte_carlo": {"replicas": 100, "seed": 1}}, f)
+    p, doc, _ = cheapest(tmp, "--lever", "job.cards=8:64", "--lever", "failures.standbys=0,2,4")
+    check(p.returncode == 0 and doc and doc["levers"]["failures.standbys"] == [0, 2, 4],
+          f"standbys lever: exit {p.returncode}, {p.stderr!r}")
+    ran = [pl for pl in (doc["plans"] if doc else []) if pl["replicas_stream"] == "search"]
+    check(len(ran) >= 10, f"standbys lever: {len(ran)} plans run")
+    levels = {o for pl in ran for o in pl["overrides"] if o.startswith("failures.standbys=")}
+    check(levels == {f"failures.standbys={w}" for w in (0, 2, 4)}, f"standbys run: {levels}")
+    checked = []
+    for pl in ran[::3]:
+        w = next(o for o in pl["overrides"] if o.startswith("failures.standbys="))
+        out = os.path.join(tmp, "run.json")
+        r = subprocess.run([BIN, "run", os.path.join(tmp, "x.json"), "--quiet", "--set",
+                            f"job.cards={pl['cards']}", "--set", w, "--json", out],
+                           capture_output=True, text=True)
+        run = json.load(open(out)) if r.returncode == 0 else None
+        checked.append(pl["plan"])
+        check(run and close(run["completion_days"]["mean"], pl["mean_days"], 1e-12)
+              and close(run["cost"]["card_hours"]["mean"], pl["card_hours"], 1e-12)
+              and pl["cards_held"] == pl["cards"] + int(w.split("=")[1]),
+              f"{pl['plan']}: as a run {run and run['completion_days']['mean']} days, "
+              f"{run and run['cost']['card_hours']['mean']} card-hours; the search "
+              f"{pl['mean_days']}, {pl['card_hours']}, {pl['cards_held']} cards held")
+    print("check_cheapest: standbys lever:", len(ran), "plans; as runs:", ", ".join(checked))
+    p, doc, _ = cheapest(tmp, "--lever", "failures.standbys=1,-1")
+    check(p.returncode == 2 and "not a count of standbys" in p.stderr and doc is None,
+          f"standbys -1: exit {p.returncode}, {p.stderr!r}")
 
 for f in failures:
     print("check_cheapest:", f, file=sys.stderr)

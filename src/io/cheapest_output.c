@@ -41,6 +41,9 @@ static void text_levers(FILE *f, const tmc_cheapest *c)
         fprintf(f, "; failures.spares");
         for (int i = 0; i < l->n_spares; i++)
             fprintf(f, "%s%ld", i ? ", " : " ", l->spares[i]);
+        fprintf(f, "; failures.standbys");
+        for (int i = 0; i < l->n_standbys; i++)
+            fprintf(f, "%s%ld", i ? ", " : " ", l->standbys[i]);
     }
     fprintf(f, "; checkpoint.mode");
     for (int i = 0; i < l->n_modes; i++)
@@ -291,10 +294,16 @@ static cJSON *json_levers(const tmc_cheapest *c)
     cJSON_AddItemToObject(o, "job.cards", cJSON_CreateDoubleArray(cards, 2));
     cJSON_AddItemToObject(o, l->interval_key,
                           cJSON_CreateDoubleArray(l->intervals, l->n_intervals));
+    double standbys[TMC_CHEAPEST_MAX_VALUES];
     for (int i = 0; i < l->n_spares; i++)
         spares[i] = (double)l->spares[i];
-    if (c->base.x.failures.enabled)
+    for (int i = 0; i < l->n_standbys; i++)
+        standbys[i] = (double)l->standbys[i];
+    if (c->base.x.failures.enabled) {
         cJSON_AddItemToObject(o, "failures.spares", cJSON_CreateDoubleArray(spares, l->n_spares));
+        cJSON_AddItemToObject(o, "failures.standbys",
+                              cJSON_CreateDoubleArray(standbys, l->n_standbys));
+    }
     cJSON *m = cJSON_AddArrayToObject(o, "checkpoint.mode");
     for (int i = 0; i < l->n_modes; i++)
         cJSON_AddItemToArray(m, cJSON_CreateString(l->async[i] ? "async" : "sync"));

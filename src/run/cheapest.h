@@ -37,7 +37,8 @@
 #define TMC_CHEAPEST_GRID 5          /* card counts of the coarse grid per combination */
 #define TMC_CHEAPEST_FINALISTS 3     /* cheapest plans re-run on fresh replicas */
 #define TMC_CHEAPEST_FRESH_BIT ((uint64_t)1 << 52) /* fresh seed = seed XOR this */
-#define TMC_CHEAPEST_MAX_OVERRIDES 5 /* "KEY=VALUE" per combination: interval, spares, 3 for the mode */
+#define TMC_CHEAPEST_MAX_OVERRIDES 6 /* "KEY=VALUE" per combination: interval, spares,
+                                        standbys, 3 for the mode */
 #define TMC_CHEAPEST_OVERRIDE_LEN (TMC_SWEEP_KEY_LEN + 32)
 
 /* The levers and their values (a lever not named keeps the experiment's). */
@@ -48,10 +49,13 @@ typedef struct {
     double intervals[TMC_CHEAPEST_MAX_VALUES];
     int n_spares;
     long spares[TMC_CHEAPEST_MAX_VALUES];
+    int n_standbys;
+    long standbys[TMC_CHEAPEST_MAX_VALUES]; /* failures.standbys (docs/model.md 3.20) */
     int n_modes;
     int async[2];                     /* per mode value: 1 async, 0 sync */
     double async_copy_s;              /* an async save's copy from a sync experiment; NAN: not given */
-    int named[4];                     /* which levers --lever named: cards, interval, spares, mode */
+    int named[5];                     /* which levers --lever named: cards, interval, spares,
+                                         mode, standbys */
 } tmc_cheapest_levers;
 
 /* One combination of the levers other than the cards. */
@@ -77,7 +81,7 @@ typedef struct {
     int meets;
     double cost, cost_se;  /* expected money (card-hours when unpriced) and its se */
     double card_hours;     /* expected card-hours */
-    long cards_held;       /* cards + spares */
+    long cards_held;       /* cards + spares + standbys */
     int frontier;          /* search plans: no other is both cheaper and likelier */
 } tmc_cheapest_plan;
 

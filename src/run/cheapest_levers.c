@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CARDS, INTERVAL, SPARES, MODE };
+enum { CARDS, INTERVAL, SPARES, MODE, STANDBYS };
 
 int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err)
 {
@@ -65,20 +65,22 @@ static int parse_list(const char *spec, const char *v, double *out, int *n, tmc_
     return 0;
 }
 
-static int parse_spares(const char *spec, const char *v, tmc_cheapest_levers *l,
-                        const tmc_experiment *x, tmc_error *err)
+/* A list of card counts in [lo, 1e6] (spares from -1, unlimited;
+ * standbys from 0) into out[*n]. */
+static int parse_counts(const char *spec, const char *v, const char *what, long lo,
+                        long *out, int *n, const tmc_experiment *x, tmc_error *err)
 {
     double d[TMC_CHEAPEST_MAX_VALUES];
     if (!x->failures.enabled)
-        return tmc_error_set(err, "--lever %s: the experiment has no failures; spares change "
-                                  "nothing", spec);
-    if (parse_list(spec, v, d, &l->n_spares, err))
+        return tmc_error_set(err, "--lever %s: the experiment has no failures; %s change "
+                                  "nothing", spec, what);
+    if (parse_list(spec, v, d, n, err))
         return -1;
-    for (int i = 0; i < l->n_spares; i++) {
-        if (d[i] != floor(d[i]) || d[i] < -1 || d[i] > 1e6)
-            return tmc_error_set(err, "--lever %s: %.10g is not a spare count (an integer "
-                                      "in [-1, 1e6])", spec, d[i]);
-        l->spares[i] = (long)d[i];
+    for (int i = 0; i < *n; i++) {
+        if (d[i] != floor(d[i]) || d[i] < (double)lo || d[i] > 1e6)
+            return tmc_error_set(err, "--lever %s: %.10g is not a count of %s (an integer "
+                                      "in [%ld, 1e6])", spec, d[i], what, lo);
+        out[i] = (long)d[i];
     }
     return 0;
 }
@@ -105,8 +107,8 @@ static int classify(const char *spec, const char *key, const tmc_experiment *x,
                     const char *interval_key, tmc_error *err)
 {
     static const char *const names[] = {"job.cards", NULL, "failures.spares",
-                                        "checkpoint.mode"};
-    for (int k = 0; k < 4; k++)
+                                        "checkpoint.mode", "failures.standbys"};
+    for (int k = 0; k < 5; k++)
         if (!strcmp(key, k == INTERVAL ? interval_key : names[k]))
             return k;
     (void)x;
@@ -114,9 +116,9 @@ static int classify(const char *spec, const char *key, const tmc_experiment *x,
         return tmc_error_set(err, "--lever %s: the experiment gives its interval as %s; "
                                   "name that key", spec, interval_key);
     return tmc_error_set(err, "--lever %s: not a lever; expected job.cards, %s, "
-                              "failures.spares or checkpoint.mode (the card type is not a key "
-                              "of an experiment: run once per type with --set)", spec,
-                         interval_key);
+                              "failures.spares, failures.standbys or checkpoint.mode (the card "
+                              "type is not a key of an experiment: run once per type with "
+                              "--set)", spec, interval_key);
 }
 
 static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_experiment *x,
@@ -140,7 +142,9 @@ static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_exper
     case INTERVAL:
         return parse_list(spec, v, l->intervals, &l->n_intervals, err);
     case SPARES:
-        return parse_spares(spec, v, l, x, err);
+        return parse_counts(spec, v, "spares", -1, l->spares, &l->n_spares, x, err);
+    case STANDBYS:
+        return parse_counts(spec, v, "standbys", 0, l->standbys, &l->n_standbys, x, err);
     default:
         return parse_modes(spec, v, l, err);
     }
@@ -161,6 +165,10 @@ static void default_levers(tmc_cheapest_levers *l, const tmc_experiment *x)
     if (!l->named[SPARES]) {
         l->n_spares = 1;
         l->spares[0] = x->failures.spares;
+    }
+    if (!l->named[STANDBYS]) {
+        l->n_standbys = 1;
+        l->standbys[0] = x->failures.standbys;
     }
     if (!l->named[MODE]) {
         l->n_modes = 1;
@@ -212,14 +220,16 @@ static void add_label(tmc_cheapest_combo *cb, const char *text)
     snprintf(cb->label + used, sizeof cb->label - used, "%s%s", used ? ", " : "", text);
 }
 
-/* Combination i of the grid (the mode varies fastest). */
+/* Combination i of the grid (the mode varies fastest, then the spares, the
+ * standbys and the interval). */
 static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
 {
     const tmc_cheapest_levers *l = &c->levers;
     const tmc_experiment *x = &c->base.x;
     tmc_cheapest_combo *cb = &c->combos[i];
     int m = i % l->n_modes, s = i / l->n_modes % l->n_spares;
-    int v = i / (l->n_modes * l->n_spares);
+    int b = i / (l->n_modes * l->n_spares) % l->n_standbys;
+    int v = i / (l->n_modes * l->n_spares * l->n_standbys);
     char text[TMC_CHEAPEST_OVERRIDE_LEN];
     memset(cb, 0, sizeof *cb);
     cb->cheapest = -1;
@@ -231,6 +241,10 @@ static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
         snprintf(text, sizeof text, "failures.spares=%ld", l->spares[s]);
         snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
         if (l->named[SPARES])
+            add_label(cb, text);
+        snprintf(text, sizeof text, "failures.standbys=%ld", l->standbys[b]);
+        snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
+        if (l->named[STANDBYS])
             add_label(cb, text);
     }
     if (mode_overrides(cb, l->async[m], l, x, err))
@@ -265,11 +279,12 @@ int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets
         if (parse_lever(lever[i], l, x, err))
             return -1;
     default_levers(l, x);
-    c->n_combos = l->n_intervals * l->n_spares * l->n_modes;
+    c->n_combos = l->n_intervals * l->n_spares * l->n_standbys * l->n_modes;
     if (c->n_combos > TMC_CHEAPEST_MAX_COMBOS)
-        return tmc_error_set(err, "--lever: %d intervals x %d spare counts x %d modes = %d "
-                                  "combinations; at most %d", l->n_intervals, l->n_spares,
-                             l->n_modes, c->n_combos, TMC_CHEAPEST_MAX_COMBOS);
+        return tmc_error_set(err, "--lever: %d intervals x %d spare counts x %d standby "
+                                  "counts x %d modes = %d combinations; at most %d",
+                             l->n_intervals, l->n_spares, l->n_standbys, l->n_modes,
+                             c->n_combos, TMC_CHEAPEST_MAX_COMBOS);
     c->priced = x->cost.enabled;
     c->fresh_seed = x->monte_carlo.seed ^ TMC_CHEAPEST_FRESH_BIT;
     for (int i = 0; i < c->n_combos; i++) {
