@@ -3,9 +3,11 @@
  * repair_shape, repair_auto_share, repair_auto_hours, repair_fail_share;
  * docs/simulation-semantics.md 5, docs/model.md 3.17).
  *
- * The job is uncertainty-1's: 2,000 (or 3,000) steps of 50 s on 64 cards,
- * K = 1, saves and restores free, no jitter, so a replica's spare wait is
- * exactly the time the job waits for cards. Failures are replayed from a
+ * The job is uncertainty-1's, 2,000 steps of 50 s on 64 cards (repairs-1.1),
+ * or the same 100,000 s (or 150,000 s) in steps of 500 s (the rest: a
+ * replica's wait does not depend on the steps, and 10 times fewer cost 10
+ * times less), K = 1, saves and restores free, no jitter, so a replica's
+ * spare wait is exactly the time the job waits for cards. Failures are replayed from a
  * trace (no lifetime drawn), so the only randomness is the repairs'.
  * Statistical checks: fixed seeds, N = 20,000 replicas, tolerance |z| < 4.
  * Estimators: the sample mean m of a replica's wait (se s / sqrt(N), s the
@@ -88,16 +90,16 @@ static void waits(const char *text, uint64_t seed, double *w, int n)
         w[i] = r[i].spare_wait_s;
 }
 
-/* `steps` steps of 50 s on 64 cards, K = 1, free saves and restores, no
+/* `steps` steps of step_s on 64 cards, K = 1, free saves and restores, no
  * jitter, with the given failures. */
-static void job_text(char *buf, size_t n, long steps, const char *failures)
+static void job_text(char *buf, size_t n, long steps, double step_s, const char *failures)
 {
     snprintf(buf, n,
              "{\"name\": \"repairs\", \"job\": {\"steps\": %ld, \"cards\": 64, "
-             "\"flop_per_step\": 3200, \"peak_flops\": 1, \"efficiency\": 1}, "
+             "\"flop_per_step\": %.17g, \"peak_flops\": 1, \"efficiency\": 1}, "
              "\"failures\": %s, \"outages\": null, \"checkpoint\": {\"interval_steps\": 1, "
              "\"save_s\": 0, \"restore_s\": 0}, \"deadline\": {\"days\": 30}}",
-             steps, failures);
+             steps, 64 * step_s, failures);
 }
 
 /* A trace file with the given failure times (days); its path into path[n]. */
@@ -158,7 +160,7 @@ static void test_defaults_unchanged(void **state)
     };
     char plain[256], given[512], text[1024];
     snprintf(plain, sizeof plain, cards, "");
-    job_text(text, sizeof text, 2000, plain);
+    job_text(text, sizeof text, 2000, 50, plain);
     replicas(text, 24, a, M);
     double waited = 0;
     for (int i = 0; i < M; i++)
@@ -166,7 +168,7 @@ static void test_defaults_unchanged(void **state)
     assert_true(waited > 0); /* the pool does run dry: repairs are drawn and waited for */
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         snprintf(given, sizeof given, cards, variants[v]);
-        job_text(text, sizeof text, 2000, given);
+        job_text(text, sizeof text, 2000, 50, given);
         replicas(text, 24, b, M);
         for (int i = 0; i < M; i++)
             if (memcmp(&a[i], &b[i], sizeof a[i]) != 0)
@@ -196,7 +198,7 @@ static void test_no_spare_mean(void **state)
                  "\"repair_mean_hours\": 4, \"repair_distribution\": %s, "
                  "\"repair_auto_share\": 0.3, \"repair_auto_hours\": 0.5, "
                  "\"repair_fail_share\": 0.2}", csv, law[k]);
-        job_text(text, sizeof text, 2000, failures);
+        job_text(text, sizeof text, 200, 500, failures);
         waits(text, (uint64_t)(31 + k), w, N);
         mean_agrees(w, N, mean, what[k]);
     }
@@ -222,7 +224,7 @@ static void test_manual_law(void **state)
              "{\"distribution\": \"trace\", \"trace\": \"%s\", \"spares\": 0, "
              "\"repair_mean_hours\": 4, \"repair_distribution\": \"lognormal\", "
              "\"repair_cv\": 2}", csv);
-    job_text(text, sizeof text, 2000, failures);
+    job_text(text, sizeof text, 200, 500, failures);
     waits(text, 41, w, N);
     share_agrees(w, N, at_most_mean, p_log, "repairs-1.3 lognormal cv 2: P(W <= M)");
     mean_agrees(w, N, manual_mean_s, "repairs-1.3 lognormal cv 2: mean");
@@ -230,7 +232,7 @@ static void test_manual_law(void **state)
              "{\"distribution\": \"trace\", \"trace\": \"%s\", \"spares\": 0, "
              "\"repair_mean_hours\": 4, \"repair_distribution\": \"weibull\", "
              "\"repair_shape\": 0.6}", csv);
-    job_text(text, sizeof text, 2000, failures);
+    job_text(text, sizeof text, 200, 500, failures);
     waits(text, 42, w, N);
     share_agrees(w, N, at_most_mean, p_wei, "repairs-1.3 weibull shape 0.6: P(W <= M)");
     mean_agrees(w, N, manual_mean_s, "repairs-1.3 weibull shape 0.6: mean");
@@ -267,7 +269,7 @@ static void test_one_spare(void **state)
                       "\"repair_fail_share\": 0.5}";
     write_trace(dir, csv, sizeof csv, "1.0\n1.5\n");
     snprintf(failures, sizeof failures, fmt, csv);
-    job_text(text, sizeof text, 3000, failures);
+    job_text(text, sizeof text, 300, 500, failures);
     waits(text, 51, w, N);
     mean_agrees(w, N, f * R / (1 - f * f), "repairs-1.4a P = 1, a bad card in the pool");
     share_agrees(w, N, no_wait, 1 - f, "repairs-1.4a P = 1: P(no wait)");
@@ -276,7 +278,7 @@ static void test_one_spare(void **state)
     char dir2[] = "/tmp/tmc-repairs-XXXXXX";
     write_trace(dir2, csv, sizeof csv, "1.0\n1.1\n");
     snprintf(failures, sizeof failures, fmt, csv);
-    job_text(text, sizeof text, 3000, failures);
+    job_text(text, sizeof text, 300, 500, failures);
     waits(text, 52, w, N);
     mean_agrees(w, N, two_chains_mean(0.1 * 86400, R, f),
                 "repairs-1.4b P = 1, waiting on two repair chains");

@@ -74,14 +74,17 @@ static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_
         return tmc_error_set(err, "%s: progress.standbys_used: %ld is out of range; expected "
                                   "an integer in [0, %ld] (failures.standbys)", label,
                              p->standbys_used, standbys);
-    /* a standby's card, once failed, joins the cold pool through repair */
-    long pool = spares + p->standbys_used;
+    /* a standby's card, once failed, joins the cold pool through repair,
+     * unless a refill replaces it (then it is repaired outside the job) */
+    int refill = x->failures.enabled && x->failures.standby_refill_hours > 0;
+    long pool = spares + (refill ? 0 : p->standbys_used);
     if (p->cards_in_repair > pool && spares >= 0)
         return tmc_error_set(err, "%s: progress.cards_in_repair: %ld is out of range; "
-                                  "expected an integer in [0, %ld] (failures.spares plus "
-                                  "progress.standbys_used): a job down waiting for a repair "
-                                  "is not a state a forecast starts from", label,
-                             p->cards_in_repair, pool);
+                                  "expected an integer in [0, %ld] (failures.spares%s): a "
+                                  "job down waiting for a repair is not a state a forecast "
+                                  "starts from", label, p->cards_in_repair, pool,
+                             refill ? "; refilled standbys' cards are repaired outside the job"
+                                    : " plus progress.standbys_used");
     double elapsed_s = p->elapsed_days * DAY_S;
     if (p->step_s > 0 && elapsed_s < p->steps_done * p->step_s)
         return tmc_error_set(err, "%s: progress.elapsed_days: %.10g days cannot hold %ld "

@@ -1,6 +1,7 @@
 /* window.c - goodput over a calendar window (window.h). */
 #include "window.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -25,8 +26,9 @@ int tmc_window_summarize(const tmc_experiment *x, const tmc_closed_form *cf,
                         : 0;
     w->goodput_mean = w->steps_mean * cf->step_s / window_s;
     w->goodput_se = w->steps_se * cf->step_s / window_s;
-    w->ci_lo = w->goodput_mean - 1.96 * w->goodput_se;
-    w->ci_hi = w->goodput_mean + 1.96 * w->goodput_se;
+    double z = gsl_cdf_ugaussian_Pinv(0.975); /* a normal 95 % interval */
+    w->ci_lo = w->goodput_mean - z * w->goodput_se;
+    w->ci_hi = w->goodput_mean + z * w->goodput_se;
     w->compute_mean = w->steps_mean * cf->compute_s / window_s;
     w->compute_se = w->steps_se * cf->compute_s / window_s;
     gsl_sort(g, 1, (size_t)n);
