@@ -215,4 +215,14 @@ grep -q "big.json: file is larger than 1048576 bytes" "$dir/err" || fail "100 MB
 grep -q "window: \`trainmc plan\` plans a fixed amount of work" "$dir/err" ||
   fail "plan with a window: $(cat "$dir/err")"
 [ -e "$dir/plan-window.json" ] && fail "plan with a window wrote its JSON"
+# 9. a window shorter than one checkpoint interval (1,800 s of 0.01 days =
+# 864 s) commits nothing: goodput 0, and a warning says why; a window of
+# 28 days (1,348 intervals) has none
+"$bin" run "$(dirname "$experiment")/goodput-window-28d.json" --quiet --replicas 50 \
+  --set window.days=0.01 >"$dir/out" 2>&1 || fail "a short window: exit $?"
+grep -q "WARNING: one checkpoint interval is 2.076 of the window" "$dir/out" ||
+  fail "a short window: no warning: $(grep -i window "$dir/out")"
+"$bin" run "$(dirname "$experiment")/goodput-window-28d.json" --quiet --replicas 50 \
+  >"$dir/out" 2>&1 || fail "a 28-day window: exit $?"
+grep -q "WARNING: one checkpoint interval" "$dir/out" && fail "a 28-day window: warned"
 exit 0

@@ -271,6 +271,11 @@ static void text_window(FILE *f, const tmc_report *r)
     fprintf(f, "  edge: work not committed at the end does not count; it costs at most one "
                "interval (%.1f s), %.4f of the window (the long run has no end)\n",
             cf->interval_s, w->edge);
+    if (w->edge >= 0.5) /* nothing or little can commit: the long run is far */
+        fprintf(f, "  WARNING: one checkpoint interval is %.4g of the window: work commits "
+                   "only at a save, so a window this short holds %.0f whole intervals and "
+                   "the goodput says little; give a window of many intervals\n", w->edge,
+                floor(1 / w->edge));
     if (w->finished > 0)
         fprintf(f, "  WARNING: %ld replicas finished job.steps inside the window (faster "
                    "than the plan); their committed steps stop at job.steps: give more "

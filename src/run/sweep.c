@@ -45,12 +45,19 @@ static void interval_reset(tmc_sweep_base *b)
     }
 }
 
-/* The experiment of b (its file, or its text) with overrides sets[n]. */
+/* The experiment of b (its file, or its text) with overrides sets[n]; a
+ * calendar window is refused: what is compared here are completion times,
+ * which a window cuts (an input error, found before anything runs). */
 static int load_experiment(const tmc_sweep_base *b, const char *const *sets, int n,
                            tmc_experiment *x, tmc_error *err)
 {
-    return b->text ? tmc_config_parse(b->text, b->path, b->base_dir, sets, n, x, err)
-                   : tmc_config_load(b->path, sets, n, x, err);
+    int rc = b->text ? tmc_config_parse(b->text, b->path, b->base_dir, sets, n, x, err)
+                     : tmc_config_load(b->path, sets, n, x, err);
+    if (!rc && tmc_window_on(x))
+        return tmc_error_set(err, "%s: window: a calendar window's goodput is reported by "
+                                  "`trainmc run` alone; drop the window section here",
+                             b->path);
+    return rc;
 }
 
 /* tmc_sweep_load_base once b's source is set. */
@@ -207,10 +214,6 @@ int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
 static int build_engine(tmc_engine *e, const tmc_sweep_setting *s,
                         const volatile sig_atomic_t *stop, tmc_error *err)
 {
-    if (tmc_window_on(&s->x)) /* its report is completion times: cut ones mean nothing */
-        return tmc_error_set(err, "%s: window: a calendar window's goodput is reported by "
-                                  "`trainmc run` alone; drop the window section here",
-                             s->x.path);
     if (tmc_engine_init(e, &s->x, &s->cf))
         return tmc_error_set(err, "out of memory building the engine");
     if (stop)
