@@ -10,7 +10,8 @@
  *     replica as it was, bit for bit.
  * 1.4 a forecast: W standbys of which u were used runs as W - u unused.
  * 1.5 a refilled pool against Erlang's loss formula.
- * 1.6 the closed form by hand when failures take nodes, and some none. */
+ * 1.6 the closed form by hand when failures take nodes, and some none.
+ * 1.7 elastic groups' closed form counts the provisioning. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -236,10 +237,54 @@ static void test_forecast(void **state)
                           "failures.spare_provision_s=1800"};
     same_replicas("forecast-design-48-day9", used, 4, left, 3,
                   "standbys-1.4 3 standbys, 2 used, against 1");
+    /* 4 cards in repair for long (1,000 h repairs, a 30-day MTBF): the pool
+     * and its repairs hold P + W = 4 cards and more fail; every replica runs */
     const char *four[] = {"failures.standbys=2", "progress.standbys_used=2",
-                          "progress.cards_in_repair=4"};
-    tmc_experiment x = test_load("forecast-design-48-day9", four, 3);
-    assert_int_equal(x.progress.cards_in_repair, 4);
+                          "progress.cards_in_repair=4", "failures.repair_mean_hours=1000",
+                          "failures.per_card_mtbf_days=30", "monte_carlo.replicas=50"};
+    tmc_experiment x = test_load("forecast-design-48-day9", four, 6);
+    tmc_replica r[50];
+    test_replicas(&x, 7, r, 50);
+    for (int i = 0; i < 50; i++)
+        if (r[i].failed || !(r[i].spare_wait_s > 0))
+            fail_msg("replica %d with 4 cards in repair: failed %d, spare wait %g s", i,
+                     r[i].failed, r[i].spare_wait_s);
+    /* the closed form of a forecast whose standbys are all used (no refill)
+     * is that of none */
+    const char *gone[] = {"failures.standbys=2", "progress.standbys_used=2",
+                          "failures.spare_provision_s=1800", "failures.standby_swap_s=20"};
+    const char *none[] = {"failures.spare_provision_s=1800"};
+    tmc_experiment a = test_load("forecast-design-48-day9", gone, 4);
+    tmc_experiment b = test_load("forecast-design-48-day9", none, 1);
+    tmc_closed_form ca, cb;
+    tmc_closed_form_compute(&a, &ca);
+    tmc_closed_form_compute(&b, &cb);
+    print_message("standbys-1.4: forecast, both standbys used: closed form %.6f days, with "
+                  "none %.6f days\n", ca.completion_days, cb.completion_days);
+    if (!(ca.completion_days == cb.completion_days))
+        fail_msg("closed form %.9f days with both standbys used, %.9f with none",
+                 ca.completion_days, cb.completion_days);
+}
+
+/* standbys-1.7: elastic groups' closed form. With unlimited spares and no
+ * standbys a group failure waits the provisioning H more (elastic-300):
+ * its down time rises by exactly H. */
+static void test_elastic_form(void **state)
+{
+    (void)state;
+    const char *with[] = {"failures.spare_provision_s=300"};
+    tmc_experiment a = test_load("elastic-300", NULL, 0), b = test_load("elastic-300", with, 1);
+    tmc_closed_form ca, cb;
+    tmc_elastic_form ea, eb;
+    tmc_closed_form_compute(&a, &ca);
+    tmc_closed_form_compute(&b, &cb);
+    tmc_closed_form_elastic(&a, &ca, &ea);
+    tmc_closed_form_elastic(&b, &cb, &eb);
+    print_message("standbys-1.7: elastic group down %.3f s, with 300 s provisioning %.3f s\n",
+                  ea.down_s, eb.down_s);
+    if (!(fabs(eb.down_s - ea.down_s - 300) < 1e-9))
+        fail_msg("a group's down time %.6f s with 300 s provisioning, %.6f s without",
+                 eb.down_s, ea.down_s);
 }
 
 /* standbys-1.5: refills as Erlang's loss system. Unlimited spares, no
@@ -329,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_forecast),
         cmocka_unit_test(test_erlang),
         cmocka_unit_test(test_closed_form_nodes),
+        cmocka_unit_test(test_elastic_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->spares = f->spares;
     m->standbys = f->standbys - (x->progress.enabled ? x->progress.standbys_used : 0);
     m->swap_s = f->standby_swap_s;
+    m->pool_cards = f->spares + f->standbys;
     m->refill_s = f->standby_refill_hours * 3600;
     m->start_refills = m->refill_s > 0 ? f->standbys - m->standbys : 0;
     if (m->start_refills > 0) /* refilled from the forecast's start */
@@ -237,8 +238,9 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
     for (int i = 0; i < m->n_causes; i++) /* a cause of scope "node" */
         failed = m->cause_cards[i] > failed ? m->cause_cards[i] : failed;
-    /* ... and so can the standbys' cards, which join the pool through repair */
-    size_t room = (size_t)(m->spares + m->standbys + failed);
+    /* ... and so can the standbys' cards, which join the pool through repair
+     * (a forecast's used ones too) */
+    size_t room = (size_t)(m->pool_cards + failed);
     if (m->spares >= 0 &&
         (!(s->repairs = malloc(room * sizeof *s->repairs)) ||
          !(s->repair_cards = malloc(room * sizeof *s->repair_cards)) ||

@@ -74,6 +74,8 @@ typedef struct {
     double log_mu, log_sigma; /* lognormal parameters of a lifetime in s */
     long spares;             /* -1: unlimited */
     long standbys;           /* W: warm standby cards (a forecast: those left) */
+    long pool_cards;         /* the cards the pool and its repairs can hold: P + W,
+                                those W taken before a forecast included */
     double swap_s;           /* a standby's swap, s */
     double refill_s;         /* a standby taken is replaced this long after, s (0: never) */
     long start_refills;      /* a forecast: standbys not warm at its start, refilled

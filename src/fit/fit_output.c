@@ -380,6 +380,27 @@ cJSON *tmc_fit_output_json(const tmc_fit_result *r)
 
 /* ---------- the distribution file ---------- */
 
+/* 1 when the counts per node reject one rate for every node at the run's
+ * confidence: the written file then holds good and bad nodes. */
+static int bad_nodes_found(const tmc_fit_result *r)
+{
+    return r->bad_nodes_ok && r->bad_nodes.p < 1 - r->opt.confidence;
+}
+
+/* The exponential law as good and bad nodes (docs/model.md 3.19): every
+ * node's rate is the good one, per node (per_node_mtbf_days, in place of a
+ * per-card MTBF), and a bad node's extra rate on top; the total rate's
+ * uncertainty (mtbf_events) stays the faults'. */
+static void add_bad_nodes(cJSON *root, const tmc_fit_result *r)
+{
+    const tmc_node_mixture *b = &r->bad_nodes;
+    cJSON_DeleteItemFromObject(root, "per_card_mtbf_days");
+    cJSON_AddNumberToObject(root, "per_node_mtbf_days", 1 / b->good_per_day);
+    cJSON_AddNumberToObject(root, "cards_per_node", (double)r->opt.cards_per_node);
+    cJSON_AddNumberToObject(root, "bad_node_share", b->share);
+    cJSON_AddNumberToObject(root, "bad_node_mtbf_days", 1 / (b->bad_per_day - b->good_per_day));
+}
+
 cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
 {
     const tmc_fit_options *o = &r->opt;
@@ -387,13 +408,22 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     if ((!weibull && strcmp(law, "exponential")) || (weibull && !r->life_ok) ||
         !r->repair_ok || r->n_faults < 1)
         return NULL;
-    char excl[512] = "", source[2048], desc[2048];
+    char excl[512] = "", source[2048], desc[3072];
     for (int i = 0; i < o->n_exclude; i++) {
         size_t len = strlen(excl);
         snprintf(excl + len, sizeof excl - len, "%s%s (%d)", i ? ", " : " (left out: ",
                  o->exclude[i], r->excluded[i]);
     }
     double cl = 100 * o->confidence, mtbf;
+    char mixture[512] = "";
+    if (!weibull && bad_nodes_found(r))
+        snprintf(mixture, sizeof mixture, " Good and bad nodes: two Poisson rates fit the "
+                 "faults per node better than one (LR %.3g, bootstrap p = %.3g < %.3g), so "
+                 "this file writes them (docs/model.md 3.19): a share %.3g of nodes is bad, "
+                 "every node fails every %.4g days and a bad node also every %.4g days, in "
+                 "place of one per-card MTBF.", r->bad_nodes.lr, r->bad_nodes.p,
+                 1 - o->confidence, r->bad_nodes.share, 1 / r->bad_nodes.good_per_day,
+                 1 / (r->bad_nodes.bad_per_day - r->bad_nodes.good_per_day));
     char lawtext[512], b[9][32];
     if (weibull) {
         mtbf = (double)o->cards_per_node * r->life.weibull.mean;
@@ -423,13 +453,13 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
              "exponential repair of this mean (a repair pipeline, docs/model.md 3.17, is set "
              "by hand). Counts per node: dispersion index "
              "%s (p = %s); simultaneous faults within %g s: %ld pairs, %.3g expected. "
-             "mtbf_events: the failure rate's uncertainty, drawn per replica.",
+             "mtbf_events: the failure rate's uncertainty, drawn per replica.%s",
              lawtext, r->mtbf_node.value, r->mtbf_node.lo, num(b[3], r->mtbf_node.hi, 4), cl,
              p->n, 24 * p->mean_days, num(b[4], 24 * r->repair_mean_days.lo, 4),
              num(b[5], 24 * r->repair_mean_days.hi, 4), p->n_zero, best->name,
              num(b[6], best->ks_p, 3), num(b[7], r->per_node.index, 3),
              num(b[8], r->per_node.p, 3), o->simultaneous_s, r->simultaneous.pairs,
-             r->simultaneous.expected);
+             r->simultaneous.expected, mixture);
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "source", source);
     cJSON_AddStringToObject(root, "description", desc);
@@ -440,6 +470,8 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     cJSON_AddNumberToObject(root, "mtbf_events", weibull ? r->life.n_events : r->n_faults);
     if (weibull)
         cJSON_AddNumberToObject(root, "shape", r->life.weibull.shape);
+    if (!weibull && bad_nodes_found(r))
+        add_bad_nodes(root, r);
     cJSON_AddNumberToObject(root, "repair_mean_hours", 24 * p->mean_days);
     cJSON_AddStringToObject(root, "repair_distribution", "exponential");
     if (cJSON_IsInvalid(root) || !cJSON_GetObjectItem(root, "repair_distribution")) {

@@ -182,6 +182,13 @@ static double cold_share(const tmc_experiment *x, const tmc_closed_form *cf)
     return (k - warm) / k;
 }
 
+double tmc_closed_form_ready_s(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    const tmc_failures *f = &x->failures;
+    double cold = cold_share(x, cf);
+    return (1 - cold) * f->standby_swap_s + cold * f->spare_provision_s;
+}
+
 /* Per card failure: the share-weighted restore time, and the delay before it
  * (detection; the rest of the card's own repair when there is no spare
  * pool and its cause takes a spare, an upper bound with standbys, whose
@@ -194,7 +201,7 @@ static void failure_costs(const tmc_experiment *x, const tmc_closed_form *cf, do
     double cold = cold_share(x, cf), cards;
     double hardware = cf->rate_failures > 0 ? hardware_rate(x, cf, &cards) / cf->rate_failures
                                             : 0;
-    double ready = hardware * ((1 - cold) * f->standby_swap_s + cold * f->spare_provision_s);
+    double ready = hardware * tmc_closed_form_ready_s(x, cf);
     *restore = x->checkpoint.restore_s;
     *delay = f->spares == 0 ? cold * own_repair_wait_s(f) : 0;
     if (f->n_causes)
@@ -612,6 +619,8 @@ static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
         y->failures.per_card_mtbf_days /= post.mean;
         y->failures.per_node_mtbf_days /= post.mean;
         y->failures.per_job_mtbf_days /= post.mean;
+        if (!(y->failures.standby_refill_hours > 0)) /* those used are gone */
+            y->failures.standbys -= p->standbys_used;
         y->outages.mean_interval_days /= post_o.mean;
         tmc_closed_form_compute(y, &r);
         free(y);

@@ -168,4 +168,11 @@ typedef struct {
 void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
                              tmc_elastic_form *out);
 
+/* The mean time until a failure's replacement card is ready, s, for a
+ * failure that takes hardware: the standby's swap for the share that finds
+ * one, a cold card's provisioning for the rest (docs/model.md 3.20); 0
+ * without standbys or provisioning. Needs cf's failure rate and
+ * failure-free time. */
+double tmc_closed_form_ready_s(const tmc_experiment *x, const tmc_closed_form *cf);
+
 #endif

@@ -6,7 +6,9 @@
  * 2nd ed., Wiley 1996, 3.4.1 and 3.6); torchft's per-group recovery
  * (https://github.com/pytorch/torchft). Exact as the number of steps grows
  * when global restarts never happen, there is no jitter and the spares are
- * unlimited; rough when P(fewer than min_groups up) is not small. */
+ * unlimited (with standbys or provisioning, their mean wait is added to a
+ * group's down time, first order); rough when P(fewer than min_groups up)
+ * is not small. */
 #include "closed_form.h"
 
 #include <math.h>
@@ -67,7 +69,11 @@ void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
     /* per card; a trace's own average rate (closed_form.c) spread over the cards */
     double mtbf = cf->rate_failures > 0 ? n / cf->rate_failures : INFINITY;
     out->up_s = mtbf * g / n;
-    out->down_s = x->failures.enabled ? spare_wait_s(&x->failures, cf->rate_failures) + el->heal_s + ts / 2 : 0;
+    /* a group failure takes one card: a standby's swap or a cold card's
+     * provisioning beside the repair wait (first order) */
+    out->down_s = x->failures.enabled ? spare_wait_s(&x->failures, cf->rate_failures) +
+                                            tmc_closed_form_ready_s(x, cf) + el->heal_s + ts / 2
+                                      : 0;
     out->availability = isinf(out->up_s) ? 1 : out->up_s / (out->up_s + out->down_s);
     out->p_global = el->min_groups > 0 && out->availability < 1
         ? gsl_cdf_binomial_P((unsigned)(el->min_groups - 1), out->availability,
