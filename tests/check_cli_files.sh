@@ -225,4 +225,10 @@ grep -q "WARNING: one checkpoint interval is 2.076 of the window" "$dir/out" ||
 "$bin" run "$(dirname "$experiment")/goodput-window-28d.json" --quiet --replicas 50 \
   >"$dir/out" 2>&1 || fail "a 28-day window: exit $?"
 grep -q "WARNING: one checkpoint interval" "$dir/out" && fail "a 28-day window: warned"
+# 10. --set inside a failures section given as a file keeps that file's trace,
+# named relative to its own folder (distributions/failures/), not the
+# experiment's: its 6 failures are replayed
+"$bin" run "$(dirname "$experiment")/design-48-trace.json" --quiet --replicas 20 \
+  --set failures.spares=2 >"$dir/out" 2>&1 || fail "--set into a trace file: $(cat "$dir/out")"
+grep -q "card failures 6.000" "$dir/out" || fail "--set into a trace file: $(grep Events "$dir/out")"
 exit 0

@@ -33,8 +33,27 @@ static void set_item(cJSON *obj, const char *key, cJSON *value)
         cJSON_AddItemToObject(obj, key, value);
 }
 
+/* A trace that the section file `rel` names relative to its own folder,
+ * made relative to the experiment's, where the inlined copy is read from.
+ * 0, or -1 with err when the path is too long. */
+static int rebase_trace(cJSON *obj, const char *rel, const char *spec, tmc_error *err)
+{
+    cJSON *t = cJSON_GetObjectItemCaseSensitive(obj, "trace");
+    const char *slash = strrchr(rel, '/');
+    if (!cJSON_IsString(t) || !t->valuestring[0] || t->valuestring[0] == '/' || !slash)
+        return 0;
+    char joined[TMC_PATH_MAX];
+    int len = snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - rel), rel,
+                       t->valuestring);
+    if (len < 0 || (size_t)len >= sizeof joined)
+        return tmc_error_set(err, "--set %.200s: the trace path %s/%s is too long", spec, rel,
+                             t->valuestring);
+    return cJSON_SetValuestring(t, joined) ? 0 : tmc_error_set(err, "out of memory");
+}
+
 /* An override inside a section given as a file path edits a copy of that
- * file's object, which replaces the path in the document. */
+ * file's object, which replaces the path in the document (its trace made
+ * relative to the experiment's folder). */
 static cJSON *inline_section_file(cJSON *root, const char *name, cJSON *value,
                                   const char *base_dir, const char *spec,
                                   tmc_experiment *rec, tmc_error *err)
@@ -46,6 +65,10 @@ static cJSON *inline_section_file(cJSON *root, const char *name, cJSON *value,
     snprintf(referrer, sizeof referrer, "--set %.280s", spec);
     cJSON *obj = tmc_cfg_load_section_file(value->valuestring, s->file_kind, base_dir,
                                            referrer, path, sizeof path, rec, err);
+    if (obj && rebase_trace(obj, value->valuestring, spec, err)) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
     if (obj)
         cJSON_ReplaceItemInObjectCaseSensitive(root, name, obj);
     return obj;
