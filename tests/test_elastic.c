@@ -151,6 +151,47 @@ static void test_closed_form(void **state)
     free(wall);
 }
 
+/* elastic-1.3b. The closed form's global restarts by hand: 3 groups of 2
+ * cards of a 1-day MTBF (a group up 43,200 s), heal 3,600 s and unlimited
+ * spares (down 3,600 + t_s / 2 = 3,605 s), min_groups 2: the up groups fall
+ * from 2 to 1 at P(2 up) x 2 / up = 3 A^2 (1 - A) x 2 / 43,200 a second,
+ * A = 43,200 / (43,200 + 3,605) (relative 1e-12). */
+static void test_global_rate(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_parse(
+        "{\"name\": \"g\", \"source\": \"test_elastic.c\","
+        " \"job\": {\"steps\": 1000, \"cards\": 6, \"flop_per_step\": 60,"
+        "         \"peak_flops\": 1, \"efficiency\": 1, \"exposed_comm_s\": 0,"
+        "         \"input_wait_s\": 0},"
+        " \"jitter\": {\"distribution\": \"normal\", \"cv\": 0},"
+        " \"failures\": {\"distribution\": \"exponential\", \"per_card_mtbf_days\": 1},"
+        " \"checkpoint\": {\"interval_steps\": 100, \"save_s\": 1, \"restore_s\": 1},"
+        " \"elastic\": {\"groups\": 3, \"min_groups\": 2, \"heal_s\": 3600},"
+        " \"deadline\": {\"days\": 30, \"reserve_days\": 0}}");
+    tmc_closed_form cf;
+    tmc_elastic_form ef;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_closed_form_elastic(&x, &cf, &ef);
+    double a = 43200.0 / (43200 + 3605), want = 3 * a * a * (1 - a) * 2 / 43200;
+    print_message("elastic-1.3b: global restarts %.9g a second, by hand %.9g (A %.6f)\n",
+                  ef.global_rate, want, ef.availability);
+    if (!(fabs(ef.global_rate - want) <= 1e-12 * want))
+        fail_msg("global restarts %.12g a second, by hand %.12g", ef.global_rate, want);
+    /* each costs half an interval of the groups' work and a restore:
+     * against min_groups 1 (3 A (1 - A)^2 / up a second) the wall time is
+     * (1 + rho_2 X) / (1 + rho_1 X), X = tau / (2A) + r = 1,000 / (2A) + 1 */
+    tmc_elastic_form one;
+    x.elastic.min_groups = 1;
+    tmc_closed_form_elastic(&x, &cf, &one);
+    double rho1 = 3 * a * (1 - a) * (1 - a) / 43200, big_x = 1000 / (2 * a) + 1;
+    double ratio = (1 + want * big_x) / (1 + rho1 * big_x);
+    print_message("elastic-1.3b: wall %.6f s against %.6f s at min_groups 1: ratio %.12f, "
+                  "by hand %.12f\n", ef.wall_s, one.wall_s, ef.wall_s / one.wall_s, ratio);
+    if (!(fabs(ef.wall_s / one.wall_s - ratio) <= 1e-12))
+        fail_msg("wall ratio %.12f, by hand %.12f", ef.wall_s / one.wall_s, ratio);
+}
+
 /* elastic-1.4. min_groups = G: every failure leaves fewer than G groups up,
  * a global restart, which is checkpoint-restart: with spares 0 and repairs
  * of 0.5 h the job waits for the failed card, then restores. Thinning keeps
@@ -199,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_hand_group_failure),
         cmocka_unit_test(test_hand_global_restart),
         cmocka_unit_test(test_closed_form),
+        cmocka_unit_test(test_global_rate),
         cmocka_unit_test(test_limit_min_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

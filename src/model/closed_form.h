@@ -154,6 +154,10 @@ typedef struct {
     double availability;    /* A = up / (up + down): the mean fraction of groups up */
     double p_global;        /* P(fewer than min_groups of G up), Binomial(G, A): the
                                closed form holds while this is small (<= 0.01) */
+    double global_rate;     /* global restarts per second: the up groups fall from
+                               m = min_groups to m - 1 at P(m up) m / up_s (Binomial
+                               (G, A)); a checkpoint segment of w seconds then needs
+                               e^(w x this) attempts (docs/model.md 3.14) */
     double wall_s;          /* S / E[rate(g)] + segments x save, g ~ Binomial(G, A),
                                rate(g) = (g / G) lambda_g / (e^(lambda_g t_s) - 1),
                                lambda_g = g (N / G) / MTBF_card (a failure cuts the

@@ -79,9 +79,19 @@ void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
         ? gsl_cdf_binomial_P((unsigned)(el->min_groups - 1), out->availability,
                              (unsigned)el->groups)
         : 0;
+    /* a global restart when the up groups fall from m = min_groups to m - 1:
+     * in the long run P(m up) m / up of them a second (the groups
+     * independent, each up or down as an alternating renewal process) */
+    long m = el->min_groups;
+    out->global_rate = m > 0 && m <= el->groups && !isinf(out->up_s)
+        ? gsl_ran_binomial_pdf((unsigned)m, out->availability, (unsigned)el->groups) *
+              (double)m / out->up_s
+        : 0;
     double rate = mean_progress_rate(el->groups, out->availability, n / g / mtbf, ts);
     double wall = (double)x->job.steps / rate + (double)cf->segments * x->checkpoint.save_s;
-    double rate_o = cf->rate_outages + cf->rate_spikes; /* global restarts, first order */
+    /* outages, spikes and global restarts: each loses half an interval and
+     * restores, first order */
+    double rate_o = cf->rate_outages + cf->rate_spikes + out->global_rate;
     if (rate_o > 0) {
         double down = cf->rate_outages > 0 ? x->outages.downtime_s * cf->rate_outages / rate_o
                                            : 0;
