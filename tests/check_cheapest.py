@@ -68,12 +68,12 @@ def close(a, b, rel=1e-9):
     return abs(a - b) <= rel * max(1.0, abs(b))
 
 
-def cheapest(tmp, *args):
+def cheapest(tmp, *args, exp="x.json"):
     out, svg = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.svg")
     for f in (out, svg):
         if os.path.exists(f):
             os.remove(f)
-    p = subprocess.run([BIN, "cheapest", os.path.join(tmp, "x.json"), "--quiet", "--threads",
+    p = subprocess.run([BIN, "cheapest", os.path.join(tmp, exp), "--quiet", "--threads",
                         "2", "--json", out, "--plot", svg, *args], capture_output=True,
                        text=True)
     doc = json.load(open(out)) if os.path.exists(out) else None
@@ -194,6 +194,162 @@ with tempfile.TemporaryDirectory() as tmp:
     p, doc, _ = cheapest(tmp, "--lever", "failures.standbys=1,-1")
     check(p.returncode == 2 and "not a count of standbys" in p.stderr and doc is None,
           f"standbys -1: exit {p.returncode}, {p.stderr!r}")
+
+    # 5. the gaps of the review (tests/check_cheapest.py items 5a-5g), on the
+    # by-hand experiment of 1 again (x.json), written as its own file
+    with open(os.path.join(tmp, "hand.json"), "w") as f:
+        json.dump(EXPERIMENT, f)
+
+    # 5a. --async-copy-s matters only when a mode lever switches a sync
+    # experiment to async: refused otherwise (exit 2, the option, its value)
+    with open(os.path.join(tmp, "async.json"), "w") as f:
+        json.dump({**EXPERIMENT, "checkpoint": {"interval_steps": 1000, "mode": "async",
+                                                "save_s": 1, "write_s": SAVE,
+                                                "restore_s": 100}}, f)
+    for exp, args, message in [
+            ("hand.json", ["--async-copy-s", "1"], "no --lever checkpoint.mode names async"),
+            ("hand.json", ["--async-copy-s", "1", "--lever", "checkpoint.mode=sync"],
+             "no --lever checkpoint.mode names async"),
+            ("async.json", ["--async-copy-s", "1", "--lever", "checkpoint.mode=sync,async"],
+             "asynchronous already")]:
+        p, doc, svg = cheapest(tmp, *args, exp=exp)
+        check(p.returncode == 2 and "--async-copy-s 1:" in p.stderr and message in p.stderr
+              and "checkpoint.mode=async" in p.stderr and doc is None
+              and not os.path.exists(svg), f"{exp} {args}: exit {p.returncode}, {p.stderr!r}")
+    p, doc, _ = cheapest(tmp, "--lever", "job.cards=28:34", "--lever",
+                         "checkpoint.mode=sync,async", "--async-copy-s", "1", exp="hand.json")
+    check(p.returncode == 0 and doc and doc["levers"]["checkpoint.mode"] == ["sync", "async"],
+          f"--async-copy-s with its lever: exit {p.returncode}, {p.stderr!r}")
+
+    # 5b. a list lever's value given twice is refused, the value named
+    with open(os.path.join(tmp, "spares.json"), "w") as f:  # failures, so spares are levers
+        json.dump({**EXPERIMENT, "failures": {"distribution": "exponential",
+                                              "per_card_mtbf_days": 1e9}}, f)
+    for exp, lever, value in [("hand.json", "checkpoint.interval_steps=100,1000,100", "100"),
+                              ("spares.json", "failures.spares=1,1", "1"),
+                              ("spares.json", "failures.standbys=0,2,0", "0")]:
+        p, doc, _ = cheapest(tmp, "--lever", lever, exp=exp)
+        check(p.returncode == 2 and f"--lever {lever}: the value {value} is repeated"
+              in p.stderr and doc is None, f"{lever}: exit {p.returncode}, {p.stderr!r}")
+
+    # 5c. job.cards=LO:HI takes the key's own range, 1 <= LO < HI <= 1e7
+    # (src/io/config_fields.c: job.cards in [1, 1e7]); "1e7" is an integer.
+    # No failures: the optimum is still 30 cards at K = 1000 (by hand, 1)
+    p, doc, _ = cheapest(tmp, "--lever", "job.cards=8:1e7", exp="hand.json")
+    check(p.returncode == 0 and doc and doc["levers"]["job.cards"] == [8, 1e7]
+          and doc["chosen"] and doc["chosen"]["cards"] == BEST_N,
+          f"job.cards=8:1e7: exit {p.returncode}, {p.stderr!r}")
+    for lever in ["job.cards=8:10000001", "job.cards=8:1.1e7", "job.cards=8.5:64",
+                  "job.cards=0:64"]:
+        p, doc, _ = cheapest(tmp, "--lever", lever, exp="hand.json")
+        check(p.returncode == 2 and f"--lever {lever}: expected job.cards=LO:HI" in p.stderr
+              and "1 <= LO < HI <= 1e7" in p.stderr and doc is None,
+              f"{lever}: exit {p.returncode}, {p.stderr!r}")
+
+    # 5d. a chosen plan at the range's least cards: flagged (text and JSON).
+    # With LO = 30 the optimum of 1 (30 cards) is LO itself; with LO = 8 not
+    p, doc, _ = cheapest(tmp, "--lever", "job.cards=30:64", exp="hand.json")
+    check(p.returncode == 0 and doc and doc["chosen"]["cards"] == 30
+          and doc["chosen"]["at_lower_edge"] is True and "At the lower edge" in p.stdout
+          and "--lever job.cards=LO:64" in p.stdout, f"lower edge 30: {p.stdout}")
+    p, doc, _ = cheapest(tmp, "--lever", "job.cards=8:64", exp="hand.json")
+    check(p.returncode == 0 and doc and doc["chosen"]["cards"] == 30
+          and doc["chosen"]["at_lower_edge"] is False and "At the lower edge" not in p.stdout,
+          f"lower edge 8: {p.stdout}")
+
+    # 5e. a combination whose every plan is refused says why in the search
+    # table. A 10-hour allocation (36,000 s) cannot hold a 1000-step segment
+    # at any count in [8, 64] (at 64 cards 2.4e6 / 64 + 1000 = 38,500 s);
+    # at K = 100 the segments (at most 3,100 s) fit
+    p, doc, _ = cheapest(tmp, *LEVERS, "--set",
+                         'time_limit={"wall_hours": 10, "at_limit": "lose"}', exp="hand.json")
+    rows = {ln.split()[0]: ln for ln in p.stdout.splitlines()
+            if ln.startswith("checkpoint.interval_steps=")}
+    k1000 = [pl for pl in (doc["plans"] if doc else []) if interval_of(pl) == 1000]
+    check(p.returncode == 0 and k1000 and all(pl["refused"] for pl in k1000),
+          f"time limit: exit {p.returncode}, K = 1000 plans {len(k1000)} all refused")
+    line = rows.get("checkpoint.interval_steps=1000", "")
+    check(f"all {len(k1000)} plans refused; the first (job.cards=8): time_limit.wall_hours"
+          in line and k1000 and k1000[0]["refused"] in line, f"all refused: {line!r}")
+    check("refused" not in rows.get("checkpoint.interval_steps=100", "refused"),
+          f"K = 100 row: {rows.get('checkpoint.interval_steps=100')!r}")
+
+    # 5f. the ternary cost step. The experiment of 1 with failures on that
+    # never strike (per-card MTBF 1e9 days: 16 to 200 cards for under two
+    # days, a chance near 1e-5 over all the replicas) and 8 spares held, so
+    # billed: cards held N + 8, and
+    #     card-hours(N) = (N + 8) (2.4e6 / N + 1010) / 3600
+    #                   = (2.4e6 + 8080 + 1010 N + 19.2e6 / N) / 3600,
+    # falling to N* = sqrt(19.2e6 / 1010) = 137.87 then rising: at integers
+    # 1010 N + 19.2e6 / N is 278,515.99 at 137, 278,510.43 at 138, 278,519.50
+    # at 139, so 138 cards; money 100 + 2 x 146 x 18,401.30 / 3600 = 1592.55.
+    # The fewest that meet are 30 (1), costing 100 + 2 x 38 x 81,010 / 3600 =
+    # 1810.21. Over [16, 200] the grid is 16, 62, 108, 154, 200: the cheapest
+    # of them (154) and the finalists' one card more miss 138, which only the
+    # ternary search between 108 and 200 reaches.
+    SP, LO, HI = 8, 16, 200
+    with open(os.path.join(tmp, "ternary.json"), "w") as f:
+        json.dump({**EXPERIMENT, "failures": {"distribution": "exponential",
+                                              "per_card_mtbf_days": 1e9, "spares": SP}}, f)
+
+    def money_sp(n):
+        return FIXED + PRICE * (n + SP) * wall(n, 1000) / 3600
+
+    feasible = [n for n in range(LO, HI + 1) if wall(n, 1000) <= DEADLINE_S]
+    hand_n = min(feasible, key=money_sp)
+    grid = [LO + round(g * (HI - LO) / 4) for g in range(5)]
+    check(hand_n == 138 and feasible[0] == 30 and grid == [16, 62, 108, 154, 200]
+          and close(money_sp(138), 1592.55, 1e-5) and close(money_sp(30), 1810.21, 1e-5),
+          f"ternary by hand: {hand_n}, {feasible[0]}, {grid}, {money_sp(138)}")
+    check(all(abs(hand_n - m) > 1 for m in grid + [feasible[0]]),
+          "the hand optimum is away from the grid and the fewest cards")
+    p, doc, _ = cheapest(tmp, "--lever", f"job.cards={LO}:{HI}", exp="ternary.json")
+    ch = doc and doc["chosen"]
+    check(p.returncode == 0 and ch and ch["cards"] == hand_n and ch["cards_held"] == hand_n + SP
+          and close(ch["cost"]["mean"], money_sp(hand_n), 1e-9),
+          f"ternary: chosen {ch and ch['plan']} {ch and ch['cost']}; by hand {hand_n} cards, "
+          f"{money_sp(hand_n)}")
+    check(doc and doc["combinations"][0]["cheapest"]["cards"] == hand_n,
+          "ternary: the combination's cheapest plan is the hand optimum")
+    for pl in (doc["plans"] if doc else []):
+        n = pl["cards"]
+        check(close(pl["cost"]["mean"], money_sp(n), 1e-9) and pl["cards_held"] == n + SP
+              and pl["meets"] == (n >= 30), f"ternary {pl['plan']}: {pl['cost']}")
+    ran = {pl["cards"] for pl in (doc["plans"] if doc else [])}
+    check({30, hand_n} <= ran, f"ternary: plans run {sorted(ran)}")
+
+    # 5g. a finalist refused on the fresh replicas. Per-card MTBF M1 =
+    # 1020 / 5.5 s, steps of 1e10 / (N x 1e12 x 0.5) + 1 s, one segment of
+    # 1000 steps and a 10 s save: 1030 s at 1 card, 1020 s at 2. Daly's
+    # attempts per segment e^(w / M): e^(1030 / 185.45) = e^5.55, about 260, at
+    # 1 card (an expected wall time about 80 times the uninterrupted: runs);
+    # e^(1020 / 92.73) = e^11, about 6e4, at 2 cards (over 1000 times:
+    # refused, cannot finish). With a 100-day deadline 1 card meets; its
+    # finalist at one card more, 2, is refused on the fresh replicas.
+    with open(os.path.join(tmp, "refuse.json"), "w") as f:
+        json.dump({**EXPERIMENT, "job": {**EXPERIMENT["job"], "cards": 1,
+                                         "flop_per_step": 1e10},
+                   "deadline": {"days": 100, "reserve_days": 0},
+                   "failures": {"distribution": "exponential",
+                                "per_card_mtbf_days": 1020 / 5.5 / 86400}}, f)
+    p, doc, _ = cheapest(tmp, "--lever", "job.cards=1:2", exp="refuse.json")
+    fin = {pl["cards"]: pl for pl in (doc["finalists"] if doc else [])}
+    check(p.returncode == 0 and set(fin) == {1, 2}, f"refused finalist: exit {p.returncode}, "
+          f"finalists {sorted(fin)}, {p.stderr!r}")
+    two = fin.get(2, {})
+    check(two.get("replicas_stream") == "fresh" and two.get("refused")
+          and "cannot finish in practice" in two.get("refused", "")
+          and "an interruption every 92.7" in two.get("refused", "")
+          and two.get("meets") is False and two.get("cost") is None
+          and two.get("p_deadline") is None, f"refused finalist: {two}")
+    check(doc and doc["chosen"] and doc["chosen"]["cards"] == 1
+          and doc["chosen"]["refused"] is None and doc["chosen"]["meets"]
+          and doc["runner_up"] is None and doc["runner_up_cost_difference"] is None
+          and doc["chosen"]["at_lower_edge"] is False,  # LO = 1: nothing lies below
+          f"refused finalist: chosen {doc and doc['chosen']}")
+    check(any(ln.startswith("job.cards=2 ") and "refused: the run cannot finish" in ln
+              and ln.rstrip().endswith("no") for ln in p.stdout.splitlines()),
+          f"refused finalist text: {p.stdout}")
 
 for f in failures:
     print("check_cheapest:", f, file=sys.stderr)

@@ -21,6 +21,14 @@ void tmc_cheapest_format_plan(const tmc_cheapest *c, const tmc_cheapest_plan *p,
              strcmp(label, "as given") ? label : "");
 }
 
+/* 1 when the chosen plan has the range's fewest cards and fewer could be
+ * searched (LO > 1): the optimum may lie below the range. */
+static int at_lower_edge(const tmc_cheapest *c)
+{
+    return c->chosen >= 0 && c->plans[c->chosen].cards == c->levers.cards_lo &&
+           c->levers.cards_lo > 1;
+}
+
 static int count_plans(const tmc_cheapest *c, int fresh)
 {
     int n = 0;
@@ -108,8 +116,22 @@ static void text_search(FILE *f, const tmc_cheapest *c)
         const tmc_cheapest_combo *cb = &c->combos[i];
         fprintf(f, "%-*s ", w, cb->label);
         if (cb->cheapest < 0) {
-            fprintf(f, "%6s  none in [%ld, %ld] meets\n", "-", c->levers.cards_lo,
+            int run = 0, refused = 0, first = -1; /* its search plans, all refused? */
+            for (int j = 0; j < c->n_plans; j++) {
+                const tmc_cheapest_plan *q = &c->plans[j];
+                if (q->fresh || q->combo != i)
+                    continue;
+                run++;
+                refused += q->refused;
+                if (q->refused && first < 0)
+                    first = j;
+            }
+            fprintf(f, "%6s  none in [%ld, %ld] meets", "-", c->levers.cards_lo,
                     c->levers.cards_hi);
+            if (run > 0 && refused == run)
+                fprintf(f, ": all %d plans refused; the first (job.cards=%ld): %s", run,
+                        c->plans[first].cards, c->plans[first].why);
+            fprintf(f, "\n");
             continue;
         }
         const tmc_cheapest_plan *p = &c->plans[cb->cheapest];
@@ -174,6 +196,11 @@ static void text_chosen(FILE *f, const tmc_cheapest *c)
                    "same fresh replicas: common random numbers)\n", label,
                 c->runner_up_diff.mean, c->runner_up_diff.se);
     }
+    if (at_lower_edge(c))
+        fprintf(f, "  At the lower edge: %ld cards is the range's least (job.cards=%ld:%ld); the "
+                   "optimum may lie below it:\n  lower LO (--lever job.cards=LO:%ld) and run "
+                   "again.\n", p->cards, c->levers.cards_lo, c->levers.cards_hi,
+                c->levers.cards_hi);
     if (p->p_lo <= c->target.value)
         fprintf(f, "  Uncertain: the target %.10g lies inside its 95 %% interval: at %ld "
                    "replicas which side of the\n  target it is on is not resolved; more "
@@ -342,6 +369,9 @@ cJSON *tmc_cheapest_output_json(const tmc_cheapest_report *r)
     }
     cJSON_AddBoolToObject(root, "met", c->chosen >= 0);
     add_plan_or_null(root, "chosen", c, c->chosen);
+    if (c->chosen >= 0)
+        cJSON_AddBoolToObject(cJSON_GetObjectItem(root, "chosen"), "at_lower_edge",
+                              at_lower_edge(c));
     add_plan_or_null(root, "runner_up", c, c->runner_up);
     if (c->runner_up >= 0)
         cJSON_AddItemToObject(root, "runner_up_cost_difference",

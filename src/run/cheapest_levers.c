@@ -32,22 +32,24 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
     return 0;
 }
 
-/* "LO:HI", integers 1 <= LO < HI, into the card range. */
+/* "LO:HI", integers 1 <= LO < HI <= 1e7 (the range of the key job.cards,
+ * src/io/config_fields.c; "1e7" is read as an integer too), into the card
+ * range. */
 static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
 {
     char *end;
-    long lo = strtol(v, &end, 10), hi = -1;
+    double lo = strtod(v, &end), hi = NAN;
     if (end != v && *end == ':') {
         const char *h = end + 1;
-        hi = strtol(h, &end, 10);
+        hi = strtod(h, &end);
         if (end == h)
-            hi = -1;
+            hi = NAN;
     }
-    if (*end || lo < 1 || hi <= lo || hi > 10000000)
+    if (*end || !(lo >= 1 && hi > lo && hi <= 1e7) || lo != floor(lo) || hi != floor(hi))
         return tmc_error_set(err, "--lever %s: expected job.cards=LO:HI, integers with "
-                                  "1 <= LO < HI <= 1e7", spec);
-    l->cards_lo = lo;
-    l->cards_hi = hi;
+                                  "1 <= LO < HI <= 1e7 (the range of job.cards)", spec);
+    l->cards_lo = (long)lo;
+    l->cards_hi = (long)hi;
     return 0;
 }
 
@@ -61,6 +63,11 @@ static int parse_list(const char *spec, const char *v, double *out, int *n, tmc_
     if (*n > TMC_CHEAPEST_MAX_VALUES)
         return tmc_error_set(err, "--lever %s: %d values; at most %d", spec, *n,
                              TMC_CHEAPEST_MAX_VALUES);
+    for (int i = 1; i < *n; i++) /* a repeated value would run its plans twice */
+        for (int j = 0; j < i; j++)
+            if (values[i] == values[j])
+                return tmc_error_set(err, "--lever %s: the value %.10g is repeated; give "
+                                          "each value once", spec, values[i]);
     memcpy(out, values, (size_t)*n * sizeof *out);
     return 0;
 }
@@ -279,6 +286,20 @@ int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets
         if (parse_lever(lever[i], l, x, err))
             return -1;
     default_levers(l, x);
+    if (!isnan(async_copy_s)) { /* only a switch from sync to async reads it */
+        int needed = 0;
+        for (int i = 0; l->named[MODE] && i < l->n_modes; i++)
+            needed |= l->async[i] && x->checkpoint.mode != TMC_SAVE_ASYNC;
+        if (!needed)
+            return tmc_error_set(err, "--async-copy-s %.10g: it only matters with --lever "
+                                      "checkpoint.mode=async (or sync,async) from a "
+                                      "synchronous experiment, as the time an asynchronous "
+                                      "save blocks training; %s: leave it out",
+                                 async_copy_s,
+                                 x->checkpoint.mode == TMC_SAVE_ASYNC
+                                     ? "the experiment's saves are asynchronous already"
+                                     : "no --lever checkpoint.mode names async");
+    }
     c->n_combos = l->n_intervals * l->n_spares * l->n_standbys * l->n_modes;
     if (c->n_combos > TMC_CHEAPEST_MAX_COMBOS)
         return tmc_error_set(err, "--lever: %d intervals x %d spare counts x %d standby "
