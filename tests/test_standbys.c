@@ -108,30 +108,34 @@ static void expect_waits(const tmc_replica *r, double wait_s, double standbys, d
 static void test_by_hand(void **state)
 {
     (void)state;
+    /* every case: a swap of 120 s and provisioning of 1,800 s, then its keys */
+#define SB "\"standby_swap_s\": 120, \"spare_provision_s\": 1800, "
+    static const struct {
+        const char *pool, *more, *what;
+        double wait_s, standbys, cold;
+    } cases[] = {
+        {SB "\"spares\": 1, \"standbys\": 1", "", "(a) 1 standby, 1 spare", 34160, 1, 3},
+        {SB "\"standbys\": 1", "", "(b) 1 standby, unlimited spares", 5520, 1, 3},
+        {SB "\"spares\": 4, \"standbys\": 2, \"cards_per_node\": 4, \"causes\": "
+            "[{\"name\": \"host\", \"share\": 1, \"scope\": \"node\"}]", "",
+         "(c) nodes of 4, 2 standbys, 4 spares", 37800, 2, 10},
+        {SB "\"spares\": 1, \"standbys\": 1, \"standby_refill_hours\": 2", "",
+         "(d) 1 standby refilled in 2 h, 1 spare", 2160, 3, 1},
+        {SB "\"spares\": 0, \"standbys\": 1, \"standby_refill_hours\": 2", "",
+         "(e) 1 standby refilled in 2 h, no spare", 38040, 2, 1},
+        {SB "\"standbys\": 1, \"standby_refill_hours\": 2",
+         ", \"progress\": {\"elapsed_days\": 0.05, \"steps_done\": 0, "
+         "\"committed_step\": 0, \"standbys_used\": 1}",
+         "(f) a forecast, the standby used, refilled in 2 h", 3840, 2, 2},
+    };
+#undef SB
     char csv[] = "/tmp/trainmc-standbys-XXXXXX";
     const double at[] = {8640, 12240, 16000, 80640};
     write_trace(csv, at, 4);
-    tmc_replica r = trace_replica(csv, "\"spares\": 1, \"standbys\": 1, \"standby_swap_s\": 120, "
-                                       "\"spare_provision_s\": 1800", "");
-    expect_waits(&r, 34160, 1, 3, "(a) 1 standby, 1 spare");
-    r = trace_replica(csv, "\"standbys\": 1, \"standby_swap_s\": 120, "
-                           "\"spare_provision_s\": 1800", "");
-    expect_waits(&r, 5520, 1, 3, "(b) 1 standby, unlimited spares");
-    r = trace_replica(csv, "\"spares\": 4, \"standbys\": 2, \"standby_swap_s\": 120, "
-                           "\"spare_provision_s\": 1800, \"cards_per_node\": 4, \"causes\": "
-                           "[{\"name\": \"host\", \"share\": 1, \"scope\": \"node\"}]", "");
-    expect_waits(&r, 37800, 2, 10, "(c) nodes of 4, 2 standbys, 4 spares");
-    r = trace_replica(csv, "\"spares\": 1, \"standbys\": 1, \"standby_swap_s\": 120, "
-                           "\"spare_provision_s\": 1800, \"standby_refill_hours\": 2", "");
-    expect_waits(&r, 2160, 3, 1, "(d) 1 standby refilled in 2 h, 1 spare");
-    r = trace_replica(csv, "\"spares\": 0, \"standbys\": 1, \"standby_swap_s\": 120, "
-                           "\"spare_provision_s\": 1800, \"standby_refill_hours\": 2", "");
-    expect_waits(&r, 38040, 2, 1, "(e) 1 standby refilled in 2 h, no spare");
-    r = trace_replica(csv, "\"standbys\": 1, \"standby_swap_s\": 120, "
-                           "\"spare_provision_s\": 1800, \"standby_refill_hours\": 2",
-                      ", \"progress\": {\"elapsed_days\": 0.05, \"steps_done\": 0, "
-                      "\"committed_step\": 0, \"standbys_used\": 1}");
-    expect_waits(&r, 3840, 2, 2, "(f) a forecast, the standby used, refilled in 2 h");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tmc_replica r = trace_replica(csv, cases[i].pool, cases[i].more);
+        expect_waits(&r, cases[i].wait_s, cases[i].standbys, cases[i].cold, cases[i].what);
+    }
     remove(csv);
 }
 
