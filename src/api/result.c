@@ -320,7 +320,10 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known failure "
                              "rate; failures.bad_node_share (%.10g) draws the bad nodes per "
                              "replica and their retirements change the rate: give one or the "
-                             "other", r->x.path, r->x.failures.bad_node_share);
+                             "other (for one rate, bad_node_share 0 and per_node_mtbf_days "
+                             "the node MTBF of all nodes, as a `trainmc fit --write` file's "
+                             "description gives it)", r->x.path,
+                             r->x.failures.bad_node_share);
     if (o->importance && r->x.deadline.max_restarts >= 0)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling estimates "
                              "P(T > deadline) alone; it cannot count deadline.max_restarts "

@@ -38,7 +38,10 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     if (x->progress.enabled)
         return refuse(err, label, "a forecast (progress) cannot tell which of the nodes held "
                                   "are bad nor how often each has failed; leave bad nodes "
-                                  "out of a forecast");
+                                  "out of a forecast (a file of `trainmc fit --write` holds "
+                                  "them when two rates fit its log better: for one rate, "
+                                  "bad_node_share 0 and per_node_mtbf_days the node MTBF "
+                                  "its description gives)");
     if (x->elastic.enabled)
         return refuse(err, label, "elastic groups lose a group, not a node; leave one of "
                                   "them out");

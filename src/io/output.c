@@ -273,9 +273,9 @@ static void text_window(FILE *f, const tmc_report *r)
             cf->interval_s, w->edge);
     if (w->edge >= 0.5) /* nothing or little can commit: the long run is far */
         fprintf(f, "  WARNING: one checkpoint interval is %.4g of the window: work commits "
-                   "only at a save, so a window this short holds %.0f whole intervals and "
+                   "only at a save, so a window this short holds %.0f whole interval%s and "
                    "the goodput says little; give a window of many intervals\n", w->edge,
-                floor(1 / w->edge));
+                floor(1 / w->edge), floor(1 / w->edge) == 1 ? "" : "s");
     if (w->finished > 0)
         fprintf(f, "  WARNING: %ld replicas finished job.steps inside the window (faster "
                    "than the plan); their committed steps stop at job.steps: give more "

@@ -42,16 +42,18 @@ static double progress_rate(double g, double groups, double per_group_rate, doub
     return g / groups * (lambda > 0 ? lambda / expm1(lambda * ts) : 1 / ts);
 }
 
-/* Its mean over g ~ Binomial(G, A) (the groups independent), or at g = A G
- * past TMC_ELASTIC_EXACT_GROUPS groups. */
+/* Its mean over g ~ Binomial(G, A) (the groups independent), counting no
+ * progress with fewer than m = min_groups up (the job is down then), or at
+ * g = A G past TMC_ELASTIC_EXACT_GROUPS groups. */
 #define TMC_ELASTIC_EXACT_GROUPS 10000
-static double mean_progress_rate(long groups, double a, double per_group_rate, double ts)
+static double mean_progress_rate(long groups, long m, double a, double per_group_rate,
+                                 double ts)
 {
     double G = (double)groups;
     if (groups > TMC_ELASTIC_EXACT_GROUPS || a >= 1)
-        return progress_rate(a * G, G, per_group_rate, ts);
+        return a * G >= (double)m ? progress_rate(a * G, G, per_group_rate, ts) : 0;
     double sum = 0;
-    for (long g = 1; g <= groups; g++)
+    for (long g = m > 1 ? m : 1; g <= groups; g++)
         sum += gsl_ran_binomial_pdf((unsigned)g, a, (unsigned)groups) *
                progress_rate((double)g, G, per_group_rate, ts);
     return sum;
@@ -87,7 +89,7 @@ void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
         ? gsl_ran_binomial_pdf((unsigned)m, out->availability, (unsigned)el->groups) *
               (double)m / out->up_s
         : 0;
-    double rate = mean_progress_rate(el->groups, out->availability, n / g / mtbf, ts);
+    double rate = mean_progress_rate(el->groups, m, out->availability, n / g / mtbf, ts);
     double wall = (double)x->job.steps / rate + (double)cf->segments * x->checkpoint.save_s;
     /* outages, spikes and global restarts: each loses half an interval and
      * restores, first order */

@@ -119,15 +119,19 @@ static int elastic_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, 
     tmc_closed_form_elastic(x, cf, &ef);
     double factor = ef.wall_s / cf->uninterrupted_s;
     double segment_s = cf->interval_s + x->checkpoint.save_s;
-    double attempts = exp(ef.global_rate * segment_s); /* Daly's, global restarts only */
+    /* per second the job computes (at least min_groups up, a share 1 -
+     * p_global of the time) */
+    double up = 1 - ef.p_global, hazard = up > 0 ? ef.global_rate / up : INFINITY;
+    double attempts = exp(hazard * segment_s); /* Daly's, global restarts only */
     if (attempts > TMC_FINISHABLE_MAX_DALY_FACTOR) {
-        snprintf(why, n, "the run cannot finish in practice: fewer than elastic.min_groups = "
-                 "%ld of the %ld groups are up every %.4g s on average (each group up a "
-                 "fraction %.4g of the time), a global restart from the last checkpoint "
-                 "each time, so a checkpoint segment of %.4g s needs about %.3g attempts "
-                 "(docs/model.md 3.14; the limit is %.0f); lower elastic.min_groups, "
-                 "shorten the interval, elastic.heal_s or the repairs", x->elastic.min_groups,
-                 x->elastic.groups, 1 / ef.global_rate, ef.availability, segment_s, attempts,
+        snprintf(why, n, "the run cannot finish in practice: at least elastic.min_groups = "
+                 "%ld of the %ld groups are up a share %.3g of the time (each group up a "
+                 "fraction %.4g), and while they are the job falls below them every %.4g s "
+                 "of computing, a global restart from the last checkpoint each time, so a "
+                 "checkpoint segment of %.4g s needs about %.3g attempts (docs/model.md "
+                 "3.14; the limit is %.0f); lower elastic.min_groups, shorten the interval, "
+                 "elastic.heal_s or the repairs", x->elastic.min_groups, x->elastic.groups,
+                 up, ef.availability, 1 / hazard, segment_s, attempts,
                  TMC_FINISHABLE_MAX_DALY_FACTOR);
         return 1;
     }
