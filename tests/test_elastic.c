@@ -49,16 +49,8 @@ static tmc_experiment hand_case(long min_groups)
 
 static tmc_replica run_one(const tmc_experiment *x)
 {
-    tmc_closed_form cf;
-    tmc_closed_form_compute(x, &cf);
-    tmc_engine e;
-    assert_int_equal(tmc_engine_init(&e, x, &cf), 0);
-    gsl_rng *rng[TMC_STREAM_COUNT];
-    test_rngs_alloc(rng);
     tmc_replica out;
-    tmc_engine_run(&e, 1, 0, rng, &out);
-    test_rngs_free(rng);
-    tmc_engine_free(&e);
+    test_replicas(x, 1, &out, 1);
     assert_int_equal(out.failed, 0);
     assert_true(fabs(tmc_accounting_split_sum(&out) - out.wall_s) < 1e-9);
     return out;

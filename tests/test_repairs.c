@@ -220,22 +220,21 @@ static void test_manual_law(void **state)
     double c = 2, sigma = sqrt(log1p(c * c)), k = 0.6;
     double p_log = gsl_cdf_ugaussian_P(sigma / 2);
     double p_wei = 1 - exp(-pow(gsl_sf_gamma(1 + 1 / k), k));
-    snprintf(failures, sizeof failures,
-             "{\"distribution\": \"trace\", \"trace\": \"%s\", \"spares\": 0, "
-             "\"repair_mean_hours\": 4, \"repair_distribution\": \"lognormal\", "
-             "\"repair_cv\": 2}", csv);
-    job_text(text, sizeof text, 200, 500, failures);
-    waits(text, 41, w, N);
-    share_agrees(w, N, at_most_mean, p_log, "repairs-1.3 lognormal cv 2: P(W <= M)");
-    mean_agrees(w, N, manual_mean_s, "repairs-1.3 lognormal cv 2: mean");
-    snprintf(failures, sizeof failures,
-             "{\"distribution\": \"trace\", \"trace\": \"%s\", \"spares\": 0, "
-             "\"repair_mean_hours\": 4, \"repair_distribution\": \"weibull\", "
-             "\"repair_shape\": 0.6}", csv);
-    job_text(text, sizeof text, 200, 500, failures);
-    waits(text, 42, w, N);
-    share_agrees(w, N, at_most_mean, p_wei, "repairs-1.3 weibull shape 0.6: P(W <= M)");
-    mean_agrees(w, N, manual_mean_s, "repairs-1.3 weibull shape 0.6: mean");
+    static const char *const law[] = {"\"lognormal\", \"repair_cv\": 2",
+                                      "\"weibull\", \"repair_shape\": 0.6"};
+    static const char *const what[][2] = {
+        {"repairs-1.3 lognormal cv 2: P(W <= M)", "repairs-1.3 lognormal cv 2: mean"},
+        {"repairs-1.3 weibull shape 0.6: P(W <= M)", "repairs-1.3 weibull shape 0.6: mean"}};
+    const double p[] = {p_log, p_wei};
+    for (int j = 0; j < 2; j++) {
+        snprintf(failures, sizeof failures,
+                 "{\"distribution\": \"trace\", \"trace\": \"%s\", \"spares\": 0, "
+                 "\"repair_mean_hours\": 4, \"repair_distribution\": %s}", csv, law[j]);
+        job_text(text, sizeof text, 200, 500, failures);
+        waits(text, (uint64_t)(41 + j), w, N);
+        share_agrees(w, N, at_most_mean, p[j], what[j][0]);
+        mean_agrees(w, N, manual_mean_s, what[j][1]);
+    }
     drop_trace(dir, csv);
 }
 

@@ -182,11 +182,15 @@ static double cold_share(const tmc_experiment *x, const tmc_closed_form *cf)
     return (k - warm) / k;
 }
 
+/* The mean ready time for a cold share `cold` of the failures. */
+static double ready_s(const tmc_failures *f, double cold)
+{
+    return (1 - cold) * f->standby_swap_s + cold * f->spare_provision_s;
+}
+
 double tmc_closed_form_ready_s(const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    const tmc_failures *f = &x->failures;
-    double cold = cold_share(x, cf);
-    return (1 - cold) * f->standby_swap_s + cold * f->spare_provision_s;
+    return ready_s(&x->failures, cold_share(x, cf));
 }
 
 /* Per card failure: the share-weighted restore time, and the delay before it
@@ -201,7 +205,7 @@ static void failure_costs(const tmc_experiment *x, const tmc_closed_form *cf, do
     double cold = cold_share(x, cf), cards;
     double hardware = cf->rate_failures > 0 ? hardware_rate(x, cf, &cards) / cf->rate_failures
                                             : 0;
-    double ready = hardware * tmc_closed_form_ready_s(x, cf);
+    double ready = hardware * ready_s(f, cold); /* the share computed once */
     *restore = x->checkpoint.restore_s;
     *delay = f->spares == 0 ? cold * own_repair_wait_s(f) : 0;
     if (f->n_causes)
