@@ -233,7 +233,7 @@ with tempfile.TemporaryDirectory() as tmp:
               in p.stderr and doc is None, f"{lever}: exit {p.returncode}, {p.stderr!r}")
 
     # 5c. job.cards=LO:HI takes the key's own range, 1 <= LO < HI <= 1e7
-    # (src/io/config_fields.c: job.cards in [1, 1e7]); "1e7" is an integer.
+    # (src/input/config_fields.c: job.cards in [1, 1e7]); "1e7" is an integer.
     # No failures: the optimum is still 30 cards at K = 1000 (by hand, 1)
     p, doc, _ = cheapest(tmp, "--lever", "job.cards=8:1e7", exp="hand.json")
     check(p.returncode == 0 and doc and doc["levers"]["job.cards"] == [8, 1e7]

@@ -23,7 +23,7 @@
  * cost.card_hour_price (run once per type with --set; README).
  *
  * It prints nothing and never exits: src/cli/cli_cheapest.c is its client,
- * src/io/cheapest_output.h its report. */
+ * src/report/cheapest_output.h its report. */
 #ifndef TMC_CHEAPEST_H
 #define TMC_CHEAPEST_H
 

@@ -25,7 +25,7 @@
  * instead, V / b (V: tmc_plan_link_bytes, which holds the part that never
  * hides; 12.03 s at 32 GB/s on the design). Both need the experiment's model, batch and interconnect
  * sections. It prints nothing and never exits: src/cli/cli_sensitivity.c is
- * its client, src/io/sensitivity_output.h its report. */
+ * its client, src/report/sensitivity_output.h its report. */
 #ifndef TMC_SENSITIVITY_H
 #define TMC_SENSITIVITY_H
 

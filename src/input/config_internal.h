@@ -1,4 +1,4 @@
-/* config_internal.h - what the config*.c files share; private to src/io.
+/* config_internal.h - what the config*.c files share; private to src/input.
  *
  * The loader is driven by one table (config_fields.c): a `section` per JSON
  * section, a `field` per key. config.c reads the experiment and applies the

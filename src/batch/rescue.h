@@ -16,7 +16,7 @@
  * metric turns back and bisection needs it monotone. A non-integer lever is
  * bisected until its bracket is TMC_RESCUE_TOLERANCE of the current value
  * wide. It prints nothing and never exits: src/cli/cli_rescue.c is its
- * client, src/io/rescue_output.h its report. */
+ * client, src/report/rescue_output.h its report. */
 #ifndef TMC_RESCUE_H
 #define TMC_RESCUE_H
 

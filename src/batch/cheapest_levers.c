@@ -33,7 +33,7 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
 }
 
 /* "LO:HI", integers 1 <= LO < HI <= 1e7 (the range of the key job.cards,
- * src/io/config_fields.c; "1e7" is read as an integer too), into the card
+ * src/input/config_fields.c; "1e7" is read as an integer too), into the card
  * range. */
 static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
 {
