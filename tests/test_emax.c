@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "dist.h"
-#include "emax.h"
+#include "emax_sim.h"
 
 #define TOL_SE 4.0
 

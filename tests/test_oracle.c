@@ -22,6 +22,7 @@
 
 #include "closed_form.h"
 #include "config.h"
+#include "dist.h"
 #include "oracle.h"
 
 #define EXACT 1e-9 /* s: hand-derived figures */

@@ -14,7 +14,7 @@
 #include "config.h"
 #include <gsl/gsl_errno.h>
 
-#include "emax.h"
+#include "emax_sim.h"
 #include "emax_output.h"
 #include "finishable.h"
 #include "plan.h"

@@ -34,4 +34,12 @@ int tmc_precision_parse(const char *s, tmc_precision *p);
 int tmc_precision_met(const tmc_precision *p, const double *wall_s, const double *restarts,
                       long n, const tmc_deadline *d, double *half_width, double *value);
 
+/* How a precision target ended . */
+typedef struct {
+    const tmc_precision *target;
+    int reached;       /* 1: met; 0: the replica budget ran out first */
+    double half_width; /* the 95 % half-width reached */
+    double value;      /* the figure */
+} tmc_precision_outcome;
+
 #endif

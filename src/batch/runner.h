@@ -23,7 +23,7 @@ typedef void (*tmc_progress_fn)(long done, long total, void *ctx);
  * threads (>= 1) per rank. Fills wall_s[replicas] (seconds, replica order)
  * and *totals (sums over all replicas), on every rank. progress may be NULL.
  * Returns 0; or TMC_RUNNER_STOPPED with err = "interrupted after N of M
- * replicas" when tmc_engine_request_stop was called on any rank (wall_s and
+ * replicas" when tmc_stop_request was called on any rank (wall_s and
  * totals then incomplete); or -1 with err set if memory cannot be had on some
  * rank, before or inside a replica ("out of memory ..."). Collective (ranks.h): every rank returns the same. */
 #define TMC_RUNNER_STOPPED 1

@@ -156,7 +156,7 @@ int tmc_sensitivity_load(tmc_sensitivity *s, const char *path, const char *const
 int tmc_sensitivity_list_runs(tmc_sensitivity *s, tmc_sensitivity_run **out);
 
 /* Run every setting with o->threads threads, then the differences and the
- * rankings. The replicas stop soon once tmc_engine_request_stop is called
+ * rankings. The replicas stop soon once tmc_stop_request is called
  * (the command line's signals). Returns 0; TMC_RUNNER_STOPPED with err; -1
  * with err (memory). */
 int tmc_sensitivity_run_all(tmc_sensitivity *s, const tmc_sensitivity_options *o,

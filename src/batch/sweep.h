@@ -35,7 +35,7 @@
 #define TMC_SWEEP_MAX_DOUBLES (1L << 28)  /* completion times kept: 2 GiB of doubles */
 #define TMC_SWEEP_WITHIN_SE 2.0           /* the optimum's uncertainty range, in CRN se */
 #define TMC_SWEEP_MAX_BISECTIONS 60       /* halvings of a --target bracket */
-#define TMC_SWEEP_KEY_LEN 128
+#define TMC_SWEEP_KEY_LEN TMC_KEY_LEN
 
 /* One varied key and its values, in the order given. */
 typedef struct {
@@ -162,7 +162,7 @@ typedef struct {
  * days[replicas] with completion times T = reserve + wall (days, replica
  * order), restarts[replicas] with their restarts (restarts.h) and *r.
  * progress may be NULL. The replicas stop soon once *stop is
- * non-zero (NULL: once tmc_engine_request_stop is called, the command
+ * non-zero (NULL: once tmc_stop_request is called, the command
  * line's signal handler). Returns 0; TMC_RUNNER_STOPPED with err when a stop
  * was requested (runner.h); -1 with err if memory runs out. */
 int tmc_sweep_run_setting(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,

@@ -9,18 +9,17 @@
  * can finish) and open its outputs before any simulation:
  *   tmc_sweep_grid_init  checks the grid's size, allocates and loads every
  *                        setting;
- *   tmc_sweep_grid_run   runs them and fills g->report (sweep_output.h);
+ *   tmc_sweep_grid_run   runs them and fills g->report (sweep_report.h);
  *   tmc_sweep_grid_free  after either, whatever it returned. */
 #ifndef TMC_SWEEP_GRID_H
 #define TMC_SWEEP_GRID_H
 
 #include <signal.h>
 
-#include "output.h"
 #include "precision.h"
 #include "runner.h"
 #include "sweep.h"
-#include "sweep_output.h"
+#include "sweep_report.h"
 
 /* tmc_sweep_grid_init and _run: a bad grid, setting or importance tilt
  * (err says which). The other codes: 0, -1 (memory, or a failed
@@ -34,7 +33,7 @@ typedef struct {
     tmc_progress_fn progress;
     void *progress_ctx;
     /* the replicas stop soon once *stop is non-zero; NULL: once
-     * tmc_engine_request_stop is called (the command line's signals) */
+     * tmc_stop_request is called (the command line's signals) */
     const volatile sig_atomic_t *stop;
     /* NULL: every setting runs the base's replicas. Else batches of
      * TMC_PRECISION_BATCH for every setting until all meet it or the

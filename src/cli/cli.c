@@ -95,7 +95,7 @@ double tmc_cli_now_s(void)
 static void on_stop_signal(int sig)
 {
     (void)sig;
-    tmc_engine_request_stop();
+    tmc_stop_request();
     tmc_output_discard_pending(); /* at once: a SIGKILL may follow */
 }
 

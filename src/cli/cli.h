@@ -39,7 +39,7 @@ int tmc_cli_parse_long(const char *s, long lo, long hi, long *out);
 /* A tmc_progress_fn drawing a bar on stderr (ctx unused). */
 void tmc_cli_progress_bar(long done, long total, void *ctx);
 
-/* Route SIGINT and SIGTERM to tmc_engine_request_stop, so a long run stops
+/* Route SIGINT and SIGTERM to tmc_stop_request, so a long run stops
  * at the next segment boundary (well within a second) and can clean up. */
 void tmc_cli_catch_stop_signals(void);
 

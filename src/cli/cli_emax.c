@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "emax.h"
+#include "emax_sim.h"
 #include "emax_output.h"
 #include "options.h"
 #include "output.h"

@@ -37,7 +37,7 @@ static void run_options(const tmc_cli_options *o, int show, tmc_run_options *ro)
     ro->pilot_replicas = o->pilot;
     ro->summary_only = !o->samples_path;
     ro->force = o->force; /* the command refused already, with its memory line */
-    ro->stop = tmc_engine_stop_flag(); /* what the signal handler sets */
+    ro->stop = tmc_stop_flag(); /* what the signal handler sets */
 }
 
 /* The exit code of a run that failed, after its message. */

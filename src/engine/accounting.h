@@ -115,7 +115,7 @@ typedef struct {
         double split[TMC_SPLIT_N];
     };
     TMC_REPLICA_FIELDS(TMC_NONE_, TMC_FIELD_, TMC_SUM_, TMC_ARRAY_)
-    int stopped;        /* 1 if tmc_engine_request_stop cut it short */
+    int stopped;        /* 1 if tmc_stop_request cut it short */
     int failed;         /* tmc_replica_failure: no result (0: none) */
 } tmc_replica;
 #undef TMC_FIELD_

@@ -9,26 +9,6 @@
 
 #include "weights.h"
 
-/* Set by a signal handler, read at segment boundaries and every
- * TMC_STEPS_PER_STOP_CHECK steps: the one global here, because a handler
- * cannot reach anything else. */
-static volatile sig_atomic_t stop_requested;
-
-void tmc_engine_request_stop(void)
-{
-    stop_requested = 1;
-}
-
-int tmc_engine_stop_requested(void)
-{
-    return stop_requested != 0;
-}
-
-const volatile sig_atomic_t *tmc_engine_stop_flag(void)
-{
-    return &stop_requested;
-}
-
 void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag)
 {
     static const volatile sig_atomic_t never = 0;
@@ -38,7 +18,7 @@ void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag)
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
 {
     memset(e, 0, sizeof *e);
-    e->stop = &stop_requested;
+    e->stop = tmc_stop_flag();
     e->steps = x->job.steps;
     e->interval_steps = cf->interval_steps;
     e->save_s = x->checkpoint.save_s;

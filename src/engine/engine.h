@@ -39,10 +39,11 @@
 
 #include "accounting.h"
 #include "closed_form.h"
-#include "config.h"
 #include "durations.h"
+#include "experiment.h"
 #include "processes.h"
 #include "rng_pcg.h"
+#include "stop.h"
 #include "stragglers.h"
 
 /* Mode auto runs exact while replicas x steps stays within this budget
@@ -81,7 +82,7 @@ typedef struct {
     long min_groups;        /* fewer groups up: a global restart */
     double heal_s;          /* a rejoining group copies the weights this long, s */
     /* Read at segment boundaries and every TMC_STEPS_PER_STOP_CHECK steps:
-     * tmc_engine_request_stop's flag unless tmc_engine_watch_stop names
+     * tmc_stop_request's flag unless tmc_engine_watch_stop names
      * another (a library caller's, trainmc.h). */
     const volatile sig_atomic_t *stop;
 } tmc_engine;
@@ -116,21 +117,8 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
  * elastic groups (then e is unchanged). */
 int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_wall_s);
 
-/* Ask every running replica to stop soon (at its next segment boundary, or
- * within TMC_STEPS_PER_STOP_CHECK steps). Safe to call from a signal
- * handler (it only sets a sig_atomic_t). A stopped replica has stopped = 1
- * and meaningless times. */
-void tmc_engine_request_stop(void);
-
-/* 1 once tmc_engine_request_stop has been called. */
-int tmc_engine_stop_requested(void);
-
-/* The flag tmc_engine_request_stop sets, for a caller that passes stop flags
- * (the command line, through trainmc.h's tmc_run_options.stop). */
-const volatile sig_atomic_t *tmc_engine_stop_flag(void);
-
 /* Make e's replicas stop when *flag becomes non-zero instead of at
- * tmc_engine_request_stop (flag NULL: never). */
+ * tmc_stop_request (stop.h; flag NULL: never). */
 void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag);
 
 #endif

@@ -60,7 +60,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "config.h"
+#include "experiment.h"
 
 /* Constants of the failure model, derived once from an experiment. */
 typedef struct {

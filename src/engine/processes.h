@@ -22,7 +22,7 @@
 
 #include "accounting.h"
 #include "closed_form.h"
-#include "config.h"
+#include "experiment.h"
 #include "failures.h"
 #include "rng_pcg.h"
 

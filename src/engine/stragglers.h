@@ -27,7 +27,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "closed_form.h"
-#include "config.h"
+#include "experiment.h"
 #include "dist.h"
 
 #define TMC_AGGREGATE_MIN_STEPS 16
@@ -95,7 +95,7 @@ static inline long tmc_stragglers_paused(const tmc_straggler_model *m, long firs
 enum {
     TMC_CUT_NONE = 0,
     TMC_CUT_LIMIT = 1, /* a step ended past the limit */
-    TMC_CUT_STOP = 2   /* a stop was requested (tmc_engine_request_stop) */
+    TMC_CUT_STOP = 2   /* a stop was requested (tmc_stop_request) */
 };
 
 /* The summed slowest-card compute time of steps first + 1 .. first + n,

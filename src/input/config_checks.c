@@ -7,6 +7,7 @@
  * fixed order so that a document breaking two rules always gets the same
  * message; each message names the key to change by its JSON path. */
 #include "config_internal.h"
+#include "dist.h"
 
 #include <math.h>
 

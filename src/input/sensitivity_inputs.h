@@ -7,13 +7,13 @@
 #define TMC_SENSITIVITY_INPUTS_H
 
 #include "error.h"
-#include "sweep.h"
+#include "experiment.h"
 
 #define TMC_SENSITIVITY_MAX_RANGES 16
 
 /* One input's range as written. */
 typedef struct {
-    char name[TMC_SWEEP_KEY_LEN];
+    char name[TMC_KEY_LEN];
     double low, high;
 } tmc_sensitivity_range;
 

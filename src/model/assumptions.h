@@ -36,7 +36,7 @@
 #define TMC_ASSUMPTIONS_H
 
 #include "closed_form.h"
-#include "config.h"
+#include "experiment.h"
 
 #define TMC_ASSUMPTIONS_MAX 10
 #define TMC_ASSUMPTIONS_RATIO 0.1 /* (tau + c) / M and (r + D) / M beyond this */

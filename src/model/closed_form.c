@@ -7,6 +7,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>
 
+#include "dist.h"
 #include "durations.h"
 #include "forecast.h"
 

@@ -4,9 +4,8 @@
 #ifndef TMC_CLOSED_FORM_H
 #define TMC_CLOSED_FORM_H
 
-#include "config.h"
-
-#define TMC_DAY_S 86400.0
+#include "experiment.h"
+#include "units.h"
 
 /* Steps needed to see `tokens` effective tokens at `batch_sequences`
  * sequences of `sequence_tokens` tokens per step: ceil(tokens / (batch x

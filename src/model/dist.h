@@ -14,24 +14,8 @@
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 
+#include "experiment.h" /* tmc_jitter */
 #include "rng_pcg.h"
-
-typedef enum {
-    TMC_JITTER_NORMAL = 0,    /* X_i ~ Normal(mu, (cv mu)^2), docs/model.md 2 */
-    TMC_JITTER_LOGNORMAL = 1, /* X_i = mu exp(m + s Z), s^2 = ln(1 + cv^2), m = -s^2/2 */
-    TMC_JITTER_GAMMA = 2      /* X_i ~ mu Gamma(shape 1/cv^2, scale cv^2) */
-} tmc_jitter_kind;
-
-/* Per-card jitter as written in an experiment: the distribution of one card's
- * compute time per step, with mean mu and standard deviation cv mu. For the
- * normal, a share rho of the variance may be common to all cards of a step
- * (X_i = mu + cv mu (sqrt(rho) Z_0 + sqrt(1 - rho) Z_i)): rho = 1 makes the
- * cards equal, so the step costs mu, not mu + c_N sigma (issue 4). */
-typedef struct {
-    tmc_jitter_kind kind;
-    double cv;  /* coefficient of variation sigma / mu: normal [0, 0.2], else [0, 2] */
-    double rho; /* correlation between cards within a step, [0, 1]; normal only */
-} tmc_jitter;
 
 /* One card's time relative to its mean, Y = X / mu, without the common part:
  * the parameters of its distribution. Plain data. */

@@ -12,7 +12,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "config.h"
+#include "experiment.h"
 
 /* Y's law, ready to draw. Plain data. cv = 0: Y = 1, nothing drawn. */
 typedef struct {

@@ -2,21 +2,9 @@
  * GSL quadrature (dist.h), the engine's O(1) maximum sampler, brute force
  * (N explicit normal draws) and asymptotic approximations; and the expected
  * step time mu + c_N sigma + fixed it implies (docs/model.md 2).
- *
- * Simulation streams: replica k draws from PCG stream (seed, k,
- * TMC_STREAM_JITTER), the stream the engine's replica k draws its step maxima
- * from (rng_pcg.h), re-seeded for every N: the sampler uses the stream's first
- * output, brute force the outputs after it (so the two use disjoint random
- * numbers). Hence an estimate depends on (N, replicas, seed) only: not on the
- * thread or rank count (ranks.h), nor on which other N are asked for. Estimates at different N
- * share their uniforms (common random numbers), so their errors are
- * positively correlated across N. */
+ * The simulations (sampler, brute force) are batch/emax_sim.h. */
 #ifndef TMC_EMAX_H
 #define TMC_EMAX_H
-
-#include <stdint.h>
-
-#include "error.h"
 
 /* Sample statistics of one simulated quantity (here: the maximum). */
 typedef struct {
@@ -65,26 +53,5 @@ double tmc_emax_reference(long n);
  * slowest of N cards, then the per-step time outside compute), for c = c_N
  * and mu, sigma, fixed in seconds. */
 double tmc_emax_step_time(double c, double mu_s, double sigma_s, double fixed_s);
-
-/* Simulate `replicas` (>= 2) maxima of n (>= 1) standard normals on `threads`
- * (>= 1) threads per rank with run seed `seed` (streams: see the top of this
- * file): *sampler with tmc_dist_sample_max, and *brute (if not NULL) by n
- * draws of gsl_ran_gaussian_ziggurat. `center` (e.g. the quadrature c_N) is
- * subtracted before the power sums are taken, to keep them well conditioned;
- * it does not change the result beyond rounding. Returns 0; TMC_EMAX_STOPPED
- * with err = "interrupted after N of M replicas" when tmc_engine_request_stop
- * was called (a signal); or -1 with err set if memory runs out on some rank.
- * Collective (ranks.h): every rank returns the same. */
-#define TMC_EMAX_STOPPED 1
-int tmc_emax_simulate(long n, long replicas, uint64_t seed, int threads, double center,
-                      tmc_emax_estimate *sampler, tmc_emax_estimate *brute,
-                      tmc_error *err);
-
-/* Fill *row for n cards: quadrature, simulation (brute force only if
- * n <= brute_max), approximations, reference. Returns 0, TMC_EMAX_STOPPED, or
- * -1 with err set if the quadrature fails or memory runs out. Collective, as
- * tmc_emax_simulate. */
-int tmc_emax_compute(long n, long replicas, uint64_t seed, int threads, long brute_max,
-                     tmc_emax_row *row, tmc_error *err);
 
 #endif

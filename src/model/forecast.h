@@ -18,7 +18,7 @@
 #ifndef TMC_FORECAST_H
 #define TMC_FORECAST_H
 
-#include "config.h"
+#include "experiment.h"
 
 typedef struct {
     int exact;          /* 1: failures.mtbf_events = 0, the multiplier is 1 */

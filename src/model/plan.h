@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "closed_form.h"
-#include "config.h"
+#include "experiment.h"
 
 #define TMC_GIB 1073741824.0 /* bytes */
 #define TMC_GB 1e9           /* bytes */

@@ -15,14 +15,6 @@
 #include "stats.h"
 #include "window.h"
 
-/* How a precision target ended (precision.h). */
-typedef struct {
-    const tmc_precision *target;
-    int reached;       /* 1: met; 0: the replica budget ran out first */
-    double half_width; /* the 95 % half-width reached */
-    double value;      /* the figure */
-} tmc_precision_outcome;
-
 /* Everything a report shows; all pointers borrowed. */
 typedef struct {
     const tmc_experiment *x;

@@ -6,24 +6,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "sweep.h"
-
-/* A grid sweep; all pointers borrowed, arrays indexed by setting. */
-typedef struct {
-    const tmc_sweep_base *base;
-    const tmc_sweep_axis *axes;
-    int n_axes;
-    int n;                              /* settings */
-    const tmc_sweep_setting *settings;
-    const tmc_sweep_result *results;
-    const tmc_sweep_diff *diffs;        /* T - T(reference), days */
-    int reference;                      /* the lowest mean T */
-    int interval_axis;                  /* the axis of checkpoint.interval_*, or -1 */
-    const int *line_best;               /* with interval_axis: the best of each setting's line */
-    const int *within;                  /* ... and whether it is within 2 CRN se of it */
-    int threads;                        /* text only: the numbers do not depend on it */
-    double elapsed_s;                   /* text only */
-} tmc_sweep_report;
+#include "sweep_report.h"
 
 /* The table: per setting the value(s), K, simulated overhead, Daly's
  * overhead, mean T, P(deadline) with its Wilson interval, T - T(reference)
@@ -53,20 +36,6 @@ cJSON *tmc_sweep_output_json_diff(const tmc_sweep_diff *d);
  * reference), variance_reduction and replicas; numbers with 17 digits, an
  * empty field where there is none. Caller frees; NULL if memory runs out. */
 char *tmc_sweep_output_csv(const tmc_sweep_report *r);
-
-/* A --target bisection: its evaluations in the order made. */
-typedef struct {
-    const tmc_sweep_base *base;
-    const tmc_sweep_target *target;
-    const tmc_sweep_bracket *bracket;
-    const tmc_sweep_bisection *bisection;
-    int n;                              /* evaluations */
-    const tmc_sweep_setting *settings;
-    const tmc_sweep_result *results;
-    int found, neighbour;               /* indices of the two final values */
-    int threads;
-    double elapsed_s;
-} tmc_sweep_target_report;
 
 /* The evaluations (value, K, step time, metric with its 95 % interval,
  * whether it meets the target), the value found and its neighbour, and a

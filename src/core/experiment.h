@@ -1,0 +1,454 @@
+/* experiment.h - an experiment: the validated values of every section, plain
+ * data that every layer reads (src/core includes nothing else from src/).
+ *
+ * Units are in the key names: _s = seconds, _days = days of 86,400 s
+ * (TMC_DAY_S, units.h), _hours = hours, _flops = FLOP/s, flop_ = FLOP,
+ * _gib = GiB (2^30 bytes), _gb_per_s = GB/s (1e9 bytes per second),
+ * _bytes_per_param = bytes per parameter, _tokens = tokens. A key's bounds,
+ * default and help are its row in src/input/config_fields.c, and the keys
+ * reference (docs/experiment-keys.md) is written from those rows; the
+ * comments here say what a field means to the code that reads it.
+ * Defaults come from the reference design (docs/model.md sections 1 and 3).
+ *
+ * Loading, overrides and validation: src/input/config.h. */
+#ifndef TMC_EXPERIMENT_H
+#define TMC_EXPERIMENT_H
+
+#include <stdint.h>
+
+typedef enum {
+    TMC_JITTER_NORMAL = 0,    /* X_i ~ Normal(mu, (cv mu)^2), docs/model.md 2 */
+    TMC_JITTER_LOGNORMAL = 1, /* X_i = mu exp(m + s Z), s^2 = ln(1 + cv^2), m = -s^2/2 */
+    TMC_JITTER_GAMMA = 2      /* X_i ~ mu Gamma(shape 1/cv^2, scale cv^2) */
+} tmc_jitter_kind;
+
+/* Per-card jitter as written in an experiment: the distribution of one card's
+ * compute time per step, with mean mu and standard deviation cv mu. For the
+ * normal, a share rho of the variance may be common to all cards of a step
+ * (X_i = mu + cv mu (sqrt(rho) Z_0 + sqrt(1 - rho) Z_i)): rho = 1 makes the
+ * cards equal, so the step costs mu, not mu + c_N sigma (issue 4). */
+typedef struct {
+    tmc_jitter_kind kind;
+    double cv;  /* coefficient of variation sigma / mu: normal [0, 0.2], else [0, 2] */
+    double rho; /* correlation between cards within a step, [0, 1]; normal only */
+} tmc_jitter;
+
+typedef struct {
+    long steps;            /* optimizer steps S, [1, 1e9] (docs/model.md 1: 31,790) */
+    long cards;            /* data-parallel cards N (d), [1, 1e7] */
+    double flop_per_step;  /* training FLOP per step, > 0 (docs/model.md 1: 1.655e17) */
+    double peak_flops;     /* peak FLOP/s per card, > 0 (RTX 4090 BF16: 165.2e12) */
+    double efficiency;     /* model FLOP utilisation, (0, 1] (docs/model.md 1: 0.40) */
+    double exposed_comm_s; /* communication not hidden under compute, s/step, >= 0 */
+    double input_wait_s;   /* mean input wait per step, s, >= 0 */
+} tmc_job;
+
+#define TMC_MAX_CAUSES 16
+
+/* The law of a cause's detection delay (failures.causes[].detection_distribution). */
+typedef enum {
+    TMC_DETECTION_FIXED = 0,       /* exactly detection_s (default) */
+    TMC_DETECTION_EXPONENTIAL = 1, /* mean detection_s */
+    TMC_DETECTION_LOGNORMAL = 2    /* mean detection_s, sd detection_cv x detection_s */
+} tmc_detection_kind;
+
+/* What a failure of a cause takes (failures.causes[].scope). */
+typedef enum {
+    TMC_CAUSE_CARD = 0, /* the failed card (default) */
+    TMC_CAUSE_NODE = 1  /* the failed card's whole node: failures.cards_per_node cards */
+} tmc_cause_scope;
+
+/* One cause of card failures (issue 4): its share of the failure rate, how
+ * long the failure goes unnoticed (a crash: minutes; a hung collective: a
+ * watchdog timeout) and its own restore time; since issue 19 also whether it
+ * sends hardware to repair (a hang does not), the law of its detection delay
+ * and whether it takes the card or its node (docs/simulation-semantics.md 5). */
+typedef struct {
+    char name[48];
+    double share;       /* (0, 1]; the shares of all causes add to 1 */
+    double detection_s; /* from the failure to its detection, s (default 0); the
+                           mean when the law is not fixed */
+    double restore_s;   /* restore time, s; < 0: checkpoint.restore_s */
+    int takes_spare;    /* 1 (default): its cards go to repair and the job takes
+                           spares; 0: restart only, no repair, no spare */
+    tmc_detection_kind detection_law;
+    double detection_cv; /* lognormal: sd / mean of the delay, (0, 20] (default 1) */
+    tmc_cause_scope scope;
+} tmc_failure_cause;
+
+typedef enum {
+    TMC_LIFETIME_EXPONENTIAL = 0, /* docs/model.md 3.1 */
+    TMC_LIFETIME_WEIBULL = 1,     /* shape < 1: early-life failures, > 1: wear-out */
+    TMC_LIFETIME_LOGNORMAL = 2,
+    TMC_LIFETIME_TRACE = 3        /* replay of job failure times from a CSV file */
+} tmc_lifetime_kind;
+
+#define TMC_MAX_TRACE 4096
+
+/* The law of a repair time (failures.repair_distribution). */
+typedef enum {
+    TMC_REPAIR_EXPONENTIAL = 0, /* mean repair_mean_hours (default) */
+    TMC_REPAIR_FIXED = 1,       /* exactly repair_mean_hours */
+    TMC_REPAIR_LOGNORMAL = 2,   /* mean repair_mean_hours, sd repair_cv x that */
+    TMC_REPAIR_WEIBULL = 3      /* mean repair_mean_hours, shape repair_shape */
+} tmc_repair_kind;
+
+/* Whose clock a failure renews (failures.renewal). */
+typedef enum {
+    TMC_RENEWAL_CARD = 0, /* the failed card's: the others keep their ages (default) */
+    TMC_RENEWAL_JOB = 1   /* the job's: every restart renews every card's clock */
+} tmc_renewal_kind;
+
+typedef struct {
+    int enabled;
+    double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
+    tmc_lifetime_kind distribution;
+    double shape;              /* Weibull shape k (default 1 = exponential) */
+    double lifetime_cv;        /* lognormal: sd / mean of a lifetime (default 1) */
+    long spares;               /* spare cards in the pool; -1 (default): unlimited */
+    double repair_mean_hours;  /* mean repair time of a failed card, h */
+    tmc_repair_kind repair_distribution;
+    double repair_cv;          /* lognormal repairs: sd / mean, (0, 20] (default 1) */
+    double repair_shape;       /* Weibull repairs: shape, (0.05, 20] (default 1) */
+    double repair_auto_share;  /* a, [0, 1]: the share of repairs the automatic stage
+                                  (reboot, reset) ends; 0 (default): no such stage */
+    double repair_auto_hours;  /* A, [0, 1e6] h (default 0.5): the automatic stage's
+                                  time, which every repair spends when a > 0; the
+                                  rest then take the manual stage (the law above):
+                                  mean repair A + (1 - a) M (docs/model.md 3.17) */
+    double repair_fail_share;  /* f, [0, 0.99] (default 0): a repair silently fails with
+                                  this probability; the card fails at once on first
+                                  use and goes back to repair
+                                  (docs/simulation-semantics.md 5) */
+    long standbys;             /* warm standby cards, [0, 1e6] (default 0): taken before
+                                  the pool of spares at standby_swap_s each, never
+                                  refilled (docs/model.md 3.20) */
+    double standby_swap_s;     /* s, [0, 1e7] (default 0): swapping a warm standby in */
+    double standby_refill_hours; /* h, [0, 1e6]; 0 (default): a standby taken is never
+                                  replaced (the pool depletes); else a warm one from
+                                  outside the job takes its place this long after */
+    double spare_provision_s;  /* s, [0, 1e7] (default 0): host selection and provisioning
+                                  of a cold spare (from the pool, or back from repair) */
+    tmc_renewal_kind renewal;  /* card (default) or job (docs/simulation-semantics.md 4) */
+    double mtbf_events;        /* 0 (default): the MTBF is known; n: it was estimated from
+                                  n failures, and each replica draws its own failure rate
+                                  from the Gamma(n) posterior (docs/model.md 3.11) */
+    double repair_events;      /* 0 (default): the repair mean is known; n >= 3: it was
+                                  estimated from n exponential repairs, and each replica
+                                  draws its own from the inverse-gamma posterior
+                                  (docs/model.md 3.11) */
+    double per_node_mtbf_days; /* a node's own failures (host, NIC, power), days; a
+                                  node failure takes its cards_per_node cards (and as
+                                  many spares); 0 (default): none (docs/model.md 3.13) */
+    long cards_per_node;       /* cards g of a node; the job holds ceil(N / g) nodes;
+                                  required with per_node_mtbf_days or a cause of scope
+                                  "node", else 0 */
+    double bad_node_share;     /* b, [0, 1]: each of the job's ceil(N / g) nodes is a bad
+                                  node (a repeat offender, or a cohort of its own) with
+                                  this probability; 0 (default): none (issue 19) */
+    double bad_node_mtbf_days; /* a bad node's extra failures: rate 1 / this on top of
+                                  the rates above, days; required with bad_node_share */
+    long bad_node_retire_after; /* k: a bad node is retired after its k-th fault in the
+                                  run and replaced by a good one; 0 (default): never
+                                  (docs/simulation-semantics.md 5, docs/model.md 3.19) */
+    double per_job_mtbf_days;  /* failures of the job whatever its size (software,
+                                  infrastructure), days; need no spare; 0 (default): none */
+    long measured_cards;       /* the card count the rates were measured at; 0: not
+                                  stated (an assumption warning past 8x either way) */
+    int n_causes;              /* 0: one cause, no detection delay */
+    tmc_failure_cause causes[TMC_MAX_CAUSES];
+    int n_trace;               /* trace: failure times, days from the job's start, */
+    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
+} tmc_failures;
+
+typedef enum { TMC_SAVE_SYNC = 0, TMC_SAVE_ASYNC = 1 } tmc_save_mode;
+
+/* The law of a save's or a restore's duration around its mean
+ * (checkpoint.duration_law, docs/model.md 3.12): storage contention makes
+ * saves vary. Each save and each restore attempt draws its own. */
+typedef enum {
+    TMC_DURATION_LOGNORMAL = 0, /* mean m, sd cv m (default) */
+    TMC_DURATION_GAMMA = 1,     /* shape 1 / cv^2, scale m cv^2 */
+    TMC_DURATION_UNIFORM = 2    /* m (1 +- sqrt(3) cv): cv <= 1 / sqrt(3) */
+} tmc_duration_kind;
+
+typedef struct {
+    double interval_s;   /* requested interval in seconds, or 0 if given in steps */
+    long interval_steps; /* requested interval in steps, or 0 if given in seconds */
+    double save_s;       /* synchronous save time c, s (docs/model.md 3.2: 16.38) */
+    double restore_s;    /* restore time r, s (docs/model.md 3.2: 120) */
+    tmc_save_mode mode;  /* "sync" (default) or "async": save_s is then the
+                            blocking copy (docs/model.md 3.3: 0.5 s) */
+    double write_s;      /* async: background write of a snapshot, s (docs/model.md
+                            3.3: 16 s for 112 GB at 7 GB/s) */
+    tmc_duration_kind duration_law; /* of save and restore times (default lognormal) */
+    double save_cv;      /* sd / mean of a save (the async copy), [0, 2]; 0: fixed */
+    double restore_cv;   /* sd / mean of a restore attempt, [0, 2]; 0: fixed */
+    double save_timeout_s; /* a save still running after this fails the job (a
+                              collective's timeout, e.g. 1,800 s); 0: none */
+} tmc_checkpoint;
+
+typedef struct {
+    int enabled;
+    double mean_interval_days; /* mean time between common outages, days */
+    double downtime_s;         /* mean time the job is down before its restore, s, default 0 */
+    double downtime_cv;        /* 0 (default): always downtime_s; else lognormal with
+                                  this coefficient of variation (issue 4) */
+    double notice_s;           /* warning before each outage (preemption notice), s,
+                                  default 0; at least the save time: the job saves
+                                  at once and loses no work
+                                  (docs/simulation-semantics.md 3) */
+    double mtbf_events;        /* 0 (default): the outage rate is known; n: it was
+                                  estimated from n outages, and each replica draws its
+                                  own from the Gamma(n) posterior (docs/model.md 3.11) */
+    int n_trace;               /* trace: outage times, days from the job's start, */
+    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
+} tmc_outages;
+
+typedef struct {
+    int enabled;
+    double mean_interval_days; /* mean time between loss spikes, days (docs/model.md 3.4: 7) */
+    long rollback_snapshots;   /* a spike rolls back this many committed snapshots
+                                  (noticed late), [1, TMC_MAX_ROLLBACK]; default 1 */
+    int n_trace;               /* trace: spike times, days from the job's start, */
+    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
+} tmc_loss_spikes;
+
+/* A scheduler's wall-clock limit per allocation (SLURM's --time), then a
+ * requeue (docs/simulation-semantics.md 4). */
+typedef enum { TMC_LIMIT_SAVE = 0, TMC_LIMIT_LOSE = 1 } tmc_limit_action;
+typedef enum { TMC_RESTART_SAME = 0, TMC_RESTART_NEW = 1 } tmc_limit_restarts;
+typedef struct {
+    int enabled;
+    double wall_hours; /* an allocation's wall-clock limit, hours (e.g. 100) */
+    double requeue_s;  /* waiting in the queue for the next allocation, s, default 0 */
+    int at_limit;      /* tmc_limit_action: "save" (default): an emergency save just
+                          before the limit; "lose": the work since the last commit
+                          is lost */
+    int restarts;      /* tmc_limit_restarts: "same_allocation" (default): failures,
+                          outages and spikes restart inside the allocation, its
+                          limit still counting; "new_allocation": every restart
+                          starts a new allocation (its limit counts from the restore) */
+} tmc_time_limit;
+
+/* Elastic replica groups (issue 14 item 6; torchft): the N cards form
+ * `groups` data-parallel replica groups of N / groups cards. A card failure
+ * takes down its group only; the others keep training on a smaller batch
+ * (a step with g of G groups up advances the run by g / G of a step); the
+ * group rejoins after its spare wait and heal_s (copying the weights from a
+ * live peer). Fewer than min_groups groups up: a global restart from the
+ * last commit (docs/simulation-semantics.md 9, docs/model.md 3.14). */
+typedef struct {
+    int enabled;
+    long groups;     /* G >= 2, divides job.cards */
+    long min_groups; /* [1, G], default 1: fewer groups up is a global restart */
+    double heal_s;   /* a rejoining group copies the weights for this long, s, >= 0 */
+} tmc_elastic;
+
+#define TMC_MAX_ROLLBACK 16
+
+/* Periodic pauses (issue 4): every `every_steps` steps, one card or all
+ * cards stop for duration_s (e.g. a host daemon, garbage collection). */
+typedef enum { TMC_PAUSE_ALL = 0, TMC_PAUSE_ONE = 1 } tmc_pause_cards;
+
+typedef struct {
+    int enabled;
+    long every_steps;      /* the pause falls on steps k, 2k, 3k, ... of the run */
+    double duration_s;     /* pause length, s */
+    tmc_pause_cards cards; /* "all" (the step is longer by duration_s) or "one" */
+} tmc_pauses;
+
+/* Persistently slow cards (issue 4; MegaScale: about 0.5 % of machines
+ * markedly slow): each card is slow with probability `fraction`, its
+ * compute time `factor` times a normal card's, for the whole run unless
+ * detected after detect_after_steps steps and evicted at the next commit. */
+typedef struct {
+    int enabled;
+    double fraction;          /* [0, 1] */
+    double factor;            /* [1, 100] */
+    long detect_after_steps;  /* 0: never detected */
+    double eviction_restore_s; /* restore after an eviction, s; < 0: restore_s */
+} tmc_slow_cards;
+
+typedef struct {
+    double days;         /* deadline from the start of the job, days (docs/model.md 1: 30) */
+    double reserve_days; /* reserved for start-up, evaluation, pauses, days (docs/model.md 1: 5) */
+    long max_restarts;   /* a run restarted more often (card failures, outages and loss
+                            spikes; torchrun's --max-restarts) fails: a miss whatever
+                            its T; -1 (default): no limit (issue 14) */
+} tmc_deadline;
+
+/* Where a run stands now (issue 18): a forecast starts every replica from
+ * this state instead of from step 0 (docs/simulation-semantics.md 10,
+ * docs/model.md 3.15). The observed failures update the failure rate when
+ * failures.mtbf_events gives the prior's strength (Gamma-Poisson). */
+typedef struct {
+    int enabled;
+    double elapsed_days;    /* wall time since the run started, days */
+    long steps_done;        /* steps completed so far (the current step) */
+    long committed_step;    /* the last step of the newest committed checkpoint */
+    long failures;          /* failures that interrupted the run so far */
+    long outages;           /* outages that interrupted it so far (reported) */
+    double exposure_days;   /* the time over which `failures` were watched, days;
+                               < 0 (default): elapsed_days */
+    long cards;             /* cards the run has held so far (the exposure's); 0
+                               (default): job.cards, which a what-if may change */
+    long cards_in_repair;   /* cards of the spare pool in repair now (failures.spares) */
+    long standbys_used;     /* standbys not warm now (failures.standbys): taken, and
+                               with a refill not yet replaced */
+    double step_s;          /* mean step time observed so far, s; 0: the planned one */
+} tmc_progress;
+
+/* A calendar window (issue 19 item 6): every replica runs from t = 0 and is
+ * cut at `days`; the report is the goodput over that window, the steps
+ * committed by its end times the plan's step time over its length
+ * (docs/simulation-semantics.md 11). 0 or absent: off. */
+typedef struct {
+    int enabled;
+    double days;            /* W, days, [0, 1e5]; 0: off */
+} tmc_window;
+
+/* How the engine draws a segment's compute time (engine.h). */
+typedef enum {
+    TMC_MODE_AUTO = 0,      /* exact when replicas x steps <= TMC_EXACT_BUDGET */
+    TMC_MODE_EXACT = 1,     /* every step drawn */
+    TMC_MODE_AGGREGATED = 2 /* one draw per segment from the sum's distribution */
+} tmc_mode;
+
+typedef struct {
+    long replicas; /* independent full runs, [1, 1e9] */
+    uint64_t seed; /* run seed, [0, 2^53 - 1] */
+    tmc_mode mode; /* "auto" (default), "exact" or "aggregated" */
+    double horizon_days; /* a replica still running at this wall time is censored;
+                            0 (default) = 1000 x the uninterrupted wall time, at
+                            least twice the deadline's budget; else it must exceed
+                            deadline.days - deadline.reserve_days */
+} tmc_monte_carlo;
+
+/* A model and its training recipe (docs/model.md 1). The per-state defaults are
+ * mixed-precision Adam: BF16 weights 2 + BF16 grads 2 + FP32 master 4 +
+ * Adam m 4 + Adam v 4 = 16 bytes per parameter. */
+typedef struct {
+    int enabled;
+    long parameters;                /* trainable parameters P (Qwen3-8B: 8,190,735,360) */
+    double flop_per_sequence;       /* training FLOP (fwd + bwd) per sequence (4.31e14) */
+    long sequence_tokens;           /* tokens per sequence (8,192) */
+    double weights_bytes_per_param; /* matmul weight copy (BF16 2; FP8 block-scaled 1.0002) */
+    double grads_bytes_per_param;   /* gradients (BF16 2, FP32 4) */
+    double master_bytes_per_param;  /* FP32 master weights (4) */
+    double adam_m_bytes_per_param;  /* Adam first moment (4) */
+    double adam_v_bytes_per_param;  /* Adam second moment (4) */
+} tmc_model;
+
+/* Memory per card (docs/model.md 1). */
+typedef struct {
+    int enabled;
+    double usable_gib;      /* usable memory per card, GiB (RTX 4090: 22) */
+    long zero_stage;        /* 0 none sharded, 1 optimizer, 2 + gradients, 3 + weights */
+    double activations_gib; /* activations (and buffers not listed apart), GiB (10) */
+    double buffer_gib;      /* one temporary buffer, e.g. a gathered module, GiB */
+    long buffer_count;      /* how many such buffers a step uses, default 1 */
+    int buffers_reused;     /* 0 "together": all live at once; 1 "reused": one space */
+} tmc_memory;
+
+typedef struct {
+    int enabled;
+    double link_gb_per_s; /* each card's link for ZeRO traffic, GB/s (PCIe 4.0 x16: 32) */
+} tmc_interconnect;
+
+typedef struct {
+    int enabled;
+    double write_gb_per_s; /* sustained checkpoint write bandwidth, GB/s (docs/model.md 3.2: 7) */
+} tmc_storage;
+
+/* CPU-bound input preparation (docs/model.md 4). */
+typedef struct {
+    int enabled;
+    long processes;                 /* preparation processes (4) */
+    double process_sequences_per_s; /* sequences each prepares per second (2) */
+    long paused_processes;          /* processes a pause stops, <= processes (1) */
+    double pause_s;                 /* length of the pause, s (60) */
+} tmc_input_pipeline;
+
+typedef struct {
+    int enabled;
+    long sequences;      /* global batch, sequences per step (384) */
+    double train_tokens; /* effective tokens to train on (1e11) */
+} tmc_batch;
+
+/* Critical batch size (docs/model.md 1; McCandlish et al. 2018). */
+typedef struct {
+    int enabled;
+    double noise_scale_tokens; /* gradient noise scale B_noise, tokens (2e6) */
+    long scale_to_cards;       /* card count for weak and strong scaling (1,536) */
+} tmc_critical_batch;
+
+/* A dense model sized by F = 6ND (docs/model.md 1, scale-up). */
+typedef struct {
+    int enabled;
+    double parameters;    /* N (1e12) */
+    double tokens;        /* D (2e13) */
+    long cards;           /* (16,384) */
+    double efficiency;    /* MFU (0.40) */
+    double deadline_days; /* days (90) */
+} tmc_scale_up;
+
+/* Prices (issue 20): what a run's card-hours cost. Card-hours themselves
+ * are reported for every run (cost.h); this section adds the money. */
+typedef enum { TMC_RESERVE_EXCLUDED = 0, TMC_RESERVE_HELD = 1 } tmc_reserve_billing;
+typedef struct {
+    int enabled;
+    double card_hour_price;          /* price of one card held for an hour (any currency) */
+    double energy_kwh_per_card_hour; /* energy one card draws in an hour, kWh (default 0) */
+    double energy_price_per_kwh;     /* price of a kWh, same currency (default 0) */
+    double fixed;                    /* preparation and other fixed cost (default 0) */
+    tmc_reserve_billing reserve;     /* "excluded" (default): the deadline's reserve is
+                                        not billed; "held": the cards are held through it */
+} tmc_cost;
+
+#define TMC_KEY_LEN 128   /* a dotted key ("failures.causes[0].share"), NUL included */
+#define TMC_PATH_MAX 4096 /* a longer path is refused, never truncated */
+#define TMC_MAX_INPUTS 12 /* the experiment, section files, traces */
+#define TMC_OVERRIDES_BYTES 16384 /* all overrides of one experiment, NULs included */
+
+/* Named so that trainmc.h can declare it opaque. */
+typedef struct tmc_experiment {
+    char name[128];
+    char source[256];
+    char path[TMC_PATH_MAX]; /* the experiment file it was read from */
+    int n_inputs;            /* every file read: no output may name one of them */
+    char inputs[TMC_MAX_INPUTS][TMC_PATH_MAX];
+    int n_overrides;         /* the overrides applied, in order, each ended by */
+    char overrides[TMC_OVERRIDES_BYTES]; /* a NUL: what a result records */
+    tmc_job job;
+    tmc_jitter jitter;
+    tmc_failures failures;
+    tmc_checkpoint checkpoint;
+    tmc_outages outages;
+    tmc_loss_spikes loss_spikes;
+    tmc_time_limit time_limit;
+    tmc_elastic elastic;
+    tmc_pauses pauses;
+    tmc_slow_cards slow_cards;
+    tmc_deadline deadline;
+    tmc_progress progress;
+    tmc_window window;
+    tmc_monte_carlo monte_carlo;
+    tmc_model model;
+    tmc_memory memory;
+    tmc_interconnect interconnect;
+    tmc_storage storage;
+    tmc_input_pipeline input_pipeline;
+    tmc_batch batch;
+    tmc_critical_batch critical_batch;
+    tmc_scale_up scale_up;
+    tmc_cost cost;
+} tmc_experiment;
+
+/* 1 when x asks for a calendar window (window.days > 0). */
+static inline int tmc_window_on(const tmc_experiment *x)
+{
+    return x->window.enabled && x->window.days > 0;
+}
+
+#endif
