@@ -49,8 +49,8 @@ static const field jitter_fields[] = {
      .off = offsetof(tmc_jitter, kind)},
     /* normal: at most 0.2, checked in check_jitter */
     {.key = "cv", .type = T_NUM, .lo = 0, .hi = 2, .required = 1, .unit = "",
-     .help = "sigma / mu of a card's compute time; 0: no jitter (the laws' own limits: "
-             "config_checks.c)",
+     .help = "sigma / mu of a card's compute time; 0: no jitter (each law's own limits: "
+             "experiment-keys.md)",
      .off = offsetof(tmc_jitter, cv)},
     {.key = "correlation", .type = T_NUM, .lo = 0, .hi = 1, .unit = "",
      .help = "share rho of the variance common to all cards of a step; normal only",
