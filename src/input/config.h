@@ -48,6 +48,10 @@ typedef enum {
  * sweep) knows whether its values must be integers. */
 tmc_key_kind tmc_config_classify_key(const char *key);
 
+/* The bounds of the numeric dotted key `key` ("monte_carlo.replicas"):
+ * [lo, hi], or (lo, hi] with *lo_open; 0, or -1 if key is not numeric. */
+int tmc_config_key_bounds(const char *key, double *lo, double *hi, int *lo_open);
+
 /* The word an experiment gives choice number `value` of the dotted key
  * `key` ("checkpoint.duration_law", TMC_DURATION_GAMMA: "gamma"), so that a
  * report names a choice as the key's row spells it; NULL if the key has no

@@ -141,9 +141,9 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
     if (!trace && f->per_card_mtbf_days == 0 &&
         (!scoped || f->distribution != TMC_LIFETIME_EXPONENTIAL))
         return tmc_error_set(err, "%s: failures.per_card_mtbf_days: missing required key "
-                                  "(%s%s)", label,
-                             tmc_cfg_range_of("failures", "per_card_mtbf_days").s, scoped ? "; a weibull or lognormal law is the per-card part's"
-                                    : "");
+                                  "(%s%s)",
+                             label, tmc_cfg_range_of("failures", "per_card_mtbf_days").s,
+                             scoped ? "; a weibull or lognormal law is the per-card part's" : "");
     if (trace && f->n_trace == 0)
         return tmc_error_set(err, "%s: failures.trace: missing required key (a CSV file of "
                                   "failure times, for distribution trace)", label);
@@ -224,7 +224,8 @@ static int check_jitter(const tmc_jitter *j, const char *label, tmc_error *err)
     if (j->kind != TMC_JITTER_NORMAL && j->rho > 0)
         return tmc_error_set(err, "%s: jitter.correlation: %.10g is given for a %s; a "
                                   "common per-step part is defined for the normal only",
-                             label, j->rho, tmc_config_choice_name("jitter.distribution", (int)j->kind));
+                             label, j->rho,
+                             tmc_config_choice_name("jitter.distribution", (int)j->kind));
     return 0;
 }
 
@@ -255,7 +256,8 @@ static int check_computable(const tmc_jitter *j, long cards, const char *label, 
     if (!accurate || moments || !isfinite(mean + sd + skew))
         return tmc_error_set(err, "%s: jitter.cv: %.10g is too small for a %s law on %ld cards: "
                                   "%s; at so small a spread use the normal law",
-                             label, j->cv, tmc_config_choice_name("jitter.distribution", (int)j->kind), cards,
+                             label, j->cv,
+                             tmc_config_choice_name("jitter.distribution", (int)j->kind), cards,
                              accurate ? "the moments of its maximum do not converge"
                                       : "its quantiles cannot be computed accurately");
     return 0;

@@ -712,6 +712,19 @@ tmc_key_kind tmc_config_classify_key(const char *key)
          : f->type == T_INT || f->type == T_U64 ? TMC_KEY_INTEGER : TMC_KEY_OTHER;
 }
 
+/* config.h: a numeric key's bounds, for a command-line flag that overrides
+ * it (--replicas, --seed). */
+int tmc_config_key_bounds(const char *key, double *lo, double *hi, int *lo_open)
+{
+    const field *f = find_dotted(key);
+    if (!f || (f->type != T_NUM && f->type != T_INT && f->type != T_U64))
+        return -1;
+    *lo = f->lo;
+    *hi = f->hi;
+    *lo_open = f->lo_open;
+    return 0;
+}
+
 /* config.h: the word of a choice, as an experiment spells it. */
 const char *tmc_config_choice_name(const char *key, int value)
 {
