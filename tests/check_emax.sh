@@ -49,15 +49,15 @@ refuse() {
     status=1
   fi
 }
-refuse "trainmc: --cards: '' is not an integer in [1, 10000000]" --cards 8,,48
-refuse "trainmc: --cards: '0' is not an integer in [1, 10000000]" --cards 0
-refuse "trainmc: --cards: 'x' is not an integer in [1, 10000000]" --cards 8,x
+refuse "trainmc: --cards: '' is not an integer in [1, 1e7]" --cards 8,,48
+refuse "trainmc: --cards: '0' is not an integer in [1, 1e7]" --cards 0
+refuse "trainmc: --cards: 'x' is not an integer in [1, 1e7]" --cards 8,x
 refuse "trainmc: --replicas: '1' is not an integer in [2, 1e9]" --replicas 1
 refuse "trainmc: --seed: '-1' is not an integer in [0, 2^53-1]" --seed -1
 refuse "trainmc: --threads: '0' is not an integer in [1, 1024]" --threads 0
-refuse "trainmc: --mu: '0' is not a number in (0, 10000000]" --mu 0 --cv 0.05
+refuse "trainmc: --mu: '0' is not a number in (0, 1e7]" --mu 0 --cv 0.05
 refuse "trainmc: --cv: '1.5' is not a number in [0, 1]" --mu 52.2 --cv 1.5
-refuse "trainmc: --sigma: 'nan' is not a number in [0, 10000000]" --mu 52.2 --sigma nan
+refuse "trainmc: --sigma: 'nan' is not a number in [0, 1e7]" --mu 52.2 --sigma nan
 refuse "trainmc: --mu needs --sigma SECONDS or --cv CV" --mu 52.2
 refuse "trainmc: --sigma, --cv and --fixed-s need --mu" --cv 0.05
 refuse "trainmc: give --sigma or --cv, not both" --mu 52.2 --sigma 2.61 --cv 0.05

@@ -9,7 +9,7 @@
  *
  * Conventions.
  * - Units are in the names: _s seconds, _days days of 86,400 s. The
- *   experiment's keys and their units: docs/experiment-keys.md; the model
+ *   experiment's keys and their units: docs/reference/keys.md; the model
  *   behind every figure: docs/model.md and docs/simulation-semantics.md.
  * - Errors: every fallible call takes a tmc_status * (may be NULL) and fills
  *   it with a code and a message naming the file, the JSON path or the

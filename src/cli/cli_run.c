@@ -24,7 +24,7 @@ static const tmc_cli_command command = {
     "and the plug-in ones (the same replicas, every rate as given) are printed\n"
     "beside them (JSON: plug_in).\n"
     "\n"
-    "every experiment key (type, range, default, meaning): docs/experiment-keys.md\n"};
+    "every experiment key (unit, range, default, meaning): docs/reference/keys.md\n"};
 
 /* The library's run options for the command's flags. */
 static void run_options(const tmc_cli_options *o, int show, tmc_run_options *ro)

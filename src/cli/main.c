@@ -119,6 +119,10 @@ int main(int argc, char **argv)
         return finish(tmc_cli_print_man(commands, N_COMMANDS, SUMMARY));
     if (!strcmp(cmd, "help-bash-completion"))
         return finish(tmc_cli_print_bash_completion(commands, N_COMMANDS));
+    /* for docs/reference/keys.md (the test keys-reference compares them):
+     * made from the experiment's validation table (config.h) */
+    if (!strcmp(cmd, "help-keys"))
+        return finish(tmc_config_print_reference(stdout) ? 1 : 0);
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(cmd, commands[i].name))
             return run_command(commands[i].fn, argc, argv);

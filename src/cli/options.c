@@ -22,7 +22,9 @@ typedef struct option_row option_row;
 typedef int (*option_parser)(const option_row *r, const char *arg, tmc_cli_options *o);
 
 /* An option's line in --help, for the commands (TMC_CLI_* bits) that print
- * it: most say the same everywhere, a few differ by command. */
+ * it: most say the same everywhere, a few differ by command. The text names
+ * its bounds and words only by placeholder ({range}, {key range},
+ * {choices}: see placeholder), so that a row states them once. */
 typedef struct {
     unsigned commands;
     const char *text;
@@ -37,7 +39,7 @@ struct option_row {
     size_t offset;     /* of its value in tmc_cli_options */
     double lo, hi;     /* bounds of its value, or of each --cards item */
     int lo_open;       /* a number: lo itself excluded */
-    const char *range; /* an integer: the bounds as its message prints them */
+    const char *choices; /* parse_choice: its words, ", "-separated */
     const char *key;   /* the experiment key it overrides in commands that read one */
     size_t set_offset; /* ... through this buffer */
 };
@@ -46,6 +48,41 @@ struct option_row {
 #define HELP_COLUMN 24
 #define HELP_WIDTH 80
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1, as monte_carlo.seed */
+
+/* ---------- bounds ---------- */
+
+typedef struct {
+    char s[64];
+} bounds_text;
+
+/* A bound as a user would type it: 2^53-1 (the largest seed), a round
+ * power of ten from 1e5 on as 1e7, else to 10 digits. */
+static void bound(char *buf, size_t n, double x)
+{
+    int e = x >= 1e5 ? (int)floor(log10(x) + 1e-9) : 0;
+    if (x == MAX_SEED)
+        snprintf(buf, n, "2^53-1");
+    else if (e && x == pow(10, e))
+        snprintf(buf, n, "1e%d", e);
+    else
+        snprintf(buf, n, "%.10g", x);
+}
+
+/* "[lo, hi]", or "(lo, hi]" when lo is excluded. */
+static bounds_text bounds(double lo, double hi, int lo_open)
+{
+    char a[24], b[24];
+    bounds_text t;
+    bound(a, sizeof a, lo);
+    bound(b, sizeof b, hi);
+    snprintf(t.s, sizeof t.s, "%c%s, %s]", lo_open ? '(' : '[', a, b);
+    return t;
+}
+
+static bounds_text row_bounds(const option_row *r)
+{
+    return bounds(r->lo, r->hi, r->lo_open);
+}
 
 /* ---------- parsers ---------- */
 
@@ -71,7 +108,7 @@ static int parse_integer(const option_row *r, const char *arg, tmc_cli_options *
 {
     if (tmc_cli_parse_long(arg, (long)r->lo, (long)r->hi, field(r, o)))
         return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not an integer in %s",
-                                   r->name, arg, r->range);
+                                   r->name, arg, row_bounds(r).s);
     return 0;
 }
 
@@ -82,9 +119,8 @@ static int parse_number(const option_row *r, const char *arg, tmc_cli_options *o
     double v = strtod(arg, &end);
     int below = r->lo_open ? v <= r->lo : v < r->lo;
     if (end == arg || *end || !isfinite(v) || below || v > r->hi)
-        return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not a number in "
-                                   "%c%.10g, %.10g]", r->name, arg, r->lo_open ? '(' : '[',
-                                   r->lo, r->hi);
+        return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not a number in %s",
+                                   r->name, arg, row_bounds(r).s);
     *(double *)field(r, o) = v;
     return 0;
 }
@@ -138,7 +174,7 @@ static int parse_cards(const option_row *r, const char *list, tmc_cli_options *o
         if (len >= sizeof item ||
             tmc_cli_parse_long(item, (long)r->lo, (long)r->hi, &o->cards[o->n_cards++]))
             return tmc_cli_usage_error(cmd, "--%s: '%.*s' is not an integer in %s", r->name,
-                                       (int)len, p, r->range);
+                                       (int)len, p, row_bounds(r).s);
         if (p[len] == '\0')
             return 0;
     }
@@ -163,11 +199,11 @@ static int parse_precision(const option_row *r, const char *arg, tmc_cli_options
     return 0;
 }
 
-/* One of the words listed in the row's range ("json, csv"). */
+/* One of the row's words ("json, csv"). */
 static int parse_choice(const option_row *r, const char *arg, tmc_cli_options *o)
 {
     size_t len = strlen(arg);
-    for (const char *p = r->range; *p; p += strspn(p, ", ")) {
+    for (const char *p = r->choices; *p; p += strspn(p, ", ")) {
         size_t n = strcspn(p, ",");
         if (len && n == len && !strncmp(p, arg, n)) {
             *(const char **)field(r, o) = arg;
@@ -176,7 +212,7 @@ static int parse_choice(const option_row *r, const char *arg, tmc_cli_options *o
         p += n;
     }
     return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not one of: %s", r->name, arg,
-                               r->range);
+                               r->choices);
 }
 
 /* fit --exclude-cause, repeatable: a non-empty cause. */
@@ -250,60 +286,57 @@ static const option_row table[] = {
     {.name = "async-copy-s", .arg = "S", .parse = parse_number, .offset = OFF(async_copy_s),
      .lo = 0, .hi = 1e7,
      .help = {{CHEAPEST, "for async plans of a sync experiment: the seconds an async save "
-                         "blocks training (its copy), [0, 1e7]; the write takes "
+                         "blocks training (its copy), {range}; the write takes "
                          "checkpoint.save_s"}}},
     {.name = "cards", .letter = 'c', .arg = "LIST", .parse = parse_cards,
-     .lo = 1, .hi = 10000000, .range = "[1, 10000000]",
-     .help = {{EMAX, "card counts N, comma-separated, 1..1e7 (default 2,8,48,1024,16384: "
+     .lo = 1, .hi = 10000000,
+     .help = {{EMAX, "card counts N, comma-separated, each in {range} (default "
+                     "2,8,48,1024,16384: "
                      "docs/model.md 2's table)"}}},
     {.name = "replicas", .letter = 'n', .arg = "N", .parse = parse_key_or_integer,
-     .offset = OFF(replicas), .lo = 2, .hi = 1e9, .range = "[2, 1e9]",
+     .offset = OFF(replicas), .lo = 2, .hi = 1e9,
      .key = "monte_carlo.replicas", .set_offset = OFF(replicas_set),
-     .help = {{RUN | FORECAST, "replicas (overrides monte_carlo.replicas), 1..1e9"},
+     .help = {{RUN | FORECAST, "replicas (overrides monte_carlo.replicas), {key range}"},
               {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "replicas per setting (overrides "
-                                             "monte_carlo.replicas), "
-                               "2..1e9"},
-              {EMAX, "simulated maxima per N, 2..1e9 (default 1000000)"}}},
+                                                        "monte_carlo.replicas), {range}"},
+              {EMAX, "simulated maxima per N, {range} (default 1000000)"}}},
     {.name = "seed", .letter = 's', .arg = "S", .parse = parse_key_or_integer,
-     .offset = OFF(seed), .lo = 0, .hi = MAX_SEED, .range = "[0, 2^53-1]",
+     .offset = OFF(seed), .lo = 0, .hi = MAX_SEED,
      .key = "monte_carlo.seed", .set_offset = OFF(seed_set),
-     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST, "run seed (overrides "
-                                                              "monte_carlo.seed), "
-                                                   "0..2^53-1"},
-              {EMAX, "run seed, 0..2^53-1 (default 1)"}}},
+     .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST,
+               "run seed (overrides monte_carlo.seed), {key range}"},
+              {EMAX, "run seed, {range} (default 1)"}}},
     {.name = "threads", .letter = 't', .arg = "T", .parse = parse_integer,
-     .offset = OFF(threads), .lo = 1, .hi = 1024, .range = "[1, 1024]",
+     .offset = OFF(threads), .lo = 1, .hi = 1024,
      .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST,
-               "worker threads, 1..1024 "
-                                                                     "(default: "
-                                                          "all cores); the "
-                                   "numbers are identical whatever T is"}}},
+               "worker threads, {range} (default: all cores); the numbers are identical "
+               "whatever T is"}}},
     {.name = "mu", .arg = "SECONDS", .parse = parse_number, .offset = OFF(mu_s),
      .lo = 0, .hi = 1e7, .lo_open = 1,
-     .help = {{EMAX, "mean per-card compute time per step, (0, 1e7]; with --sigma or --cv, "
+     .help = {{EMAX, "mean per-card compute time per step, {range}; with --sigma or --cv, "
                      "adds the step time"}}},
     {.name = "sigma", .arg = "SECONDS", .parse = parse_number, .offset = OFF(sigma_s),
      .lo = 0, .hi = 1e7,
-     .help = {{EMAX, "sigma, the per-card sd of compute time, [0, 1e7] (or --cv)"}}},
+     .help = {{EMAX, "sigma, the per-card sd of compute time, {range} (or --cv)"}}},
     {.name = "cv", .arg = "CV", .parse = parse_number, .offset = OFF(cv), .lo = 0, .hi = 1,
-     .help = {{EMAX, "sigma as a fraction of mu, [0, 1] (or --sigma)"}}},
+     .help = {{EMAX, "sigma as a fraction of mu, {range} (or --sigma)"}}},
     {.name = "fixed-s", .arg = "SECONDS", .parse = parse_number, .offset = OFF(fixed_s),
      .lo = 0, .hi = 86400,
-     .help = {{EMAX, "per-step time outside compute (communication, input), [0, 86400] "
+     .help = {{EMAX, "per-step time outside compute (communication, input), {range} "
                      "(default 0)"}}},
     {.name = "nodes", .arg = "N", .parse = parse_integer, .offset = OFF(nodes),
-     .lo = 1, .hi = 1e8, .range = "[1, 1e8]",
+     .lo = 1, .hi = 1e8,
      .help = {{FIT, "nodes watched, failed or not (required for a fault log: nodes that "
                     "never failed are not in the log)"}}},
     {.name = "cards-per-node", .arg = "N", .parse = parse_integer, .offset = OFF(cards_per_node),
-     .lo = 1, .hi = 1e6, .range = "[1, 1e6]",
+     .lo = 1, .hi = 1e6,
      .help = {{FIT, "cards (GPUs) per node (required for a fault log)"}}},
     {.name = "span-days", .arg = "D", .parse = parse_number, .offset = OFF(span_days),
      .lo = 0, .hi = 1e7, .lo_open = 1,
      .help = {{FIT, "days watched from time 0 (default: the last event)"}}},
     {.name = "format", .arg = "F", .parse = parse_choice, .offset = OFF(format),
-     .range = "json, csv",
-     .help = {{FIT, "json or csv (default: csv for a .csv name, else json)"}}},
+     .choices = "json, csv",
+     .help = {{FIT, "one of {choices} (default: csv for a .csv name, else json)"}}},
     {.name = "node", .arg = "COL", .parse = parse_text, .offset = OFF(node_col),
      .help = {{FIT, "CSV: the node column (default node)"}}},
     {.name = "start", .arg = "COL", .parse = parse_text, .offset = OFF(start_col),
@@ -314,8 +347,8 @@ static const option_row table[] = {
     {.name = "cause", .arg = "COL", .parse = parse_text, .offset = OFF(cause_col),
      .help = {{FIT, "CSV: the cause column (default: cause, if present)"}}},
     {.name = "time-unit", .arg = "U", .parse = parse_choice, .offset = OFF(time_unit),
-     .range = "days, hours",
-     .help = {{FIT, "CSV: days or hours (default days)"}}},
+     .choices = "days, hours",
+     .help = {{FIT, "CSV: the times' unit, one of {choices} (default days)"}}},
     {.name = "exclude-cause", .arg = "T", .parse = parse_exclude,
      .help = {{FIT, "leave out faults whose Class or Desc is T (case ignored); repeatable"}}},
     {.name = "window-days", .arg = "D", .parse = parse_number, .offset = OFF(window_days),
@@ -330,7 +363,7 @@ static const option_row table[] = {
                     "and one column per rank): fit the per-card jitter instead"}}},
     {.name = "confidence", .arg = "C", .parse = parse_number, .offset = OFF(confidence),
      .lo = 0.5, .hi = 0.9999,
-     .help = {{FIT, "of every interval and test, [0.5, 0.9999] (default 0.95)"}}},
+     .help = {{FIT, "of every interval and test, {range} (default 0.95)"}}},
     {.name = "json", .letter = 'j', .arg = "FILE", .parse = parse_text, .offset = OFF(json_path),
      .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST,
                "also write the results "
@@ -343,7 +376,7 @@ static const option_row table[] = {
      .help = {{FIT, "write a distribution file an experiment can name (atomically): of a "
                     "fault log its \"failures\", with --steps its \"jitter\""}}},
     {.name = "law", .arg = "L", .parse = parse_choice, .offset = OFF(law),
-     .range = "exponential, weibull",
+     .choices = "exponential, weibull",
      .help = {{FIT, "the lifetime law --write uses: exponential (the Poisson rate; default) "
                     "or weibull (the fitted shape)"}}},
     {.name = "csv", .arg = "FILE", .parse = parse_text, .offset = OFF(csv_path),
@@ -393,8 +426,8 @@ static const option_row table[] = {
               {SWEEP, "also estimate each setting's P(miss) by importance sampling (as "
                       "`trainmc run`; not with --target)"}}},
     {.name = "importance-pilot", .arg = "N", .parse = parse_integer, .offset = OFF(pilot),
-     .lo = 100, .hi = 100000000, .range = "[100, 100000000]",
-     .help = {{RUN | SWEEP, "replicas per cross-entropy level, 100..1e8 (default 1000)"}}},
+     .lo = 100, .hi = 100000000,
+     .help = {{RUN | SWEEP, "replicas per cross-entropy level, {range} (default 1000)"}}},
     {.name = "precision", .arg = "TARGET", .parse = parse_precision,
      .help = {{RUN, "add replicas in batches of 1000 until the 95 % interval is this narrow, "
                     "within --replicas: e.g. deadline.probability:abs=0.001, "
@@ -419,6 +452,42 @@ static const char *row_help(const option_row *r, unsigned command)
 
 /* ---------- help ---------- */
 
+/* The words a help text's placeholder stands for: "{range}" the row's
+ * bounds, "{key range}" those of the experiment key it overrides (its
+ * validation table's row), "{choices}" the row's words; NULL: none here. */
+static const char *placeholder(const option_row *r, const char *p, size_t *len,
+                               bounds_text *t)
+{
+    double lo, hi;
+    int lo_open;
+    if (!strncmp(p, "{range}", *len = 7))
+        return (*t = row_bounds(r)).s;
+    if (!strncmp(p, "{choices}", *len = 9))
+        return r->choices;
+    if (!strncmp(p, "{key range}", *len = 11) && r->key &&
+        !tmc_config_key_bounds(r->key, &lo, &hi, &lo_open))
+        return (*t = bounds(lo, hi, lo_open)).s;
+    return NULL;
+}
+
+/* text with its placeholders filled in, into buf[n]. */
+static const char *expand(const option_row *r, const char *text, char *buf, size_t n)
+{
+    size_t used = 0, len;
+    bounds_text t;
+    for (const char *p = text; *p && used + 1 < n;) {
+        const char *words = *p == '{' ? placeholder(r, p, &len, &t) : NULL;
+        if (words) {
+            used += (size_t)snprintf(buf + used, n - used, "%s", words);
+            p += len;
+        } else {
+            buf[used++] = *p++;
+        }
+    }
+    buf[used < n ? used : n - 1] = '\0';
+    return buf;
+}
+
 /* text from HELP_COLUMN, its words wrapped before HELP_WIDTH */
 static void print_wrapped(FILE *f, const char *text, int col)
 {
@@ -438,6 +507,8 @@ static void print_wrapped(FILE *f, const char *text, int col)
  * the text on the next line. */
 static void print_option(FILE *f, const option_row *r, const char *text)
 {
+    char help[512];
+    text = expand(r, text, help, sizeof help);
     int col = r->letter ? fprintf(f, "  -%c, ", r->letter) : fprintf(f, "%6s", "");
     col += fprintf(f, "--%s%s%s", r->name, r->arg ? " " : "", r->arg ? r->arg : "");
     if (col >= HELP_COLUMN)
@@ -559,6 +630,8 @@ static void man_description(FILE *f, const tmc_cli_command *cmd)
 /* Row r's entry: "-n, --replicas N", then text. */
 static void man_option(FILE *f, const option_row *r, const char *text)
 {
+    char help[512];
+    text = expand(r, text, help, sizeof help);
     fputs(".TP\n", f);
     if (r->letter)
         fprintf(f, "\\fB\\-%c\\fR, ", r->letter);

@@ -5,9 +5,10 @@
  * (TMC_DAY_S, units.h), _hours = hours, _flops = FLOP/s, flop_ = FLOP,
  * _gib = GiB (2^30 bytes), _gb_per_s = GB/s (1e9 bytes per second),
  * _bytes_per_param = bytes per parameter, _tokens = tokens. A key's bounds,
- * default and help are its row in src/input/config_fields.c, and the keys
- * reference (docs/experiment-keys.md) is written from those rows; the
- * comments here say what a field means to the code that reads it.
+ * default, unit and help are its row in src/input/config_fields.c, and
+ * docs/reference/keys.md, the generated keys reference (`trainmc
+ * help-keys`), is printed from those rows; the comments here say what a
+ * field means to the code that reads it, never its bounds or default.
  * Defaults come from the reference design (docs/model.md sections 1 and 3).
  *
  * Loading, overrides and validation: src/input/config.h. */
@@ -29,18 +30,18 @@ typedef enum {
  * cards equal, so the step costs mu, not mu + c_N sigma (issue 4). */
 typedef struct {
     tmc_jitter_kind kind;
-    double cv;  /* coefficient of variation sigma / mu: normal [0, 0.2], else [0, 2] */
-    double rho; /* correlation between cards within a step, [0, 1]; normal only */
+    double cv;  /* coefficient of variation sigma / mu */
+    double rho; /* correlation between cards within a step; normal only */
 } tmc_jitter;
 
 typedef struct {
-    long steps;            /* optimizer steps S, [1, 1e9] (docs/model.md 1: 31,790) */
-    long cards;            /* data-parallel cards N (d), [1, 1e7] */
-    double flop_per_step;  /* training FLOP per step, > 0 (docs/model.md 1: 1.655e17) */
-    double peak_flops;     /* peak FLOP/s per card, > 0 (RTX 4090 BF16: 165.2e12) */
-    double efficiency;     /* model FLOP utilisation, (0, 1] (docs/model.md 1: 0.40) */
-    double exposed_comm_s; /* communication not hidden under compute, s/step, >= 0 */
-    double input_wait_s;   /* mean input wait per step, s, >= 0 */
+    long steps;            /* optimizer steps S (docs/model.md 1: 31,790) */
+    long cards;            /* data-parallel cards N (d) */
+    double flop_per_step;  /* training FLOP per step (docs/model.md 1: 1.655e17) */
+    double peak_flops;     /* peak FLOP/s per card (RTX 4090 BF16: 165.2e12) */
+    double efficiency;     /* model FLOP utilisation (docs/model.md 1: 0.40) */
+    double exposed_comm_s; /* communication not hidden under compute, s/step */
+    double input_wait_s;   /* mean input wait per step, s */
 } tmc_job;
 
 #define TMC_MAX_CAUSES 16
@@ -65,14 +66,14 @@ typedef enum {
  * and whether it takes the card or its node (docs/simulation-semantics.md 5). */
 typedef struct {
     char name[48];
-    double share;       /* (0, 1]; the shares of all causes add to 1 */
-    double detection_s; /* from the failure to its detection, s (default 0); the
+    double share;       /* the shares of all causes add to 1 */
+    double detection_s; /* from the failure to its detection, s; the
                            mean when the law is not fixed */
     double restore_s;   /* restore time, s; < 0: checkpoint.restore_s */
-    int takes_spare;    /* 1 (default): its cards go to repair and the job takes
+    int takes_spare;    /* 1: its cards go to repair and the job takes
                            spares; 0: restart only, no repair, no spare */
     tmc_detection_kind detection_law;
-    double detection_cv; /* lognormal: sd / mean of the delay, (0, 20] (default 1) */
+    double detection_cv; /* lognormal: sd / mean of the delay */
     tmc_cause_scope scope;
 } tmc_failure_cause;
 
@@ -103,56 +104,56 @@ typedef struct {
     int enabled;
     double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
     tmc_lifetime_kind distribution;
-    double shape;              /* Weibull shape k (default 1 = exponential) */
-    double lifetime_cv;        /* lognormal: sd / mean of a lifetime (default 1) */
-    long spares;               /* spare cards in the pool; -1 (default): unlimited */
+    double shape;              /* Weibull shape k (1 = exponential) */
+    double lifetime_cv;        /* lognormal: sd / mean of a lifetime */
+    long spares;               /* spare cards in the pool; -1: unlimited */
     double repair_mean_hours;  /* mean repair time of a failed card, h */
     tmc_repair_kind repair_distribution;
-    double repair_cv;          /* lognormal repairs: sd / mean, (0, 20] (default 1) */
-    double repair_shape;       /* Weibull repairs: shape, (0.05, 20] (default 1) */
-    double repair_auto_share;  /* a, [0, 1]: the share of repairs the automatic stage
-                                  (reboot, reset) ends; 0 (default): no such stage */
-    double repair_auto_hours;  /* A, [0, 1e6] h (default 0.5): the automatic stage's
+    double repair_cv;          /* lognormal repairs: sd / mean */
+    double repair_shape;       /* Weibull repairs: shape */
+    double repair_auto_share;  /* a: the share of repairs the automatic stage
+                                  (reboot, reset) ends; 0: no such stage */
+    double repair_auto_hours;  /* A, h: the automatic stage's
                                   time, which every repair spends when a > 0; the
                                   rest then take the manual stage (the law above):
                                   mean repair A + (1 - a) M (docs/model.md 3.17) */
-    double repair_fail_share;  /* f, [0, 0.99] (default 0): a repair silently fails with
+    double repair_fail_share;  /* f: a repair silently fails with
                                   this probability; the card fails at once on first
                                   use and goes back to repair
                                   (docs/simulation-semantics.md 5) */
-    long standbys;             /* warm standby cards, [0, 1e6] (default 0): taken before
+    long standbys;             /* warm standby cards: taken before
                                   the pool of spares at standby_swap_s each, never
                                   refilled (docs/model.md 3.20) */
-    double standby_swap_s;     /* s, [0, 1e7] (default 0): swapping a warm standby in */
-    double standby_refill_hours; /* h, [0, 1e6]; 0 (default): a standby taken is never
+    double standby_swap_s;     /* s: swapping a warm standby in */
+    double standby_refill_hours; /* h; 0: a standby taken is never
                                   replaced (the pool depletes); else a warm one from
                                   outside the job takes its place this long after */
-    double spare_provision_s;  /* s, [0, 1e7] (default 0): host selection and provisioning
+    double spare_provision_s;  /* s: host selection and provisioning
                                   of a cold spare (from the pool, or back from repair) */
-    tmc_renewal_kind renewal;  /* card (default) or job (docs/simulation-semantics.md 4) */
-    double mtbf_events;        /* 0 (default): the MTBF is known; n: it was estimated from
+    tmc_renewal_kind renewal;  /* card or job (docs/simulation-semantics.md 4) */
+    double mtbf_events;        /* 0: the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
                                   from the Gamma(n) posterior (docs/model.md 3.11) */
-    double repair_events;      /* 0 (default): the repair mean is known; n >= 3: it was
+    double repair_events;      /* 0: the repair mean is known; n: it was
                                   estimated from n exponential repairs, and each replica
                                   draws its own from the inverse-gamma posterior
                                   (docs/model.md 3.11) */
     double per_node_mtbf_days; /* a node's own failures (host, NIC, power), days; a
                                   node failure takes its cards_per_node cards (and as
-                                  many spares); 0 (default): none (docs/model.md 3.13) */
+                                  many spares); 0: none (docs/model.md 3.13) */
     long cards_per_node;       /* cards g of a node; the job holds ceil(N / g) nodes;
                                   required with per_node_mtbf_days or a cause of scope
                                   "node", else 0 */
-    double bad_node_share;     /* b, [0, 1]: each of the job's ceil(N / g) nodes is a bad
+    double bad_node_share;     /* b: each of the job's ceil(N / g) nodes is a bad
                                   node (a repeat offender, or a cohort of its own) with
-                                  this probability; 0 (default): none (issue 19) */
+                                  this probability; 0: none (issue 19) */
     double bad_node_mtbf_days; /* a bad node's extra failures: rate 1 / this on top of
                                   the rates above, days; required with bad_node_share */
     long bad_node_retire_after; /* k: a bad node is retired after its k-th fault in the
-                                  run and replaced by a good one; 0 (default): never
+                                  run and replaced by a good one; 0: never
                                   (docs/simulation-semantics.md 5, docs/model.md 3.19) */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
-                                  infrastructure), days; need no spare; 0 (default): none */
+                                  infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not
                                   stated (an assumption warning past 8x either way) */
     int n_causes;              /* 0: one cause, no detection delay */
@@ -177,13 +178,13 @@ typedef struct {
     long interval_steps; /* requested interval in steps, or 0 if given in seconds */
     double save_s;       /* synchronous save time c, s (docs/model.md 3.2: 16.38) */
     double restore_s;    /* restore time r, s (docs/model.md 3.2: 120) */
-    tmc_save_mode mode;  /* "sync" (default) or "async": save_s is then the
+    tmc_save_mode mode;  /* "sync" or "async": save_s is then the
                             blocking copy (docs/model.md 3.3: 0.5 s) */
     double write_s;      /* async: background write of a snapshot, s (docs/model.md
                             3.3: 16 s for 112 GB at 7 GB/s) */
-    tmc_duration_kind duration_law; /* of save and restore times (default lognormal) */
-    double save_cv;      /* sd / mean of a save (the async copy), [0, 2]; 0: fixed */
-    double restore_cv;   /* sd / mean of a restore attempt, [0, 2]; 0: fixed */
+    tmc_duration_kind duration_law; /* of save and restore times */
+    double save_cv;      /* sd / mean of a save (the async copy); 0: fixed */
+    double restore_cv;   /* sd / mean of a restore attempt; 0: fixed */
     double save_timeout_s; /* a save still running after this fails the job (a
                               collective's timeout, e.g. 1,800 s); 0: none */
 } tmc_checkpoint;
@@ -191,14 +192,14 @@ typedef struct {
 typedef struct {
     int enabled;
     double mean_interval_days; /* mean time between common outages, days */
-    double downtime_s;         /* mean time the job is down before its restore, s, default 0 */
-    double downtime_cv;        /* 0 (default): always downtime_s; else lognormal with
+    double downtime_s;         /* mean time the job is down before its restore, s */
+    double downtime_cv;        /* 0: always downtime_s; else lognormal with
                                   this coefficient of variation (issue 4) */
-    double notice_s;           /* warning before each outage (preemption notice), s,
-                                  default 0; at least the save time: the job saves
+    double notice_s;           /* warning before each outage (preemption notice), s;
+                                  at least the save time: the job saves
                                   at once and loses no work
                                   (docs/simulation-semantics.md 3) */
-    double mtbf_events;        /* 0 (default): the outage rate is known; n: it was
+    double mtbf_events;        /* 0: the outage rate is known; n: it was
                                   estimated from n outages, and each replica draws its
                                   own from the Gamma(n) posterior (docs/model.md 3.11) */
     int n_trace;               /* trace: outage times, days from the job's start, */
@@ -209,7 +210,7 @@ typedef struct {
     int enabled;
     double mean_interval_days; /* mean time between loss spikes, days (docs/model.md 3.4: 7) */
     long rollback_snapshots;   /* a spike rolls back this many committed snapshots
-                                  (noticed late), [1, TMC_MAX_ROLLBACK]; default 1 */
+                                  (noticed late) */
     int n_trace;               /* trace: spike times, days from the job's start, */
     double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
 } tmc_loss_spikes;
@@ -221,11 +222,11 @@ typedef enum { TMC_RESTART_SAME = 0, TMC_RESTART_NEW = 1 } tmc_limit_restarts;
 typedef struct {
     int enabled;
     double wall_hours; /* an allocation's wall-clock limit, hours (e.g. 100) */
-    double requeue_s;  /* waiting in the queue for the next allocation, s, default 0 */
-    int at_limit;      /* tmc_limit_action: "save" (default): an emergency save just
+    double requeue_s;  /* waiting in the queue for the next allocation, s */
+    int at_limit;      /* tmc_limit_action: "save": an emergency save just
                           before the limit; "lose": the work since the last commit
                           is lost */
-    int restarts;      /* tmc_limit_restarts: "same_allocation" (default): failures,
+    int restarts;      /* tmc_limit_restarts: "same_allocation": failures,
                           outages and spikes restart inside the allocation, its
                           limit still counting; "new_allocation": every restart
                           starts a new allocation (its limit counts from the restore) */
@@ -240,9 +241,9 @@ typedef struct {
  * last commit (docs/simulation-semantics.md 9, docs/model.md 3.14). */
 typedef struct {
     int enabled;
-    long groups;     /* G >= 2, divides job.cards */
-    long min_groups; /* [1, G], default 1: fewer groups up is a global restart */
-    double heal_s;   /* a rejoining group copies the weights for this long, s, >= 0 */
+    long groups;     /* G replica groups; divides job.cards */
+    long min_groups; /* fewer groups up is a global restart */
+    double heal_s;   /* a rejoining group copies the weights for this long, s */
 } tmc_elastic;
 
 #define TMC_MAX_ROLLBACK 16
@@ -264,8 +265,8 @@ typedef struct {
  * detected after detect_after_steps steps and evicted at the next commit. */
 typedef struct {
     int enabled;
-    double fraction;          /* [0, 1] */
-    double factor;            /* [1, 100] */
+    double fraction;          /* probability that a card is slow */
+    double factor;            /* its compute time over a normal card's */
     long detect_after_steps;  /* 0: never detected */
     double eviction_restore_s; /* restore after an eviction, s; < 0: restore_s */
 } tmc_slow_cards;
@@ -275,7 +276,7 @@ typedef struct {
     double reserve_days; /* reserved for start-up, evaluation, pauses, days (docs/model.md 1: 5) */
     long max_restarts;   /* a run restarted more often (card failures, outages and loss
                             spikes; torchrun's --max-restarts) fails: a miss whatever
-                            its T; -1 (default): no limit (issue 14) */
+                            its T; -1: no limit (issue 14) */
 } tmc_deadline;
 
 /* Where a run stands now (issue 18): a forecast starts every replica from
@@ -290,9 +291,9 @@ typedef struct {
     long failures;          /* failures that interrupted the run so far */
     long outages;           /* outages that interrupted it so far (reported) */
     double exposure_days;   /* the time over which `failures` were watched, days;
-                               < 0 (default): elapsed_days */
-    long cards;             /* cards the run has held so far (the exposure's); 0
-                               (default): job.cards, which a what-if may change */
+                               < 0: elapsed_days */
+    long cards;             /* cards the run has held so far (the exposure's); 0:
+                               job.cards, which a what-if may change */
     long cards_in_repair;   /* cards of the spare pool in repair now (failures.spares) */
     long standbys_used;     /* standbys not warm now (failures.standbys): taken, and
                                with a refill not yet replaced */
@@ -305,7 +306,7 @@ typedef struct {
  * (docs/simulation-semantics.md 11). 0 or absent: off. */
 typedef struct {
     int enabled;
-    double days;            /* W, days, [0, 1e5]; 0: off */
+    double days;            /* W, days; 0: off */
 } tmc_window;
 
 /* How the engine draws a segment's compute time (engine.h). */
@@ -316,11 +317,11 @@ typedef enum {
 } tmc_mode;
 
 typedef struct {
-    long replicas; /* independent full runs, [1, 1e9] */
-    uint64_t seed; /* run seed, [0, 2^53 - 1] */
-    tmc_mode mode; /* "auto" (default), "exact" or "aggregated" */
+    long replicas; /* independent full runs */
+    uint64_t seed; /* run seed */
+    tmc_mode mode; /* "auto", "exact" or "aggregated" */
     double horizon_days; /* a replica still running at this wall time is censored;
-                            0 (default) = 1000 x the uninterrupted wall time, at
+                            0 = 1000 x the uninterrupted wall time, at
                             least twice the deadline's budget; else it must exceed
                             deadline.days - deadline.reserve_days */
 } tmc_monte_carlo;
@@ -347,7 +348,7 @@ typedef struct {
     long zero_stage;        /* 0 none sharded, 1 optimizer, 2 + gradients, 3 + weights */
     double activations_gib; /* activations (and buffers not listed apart), GiB (10) */
     double buffer_gib;      /* one temporary buffer, e.g. a gathered module, GiB */
-    long buffer_count;      /* how many such buffers a step uses, default 1 */
+    long buffer_count;      /* how many such buffers a step uses */
     int buffers_reused;     /* 0 "together": all live at once; 1 "reused": one space */
 } tmc_memory;
 
@@ -366,7 +367,7 @@ typedef struct {
     int enabled;
     long processes;                 /* preparation processes (4) */
     double process_sequences_per_s; /* sequences each prepares per second (2) */
-    long paused_processes;          /* processes a pause stops, <= processes (1) */
+    long paused_processes;          /* processes a pause stops (1) */
     double pause_s;                 /* length of the pause, s (60) */
 } tmc_input_pipeline;
 
@@ -399,10 +400,10 @@ typedef enum { TMC_RESERVE_EXCLUDED = 0, TMC_RESERVE_HELD = 1 } tmc_reserve_bill
 typedef struct {
     int enabled;
     double card_hour_price;          /* price of one card held for an hour (any currency) */
-    double energy_kwh_per_card_hour; /* energy one card draws in an hour, kWh (default 0) */
-    double energy_price_per_kwh;     /* price of a kWh, same currency (default 0) */
-    double fixed;                    /* preparation and other fixed cost (default 0) */
-    tmc_reserve_billing reserve;     /* "excluded" (default): the deadline's reserve is
+    double energy_kwh_per_card_hour; /* energy one card draws in an hour, kWh */
+    double energy_price_per_kwh;     /* price of a kWh, same currency */
+    double fixed;                    /* preparation and other fixed cost */
+    tmc_reserve_billing reserve;     /* "excluded": the deadline's reserve is
                                         not billed; "held": the cards are held through it */
 } tmc_cost;
 

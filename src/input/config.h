@@ -18,6 +18,8 @@
 #ifndef TMC_CONFIG_H
 #define TMC_CONFIG_H
 
+#include <stdio.h>
+
 #include "error.h"
 #include "experiment.h"
 
@@ -45,6 +47,22 @@ typedef enum {
 /* The kind of `key` ("section.name"), so a caller varying a key (trainmc
  * sweep) knows whether its values must be integers. */
 tmc_key_kind tmc_config_classify_key(const char *key);
+
+/* The bounds of the numeric dotted key `key` ("monte_carlo.replicas"):
+ * [lo, hi], or (lo, hi] with *lo_open; 0, or -1 if key is not numeric. */
+int tmc_config_key_bounds(const char *key, double *lo, double *hi, int *lo_open);
+
+/* The word an experiment gives choice number `value` of the dotted key
+ * `key` ("checkpoint.duration_law", TMC_DURATION_GAMMA: "gamma"), so that a
+ * report names a choice as the key's row spells it; NULL if the key has no
+ * such choice. */
+const char *tmc_config_choice_name(const char *key, int value);
+
+/* The keys reference (docs/reference/keys.md) as Markdown on f, made from
+ * the validation table: per section, each key's type, unit, range,
+ * default, choices, whether it is required, and its help. 0, or -1 if f
+ * failed. */
+int tmc_config_print_reference(FILE *f);
 
 /* Same, from JSON text already in memory; `label` names it in messages and
  * `base_dir` resolves relative distribution paths. */

@@ -24,13 +24,15 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     if (f->bad_node_share == 0) /* the other two keys have no effect: a sweep of */
         return 0;                  /* the share may start from none */
     if (f->bad_node_mtbf_days == 0)
-        return tmc_error_set(err, "%s: failures.bad_node_mtbf_days: missing required key (a "
-                                  "number in (0, 1000000000], a bad node's extra MTBF in "
-                                  "days; required with failures.bad_node_share)", label);
+        return tmc_error_set(err, "%s: failures.bad_node_mtbf_days: missing required key (%s, "
+                                  "a bad node's extra MTBF in days; required with "
+                                  "failures.bad_node_share)",
+                             label, tmc_cfg_range_of("failures", "bad_node_mtbf_days").s);
     if (f->cards_per_node == 0)
-        return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (an "
-                                  "integer in [1, 1000000], the cards of a node; required "
-                                  "with failures.bad_node_share)", label);
+        return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (%s, "
+                                  "the cards of a node; required with "
+                                  "failures.bad_node_share)",
+                             label, tmc_cfg_range_of("failures", "cards_per_node").s);
     if (f->distribution != TMC_LIFETIME_EXPONENTIAL || f->renewal == TMC_RENEWAL_JOB)
         return refuse(err, label, "bad nodes need exponential lifetimes renewed per card "
                                   "(distribution \"exponential\", renewal \"card\"), so that "

@@ -19,9 +19,11 @@ static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err
     int has_s = tmc_cfg_has_key(cp, "interval_s");
     int has_steps = tmc_cfg_has_key(cp, "interval_steps");
     if (has_s == has_steps)
-        return tmc_error_set(err, "%s: checkpoint: give exactly one of interval_s "
-                                  "(seconds, > 0) or interval_steps (steps, >= 1)%s",
-                             label, has_s ? "; both are set" : "; neither is set");
+        return tmc_error_set(err, "%s: checkpoint: give exactly one of interval_s (%s, s) "
+                                  "or interval_steps (%s, steps)%s", label,
+                             tmc_cfg_range_of("checkpoint", "interval_s").s,
+                             tmc_cfg_range_of("checkpoint", "interval_steps").s,
+                             has_s ? "; both are set" : "; neither is set");
     return 0;
 }
 
@@ -92,9 +94,10 @@ static int check_notice(const tmc_experiment *x, const char *label, tmc_error *e
 static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err)
 {
     if (f->per_node_mtbf_days > 0 && f->cards_per_node == 0)
-        return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (an "
-                                  "integer in [1, 1000000], the cards a node failure takes; "
-                                  "required with failures.per_node_mtbf_days)", label);
+        return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (%s, "
+                                  "the cards a node failure takes; required with "
+                                  "failures.per_node_mtbf_days)",
+                             label, tmc_cfg_range_of("failures", "cards_per_node").s);
     /* a cause of scope "node" takes g = cards_per_node cards (issue 19) */
     int node_cause = 0;
     for (int i = 0; i < f->n_causes; i++)
@@ -102,8 +105,8 @@ static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err
             if (f->cards_per_node == 0)
                 return tmc_error_set(err, "%s: failures.causes[%d].scope: \"node\" takes the "
                                           "failed card's node, whose size is not given; give "
-                                          "failures.cards_per_node (an integer in [1, "
-                                          "1000000]) or scope \"card\"", label, i);
+                                          "failures.cards_per_node (%s) or scope \"card\"",
+                                     label, i, tmc_cfg_range_of("failures", "cards_per_node").s);
             node_cause = 1;
         }
     if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0 && !node_cause &&
@@ -138,9 +141,9 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
     if (!trace && f->per_card_mtbf_days == 0 &&
         (!scoped || f->distribution != TMC_LIFETIME_EXPONENTIAL))
         return tmc_error_set(err, "%s: failures.per_card_mtbf_days: missing required key "
-                                  "(a number in (0, 1000000000]%s)", label,
-                             scoped ? "; a weibull or lognormal law is the per-card part's"
-                                    : "");
+                                  "(%s%s)",
+                             label, tmc_cfg_range_of("failures", "per_card_mtbf_days").s,
+                             scoped ? "; a weibull or lognormal law is the per-card part's" : "");
     if (trace && f->n_trace == 0)
         return tmc_error_set(err, "%s: failures.trace: missing required key (a CSV file of "
                                   "failure times, for distribution trace)", label);
@@ -173,12 +176,13 @@ static int check_drawn_rates(const tmc_experiment *x, const char *label, tmc_err
         return tmc_error_set(err, "%s: failures.repair_events: %.10g: a repair mean from "
                                   "fewer than 3 repairs has a posterior of infinite variance "
                                   "(inverse-gamma, shape n); give 0 or at least 3", label, n);
-    static const char *const repair_law[] = {"exponential", "fixed", "lognormal", "weibull"};
     if (n > 0 && f->repair_distribution != TMC_REPAIR_EXPONENTIAL)
         return tmc_error_set(err, "%s: failures.repair_events: %.10g: the posterior drawn is "
                                   "an exponential repair mean's, and repair_distribution is "
                                   "\"%s\"; leave repair_events out or use \"exponential\"",
-                             label, n, repair_law[f->repair_distribution]);
+                             label, n,
+                             tmc_config_choice_name("failures.repair_distribution",
+                                                    (int)f->repair_distribution));
     if (n > 0 && f->spares < 0)
         return tmc_error_set(err, "%s: failures.repair_events: %.10g: with unlimited spares "
                                   "(failures.spares -1, the default) no job waits for a "
@@ -197,8 +201,9 @@ static int check_replayed(const char *name, int enabled, double mean_days, int n
         return tmc_error_set(err, "%s: %s.trace: given with %s.mean_interval_days; a trace "
                                   "replays the times, so give one of the two", label, name, name);
     if (n_trace == 0 && mean_days == 0)
-        return tmc_error_set(err, "%s: %s.mean_interval_days: missing required key (a number "
-                                  "in (0, 1000000000], or a trace)", label, name);
+        return tmc_error_set(err, "%s: %s.mean_interval_days: missing required key (%s, "
+                                  "or a trace)", label, name,
+                             tmc_cfg_range_of(name, "mean_interval_days").s);
     return 0;
 }
 
@@ -219,7 +224,8 @@ static int check_jitter(const tmc_jitter *j, const char *label, tmc_error *err)
     if (j->kind != TMC_JITTER_NORMAL && j->rho > 0)
         return tmc_error_set(err, "%s: jitter.correlation: %.10g is given for a %s; a "
                                   "common per-step part is defined for the normal only",
-                             label, j->rho, j->kind == TMC_JITTER_GAMMA ? "gamma" : "lognormal");
+                             label, j->rho,
+                             tmc_config_choice_name("jitter.distribution", (int)j->kind));
     return 0;
 }
 
@@ -250,7 +256,8 @@ static int check_computable(const tmc_jitter *j, long cards, const char *label, 
     if (!accurate || moments || !isfinite(mean + sd + skew))
         return tmc_error_set(err, "%s: jitter.cv: %.10g is too small for a %s law on %ld cards: "
                                   "%s; at so small a spread use the normal law",
-                             label, j->cv, tmc_cfg_jitter_choices[j->kind], cards,
+                             label, j->cv,
+                             tmc_config_choice_name("jitter.distribution", (int)j->kind), cards,
                              accurate ? "the moments of its maximum do not converge"
                                       : "its quantiles cannot be computed accurately");
     return 0;

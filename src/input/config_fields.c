@@ -1,10 +1,11 @@
 /* config_fields.c - the validation table: every section of an experiment,
- * every key with its type, unit (in its name, config.h), bounds and default.
+ * every key with its type, bounds, default, unit and one-line help.
  *
- * Invariants: a key's row is its only definition (the readers, the messages,
- * `trainmc sweep`'s key kinds and the JSON written back all come from it);
- * tmc_cfg_sections lists the sections in document order; a section has at
- * most TMC_CFG_MAX_FIELDS keys. Rules that span keys live in
+ * Invariants: a key's row is its only definition (the readers, the
+ * messages, `trainmc sweep`'s key kinds, the JSON written back and the keys
+ * reference, docs/reference/keys.md from `trainmc help-keys`, all come from
+ * it); tmc_cfg_sections lists the sections in document order; a section has
+ * at most TMC_CFG_MAX_FIELDS keys. Rules that span keys live in
  * config_checks.c, each named in a comment on the row it qualifies. */
 #include "config_internal.h"
 
@@ -12,27 +13,52 @@
 
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
 
-#define NUM(k, lo, hi, open, req, def, st, m) {k, T_NUM, lo, hi, open, req, def, offsetof(st, m), NULL}
-#define INT(k, lo, hi, req, def, st, m) {k, T_INT, lo, hi, 0, req, def, offsetof(st, m), NULL}
-#define TEXT(k) {k, T_STR, 0, 0, 0, 0, 0, 0, NULL}
-
 static const field job_fields[] = {
-    INT("steps", 1, 1e9, 1, 0, tmc_job, steps),
-    INT("cards", 1, 1e7, 1, 0, tmc_job, cards),
-    NUM("flop_per_step", 0, 1e30, 1, 1, 0, tmc_job, flop_per_step),
-    NUM("peak_flops", 0, 1e20, 1, 1, 0, tmc_job, peak_flops),
-    NUM("efficiency", 0, 1, 1, 1, 0, tmc_job, efficiency),
-    NUM("exposed_comm_s", 0, 86400, 0, 0, 0, tmc_job, exposed_comm_s),
-    NUM("input_wait_s", 0, 86400, 0, 0, 0, tmc_job, input_wait_s),
+    {.key = "steps", .type = T_INT, .lo = 1, .hi = 1e9, .required = 1, .unit = "steps",
+     .help = "optimizer steps S of the whole run",
+     .off = offsetof(tmc_job, steps)},
+    {.key = "cards", .type = T_INT, .lo = 1, .hi = 1e7, .required = 1, .unit = "cards",
+     .help = "cards N, all data-parallel (ZeRO-3)",
+     .off = offsetof(tmc_job, cards)},
+    {.key = "flop_per_step", .type = T_NUM, .lo = 0, .hi = 1e30, .lo_open = 1, .required = 1,
+     .unit = "FLOP",
+     .help = "training FLOP per step",
+     .off = offsetof(tmc_job, flop_per_step)},
+    {.key = "peak_flops", .type = T_NUM, .lo = 0, .hi = 1e20, .lo_open = 1, .required = 1,
+     .unit = "FLOP/s",
+     .help = "peak FLOP/s of one card",
+     .off = offsetof(tmc_job, peak_flops)},
+    {.key = "efficiency", .type = T_NUM, .lo = 0, .hi = 1, .lo_open = 1, .required = 1,
+     .unit = "",
+     .help = "model FLOP utilisation: mu = flop_per_step / (cards x peak_flops x "
+             "efficiency)",
+     .off = offsetof(tmc_job, efficiency)},
+    {.key = "exposed_comm_s", .type = T_NUM, .lo = 0, .hi = 86400, .unit = "s",
+     .help = "communication not hidden under compute, per step",
+     .off = offsetof(tmc_job, exposed_comm_s)},
+    {.key = "input_wait_s", .type = T_NUM, .lo = 0, .hi = 86400, .unit = "s",
+     .help = "mean input wait per step",
+     .off = offsetof(tmc_job, input_wait_s)},
 };
 
-const char *const tmc_cfg_jitter_choices[] = {"normal", "lognormal", "gamma", NULL};
+static const char *const jitter_choices[] = {"normal", "lognormal", "gamma", NULL};
 static const field jitter_fields[] = {
-    {"distribution", T_ENUM, 0, 0, 0, 1, 0, offsetof(tmc_jitter, kind), tmc_cfg_jitter_choices},
+    {.key = "distribution", .type = T_ENUM, .required = 1, .choices = jitter_choices,
+     .unit = "",
+     .help = "law of one card's compute time per step X_i, mean mu",
+     .off = offsetof(tmc_jitter, kind)},
     /* normal: at most 0.2, checked in check_jitter */
-    NUM("cv", 0, 2, 0, 1, 0, tmc_jitter, cv),
-    NUM("correlation", 0, 1, 0, 0, 0, tmc_jitter, rho),
-    TEXT("source"), TEXT("description"),
+    {.key = "cv", .type = T_NUM, .lo = 0, .hi = 2, .required = 1, .unit = "",
+     .help = "sigma / mu of a card's compute time; 0: no jitter (each law's own limits: "
+             "experiment-keys.md)",
+     .off = offsetof(tmc_jitter, cv)},
+    {.key = "correlation", .type = T_NUM, .lo = 0, .hi = 1, .unit = "",
+     .help = "share rho of the variance common to all cards of a step; normal only",
+     .off = offsetof(tmc_jitter, rho)},
+    {.key = "source", .type = T_STR, .unit = "",
+     .help = "where the figures come from (required in a distribution file)"},
+    {.key = "description", .type = T_STR, .unit = "",
+     .help = "free text for the reader"},
 };
 
 static const char *const failure_choices[] = {"exponential", "weibull", "lognormal", "trace",
@@ -41,143 +67,335 @@ static const char *const repair_choices[] = {"exponential", "fixed", "lognormal"
                                              NULL};
 static const char *const renewal_choices[] = {"card", "job", NULL};
 static const field failure_fields[] = {
-    {"distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, distribution),
-     failure_choices},
+    {.key = "distribution", .type = T_ENUM, .choices = failure_choices, .unit = "",
+     .help = "per-card lifetime law of mean per_card_mtbf_days, or a replayed trace",
+     .off = offsetof(tmc_failures, distribution)},
     /* required unless distribution is "trace": checked in check_failures */
-    NUM("per_card_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_card_mtbf_days),
-    NUM("shape", 0.05, 20, 0, 0, 1, tmc_failures, shape),
-    NUM("lifetime_cv", 0.01, 20, 0, 0, 1, tmc_failures, lifetime_cv),
-    INT("spares", -1, 1e6, 0, -1, tmc_failures, spares),
-    NUM("repair_mean_hours", 0, 1e6, 0, 0, 24, tmc_failures, repair_mean_hours),
-    {"repair_distribution", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, repair_distribution),
-     repair_choices},
+    {.key = "per_card_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "mean lifetime of one card (MTBF); required but for a trace, or "
+             "exponential lifetimes with per-node or per-job rates",
+     .off = offsetof(tmc_failures, per_card_mtbf_days)},
+    {.key = "shape", .type = T_NUM, .lo = 0.05, .hi = 20, .def = 1, .unit = "",
+     .help = "Weibull shape k: < 1 early-life failures, > 1 wear-out, 1 exponential",
+     .off = offsetof(tmc_failures, shape)},
+    {.key = "lifetime_cv", .type = T_NUM, .lo = 0.01, .hi = 20, .def = 1, .unit = "",
+     .help = "lognormal lifetimes: sd / mean",
+     .off = offsetof(tmc_failures, lifetime_cv)},
+    {.key = "spares", .type = T_INT, .lo = -1, .hi = 1e6, .def = -1, .unit = "cards",
+     .help = "spare cards in the pool; -1: unlimited",
+     .off = offsetof(tmc_failures, spares)},
+    {.key = "repair_mean_hours", .type = T_NUM, .lo = 0, .hi = 1e6, .def = 24, .unit = "h",
+     .help = "M: mean repair time of a failed card (with a repair pipeline, of its "
+             "manual stage)",
+     .off = offsetof(tmc_failures, repair_mean_hours)},
+    {.key = "repair_distribution", .type = T_ENUM, .choices = repair_choices, .unit = "",
+     .help = "law of a repair time of mean repair_mean_hours; only exponential can be "
+             "tilted by --importance",
+     .off = offsetof(tmc_failures, repair_distribution)},
     /* the repair pipeline (issue 19): the manual stage's law, an automatic stage
      * and silent failures */
-    NUM("repair_cv", 0, 20, 1, 0, 1, tmc_failures, repair_cv),
-    NUM("repair_shape", 0.05, 20, 1, 0, 1, tmc_failures, repair_shape),
-    NUM("repair_auto_share", 0, 1, 0, 0, 0, tmc_failures, repair_auto_share),
-    NUM("repair_auto_hours", 0, 1e6, 0, 0, 0.5, tmc_failures, repair_auto_hours),
+    {.key = "repair_cv", .type = T_NUM, .lo = 0, .hi = 20, .lo_open = 1, .def = 1, .unit = "",
+     .help = "lognormal repairs: sd / mean",
+     .off = offsetof(tmc_failures, repair_cv)},
+    {.key = "repair_shape", .type = T_NUM, .lo = 0.05, .hi = 20, .lo_open = 1, .def = 1,
+     .unit = "",
+     .help = "Weibull repairs: shape k (< 1: heavy tail)",
+     .off = offsetof(tmc_failures, repair_shape)},
+    {.key = "repair_auto_share", .type = T_NUM, .lo = 0, .hi = 1, .unit = "",
+     .help = "a: share of repairs an automatic first stage (reboot, reset) ends; 0: no "
+             "such stage (docs/model.md 3.17)",
+     .off = offsetof(tmc_failures, repair_auto_share)},
+    {.key = "repair_auto_hours", .type = T_NUM, .lo = 0, .hi = 1e6, .def = 0.5, .unit = "h",
+     .help = "A: the automatic stage's time, which every repair spends when "
+             "repair_auto_share > 0",
+     .off = offsetof(tmc_failures, repair_auto_hours)},
     /* at most 0.99: a repair that fails more often takes 1 / (1 - f) > 100 repairs
      * on average, and at 1 - 2^-32 every draw fails (the wait never ends) */
-    NUM("repair_fail_share", 0, 0.99, 0, 0, 0, tmc_failures, repair_fail_share),
+    {.key = "repair_fail_share", .type = T_NUM, .lo = 0, .hi = 0.99, .unit = "",
+     .help = "f: probability that a repair silently fails; the card fails on first use "
+             "and goes back to repair",
+     .off = offsetof(tmc_failures, repair_fail_share)},
     /* warm standbys and cold spares' provisioning (issue 19): docs/model.md 3.20 */
-    INT("standbys", 0, 1e6, 0, 0, tmc_failures, standbys),
-    NUM("standby_swap_s", 0, 1e7, 0, 0, 0, tmc_failures, standby_swap_s),
-    NUM("standby_refill_hours", 0, 1e6, 0, 0, 0, tmc_failures, standby_refill_hours),
-    NUM("spare_provision_s", 0, 1e7, 0, 0, 0, tmc_failures, spare_provision_s),
+    {.key = "standbys", .type = T_INT, .lo = 0, .hi = 1e6, .unit = "cards",
+     .help = "W warm standby cards, taken before the pool, held the whole run "
+             "(docs/model.md 3.20)",
+     .off = offsetof(tmc_failures, standbys)},
+    {.key = "standby_swap_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "swapping a warm standby in",
+     .off = offsetof(tmc_failures, standby_swap_s)},
+    {.key = "standby_refill_hours", .type = T_NUM, .lo = 0, .hi = 1e6, .unit = "h",
+     .help = "d: a standby taken is replaced from outside this long after; 0: never "
+             "(the standbys run out)",
+     .off = offsetof(tmc_failures, standby_refill_hours)},
+    {.key = "spare_provision_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "H: host selection and provisioning of a cold spare, from the pool or "
+             "back from repair",
+     .off = offsetof(tmc_failures, spare_provision_s)},
     /* "job" is refused with a trace: check_failures */
-    {"renewal", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failures, renewal), renewal_choices},
+    {.key = "renewal", .type = T_ENUM, .choices = renewal_choices, .unit = "",
+     .help = "whose clock a failure renews: the failed card's, or the job's (every "
+             "card's); job not with a trace",
+     .off = offsetof(tmc_failures, renewal)},
     /* not with a trace: check_failures */
-    NUM("mtbf_events", 0, 1e9, 0, 0, 0, tmc_failures, mtbf_events),
+    {.key = "mtbf_events", .type = T_NUM, .lo = 0, .hi = 1e9, .unit = "failures",
+     .help = "n: the MTBF was estimated from n failures and each replica draws its "
+             "rate from the Gamma(n) posterior; 0: known (docs/model.md 3.11)",
+     .off = offsetof(tmc_failures, mtbf_events)},
     /* 0, or at least 3; exponential repairs only, not with unlimited spares:
      * check_drawn_rates */
-    NUM("repair_events", 0, 1e9, 0, 0, 0, tmc_failures, repair_events),
+    {.key = "repair_events", .type = T_NUM, .lo = 0, .hi = 1e9, .unit = "repairs",
+     .help = "n: the repair mean was estimated from n exponential repairs (0, or at "
+             "least 3) and each replica draws its own; 0: known (docs/model.md 3.11)",
+     .off = offsetof(tmc_failures, repair_events)},
     /* scale-dependent rates: not with a trace; cards_per_node goes with
      * per_node_mtbf_days (check_failures) */
-    NUM("per_node_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_node_mtbf_days),
-    INT("cards_per_node", 1, 1e6, 0, 0, tmc_failures, cards_per_node),
-    NUM("per_job_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, per_job_mtbf_days),
+    {.key = "per_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "a node's own failures (host, NIC, power), each taking its cards_per_node "
+             "cards; not given: none (docs/model.md 3.13)",
+     .off = offsetof(tmc_failures, per_node_mtbf_days)},
+    {.key = "cards_per_node", .type = T_INT, .lo = 1, .hi = 1e6, .def_unset = 1,
+     .unit = "cards",
+     .help = "g, the cards of a node (the job holds ceil(N / g) nodes); needed by "
+             "per_node_mtbf_days, bad_node_share and node-scope causes",
+     .off = offsetof(tmc_failures, cards_per_node)},
+    {.key = "per_job_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "failures of the job whatever its size (software, infrastructure), taking "
+             "no spare; not given: none",
+     .off = offsetof(tmc_failures, per_job_mtbf_days)},
     /* bad nodes: need cards_per_node, exponential lifetimes; check_bad_nodes */
-    NUM("bad_node_share", 0, 1, 0, 0, 0, tmc_failures, bad_node_share),
-    NUM("bad_node_mtbf_days", 0, 1e9, 1, 0, 0, tmc_failures, bad_node_mtbf_days),
-    INT("bad_node_retire_after", 0, 1000, 0, 0, tmc_failures, bad_node_retire_after),
-    INT("measured_cards", 1, 1e7, 0, 0, tmc_failures, measured_cards),
-    {"causes", T_CAUSES, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_causes), NULL},
-    {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_failures, n_trace), NULL},
-    TEXT("source"), TEXT("description"),
+    {.key = "bad_node_share", .type = T_NUM, .lo = 0, .hi = 1, .unit = "",
+     .help = "b: probability that a node is bad, drawn per replica; 0: none "
+             "(docs/model.md 3.19)",
+     .off = offsetof(tmc_failures, bad_node_share)},
+    {.key = "bad_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "a bad node's extra failures, rate 1 / this on top of the others; "
+             "required with bad_node_share",
+     .off = offsetof(tmc_failures, bad_node_mtbf_days)},
+    {.key = "bad_node_retire_after", .type = T_INT, .lo = 0, .hi = 1000, .unit = "faults",
+     .help = "k: a bad node is retired at its k-th fault and replaced by a good one; "
+             "0: never",
+     .off = offsetof(tmc_failures, bad_node_retire_after)},
+    {.key = "measured_cards", .type = T_INT, .lo = 1, .hi = 1e7, .def_unset = 1,
+     .unit = "cards",
+     .help = "the card count the rates were measured at; the closed form warns past 8x "
+             "either way; not given: not stated",
+     .off = offsetof(tmc_failures, measured_cards)},
+    {.key = "causes", .type = T_CAUSES, .unit = "",
+     .help = "a mix of 1 to 16 causes (failures.causes[i] below); absent: one cause, "
+             "no detection delay",
+     .off = offsetof(tmc_failures, n_causes)},
+    {.key = "trace", .type = T_TRACE, .unit = "",
+     .help = "CSV file of job failure times (header time_days, days from the start), "
+             "replayed in every replica",
+     .off = offsetof(tmc_failures, n_trace)},
+    {.key = "source", .type = T_STR, .unit = "",
+     .help = "where the figures come from (required in a distribution file)"},
+    {.key = "description", .type = T_STR, .unit = "",
+     .help = "free text for the reader"},
 };
 
 static const char *const detection_choices[] = {"fixed", "exponential", "lognormal", NULL};
 static const char *const cause_scope_choices[] = {"card", "node", NULL};
 static const field cause_fields[] = {
-    {"name", T_STR, 0, 0, 0, 1, 0, 0, NULL},
-    NUM("share", 0, 1, 1, 1, 0, tmc_failure_cause, share),
-    NUM("detection_s", 0, 1e7, 0, 0, 0, tmc_failure_cause, detection_s),
-    NUM("restore_s", 0, 1e7, 0, 0, -1, tmc_failure_cause, restore_s),
-    {"takes_spare", T_BOOL, 0, 0, 0, 0, 1, offsetof(tmc_failure_cause, takes_spare), NULL},
-    {"detection_distribution", T_ENUM, 0, 0, 0, 0, 0,
-     offsetof(tmc_failure_cause, detection_law), detection_choices},
-    NUM("detection_cv", 0, 20, 1, 0, 1, tmc_failure_cause, detection_cv),
+    {.key = "name", .type = T_STR, .required = 1, .unit = "",
+     .help = "the cause's name, at most 47 bytes of UTF-8"},
+    {.key = "share", .type = T_NUM, .lo = 0, .hi = 1, .lo_open = 1, .required = 1, .unit = "",
+     .help = "its share of the failure rate; the causes' shares add to 1",
+     .off = offsetof(tmc_failure_cause, share)},
+    {.key = "detection_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "from the failure to its detection (the mean when the law is not fixed)",
+     .off = offsetof(tmc_failure_cause, detection_s)},
+    {.key = "restore_s", .type = T_NUM, .lo = 0, .hi = 1e7, .def = -1, .def_unset = 1,
+     .unit = "s",
+     .help = "its restore time; not given: checkpoint.restore_s",
+     .off = offsetof(tmc_failure_cause, restore_s)},
+    {.key = "takes_spare", .type = T_BOOL, .def = 1, .unit = "",
+     .help = "true: its cards go to repair and the job takes spares; false: a restart "
+             "only",
+     .off = offsetof(tmc_failure_cause, takes_spare)},
+    {.key = "detection_distribution", .type = T_ENUM, .choices = detection_choices, .unit = "",
+     .help = "law of the detection delay: exactly detection_s, or of mean detection_s",
+     .off = offsetof(tmc_failure_cause, detection_law)},
+    {.key = "detection_cv", .type = T_NUM, .lo = 0, .hi = 20, .lo_open = 1, .def = 1,
+     .unit = "",
+     .help = "lognormal detection: sd / mean of the delay",
+     .off = offsetof(tmc_failure_cause, detection_cv)},
     /* "node" needs failures.cards_per_node: check_failures (config_checks.c) */
-    {"scope", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_failure_cause, scope), cause_scope_choices},
+    {.key = "scope", .type = T_ENUM, .choices = cause_scope_choices, .unit = "",
+     .help = "what a failure takes: the card, or its node (failures.cards_per_node "
+             "cards)",
+     .off = offsetof(tmc_failure_cause, scope)},
 };
 
 static const char *const save_choices[] = {"sync", "async", NULL};
 static const char *const duration_choices[] = {"lognormal", "gamma", "uniform", NULL};
 static const field checkpoint_fields[] = {
-    NUM("interval_s", 0, 1e9, 1, 0, 0, tmc_checkpoint, interval_s),
-    INT("interval_steps", 1, 1e9, 0, 0, tmc_checkpoint, interval_steps),
-    NUM("save_s", 0, 1e7, 0, 1, 0, tmc_checkpoint, save_s),
-    NUM("restore_s", 0, 1e7, 0, 1, 0, tmc_checkpoint, restore_s),
-    {"mode", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_checkpoint, mode), save_choices},
-    NUM("write_s", 0, 1e7, 0, 0, 0, tmc_checkpoint, write_s),
-    {"duration_law", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_checkpoint, duration_law),
-     duration_choices},
+    {.key = "interval_s", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1, .def_unset = 1,
+     .unit = "s",
+     .help = "checkpoint interval in seconds; give this or interval_steps",
+     .off = offsetof(tmc_checkpoint, interval_s)},
+    {.key = "interval_steps", .type = T_INT, .lo = 1, .hi = 1e9, .def_unset = 1,
+     .unit = "steps",
+     .help = "checkpoint interval in steps; give this or interval_s",
+     .off = offsetof(tmc_checkpoint, interval_steps)},
+    {.key = "save_s", .type = T_NUM, .lo = 0, .hi = 1e7, .required = 1, .unit = "s",
+     .help = "c: time a save blocks training, the whole save (sync) or the copy into a "
+             "buffer (async)",
+     .off = offsetof(tmc_checkpoint, save_s)},
+    {.key = "restore_s", .type = T_NUM, .lo = 0, .hi = 1e7, .required = 1, .unit = "s",
+     .help = "r: restore time",
+     .off = offsetof(tmc_checkpoint, restore_s)},
+    {.key = "mode", .type = T_ENUM, .choices = save_choices, .unit = "",
+     .help = "sync, or async: saves write in the background and commit when written",
+     .off = offsetof(tmc_checkpoint, mode)},
+    {.key = "write_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "async: background write of one snapshot",
+     .off = offsetof(tmc_checkpoint, write_s)},
+    {.key = "duration_law", .type = T_ENUM, .choices = duration_choices, .unit = "",
+     .help = "law of a save's and a restore's duration around its mean (docs/model.md "
+             "3.12)",
+     .off = offsetof(tmc_checkpoint, duration_law)},
     /* uniform: at most 1 / sqrt(3), checked in check_durations */
-    NUM("save_cv", 0, 2, 0, 0, 0, tmc_checkpoint, save_cv),
-    NUM("restore_cv", 0, 2, 0, 0, 0, tmc_checkpoint, restore_cv),
+    {.key = "save_cv", .type = T_NUM, .lo = 0, .hi = 2, .unit = "",
+     .help = "sd / mean of a save (the async copy); 0: fixed; uniform at most "
+             "1/sqrt(3)",
+     .off = offsetof(tmc_checkpoint, save_cv)},
+    {.key = "restore_cv", .type = T_NUM, .lo = 0, .hi = 2, .unit = "",
+     .help = "sd / mean of a restore attempt; 0: fixed; uniform at most 1/sqrt(3)",
+     .off = offsetof(tmc_checkpoint, restore_cv)},
     /* above the shortest save the law allows: check_durations */
-    NUM("save_timeout_s", 0, 1e7, 0, 0, 0, tmc_checkpoint, save_timeout_s),
+    {.key = "save_timeout_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "a save still running after this fails the job; 0: none; must exceed the "
+             "shortest save",
+     .off = offsetof(tmc_checkpoint, save_timeout_s)},
 };
 
 /* mean_interval_days is required unless a trace replays the times: checked
  * in check_replayed. */
 static const field outage_fields[] = {
-    NUM("mean_interval_days", 0, 1e9, 1, 0, 0, tmc_outages, mean_interval_days),
-    NUM("downtime_s", 0, 1e7, 0, 0, 0, tmc_outages, downtime_s),
-    NUM("downtime_cv", 0, 20, 0, 0, 0, tmc_outages, downtime_cv),
-    NUM("notice_s", 0, 1e7, 0, 0, 0, tmc_outages, notice_s),
+    {.key = "mean_interval_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "mean time between common outages; required unless a trace replays them",
+     .off = offsetof(tmc_outages, mean_interval_days)},
+    {.key = "downtime_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "mean time down before the restore",
+     .off = offsetof(tmc_outages, downtime_s)},
+    {.key = "downtime_cv", .type = T_NUM, .lo = 0, .hi = 20, .unit = "",
+     .help = "0: every outage lasts downtime_s; else lognormal downtimes with this cv",
+     .off = offsetof(tmc_outages, downtime_cv)},
+    {.key = "notice_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "warning before each outage; at least save_s: an emergency save loses no "
+             "work (sync saves only)",
+     .off = offsetof(tmc_outages, notice_s)},
     /* not with a trace: check_outage_events (config_checks.c) */
-    NUM("mtbf_events", 0, 1e9, 0, 0, 0, tmc_outages, mtbf_events),
-    {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_outages, n_trace), NULL},
+    {.key = "mtbf_events", .type = T_NUM, .lo = 0, .hi = 1e9, .unit = "outages",
+     .help = "n: the outage rate was estimated from n outages and each replica draws "
+             "its own; 0: known; not with a trace",
+     .off = offsetof(tmc_outages, mtbf_events)},
+    {.key = "trace", .type = T_TRACE, .unit = "",
+     .help = "CSV file of outage times (header time_days), replayed instead of a "
+             "Poisson process",
+     .off = offsetof(tmc_outages, n_trace)},
 };
 
 static const field spike_fields[] = {
-    NUM("mean_interval_days", 0, 1e9, 1, 0, 0, tmc_loss_spikes, mean_interval_days),
-    INT("rollback_snapshots", 1, TMC_MAX_ROLLBACK, 0, 1, tmc_loss_spikes, rollback_snapshots),
-    {"trace", T_TRACE, 0, 0, 0, 0, 0, offsetof(tmc_loss_spikes, n_trace), NULL},
+    {.key = "mean_interval_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "mean time between loss spikes; required unless a trace replays them",
+     .off = offsetof(tmc_loss_spikes, mean_interval_days)},
+    {.key = "rollback_snapshots", .type = T_INT, .lo = 1, .hi = TMC_MAX_ROLLBACK, .def = 1,
+     .unit = "snapshots",
+     .help = "committed snapshots a spike rolls back (noticed late: more than 1)",
+     .off = offsetof(tmc_loss_spikes, rollback_snapshots)},
+    {.key = "trace", .type = T_TRACE, .unit = "",
+     .help = "CSV file of spike times (header time_days), replayed instead of a "
+             "Poisson process",
+     .off = offsetof(tmc_loss_spikes, n_trace)},
 };
 
 static const char *const limit_action_choices[] = {"save", "lose", NULL};
 static const char *const limit_restart_choices[] = {"same_allocation", "new_allocation", NULL};
 static const field time_limit_fields[] = {
-    NUM("wall_hours", 0, 1e6, 1, 1, 0, tmc_time_limit, wall_hours),
-    NUM("requeue_s", 0, 1e8, 0, 0, 0, tmc_time_limit, requeue_s),
+    {.key = "wall_hours", .type = T_NUM, .lo = 0, .hi = 1e6, .lo_open = 1, .required = 1,
+     .unit = "h",
+     .help = "an allocation's wall-clock limit (SLURM's --time); the job is then "
+             "requeued",
+     .off = offsetof(tmc_time_limit, wall_hours)},
+    {.key = "requeue_s", .type = T_NUM, .lo = 0, .hi = 1e8, .unit = "s",
+     .help = "waiting in the queue for the next allocation",
+     .off = offsetof(tmc_time_limit, requeue_s)},
     /* "save" needs synchronous saves: config_checks.c */
-    {"at_limit", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_time_limit, at_limit), limit_action_choices},
-    {"restarts", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_time_limit, restarts),
-     limit_restart_choices},
+    {.key = "at_limit", .type = T_ENUM, .choices = limit_action_choices, .unit = "",
+     .help = "save: an emergency save just before the limit (sync saves only); lose: "
+             "the work since the last commit is lost",
+     .off = offsetof(tmc_time_limit, at_limit)},
+    {.key = "restarts", .type = T_ENUM, .choices = limit_restart_choices, .unit = "",
+     .help = "whether a failure restarts the job inside its allocation (its limit "
+             "counting) or in a new one",
+     .off = offsetof(tmc_time_limit, restarts)},
 };
 
 /* G divides job.cards, min_groups <= G, and what elastic groups cannot be
  * combined with: check_elastic (config_checks.c) */
 static const field elastic_fields[] = {
-    INT("groups", 2, 1e7, 1, 0, tmc_elastic, groups),
-    INT("min_groups", 1, 1e7, 0, 1, tmc_elastic, min_groups),
-    NUM("heal_s", 0, 1e7, 0, 0, 0, tmc_elastic, heal_s),
+    {.key = "groups", .type = T_INT, .lo = 2, .hi = 1e7, .required = 1, .unit = "groups",
+     .help = "G replica groups of job.cards / G cards; G divides job.cards",
+     .off = offsetof(tmc_elastic, groups)},
+    {.key = "min_groups", .type = T_INT, .lo = 1, .hi = 1e7, .def = 1, .unit = "groups",
+     .help = "fewer groups up is a global restart from the last commit; at most groups",
+     .off = offsetof(tmc_elastic, min_groups)},
+    {.key = "heal_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "a rejoining group copies the weights from a live peer for this long",
+     .off = offsetof(tmc_elastic, heal_s)},
 };
 
 /* committed_step <= steps_done < job.steps, the spares, the step time and
  * what a forecast cannot start from: tmc_cfg_check_progress
  * (config_progress.c) */
 static const field progress_fields[] = {
-    NUM("elapsed_days", 0, 1e6, 0, 1, 0, tmc_progress, elapsed_days),
-    INT("steps_done", 0, 1e9, 1, 0, tmc_progress, steps_done),
-    INT("committed_step", 0, 1e9, 1, 0, tmc_progress, committed_step),
-    INT("failures", 0, 1e9, 0, 0, tmc_progress, failures),
-    INT("outages", 0, 1e9, 0, 0, tmc_progress, outages),
+    {.key = "elapsed_days", .type = T_NUM, .lo = 0, .hi = 1e6, .required = 1, .unit = "days",
+     .help = "wall time since the training run started",
+     .off = offsetof(tmc_progress, elapsed_days)},
+    {.key = "steps_done", .type = T_INT, .lo = 0, .hi = 1e9, .required = 1, .unit = "steps",
+     .help = "steps completed so far; below job.steps",
+     .off = offsetof(tmc_progress, steps_done)},
+    {.key = "committed_step", .type = T_INT, .lo = 0, .hi = 1e9, .required = 1, .unit = "steps",
+     .help = "the last step of the newest committed checkpoint; at most steps_done",
+     .off = offsetof(tmc_progress, committed_step)},
+    {.key = "failures", .type = T_INT, .lo = 0, .hi = 1e9, .unit = "failures",
+     .help = "failures that interrupted the run so far",
+     .off = offsetof(tmc_progress, failures)},
+    {.key = "outages", .type = T_INT, .lo = 0, .hi = 1e9, .unit = "outages",
+     .help = "outages that interrupted the run so far",
+     .off = offsetof(tmc_progress, outages)},
     /* -1 (the default, as the JSON writes it back): elapsed_days */
-    NUM("exposure_days", -1, 1e6, 0, 0, -1, tmc_progress, exposure_days),
-    INT("cards", 0, 1e7, 0, 0, tmc_progress, cards),
-    INT("cards_in_repair", 0, 1e6, 0, 0, tmc_progress, cards_in_repair),
-    INT("standbys_used", 0, 1e6, 0, 0, tmc_progress, standbys_used),
-    NUM("step_s", 0, 1e7, 0, 0, 0, tmc_progress, step_s),
+    {.key = "exposure_days", .type = T_NUM, .lo = -1, .hi = 1e6, .def = -1, .unit = "days",
+     .help = "the time failures and outages were watched over; -1: elapsed_days",
+     .off = offsetof(tmc_progress, exposure_days)},
+    {.key = "cards", .type = T_INT, .lo = 0, .hi = 1e7, .unit = "cards",
+     .help = "the cards held so far (the exposure's); 0: job.cards",
+     .off = offsetof(tmc_progress, cards)},
+    {.key = "cards_in_repair", .type = T_INT, .lo = 0, .hi = 1e6, .unit = "cards",
+     .help = "cards of the spare pool in repair now",
+     .off = offsetof(tmc_progress, cards_in_repair)},
+    {.key = "standbys_used", .type = T_INT, .lo = 0, .hi = 1e6, .unit = "cards",
+     .help = "standbys not warm now (taken, not yet replaced)",
+     .off = offsetof(tmc_progress, standbys_used)},
+    {.key = "step_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "mean step time observed so far; 0: not given (the planned one)",
+     .off = offsetof(tmc_progress, step_s)},
 };
 
 /* 0: off; what a window cannot be combined with: tmc_cfg_check_window
  * (config_window.c) */
 static const field window_fields[] = {
-    NUM("days", 0, 1e5, 0, 0, 0, tmc_window, days),
+    {.key = "days", .type = T_NUM, .lo = 0, .hi = 1e5, .unit = "days",
+     .help = "the calendar window W from the job's start; 0: off",
+     .off = offsetof(tmc_window, days)},
 };
 
 /* config_trace.c stores every section's trace through this one gap */
@@ -186,97 +404,228 @@ _Static_assert(TMC_CFG_TRACE_GAP(tmc_outages) == TMC_CFG_TRACE_GAP(tmc_failures)
                "n_trace and trace_days laid out alike");
 
 static const field slow_fields[] = {
-    NUM("fraction", 0, 1, 0, 1, 0, tmc_slow_cards, fraction),
-    NUM("factor", 1, 100, 0, 1, 0, tmc_slow_cards, factor),
-    INT("detect_after_steps", 0, 1e9, 0, 0, tmc_slow_cards, detect_after_steps),
-    NUM("eviction_restore_s", 0, 1e7, 0, 0, -1, tmc_slow_cards, eviction_restore_s),
+    {.key = "fraction", .type = T_NUM, .lo = 0, .hi = 1, .required = 1, .unit = "",
+     .help = "probability that a card is persistently slow",
+     .off = offsetof(tmc_slow_cards, fraction)},
+    {.key = "factor", .type = T_NUM, .lo = 1, .hi = 100, .required = 1, .unit = "",
+     .help = "a slow card's compute time over a normal card's",
+     .off = offsetof(tmc_slow_cards, factor)},
+    {.key = "detect_after_steps", .type = T_INT, .lo = 0, .hi = 1e9, .unit = "steps",
+     .help = "steps before slow cards are detected and evicted at the next commit; 0: "
+             "never",
+     .off = offsetof(tmc_slow_cards, detect_after_steps)},
+    {.key = "eviction_restore_s", .type = T_NUM, .lo = 0, .hi = 1e7, .def = -1, .def_unset = 1,
+     .unit = "s",
+     .help = "the restore an eviction costs; not given: checkpoint.restore_s",
+     .off = offsetof(tmc_slow_cards, eviction_restore_s)},
 };
 
 static const char *const pause_choices[] = {"all", "one", NULL};
 static const field pause_fields[] = {
-    INT("every_steps", 1, 1e9, 1, 0, tmc_pauses, every_steps),
-    NUM("duration_s", 0, 1e7, 1, 1, 0, tmc_pauses, duration_s),
-    {"cards", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_pauses, cards), pause_choices},
+    {.key = "every_steps", .type = T_INT, .lo = 1, .hi = 1e9, .required = 1, .unit = "steps",
+     .help = "a pause falls on steps k, 2k, 3k, ... of the run",
+     .off = offsetof(tmc_pauses, every_steps)},
+    {.key = "duration_s", .type = T_NUM, .lo = 0, .hi = 1e7, .lo_open = 1, .required = 1,
+     .unit = "s",
+     .help = "length of a pause",
+     .off = offsetof(tmc_pauses, duration_s)},
+    {.key = "cards", .type = T_ENUM, .choices = pause_choices, .unit = "",
+     .help = "all cards stop (the step is longer by the pause), or one card does (the "
+             "step waits for it)",
+     .off = offsetof(tmc_pauses, cards)},
 };
 
 static const field deadline_fields[] = {
-    NUM("days", 0, 1e6, 1, 1, 0, tmc_deadline, days),
-    NUM("reserve_days", 0, 1e6, 0, 0, 0, tmc_deadline, reserve_days),
-    INT("max_restarts", -1, 1e9, 0, -1, tmc_deadline, max_restarts),
+    {.key = "days", .type = T_NUM, .lo = 0, .hi = 1e6, .lo_open = 1, .required = 1,
+     .unit = "days",
+     .help = "deadline from the job's start",
+     .off = offsetof(tmc_deadline, days)},
+    {.key = "reserve_days", .type = T_NUM, .lo = 0, .hi = 1e6, .unit = "days",
+     .help = "reserved for start-up, evaluation, pauses; below days",
+     .off = offsetof(tmc_deadline, reserve_days)},
+    {.key = "max_restarts", .type = T_INT, .lo = -1, .hi = 1e9, .def = -1, .unit = "restarts",
+     .help = "a run restarted more often fails (a miss); -1: no limit",
+     .off = offsetof(tmc_deadline, max_restarts)},
 };
 
 static const char *const mode_choices[] = {"auto", "exact", "aggregated", NULL};
 static const field mc_fields[] = {
-    INT("replicas", 1, 1e9, 0, 10000, tmc_monte_carlo, replicas),
-    {"seed", T_U64, 0, MAX_SEED, 0, 0, 1, offsetof(tmc_monte_carlo, seed), NULL},
-    {"mode", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_monte_carlo, mode), mode_choices},
-    NUM("horizon_days", 0, 1e9, 0, 0, 0, tmc_monte_carlo, horizon_days),
+    {.key = "replicas", .type = T_INT, .lo = 1, .hi = 1e9, .def = 10000, .unit = "replicas",
+     .help = "independent full runs",
+     .off = offsetof(tmc_monte_carlo, replicas)},
+    {.key = "seed", .type = T_U64, .lo = 0, .hi = MAX_SEED, .def = 1, .unit = "",
+     .help = "run seed",
+     .off = offsetof(tmc_monte_carlo, seed)},
+    {.key = "mode", .type = T_ENUM, .choices = mode_choices, .unit = "",
+     .help = "how compute time is drawn: auto, exact (every step) or aggregated (one "
+             "draw per segment)",
+     .off = offsetof(tmc_monte_carlo, mode)},
+    {.key = "horizon_days", .type = T_NUM, .lo = 0, .hi = 1e9, .unit = "days",
+     .help = "a replica still running at this wall time is censored; 0: 1000 x the "
+             "uninterrupted wall time; past the deadline's budget",
+     .off = offsetof(tmc_monte_carlo, horizon_days)},
 };
 
 /* The sections below feed only `trainmc plan`; defaults are docs/model.md 1's. */
 static const field model_fields[] = {
-    INT("parameters", 1, 1e15, 1, 0, tmc_model, parameters),
-    NUM("flop_per_sequence", 0, 1e30, 1, 1, 0, tmc_model, flop_per_sequence),
-    INT("sequence_tokens", 1, 1e9, 1, 0, tmc_model, sequence_tokens),
-    NUM("weights_bytes_per_param", 0, 64, 1, 0, 2, tmc_model, weights_bytes_per_param),
-    NUM("grads_bytes_per_param", 0, 64, 1, 0, 2, tmc_model, grads_bytes_per_param),
-    NUM("master_bytes_per_param", 0, 64, 0, 0, 4, tmc_model, master_bytes_per_param),
-    NUM("adam_m_bytes_per_param", 0, 64, 0, 0, 4, tmc_model, adam_m_bytes_per_param),
-    NUM("adam_v_bytes_per_param", 0, 64, 0, 0, 4, tmc_model, adam_v_bytes_per_param),
-    TEXT("source"), TEXT("description"),
+    {.key = "parameters", .type = T_INT, .lo = 1, .hi = 1e15, .required = 1,
+     .unit = "parameters",
+     .help = "trainable parameters P",
+     .off = offsetof(tmc_model, parameters)},
+    {.key = "flop_per_sequence", .type = T_NUM, .lo = 0, .hi = 1e30, .lo_open = 1,
+     .required = 1, .unit = "FLOP",
+     .help = "training FLOP (forward + backward) per sequence",
+     .off = offsetof(tmc_model, flop_per_sequence)},
+    {.key = "sequence_tokens", .type = T_INT, .lo = 1, .hi = 1e9, .required = 1,
+     .unit = "tokens",
+     .help = "tokens per sequence",
+     .off = offsetof(tmc_model, sequence_tokens)},
+    {.key = "weights_bytes_per_param", .type = T_NUM, .lo = 0, .hi = 64, .lo_open = 1, .def = 2,
+     .unit = "bytes/parameter",
+     .help = "matmul weight copy (BF16 2, FP8 block-scaled 1.0002)",
+     .off = offsetof(tmc_model, weights_bytes_per_param)},
+    {.key = "grads_bytes_per_param", .type = T_NUM, .lo = 0, .hi = 64, .lo_open = 1, .def = 2,
+     .unit = "bytes/parameter",
+     .help = "gradients (BF16 2, FP32 4)",
+     .off = offsetof(tmc_model, grads_bytes_per_param)},
+    {.key = "master_bytes_per_param", .type = T_NUM, .lo = 0, .hi = 64, .def = 4,
+     .unit = "bytes/parameter",
+     .help = "FP32 master weights",
+     .off = offsetof(tmc_model, master_bytes_per_param)},
+    {.key = "adam_m_bytes_per_param", .type = T_NUM, .lo = 0, .hi = 64, .def = 4,
+     .unit = "bytes/parameter",
+     .help = "Adam first moment",
+     .off = offsetof(tmc_model, adam_m_bytes_per_param)},
+    {.key = "adam_v_bytes_per_param", .type = T_NUM, .lo = 0, .hi = 64, .def = 4,
+     .unit = "bytes/parameter",
+     .help = "Adam second moment",
+     .off = offsetof(tmc_model, adam_v_bytes_per_param)},
+    {.key = "source", .type = T_STR, .unit = "",
+     .help = "where the figures come from (required in a model file)"},
+    {.key = "description", .type = T_STR, .unit = "",
+     .help = "free text for the reader"},
 };
 
 static const char *const reuse_choices[] = {"together", "reused", NULL};
 static const field memory_fields[] = {
-    NUM("usable_gib", 0, 1e6, 1, 1, 0, tmc_memory, usable_gib),
-    INT("zero_stage", 0, 3, 0, 3, tmc_memory, zero_stage),
-    NUM("activations_gib", 0, 1e6, 0, 0, 0, tmc_memory, activations_gib),
-    NUM("buffer_gib", 0, 1e6, 0, 0, 0, tmc_memory, buffer_gib),
-    INT("buffer_count", 0, 1e6, 0, 1, tmc_memory, buffer_count),
-    {"buffer_reuse", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_memory, buffers_reused), reuse_choices},
+    {.key = "usable_gib", .type = T_NUM, .lo = 0, .hi = 1e6, .lo_open = 1, .required = 1,
+     .unit = "GiB",
+     .help = "usable memory per card",
+     .off = offsetof(tmc_memory, usable_gib)},
+    {.key = "zero_stage", .type = T_INT, .lo = 0, .hi = 3, .def = 3, .unit = "",
+     .help = "ZeRO stage: 0 none sharded, 1 optimizer states, 2 also gradients, 3 also "
+             "weights",
+     .off = offsetof(tmc_memory, zero_stage)},
+    {.key = "activations_gib", .type = T_NUM, .lo = 0, .hi = 1e6, .unit = "GiB",
+     .help = "activations (and buffers not listed apart) per card",
+     .off = offsetof(tmc_memory, activations_gib)},
+    {.key = "buffer_gib", .type = T_NUM, .lo = 0, .hi = 1e6, .unit = "GiB",
+     .help = "one temporary buffer, e.g. a gathered module",
+     .off = offsetof(tmc_memory, buffer_gib)},
+    {.key = "buffer_count", .type = T_INT, .lo = 0, .hi = 1e6, .def = 1, .unit = "buffers",
+     .help = "how many such buffers a step uses",
+     .off = offsetof(tmc_memory, buffer_count)},
+    {.key = "buffer_reuse", .type = T_ENUM, .choices = reuse_choices, .unit = "",
+     .help = "the buffers live at once (together), or reuse one space (reused)",
+     .off = offsetof(tmc_memory, buffers_reused)},
 };
 
 static const field interconnect_fields[] = {
-    NUM("link_gb_per_s", 0, 1e9, 1, 1, 0, tmc_interconnect, link_gb_per_s),
+    {.key = "link_gb_per_s", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1, .required = 1,
+     .unit = "GB/s",
+     .help = "each card's link for ZeRO traffic",
+     .off = offsetof(tmc_interconnect, link_gb_per_s)},
 };
 
 static const field storage_fields[] = {
-    NUM("write_gb_per_s", 0, 1e9, 1, 1, 0, tmc_storage, write_gb_per_s),
+    {.key = "write_gb_per_s", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1, .required = 1,
+     .unit = "GB/s",
+     .help = "sustained checkpoint write bandwidth",
+     .off = offsetof(tmc_storage, write_gb_per_s)},
 };
 
 static const field input_fields[] = {
-    INT("processes", 1, 1e6, 1, 0, tmc_input_pipeline, processes),
-    NUM("process_sequences_per_s", 0, 1e9, 1, 1, 0, tmc_input_pipeline, process_sequences_per_s),
-    INT("paused_processes", 0, 1e6, 0, 1, tmc_input_pipeline, paused_processes),
-    NUM("pause_s", 0, 1e9, 0, 1, 0, tmc_input_pipeline, pause_s),
+    {.key = "processes", .type = T_INT, .lo = 1, .hi = 1e6, .required = 1, .unit = "processes",
+     .help = "input preparation processes",
+     .off = offsetof(tmc_input_pipeline, processes)},
+    {.key = "process_sequences_per_s", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .required = 1, .unit = "sequences/s",
+     .help = "sequences each process prepares per second",
+     .off = offsetof(tmc_input_pipeline, process_sequences_per_s)},
+    {.key = "paused_processes", .type = T_INT, .lo = 0, .hi = 1e6, .def = 1,
+     .unit = "processes",
+     .help = "processes a pause stops; at most processes",
+     .off = offsetof(tmc_input_pipeline, paused_processes)},
+    {.key = "pause_s", .type = T_NUM, .lo = 0, .hi = 1e9, .required = 1, .unit = "s",
+     .help = "length of the pause",
+     .off = offsetof(tmc_input_pipeline, pause_s)},
 };
 
 static const field batch_fields[] = {
-    INT("sequences", 1, 1e9, 1, 0, tmc_batch, sequences),
-    NUM("train_tokens", 0, 1e18, 1, 1, 0, tmc_batch, train_tokens),
+    {.key = "sequences", .type = T_INT, .lo = 1, .hi = 1e9, .required = 1, .unit = "sequences",
+     .help = "global batch, sequences per step",
+     .off = offsetof(tmc_batch, sequences)},
+    {.key = "train_tokens", .type = T_NUM, .lo = 0, .hi = 1e18, .lo_open = 1, .required = 1,
+     .unit = "tokens",
+     .help = "effective tokens to train on",
+     .off = offsetof(tmc_batch, train_tokens)},
 };
 
 static const field critical_batch_fields[] = {
-    NUM("noise_scale_tokens", 0, 1e18, 1, 1, 0, tmc_critical_batch, noise_scale_tokens),
-    INT("scale_to_cards", 1, 1e7, 1, 0, tmc_critical_batch, scale_to_cards),
+    {.key = "noise_scale_tokens", .type = T_NUM, .lo = 0, .hi = 1e18, .lo_open = 1,
+     .required = 1, .unit = "tokens",
+     .help = "gradient noise scale B_noise",
+     .off = offsetof(tmc_critical_batch, noise_scale_tokens)},
+    {.key = "scale_to_cards", .type = T_INT, .lo = 1, .hi = 1e7, .required = 1, .unit = "cards",
+     .help = "card count for weak and strong scaling",
+     .off = offsetof(tmc_critical_batch, scale_to_cards)},
 };
 
 static const field scale_up_fields[] = {
-    NUM("parameters", 0, 1e18, 1, 1, 0, tmc_scale_up, parameters),
-    NUM("tokens", 0, 1e18, 1, 1, 0, tmc_scale_up, tokens),
-    INT("cards", 1, 1e9, 1, 0, tmc_scale_up, cards),
-    NUM("efficiency", 0, 1, 1, 1, 0, tmc_scale_up, efficiency),
-    NUM("deadline_days", 0, 1e6, 1, 1, 0, tmc_scale_up, deadline_days),
+    {.key = "parameters", .type = T_NUM, .lo = 0, .hi = 1e18, .lo_open = 1, .required = 1,
+     .unit = "parameters",
+     .help = "N of a dense model (F = 6ND)",
+     .off = offsetof(tmc_scale_up, parameters)},
+    {.key = "tokens", .type = T_NUM, .lo = 0, .hi = 1e18, .lo_open = 1, .required = 1,
+     .unit = "tokens",
+     .help = "D, the tokens it trains on",
+     .off = offsetof(tmc_scale_up, tokens)},
+    {.key = "cards", .type = T_INT, .lo = 1, .hi = 1e9, .required = 1, .unit = "cards",
+     .help = "cards it trains on",
+     .off = offsetof(tmc_scale_up, cards)},
+    {.key = "efficiency", .type = T_NUM, .lo = 0, .hi = 1, .lo_open = 1, .required = 1,
+     .unit = "",
+     .help = "model FLOP utilisation",
+     .off = offsetof(tmc_scale_up, efficiency)},
+    {.key = "deadline_days", .type = T_NUM, .lo = 0, .hi = 1e6, .lo_open = 1, .required = 1,
+     .unit = "days",
+     .help = "deadline for the card count",
+     .off = offsetof(tmc_scale_up, deadline_days)},
 };
 
 static const char *const reserve_billing_choices[] = {"excluded", "held", NULL};
 static const field cost_fields[] = {
-    NUM("card_hour_price", 0, 1e9, 0, 1, 0, tmc_cost, card_hour_price),
-    NUM("energy_kwh_per_card_hour", 0, 1e4, 0, 0, 0, tmc_cost, energy_kwh_per_card_hour),
-    NUM("energy_price_per_kwh", 0, 1e6, 0, 0, 0, tmc_cost, energy_price_per_kwh),
-    NUM("fixed", 0, 1e15, 0, 0, 0, tmc_cost, fixed),
-    {"reserve", T_ENUM, 0, 0, 0, 0, 0, offsetof(tmc_cost, reserve), reserve_billing_choices},
-    TEXT("currency"), TEXT("source"),
+    {.key = "card_hour_price", .type = T_NUM, .lo = 0, .hi = 1e9, .required = 1,
+     .unit = "currency/card-h",
+     .help = "price of one card held for an hour",
+     .off = offsetof(tmc_cost, card_hour_price)},
+    {.key = "energy_kwh_per_card_hour", .type = T_NUM, .lo = 0, .hi = 1e4, .unit = "kWh/card-h",
+     .help = "energy one card draws in an hour",
+     .off = offsetof(tmc_cost, energy_kwh_per_card_hour)},
+    {.key = "energy_price_per_kwh", .type = T_NUM, .lo = 0, .hi = 1e6, .unit = "currency/kWh",
+     .help = "price of a kWh, in the same currency",
+     .off = offsetof(tmc_cost, energy_price_per_kwh)},
+    {.key = "fixed", .type = T_NUM, .lo = 0, .hi = 1e15, .unit = "currency",
+     .help = "preparation and other fixed cost",
+     .off = offsetof(tmc_cost, fixed)},
+    {.key = "reserve", .type = T_ENUM, .choices = reserve_billing_choices, .unit = "",
+     .help = "excluded: the deadline's reserve is not billed; held: the cards are held "
+             "through it",
+     .off = offsetof(tmc_cost, reserve)},
+    {.key = "currency", .type = T_STR, .unit = "",
+     .help = "the currency's name, for the reader"},
+    {.key = "source", .type = T_STR, .unit = "",
+     .help = "where the prices come from"},
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -331,22 +680,59 @@ const section *tmc_cfg_find_section(const char *name)
     return NULL;
 }
 
-/* config.h: which values a sweep may give a key. */
-tmc_key_kind tmc_config_classify_key(const char *key)
+const field *tmc_cfg_find_field(const char *section_name, const char *key)
+{
+    const section *s = strcmp(section_name, "cause") == 0 ? &tmc_cfg_cause
+                                                          : tmc_cfg_find_section(section_name);
+    for (size_t i = 0; s && i < s->n_fields; i++)
+        if (strcmp(s->fields[i].key, key) == 0)
+            return &s->fields[i];
+    return NULL;
+}
+
+/* The row of a dotted key ("job.cards"), or NULL. */
+static const field *find_dotted(const char *key)
 {
     char name[64];
     size_t len = strcspn(key, ".");
     if (!key[len] || len >= sizeof name)
-        return TMC_KEY_UNKNOWN;
+        return NULL;
     memcpy(name, key, len);
     name[len] = '\0';
-    const section *s = tmc_cfg_find_section(name);
-    for (size_t i = 0; s && i < s->n_fields; i++) {
-        if (strcmp(s->fields[i].key, key + len + 1) != 0)
-            continue;
-        ftype t = s->fields[i].type;
-        return t == T_NUM ? TMC_KEY_NUMBER
-             : t == T_INT || t == T_U64 ? TMC_KEY_INTEGER : TMC_KEY_OTHER;
-    }
-    return TMC_KEY_UNKNOWN;
+    return tmc_cfg_find_section(name) ? tmc_cfg_find_field(name, key + len + 1) : NULL;
+}
+
+/* config.h: which values a sweep may give a key. */
+tmc_key_kind tmc_config_classify_key(const char *key)
+{
+    const field *f = find_dotted(key);
+    if (!f)
+        return TMC_KEY_UNKNOWN;
+    return f->type == T_NUM ? TMC_KEY_NUMBER
+         : f->type == T_INT || f->type == T_U64 ? TMC_KEY_INTEGER : TMC_KEY_OTHER;
+}
+
+/* config.h: a numeric key's bounds, for a command-line flag that overrides
+ * it (--replicas, --seed). */
+int tmc_config_key_bounds(const char *key, double *lo, double *hi, int *lo_open)
+{
+    const field *f = find_dotted(key);
+    if (!f || (f->type != T_NUM && f->type != T_INT && f->type != T_U64))
+        return -1;
+    *lo = f->lo;
+    *hi = f->hi;
+    *lo_open = f->lo_open;
+    return 0;
+}
+
+/* config.h: the word of a choice, as an experiment spells it. */
+const char *tmc_config_choice_name(const char *key, int value)
+{
+    const field *f = find_dotted(key);
+    if (!f || f->type != T_ENUM || value < 0)
+        return NULL;
+    for (int i = 0; f->choices[i]; i++)
+        if (i == value)
+            return f->choices[i];
+    return NULL;
 }

@@ -25,15 +25,22 @@
 
 typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES, T_TRACE, T_BOOL } ftype;
 
+/* One key. A numeric key's range is [lo, hi], or (lo, hi] with lo_open;
+ * an absent optional key takes def (a choice: choices[0]; a boolean:
+ * def != 0). */
 typedef struct {
     const char *key;
     ftype type;
     double lo, hi;
-    int lo_open;  /* bound lo excluded */
+    int lo_open;   /* bound lo excluded */
     int required;
-    double def;   /* default when absent and not required */
-    size_t off;   /* offset of the field inside its section struct */
+    int def_unset; /* def lies outside [lo, hi] on purpose: absent means "not
+                      given", and the help says what that does */
+    double def;    /* default when absent and not required */
     const char *const *choices; /* T_ENUM: NULL-terminated */
+    const char *unit; /* "s", "days", "cards", ...; "" dimensionless or text */
+    const char *help; /* one line, what the key means */
+    size_t off;    /* offset of the field inside its section struct */
 } field;
 
 typedef struct {
@@ -54,10 +61,14 @@ typedef struct {
  * which is the order "valid keys: ..." lists them. */
 extern const section *const tmc_cfg_sections; /* TMC_CFG_N_SECTIONS of them */
 extern const section tmc_cfg_cause; /* one object of failures.causes */
-extern const char *const tmc_cfg_jitter_choices[]; /* indexed by tmc_jitter_kind */
 
 /* The section named `name`, or NULL. */
 const section *tmc_cfg_find_section(const char *name);
+
+/* The row of `key` in section `section` ("cause": a failures.causes
+ * object), or NULL: how a message that spans keys states a key's bounds or
+ * choices without writing them again. */
+const field *tmc_cfg_find_field(const char *section, const char *key);
 
 /* read_trace finds a section's trace_days from its n_trace: the same layout
  * in every section that has a trace (checked in config_fields.c). */
@@ -91,6 +102,14 @@ typedef struct {
 
 numtext tmc_cfg_number_text(const field *f, double x);
 void tmc_cfg_describe_range(const field *f, char *buf, size_t n); /* "a number in (0, 1]" */
+
+/* The range of key `key` of `section` as tmc_cfg_describe_range words it;
+ * by value, for a message that names another key's range. */
+typedef struct {
+    char s[100]; /* "an integer in [", two numtexts, ", " and "]" */
+} rangetext;
+
+rangetext tmc_cfg_range_of(const char *section, const char *key);
 void tmc_cfg_join_choices(const field *f, char *list, size_t n);  /* "a, b, c" */
 
 /* "LABEL: PREFIXKEY: unknown key (did you mean 'y'?); valid keys: a, b, c";

@@ -53,6 +53,15 @@ void tmc_cfg_describe_range(const field *f, char *buf, size_t n)
              tmc_cfg_number_text(f, f->lo).s, tmc_cfg_number_text(f, f->hi).s);
 }
 
+rangetext tmc_cfg_range_of(const char *section, const char *key)
+{
+    rangetext t = {""};
+    const field *f = tmc_cfg_find_field(section, key);
+    if (f)
+        tmc_cfg_describe_range(f, t.s, sizeof t.s);
+    return t;
+}
+
 void tmc_cfg_join_choices(const field *f, char *list, size_t n)
 {
     list[0] = '\0';

@@ -43,10 +43,12 @@ static int check_state(const tmc_experiment *x, const char *label, tmc_error *er
                                   "the wall time those steps took, days (> 0)",
                              label, p->steps_done);
     double exposure = p->exposure_days;
+    const field *f = tmc_cfg_find_field("progress", "exposure_days"); /* its bound */
     if (exposure < 0 && exposure != -1)
         return tmc_error_set(err, "%s: progress.exposure_days: %.10g is out of range; expected "
                                   "-1 (the default: progress.elapsed_days) or a number in "
-                                  "[0, 1e6], days", label, exposure);
+                                  "[0, %s], days", label, exposure,
+                             tmc_cfg_number_text(f, f->hi).s);
     if (exposure == 0 && p->failures + p->outages > 0)
         return tmc_error_set(err, "%s: progress.exposure_days: 0 with %ld failures and %ld "
                                   "outages seen; expected the time they were seen over, days "

@@ -20,11 +20,11 @@ static void overhead(const tmc_report *r, double *mean, double *se)
 /* Random save and restore times and the save timeout (docs/model.md 3.12). */
 static void text_durations(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    static const char *const law[] = {"lognormal", "gamma", "uniform"};
     const tmc_checkpoint *cp = &x->checkpoint;
     if (cp->save_cv == 0 && cp->restore_cv == 0 && cp->save_timeout_s == 0)
         return;
-    fprintf(f, "            saves and restores %s, cv %.3g and %.3g", law[cp->duration_law],
+    fprintf(f, "            saves and restores %s, cv %.3g and %.3g",
+            tmc_config_choice_name("checkpoint.duration_law", (int)cp->duration_law),
             cp->save_cv, cp->restore_cv);
     if (cp->save_timeout_s > 0)
         fprintf(f, "; a save past %.1f s times out (P %.4g a save, %.3f per run without "
@@ -566,8 +566,11 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "experiment", r->x->name);
     cJSON_AddStringToObject(root, "source", r->x->source);
-    cJSON_AddStringToObject(root, "mode", r->mode == TMC_MODE_AGGREGATED ? "aggregated"
-                                                                           : "exact");
+    /* the mode the run took: auto resolves to one of the other two */
+    cJSON_AddStringToObject(root, "mode",
+                            tmc_config_choice_name("monte_carlo.mode",
+                                                   r->mode == TMC_MODE_AGGREGATED
+                                                       ? TMC_MODE_AGGREGATED : TMC_MODE_EXACT));
     cJSON_AddNumberToObject(root, "max_table_error_sigma", r->table_error);
     cJSON_AddNumberToObject(root, "replicas", n);
     char seed[24]; /* raw: cJSON rounds integers near 2^53 */
