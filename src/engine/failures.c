@@ -13,6 +13,7 @@
 #include <gsl/gsl_sf_gamma.h>
 
 #include "closed_form.h"
+#include "experiment_rules.h"
 #include "forecast.h"
 
 void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
@@ -60,11 +61,10 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->cards_per_node = f->cards_per_node;
     m->card_rate = f->per_card_mtbf_days > 0 ? (double)m->cards / m->mean_s : 0;
     m->node_rate = f->per_node_mtbf_days > 0
-        ? (double)((m->cards + f->cards_per_node - 1) / f->cards_per_node) /
+        ? (double)tmc_job_nodes(m->cards, f->cards_per_node) /
           (f->per_node_mtbf_days * TMC_DAY_S) : 0;
     m->job_rate = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
-    m->nodes = f->cards_per_node > 0 ? (m->cards + f->cards_per_node - 1) / f->cards_per_node
-                                      : 0;
+    m->nodes = tmc_job_nodes(m->cards, f->cards_per_node);
     m->bad_share = f->bad_node_share;
     m->bad_rate = f->bad_node_share > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
     m->bad_retire_after = f->bad_node_retire_after;
