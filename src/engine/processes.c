@@ -57,6 +57,12 @@ static double trace_after(const tmc_trace_ref *tr, int *next, double from)
     return *next < tr->n ? tr->days[*next] * TMC_DAY_S : INFINITY;
 }
 
+/* Process k draws from stream TMC_STREAM_FAILURES + k (processes.h). */
+_Static_assert((int)TMC_STREAM_OUTAGES == (int)TMC_STREAM_FAILURES + TMC_OUTAGE &&
+                   (int)TMC_STREAM_SPIKES == (int)TMC_STREAM_FAILURES + TMC_SPIKE &&
+                   TMC_FAILURE == 0 && TMC_PROCESSES == 3,
+               "the processes' streams follow the processes' order (rng_pcg.h)");
+
 /* The arrival of process k at time `from` is consumed: draw the next. */
 static void draw_next(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
                       int k, double from)
@@ -160,7 +166,7 @@ static double outage_downtime(const tmc_process_model *m, tmc_processes *p, gsl_
         return m->downtime_s;
     /* importance sampling shifts the log-mean by ln theta; the density ratio
      * of the lognormal is exp(((y - mu - d)^2 - (y - mu)^2) / 2 s^2), y = ln x */
-    double s = m->downtime_sigma, shift = log(m->tilt[4]);
+    double s = m->downtime_sigma, shift = log(m->tilt[TMC_TILT_DOWNTIMES]);
     double x = gsl_ran_lognormal(r, m->downtime_mu + shift, s);
     double y = log(x) - m->downtime_mu;
     if (shift != 0)

@@ -288,8 +288,9 @@ static void text_importance(FILE *f, const tmc_report *r)
     const tmc_importance *is = r->importance;
     const tmc_summary *d = r->days;
     fprintf(f, "\nRare misses, importance sampling: rates x %.4g (failures), x %.4g (outages), "
-               "x %.4g (spikes); means x %.4g (repairs), x %.4g (downtimes)", is->theta[0],
-            is->theta[1], is->theta[2], is->theta[3], is->theta[4]);
+               "x %.4g (spikes); means x %.4g (repairs), x %.4g (downtimes)", is->theta[TMC_TILT_FAILURES],
+            is->theta[TMC_TILT_OUTAGES], is->theta[TMC_TILT_SPIKES], is->theta[TMC_TILT_REPAIRS],
+            is->theta[TMC_TILT_DOWNTIMES]);
     if (is->levels)
         fprintf(f, ", chosen by cross-entropy in %d levels of %ld replicas", is->levels,
                 is->pilot_replicas);
