@@ -44,7 +44,7 @@ int tmc_weights_tiltable(const tmc_process_model *m, int k)
     if (k == TMC_TILT_FAILURES && m->rate[k] > 0 && !tmc_failures_poisson(&m->failures))
         return 0;
     /* only exponential repair times (the manual stage of a pipeline) are tilted */
-    return !(k == TMC_TILT_REPAIRS && m->failures.repair_kind != TMC_REPAIR_EXPONENTIAL);
+    return !(k == TMC_TILT_REPAIRS && !tmc_repair_laws[m->failures.repair_kind]->tiltable);
 }
 
 int tmc_weights_check(const tmc_process_model *m, const double theta[TMC_TILTS])

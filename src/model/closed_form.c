@@ -5,12 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_integration.h>
 
 #include "dist.h"
 #include "durations.h"
 #include "experiment_rules.h"
 #include "forecast.h"
+#include "laws.h"
 
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
 {
@@ -110,11 +110,11 @@ static double repair_left_s(const tmc_failures *f, double d)
     double m = f->repair_mean_hours * 3600;
     if (d <= 0 || f->repair_auto_share > 0 || f->repair_fail_share > 0)
         return own_repair_wait_s(f);
-    if (f->repair_distribution == TMC_REPAIR_EXPONENTIAL)
-        return m * exp(-d / m);
-    if (f->repair_distribution == TMC_REPAIR_FIXED)
-        return fmax(m - d, 0);
-    return own_repair_wait_s(f); /* lognormal, Weibull: an upper bound */
+    const tmc_law_type *law = tmc_repair_laws[f->repair_distribution];
+    if (!law->excess_mean) /* lognormal, Weibull: an upper bound */
+        return own_repair_wait_s(f);
+    tmc_law repair = tmc_law_prepare(law, m, f->repair_shape, f->repair_cv);
+    return law->excess_mean(&repair, d);
 }
 
 /* Erlang's loss formula B(w, a): the share of Poisson arrivals (a per mean
@@ -395,13 +395,6 @@ static double process_rate(int enabled, double mean_days, int n_trace, const dou
     return n_trace > 0 ? n_trace / (days[n_trace - 1] * TMC_DAY_S) : 1 / (mean_days * TMC_DAY_S);
 }
 
-/* S(t)^N for a lognormal lifetime (params: log-mean, log-sd, N). */
-static double min_survival(double t, void *params)
-{
-    const double *q = params;
-    return pow(gsl_cdf_lognormal_Q(t, q[0], q[1]), q[2]);
-}
-
 static double card_part_mtbf_s(const tmc_failures *f, long cards);
 
 double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards)
@@ -431,17 +424,11 @@ double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards)
 static double card_part_mtbf_s(const tmc_failures *f, long cards)
 {
     double mean = f->per_card_mtbf_days * TMC_DAY_S, n = (double)cards;
-    if (f->distribution == TMC_LIFETIME_WEIBULL)
-        return mean * pow(n, -1 / f->shape);
-    if (f->distribution != TMC_LIFETIME_LOGNORMAL)
+    if (f->distribution == TMC_LIFETIME_TRACE) /* its cards' mean, as if exponential */
         return mean / n;
-    double s2 = log1p(f->lifetime_cv * f->lifetime_cv);
-    double q[3] = {log(mean) - s2 / 2, sqrt(s2), n}, result, abserr;
-    gsl_function fn = {min_survival, q};
-    gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
-    int rc = w ? gsl_integration_qagiu(&fn, 0, 0, 1e-9, 200, w, &result, &abserr) : -1;
-    gsl_integration_workspace_free(w);
-    return rc ? NAN : result;
+    const tmc_law_type *law = tmc_lifetime_laws[f->distribution];
+    tmc_law life = tmc_law_prepare(law, mean, f->shape, f->lifetime_cv);
+    return law->min_mean(&life, n); /* the mean of the first of n lifetimes */
 }
 
 static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)

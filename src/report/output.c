@@ -14,6 +14,7 @@
 #include "assumptions.h"
 #include "cost.h"
 #include "forecast_output.h"
+#include "laws.h"
 
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
 static void overhead(const tmc_report *r, double *mean, double *se)
@@ -26,11 +27,10 @@ static void overhead(const tmc_report *r, double *mean, double *se)
 /* Random save and restore times and the save timeout (docs/model.md 3.12). */
 static void text_durations(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    static const char *const law[] = {"lognormal", "gamma", "uniform"};
     const tmc_checkpoint *cp = &x->checkpoint;
     if (cp->save_cv == 0 && cp->restore_cv == 0 && cp->save_timeout_s == 0)
         return;
-    fprintf(f, "            saves and restores %s, cv %.3g and %.3g", law[cp->duration_law],
+    fprintf(f, "            saves and restores %s, cv %.3g and %.3g", tmc_duration_laws[cp->duration_law]->name,
             cp->save_cv, cp->restore_cv);
     if (cp->save_timeout_s > 0)
         fprintf(f, "; a save past %.1f s times out (P %.4g a save, %.3f per run without "
