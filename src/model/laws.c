@@ -17,6 +17,22 @@ tmc_law tmc_law_prepare(const tmc_law_type *t, double mean, double shape, double
     return l;
 }
 
+/* NAME_draw, NAME_cdf and NAME_quantile of a GSL law of positive values
+ * with two parameters, a and b (gsl_ran_NAME, gsl_cdf_NAME_P and _Pinv). */
+#define GSL_POSITIVE_LAW(name)                                                                \
+    static double name##_draw(const tmc_law *l, gsl_rng *r)                                  \
+    {                                                                                          \
+        return gsl_ran_##name(r, l->a, l->b);                                                  \
+    }                                                                                          \
+    static double name##_cdf(const tmc_law *l, double x)                                       \
+    {                                                                                          \
+        return x > 0 ? gsl_cdf_##name##_P(x, l->a, l->b) : 0;                                  \
+    }                                                                                          \
+    static double name##_quantile(const tmc_law *l, double u)                                  \
+    {                                                                                          \
+        return gsl_cdf_##name##_Pinv(u, l->a, l->b);                                           \
+    }
+
 /* ---------- exponential: mean m, memoryless ---------- */
 
 static double exponential_draw(const tmc_law *l, gsl_rng *r)
@@ -74,20 +90,7 @@ static void lognormal_prepare(tmc_law *l)
     l->a = log(l->mean) - 0.5 * l->b * l->b;
 }
 
-static double lognormal_draw(const tmc_law *l, gsl_rng *r)
-{
-    return gsl_ran_lognormal(r, l->a, l->b);
-}
-
-static double lognormal_cdf(const tmc_law *l, double x)
-{
-    return x > 0 ? gsl_cdf_lognormal_P(x, l->a, l->b) : 0;
-}
-
-static double lognormal_quantile(const tmc_law *l, double u)
-{
-    return gsl_cdf_lognormal_Pinv(u, l->a, l->b);
-}
+GSL_POSITIVE_LAW(lognormal)
 
 /* S(x)^n = U: x = S^-1(U^(1/n)) = P^-1(1 - U^(1/n)), accurate near 0. */
 static double lognormal_min_draw(const tmc_law *l, double n, gsl_rng *r)
@@ -144,20 +147,7 @@ static void gamma_prepare(tmc_law *l)
     l->b = l->mean * l->cv * l->cv;
 }
 
-static double gamma_draw(const tmc_law *l, gsl_rng *r)
-{
-    return gsl_ran_gamma(r, l->a, l->b);
-}
-
-static double gamma_cdf(const tmc_law *l, double x)
-{
-    return x > 0 ? gsl_cdf_gamma_P(x, l->a, l->b) : 0;
-}
-
-static double gamma_quantile(const tmc_law *l, double u)
-{
-    return gsl_cdf_gamma_Pinv(u, l->a, l->b);
-}
+GSL_POSITIVE_LAW(gamma)
 
 static const tmc_law_type gamma_law = {
     .name = "gamma", .prepare = gamma_prepare, .draw = gamma_draw, .cdf = gamma_cdf,
