@@ -318,8 +318,8 @@ static void job_min_case(const char *const *sets, int n_sets, double job_mtbf_s)
         double low = INFINITY;
         for (long c = 0; c < x.job.cards; c++) {
             double life = x.failures.distribution == TMC_LIFETIME_WEIBULL
-                ? gsl_ran_weibull(r, m.weibull_scale_s, m.shape)
-                : gsl_ran_lognormal(r, m.log_mu, m.log_sigma);
+                ? gsl_ran_weibull(r, m.life.a, m.life.b)   /* scale, shape */
+                : gsl_ran_lognormal(r, m.life.a, m.life.b); /* mu, sigma */
             low = fmin(low, life);
         }
         b[k] = low;
@@ -520,6 +520,7 @@ static void test_node_spares(void **state)
     (void)state;
     tmc_failure_model m = {.cards = 16, .tilt = 1, .repair_tilt = 1, .spares = 6,
                            .repair_mean_s = 100, .repair_kind = TMC_REPAIR_FIXED,
+                           .repair = {.mean = 100},
                            .scoped = 1, .node_rate = 1, .cards_per_node = 4,
                            .kind = TMC_LIFETIME_EXPONENTIAL, .mean_s = 1e6};
     tmc_failure_state s;

@@ -85,7 +85,7 @@ static void test_poisson_tails(void **state)
         print_message("k0 %2d: IS %.4g +- %.2g (rel %.1f %%, ESS %.0f, tilt outages x%.2f, "
                       "%d levels), Poisson tail %.4g (%.2f se); plain MC would need %.3g "
                       "replicas, %.0fx more\n", k0s[i], is.p_miss, is.se, 100 * rel, is.ess,
-                      is.theta[1], is.levels, exact, z, plain, plain / 20000);
+                      is.theta[TMC_TILT_OUTAGES], is.levels, exact, z, plain, plain / 20000);
         if (!(fabs(z) <= 4))
             fail_msg("k0 %d: %.2f standard errors from the Poisson tail", k0s[i], z);
         tmc_engine_free(&e);
@@ -166,7 +166,8 @@ static void test_parse_tilt(void **state)
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         if (tmc_importance_parse_tilt(good[i], theta))
             fail_msg("'%s' refused", good[i]);
-    assert_true(theta[0] == 1e-3 && theta[1] == 1 && theta[3] == 1 && theta[4] == 1);
+    assert_true(theta[TMC_TILT_FAILURES] == 1e-3 && theta[TMC_TILT_OUTAGES] == 1 &&
+                theta[TMC_TILT_REPAIRS] == 1 && theta[TMC_TILT_DOWNTIMES] == 1);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (!tmc_importance_parse_tilt(bad[i], theta))
             fail_msg("'%s' accepted", bad[i]);

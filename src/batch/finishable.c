@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "closed_form.h"
+#include "experiment_rules.h"
 #include "forecast.h"
 
 /* 1 when the run would finish at Daly's optimum interval (cf's): then the
@@ -68,7 +69,7 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
     if (!tl->enabled)
         return 0;
     double limit = tl->wall_hours * 3600, c = x->checkpoint.save_s, r = longest_restore(x);
-    int save = tl->at_limit == TMC_LIMIT_SAVE;
+    int save = tmc_limit_saves(x); /* at_limit "save" (synchronous saves) */
     double slow = x->slow_cards.enabled ? x->slow_cards.factor : 1;
     double pause = x->pauses.enabled ? x->pauses.duration_s : 0;
     double pauses = x->pauses.enabled

@@ -71,13 +71,14 @@ static int pilot_level(tmc_engine *e, const double theta[TMC_TILTS], long n, lon
 static void update_tilt(const tmc_engine *e, const tmc_replica *s, double theta[TMC_TILTS])
 {
     const tmc_process_model *m = &e->processes;
-    for (int k = 0; k < 3; k++)
+    const int rep = TMC_TILT_REPAIRS, down = TMC_TILT_DOWNTIMES;
+    for (int k = 0; k < TMC_PROCESSES; k++) /* the rate slots */
         if (m->rate[k] > 0 && s->ce_a[k] > 0 && s->ce_n[k] > 0 && tmc_weights_tiltable(m, k))
             theta[k] = (s->ce_n[k] / s->ce_a[k]) / m->rate[k];
-    if (s->ce_n[3] > 0 && m->failures.repair_mean_s > 0 && tmc_weights_tiltable(m, 3))
-        theta[3] = (s->ce_a[3] / s->ce_n[3]) / m->failures.repair_mean_s;
-    if (s->ce_n[4] > 0 && m->downtime_sigma > 0)
-        theta[4] = exp(s->ce_a[4] / s->ce_n[4] - m->downtime_mu);
+    if (s->ce_n[rep] > 0 && m->failures.repair_mean_s > 0 && tmc_weights_tiltable(m, rep))
+        theta[rep] = (s->ce_a[rep] / s->ce_n[rep]) / m->failures.repair_mean_s;
+    if (s->ce_n[down] > 0 && m->downtime_sigma > 0)
+        theta[down] = exp(s->ce_a[down] / s->ce_n[down] - m->downtime_mu);
 }
 
 int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
@@ -147,7 +148,7 @@ int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS])
             break;
         p = end + 1;
     }
-    if (n + 1 != 3 && n + 1 != 5)
+    if (n + 1 != TMC_PROCESSES && n + 1 != TMC_TILTS) /* the rates alone, or every slot */
         return -1;
     for (int k = 0; k < TMC_TILTS; k++)
         if (!(t[k] > 0 && isfinite(t[k])))

@@ -13,7 +13,17 @@
 
 #include <stddef.h>
 
-#define TMC_TILTS 5 /* failures, outages, spikes (rates); repairs, downtimes (means) */
+/* The slots of an importance-sampling tilt (weights.h): multipliers of the
+ * rates of the three processes (in processes.h's order, asserted there),
+ * then of the means of repair times and outage downtimes. */
+enum {
+    TMC_TILT_FAILURES = 0,
+    TMC_TILT_OUTAGES = 1,
+    TMC_TILT_SPIKES = 2,
+    TMC_TILT_REPAIRS = 3,
+    TMC_TILT_DOWNTIMES = 4,
+    TMC_TILTS = 5
+};
 
 /* The table. Each entry is one of:
  *   TIME(field, json_key, label)   a row of the wall-time split, seconds

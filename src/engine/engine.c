@@ -91,8 +91,8 @@ int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_w
         return -1; /* elastic groups: no likelihood ratio for the thinning */
     for (int k = 0; k < TMC_TILTS; k++)
         e->processes.tilt[k] = theta[k];
-    e->processes.failures.tilt = theta[TMC_FAILURE];
-    e->processes.failures.repair_tilt = theta[3];
+    e->processes.failures.tilt = theta[TMC_TILT_FAILURES];
+    e->processes.failures.repair_tilt = theta[TMC_TILT_REPAIRS];
     e->elite_wall_s = elite_wall_s;
     return 0;
 }

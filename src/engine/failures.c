@@ -8,11 +8,10 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_sf_gamma.h>
 
 #include "closed_form.h"
+#include "experiment_rules.h"
 #include "forecast.h"
 
 void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
@@ -23,10 +22,9 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->repair_tilt = 1;
     m->kind = f->distribution;
     m->mean_s = f->per_card_mtbf_days * TMC_DAY_S;
-    m->shape = f->shape;
-    m->weibull_scale_s = m->mean_s / gsl_sf_gamma(1 + 1 / f->shape);
-    m->log_sigma = sqrt(log1p(f->lifetime_cv * f->lifetime_cv));
-    m->log_mu = log(m->mean_s) - 0.5 * m->log_sigma * m->log_sigma;
+    if (m->kind != TMC_LIFETIME_TRACE)
+        m->life = tmc_law_prepare(tmc_lifetime_laws[m->kind], m->mean_s, f->shape,
+                                  f->lifetime_cv);
     m->spares = f->spares;
     m->standbys = f->standbys - (x->progress.enabled ? x->progress.standbys_used : 0);
     m->swap_s = f->standby_swap_s;
@@ -38,10 +36,8 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->provision_s = f->spare_provision_s;
     m->repair_mean_s = f->repair_mean_hours * 3600;
     m->repair_kind = f->repair_distribution;
-    m->repair_log_sigma = sqrt(log1p(f->repair_cv * f->repair_cv));
-    m->repair_log_mu = log(m->repair_mean_s) - 0.5 * m->repair_log_sigma * m->repair_log_sigma;
-    m->repair_shape = f->repair_shape;
-    m->repair_weibull_scale_s = m->repair_mean_s / gsl_sf_gamma(1 + 1 / f->repair_shape);
+    m->repair = tmc_law_prepare(tmc_repair_laws[m->repair_kind], m->repair_mean_s,
+                                f->repair_shape, f->repair_cv);
     m->auto_share = f->repair_auto_share;
     m->auto_s = f->repair_auto_hours * 3600;
     m->fail_share = f->repair_fail_share;
@@ -55,16 +51,15 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->rate_shape = post.shape;
     m->rate_rate = post.rate;
     m->start_in_repair = x->progress.enabled ? x->progress.cards_in_repair : 0;
-    m->job_renewal = f->renewal == TMC_RENEWAL_JOB &&
-                     (m->kind == TMC_LIFETIME_WEIBULL || m->kind == TMC_LIFETIME_LOGNORMAL);
+    m->job_renewal = f->renewal == TMC_RENEWAL_JOB && m->kind != TMC_LIFETIME_TRACE &&
+                     !tmc_lifetime_laws[m->kind]->memoryless;
     m->cards_per_node = f->cards_per_node;
     m->card_rate = f->per_card_mtbf_days > 0 ? (double)m->cards / m->mean_s : 0;
     m->node_rate = f->per_node_mtbf_days > 0
-        ? (double)((m->cards + f->cards_per_node - 1) / f->cards_per_node) /
+        ? (double)tmc_job_nodes(m->cards, f->cards_per_node) /
           (f->per_node_mtbf_days * TMC_DAY_S) : 0;
     m->job_rate = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
-    m->nodes = f->cards_per_node > 0 ? (m->cards + f->cards_per_node - 1) / f->cards_per_node
-                                      : 0;
+    m->nodes = tmc_job_nodes(m->cards, f->cards_per_node);
     m->bad_share = f->bad_node_share;
     m->bad_rate = f->bad_node_share > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
     m->bad_retire_after = f->bad_node_retire_after;
@@ -79,16 +74,16 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
         m->takes_spare[i] = f->causes[i].takes_spare;
         m->cause_cards[i] = f->causes[i].scope == TMC_CAUSE_NODE ? f->cards_per_node : 1;
         m->detection_law[i] = f->causes[i].detection_law;
-        double cv = f->causes[i].detection_cv, sigma = sqrt(log1p(cv * cv));
-        m->detection_sigma[i] = sigma;
-        m->detection_mu[i] = m->detection_s[i] > 0 ? log(m->detection_s[i]) - 0.5 * sigma * sigma
-                                                   : 0;
+        if (m->detection_s[i] > 0) /* none: no delay, nothing drawn */
+            m->detection[i] = tmc_law_prepare(tmc_detection_laws[m->detection_law[i]],
+                                              m->detection_s[i], 0, f->causes[i].detection_cv);
     }
 }
 
 int tmc_failures_poisson(const tmc_failure_model *m)
 {
-    return m->kind == TMC_LIFETIME_EXPONENTIAL; /* Weibull shape 1 takes the heap: a check */
+    /* Weibull shape 1 takes the heap: a check */
+    return m->kind != TMC_LIFETIME_TRACE && tmc_lifetime_laws[m->kind]->memoryless;
 }
 
 /* The mean gap of the Poisson failure process, s (the same expression as
@@ -110,11 +105,7 @@ static double scoped_after(const tmc_failure_model *m, const tmc_failure_state *
 
 static double lifetime(const tmc_failure_model *m, const tmc_failure_state *s, gsl_rng *r)
 {
-    if (m->kind == TMC_LIFETIME_WEIBULL)
-        return gsl_ran_weibull(r, m->weibull_scale_s, m->shape) / s->rate_scale;
-    if (m->kind == TMC_LIFETIME_LOGNORMAL)
-        return gsl_ran_lognormal(r, m->log_mu, m->log_sigma) / s->rate_scale;
-    return gsl_ran_exponential(r, m->mean_s) / s->rate_scale;
+    return tmc_lifetime_laws[m->kind]->draw(&m->life, r) / s->rate_scale;
 }
 
 /* Restore the heap order below position i after heap[i] grew. */
@@ -146,12 +137,9 @@ static double trace_after(const tmc_failure_model *m, tmc_failure_state *s, doub
 double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state *s,
                              gsl_rng *r, double t)
 {
-    double n = (double)m->cards, u = s->rate_scale;
-    if (m->kind == TMC_LIFETIME_WEIBULL)
-        return t + gsl_ran_weibull(r, m->weibull_scale_s * pow(n, -1 / m->shape), m->shape) / u;
-    /* S(x)^N = U: x = S^-1(U^(1/N)) = P^-1(1 - U^(1/N)), accurate near 0 */
-    double p = -expm1(log(gsl_rng_uniform_pos(r)) / n);
-    return t + gsl_cdf_lognormal_Pinv(p, m->log_mu, m->log_sigma) / u;
+    /* job renewal: a law not memoryless, so one with min_draw (Weibull, lognormal) */
+    return t + tmc_lifetime_laws[m->kind]->min_draw(&m->life, (double)m->cards, r) /
+                   s->rate_scale;
 }
 
 static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r);
@@ -328,11 +316,9 @@ double tmc_failures_detection(const tmc_failure_model *m, int cause, gsl_rng *r)
     if (m->n_causes == 0)
         return 0;
     double d = m->detection_s[cause];
-    if (m->detection_law[cause] == TMC_DETECTION_FIXED || d == 0)
-        return d; /* nothing drawn: the stream is left as it was */
-    if (m->detection_law[cause] == TMC_DETECTION_EXPONENTIAL)
-        return gsl_ran_exponential(r, d);
-    return gsl_ran_lognormal(r, m->detection_mu[cause], m->detection_sigma[cause]);
+    if (d == 0)
+        return d; /* nothing drawn (nor for a fixed delay): the stream is left as it was */
+    return tmc_detection_laws[m->detection_law[cause]]->draw(&m->detection[cause], r);
 }
 
 tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failure_state *s,
@@ -381,12 +367,9 @@ static void collect_repairs(tmc_failure_state *s, double t)
  * rho m) = ln rho - x / m + x / (rho m). */
 static double manual_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
 {
-    if (m->repair_kind == TMC_REPAIR_FIXED)
-        return m->repair_mean_s;
-    if (m->repair_kind == TMC_REPAIR_LOGNORMAL)
-        return gsl_ran_lognormal(r, m->repair_log_mu, m->repair_log_sigma);
-    if (m->repair_kind == TMC_REPAIR_WEIBULL)
-        return gsl_ran_weibull(r, m->repair_weibull_scale_s, m->repair_shape);
+    const tmc_law_type *law = tmc_repair_laws[m->repair_kind];
+    if (!law->tiltable) /* fixed, lognormal, Weibull */
+        return law->draw(&m->repair, r);
     /* the replica's own mean; the product is left out when nothing is drawn,
      * so that runs without repair_events keep every bit */
     double mean = m->repair_events > 0 ? m->repair_mean_s * s->repair_scale : m->repair_mean_s;

@@ -61,17 +61,16 @@
 #include <gsl/gsl_rng.h>
 
 #include "experiment.h"
+#include "laws.h"
 
 /* Constants of the failure model, derived once from an experiment. */
 typedef struct {
     long cards;
     double tilt;             /* importance sampling: Poisson rate multiplier (1) */
     double repair_tilt;      /* importance sampling: repair mean multiplier (1) */
-    tmc_lifetime_kind kind;
+    tmc_lifetime_kind kind;  /* its law: tmc_lifetime_laws[kind] (laws.h), but a trace */
     double mean_s;           /* mean lifetime of a card, s */
-    double weibull_scale_s;  /* Weibull scale lambda = mean / Gamma(1 + 1/k), s */
-    double shape;            /* Weibull shape k */
-    double log_mu, log_sigma; /* lognormal parameters of a lifetime in s */
+    tmc_law life;            /* a card's lifetime, s (not a trace) */
     long spares;             /* -1: unlimited */
     long standbys;           /* W: warm standby cards (a forecast: those left) */
     long pool_cards;         /* the cards the pool and its repairs can hold: P + W,
@@ -82,10 +81,8 @@ typedef struct {
                                 refill_s after it */
     double provision_s;      /* H: a cold spare's host selection and provisioning, s */
     double repair_mean_s;
-    tmc_repair_kind repair_kind;
-    double repair_log_mu, repair_log_sigma; /* lognormal repairs, ln s */
-    double repair_weibull_scale_s;          /* Weibull repairs: mean / Gamma(1 + 1/k), s */
-    double repair_shape;                    /* Weibull repairs: k */
+    tmc_repair_kind repair_kind; /* its law: tmc_repair_laws[repair_kind] */
+    tmc_law repair;          /* the manual stage's time, s, of mean repair_mean_s */
     double auto_share;       /* a: repairs the automatic stage ends (0: no stage) */
     double auto_s;           /* A: the automatic stage's time, s */
     double fail_share;       /* f: a repair fails silently (0: never) */
@@ -98,8 +95,8 @@ typedef struct {
     int takes_spare[TMC_MAX_CAUSES];  /* 0: no repair, no spare (a hang) */
     long cause_cards[TMC_MAX_CAUSES]; /* cards a card-part failure of the cause takes:
                                          1, or g for scope "node" */
-    tmc_detection_kind detection_law[TMC_MAX_CAUSES];
-    double detection_mu[TMC_MAX_CAUSES], detection_sigma[TMC_MAX_CAUSES]; /* lognormal */
+    tmc_detection_kind detection_law[TMC_MAX_CAUSES]; /* tmc_detection_laws[] */
+    tmc_law detection[TMC_MAX_CAUSES]; /* the delay, s, of mean detection_s */
     const double *trace_days; /* trace: the experiment's failure times (borrowed) */
     int n_trace;
     int job_renewal;         /* 1: every restart renews every card (not exponential) */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
+#include "experiment_rules.h"
 #include "forecast.h"
 
 static tmc_trace_ref trace_of(int enabled, int n, const double *days)
@@ -26,15 +27,12 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     tmc_forecast_outage_rate(x, &post);
     m->outage_shape = post.shape;
     m->outage_rate = post.rate;
-    m->outage_notice = x->outages.enabled && x->outages.notice_s > 0 &&
-                       x->outages.notice_s >= x->checkpoint.save_s &&
-                       x->checkpoint.mode == TMC_SAVE_SYNC; /* config_checks.c */
+    m->outage_notice = tmc_outages_noticed(x);
     m->notice_lead_s = m->outage_notice ? x->checkpoint.save_s : 0;
     const tmc_time_limit *tl = &x->time_limit;
     m->limit_s = tl->enabled ? tl->wall_hours * 3600 : INFINITY;
     m->requeue_s = tl->enabled ? tl->requeue_s : 0;
-    m->limit_save = tl->enabled && tl->at_limit == TMC_LIMIT_SAVE &&
-                    x->checkpoint.mode == TMC_SAVE_SYNC; /* config_checks.c */
+    m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
     m->start_s = x->progress.enabled ? x->progress.elapsed_days * TMC_DAY_S : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
@@ -58,6 +56,12 @@ static double trace_after(const tmc_trace_ref *tr, int *next, double from)
         (*next)++;
     return *next < tr->n ? tr->days[*next] * TMC_DAY_S : INFINITY;
 }
+
+/* Process k draws from stream TMC_STREAM_FAILURES + k (processes.h). */
+_Static_assert((int)TMC_STREAM_OUTAGES == (int)TMC_STREAM_FAILURES + TMC_OUTAGE &&
+                   (int)TMC_STREAM_SPIKES == (int)TMC_STREAM_FAILURES + TMC_SPIKE &&
+                   TMC_FAILURE == 0 && TMC_PROCESSES == 3,
+               "the processes' streams follow the processes' order (rng_pcg.h)");
 
 /* The arrival of process k at time `from` is consumed: draw the next. */
 static void draw_next(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
@@ -162,7 +166,7 @@ static double outage_downtime(const tmc_process_model *m, tmc_processes *p, gsl_
         return m->downtime_s;
     /* importance sampling shifts the log-mean by ln theta; the density ratio
      * of the lognormal is exp(((y - mu - d)^2 - (y - mu)^2) / 2 s^2), y = ln x */
-    double s = m->downtime_sigma, shift = log(m->tilt[4]);
+    double s = m->downtime_sigma, shift = log(m->tilt[TMC_TILT_DOWNTIMES]);
     double x = gsl_ran_lognormal(r, m->downtime_mu + shift, s);
     double y = log(x) - m->downtime_mu;
     if (shift != 0)

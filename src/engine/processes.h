@@ -27,6 +27,10 @@
 #include "rng_pcg.h"
 
 enum { TMC_FAILURE = 0, TMC_OUTAGE = 1, TMC_SPIKE = 2, TMC_PROCESSES = 3 };
+/* A process's rate tilt is its own slot: tilt[k] and ce_n[k] index both. */
+_Static_assert((int)TMC_TILT_FAILURES == TMC_FAILURE && (int)TMC_TILT_OUTAGES == TMC_OUTAGE &&
+                   (int)TMC_TILT_SPIKES == TMC_SPIKE && (int)TMC_TILT_REPAIRS == TMC_PROCESSES,
+               "the rate tilts are the processes' slots, in their order");
 /* The allocation's time limit: not a random process (no stream, no tilt),
  * struck through tmc_processes_strike like one. */
 enum { TMC_LIMIT = TMC_PROCESSES };

@@ -31,20 +31,20 @@ void tmc_weights_record(const tmc_process_model *m, const tmc_processes *p,
         out->ce_n[k] = w * p->arrivals[k];
         out->ce_a[k] = w * exposure[k];
     }
-    out->ce_n[3] = w * p->failures.repairs_drawn;
-    out->ce_a[3] = w * p->failures.repair_sum_s;
-    out->ce_n[4] = w * p->downtimes_drawn;
-    out->ce_a[4] = w * p->downtime_log_sum;
+    out->ce_n[TMC_TILT_REPAIRS] = w * p->failures.repairs_drawn;
+    out->ce_a[TMC_TILT_REPAIRS] = w * p->failures.repair_sum_s;
+    out->ce_n[TMC_TILT_DOWNTIMES] = w * p->downtimes_drawn;
+    out->ce_a[TMC_TILT_DOWNTIMES] = w * p->downtime_log_sum;
 }
 
 int tmc_weights_tiltable(const tmc_process_model *m, int k)
 {
     if (k < TMC_PROCESSES && m->trace[k].n > 0) /* a replayed trace has nothing to tilt */
         return 0;
-    if (k == TMC_FAILURE && m->rate[k] > 0 && !tmc_failures_poisson(&m->failures))
+    if (k == TMC_TILT_FAILURES && m->rate[k] > 0 && !tmc_failures_poisson(&m->failures))
         return 0;
     /* only exponential repair times (the manual stage of a pipeline) are tilted */
-    return !(k == 3 && m->failures.repair_kind != TMC_REPAIR_EXPONENTIAL);
+    return !(k == TMC_TILT_REPAIRS && !tmc_repair_laws[m->failures.repair_kind]->tiltable);
 }
 
 int tmc_weights_check(const tmc_process_model *m, const double theta[TMC_TILTS])

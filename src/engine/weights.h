@@ -20,9 +20,10 @@ void tmc_weights_record(const tmc_process_model *m, const tmc_processes *p,
  * per-card lifetimes or replayed traces) and exponential repair times. */
 int tmc_weights_tiltable(const tmc_process_model *m, int k);
 
-/* Check a tilt for the processes m: theta[0..2] multiply the rates of
- * failures, outages and spikes, theta[3] the mean repair time, theta[4] the
- * mean of a lognormal outage downtime. Returns 0, or -1 if a tilt is not
+/* Check a tilt for the processes m (slots TMC_TILT_*, accounting.h):
+ * theta[TMC_TILT_FAILURES..SPIKES] multiply the rates of failures, outages
+ * and spikes, theta[TMC_TILT_REPAIRS] the mean repair time,
+ * theta[TMC_TILT_DOWNTIMES] the mean of a lognormal outage downtime. Returns 0, or -1 if a tilt is not
  * positive and finite, tilts failures that are not a Poisson process, tilts
  * a replayed trace, or tilts fixed repair times. */
 int tmc_weights_check(const tmc_process_model *m, const double theta[TMC_TILTS]);

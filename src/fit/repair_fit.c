@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "ks.h"
+#include "laws.h"
 #include "lifetime_fit.h"
 #include "rng_pcg.h"
 
@@ -64,7 +65,7 @@ int tmc_repair_fit_times(const double *t, int n, tmc_repair_fit *out, tmc_error 
     out->max_days = x[n - 1];
 
     tmc_repair_law *l = &out->law[TMC_REPAIR_LAW_LOGNORMAL];
-    *l = (tmc_repair_law){"lognormal", 2, mu, sigma, exp(mu + sigma * sigma / 2), NAN, NAN,
+    *l = (tmc_repair_law){tmc_law_lognormal->name, 2, mu, sigma, exp(mu + sigma * sigma / 2), NAN, NAN,
                           NAN, NAN, sigma > 0};
     if (l->ok) {
         l->loglik = -sum_log - n * log(sigma) - 0.5 * n * log(2 * M_PI) - 0.5 * n;
@@ -75,13 +76,13 @@ int tmc_repair_fit_times(const double *t, int n, tmc_repair_fit *out, tmc_error 
     tmc_weibull_fit w;
     tmc_error werr = {""};
     int wok = !tmc_lifetime_fit_weibull(x, n, NULL, 0, &w, &werr);
-    *l = (tmc_repair_law){"weibull", 2, w.shape, w.scale, w.mean, w.loglik, NAN, NAN, NAN,
+    *l = (tmc_repair_law){tmc_law_weibull->name, 2, w.shape, w.scale, w.mean, w.loglik, NAN, NAN, NAN,
                           wok};
     if (l->ok)
         l->ks_d = tmc_ks_compute_statistic(x, n, cdf_weibull, l);
 
     l = &out->law[TMC_REPAIR_LAW_EXPONENTIAL];
-    *l = (tmc_repair_law){"exponential", 1, mean, NAN, mean, -n * log(mean) - n, NAN, NAN,
+    *l = (tmc_repair_law){tmc_law_exponential->name, 1, mean, NAN, mean, -n * log(mean) - n, NAN, NAN,
                           NAN, 1};
     l->ks_d = tmc_ks_compute_statistic(x, n, cdf_exponential, l);
 

@@ -5,11 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_integration.h>
 
 #include "dist.h"
 #include "durations.h"
+#include "experiment_rules.h"
 #include "forecast.h"
+#include "laws.h"
 
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
 {
@@ -109,11 +110,11 @@ static double repair_left_s(const tmc_failures *f, double d)
     double m = f->repair_mean_hours * 3600;
     if (d <= 0 || f->repair_auto_share > 0 || f->repair_fail_share > 0)
         return own_repair_wait_s(f);
-    if (f->repair_distribution == TMC_REPAIR_EXPONENTIAL)
-        return m * exp(-d / m);
-    if (f->repair_distribution == TMC_REPAIR_FIXED)
-        return fmax(m - d, 0);
-    return own_repair_wait_s(f); /* lognormal, Weibull: an upper bound */
+    const tmc_law_type *law = tmc_repair_laws[f->repair_distribution];
+    if (!law->excess_mean) /* lognormal, Weibull: an upper bound */
+        return own_repair_wait_s(f);
+    tmc_law repair = tmc_law_prepare(law, m, f->repair_shape, f->repair_cv);
+    return law->excess_mean(&repair, d);
 }
 
 /* Erlang's loss formula B(w, a): the share of Poisson arrivals (a per mean
@@ -133,7 +134,8 @@ static double erlang_b(long w, double a)
 static double hardware_rate(const tmc_experiment *x, const tmc_closed_form *cf, double *cards)
 {
     const tmc_failures *f = &x->failures;
-    double g = (double)f->cards_per_node, nodes = g > 0 ? ceil((double)x->job.cards / g) : 0;
+    double g = (double)f->cards_per_node;
+    double nodes = (double)tmc_job_nodes(x->job.cards, f->cards_per_node);
     double node = f->per_node_mtbf_days > 0 && g > 0 ? nodes / (f->per_node_mtbf_days *
                                                                 TMC_DAY_S) : 0;
     double job = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
@@ -365,22 +367,6 @@ static double random_wall_s(long steps, double step_s, long k, const tmc_checkpo
     return wall;
 }
 
-/* Outages with notice of at least a save lose no work: the job saves at
- * once (the engine's emergency save, docs/simulation-semantics.md 3). */
-static int outages_noticed(const tmc_experiment *x)
-{
-    const tmc_outages *o = &x->outages;
-    return o->enabled && o->notice_s > 0 && o->notice_s >= x->checkpoint.save_s &&
-           x->checkpoint.mode == TMC_SAVE_SYNC;
-}
-
-/* Time limits with a save just before them lose no work either. */
-static int limits_saved(const tmc_experiment *x)
-{
-    return x->time_limit.enabled && x->time_limit.at_limit == TMC_LIMIT_SAVE &&
-           x->checkpoint.mode == TMC_SAVE_SYNC;
-}
-
 /* Daly's assumptions hold exactly: constant steps, every interruption
  * Poisson, one restore time; spikes (compute only) are in spike_segment. */
 static int daly_exact(const tmc_experiment *x)
@@ -393,7 +379,7 @@ static int daly_exact(const tmc_experiment *x)
     int one_snapshot = !x->loss_spikes.enabled || x->loss_spikes.rollback_snapshots == 1;
     /* random durations: exact in random_segment, not beside spikes */
     int durations = !durations_random(&x->checkpoint) || !x->loss_spikes.enabled;
-    return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled && !outages_noticed(x) &&
+    return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled && !tmc_outages_noticed(x) &&
            !x->time_limit.enabled && durations &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
@@ -409,25 +395,18 @@ static double process_rate(int enabled, double mean_days, int n_trace, const dou
     return n_trace > 0 ? n_trace / (days[n_trace - 1] * TMC_DAY_S) : 1 / (mean_days * TMC_DAY_S);
 }
 
-/* S(t)^N for a lognormal lifetime (params: log-mean, log-sd, N). */
-static double min_survival(double t, void *params)
-{
-    const double *q = params;
-    return pow(gsl_cdf_lognormal_Q(t, q[0], q[1]), q[2]);
-}
-
 static double card_part_mtbf_s(const tmc_failures *f, long cards);
 
 double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards)
 {
     double rate = 0;
     if (f->per_node_mtbf_days > 0 && f->cards_per_node > 0)
-        rate += (double)((cards + f->cards_per_node - 1) / f->cards_per_node) /
+        rate += (double)tmc_job_nodes(cards, f->cards_per_node) /
                 (f->per_node_mtbf_days * TMC_DAY_S);
     if (f->per_job_mtbf_days > 0)
         rate += 1 / (f->per_job_mtbf_days * TMC_DAY_S);
     if (f->bad_node_share > 0 && f->cards_per_node > 0) /* their mean rate at the start: */
-        rate += (double)((cards + f->cards_per_node - 1) / f->cards_per_node) * /* an upper */
+        rate += (double)tmc_job_nodes(cards, f->cards_per_node) * /* an upper */
                 f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S); /* bound if retired */
     return rate;
 }
@@ -445,17 +424,11 @@ double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards)
 static double card_part_mtbf_s(const tmc_failures *f, long cards)
 {
     double mean = f->per_card_mtbf_days * TMC_DAY_S, n = (double)cards;
-    if (f->distribution == TMC_LIFETIME_WEIBULL)
-        return mean * pow(n, -1 / f->shape);
-    if (f->distribution != TMC_LIFETIME_LOGNORMAL)
+    if (f->distribution == TMC_LIFETIME_TRACE) /* its cards' mean, as if exponential */
         return mean / n;
-    double s2 = log1p(f->lifetime_cv * f->lifetime_cv);
-    double q[3] = {log(mean) - s2 / 2, sqrt(s2), n}, result, abserr;
-    gsl_function fn = {min_survival, q};
-    gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
-    int rc = w ? gsl_integration_qagiu(&fn, 0, 0, 1e-9, 200, w, &result, &abserr) : -1;
-    gsl_integration_workspace_free(w);
-    return rc ? NAN : result;
+    const tmc_law_type *law = tmc_lifetime_laws[f->distribution];
+    tmc_law life = tmc_law_prepare(law, mean, f->shape, f->lifetime_cv);
+    return law->min_mean(&life, n); /* the mean of the first of n lifetimes */
 }
 
 static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
@@ -515,7 +488,7 @@ static void rework_rates(const tmc_experiment *x, const tmc_closed_form *cf,
                          tmc_closed_form *rw)
 {
     *rw = *cf;
-    if (!outages_noticed(x))
+    if (!tmc_outages_noticed(x))
         return;
     rw->rate_outages = 0;
     double rate = rw->rate_failures + rw->rate_outages + rw->rate_spikes;
@@ -543,7 +516,7 @@ static double limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf,
     double big_l = tl->wall_hours * 3600, r = x->checkpoint.restore_s;
     double seg = cf->interval_s + x->checkpoint.save_s, e1, e;
     double p = exp(-(cf->rate_failures + cf->rate_outages + cf->rate_spikes) * big_l);
-    if (limits_saved(x))
+    if (tmc_limit_saves(x))
         e1 = e = emergency_cost_s(x, cf);
     else
         e1 = p * fmod(big_l, seg) + (1 - p) * seg / 2,
@@ -553,7 +526,7 @@ static double limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf,
          * restart comes within L (probability p), so limits come at the
          * rate lambda p / (1 - p) of the run's time, and cut the segments
          * at their fixed place (the allocation started with them) */
-        double lambda = -log(p) / big_l, e_new = limits_saved(x) ? e : fmod(big_l - r, seg);
+        double lambda = -log(p) / big_l, e_new = tmc_limit_saves(x) ? e : fmod(big_l - r, seg);
         return w * lambda * p / (1 - p) * (tl->requeue_s + r + e_new);
     }
     if (w <= big_l)
@@ -678,7 +651,7 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     tmc_closed_form rw;
     rework_rates(x, cf, &rw);
     /* the optimum's M: a time limit that loses work counts, once per L */
-    double rework = 1 / rw.mtbf_s + (limits_saved(x) ? 0 : cf->rate_limits);
+    double rework = 1 / rw.mtbf_s + (tmc_limit_saves(x) ? 0 : cf->rate_limits);
     cf->rework_mtbf_s = rework > 0 ? 1 / rework : INFINITY;
     cf->overhead_young = tmc_closed_form_young_overhead(cf->interval_s, cf->save_cost_s,
                                                         rw.restore_mean_s +
@@ -699,7 +672,7 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
                                                               rw.restore_mean_s, rw.mtbf_s,
                                                               rw.delay_mean_s);
     }
-    if (outages_noticed(x)) {
+    if (tmc_outages_noticed(x)) {
         cf->overhead_young += cf->rate_outages * (emergency_cost_s(x, cf) +
                                                   x->checkpoint.restore_s +
                                                   x->outages.downtime_s);

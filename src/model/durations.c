@@ -2,57 +2,29 @@
 #include "durations.h"
 
 #include <math.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>
-#include <gsl/gsl_randist.h>
 
 tmc_duration_law tmc_durations_law(tmc_duration_kind kind, double cv)
 {
-    tmc_duration_law l = {.kind = kind, .cv = cv, .a = 0, .b = 0};
-    if (cv <= 0)
-        return l;
-    if (kind == TMC_DURATION_LOGNORMAL) {
-        l.b = sqrt(log1p(cv * cv));
-        l.a = -0.5 * l.b * l.b;
-    } else if (kind == TMC_DURATION_GAMMA) {
-        l.a = 1 / (cv * cv);
-        l.b = cv * cv;
-    } else {
-        l.a = 1 - sqrt(3.0) * cv;
-        l.b = 1 + sqrt(3.0) * cv;
-    }
+    tmc_duration_law l = {.type = tmc_duration_laws[kind], .y = {.mean = 1, .cv = cv}};
+    if (cv > 0)
+        l.y = tmc_law_prepare(l.type, 1, 0, cv);
     return l;
 }
 
 double tmc_durations_draw(const tmc_duration_law *l, gsl_rng *r)
 {
-    if (l->cv <= 0)
-        return 1;
-    if (l->kind == TMC_DURATION_LOGNORMAL)
-        return gsl_ran_lognormal(r, l->a, l->b);
-    if (l->kind == TMC_DURATION_GAMMA)
-        return gsl_ran_gamma(r, l->a, l->b);
-    return gsl_ran_flat(r, l->a, l->b);
+    return l->y.cv > 0 ? l->type->draw(&l->y, r) : 1;
 }
 
 double tmc_durations_cdf(const tmc_duration_law *l, double y)
 {
-    if (l->cv <= 0)
-        return y >= 1;
-    if (l->kind == TMC_DURATION_LOGNORMAL)
-        return y > 0 ? gsl_cdf_lognormal_P(y, l->a, l->b) : 0;
-    if (l->kind == TMC_DURATION_GAMMA)
-        return y > 0 ? gsl_cdf_gamma_P(y, l->a, l->b) : 0;
-    return y <= l->a ? 0 : y >= l->b ? 1 : (y - l->a) / (l->b - l->a);
+    return l->y.cv > 0 ? l->type->cdf(&l->y, y) : y >= 1;
 }
 
 static double quantile(const tmc_duration_law *l, double u)
 {
-    if (l->kind == TMC_DURATION_LOGNORMAL)
-        return gsl_cdf_lognormal_Pinv(u, l->a, l->b);
-    if (l->kind == TMC_DURATION_GAMMA)
-        return gsl_cdf_gamma_Pinv(u, l->a, l->b);
-    return l->a + u * (l->b - l->a);
+    return l->type->quantile(&l->y, u);
 }
 
 typedef struct {
@@ -94,7 +66,7 @@ int tmc_durations_save_terms(const tmc_duration_law *l, double mean_s, double ti
                              double rate, tmc_save_terms *out)
 {
     double T = timeout_s > 0 ? timeout_s : INFINITY;
-    if (l->cv <= 0) { /* C = mean_s */
+    if (l->y.cv <= 0) { /* C = mean_s */
         int fits = mean_s <= T;
         double busy = fits ? mean_s : T;
         out->finish = fits ? exp(-rate * mean_s) : 0;
@@ -118,7 +90,7 @@ int tmc_durations_save_terms(const tmc_duration_law *l, double mean_s, double ti
 
 double tmc_durations_laplace(const tmc_duration_law *l, double mean_s, double rate)
 {
-    if (l->cv <= 0)
+    if (l->y.cv <= 0)
         return exp(-rate * mean_s);
     integrand g = {l, mean_s, rate, 0};
     double v;

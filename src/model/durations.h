@@ -13,12 +13,12 @@
 #include <gsl/gsl_rng.h>
 
 #include "experiment.h"
+#include "laws.h"
 
 /* Y's law, ready to draw. Plain data. cv = 0: Y = 1, nothing drawn. */
 typedef struct {
-    tmc_duration_kind kind;
-    double cv;
-    double a, b; /* lognormal: mu, sigma of ln Y; gamma: shape, scale; uniform: low, high */
+    const tmc_law_type *type; /* tmc_duration_laws[kind] (laws.h) */
+    tmc_law y;                /* mean 1, cv; its parameters (cv > 0 only) */
 } tmc_duration_law;
 
 /* The law of Y (mean 1, sd cv) for a validated kind and cv (config.h). */

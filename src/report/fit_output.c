@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "laws.h"
+
 /* ---------- text ---------- */
 
 /* v as %.<prec>g in b, or "-" when it is not defined (NaN, inf: the JSON's null). */
@@ -404,8 +406,8 @@ static void add_bad_nodes(cJSON *root, const tmc_fit_result *r)
 cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
 {
     const tmc_fit_options *o = &r->opt;
-    int weibull = !strcmp(law, "weibull");
-    if ((!weibull && strcmp(law, "exponential")) || (weibull && !r->life_ok) ||
+    int weibull = !strcmp(law, tmc_law_weibull->name);
+    if ((!weibull && strcmp(law, tmc_law_exponential->name)) || (weibull && !r->life_ok) ||
         !r->repair_ok || r->n_faults < 1)
         return NULL;
     char excl[512] = "", source[2048], desc[3072];
@@ -463,7 +465,8 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "source", source);
     cJSON_AddStringToObject(root, "description", desc);
-    cJSON_AddStringToObject(root, "distribution", weibull ? "weibull" : "exponential");
+    cJSON_AddStringToObject(root, "distribution",
+                            (weibull ? tmc_law_weibull : tmc_law_exponential)->name);
     cJSON_AddNumberToObject(root, "per_card_mtbf_days", mtbf);
     /* the rate's uncertainty travels with it: each replica draws the rate
      * from its Gamma posterior (docs/model.md 3.11) */
@@ -473,7 +476,7 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     if (!weibull && bad_nodes_found(r))
         add_bad_nodes(root, r);
     cJSON_AddNumberToObject(root, "repair_mean_hours", 24 * p->mean_days);
-    cJSON_AddStringToObject(root, "repair_distribution", "exponential");
+    cJSON_AddStringToObject(root, "repair_distribution", tmc_law_exponential->name);
     if (cJSON_IsInvalid(root) || !cJSON_GetObjectItem(root, "repair_distribution")) {
         cJSON_Delete(root);
         return NULL;

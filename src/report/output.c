@@ -8,6 +8,7 @@
 #include "assumptions.h"
 #include "cost.h"
 #include "forecast_output.h"
+#include "laws.h"
 
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
 static void overhead(const tmc_report *r, double *mean, double *se)
@@ -24,8 +25,7 @@ static void text_durations(FILE *f, const tmc_experiment *x, const tmc_closed_fo
     if (cp->save_cv == 0 && cp->restore_cv == 0 && cp->save_timeout_s == 0)
         return;
     fprintf(f, "            saves and restores %s, cv %.3g and %.3g",
-            tmc_config_choice_name("checkpoint.duration_law", (int)cp->duration_law),
-            cp->save_cv, cp->restore_cv);
+            tmc_duration_laws[cp->duration_law]->name, cp->save_cv, cp->restore_cv);
     if (cp->save_timeout_s > 0)
         fprintf(f, "; a save past %.1f s times out (P %.4g a save, %.3f per run without "
                    "other interruptions)", cp->save_timeout_s, cf->save_timeout_p,
@@ -282,8 +282,9 @@ static void text_importance(FILE *f, const tmc_report *r)
     const tmc_importance *is = r->importance;
     const tmc_summary *d = r->days;
     fprintf(f, "\nRare misses, importance sampling: rates x %.4g (failures), x %.4g (outages), "
-               "x %.4g (spikes); means x %.4g (repairs), x %.4g (downtimes)", is->theta[0],
-            is->theta[1], is->theta[2], is->theta[3], is->theta[4]);
+               "x %.4g (spikes); means x %.4g (repairs), x %.4g (downtimes)", is->theta[TMC_TILT_FAILURES],
+            is->theta[TMC_TILT_OUTAGES], is->theta[TMC_TILT_SPIKES], is->theta[TMC_TILT_REPAIRS],
+            is->theta[TMC_TILT_DOWNTIMES]);
     if (is->levels)
         fprintf(f, ", chosen by cross-entropy in %d levels of %ld replicas", is->levels,
                 is->pilot_replicas);

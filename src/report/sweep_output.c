@@ -160,7 +160,9 @@ static void text_importance(FILE *f, const tmc_sweep_report *r)
             fprintf(f, " %s=%.10g", r->axes[a].key, r->settings[i].value[a]);
         fprintf(f, ": %.4g +- %.2g (relative error %.2g %%), tilt %.3g, %.3g, %.3g, %.3g, %.3g\n",
                 is->p_miss, is->se, is->p_miss > 0 ? 100 * is->se / is->p_miss : 0,
-                is->theta[0], is->theta[1], is->theta[2], is->theta[3], is->theta[4]);
+                is->theta[TMC_TILT_FAILURES], is->theta[TMC_TILT_OUTAGES],
+                is->theta[TMC_TILT_SPIKES], is->theta[TMC_TILT_REPAIRS],
+                is->theta[TMC_TILT_DOWNTIMES]);
     }
 }
 

@@ -1,0 +1,34 @@
+/* experiment_rules.h - small rules on an experiment that the closed forms
+ * (src/model) and the engine (src/engine) must apply alike: written once
+ * here so that the two cannot disagree (docs/simulation-semantics.md 3). */
+#ifndef TMC_EXPERIMENT_RULES_H
+#define TMC_EXPERIMENT_RULES_H
+
+#include "experiment.h"
+
+/* 1 when an outage's notice leaves time to save (notice_s >= the save time,
+ * synchronous saves): the job saves at once and loses no work. The
+ * loader refuses notice with asynchronous saves (config_checks.c). */
+static inline int tmc_outages_noticed(const tmc_experiment *x)
+{
+    const tmc_outages *o = &x->outages;
+    return o->enabled && o->notice_s > 0 && o->notice_s >= x->checkpoint.save_s &&
+           x->checkpoint.mode == TMC_SAVE_SYNC;
+}
+
+/* 1 when the job saves just before its time limit (at_limit "save",
+ * synchronous saves), so that a limit loses no work. */
+static inline int tmc_limit_saves(const tmc_experiment *x)
+{
+    return x->time_limit.enabled && x->time_limit.at_limit == TMC_LIMIT_SAVE &&
+           x->checkpoint.mode == TMC_SAVE_SYNC;
+}
+
+/* The nodes a job of `cards` cards holds, g cards a node: ceil(cards / g),
+ * in integers (exact for any long); 0 when g < 1 (no nodes stated). */
+static inline long tmc_job_nodes(long cards, long g)
+{
+    return g > 0 ? (cards + g - 1) / g : 0;
+}
+
+#endif

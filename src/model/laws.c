@@ -1,0 +1,215 @@
+/* laws.c - the law types and the kinds' tables (laws.h). Each law's
+ * functions are written beside its row; sources: GSL's manual for the
+ * draws, docs/model.md 3.1 (the minimum of n lifetimes) and 3.12. */
+#include "laws.h"
+
+#include <math.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+
+tmc_law tmc_law_prepare(const tmc_law_type *t, double mean, double shape, double cv)
+{
+    tmc_law l = {.mean = mean, .shape = shape, .cv = cv, .a = 0, .b = 0};
+    if (t->prepare)
+        t->prepare(&l);
+    return l;
+}
+
+/* NAME_draw, NAME_cdf and NAME_quantile of a GSL law of positive values
+ * with two parameters, a and b (gsl_ran_NAME, gsl_cdf_NAME_P and _Pinv). */
+#define GSL_POSITIVE_LAW(name)                                                                \
+    static double name##_draw(const tmc_law *l, gsl_rng *r)                                  \
+    {                                                                                          \
+        return gsl_ran_##name(r, l->a, l->b);                                                  \
+    }                                                                                          \
+    static double name##_cdf(const tmc_law *l, double x)                                       \
+    {                                                                                          \
+        return x > 0 ? gsl_cdf_##name##_P(x, l->a, l->b) : 0;                                  \
+    }                                                                                          \
+    static double name##_quantile(const tmc_law *l, double u)                                  \
+    {                                                                                          \
+        return gsl_cdf_##name##_Pinv(u, l->a, l->b);                                           \
+    }
+
+/* ---------- exponential: mean m, memoryless ---------- */
+
+static double exponential_draw(const tmc_law *l, gsl_rng *r)
+{
+    return gsl_ran_exponential(r, l->mean);
+}
+
+static double exponential_min_mean(const tmc_law *l, double n)
+{
+    return l->mean / n;
+}
+
+static double exponential_excess_mean(const tmc_law *l, double d)
+{
+    return l->mean * exp(-d / l->mean); /* memoryless: P(X > d) times the mean */
+}
+
+static const tmc_law_type exponential = {
+    .name = "exponential", .draw = exponential_draw, .min_mean = exponential_min_mean,
+    .excess_mean = exponential_excess_mean, .memoryless = 1, .tiltable = 1};
+
+/* ---------- Weibull: mean m, shape k, scale m / Gamma(1 + 1/k) ---------- */
+
+static void weibull_prepare(tmc_law *l)
+{
+    l->a = l->mean / gsl_sf_gamma(1 + 1 / l->shape);
+    l->b = l->shape;
+}
+
+static double weibull_draw(const tmc_law *l, gsl_rng *r)
+{
+    return gsl_ran_weibull(r, l->a, l->b);
+}
+
+/* The minimum of n is Weibull again, of scale lambda n^(-1/k). */
+static double weibull_min_draw(const tmc_law *l, double n, gsl_rng *r)
+{
+    return gsl_ran_weibull(r, l->a * pow(n, -1 / l->b), l->b);
+}
+
+static double weibull_min_mean(const tmc_law *l, double n)
+{
+    return l->mean * pow(n, -1 / l->shape);
+}
+
+static const tmc_law_type weibull = {
+    .name = "weibull", .prepare = weibull_prepare, .draw = weibull_draw,
+    .min_draw = weibull_min_draw, .min_mean = weibull_min_mean};
+
+/* ---------- lognormal: mean m, cv; sigma^2 = ln(1 + cv^2) ---------- */
+
+static void lognormal_prepare(tmc_law *l)
+{
+    l->b = sqrt(log1p(l->cv * l->cv));
+    l->a = log(l->mean) - 0.5 * l->b * l->b;
+}
+
+GSL_POSITIVE_LAW(lognormal)
+
+/* S(x)^n = U: x = S^-1(U^(1/n)) = P^-1(1 - U^(1/n)), accurate near 0. */
+static double lognormal_min_draw(const tmc_law *l, double n, gsl_rng *r)
+{
+    double p = -expm1(log(gsl_rng_uniform_pos(r)) / n);
+    return gsl_cdf_lognormal_Pinv(p, l->a, l->b);
+}
+
+/* S(t)^n (params: log-mean, log-sd, n). */
+static double min_survival(double t, void *params)
+{
+    const double *q = params;
+    return pow(gsl_cdf_lognormal_Q(t, q[0], q[1]), q[2]);
+}
+
+/* E[min] = the integral of S(t)^n over t > 0, by GSL quadrature. */
+static double lognormal_min_mean(const tmc_law *l, double n)
+{
+    double s2 = log1p(l->cv * l->cv);
+    double q[3] = {log(l->mean) - s2 / 2, sqrt(s2), n}, result, abserr;
+    gsl_function fn = {min_survival, q};
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
+    int rc = w ? gsl_integration_qagiu(&fn, 0, 0, 1e-9, 200, w, &result, &abserr) : -1;
+    gsl_integration_workspace_free(w);
+    return rc ? NAN : result;
+}
+
+static const tmc_law_type lognormal = {
+    .name = "lognormal", .prepare = lognormal_prepare, .draw = lognormal_draw,
+    .cdf = lognormal_cdf, .quantile = lognormal_quantile, .min_draw = lognormal_min_draw,
+    .min_mean = lognormal_min_mean};
+
+/* ---------- fixed: exactly m, nothing drawn ---------- */
+
+static double fixed_draw(const tmc_law *l, gsl_rng *r)
+{
+    (void)r; /* the stream is left as it was */
+    return l->mean;
+}
+
+static double fixed_excess_mean(const tmc_law *l, double d)
+{
+    return fmax(l->mean - d, 0);
+}
+
+static const tmc_law_type fixed = {
+    .name = "fixed", .draw = fixed_draw, .excess_mean = fixed_excess_mean};
+
+/* ---------- gamma: mean m, cv; shape 1 / cv^2, scale m cv^2 ---------- */
+
+static void gamma_prepare(tmc_law *l)
+{
+    l->a = 1 / (l->cv * l->cv);
+    l->b = l->mean * l->cv * l->cv;
+}
+
+GSL_POSITIVE_LAW(gamma)
+
+static const tmc_law_type gamma_law = {
+    .name = "gamma", .prepare = gamma_prepare, .draw = gamma_draw, .cdf = gamma_cdf,
+    .quantile = gamma_quantile};
+
+/* ---------- uniform: mean m, cv; on m (1 -+ sqrt(3) cv) ---------- */
+
+static void uniform_prepare(tmc_law *l)
+{
+    l->a = l->mean * (1 - sqrt(3.0) * l->cv);
+    l->b = l->mean * (1 + sqrt(3.0) * l->cv);
+}
+
+static double uniform_draw(const tmc_law *l, gsl_rng *r)
+{
+    return gsl_ran_flat(r, l->a, l->b);
+}
+
+static double uniform_cdf(const tmc_law *l, double x)
+{
+    return x <= l->a ? 0 : x >= l->b ? 1 : (x - l->a) / (l->b - l->a);
+}
+
+static double uniform_quantile(const tmc_law *l, double u)
+{
+    return l->a + u * (l->b - l->a);
+}
+
+static const tmc_law_type uniform = {
+    .name = "uniform", .prepare = uniform_prepare, .draw = uniform_draw,
+    .cdf = uniform_cdf, .quantile = uniform_quantile};
+
+const tmc_law_type *const tmc_law_exponential = &exponential, *const tmc_law_weibull = &weibull,
+                          *const tmc_law_lognormal = &lognormal, *const tmc_law_fixed = &fixed,
+                          *const tmc_law_gamma = &gamma_law, *const tmc_law_uniform = &uniform;
+
+/* ---------- the kinds: indexed by experiment.h's enums ---------- */
+
+_Static_assert(TMC_LIFETIME_EXPONENTIAL == 0 && TMC_LIFETIME_WEIBULL == 1 &&
+                   TMC_LIFETIME_LOGNORMAL == 2 && TMC_LIFETIME_TRACE == 3,
+               "tmc_lifetime_laws follows tmc_lifetime_kind; the trace, last, is no law");
+const tmc_law_type *const tmc_lifetime_laws[TMC_LIFETIME_LAW_COUNT] = {
+    [TMC_LIFETIME_EXPONENTIAL] = &exponential, [TMC_LIFETIME_WEIBULL] = &weibull,
+    [TMC_LIFETIME_LOGNORMAL] = &lognormal};
+
+_Static_assert(TMC_REPAIR_EXPONENTIAL == 0 && TMC_REPAIR_FIXED == 1 &&
+                   TMC_REPAIR_LOGNORMAL == 2 && TMC_REPAIR_WEIBULL == 3,
+               "tmc_repair_laws follows tmc_repair_kind");
+const tmc_law_type *const tmc_repair_laws[TMC_REPAIR_LAW_COUNT] = {
+    [TMC_REPAIR_EXPONENTIAL] = &exponential, [TMC_REPAIR_FIXED] = &fixed,
+    [TMC_REPAIR_LOGNORMAL] = &lognormal, [TMC_REPAIR_WEIBULL] = &weibull};
+
+_Static_assert(TMC_DURATION_LOGNORMAL == 0 && TMC_DURATION_GAMMA == 1 &&
+                   TMC_DURATION_UNIFORM == 2,
+               "tmc_duration_laws follows tmc_duration_kind");
+const tmc_law_type *const tmc_duration_laws[TMC_DURATION_LAW_COUNT] = {
+    [TMC_DURATION_LOGNORMAL] = &lognormal, [TMC_DURATION_GAMMA] = &gamma_law,
+    [TMC_DURATION_UNIFORM] = &uniform};
+
+_Static_assert(TMC_DETECTION_FIXED == 0 && TMC_DETECTION_EXPONENTIAL == 1 &&
+                   TMC_DETECTION_LOGNORMAL == 2,
+               "tmc_detection_laws follows tmc_detection_kind");
+const tmc_law_type *const tmc_detection_laws[TMC_DETECTION_LAW_COUNT] = {
+    [TMC_DETECTION_FIXED] = &fixed, [TMC_DETECTION_EXPONENTIAL] = &exponential,
+    [TMC_DETECTION_LOGNORMAL] = &lognormal};
