@@ -37,6 +37,11 @@ void tmc_api_succeed(tmc_status *st);
 int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
                             uint64_t default_seed, tmc_run_options *out, tmc_status *st);
 
+/* Refuse a NULL in overrides[n] (or no array for n > 0, or n < 0), the
+ * message naming the public function f. TMC_OK, or TMC_ERR_INPUT with st. */
+int tmc_api_check_overrides(const char *f, const char *const *overrides, int n,
+                            tmc_status *st);
+
 /* Refuse what the command line refuses before a run: a training state that
  * does not fit in memory (plan.h) unless `force`, a run that cannot finish
  * (finishable.h). `label` names the setting of a sweep (NULL: none).
