@@ -84,6 +84,15 @@ int tmc_api_failf(tmc_status *st, int code, const char *fmt, ...)
     return tmc_api_fail(st, code, msg);
 }
 
+int tmc_api_fail_step(tmc_status *st, int rc, int input, const tmc_error *err)
+{
+    int code = rc == TMC_RUNNER_STOPPED ? TMC_ERR_STOPPED
+             : rc == input ? TMC_ERR_INPUT
+             : strstr(err->msg, "out of memory") ? TMC_ERR_MEMORY
+                                                 : TMC_ERR_RUNTIME;
+    return tmc_api_fail(st, code, err->msg);
+}
+
 void tmc_api_succeed(tmc_status *st)
 {
     tmc_api_fail(st, TMC_OK, "");

@@ -28,6 +28,13 @@ int tmc_api_fail(tmc_status *st, int code, const char *message);
 int tmc_api_failf(tmc_status *st, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A failed computation (a run, a grid, an importance estimate) as a status,
+ * its message err's: rc TMC_RUNNER_STOPPED is TMC_ERR_STOPPED; rc `input`,
+ * the step's own code for an input it cannot take, TMC_ERR_INPUT; a message
+ * that says "out of memory" TMC_ERR_MEMORY; any other TMC_ERR_RUNTIME.
+ * Returns the status code. */
+int tmc_api_fail_step(tmc_status *st, int rc, int input, const tmc_error *err);
+
 /* st = TMC_OK, "" (if not NULL). */
 void tmc_api_succeed(tmc_status *st);
 

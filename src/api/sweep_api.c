@@ -118,13 +118,8 @@ static int run(sweep_work *w, const tmc_run_options *o, tmc_sweep *out, tmc_stat
                                  .importance = o->importance, .pilot = o->pilot_replicas};
     tmc_error err = {""};
     int rc = tmc_sweep_grid_run(&w->grid, &go, &err);
-    if (rc == TMC_RUNNER_STOPPED)
-        return tmc_api_fail(st, TMC_ERR_STOPPED, err.msg);
-    if (rc == TMC_SWEEP_GRID_INPUT)
-        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
     if (rc)
-        return tmc_api_fail(st, strstr(err.msg, "out of memory") ? TMC_ERR_MEMORY
-                                                                 : TMC_ERR_RUNTIME, err.msg);
+        return tmc_api_fail_step(st, rc, TMC_SWEEP_GRID_INPUT, &err);
     if (tmc_api_document_keep(&out->document, tmc_sweep_output_json(&w->grid.report)))
         return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for the sweep document");
     return TMC_OK;
