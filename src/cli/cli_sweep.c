@@ -109,7 +109,7 @@ static int lines_differ(const tmc_sweep_setting *s, int n)
     return 0;
 }
 
-/* Check every loaded setting of the grid s[n]. 0, or 2. */
+/* Check every loaded setting s[n] (a grid, or a bisection's ends). 0, or 2. */
 static int check_settings(const sweep_run *sw, const tmc_sweep_setting *s, int n)
 {
     int named = lines_differ(s, n), rc = 0;
@@ -250,11 +250,7 @@ static int check_ends(const sweep_run *sw, const tmc_sweep_bracket *b)
             fprintf(stderr, "trainmc: %s\n", err.msg);
             return 2;
         }
-    int named = lines_differ(end, 2), rc = 0;
-    char last[512] = "";
-    for (int i = 0; i < 2 && !rc; i++)
-        rc = check_setting(&end[i], named, last, sizeof last, sw->o->force);
-    return rc;
+    return check_settings(sw, end, 2);
 }
 
 /* The exit code of a failed evaluation (sweep_search.h). */
