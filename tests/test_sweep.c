@@ -29,6 +29,9 @@
  *           overrides in force, the same grid from the file's text, and the
  *           code of each kind of refusal (a --vary text is bad usage; the
  *           experiment, its replicas and its values are bad input).
+ * sweep-1.13 a grid's progress counts on across its settings: 3 settings of
+ *           4 replicas report done up to 12 of 12, never backwards, and
+ *           pass 4 and 8 (each setting's end) on the way.
  * Estimators are means over replicas; SE = sd / sqrt(n); fixed seeds. */
 #include <math.h>
 #include <setjmp.h>
@@ -689,6 +692,46 @@ static void test_grid_load(void **state)
     assert_non_null(strstr(msg, "job.efficiency: 1.5 is out of range"));
 }
 
+/* ---------- sweep-1.13 ---------- */
+
+typedef struct {
+    long last_done, last_total, backwards;
+    int passed[13]; /* done values seen */
+} progress_seen;
+
+static void on_progress(long done, long total, void *ctx)
+{
+    progress_seen *p = ctx;
+    p->backwards += done < p->last_done;
+    p->last_done = done;
+    p->last_total = total;
+    if (done >= 0 && done <= 12)
+        p->passed[done] = 1;
+}
+
+static void test_grid_progress(void **state)
+{
+    (void)state;
+    static tmc_sweep_base b;
+    tmc_sweep_grid g;
+    tmc_error err = {""};
+    const char *sets[] = {"monte_carlo.replicas=4"};
+    const char *vary[] = {"checkpoint.interval_s=300:900:300"};
+    char path[1024];
+    experiment_path("design-48", path, sizeof path);
+    tmc_sweep_grid_request rq = {.path = path, .sets = sets, .n_sets = 1, .vary = vary,
+                                 .n_vary = 1};
+    progress_seen seen = {0};
+    tmc_sweep_grid_options o = {.threads = 1, .progress = on_progress, .progress_ctx = &seen};
+    if (tmc_sweep_grid_load(&g, &b, &rq, &err) || tmc_sweep_grid_run(&g, &o, &err))
+        fail_msg("%s", err.msg);
+    tmc_sweep_grid_free(&g);
+    assert_int_equal(seen.last_done, 12);
+    assert_int_equal(seen.last_total, 12);
+    assert_int_equal(seen.backwards, 0);
+    assert_true(seen.passed[4] && seen.passed[8]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -704,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_best_and_within),
         cmocka_unit_test(test_grid_load),
+        cmocka_unit_test(test_grid_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,16 +34,17 @@ static int check_arguments(const tmc_sweep_grid_request *rq, const char *const *
 {
     const char *f = "tmc_experiment_sweep";
     if (!rq->path)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: path = NULL: must name an experiment file", f);
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: path = NULL: must name an experiment "
+                                                "file", f);
     if (tmc_api_check_overrides(f, overrides, n_overrides, st))
         return TMC_ERR_INPUT;
     if (rq->n_vary < 1 || rq->n_vary > TMC_SWEEP_MAX_KEYS || !rq->vary)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_vary = %d: must be 1 or 2, with a vary array",
-                    f, rq->n_vary);
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_vary = %d: must be 1 or 2, with a vary "
+                                                "array", f, rq->n_vary);
     for (int i = 0; i < rq->n_vary; i++)
         if (!rq->vary[i])
-            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: vary[%d] = NULL: must be \"KEY=V1,V2,...\" "
-                                           "or \"KEY=START:STOP:STEP\"", f, i);
+            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: vary[%d] = NULL: must be "
+                                 "\"KEY=V1,V2,...\" or \"KEY=START:STOP:STEP\"", f, i);
     return TMC_OK;
 }
 

@@ -97,20 +97,6 @@ int tmc_sweep_grid_load(tmc_sweep_grid *g, tmc_sweep_base *base,
 
 /* ---------- running ---------- */
 
-/* Progress over all settings: offset + done of total replicas. */
-typedef struct {
-    tmc_progress_fn fn;
-    void *ctx;
-    long offset, total;
-} grid_progress;
-
-static void progress_grid(long done, long total, void *ctx)
-{
-    const grid_progress *p = ctx;
-    (void)total;
-    p->fn(p->offset + done, p->total, p->ctx);
-}
-
 /* A failed run step's code as tmc_sweep_grid_run returns it. */
 static int run_code(int rc)
 {
@@ -182,11 +168,11 @@ static int run_precise(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_e
 static int run_all(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_error *err)
 {
     long reps = g->base->x.monte_carlo.replicas;
-    grid_progress p = {o->progress, o->progress_ctx, 0, g->n * reps};
+    tmc_sweep_progress p = {o->progress, o->progress_ctx, 0, g->n * reps};
     for (int i = 0; i < g->n; i++, p.offset += reps) {
         int rc = tmc_sweep_run_setting(&g->settings[i], o->threads,
-                                       o->progress ? progress_grid : NULL, &p, o->stop,
-                                       g->days + i * reps, g->restarts + i * reps,
+                                       o->progress ? tmc_sweep_forward_progress : NULL, &p,
+                                       o->stop, g->days + i * reps, g->restarts + i * reps,
                                        &g->results[i], err);
         if (!rc && o->importance)
             rc = run_importance(g, i, o, err);
