@@ -158,8 +158,9 @@ typedef struct {
 } tmc_sweep_result;
 
 /* Progress over several settings run one after another (a grid, a
- * sensitivity's runs): the runner's done of one setting, reported to fn as
- * offset + done of total, offset the replicas of the settings before it. */
+ * sensitivity's runs, a forecast history's snapshots): the runner's done of
+ * one setting, reported to fn as offset + done of total, offset the
+ * replicas of the settings before it. */
 typedef struct {
     tmc_progress_fn fn;
     void *ctx;
