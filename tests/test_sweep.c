@@ -24,12 +24,21 @@
  * sweep-1.11 the optimum (lowest mean T, first of a tie; not the lowest
  *           overhead, which a cards sweep gets backwards) and "within 2 se"
  *           (both signs) on hand-made results.
+ * sweep-1.12 loading a grid as the command line and the library both do
+ *           (sweep_grid.h): settings in the order written out by hand, the
+ *           overrides in force, the same grid from the file's text, and the
+ *           code of each kind of refusal (a --vary text is bad usage; the
+ *           experiment, its replicas and its values are bad input).
+ * sweep-1.13 a grid's progress counts on across its settings: 3 settings of
+ *           4 replicas report done up to 12 of 12, never backwards, and
+ *           pass 4 and 8 (each setting's end) on the way.
  * Estimators are means over replicas; SE = sd / sqrt(n); fixed seeds. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -38,6 +47,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "sweep.h"
+#include "sweep_grid.h"
 
 #define TOL_SE 4.0
 
@@ -598,6 +608,130 @@ static void test_best_and_within(void **state)
     assert_true(tmc_sweep_is_within(&zero));
 }
 
+/* ---------- sweep-1.12 ---------- */
+
+/* The whole of a file, NUL-terminated (a static buffer). */
+static char *read_whole(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    assert_true(n < sizeof text - 1);
+    text[n] = '\0';
+    return text;
+}
+
+/* tmc_sweep_grid_load of vary[n_vary] on design-48 with sets[n_sets]: its
+ * code, and err's message in msg. */
+static int grid_load(tmc_sweep_grid *g, tmc_sweep_base *b, const char *const *sets, int n_sets,
+                     const char *const *vary, int n_vary, char *msg, size_t n)
+{
+    static char path[1024];
+    experiment_path("design-48", path, sizeof path);
+    tmc_sweep_grid_request rq = {.path = path, .sets = sets, .n_sets = n_sets, .vary = vary,
+                                 .n_vary = n_vary};
+    tmc_error err = {""};
+    int rc = tmc_sweep_grid_load(g, b, &rq, &err);
+    snprintf(msg, n, "%s", err.msg);
+    tmc_sweep_grid_free(g);
+    return rc;
+}
+
+static void test_grid_load(void **state)
+{
+    (void)state;
+    static tmc_sweep_base b;
+    tmc_sweep_grid g;
+    tmc_error err = {""};
+    const char *sets[] = {"monte_carlo.replicas=4"}, *one[] = {"monte_carlo.replicas=1"};
+    const char *vary[] = {"checkpoint.interval_s=300:900:300", "job.cards=32,48"};
+    char path[1024], dir[1024], msg[512];
+    experiment_path("design-48", path, sizeof path);
+    tmc_sweep_grid_request rq = {.path = path, .sets = sets, .n_sets = 1, .vary = vary,
+                                 .n_vary = 2};
+    assert_int_equal(tmc_sweep_grid_load(&g, &b, &rq, &err), 0);
+    /* 3 intervals x 2 card counts, the last axis fastest */
+    const double want[6][2] = {{300, 32}, {300, 48}, {600, 32}, {600, 48}, {900, 32}, {900, 48}};
+    assert_int_equal(g.n, 6);
+    assert_int_equal(g.n_axes, 2);
+    for (int i = 0; i < 6; i++) {
+        assert_true(g.settings[i].value[0] == want[i][0] && g.settings[i].value[1] == want[i][1]);
+        assert_true(g.settings[i].x.checkpoint.interval_s == want[i][0]);
+        assert_int_equal(g.settings[i].x.job.cards, (long)want[i][1]);
+        assert_int_equal(g.settings[i].x.monte_carlo.replicas, 4);
+    }
+    assert_string_equal(g.settings[3].label, "checkpoint.interval_s=600, job.cards=48");
+    assert_int_equal(b.x.monte_carlo.replicas, 4);
+    tmc_sweep_grid_free(&g);
+
+    /* the same grid from the file's text, named by its label */
+    snprintf(dir, sizeof dir, "%s/experiments", TMC_SOURCE_DIR);
+    rq.text = read_whole(path);
+    rq.path = "design-48 as text";
+    rq.base_dir = dir;
+    assert_int_equal(tmc_sweep_grid_load(&g, &b, &rq, &err), 0);
+    assert_int_equal(g.n, 6);
+    assert_true(g.settings[5].x.checkpoint.interval_s == 900 && g.settings[5].x.job.cards == 48);
+    assert_string_equal(b.x.path, "design-48 as text");
+    tmc_sweep_grid_free(&g);
+
+    const char *no_values[] = {"checkpoint.interval_s"}, *unknown[] = {"job.card=1,2"};
+    const char *too_big[] = {"job.efficiency=0.5,1.5"};
+    assert_int_equal(grid_load(&g, &b, sets, 1, no_values, 1, msg, sizeof msg),
+                     TMC_SWEEP_GRID_USAGE);
+    assert_true(!strncmp(msg, "--vary checkpoint.interval_s: ", 30));
+    assert_int_equal(grid_load(&g, &b, sets, 1, unknown, 1, msg, sizeof msg),
+                     TMC_SWEEP_GRID_INPUT);
+    assert_true(!strncmp(msg, "--vary job.card: not a key of an experiment", 43));
+    assert_int_equal(grid_load(&g, &b, one, 1, vary, 1, msg, sizeof msg), TMC_SWEEP_GRID_INPUT);
+    assert_non_null(strstr(msg, ": monte_carlo.replicas: 1; a sweep needs at least 2"));
+    assert_int_equal(grid_load(&g, &b, sets, 1, too_big, 1, msg, sizeof msg),
+                     TMC_SWEEP_GRID_INPUT);
+    assert_non_null(strstr(msg, "job.efficiency: 1.5 is out of range"));
+}
+
+/* ---------- sweep-1.13 ---------- */
+
+typedef struct {
+    long last_done, last_total, backwards;
+    int passed[13]; /* done values seen */
+} progress_seen;
+
+static void on_progress(long done, long total, void *ctx)
+{
+    progress_seen *p = ctx;
+    p->backwards += done < p->last_done;
+    p->last_done = done;
+    p->last_total = total;
+    if (done >= 0 && done <= 12)
+        p->passed[done] = 1;
+}
+
+static void test_grid_progress(void **state)
+{
+    (void)state;
+    static tmc_sweep_base b;
+    tmc_sweep_grid g;
+    tmc_error err = {""};
+    const char *sets[] = {"monte_carlo.replicas=4"};
+    const char *vary[] = {"checkpoint.interval_s=300:900:300"};
+    char path[1024];
+    experiment_path("design-48", path, sizeof path);
+    tmc_sweep_grid_request rq = {.path = path, .sets = sets, .n_sets = 1, .vary = vary,
+                                 .n_vary = 1};
+    progress_seen seen = {0};
+    tmc_sweep_grid_options o = {.threads = 1, .progress = on_progress, .progress_ctx = &seen};
+    if (tmc_sweep_grid_load(&g, &b, &rq, &err) || tmc_sweep_grid_run(&g, &o, &err))
+        fail_msg("%s", err.msg);
+    tmc_sweep_grid_free(&g);
+    assert_int_equal(seen.last_done, 12);
+    assert_int_equal(seen.last_total, 12);
+    assert_int_equal(seen.backwards, 0);
+    assert_true(seen.passed[4] && seen.passed[8]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +746,8 @@ int main(void)
         cmocka_unit_test(test_daly_intervals),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_best_and_within),
+        cmocka_unit_test(test_grid_load),
+        cmocka_unit_test(test_grid_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,6 +84,15 @@ int tmc_api_failf(tmc_status *st, int code, const char *fmt, ...)
     return tmc_api_fail(st, code, msg);
 }
 
+int tmc_api_fail_step(tmc_status *st, int rc, int input, const tmc_error *err)
+{
+    int code = rc == TMC_RUNNER_STOPPED ? TMC_ERR_STOPPED
+             : rc == input ? TMC_ERR_INPUT
+             : strstr(err->msg, "out of memory") ? TMC_ERR_MEMORY
+                                                 : TMC_ERR_RUNTIME;
+    return tmc_api_fail(st, code, err->msg);
+}
+
 void tmc_api_succeed(tmc_status *st)
 {
     tmc_api_fail(st, TMC_OK, "");
@@ -200,8 +209,8 @@ void tmc_run_options_init(tmc_run_options *o)
         memset(o, 0, sizeof *o);
 }
 
-/* NULL where overrides[n] must hold strings. TMC_OK, or TMC_ERR_INPUT. */
-static int check_overrides(const char *f, const char *const *overrides, int n, tmc_status *st)
+int tmc_api_check_overrides(const char *f, const char *const *overrides, int n,
+                            tmc_status *st)
 {
     if (n < 0 || (n && !overrides))
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_overrides = %d: must be >= 0, with an "
@@ -254,7 +263,7 @@ static tmc_experiment *load_in(const char *path, const char *const *overrides, i
     if (!path)
         return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_load: path = NULL: "
                                                         "must name an experiment file"), NULL;
-    if (check_overrides("tmc_experiment_load", overrides, n_overrides, st))
+    if (tmc_api_check_overrides("tmc_experiment_load", overrides, n_overrides, st))
         return free(x), NULL;
     return loaded(x, tmc_config_load(path, overrides, n_overrides, x, &err), &err, st);
 }
@@ -281,7 +290,7 @@ static tmc_experiment *parse_in(const char *json, const char *label, const char 
         return free(x), tmc_api_fail(st, TMC_ERR_INPUT, "tmc_experiment_parse: json = NULL: "
                                                         "must be an experiment's JSON text"),
                NULL;
-    if (check_overrides("tmc_experiment_parse", overrides, n_overrides, st))
+    if (tmc_api_check_overrides("tmc_experiment_parse", overrides, n_overrides, st))
         return free(x), NULL;
     int rc = tmc_config_parse(json, label ? label : "<string>", base_dir ? base_dir : ".",
                               overrides, n_overrides, x, &err);

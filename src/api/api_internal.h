@@ -28,6 +28,13 @@ int tmc_api_fail(tmc_status *st, int code, const char *message);
 int tmc_api_failf(tmc_status *st, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A failed computation (a run, a grid, an importance estimate) as a status,
+ * its message err's: rc TMC_RUNNER_STOPPED is TMC_ERR_STOPPED; rc `input`,
+ * the step's own code for an input it cannot take, TMC_ERR_INPUT; a message
+ * that says "out of memory" TMC_ERR_MEMORY; any other TMC_ERR_RUNTIME.
+ * Returns the status code. */
+int tmc_api_fail_step(tmc_status *st, int rc, int input, const tmc_error *err);
+
 /* st = TMC_OK, "" (if not NULL). */
 void tmc_api_succeed(tmc_status *st);
 
@@ -36,6 +43,11 @@ void tmc_api_succeed(tmc_status *st);
  * naming the field, its value and the allowed range. */
 int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
                             uint64_t default_seed, tmc_run_options *out, tmc_status *st);
+
+/* Refuse a NULL in overrides[n] (or no array for n > 0, or n < 0), the
+ * message naming the public function f. TMC_OK, or TMC_ERR_INPUT with st. */
+int tmc_api_check_overrides(const char *f, const char *const *overrides, int n,
+                            tmc_status *st);
 
 /* Refuse what the command line refuses before a run: a training state that
  * does not fit in memory (plan.h) unless `force`, a run that cannot finish

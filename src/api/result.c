@@ -20,16 +20,6 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* A failed runner, importance or memory step as a status. */
-static void failed(tmc_status *st, int rc, const tmc_error *err)
-{
-    int code = rc == TMC_RUNNER_STOPPED      ? TMC_ERR_STOPPED
-             : rc == TMC_IMPORTANCE_INVALID ? TMC_ERR_INPUT
-             : strstr(err->msg, "out of memory") ? TMC_ERR_MEMORY
-                                                 : TMC_ERR_RUNTIME;
-    tmc_api_fail(st, code, err->msg);
-}
-
 /* Room for n replicas in the per-replica arrays, contents kept (a precision
  * target grows them batch by batch: its budget may be far beyond what it
  * uses). 0, or -1 with err. */
@@ -378,7 +368,7 @@ static tmc_result *run_in(const tmc_experiment *x, const tmc_run_options *option
         tmc_engine_free(&e);
     }
     if (rc) {
-        failed(st, rc, &err);
+        tmc_api_fail_step(st, rc, TMC_IMPORTANCE_INVALID, &err);
         tmc_result_free(r);
         return NULL;
     }

@@ -1,7 +1,8 @@
 /* sweep_api.c - trainmc.h: sweeps, the settings of one experiment run under
  * common random numbers. The command line's `trainmc sweep --vary` is the
- * same grid (sweep_grid.h) plus printing; for the same file, overrides,
- * values, replicas and seed both give the same document. */
+ * same grid, loaded and run by the same two calls (sweep_grid.h), plus
+ * printing; for the same file, overrides, values, replicas and seed both
+ * give the same document. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,6 @@
 
 #include "api_internal.h"
 #include "importance.h"
-#include "sweep.h"
 #include "sweep_grid.h"
 #include "sweep_output.h"
 
@@ -24,32 +24,27 @@ typedef struct {
     const char **sets;
     int n_sets;
     char replicas[64], seed[64];
-    tmc_sweep_axis axes[TMC_SWEEP_MAX_KEYS];
     tmc_sweep_base base;
     tmc_sweep_grid grid;
 } sweep_work;
 
 /* The arguments that are not options. TMC_OK, or TMC_ERR_INPUT with st. */
-static int check_arguments(const char *path, const char *const *overrides, int n_overrides,
-                           const char *const *vary, int n_vary, tmc_status *st)
+static int check_arguments(const tmc_sweep_grid_request *rq, const char *const *overrides,
+                           int n_overrides, tmc_status *st)
 {
     const char *f = "tmc_experiment_sweep";
-    if (!path)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: path = NULL: must name an experiment file", f);
-    if (n_overrides < 0 || (n_overrides && !overrides))
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_overrides = %d: must be >= 0, with an "
-                                       "overrides array when > 0", f, n_overrides);
-    for (int i = 0; i < n_overrides; i++)
-        if (!overrides[i])
-            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: overrides[%d] = NULL: must be "
-                                           "\"section.key=VALUE\"", f, i);
-    if (n_vary < 1 || n_vary > TMC_SWEEP_MAX_KEYS || !vary)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_vary = %d: must be 1 or 2, with a vary array",
-                    f, n_vary);
-    for (int i = 0; i < n_vary; i++)
-        if (!vary[i])
-            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: vary[%d] = NULL: must be \"KEY=V1,V2,...\" "
-                                           "or \"KEY=START:STOP:STEP\"", f, i);
+    if (!rq->path)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: path = NULL: must name an experiment "
+                                                "file", f);
+    if (tmc_api_check_overrides(f, overrides, n_overrides, st))
+        return TMC_ERR_INPUT;
+    if (rq->n_vary < 1 || rq->n_vary > TMC_SWEEP_MAX_KEYS || !rq->vary)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_vary = %d: must be 1 or 2, with a vary "
+                                                "array", f, rq->n_vary);
+    for (int i = 0; i < rq->n_vary; i++)
+        if (!rq->vary[i])
+            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: vary[%d] = NULL: must be "
+                                 "\"KEY=V1,V2,...\" or \"KEY=START:STOP:STEP\"", f, i);
     return TMC_OK;
 }
 
@@ -91,36 +86,16 @@ static int list_sets(sweep_work *w, const char *const *overrides, int n_override
     return TMC_OK;
 }
 
-/* Where a sweep's experiment comes from: a file, or JSON text. */
-typedef struct {
-    const char *path;     /* the file, or the text's label */
-    const char *text;     /* NULL: read path */
-    const char *base_dir; /* with text */
-} source;
-
-/* The base experiment with its overrides, the axes, every setting loaded.
+/* The grid of rq (its sets: w's), every setting loaded (sweep_grid.h).
  * TMC_OK, or a code with st. */
-static int load(sweep_work *w, const source *src, const char *const *vary, int n_vary,
-                tmc_status *st)
+static int load(sweep_work *w, tmc_sweep_grid_request rq, tmc_status *st)
 {
-    const char *keys[TMC_SWEEP_MAX_KEYS];
     tmc_error err = {""};
-    for (int a = 0; a < n_vary; a++) {
-        if (tmc_sweep_parse_axis(vary[a], &w->axes[a], &err))
-            return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
-        keys[a] = w->axes[a].key;
-    }
-    int bad = src->text ? tmc_sweep_load_base_text(&w->base, src->text, src->path,
-                                                   src->base_dir, w->sets, w->n_sets, keys,
-                                                   n_vary, &err)
-                        : tmc_sweep_load_base(&w->base, src->path, w->sets, w->n_sets, keys,
-                                              n_vary, &err);
-    if (bad || tmc_sweep_check_replicas(&w->base, &err))
-        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
-    int rc = tmc_sweep_grid_init(&w->grid, &w->base, w->axes, n_vary, &err);
+    rq.sets = w->sets;
+    rq.n_sets = w->n_sets;
+    int rc = tmc_sweep_grid_load(&w->grid, &w->base, &rq, &err);
     if (rc)
-        return tmc_api_fail(st, rc == TMC_SWEEP_GRID_INPUT ? TMC_ERR_INPUT : TMC_ERR_MEMORY,
-                            err.msg);
+        return tmc_api_fail(st, rc == -1 ? TMC_ERR_MEMORY : TMC_ERR_INPUT, err.msg);
     return TMC_OK;
 }
 
@@ -144,27 +119,21 @@ static int run(sweep_work *w, const tmc_run_options *o, tmc_sweep *out, tmc_stat
                                  .importance = o->importance, .pilot = o->pilot_replicas};
     tmc_error err = {""};
     int rc = tmc_sweep_grid_run(&w->grid, &go, &err);
-    if (rc == TMC_RUNNER_STOPPED)
-        return tmc_api_fail(st, TMC_ERR_STOPPED, err.msg);
-    if (rc == TMC_SWEEP_GRID_INPUT)
-        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
     if (rc)
-        return tmc_api_fail(st, strstr(err.msg, "out of memory") ? TMC_ERR_MEMORY
-                                                                 : TMC_ERR_RUNTIME, err.msg);
+        return tmc_api_fail_step(st, rc, TMC_SWEEP_GRID_INPUT, &err);
     if (tmc_api_document_keep(&out->document, tmc_sweep_output_json(&w->grid.report)))
         return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for the sweep document");
     return TMC_OK;
 }
 
-/* Both public entries: src checked by the caller. */
-static tmc_sweep *sweep_in(const source *src, const char *const *overrides, int n_overrides,
-                        const char *const *vary, int n_vary, const tmc_run_options *options,
-                        tmc_status *st)
+/* Both public entries: rq's text checked by the caller. */
+static tmc_sweep *sweep_in(const tmc_sweep_grid_request *rq, const char *const *overrides,
+                           int n_overrides, const tmc_run_options *options, tmc_status *st)
 {
     tmc_run_options o;
     /* replicas and seed come from the experiment unless given: they become
      * overrides (list_sets), so no defaults are needed here */
-    if (check_arguments(src->path, overrides, n_overrides, vary, n_vary, st) ||
+    if (check_arguments(rq, overrides, n_overrides, st) ||
         tmc_api_resolve_options(options, 0, 0, &o, st) || check_sweep_options(&o, st))
         return NULL;
     sweep_work *w = calloc(1, sizeof *w);
@@ -173,7 +142,7 @@ static tmc_sweep *sweep_in(const source *src, const char *const *overrides, int 
     if (!rc)
         rc = list_sets(w, overrides, n_overrides, options, st);
     if (!rc)
-        rc = load(w, src, vary, n_vary, st);
+        rc = load(w, *rq, st);
     if (!rc)
         rc = check_settings(&w->grid, o.force, st);
     if (!rc)
@@ -191,13 +160,12 @@ static tmc_sweep *sweep_in(const source *src, const char *const *overrides, int 
     return s;
 }
 
-static tmc_sweep *sweep(const source *src, const char *const *overrides, int n_overrides,
-                        const char *const *vary, int n_vary, const tmc_run_options *options,
-                        tmc_status *st)
+static tmc_sweep *sweep(const tmc_sweep_grid_request *rq, const char *const *overrides,
+                        int n_overrides, const tmc_run_options *options, tmc_status *st)
 {
     tmc_api_scope scope;
     tmc_api_enter(&scope);
-    tmc_sweep *s = sweep_in(src, overrides, n_overrides, vary, n_vary, options, st);
+    tmc_sweep *s = sweep_in(rq, overrides, n_overrides, options, st);
     tmc_api_leave(&scope);
     return s;
 }
@@ -206,8 +174,8 @@ tmc_sweep *tmc_experiment_sweep(const char *path, const char *const *overrides,
                                 int n_overrides, const char *const *vary, int n_vary,
                                 const tmc_run_options *options, tmc_status *st)
 {
-    source src = {path, NULL, NULL};
-    return sweep(&src, overrides, n_overrides, vary, n_vary, options, st);
+    tmc_sweep_grid_request rq = {.path = path, .vary = vary, .n_vary = n_vary};
+    return sweep(&rq, overrides, n_overrides, options, st);
 }
 
 tmc_sweep *tmc_experiment_sweep_text(const char *json, const char *label,
@@ -218,8 +186,10 @@ tmc_sweep *tmc_experiment_sweep_text(const char *json, const char *label,
     if (!json)
         return tmc_api_failf(st, TMC_ERR_INPUT, "tmc_experiment_sweep_text: json = NULL: "
                                                 "must be an experiment's JSON text"), NULL;
-    source src = {label ? label : "<string>", json, base_dir ? base_dir : "."};
-    return sweep(&src, overrides, n_overrides, vary, n_vary, options, st);
+    tmc_sweep_grid_request rq = {.path = label ? label : "<string>", .text = json,
+                                 .base_dir = base_dir ? base_dir : ".", .vary = vary,
+                                 .n_vary = n_vary};
+    return sweep(&rq, overrides, n_overrides, options, st);
 }
 
 void tmc_sweep_free(tmc_sweep *s)

@@ -33,20 +33,6 @@ void tmc_forecast_history_free(tmc_forecast_history *h)
     h->n = 0;
 }
 
-/* The bar counts every snapshot's replicas: one bar for the whole history. */
-typedef struct {
-    tmc_progress_fn fn;
-    void *ctx;
-    long before, total; /* replicas of the snapshots already run; of all */
-} overall;
-
-static void overall_progress(long done, long total, void *ctx)
-{
-    (void)total;
-    const overall *o = ctx;
-    o->fn(o->before + done, o->total, o->ctx);
-}
-
 /* What a run needs beyond the points: a setting to run and the per-replica
  * arrays (completion days, restarts, met indicators of this snapshot and
  * the previous one). */
@@ -108,7 +94,7 @@ static int compare(tmc_forecast_history *h, int i, workspace *w, long n, tmc_err
 
 /* Snapshot i: the base with its progress, run and summarised. */
 static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
-                     overall *bar, tmc_error *err)
+                     tmc_sweep_progress *bar, tmc_error *err)
 {
     tmc_forecast_point *p = &h->points[i];
     tmc_sweep_setting *s = &w->setting;
@@ -116,13 +102,13 @@ static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
     s->x.progress = p->snap.progress;
     tmc_closed_form_compute(&s->x, &s->cf);
     long n = s->x.monte_carlo.replicas;
-    int rc = tmc_sweep_run_setting(s, threads, bar->fn ? overall_progress : NULL, bar, NULL,
-                                   w->days, w->restarts, &w->result, err);
+    int rc = tmc_sweep_run_setting(s, threads, bar->fn ? tmc_sweep_forward_progress : NULL, bar,
+                                   NULL, w->days, w->restarts, &w->result, err);
     if (rc)
         return rc;
     p->days = w->result.days;
     p->left_mean = p->days.mean - s->x.deadline.reserve_days - p->snap.progress.elapsed_days;
-    bar->before += n;
+    bar->offset += n;
     return compare(h, i, w, n, err);
 }
 
@@ -133,7 +119,8 @@ int tmc_forecast_history_run(tmc_forecast_history *h, int threads, tmc_progress_
     workspace *w = new_workspace(n);
     if (!w)
         return tmc_error_set(err, "out of memory for %ld replicas", n);
-    overall bar = {progress, ctx, 0, n * h->n};
+    /* one bar for the whole history: every snapshot's replicas */
+    tmc_sweep_progress bar = {progress, ctx, 0, n * h->n};
     int rc = 0;
     for (int i = 0; i < h->n && !rc; i++)
         rc = run_point(h, i, w, threads, &bar, err);

@@ -6,20 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Progress over all settings: offset + done of total replicas. */
-typedef struct {
-    tmc_progress_fn fn;
-    void *ctx;
-    long offset, total;
-} all_progress;
-
-static void progress_all(long done, long total, void *ctx)
-{
-    const all_progress *p = ctx;
-    (void)total;
-    p->fn(p->offset + done, p->total, p->ctx);
-}
-
 int tmc_sensitivity_list_runs(tmc_sensitivity *s, tmc_sensitivity_run **out)
 {
     int n = 0;
@@ -40,8 +26,8 @@ int tmc_sensitivity_list_runs(tmc_sensitivity *s, tmc_sensitivity_run **out)
 /* Run r with its replicas (common random numbers: every setting shares
  * replicas and seed), and its met indicators. 0, or as
  * tmc_sweep_run_setting. */
-static int run_one(tmc_sensitivity_run *r, const tmc_sensitivity_options *o, all_progress *p,
-                   tmc_error *err)
+static int run_one(tmc_sensitivity_run *r, const tmc_sensitivity_options *o,
+                   tmc_sweep_progress *p, tmc_error *err)
 {
     long n = r->setting.x.monte_carlo.replicas;
     r->days = malloc((size_t)n * sizeof *r->days);
@@ -49,8 +35,9 @@ static int run_one(tmc_sensitivity_run *r, const tmc_sensitivity_options *o, all
     r->met = malloc((size_t)n * sizeof *r->met);
     if (!r->days || !r->restarts || !r->met)
         return tmc_error_set(err, "out of memory for %ld replicas", n);
-    int rc = tmc_sweep_run_setting(&r->setting, o->threads, o->progress ? progress_all : NULL,
-                                   p, NULL, r->days, r->restarts, &r->result, err);
+    int rc = tmc_sweep_run_setting(&r->setting, o->threads,
+                                   o->progress ? tmc_sweep_forward_progress : NULL, p, NULL,
+                                   r->days, r->restarts, &r->result, err);
     for (long k = 0; !rc && k < n; k++)
         r->met[k] = tmc_restarts_met(r->days[k], r->restarts[k], &r->setting.x.deadline);
     return rc;
@@ -149,7 +136,7 @@ int tmc_sensitivity_run_all(tmc_sensitivity *s, const tmc_sensitivity_options *o
     tmc_sensitivity_run *runs[TMC_SENSITIVITY_MAX_RUNS];
     int n = s->n_runs = tmc_sensitivity_list_runs(s, runs);
     long reps = s->base.setting.x.monte_carlo.replicas;
-    all_progress p = {o->progress, o->progress_ctx, 0, n * reps};
+    tmc_sweep_progress p = {o->progress, o->progress_ctx, 0, n * reps};
     for (int i = 0; i < n; i++, p.offset += reps) {
         int rc = run_one(runs[i], o, &p, err);
         if (rc)

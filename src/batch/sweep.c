@@ -281,6 +281,13 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *res
     return 0;
 }
 
+void tmc_sweep_forward_progress(long done, long total, void *ctx)
+{
+    const tmc_sweep_progress *p = ctx;
+    (void)total; /* the setting's own: p->total counts them all */
+    p->fn(p->offset + done, p->total, p->ctx);
+}
+
 int tmc_sweep_run_setting(const tmc_sweep_setting *s, int threads, tmc_progress_fn progress,
                           void *ctx, const volatile sig_atomic_t *stop, double *days,
                           double *restarts, tmc_sweep_result *r, tmc_error *err)

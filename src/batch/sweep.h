@@ -157,6 +157,19 @@ typedef struct {
     tmc_importance importance; /* P(miss) by importance sampling (importance.h) */
 } tmc_sweep_result;
 
+/* Progress over several settings run one after another (a grid, a
+ * sensitivity's runs, a forecast history's snapshots): the runner's done of
+ * one setting, reported to fn as offset + done of total, offset the
+ * replicas of the settings before it. */
+typedef struct {
+    tmc_progress_fn fn;
+    void *ctx;
+    long offset, total;
+} tmc_sweep_progress;
+
+/* A tmc_progress_fn; ctx: a tmc_sweep_progress. */
+void tmc_sweep_forward_progress(long done, long total, void *ctx);
+
 /* Run the setting's replicas (its monte_carlo.replicas and .seed) on
  * `threads` threads through tmc_engine_init / tmc_runner_run; fill
  * days[replicas] with completion times T = reserve + wall (days, replica

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "ranks.h"
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -44,15 +46,13 @@ static int grid_alloc(tmc_sweep_grid *g, long replicas, tmc_error *err)
     return tmc_error_set(err, "out of memory for %d settings of %ld replicas", g->n, replicas);
 }
 
-int tmc_sweep_grid_init(tmc_sweep_grid *g, tmc_sweep_base *base, const tmc_sweep_axis *axes,
-                        int n_axes, tmc_error *err)
+/* Allocate g's arrays for its base's replicas and load every setting of its
+ * axes. 0, TMC_SWEEP_GRID_INPUT or -1, with err. */
+static int build(tmc_sweep_grid *g, tmc_error *err)
 {
-    memset(g, 0, sizeof *g);
-    g->base = base;
-    g->n_axes = n_axes;
-    for (int a = 0; a < n_axes; a++)
-        g->axes[a] = axes[a];
-    long reps = base->x.monte_carlo.replicas;
+    const tmc_sweep_axis *axes = g->axes;
+    int n_axes = g->n_axes;
+    long reps = g->base->x.monte_carlo.replicas;
     if (tmc_sweep_check_grid(axes, n_axes, reps, err))
         return TMC_SWEEP_GRID_INPUT;
     g->n = tmc_sweep_count_settings(axes, n_axes);
@@ -61,27 +61,41 @@ int tmc_sweep_grid_init(tmc_sweep_grid *g, tmc_sweep_base *base, const tmc_sweep
     for (int i = 0; i < g->n; i++) {
         double value[TMC_SWEEP_MAX_KEYS];
         tmc_sweep_get_values(axes, n_axes, i, value);
-        if (tmc_sweep_load_setting(base, value, &g->settings[i], err))
+        if (tmc_sweep_load_setting(g->base, value, &g->settings[i], err))
             return TMC_SWEEP_GRID_INPUT;
     }
     return 0;
 }
 
-/* ---------- running ---------- */
-
-/* Progress over all settings: offset + done of total replicas. */
-typedef struct {
-    tmc_progress_fn fn;
-    void *ctx;
-    long offset, total;
-} grid_progress;
-
-static void progress_grid(long done, long total, void *ctx)
+/* tmc_sweep_grid_load on this rank alone. */
+static int load(tmc_sweep_grid *g, const tmc_sweep_grid_request *rq, tmc_error *err)
 {
-    const grid_progress *p = ctx;
-    (void)total;
-    p->fn(p->offset + done, p->total, p->ctx);
+    const char *keys[TMC_SWEEP_MAX_KEYS];
+    for (int a = 0; a < rq->n_vary; a++) {
+        if (tmc_sweep_parse_axis(rq->vary[a], &g->axes[a], err))
+            return TMC_SWEEP_GRID_USAGE;
+        keys[a] = g->axes[a].key;
+    }
+    int bad = rq->text ? tmc_sweep_load_base_text(g->base, rq->text, rq->path, rq->base_dir,
+                                                  rq->sets, rq->n_sets, keys, rq->n_vary, err)
+                       : tmc_sweep_load_base(g->base, rq->path, rq->sets, rq->n_sets, keys,
+                                             rq->n_vary, err);
+    if (bad || tmc_sweep_check_replicas(g->base, err))
+        return TMC_SWEEP_GRID_INPUT;
+    return build(g, err);
 }
+
+int tmc_sweep_grid_load(tmc_sweep_grid *g, tmc_sweep_base *base,
+                        const tmc_sweep_grid_request *rq, tmc_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->base = base;
+    g->n_axes = rq->n_vary;
+    /* a rank that cannot read the file must not leave the others waiting */
+    return tmc_ranks_agree(load(g, rq, err), err);
+}
+
+/* ---------- running ---------- */
 
 /* A failed run step's code as tmc_sweep_grid_run returns it. */
 static int run_code(int rc)
@@ -154,11 +168,11 @@ static int run_precise(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_e
 static int run_all(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_error *err)
 {
     long reps = g->base->x.monte_carlo.replicas;
-    grid_progress p = {o->progress, o->progress_ctx, 0, g->n * reps};
+    tmc_sweep_progress p = {o->progress, o->progress_ctx, 0, g->n * reps};
     for (int i = 0; i < g->n; i++, p.offset += reps) {
         int rc = tmc_sweep_run_setting(&g->settings[i], o->threads,
-                                       o->progress ? progress_grid : NULL, &p, o->stop,
-                                       g->days + i * reps, g->restarts + i * reps,
+                                       o->progress ? tmc_sweep_forward_progress : NULL, &p,
+                                       o->stop, g->days + i * reps, g->restarts + i * reps,
                                        &g->results[i], err);
         if (!rc && o->importance)
             rc = run_importance(g, i, o, err);

@@ -5,10 +5,12 @@
  * interval's axis. `trainmc sweep --vary` and trainmc.h's
  * tmc_experiment_sweep are its clients; it prints nothing and never exits.
  *
- * Two steps, so that a caller can judge the settings (memory, whether they
- * can finish) and open its outputs before any simulation:
- *   tmc_sweep_grid_init  checks the grid's size, allocates and loads every
- *                        setting;
+ * One grid sweep, whoever asks, is loaded by tmc_sweep_grid_load, so that the
+ * command line and the library read, check and build it the same way. Two
+ * steps, so that a caller can judge the settings (memory, whether they can
+ * finish) and open its outputs before any simulation:
+ *   tmc_sweep_grid_load  parses the axes, loads the base, checks the grid's
+ *                        size, allocates and loads every setting;
  *   tmc_sweep_grid_run   runs them and fills g->report (sweep_report.h);
  *   tmc_sweep_grid_free  after either, whatever it returned. */
 #ifndef TMC_SWEEP_GRID_H
@@ -21,10 +23,27 @@
 #include "sweep.h"
 #include "sweep_report.h"
 
-/* tmc_sweep_grid_init and _run: a bad grid, setting or importance tilt
- * (err says which). The other codes: 0, -1 (memory, or a failed
- * computation: err says which), TMC_RUNNER_STOPPED. */
+/* tmc_sweep_grid_load and _run: a bad grid, experiment, setting or
+ * importance tilt (err says which). The other codes: 0, -1 (memory, or a
+ * failed computation: err says which), TMC_RUNNER_STOPPED, and
+ * TMC_SWEEP_GRID_USAGE. */
 #define TMC_SWEEP_GRID_INPUT 2
+/* tmc_sweep_grid_load: a --vary text that does not parse (err =
+ * "--vary SPEC: problem"), which the command line reports as bad usage */
+#define TMC_SWEEP_GRID_USAGE 3
+
+/* What a grid sweep is asked: its experiment (a file, or JSON text), the
+ * overrides, and the axes as "KEY=VALUES" (tmc_sweep_parse_axis); all
+ * borrowed, to outlive the grid. */
+typedef struct {
+    const char *path;                  /* the file, or the text's label */
+    const char *text;                  /* NULL: read path */
+    const char *base_dir;              /* with text: where its relative names start */
+    const char *const *sets;           /* overrides, monte_carlo.replicas and .seed among them */
+    int n_sets;
+    const char *const *vary;           /* [n_vary] */
+    int n_vary;                        /* 1 or 2 */
+} tmc_sweep_grid_request;
 
 typedef struct {
     int threads;                       /* >= 1 */
@@ -59,13 +78,18 @@ typedef struct {
     tmc_sweep_report report;           /* once run: all the above (pointers into g) */
 } tmc_sweep_grid;
 
-/* Check the grid of axes[n_axes] (1 or 2) against base's replicas
- * (tmc_sweep_check_grid), allocate its arrays and load every setting
- * (tmc_sweep_load_setting). base must outlive g. Returns 0;
- * TMC_SWEEP_GRID_INPUT with err (too many settings or completion times, a
- * value the validation table refuses); -1 with err = "out of memory ..." */
-int tmc_sweep_grid_init(tmc_sweep_grid *g, tmc_sweep_base *base, const tmc_sweep_axis *axes,
-                        int n_axes, tmc_error *err);
+/* Parse rq's axes, load the base experiment into *base (tmc_sweep_load_base
+ * or _text: its keys checked), refuse fewer than 2 replicas
+ * (tmc_sweep_check_replicas), check the grid against the replicas
+ * (tmc_sweep_check_grid), allocate g's arrays and load every setting
+ * (tmc_sweep_load_setting). Collective under MPI: a rank that fails fails
+ * every rank (ranks.h). base must outlive g; g needs tmc_sweep_grid_free
+ * whatever this returns. Returns 0; TMC_SWEEP_GRID_USAGE with err (a --vary
+ * text); TMC_SWEEP_GRID_INPUT with err (the experiment, its replicas, too
+ * many settings or completion times, a value the validation table
+ * refuses); -1 with err = "out of memory ..." */
+int tmc_sweep_grid_load(tmc_sweep_grid *g, tmc_sweep_base *base,
+                        const tmc_sweep_grid_request *rq, tmc_error *err);
 
 /* Run every setting (then its importance estimate, with o->importance),
  * compare them and fill g->report, whose elapsed_s is the simulation's wall

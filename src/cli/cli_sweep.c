@@ -58,14 +58,14 @@ typedef struct {
     tmc_outfile plot; /* --plot */
 } sweep_run;
 
-/* The base experiment (with --set) and its keys; replicas >= 2 for the
- * standard errors. 0, or 2 with a message. */
-static int load_base(sweep_run *sw, const char *const *keys)
+/* The base experiment of a --target (with --set) and its key; replicas >= 2
+ * for the standard errors. 0, or 2 with a message. */
+static int load_base(sweep_run *sw, const char *key)
 {
     const tmc_cli_options *o = sw->o;
     tmc_error err = {""};
-    int rc = tmc_sweep_load_base(&sw->base, o->experiment, o->sets, o->n_sets, keys,
-                                 o->n_vary, &err) ? 2 : 0;
+    int rc = tmc_sweep_load_base(&sw->base, o->experiment, o->sets, o->n_sets, &key, 1,
+                                 &err) ? 2 : 0;
     /* a rank that cannot read the file fails every rank (ranks.h) */
     if ((rc = tmc_ranks_agree(rc, &err))) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
@@ -77,8 +77,6 @@ static int load_base(sweep_run *sw, const char *const *keys)
         fprintf(stderr, "trainmc: %s\n", err.msg);
         return 2;
     }
-    sw->threads = o->threads ? o->threads : tmc_runner_default_threads();
-    sw->show = !o->quiet && isatty(STDERR_FILENO);
     return 0;
 }
 
@@ -111,7 +109,7 @@ static int lines_differ(const tmc_sweep_setting *s, int n)
     return 0;
 }
 
-/* Check every loaded setting of the grid s[n]. 0, or 2. */
+/* Check every loaded setting s[n] (a grid, or a bisection's ends). 0, or 2. */
 static int check_settings(const sweep_run *sw, const tmc_sweep_setting *s, int n)
 {
     int named = lines_differ(s, n), rc = 0;
@@ -191,25 +189,31 @@ static int report_grid(sweep_run *sw, const tmc_sweep_grid *g)
     return write_json(sw, doc);
 }
 
+/* The grid, as trainmc.h's tmc_experiment_sweep loads it (sweep_grid.h).
+ * 0, or the exit code after a message. */
+static int load_grid(sweep_run *sw, tmc_sweep_grid *g)
+{
+    const tmc_cli_options *o = sw->o;
+    tmc_sweep_grid_request rq = {.path = o->experiment, .sets = o->sets, .n_sets = o->n_sets,
+                                 .vary = o->vary, .n_vary = o->n_vary};
+    tmc_error err = {""};
+    int rc = tmc_sweep_grid_load(g, &sw->base, &rq, &err);
+    if (rc == TMC_SWEEP_GRID_USAGE)
+        return tmc_cli_usage_error("sweep", "%s", err.msg);
+    if (rc) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        return rc == TMC_SWEEP_GRID_INPUT ? 2 : 1;
+    }
+    return tmc_cli_check_same_experiment(&sw->base.x, o->experiment);
+}
+
 static int sweep_grid(sweep_run *sw)
 {
     const tmc_cli_options *o = sw->o;
-    tmc_sweep_axis axes[TMC_SWEEP_MAX_KEYS];
-    const char *keys[TMC_SWEEP_MAX_KEYS];
     tmc_error err = {""};
-    for (int a = 0; a < o->n_vary; a++) {
-        if (tmc_sweep_parse_axis(o->vary[a], &axes[a], &err))
-            return tmc_cli_usage_error("sweep", "%s", err.msg);
-        keys[a] = axes[a].key;
-    }
-    int rc = load_base(sw, keys);
-    if (rc)
-        return rc;
     tmc_sweep_grid g;
-    if ((rc = tmc_sweep_grid_init(&g, &sw->base, axes, o->n_vary, &err))) {
-        fprintf(stderr, "trainmc: %s\n", err.msg);
-        rc = rc == TMC_SWEEP_GRID_INPUT ? 2 : 1;
-    } else if (!(rc = check_settings(sw, g.settings, g.n)) && !(rc = open_outputs(sw))) {
+    int rc = load_grid(sw, &g);
+    if (!rc && !(rc = check_settings(sw, g.settings, g.n)) && !(rc = open_outputs(sw))) {
         /* the stop flag is the engine's own, which the signals set */
         tmc_sweep_grid_options go = {
             .threads = sw->threads, .progress = sw->show ? tmc_cli_progress_bar : NULL,
@@ -246,11 +250,7 @@ static int check_ends(const sweep_run *sw, const tmc_sweep_bracket *b)
             fprintf(stderr, "trainmc: %s\n", err.msg);
             return 2;
         }
-    int named = lines_differ(end, 2), rc = 0;
-    char last[512] = "";
-    for (int i = 0; i < 2 && !rc; i++)
-        rc = check_setting(&end[i], named, last, sizeof last, sw->o->force);
-    return rc;
+    return check_settings(sw, end, 2);
 }
 
 /* The exit code of a failed evaluation (sweep_search.h). */
@@ -300,8 +300,7 @@ static int sweep_target(sweep_run *sw)
     if (tmc_sweep_parse_target(o->target, &target, &err) ||
         tmc_sweep_parse_bracket(o->vary[0], &b, &err))
         return tmc_cli_usage_error("sweep", "%s", err.msg);
-    const char *key = b.key;
-    int rc = load_base(sw, &key);
+    int rc = load_base(sw, b.key);
     if (!rc && tmc_sweep_check_bracket(&b, sw->base.integer[0], o->vary[0], &err)) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         rc = 2;
@@ -335,6 +334,7 @@ int tmc_cli_sweep(int argc, char **argv)
         rc = check_sweep_options(&o);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
-    sweep_run sw = {.o = &o};
+    sweep_run sw = {.o = &o, .threads = o.threads ? o.threads : tmc_runner_default_threads(),
+                    .show = !o.quiet && isatty(STDERR_FILENO)};
     return o.target ? sweep_target(&sw) : sweep_grid(&sw);
 }
