@@ -86,7 +86,7 @@ enum {
                               newest commit at t <= W; engine.h), 0 without one */          \
     SUM(window_open_s)     /* a window: from the last segment boundary at or before W to \
                               W, s; the split's rows and this add up to W */                \
-    /* Importance sampling (run/importance.h): the likelihood ratio w (1       \
+    /* Importance sampling (batch/importance.h): the likelihood ratio w (1     \
      * without tilt) and its products with the miss indicator, and the         \
      * cross-entropy sums over the elite runs: w, w N_k (arrivals of process   \
      * k that struck, or durations drawn) and w A_k (the time they could       \

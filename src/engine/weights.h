@@ -1,6 +1,6 @@
 /* weights.h - importance sampling inside one replica: the likelihood ratio
  * of the untilted to the tilted processes, and the cross-entropy sums from
- * which run/importance.c updates the tilt (Rubinstein and Kroese 2004).
+ * which batch/importance.c updates the tilt (Rubinstein and Kroese 2004).
  *
  * Invariant: with every tilt 1 the weight is exactly 1, whatever happened. */
 #ifndef TMC_WEIGHTS_H
