@@ -180,6 +180,7 @@ static tmc_sweep *sweep_in(const source *src, const char *const *overrides, int 
         rc = run(w, &o, s, st);
     if (w) {
         tmc_sweep_grid_free(&w->grid);
+        tmc_experiment_release(&w->base.x);
         free(w->sets);
         free(w);
     }

@@ -240,16 +240,20 @@ int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx)
 static int check_ends(const sweep_run *sw, const tmc_sweep_bracket *b)
 {
     tmc_sweep_setting end[2];
+    memset(end, 0, sizeof end); /* owning nothing until loaded */
     tmc_error err = {""};
-    for (int i = 0; i < 2; i++)
+    int rc = 0;
+    for (int i = 0; i < 2 && !rc; i++)
         if (tmc_sweep_load_setting(&sw->base, i ? &b->hi : &b->lo, &end[i], &err)) {
             fprintf(stderr, "trainmc: %s\n", err.msg);
-            return 2;
+            rc = 2;
         }
-    int named = lines_differ(end, 2), rc = 0;
+    int named = rc ? 0 : lines_differ(end, 2);
     char last[512] = "";
     for (int i = 0; i < 2 && !rc; i++)
         rc = check_setting(&end[i], named, last, sizeof last, sw->o->force);
+    tmc_experiment_release(&end[0].x);
+    tmc_experiment_release(&end[1].x);
     return rc;
 }
 
@@ -335,6 +339,8 @@ int tmc_cli_sweep(int argc, char **argv)
         rc = check_sweep_options(&o);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
-    sweep_run sw = {.o = &o};
-    return o.target ? sweep_target(&sw) : sweep_grid(&sw);
+    sweep_run sw = {.o = &o}; /* its base owns nothing until loaded */
+    rc = o.target ? sweep_target(&sw) : sweep_grid(&sw);
+    tmc_experiment_release(&sw.base.x);
+    return rc;
 }
