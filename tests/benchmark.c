@@ -248,13 +248,14 @@ static void section_step_cost(double zig_ns, double pcg_ns)
         before_binary ? " | CLI before, ns per step | before / after" : "");
     say("|---|---|---|---|---|---|---|---|%s\n", before_binary ? "---|---|" : "");
     timed_engine t[NC];
+    tmc_experiment x[NC]; /* the engines borrow them until timed_free */
     double s[NC][REPS], fl[NC][REPS], ratio[NC][REPS], cli[NC][REPS], old[NC][REPS], steps[NC];
     for (int i = 0; i < NC; i++) {
         char set[64];
         snprintf(set, sizeof set, "job.cards=%ld", bench_cards[i]);
         const char *sets[3] = {set, "monte_carlo.mode=\"exact\"", STEP_COST_CHECKPOINT};
-        tmc_experiment x = load("design-48-stress", sets, 3);
-        timed_init(&t[i], &x, replicas);
+        x[i] = load("design-48-stress", sets, 3);
+        timed_init(&t[i], &x[i], replicas);
     }
     for (int r = 0; r < REPS; r++)
         for (int i = 0; i < NC; i++) {
@@ -280,6 +281,7 @@ static void section_step_cost(double zig_ns, double pcg_ns)
         }
         say(" %.0f |\n", naive);
         timed_free(&t[i]);
+        tmc_experiment_release(&x[i]);
     }
     say("\nLargest engine cost per step over the floor: %.2f (the floor of the whole run, "
         "%.2f ns, above).\n", worst, pcg_ns);
@@ -308,6 +310,7 @@ static void section_replicas(void)
         long n = quick ? cases[i].replicas / 10 : cases[i].replicas;
         double t1, t2, speedup;
         time_threads(&x, n, &t1, &t2, &speedup);
+        tmc_experiment_release(&x);
         say("| %s | %ld | %.3f | %.3f | %.0f | %.2fx |\n", cases[i].label, n, t1, t2, n / t2,
             speedup);
     }

@@ -37,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (!err.msg[0]) {
         abort(); /* a refusal must say why */
     }
+    tmc_experiment_release(&x); /* after a refusal it owns nothing */
     free(text);
     return 0;
 }

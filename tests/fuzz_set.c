@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(key, sizeof key, "%.*s", (int)(kl < 255 ? kl : 255), sets[n]);
         tmc_config_classify_key(key);
     }
-    static tmc_experiment x; /* about 100 kB */
+    tmc_experiment x;
     tmc_error err = {""};
     char dir[sizeof path];
     snprintf(dir, sizeof dir, "%s", path);
@@ -78,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (!err.msg[0]) {
         fuzz_fail("a refusal without a message", NULL);
     }
+    tmc_experiment_release(&x); /* after a refusal it owns nothing */
     free(text);
     return 0;
 }

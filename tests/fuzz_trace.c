@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         perror("fuzz_trace: writing the trace");
         abort();
     }
-    static tmc_experiment x; /* about 100 kB */
+    tmc_experiment x;
     tmc_error err = {""};
     int k = (int)(size % 3);
     if (tmc_config_parse(experiment[k], label, dir, NULL, 0, &x, &err) == 0) {
@@ -112,5 +112,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (!err.msg[0]) {
         fuzz_fail("a refusal without a message", NULL);
     }
+    tmc_experiment_release(&x); /* after a refusal it owns nothing */
     return 0;
 }

@@ -7,11 +7,38 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "closed_form.h"
 #include "config.h"
 #include "engine.h"
 #include "runner.h"
+
+/* Every experiment test_load and test_parse loaded, released when the test
+ * program ends: a test holds a view of one (experiment.h), so it releases
+ * nothing itself. */
+static tmc_experiment *test_kept;
+static int test_n_kept;
+
+static inline void test_release_kept(void)
+{
+    for (int i = 0; i < test_n_kept; i++)
+        tmc_experiment_release(&test_kept[i]);
+    free(test_kept);
+}
+
+/* x kept until the program ends; returns a view of it. */
+static inline tmc_experiment test_keep(const tmc_experiment *x)
+{
+    if (test_n_kept == 0)
+        atexit(test_release_kept);
+    tmc_experiment *grown = realloc(test_kept, (size_t)(test_n_kept + 1) * sizeof *grown);
+    if (!grown)
+        fail_msg("out of memory keeping an experiment");
+    test_kept = grown;
+    test_kept[test_n_kept++] = *x;
+    return *x;
+}
 
 /* experiments/NAME.json with n --set overrides. */
 static inline tmc_experiment test_load(const char *name, const char *const *sets, int n)
@@ -22,7 +49,7 @@ static inline tmc_experiment test_load(const char *name, const char *const *sets
     tmc_error err = {""};
     if (tmc_config_load(path, sets, n, &x, &err))
         fail_msg("%s", err.msg);
-    return x;
+    return test_keep(&x);
 }
 
 /* An experiment from JSON text (label "test", relative paths from the
@@ -33,7 +60,7 @@ static inline tmc_experiment test_parse(const char *json)
     tmc_error err = {""};
     if (tmc_config_parse(json, "test", ".", NULL, 0, &x, &err))
         fail_msg("%s", err.msg);
-    return x;
+    return test_keep(&x);
 }
 
 /* The TMC_STREAM_COUNT generators one replica draws from, and their end. */

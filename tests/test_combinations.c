@@ -880,10 +880,18 @@ static void load_combo(combo *c)
                      c->index, names[i], ql[i], pl[i], c->json);
 }
 
-static void free_combo(combo *c)
+/* c's experiment, its heap parts first (experiment.h). */
+static void drop_experiment(combo *c)
 {
+    if (c->x)
+        tmc_experiment_release(c->x);
     free(c->x);
     c->x = NULL;
+}
+
+static void free_combo(combo *c)
+{
+    drop_experiment(c);
     free(c->json);
     free(c->traces);
 }
@@ -984,12 +992,10 @@ typedef struct {
 
 static void run_engine(const combo *c, int aggregated, double *v)
 {
-    tmc_experiment *x = malloc(sizeof *x);
-    assert_non_null(x);
-    *x = *c->x;
-    x->monte_carlo.mode = aggregated ? TMC_MODE_AGGREGATED : TMC_MODE_EXACT;
+    tmc_experiment x = *c->x; /* a view in another mode, never released */
+    x.monte_carlo.mode = aggregated ? TMC_MODE_AGGREGATED : TMC_MODE_EXACT;
     tmc_engine e;
-    assert_int_equal(tmc_engine_init(&e, x, &c->cf), 0);
+    assert_int_equal(tmc_engine_init(&e, &x, &c->cf), 0);
     assert_int_equal(e.stragglers.aggregated, aggregated);
     gsl_rng *rng[TMC_STREAM_COUNT];
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
@@ -1004,7 +1010,6 @@ static void run_engine(const combo *c, int aggregated, double *v)
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         gsl_rng_free(rng[s]);
     tmc_engine_free(&e);
-    free(x);
 }
 
 static void run_oracle(const combo *c, double *v)
@@ -1245,8 +1250,7 @@ static void test_combination(void **state)
                  c->n_tests);
     for (int e = 0; e < 3; e++)
         free(s.v[e]);
-    free(c->x);
-    c->x = NULL;
+    drop_experiment(c);
     if (rep.count) {
         print_error("combination %d disagrees (%s):\n%s%s\n%s", c->index, c->summary,
                     rep.text, c->json, c->traces ? c->traces : "");
@@ -1264,11 +1268,11 @@ static int accepts(const char *extra_section)
              " \"peak_flops\": 1, \"efficiency\": 1}, \"checkpoint\": {\"interval_steps\": 1,"
              " \"save_s\": 0, \"restore_s\": 0}, \"deadline\": {\"days\": 1}, %s}",
              extra_section);
-    tmc_experiment *x = malloc(sizeof *x);
+    tmc_experiment x;
     char msg[1024], label[300];
     snprintf(label, sizeof label, "%s/probe.json", tmp_dir);
-    int ok = x && parse(doc, label, x, msg, sizeof msg) == 0;
-    free(x);
+    int ok = parse(doc, label, &x, msg, sizeof msg) == 0;
+    tmc_experiment_release(&x); /* after a failure it owns nothing */
     return ok;
 }
 

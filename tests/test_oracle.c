@@ -55,18 +55,29 @@ static tmc_experiment *job(long steps)
     return x;
 }
 
-static void set_times(double *days, int *n, const double *seconds, int count)
+/* A trace of count times set by hand, on the heap as the loader's, so that
+ * drop releases it (experiment.h). */
+static void set_times(double **days, int *n, const double *seconds, int count)
 {
+    free(*days);
+    assert_non_null(*days = malloc((size_t)count * sizeof **days));
     for (int i = 0; i < count; i++)
-        days[i] = seconds[i] / TMC_DAY_S;
+        (*days)[i] = seconds[i] / TMC_DAY_S;
     *n = count;
+}
+
+/* The end of job(x): its heap parts, then x. */
+static void drop(tmc_experiment *x)
+{
+    tmc_experiment_release(x);
+    free(x);
 }
 
 static void failure_trace(tmc_experiment *x, const double *seconds, int count)
 {
     x->failures.enabled = 1;
     x->failures.distribution = TMC_LIFETIME_TRACE;
-    set_times(x->failures.trace_days, &x->failures.n_trace, seconds, count);
+    set_times(&x->failures.trace_days, &x->failures.n_trace, seconds, count);
 }
 
 static void outage_trace(tmc_experiment *x, const double *seconds, int count, double down_s)
@@ -75,7 +86,7 @@ static void outage_trace(tmc_experiment *x, const double *seconds, int count, do
     x->outages.mean_interval_days = 0;
     x->outages.downtime_s = down_s;
     x->outages.downtime_cv = 0;
-    set_times(x->outages.trace_days, &x->outages.n_trace, seconds, count);
+    set_times(&x->outages.trace_days, &x->outages.n_trace, seconds, count);
 }
 
 static void spike_trace(tmc_experiment *x, const double *seconds, int count, long rollback)
@@ -83,7 +94,7 @@ static void spike_trace(tmc_experiment *x, const double *seconds, int count, lon
     x->loss_spikes.enabled = 1;
     x->loss_spikes.mean_interval_days = 0;
     x->loss_spikes.rollback_snapshots = rollback;
-    set_times(x->loss_spikes.trace_days, &x->loss_spikes.n_trace, seconds, count);
+    set_times(&x->loss_spikes.trace_days, &x->loss_spikes.n_trace, seconds, count);
 }
 
 static oracle_result run1(const tmc_experiment *x, long k, double mu, double horizon)
@@ -143,7 +154,7 @@ static void test_uninterrupted(void **state)
                                 .fixed = s * fixed, .save = segments * save});
         assert_int_equal(r.saves, segments);
         assert_int_equal(r.censored, 0);
-        free(x);
+        drop(x);
     }
 
     /* pauses every 2 steps of 3 s: steps 2, 4, ..., 14 of 15; "one" with no
@@ -155,7 +166,7 @@ static void test_uninterrupted(void **state)
         oracle_result r = run1(x, 5, mu, NEVER);
         check_split(&r, (split){.wall = 171 + 21, .compute = 150, .pause = 21, .fixed = 15,
                                 .save = 6});
-        free(x);
+        drop(x);
     }
 
     /* async, no backlog: copies of 1 s, writes of 30 s (shorter than a
@@ -179,7 +190,7 @@ static void test_uninterrupted(void **state)
     check_split(&r, (split){.wall = 415.5, .compute = 100, .fixed = 50,
                             .save = 415.5 - 150});
     assert_int_equal(r.saves, 10);
-    free(x);
+    drop(x);
 }
 
 /* ---------- oracle-1.2 ---------- */
@@ -226,7 +237,7 @@ static void test_daly(void **state)
            mean, se, want, (mean - want) / se, dmean, dse);
     near(mean, want, 4 * se, "mean wall time vs Daly");
     near(dmean, 0, 4 * dse, "mean failures - wall / M");
-    free(x);
+    drop(x);
 }
 
 /* ---------- oracle-1.3 ---------- */
@@ -261,7 +272,7 @@ static void emax_case(long cards, double rho)
            "mu + c_N sigma %.4f (%+.2f SE)\n",
            cards, rho, mean, se, want, (mean - want) / se);
     near(mean, want, 4 * se, "mean slowest time vs mu + c_N sigma");
-    free(x);
+    drop(x);
 }
 
 static void test_emax(void **state)
@@ -325,7 +336,7 @@ static void test_replays_sync(void **state)
     r = run1(x, 5, 10, NEVER);
     check_split(&r, (split){.wall = 237, .compute = 150, .fixed = 15, .save = 6, .lost = 23,
                             .restore = 7, .detection = 3, .spare_wait = 33});
-    free(x);
+    drop(x);
 
     /* an outage at 100 s with 20 s of downtime: 43 s of segment 2 lost,
      * down [100, 120), restore [120, 127), then 127 + 114 */
@@ -335,7 +346,7 @@ static void test_replays_sync(void **state)
     check_split(&r, (split){.wall = 241, .compute = 150, .fixed = 15, .save = 6, .lost = 43,
                             .restore = 7, .downtime = 20});
     assert_int_equal(r.outages, 1);
-    free(x);
+    drop(x);
 
     /* a spike at 150 s (segment 3) rolling back 2 snapshots: segment 3's
      * 36 s and the snapshot at step 10 (55 s of steps + 2 s of save) are
@@ -348,7 +359,7 @@ static void test_replays_sync(void **state)
                             .lost = 36 + 57, .restore = 7});
     assert_int_equal(r.loss_spikes, 1);
     assert_int_equal(r.saves, 3);
-    free(x);
+    drop(x);
 
     /* censored at 100 s, in segment 2: snapshot 1 committed (50 + 5 + 2),
      * the 43 s of segment 2 lost */
@@ -357,7 +368,7 @@ static void test_replays_sync(void **state)
     check_split(&r, (split){.wall = 100, .compute = 50, .fixed = 5, .save = 2, .lost = 43});
     assert_int_equal(r.censored, 1);
     assert_int_equal(r.saves, 1);
-    free(x);
+    drop(x);
 
     /* slow cards: fraction 1 makes both cards slow (x2: steps of 21 s);
      * detected after 3 steps, evicted after the first save (restore 4 s):
@@ -372,7 +383,7 @@ static void test_replays_sync(void **state)
                             .save = 6, .eviction = 4});
     assert_int_equal(r.evictions, 1);
     assert_int_equal(r.slow_cards, 2);
-    free(x);
+    drop(x);
 }
 
 static void test_replays_async(void **state)
@@ -399,7 +410,7 @@ static void test_replays_async(void **state)
     r = run1(x, 5, 10, NEVER);
     check_split(&r, (split){.wall = 285, .compute = 150, .fixed = 15, .save = 3 + 30,
                             .lost = 80, .restore = 7});
-    free(x);
+    drop(x);
 
     /* The write queue's limit of 64. Steps of 1 s, K = 1, no copy time,
      * writes of 10 s, restore 0: snapshot k captures at k and commits at
@@ -421,7 +432,7 @@ static void test_replays_async(void **state)
     check_split(&r, (split){.wall = 1002.5, .compute = 100, .save = 1002.5 - 191.5 - 81,
                             .lost = 172.5});
     assert_int_equal(r.loss_spikes, 1);
-    free(x);
+    drop(x);
 }
 
 int main(void)

@@ -180,6 +180,7 @@ static void test_feasibility(void **state)
     tmc_error err = {""};
     if (tmc_config_parse(old_format, "old.json", "", NULL, 0, &x, &err))
         fail_msg("%s", err.msg);
+    x = test_keep(&x);
     tmc_plan p = plan_of(&x);
     assert_false(p.memory.enabled || p.work.enabled || p.link.enabled ||
                  p.checkpoint.enabled || p.input.enabled || p.scaling.enabled ||

@@ -137,13 +137,14 @@ static void compare(const replay *want, const result *got, const char *who)
         fail_msg("%s: %s disagrees with the hand derivation in %d row(s)", want->dir, who, bad);
 }
 
-static tmc_experiment x; /* large (traces): not on the stack */
+static tmc_experiment x; /* the replay's; zeroed, so owning nothing, until loaded */
 
 static void load(const char *dir)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/replays/%s/experiment.json", TMC_SOURCE_DIR, dir);
     tmc_error err = {""};
+    tmc_experiment_release(&x); /* the previous replay's */
     if (tmc_config_load(path, NULL, 0, &x, &err))
         fail_msg("%s", err.msg);
 }

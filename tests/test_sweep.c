@@ -46,6 +46,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "support.h"
 #include "sweep.h"
 #include "sweep_grid.h"
 
@@ -64,6 +65,7 @@ static void base_load(tmc_sweep_base *b, const char *name, const char *const *se
     tmc_error err = {""};
     if (tmc_sweep_load_base(b, path, sets, n_sets, &key, 1, &err))
         fail_msg("%s", err.msg);
+    b->x = test_keep(&b->x); /* released when the program ends */
 }
 
 static void setting_load(const tmc_sweep_base *b, double value, tmc_sweep_setting *s)
@@ -71,6 +73,7 @@ static void setting_load(const tmc_sweep_base *b, double value, tmc_sweep_settin
     tmc_error err = {""};
     if (tmc_sweep_load_setting(b, &value, s, &err))
         fail_msg("%s", err.msg);
+    s->x = test_keep(&s->x); /* released when the program ends */
 }
 
 /* Run setting s; days[replicas] in replica order. */
@@ -227,6 +230,7 @@ static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
     double *restarts = malloc((size_t)n * sizeof *restarts);
     tmc_sweep_result r;
     int rc = tmc_sweep_run_setting(&s, 1, NULL, NULL, NULL, days, restarts, &r, err);
+    tmc_experiment_release(&s.x);
     free(days);
     free(restarts);
     if (!rc)

@@ -245,7 +245,7 @@ static tmc_experiment *loaded(tmc_experiment *x, int rc, const tmc_error *err,
                               tmc_status *st)
 {
     if (rc) {
-        free(x);
+        free(x); /* a failed load owns nothing */
         tmc_api_fail(st, TMC_ERR_INPUT, err->msg);
         return NULL;
     }
@@ -310,6 +310,8 @@ tmc_experiment *tmc_experiment_parse(const char *json, const char *label,
 
 void tmc_experiment_free(tmc_experiment *x)
 {
+    if (x)
+        tmc_experiment_release(x);
     free(x);
 }
 

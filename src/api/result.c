@@ -201,28 +201,27 @@ static int run_plug_in(tmc_result *r, const tmc_run_options *o,
     if (!draws_rates(&r->x))
         return 0;
     long n = r->replicas;
-    tmc_experiment *x = malloc(sizeof *x);
+    tmc_experiment x; /* views of r->x with other rates, never released */
     double *days = malloc(3 * (size_t)n * sizeof *days);
-    int rc = tmc_ranks_agree(x && days ? 0 : tmc_error_set(err, "out of memory for the "
-                                                                "plug-in run"), err);
+    int rc = tmc_ranks_agree(days ? 0 : tmc_error_set(err, "out of memory for the plug-in "
+                                                           "run"), err);
     if (!rc) {
-        *x = r->x;
-        take_rates_as_given(x);
-        x->monte_carlo.replicas = n;
-        rc = run_plug_in_replicas(r, x, days, o, stop, &r->plug_in_days,
+        x = r->x;
+        take_rates_as_given(&x);
+        x.monte_carlo.replicas = n;
+        rc = run_plug_in_replicas(r, &x, days, o, stop, &r->plug_in_days,
                                   &r->plug_in_restarts, err);
     }
     r->has_plug_in = rc == 0;
     if (!rc && learns(&r->x)) {
-        *x = r->x;
-        x->progress.failures = x->progress.outages = 0;
-        x->progress.exposure_days = 0;
-        x->monte_carlo.replicas = n;
-        rc = run_plug_in_replicas(r, x, days, o, stop, &r->prior_days, &r->prior_restarts,
+        x = r->x;
+        x.progress.failures = x.progress.outages = 0;
+        x.progress.exposure_days = 0;
+        x.monte_carlo.replicas = n;
+        rc = run_plug_in_replicas(r, &x, days, o, stop, &r->prior_days, &r->prior_restarts,
                                   err);
         r->has_prior = rc == 0;
     }
-    free(x);
     free(days);
     return rc;
 }
@@ -344,9 +343,11 @@ static tmc_result *run_in(const tmc_experiment *x, const tmc_run_options *option
     if (tmc_api_resolve_options(options, x->monte_carlo.replicas, x->monte_carlo.seed, &o, st))
         return NULL;
     tmc_result *r = calloc(1, sizeof *r);
-    if (!r)
+    tmc_error copy_err = {""};
+    if (!r || tmc_experiment_copy(&r->x, x, &copy_err)) { /* the result outlives x */
+        free(r);
         return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for a result"), NULL;
-    r->x = *x;
+    }
     r->x.monte_carlo.replicas = o.replicas;
     r->x.monte_carlo.seed = o.seed;
     if (check_run_options(r, &o, st) || tmc_api_check_runnable(&r->x, NULL, o.force, st))
@@ -396,6 +397,7 @@ void tmc_result_free(tmc_result *r)
     free(r->samples);
     free(r->window_steps);
     tmc_api_document_free(&r->document);
+    tmc_experiment_release(&r->x);
     free(r);
 }
 

@@ -17,7 +17,8 @@
 #include "trainmc.h"
 
 struct tmc_result {
-    tmc_experiment x;      /* the experiment as run (replicas and seed in force) */
+    tmc_experiment x;      /* the experiment as run (replicas and seed in force): a deep
+                              copy, owned (tmc_result_free releases it) */
     tmc_closed_form cf;
     tmc_summary days;      /* completion days against the deadline */
     tmc_replica totals;    /* sums over the replicas */

@@ -149,6 +149,7 @@ static tmc_sweep *sweep_in(const tmc_sweep_grid_request *rq, const char *const *
         rc = run(w, &o, s, st);
     if (w) {
         tmc_sweep_grid_free(&w->grid);
+        tmc_experiment_release(&w->base.x);
         free(w->sets);
         free(w);
     }

@@ -94,6 +94,8 @@ TMC_API tmc_experiment *tmc_experiment_parse(const char *json, const char *label
                                              const char *const *overrides, int n_overrides,
                                              tmc_status *st);
 
+/* Frees x with all it holds (NULL: nothing). A result run from x keeps a
+ * copy of its own, so x may be freed first. */
 TMC_API void tmc_experiment_free(tmc_experiment *x);
 
 /* The experiment as a JSON object with every key's value in force

@@ -63,11 +63,10 @@ static int simulate(tmc_cheapest *c, int combo, long cards, int fresh, double *c
     const tmc_cheapest_options *o = c->options;
     long n = c->base.x.monte_carlo.replicas;
     tmc_cheapest_plan *p = new_plan(c, err);
-    tmc_sweep_setting *s = malloc(sizeof *s);
+    tmc_sweep_setting set = {0}, *s = &set; /* owns nothing until loaded */
     double *days = malloc((size_t)n * sizeof *days), *restarts = malloc((size_t)n * sizeof *days);
-    int rc = !p ? -1 : !s || !days || !restarts ? tmc_error_set(err, "out of memory")
-                                                : tmc_cheapest_load_setting(c, combo, cards, s,
-                                                                            err);
+    int rc = !p ? -1 : !days || !restarts ? tmc_error_set(err, "out of memory")
+                                          : tmc_cheapest_load_setting(c, combo, cards, s, err);
     if (!rc) {
         p->combo = combo;
         p->cards = cards;
@@ -84,7 +83,7 @@ static int simulate(tmc_cheapest *c, int combo, long cards, int fresh, double *c
     }
     if (!rc)
         *index = c->n_plans++;
-    free(s);
+    tmc_experiment_release(&s->x);
     free(days);
     free(restarts);
     return rc;
@@ -334,6 +333,8 @@ int tmc_cheapest_list_closest(const tmc_cheapest *c, int *idx, int n)
 
 void tmc_cheapest_free(tmc_cheapest *c)
 {
+    tmc_experiment_release(&c->base.x);
+    tmc_experiment_release(&c->scratch.x);
     free(c->plans);
     free(c->finalist_cost);
     c->plans = NULL;

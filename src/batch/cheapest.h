@@ -157,6 +157,8 @@ int tmc_cheapest_run(tmc_cheapest *c, const tmc_cheapest_options *o, tmc_error *
  * descending, then cost ascending; at most n into idx. Returns the count. */
 int tmc_cheapest_list_closest(const tmc_cheapest *c, int *idx, int n);
 
+/* Frees what c holds, its base and scratch experiments included; c must
+ * have been zeroed before its load (calloc), as the command line does. */
 void tmc_cheapest_free(tmc_cheapest *c);
 
 /* The frontier's plans (tmc_cheapest_plan.frontier) by increasing cost:

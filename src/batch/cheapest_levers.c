@@ -309,11 +309,9 @@ int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets
     c->priced = x->cost.enabled;
     c->fresh_seed = x->monte_carlo.seed ^ TMC_CHEAPEST_FRESH_BIT;
     for (int i = 0; i < c->n_combos; i++) {
-        tmc_sweep_setting *s = malloc(sizeof *s);
-        int rc = !s ? tmc_error_set(err, "out of memory")
-                    : make_combo(c, i, err) ||
-                          tmc_cheapest_load_setting(c, i, l->cards_hi, s, err);
-        free(s);
+        tmc_sweep_setting s = {0}; /* owns nothing until loaded */
+        int rc = make_combo(c, i, err) || tmc_cheapest_load_setting(c, i, l->cards_hi, &s, err);
+        tmc_experiment_release(&s.x);
         if (rc)
             return -1;
     }
@@ -334,6 +332,7 @@ int tmc_cheapest_load_setting(tmc_cheapest *c, int combo, long cards, tmc_sweep_
     for (int i = 0; i < cb->n_overrides; i++)
         all[n++] = cb->overrides[i];
     double v = (double)cards;
+    tmc_experiment_release(&c->scratch.x); /* the previous combination's */
     if (tmc_sweep_load_base(&c->scratch, c->path, all, n, cards_key, 1, err))
         return -1;
     return tmc_sweep_load_setting(&c->scratch, &v, s, err);

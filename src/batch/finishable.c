@@ -3,14 +3,14 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "closed_form.h"
 #include "experiment_rules.h"
 #include "forecast.h"
 
 /* 1 when the run would finish at Daly's optimum interval (cf's): then the
- * interval is what to change. y is scratch room for a copy of x. */
+ * interval is what to change. y is scratch room for a view of x (its
+ * plain fields changed, never released: experiment.h). */
 static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form *cf,
                                  tmc_experiment *y)
 {
@@ -26,7 +26,8 @@ static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form 
 /* x without its replayed traces, into y: a trace is finite (nothing strikes
  * after its last time), so it delays the run by at most its length of
  * interruptions and cannot stop it from finishing; only the Poisson and
- * lifetime processes can. *cf_out is the closed form of that. */
+ * lifetime processes can. *cf_out is the closed form of that. y is a view
+ * (experiment.h): its n_trace are zeroed, its heap parts x's. */
 static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_closed_form *cf_out)
 {
     *y = *x;
@@ -218,17 +219,10 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
 
 int tmc_finishable_check(const tmc_experiment *x, char *why, size_t n)
 {
-    /* large (traces): on the heap, not the stack, and one per call (threads) */
-    tmc_experiment *y = malloc(sizeof *y);
-    if (!y) {
-        snprintf(why, n, "out of memory judging whether the run can finish");
-        return -1;
-    }
+    tmc_experiment y; /* a view of x with other rates, never released */
     tmc_closed_form cf;
     if (n)
         why[0] = '\0';
-    without_traces(x, y, &cf);
-    int rc = judge(x, &cf, y, why, n);
-    free(y);
-    return rc;
+    without_traces(x, &y, &cf);
+    return judge(x, &cf, &y, why, n);
 }

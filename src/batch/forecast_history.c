@@ -98,7 +98,7 @@ static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
 {
     tmc_forecast_point *p = &h->points[i];
     tmc_sweep_setting *s = &w->setting;
-    s->x = *h->base;
+    s->x = *h->base; /* a view with the snapshot's progress, never released */
     s->x.progress = p->snap.progress;
     tmc_closed_form_compute(&s->x, &s->cf);
     long n = s->x.monte_carlo.replicas;

@@ -266,4 +266,8 @@ void tmc_rescue_free(tmc_rescue *r)
 {
     for (int i = 0; i < r->n_levers; i++)
         tmc_sweep_search_free(&r->levers[i].search);
+    tmc_experiment_release(&r->base.x);
+    tmc_experiment_release(&r->plan.x);
+    for (int i = 0; i < TMC_RESCUE_MAX_LEVERS; i++) /* zeroed until loaded: calloc */
+        tmc_experiment_release(&r->levers[i].base.x);
 }

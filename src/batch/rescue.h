@@ -111,6 +111,8 @@ int tmc_rescue_plan_meets(const tmc_rescue *r);
  * TMC_RUNNER_STOPPED with err; -1 with err (memory). */
 int tmc_rescue_run_lever(tmc_rescue *r, int i, const tmc_rescue_options *o, tmc_error *err);
 
+/* Frees what r holds, every experiment loaded included; r must have been
+ * zeroed before its load (calloc), as the command line does. */
 void tmc_rescue_free(tmc_rescue *r);
 
 #endif

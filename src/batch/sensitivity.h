@@ -162,6 +162,8 @@ int tmc_sensitivity_list_runs(tmc_sensitivity *s, tmc_sensitivity_run **out);
 int tmc_sensitivity_run_all(tmc_sensitivity *s, const tmc_sensitivity_options *o,
                             tmc_error *err);
 
+/* Frees what s holds, every run's experiments included; s must have been
+ * zeroed before its load (calloc), as the command line does. */
 void tmc_sensitivity_free(tmc_sensitivity *s);
 
 #endif

@@ -147,6 +147,28 @@ int tmc_sensitivity_run_all(tmc_sensitivity *s, const tmc_sensitivity_options *o
     return 0;
 }
 
+static void release_run(tmc_sensitivity_run *r)
+{
+    tmc_experiment_release(&r->base.x);
+    tmc_experiment_release(&r->setting.x);
+}
+
+/* Every run's experiments, whether it ran or not (a load can fail half way,
+ * an input be skipped after its load): s is zeroed until loaded (calloc). */
+static void release_experiments(tmc_sensitivity *s)
+{
+    release_run(&s->base);
+    release_run(&s->compound);
+    for (int i = 0; i < TMC_SENSITIVITY_MAX_INPUTS; i++) {
+        release_run(&s->inputs[i].end[0]);
+        release_run(&s->inputs[i].end[1]);
+    }
+    for (int i = 0; i < TMC_SENSITIVITY_MAX_COMPOUND; i++) {
+        release_run(&s->degradations[i].alone);
+        release_run(&s->degradations[i].fixed);
+    }
+}
+
 void tmc_sensitivity_free(tmc_sensitivity *s)
 {
     tmc_sensitivity_run *runs[TMC_SENSITIVITY_MAX_RUNS];
@@ -159,4 +181,5 @@ void tmc_sensitivity_free(tmc_sensitivity *s)
     }
     free(s->compound_sets);
     s->compound_sets = NULL;
+    release_experiments(s);
 }

@@ -47,16 +47,19 @@ static void interval_reset(tmc_sweep_base *b)
 
 /* The experiment of b (its file, or its text) with overrides sets[n]; a
  * calendar window is refused: what is compared here are completion times,
- * which a window cuts (an input error, found before anything runs). */
+ * which a window cuts (an input error, found before anything runs). x owns
+ * its load after 0, nothing after -1. */
 static int load_experiment(const tmc_sweep_base *b, const char *const *sets, int n,
                            tmc_experiment *x, tmc_error *err)
 {
     int rc = b->text ? tmc_config_parse(b->text, b->path, b->base_dir, sets, n, x, err)
                      : tmc_config_load(b->path, sets, n, x, err);
-    if (!rc && tmc_window_on(x))
+    if (!rc && tmc_window_on(x)) {
+        tmc_experiment_release(x);
         return tmc_error_set(err, "%s: window: a calendar window's goodput is reported by "
                                   "`trainmc run` alone; drop the window section here",
                              b->path);
+    }
     return rc;
 }
 
@@ -71,8 +74,10 @@ static int load_base(tmc_sweep_base *b, const char *const *sets, int n_sets,
         return -1;
     for (int i = 0; i < n_keys; i++) {
         snprintf(b->keys[i], TMC_SWEEP_KEY_LEN, "%s", keys[i]);
-        if (check_key(b, i, err))
+        if (check_key(b, i, err)) {
+            tmc_experiment_release(&b->x);
             return -1;
+        }
         b->integer[i] = tmc_config_classify_key(keys[i]) == TMC_KEY_INTEGER;
     }
     interval_reset(b);

@@ -80,13 +80,16 @@ typedef struct {
     /* "checkpoint={...}" without the experiment's own interval key when the
      * other one is varied (config_checks.c accepts exactly one), or "" */
     char reset[320];
-    tmc_experiment x; /* the experiment with the --set overrides alone */
+    tmc_experiment x; /* the experiment with the --set overrides alone; owned: b's
+                         owner releases it (tmc_experiment_release) */
 } tmc_sweep_base;
 
 /* Load the experiment with its overrides and check the keys: numeric keys of
  * the validation table, not monte_carlo's (every setting shares replicas and
  * seed), no key twice. Returns 0, or -1 with err (a config message, or
- * "--vary KEY: problem"). */
+ * "--vary KEY: problem"). b is overwritten, not released first: after 0,
+ * b->x owns its heap parts (b's owner releases them, experiment.h), after
+ * -1 nothing. */
 int tmc_sweep_load_base(tmc_sweep_base *b, const char *path, const char *const *sets,
                         int n_sets, const char *const *keys, int n_keys, tmc_error *err);
 
@@ -107,7 +110,7 @@ typedef struct {
     double value[TMC_SWEEP_MAX_KEYS];
     char assign[TMC_SWEEP_MAX_KEYS][TMC_SWEEP_KEY_LEN + 32]; /* "KEY=VALUE" overrides */
     char label[300]; /* "KEY=VALUE[, KEY=VALUE]" */
-    tmc_experiment x;
+    tmc_experiment x; /* owned, as a base's */
     tmc_closed_form cf;
 } tmc_sweep_setting;
 
@@ -118,7 +121,8 @@ int tmc_sweep_list_overrides(const tmc_sweep_base *b, const tmc_sweep_setting *s
                              const char **out);
 
 /* Build the setting at value[b->n_keys]. Returns 0, or -1 with err (the
- * validation table's message for a bad value). */
+ * validation table's message for a bad value). s->x is owned as a base's
+ * (tmc_sweep_load_base). */
 int tmc_sweep_load_setting(const tmc_sweep_base *b, const double *value,
                            tmc_sweep_setting *s, tmc_error *err);
 

@@ -16,6 +16,8 @@ static double now_s(void)
 
 void tmc_sweep_grid_free(tmc_sweep_grid *g)
 {
+    for (int i = 0; g->settings && i < g->n; i++) /* zeroed until loaded: calloc */
+        tmc_experiment_release(&g->settings[i].x);
     free(g->settings);
     free(g->results);
     free(g->diffs);

@@ -100,6 +100,8 @@ int tmc_sweep_grid_load(tmc_sweep_grid *g, tmc_sweep_base *base,
  * (memory, or a failed importance computation). */
 int tmc_sweep_grid_run(tmc_sweep_grid *g, const tmc_sweep_grid_options *o, tmc_error *err);
 
+/* Frees what g holds, every setting's experiment included (not the base's,
+ * which g borrows). */
 void tmc_sweep_grid_free(tmc_sweep_grid *g);
 
 #endif

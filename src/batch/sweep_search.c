@@ -61,6 +61,7 @@ int tmc_sweep_search_evaluate(double value, void *ctx, double *metric, tmc_error
     s->failure = TMC_SWEEP_SEARCH_REFUSED;
     if (s->n == TMC_SWEEP_MAX_EVALUATIONS)
         return tmc_error_set(err, "more than %d evaluations", TMC_SWEEP_MAX_EVALUATIONS);
+    tmc_experiment_release(&set->x); /* a refused or failed evaluation's */
     if (tmc_sweep_load_setting(s->base, &value, set, err))
         return -1;
     if (s->check && s->check(set, s->check_ctx)) {
@@ -81,6 +82,9 @@ int tmc_sweep_search_evaluate(double value, void *ctx, double *metric, tmc_error
 
 void tmc_sweep_search_free(tmc_sweep_search *s)
 {
+    /* every slot: one past the last evaluation may hold a refused setting */
+    for (int i = 0; s->settings && i < TMC_SWEEP_MAX_EVALUATIONS; i++)
+        tmc_experiment_release(&s->settings[i].x);
     free(s->settings);
     free(s->results);
     free(s->days);

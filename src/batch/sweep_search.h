@@ -63,6 +63,8 @@ int tmc_sweep_search_evaluate(double value, void *ctx, double *metric, tmc_error
  * none is. */
 int tmc_sweep_search_find(const tmc_sweep_search *s, double value);
 
+/* Frees what s holds, every evaluation's experiment included (not the
+ * base's, which s borrows). */
 void tmc_sweep_search_free(tmc_sweep_search *s);
 
 #endif

@@ -183,15 +183,34 @@ void tmc_cli_quiet_other_ranks(void)
     close(fd);
 }
 
+/* h after FNV-1a over the n bytes at p. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ULL;
+    return h;
+}
+
 /* FNV-1a over the validated experiment's bytes (zeroed first by the loader,
- * so padding is 0): the same resolved experiment gives the same digest. */
+ * so padding is 0), its heap pointers zeroed (they differ by rank), then
+ * over what they point to: the same resolved experiment gives the same
+ * digest. */
 static uint64_t experiment_digest(const tmc_experiment *x)
 {
-    const unsigned char *p = (const unsigned char *)x;
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < sizeof *x; i++)
-        h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
+    tmc_experiment plain; /* a view, never released; memcpy keeps the padding */
+    memcpy(&plain, x, sizeof plain);
+    plain.path = NULL;
+    plain.inputs = plain.overrides = NULL;
+    plain.failures.trace_days = plain.outages.trace_days = plain.loss_spikes.trace_days = NULL;
+    uint64_t h = fnv1a(1469598103934665603ULL, &plain, sizeof plain);
+    h = fnv1a(h, x->path, strlen(x->path));
+    for (int i = 0; i < x->n_inputs; i++)
+        h = fnv1a(h, x->inputs[i], strlen(x->inputs[i]) + 1);
+    for (int i = 0; i < x->n_overrides; i++)
+        h = fnv1a(h, x->overrides[i], strlen(x->overrides[i]) + 1);
+    h = fnv1a(h, x->failures.trace_days, (size_t)x->failures.n_trace * sizeof(double));
+    h = fnv1a(h, x->outages.trace_days, (size_t)x->outages.n_trace * sizeof(double));
+    return fnv1a(h, x->loss_spikes.trace_days, (size_t)x->loss_spikes.n_trace * sizeof(double));
 }
 
 /* --progress FILE into x, after the --set overrides (none of which may
@@ -231,7 +250,21 @@ int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_opt
         rc = progress_set_twice(o, o->progress_path ? o->progress_path : o->history_path);
     if (rc || (rc = tmc_cli_load_experiment(o->experiment, o->sets, o->n_sets, x)))
         return rc;
-    return o->progress_path ? load_progress(x, o->progress_path) : 0;
+    if (o->progress_path && (rc = load_progress(x, o->progress_path)))
+        tmc_experiment_release(x);
+    return rc;
+}
+
+int tmc_cli_main(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_body body)
+{
+    tmc_cli_options o;
+    tmc_experiment x;
+    int rc = tmc_cli_start(cmd, argc, argv, &o, &x);
+    if (rc)
+        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc; /* x owns nothing */
+    rc = body(&x, &o);
+    tmc_experiment_release(&x);
+    return rc;
 }
 
 int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
@@ -239,11 +272,13 @@ int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_set
 {
     tmc_error err = {""};
     int rc = tmc_config_load(path, sets, n_sets, x, &err) ? 2 : 0;
-    if ((rc = tmc_ranks_agree(rc, &err))) {
+    if ((rc = tmc_ranks_agree(rc, &err)))
         fprintf(stderr, "trainmc: %s\n", err.msg);
-        return rc;
-    }
-    return tmc_cli_check_same_experiment(x, path);
+    else
+        rc = tmc_cli_check_same_experiment(x, path);
+    if (rc) /* this rank's load may have succeeded where another's failed */
+        tmc_experiment_release(x);
+    return rc;
 }
 
 int tmc_cli_check_same_experiment(const tmc_experiment *x, const char *path)

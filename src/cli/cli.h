@@ -86,7 +86,8 @@ int tmc_cli_is_root(void);
 void tmc_cli_quiet_other_ranks(void);
 
 /* Load the experiment at path with the --set overrides (config.h); on
- * failure print "trainmc: MESSAGE" and return 2, else 0. Collective: a rank
+ * failure print "trainmc: MESSAGE" and return 2 (x owning nothing), else 0
+ * (x owning its heap parts: the caller releases them). Collective: a rank
  * that cannot read the file fails every rank, and rank 0 prints its message
  * (ranks.h). */
 int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_sets,
@@ -97,9 +98,16 @@ int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_set
  * loaded into x with the --set overrides and, with --progress FILE, its
  * progress section replaced by FILE's (progress_input.h). 0,
  * TMC_CLI_HELP_SHOWN after --help, or the exit code of a usage or loading
- * error (2). */
+ * error (2). x owns its heap parts after 0 (the caller releases them), and
+ * nothing otherwise. */
 int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_options *o,
                   tmc_experiment *x);
+
+/* A subcommand whose work is one function of its experiment and options:
+ * tmc_cli_start, then body, then the experiment released. The exit code:
+ * body's, 0 after --help, or tmc_cli_start's. */
+typedef int (*tmc_cli_body)(const tmc_experiment *x, const tmc_cli_options *o);
+int tmc_cli_main(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_body body);
 
 /* Collective: 0 if every rank loaded the same resolved experiment x (a
  * digest of it against rank 0's), else 2 on every rank after rank 0 printed

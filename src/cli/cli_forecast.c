@@ -54,19 +54,15 @@ static int load_history(forecast_run *fr)
         fprintf(stderr, "trainmc: %s\n", err.msg);
         return rc;
     }
-    tmc_experiment *at = malloc(sizeof *at);
-    for (int i = 0; at && i < fr->h.n && !rc; i++) {
+    for (int i = 0; i < fr->h.n && !rc; i++) {
         char setting[TMC_PATH_MAX + 24];
         snprintf(setting, sizeof setting, "%s:%ld", fr->o->history_path,
                  fr->h.points[i].snap.line);
-        *at = fr->x;
-        at->progress = fr->h.points[i].snap.progress;
-        rc = tmc_cli_check_finishable(at, setting);
+        tmc_experiment at = fr->x; /* a view with the snapshot's progress, never released */
+        at.progress = fr->h.points[i].snap.progress;
+        rc = tmc_cli_check_finishable(&at, setting);
     }
-    if (!at)
-        fprintf(stderr, "trainmc: out of memory\n");
-    free(at);
-    return at ? rc : 1;
+    return rc;
 }
 
 static void abort_outputs(forecast_run *fr)
@@ -132,14 +128,9 @@ static int forecast(forecast_run *fr, int argc, char **argv, tmc_cli_options *o)
 int tmc_cli_forecast(int argc, char **argv)
 {
     tmc_cli_options o;
-    forecast_run *fr = calloc(1, sizeof *fr); /* an experiment is too big for the stack */
-    if (!fr) {
-        fprintf(stderr, "trainmc: out of memory\n");
-        return 1;
-    }
-    fr->o = &o;
-    int rc = forecast(fr, argc, argv, &o);
-    tmc_forecast_history_free(&fr->h);
-    free(fr);
+    forecast_run fr = {.o = &o}; /* x owns nothing until loaded */
+    int rc = forecast(&fr, argc, argv, &o);
+    tmc_forecast_history_free(&fr.h);
+    tmc_experiment_release(&fr.x);
     return rc;
 }

@@ -367,28 +367,30 @@ static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
     return doc;
 }
 
-int tmc_cli_plan(int argc, char **argv)
+/* The plan of x, printed, and with --json written. */
+static int plan(const tmc_experiment *x, const tmc_cli_options *o)
 {
-    tmc_cli_options o;
-    tmc_experiment x;
-    int rc = tmc_cli_start(&command, argc, argv, &o, &x);
-    if (rc)
-        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
-    if (tmc_window_on(&x)) { /* the board plans a fixed amount of work */
+    int rc;
+    if (tmc_window_on(x)) { /* the board plans a fixed amount of work */
         fprintf(stderr, "trainmc: %s: window: `trainmc plan` plans a fixed amount of work; a "
-                        "calendar window's goodput is `trainmc run`'s\n", x.path);
+                        "calendar window's goodput is `trainmc run`'s\n", x->path);
         return 2;
     }
     tmc_outfile out = {0};
-    if (o.json_path && (rc = tmc_cli_open_output(&out, o.json_path, &x)))
+    if (o->json_path && (rc = tmc_cli_open_output(&out, o->json_path, x)))
         return rc;
     tmc_plan p;
-    tmc_plan_compute(&x, &p);
-    plan_text(stdout, &x, &p);
+    tmc_plan_compute(x, &p);
+    plan_text(stdout, x, &p);
     if (tmc_cli_check_stdout()) { /* the report is lost: no JSON of it either */
-        if (o.json_path)
+        if (o->json_path)
             tmc_output_abort(&out);
         return 1;
     }
-    return o.json_path ? tmc_cli_write_json(&out, plan_json(&x, &p)) : 0;
+    return o->json_path ? tmc_cli_write_json(&out, plan_json(x, &p)) : 0;
+}
+
+int tmc_cli_plan(int argc, char **argv)
+{
+    return tmc_cli_main(&command, argc, argv, plan);
 }

@@ -92,32 +92,33 @@ static int simulate(const tmc_experiment *x, const tmc_cli_options *o, run_files
     return rc;
 }
 
-int tmc_cli_run(int argc, char **argv)
+/* The checks, the output files, the replicas and the report of x. */
+static int run(const tmc_experiment *x, const tmc_cli_options *o)
 {
-    tmc_cli_options o;
-    tmc_experiment x;
-    int rc = tmc_cli_start(&command, argc, argv, &o, &x);
-    if (rc)
-        return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    int rc;
     /* the plan's memory line first (issue 9) */
-    if ((rc = tmc_cli_check_feasible(&x, NULL, o.force)) ||
-        (rc = tmc_cli_check_finishable(&x, NULL)))
+    if ((rc = tmc_cli_check_feasible(x, NULL, o->force)) ||
+        (rc = tmc_cli_check_finishable(x, NULL)))
         return rc;
-    if (tmc_window_on(&x) && (o.samples_path || o.plot_path)) { /* they draw T per replica */
+    if (tmc_window_on(x) && (o->samples_path || o->plot_path)) { /* they draw T per replica */
         fprintf(stderr, "trainmc: %s: window: --%s draws completion times, which a calendar "
-                        "window cuts; its goodput is in the report and --json\n", x.path,
-                o.samples_path ? "samples" : "plot");
+                        "window cuts; its goodput is in the report and --json\n", x->path,
+                o->samples_path ? "samples" : "plot");
         return 2;
     }
     const char *flags[] = {"json", "samples", "plot"};
-    const char *paths[] = {o.json_path, o.samples_path, o.plot_path};
+    const char *paths[] = {o->json_path, o->samples_path, o->plot_path};
     run_files files = {0};
     tmc_outfile *f[] = {&files.json, &files.samples, &files.plot};
-    if ((rc = tmc_cli_open_outputs(f, flags, paths, 3, &x)))
+    if ((rc = tmc_cli_open_outputs(f, flags, paths, 3, x)))
         return rc;
     tmc_cli_catch_stop_signals();
-    if ((rc = simulate(&x, &o, &files)))
+    if ((rc = simulate(x, o, &files)))
         tmc_cli_abort_outputs(f, paths, 3);
     return rc;
 }
 
+int tmc_cli_run(int argc, char **argv)
+{
+    return tmc_cli_main(&command, argc, argv, run);
+}

@@ -244,13 +244,19 @@ int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx)
 static int check_ends(const sweep_run *sw, const tmc_sweep_bracket *b)
 {
     tmc_sweep_setting end[2];
+    memset(end, 0, sizeof end); /* owning nothing until loaded */
     tmc_error err = {""};
-    for (int i = 0; i < 2; i++)
+    int rc = 0;
+    for (int i = 0; i < 2 && !rc; i++)
         if (tmc_sweep_load_setting(&sw->base, i ? &b->hi : &b->lo, &end[i], &err)) {
             fprintf(stderr, "trainmc: %s\n", err.msg);
-            return 2;
+            rc = 2;
         }
-    return check_settings(sw, end, 2);
+    if (!rc)
+        rc = check_settings(sw, end, 2);
+    tmc_experiment_release(&end[0].x);
+    tmc_experiment_release(&end[1].x);
+    return rc;
 }
 
 /* The exit code of a failed evaluation (sweep_search.h). */
@@ -334,7 +340,10 @@ int tmc_cli_sweep(int argc, char **argv)
         rc = check_sweep_options(&o);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    /* its base owns nothing until loaded */
     sweep_run sw = {.o = &o, .threads = o.threads ? o.threads : tmc_runner_default_threads(),
                     .show = !o.quiet && isatty(STDERR_FILENO)};
-    return o.target ? sweep_target(&sw) : sweep_grid(&sw);
+    rc = o.target ? sweep_target(&sw) : sweep_grid(&sw);
+    tmc_experiment_release(&sw.base.x);
+    return rc;
 }

@@ -11,11 +11,28 @@
  * field means to the code that reads it, never its bounds or default.
  * Defaults come from the reference design (docs/model.md sections 1 and 3).
  *
- * Loading, overrides and validation: src/input/config.h. */
+ * Loading, overrides and validation: src/input/config.h.
+ *
+ * Ownership and copies. The struct is small plain data (at most 8 kB,
+ * asserted below); what can be long lives on the heap: the path, the list
+ * of files read (inputs), the overrides and the three traces (trace_days).
+ * The experiment that the loader filled (tmc_config_load, tmc_config_parse)
+ * owns them, and its owner frees them with tmc_experiment_release, once.
+ * They are immutable once loaded: only src/input adds an input or an
+ * override to the owner (tmc_progress_input_load), before any view exists.
+ * Two kinds of copy:
+ *   - a view, `y = *x`: the same heap parts, borrowed; valid while x is,
+ *     never released; y's plain fields may be changed (a what-if), never
+ *     its heap parts. Where a view is made, a comment says so.
+ *   - a deep copy, tmc_experiment_copy(&y, x, err): y owns its own heap
+ *     parts and is released apart; for a copy that outlives x (a result
+ *     kept after its experiment is freed). */
 #ifndef TMC_EXPERIMENT_H
 #define TMC_EXPERIMENT_H
 
 #include <stdint.h>
+
+#include "error.h"
 
 typedef enum {
     TMC_JITTER_NORMAL = 0,    /* X_i ~ Normal(mu, (cv mu)^2), docs/model.md 2 */
@@ -84,7 +101,7 @@ typedef enum {
     TMC_LIFETIME_TRACE = 3        /* replay of job failure times from a CSV file */
 } tmc_lifetime_kind;
 
-#define TMC_MAX_TRACE 4096
+#define TMC_MAX_TRACE 4096 /* times a trace file may hold */
 
 /* The law of a repair time (failures.repair_distribution). */
 typedef enum {
@@ -159,7 +176,8 @@ typedef struct {
     int n_causes;              /* 0: one cause, no detection delay */
     tmc_failure_cause causes[TMC_MAX_CAUSES];
     int n_trace;               /* trace: failure times, days from the job's start, */
-    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
+    double *trace_days;        /* increasing; replayed in every replica; n_trace of
+                                  them on the heap, owned (top of this file) */
 } tmc_failures;
 
 typedef enum { TMC_SAVE_SYNC = 0, TMC_SAVE_ASYNC = 1 } tmc_save_mode;
@@ -203,7 +221,8 @@ typedef struct {
                                   estimated from n outages, and each replica draws its
                                   own from the Gamma(n) posterior (docs/model.md 3.11) */
     int n_trace;               /* trace: outage times, days from the job's start, */
-    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
+    double *trace_days;        /* increasing; replayed in every replica; n_trace of
+                                  them on the heap, owned (top of this file) */
 } tmc_outages;
 
 typedef struct {
@@ -212,7 +231,8 @@ typedef struct {
     long rollback_snapshots;   /* a spike rolls back this many committed snapshots
                                   (noticed late) */
     int n_trace;               /* trace: spike times, days from the job's start, */
-    double trace_days[TMC_MAX_TRACE]; /* increasing; replayed in every replica */
+    double *trace_days;        /* increasing; replayed in every replica; n_trace of
+                                  them on the heap, owned (top of this file) */
 } tmc_loss_spikes;
 
 /* A scheduler's wall-clock limit per allocation (SLURM's --time), then a
@@ -409,18 +429,17 @@ typedef struct {
 
 #define TMC_KEY_LEN 128   /* a dotted key ("failures.causes[0].share"), NUL included */
 #define TMC_PATH_MAX 4096 /* a longer path is refused, never truncated */
-#define TMC_MAX_INPUTS 12 /* the experiment, section files, traces */
 #define TMC_OVERRIDES_BYTES 16384 /* all overrides of one experiment, NULs included */
 
 /* Named so that trainmc.h can declare it opaque. */
 typedef struct tmc_experiment {
     char name[128];
     char source[256];
-    char path[TMC_PATH_MAX]; /* the experiment file it was read from */
+    char *path;              /* the experiment file it was read from (heap) */
     int n_inputs;            /* every file read: no output may name one of them */
-    char inputs[TMC_MAX_INPUTS][TMC_PATH_MAX];
-    int n_overrides;         /* the overrides applied, in order, each ended by */
-    char overrides[TMC_OVERRIDES_BYTES]; /* a NUL: what a result records */
+    char **inputs;           /* n_inputs paths (heap) */
+    int n_overrides;         /* the overrides applied, in order: what a result */
+    char **overrides;        /* records; n_overrides "KEY=VALUE" strings (heap) */
     tmc_job job;
     tmc_jitter jitter;
     tmc_failures failures;
@@ -445,6 +464,25 @@ typedef struct tmc_experiment {
     tmc_scale_up scale_up;
     tmc_cost cost;
 } tmc_experiment;
+
+/* The heap parts keep the struct small enough for a stack frame and a copy
+ * by value (issue 31): it was 171 kB with them inline. */
+_Static_assert(sizeof(tmc_experiment) <= 8192, "tmc_experiment fits in 8 kB");
+
+/* Frees what x owns (path, inputs, overrides, traces) and empties those
+ * fields, so releasing twice is harmless; x itself is the caller's. Only the
+ * owner releases: never a view (top of this file). */
+void tmc_experiment_release(tmc_experiment *x);
+
+/* dst = a deep copy of src, with heap parts of its own that dst's owner
+ * releases. 0, or -1 with err "out of memory" and dst owning nothing. */
+int tmc_experiment_copy(tmc_experiment *dst, const tmc_experiment *src, tmc_error *err);
+
+/* Append a copy of `text` to x's inputs (tmc_experiment_add_input) or
+ * overrides (tmc_experiment_add_override): for the loader (src/input), on
+ * the owner, before any view is made. 0, or -1 with err "out of memory". */
+int tmc_experiment_add_input(tmc_experiment *x, const char *text, tmc_error *err);
+int tmc_experiment_add_override(tmc_experiment *x, const char *text, tmc_error *err);
 
 /* 1 when x asks for a calendar window (window.days > 0). */
 static inline int tmc_window_on(const tmc_experiment *x)

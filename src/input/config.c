@@ -5,7 +5,7 @@
  *
  * Invariant: tmc_config_parse either fills *out completely from a document
  * whose every key is known and every value in range, or returns -1 with one
- * message and leaves *out unspecified. Overrides edit the parsed document
+ * message and *out owning nothing (its heap parts released). Overrides edit the parsed document
  * before validation, so an overridden value is checked like the file's. */
 #include "config_internal.h"
 
@@ -124,31 +124,36 @@ static int apply_override(cJSON *root, const char *spec, const char *base_dir,
     return 0;
 }
 
-/* Keep the overrides in x->overrides, NUL after each (result files list
- * them). 0, or -1 with err when they do not fit. */
+size_t tmc_cfg_overrides_bytes(const tmc_experiment *x)
+{
+    size_t used = 0;
+    for (int i = 0; i < x->n_overrides; i++)
+        used += strlen(x->overrides[i]) + 1;
+    return used;
+}
+
+/* Keep the overrides in x->overrides (result files list them), at most
+ * TMC_OVERRIDES_BYTES with a NUL after each, the budget a result's list
+ * was sized by. 0, or -1 with err when they do not fit. */
 static int record_overrides(tmc_experiment *x, const char *const *overrides, int n,
                             tmc_error *err)
 {
-    size_t used = 0;
     for (int i = 0; i < n; i++) {
-        size_t len = strlen(overrides[i]) + 1;
-        if (len > sizeof x->overrides - used)
+        if (tmc_cfg_overrides_bytes(x) + strlen(overrides[i]) + 1 > TMC_OVERRIDES_BYTES)
             return tmc_error_set(err, "--set %.60s...: the overrides take more than %d bytes "
                                       "in all (at most %d)", overrides[i],
                                  TMC_OVERRIDES_BYTES - 1, TMC_OVERRIDES_BYTES - 1);
-        memcpy(x->overrides + used, overrides[i], len);
-        used += len;
+        if (tmc_experiment_add_override(x, overrides[i], err))
+            return -1;
     }
-    x->n_overrides = n;
     return 0;
 }
 
 int tmc_config_list_overrides(const tmc_experiment *x, const char **out, int max)
 {
-    const char *p = x->overrides;
     int n = x->n_overrides < max ? x->n_overrides : max;
-    for (int i = 0; i < n; p += strlen(p) + 1)
-        out[i++] = p;
+    for (int i = 0; i < n; i++)
+        out[i] = x->overrides[i];
     return n;
 }
 
@@ -204,7 +209,7 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
 {
     gsl_set_error_handler_off(); /* every GSL status is checked: no abort */
     memset(out, 0, sizeof *out);
-    if (strlen(label) >= sizeof out->path)
+    if (strlen(label) >= TMC_PATH_MAX)
         return tmc_error_set(err, "%.60s...: the experiment's path (%zu bytes) is too long (at "
                                   "most %d bytes)", label, strlen(label), TMC_PATH_MAX - 1);
     cJSON *root = tmc_cfg_parse_object(text, label, err);
@@ -216,7 +221,10 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
     if (!rc && (rc = validate(root, label, base_dir, out, err)))
         note_override(err, label, overrides, n_overrides);
     cJSON_Delete(root);
-    snprintf(out->path, sizeof out->path, "%s", label);
+    if (!rc && !(out->path = strdup(label)))
+        rc = tmc_error_set(err, "out of memory");
+    if (rc)
+        tmc_experiment_release(out); /* a failed load owns nothing */
     return rc;
 }
 
@@ -236,6 +244,7 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
                     tmc_experiment *out, tmc_error *err)
 {
     char *text = NULL;
+    memset(out, 0, sizeof *out); /* owning nothing whatever fails */
     if (strlen(path) >= TMC_PATH_MAX)
         return tmc_error_set(err, "%.60s...: the experiment's path (%zu bytes) is too long (at "
                                   "most %d bytes)", path, strlen(path), TMC_PATH_MAX - 1);
@@ -245,7 +254,7 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
     folder_of(path, dir);
     int rc = tmc_config_parse(text, path, dir, overrides, n_overrides, out, err);
     free(text);
-    if (!rc)
-        tmc_cfg_note_input(out, path);
+    if (!rc && (rc = tmc_cfg_note_input(out, path, err)))
+        tmc_experiment_release(out);
     return rc;
 }

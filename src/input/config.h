@@ -28,7 +28,10 @@
  * before validation so they are checked like the file. Returns 0, or -1 with
  * err->msg = "FILE: PATH: problem" (or "FILE:LINE:COL: ..." for JSON syntax);
  * a problem at or under a path an override set ends in
- * " (with the override KEY=VALUE)". */
+ * " (with the override KEY=VALUE)". Ownership (experiment.h): *out is
+ * overwritten, never released first; after 0 it owns its heap parts (its
+ * owner calls tmc_experiment_release), after -1 nothing (a release is then
+ * harmless). The same for tmc_config_parse. */
 int tmc_config_load(const char *path, const char *const *overrides, int n_overrides,
                     tmc_experiment *out, tmc_error *err);
 

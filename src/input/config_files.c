@@ -5,8 +5,7 @@
  * never end), at most MAX_FILE_BYTES of it, and only if it holds no NUL
  * byte; a path that does not fit TMC_PATH_MAX is refused, never truncated
  * (a truncated path could name another file, issue 13); every file read is
- * listed in tmc_experiment.inputs (TMC_MAX_INPUTS is more than an experiment
- * can name) so that no output overwrites it. */
+ * listed in tmc_experiment.inputs so that no output overwrites it. */
 #include "config_internal.h"
 
 #include <errno.h>
@@ -83,8 +82,7 @@ int tmc_cfg_join_path(const char *base_dir, const char *rel, char *out, size_t n
     return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
-void tmc_cfg_note_input(tmc_experiment *rec, const char *path)
+int tmc_cfg_note_input(tmc_experiment *rec, const char *path, tmc_error *err)
 {
-    if (rec && rec->n_inputs < TMC_MAX_INPUTS)
-        snprintf(rec->inputs[rec->n_inputs++], TMC_PATH_MAX, "%s", path);
+    return rec ? tmc_experiment_add_input(rec, path, err) : 0;
 }

@@ -70,8 +70,8 @@ const section *tmc_cfg_find_section(const char *name);
  * choices without writing them again. */
 const field *tmc_cfg_find_field(const char *section, const char *key);
 
-/* read_trace finds a section's trace_days from its n_trace: the same layout
- * in every section that has a trace (checked in config_fields.c). */
+/* read_trace finds a section's trace_days (a pointer) from its n_trace: the
+ * same layout in every section that has a trace (checked in config_fields.c). */
 #define TMC_CFG_TRACE_GAP(st) (offsetof(st, trace_days) - offsetof(st, n_trace))
 
 /* cJSON_HasObjectItem matches keys case-insensitively: "job.Cards" would
@@ -155,8 +155,9 @@ int tmc_cfg_read_text(const char *path, char **text, tmc_error *err);
 int tmc_cfg_join_path(const char *base_dir, const char *rel, char *out, size_t n);
 
 /* Remember a file the experiment was read from, so that no output can
- * overwrite it (tmc_experiment.inputs); rec may be NULL. */
-void tmc_cfg_note_input(tmc_experiment *rec, const char *path);
+ * overwrite it (tmc_experiment.inputs); rec may be NULL. 0, or -1 with err
+ * (out of memory). */
+int tmc_cfg_note_input(tmc_experiment *rec, const char *path, tmc_error *err);
 
 /* ---------- sections (config_sections.c) ---------- */
 
@@ -184,6 +185,10 @@ int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, voi
  * after it. */
 int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const char *path,
                        void *at, tmc_experiment *rec, tmc_error *err);
+
+/* The bytes x's overrides take, a NUL after each (config.c): with the
+ * next one's, at most TMC_OVERRIDES_BYTES. */
+size_t tmc_cfg_overrides_bytes(const tmc_experiment *x);
 
 /* ---------- checks across keys (config_checks.c) ---------- */
 

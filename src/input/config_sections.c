@@ -23,8 +23,9 @@ cJSON *tmc_cfg_load_section_file(const char *rel, const char *kind, const char *
                       TMC_PATH_MAX - 1);
         return NULL;
     }
-    tmc_cfg_note_input(rec, path);
     char *text = NULL;
+    if (tmc_cfg_note_input(rec, path, err))
+        return NULL;
     if (tmc_cfg_read_text(path, &text, err)) {
         char inner[sizeof err->msg];
         snprintf(inner, sizeof inner, "%s", err->msg);

@@ -36,7 +36,8 @@ static cJSON *field_json(const field *f, const char *base)
 static cJSON *trace_json(const char *at)
 {
     int n = *(const int *)(const void *)at;
-    const double *days = (const double *)(const void *)(at + TMC_CFG_TRACE_GAP(tmc_failures));
+    const char *gap = at + TMC_CFG_TRACE_GAP(tmc_failures);
+    const double *days = *(const double *const *)(const void *)gap;
     return n > 0 ? cJSON_CreateDoubleArray(days, n) : NULL;
 }
 

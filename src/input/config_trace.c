@@ -89,7 +89,9 @@ static int parse_trace(char *text, const char *file, double *times, int *n, tmc_
 }
 
 /* `label` is the file naming the trace, a path that fits TMC_PATH_MAX
- * (checked when it was read); `at` is the section's n_trace. */
+ * (checked when it was read); `at` is the section's n_trace, its
+ * trace_days (NULL: each section is read once) then gets the times on the
+ * heap, which the experiment owns (experiment.h). */
 int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const char *path,
                        void *at, tmc_experiment *rec, tmc_error *err)
 {
@@ -106,9 +108,22 @@ int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const
     char *text;
     if (tmc_cfg_read_text(file, &text, err))
         return name_referrer(label, path, err);
-    tmc_cfg_note_input(rec, file);
-    double *times = (double *)(void *)((char *)at + TMC_CFG_TRACE_GAP(tmc_failures));
-    int rc = parse_trace(text, file, times, at, err);
+    if (tmc_cfg_note_input(rec, file, err)) {
+        free(text);
+        return -1;
+    }
+    /* room for the longest trace, then cut to the times read */
+    double *times = malloc(TMC_MAX_TRACE * sizeof *times), *kept;
+    int *n = at, rc = times ? parse_trace(text, file, times, n, err)
+                            : tmc_error_set(err, "out of memory");
     free(text);
-    return rc ? name_referrer(label, path, err) : 0;
+    if (rc) {
+        free(times);
+        return name_referrer(label, path, err);
+    }
+    if ((kept = realloc(times, (size_t)*n * sizeof *times)))
+        times = kept;
+    double **days = (double **)(void *)((char *)at + TMC_CFG_TRACE_GAP(tmc_failures));
+    *days = times;
+    return 0;
 }

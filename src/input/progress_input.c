@@ -39,22 +39,22 @@ int tmc_progress_input_apply(tmc_experiment *x, const cJSON *obj, const char *la
     return rc;
 }
 
-/* Add "progress=@FILE" to x's overrides (config.c's layout: each ended by
- * a NUL), which results list: the file is part of what ran. */
+/* Add "progress=@FILE" to x's overrides, which results list: the file is
+ * part of what ran. The same budget as the --set overrides (config.c). */
 static int record_file(tmc_experiment *x, const char *path, tmc_error *err)
 {
-    size_t used = 0;
-    for (int i = 0; i < x->n_overrides; i++)
-        used += strlen(x->overrides + used) + 1;
-    int len = snprintf(x->overrides + used, sizeof x->overrides - used, "progress=@%s", path);
-    if (len < 0 || (size_t)len + 1 > sizeof x->overrides - used) {
-        x->overrides[used] = '\0';
+    const char *at = "progress=@";
+    if (tmc_cfg_overrides_bytes(x) + strlen(at) + strlen(path) + 1 > TMC_OVERRIDES_BYTES)
         return tmc_error_set(err, "--progress %.60s...: the overrides take more than %d "
                                   "bytes in all (at most %d)", path, TMC_OVERRIDES_BYTES - 1,
                              TMC_OVERRIDES_BYTES - 1);
-    }
-    x->n_overrides++;
-    return 0;
+    char *set = malloc(strlen(at) + strlen(path) + 1);
+    if (!set)
+        return tmc_error_set(err, "out of memory");
+    sprintf(set, "%s%s", at, path);
+    int rc = tmc_experiment_add_override(x, set, err);
+    free(set);
+    return rc;
 }
 
 int tmc_progress_input_load(tmc_experiment *x, const char *path, tmc_error *err)
@@ -68,10 +68,7 @@ int tmc_progress_input_load(tmc_experiment *x, const char *path, tmc_error *err)
         return -1;
     int rc = tmc_progress_input_apply(x, obj, path, err);
     cJSON_Delete(obj);
-    if (rc || record_file(x, path, err))
-        return -1;
-    tmc_cfg_note_input(x, path);
-    return 0;
+    return rc || record_file(x, path, err) ? -1 : tmc_cfg_note_input(x, path, err);
 }
 
 /* ---------- a history: JSON lines ---------- */
@@ -185,21 +182,18 @@ int tmc_progress_input_read_history(tmc_experiment *base, const char *path,
     *n = 0;
     if (tmc_cfg_read_text(path, &text, err))
         return -1;
-    tmc_experiment *x = malloc(sizeof *x); /* the scratch copy each line is checked on */
+    /* each line is checked on a view of base (its progress section alone
+     * changes), never released */
+    tmc_experiment x = *base;
     tmc_progress_snapshot *snaps = malloc(TMC_PROGRESS_MAX_SNAPSHOTS * sizeof *snaps);
-    int rc = x && snaps ? 0 : tmc_error_set(err, "%s: out of memory", path);
-    if (!rc) {
-        *x = *base;
-        rc = read_lines(x, text, path, snaps, n, err);
-    }
+    int rc = snaps ? read_lines(&x, text, path, snaps, n, err)
+                   : tmc_error_set(err, "%s: out of memory", path);
     free(text);
-    free(x);
-    if (rc) {
+    if (rc || tmc_cfg_note_input(base, path, err)) {
         free(snaps);
         *n = 0;
         return -1;
     }
-    tmc_cfg_note_input(base, path);
     *out = snaps;
     return 0;
 }

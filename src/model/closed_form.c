@@ -3,7 +3,6 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 #include <gsl/gsl_cdf.h>
 
 #include "dist.h"
@@ -587,33 +586,29 @@ static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
     tmc_forecast_rate post, post_o;
     tmc_forecast_failure_rate(x, &post);
     tmc_forecast_outage_rate(x, &post_o);
-    tmc_experiment *y = malloc(sizeof *y); /* 170 kB: not for a stack frame */
+    tmc_experiment y = *x; /* a view: plain fields changed, never released */
     tmc_closed_form r;
-    if (y) {
-        *y = *x;
-        y->progress.enabled = 0;
-        y->job.steps = left > 0 ? left : 1; /* only the final save left: one step */
-        y->checkpoint.interval_steps = cf->interval_steps;
-        y->failures.per_card_mtbf_days /= post.mean;
-        y->failures.per_node_mtbf_days /= post.mean;
-        y->failures.per_job_mtbf_days /= post.mean;
-        if (!(y->failures.standby_refill_hours > 0)) /* those used are gone */
-            y->failures.standbys -= p->standbys_used;
-        y->outages.mean_interval_days /= post_o.mean;
-        tmc_closed_form_compute(y, &r);
-        free(y);
-    }
+    y.progress.enabled = 0;
+    y.job.steps = left > 0 ? left : 1; /* only the final save left: one step */
+    y.checkpoint.interval_steps = cf->interval_steps;
+    y.failures.per_card_mtbf_days /= post.mean;
+    y.failures.per_node_mtbf_days /= post.mean;
+    y.failures.per_job_mtbf_days /= post.mean;
+    if (!(y.failures.standby_refill_hours > 0)) /* those used are gone */
+        y.failures.standbys -= p->standbys_used;
+    y.outages.mean_interval_days /= post_o.mean;
+    tmc_closed_form_compute(&y, &r);
     cf->before_s = p->elapsed_days * TMC_DAY_S;
     cf->remaining_free_s = left * cf->step_s;
-    cf->left_mtbf_s = y ? r.mtbf_s : NAN;
-    cf->left_young_interval_s = y ? r.young_interval_s : NAN;
-    cf->left_daly_interval_s = y ? r.daly_interval_s : NAN;
-    cf->overhead_young = y ? r.overhead_young : NAN;
-    cf->overhead_daly = y ? r.overhead_daly : NAN;
-    cf->daly_wall_s = cf->before_s + (y ? r.daly_wall_s : NAN);
+    cf->left_mtbf_s = r.mtbf_s;
+    cf->left_young_interval_s = r.young_interval_s;
+    cf->left_daly_interval_s = r.daly_interval_s;
+    cf->overhead_young = r.overhead_young;
+    cf->overhead_daly = r.overhead_daly;
+    cf->daly_wall_s = cf->before_s + r.daly_wall_s;
     double reserve = x->deadline.reserve_days;
-    cf->completion_days = reserve + (cf->before_s + (y ? r.failure_free_s : NAN) *
-                                     (1 + cf->overhead_young)) / TMC_DAY_S;
+    cf->completion_days =
+        reserve + (cf->before_s + r.failure_free_s * (1 + cf->overhead_young)) / TMC_DAY_S;
     cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;
 }
 

@@ -5,7 +5,6 @@
 #include "forecast_history_output.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 /* ---------- text ---------- */
 
@@ -120,17 +119,13 @@ static void json_heading(cJSON *root, const tmc_forecast_history *h)
 cJSON *tmc_forecast_history_output_json(const tmc_forecast_history_report *r)
 {
     const tmc_forecast_history *h = r->h;
-    tmc_experiment *scratch = malloc(sizeof *scratch);
-    cJSON *root = scratch ? cJSON_CreateObject() : NULL;
-    if (!root) {
-        free(scratch);
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
         return NULL;
-    }
-    *scratch = *h->base;
+    tmc_experiment scratch = *h->base; /* a view; its progress alone changes */
     json_heading(root, h);
     cJSON *points = cJSON_AddArrayToObject(root, "snapshots");
     for (int i = 0; i < h->n; i++)
-        cJSON_AddItemToArray(points, point_json(scratch, &h->points[i]));
-    free(scratch);
+        cJSON_AddItemToArray(points, point_json(&scratch, &h->points[i]));
     return root;
 }
