@@ -425,7 +425,7 @@ static void test_forecast_closed_form(void **state)
 {
     (void)state;
     tmc_experiment x = mid_case(2);
-    x.progress.steps_done = 600;
+    x.observed.steps_done = 600;
     enum { N = 20000 };
     static tmc_replica r[N];
     run_replicas(&x, 0, 4, N, r);

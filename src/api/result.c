@@ -162,7 +162,7 @@ static void take_rates_as_given(tmc_experiment *x)
     tmc_forecast_rate post, post_o;
     tmc_forecast_failure_rate(x, &post);
     tmc_forecast_outage_rate(x, &post_o);
-    if (x->progress.enabled) {
+    if (x->observed.enabled) {
         x->failures.per_card_mtbf_days /= post.mean;
         x->failures.per_node_mtbf_days /= post.mean;
         x->failures.per_job_mtbf_days /= post.mean;
@@ -184,7 +184,7 @@ static int learns(const tmc_experiment *x)
     tmc_forecast_rate post, post_o;
     tmc_forecast_failure_rate(x, &post);
     tmc_forecast_outage_rate(x, &post_o);
-    return x->progress.enabled && (moved(&post) || moved(&post_o));
+    return x->observed.enabled && (moved(&post) || moved(&post_o));
 }
 
 /* The plug-in figures beside the predictive ones (issue 15): when rates are
@@ -215,8 +215,8 @@ static int run_plug_in(tmc_result *r, const tmc_run_options *o,
     r->has_plug_in = rc == 0;
     if (!rc && learns(&r->x)) {
         x = r->x;
-        x.progress.failures = x.progress.outages = 0;
-        x.progress.exposure_days = 0;
+        x.observed.failures = x.observed.outages = 0;
+        x.observed.exposure_days = 0;
         x.monte_carlo.replicas = n;
         rc = run_plug_in_replicas(r, &x, days, o, stop, &r->prior_days, &r->prior_restarts,
                                   err);
@@ -327,7 +327,7 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
                              "not modelled with %s; run without it", r->x.path,
                              o->importance ? "importance sampling (--importance)"
                                            : "a precision target (--precision)");
-    if (o->importance && r->x.progress.enabled) /* the tilt's exposure counts from 0 */
+    if (o->importance && r->x.observed.enabled) /* the tilt's exposure counts from 0 */
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: progress: a forecast is not modelled "
                              "with importance sampling; run without --importance",
                              r->x.path);

@@ -22,9 +22,9 @@ void tmc_cost_summarize(const tmc_experiment *x, const tmc_closed_form *cf,
     int held = x->cost.enabled && x->cost.reserve == TMC_RESERVE_HELD;
     out->offset_days = held ? 0 : x->deadline.reserve_days;
     out->past_cards_held = out->cards_held;
-    if (x->progress.enabled && x->progress.cards > 0) { /* a what-if on job.cards */
-        out->past_cards_held = x->progress.cards + spares;
-        out->past_days = x->progress.elapsed_days;
+    if (x->observed.enabled && x->observed.cards > 0) { /* a what-if on job.cards */
+        out->past_cards_held = x->observed.cards + spares;
+        out->past_days = x->observed.elapsed_days;
         out->past_credit = 24.0 * (double)(out->cards_held - out->past_cards_held) *
                            out->past_days;
     }

@@ -15,7 +15,7 @@ static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form 
                                  tmc_experiment *y)
 {
     *y = *x;
-    y->progress.enabled = 0; /* whether the rates let a whole run finish */
+    y->observed.enabled = 0; /* whether the rates let a whole run finish */
     y->checkpoint.interval_s = cf->daly_interval_s;
     y->checkpoint.interval_steps = 0;
     tmc_closed_form at;
@@ -31,7 +31,7 @@ static int finishable_at_optimum(const tmc_experiment *x, const tmc_closed_form 
 static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_closed_form *cf_out)
 {
     *y = *x;
-    if (y->progress.enabled) { /* its past is no interruption: whether a whole */
+    if (y->observed.enabled) { /* its past is no interruption: whether a whole */
         tmc_forecast_rate f, o; /* run finishes at the posterior mean rates */
         tmc_forecast_failure_rate(x, &f);
         tmc_forecast_outage_rate(x, &o);
@@ -39,7 +39,7 @@ static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_close
         y->failures.per_node_mtbf_days /= f.mean;
         y->failures.per_job_mtbf_days /= f.mean;
         y->outages.mean_interval_days /= o.mean;
-        y->progress.enabled = 0;
+        y->observed.enabled = 0;
     }
     if (y->failures.enabled && y->failures.distribution == TMC_LIFETIME_TRACE)
         y->failures.enabled = 0;

@@ -11,7 +11,7 @@
 #include "sweep.h"
 
 int tmc_forecast_history_init(tmc_forecast_history *h, const tmc_experiment *base,
-                              const char *path, const tmc_progress_snapshot *snaps, int n,
+                              const char *path, const tmc_observed_snapshot *snaps, int n,
                               tmc_error *err)
 {
     memset(h, 0, sizeof *h);
@@ -99,7 +99,7 @@ static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
     tmc_forecast_point *p = &h->points[i];
     tmc_sweep_setting *s = &w->setting;
     s->x = *h->base; /* a view with the snapshot's progress, never released */
-    s->x.progress = p->snap.progress;
+    s->x.observed = p->snap.observed;
     tmc_closed_form_compute(&s->x, &s->cf);
     long n = s->x.monte_carlo.replicas;
     int rc = tmc_sweep_run_setting(s, threads, bar->fn ? tmc_sweep_forward_progress : NULL, bar,
@@ -107,7 +107,7 @@ static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
     if (rc)
         return rc;
     p->days = w->result.days;
-    p->left_mean = p->days.mean - s->x.deadline.reserve_days - p->snap.progress.elapsed_days;
+    p->left_mean = p->days.mean - s->x.deadline.reserve_days - p->snap.observed.elapsed_days;
     bar->offset += n;
     return compare(h, i, w, n, err);
 }

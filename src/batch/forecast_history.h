@@ -1,6 +1,6 @@
 /* forecast_history.h - a history of forecasts (issue 18, `trainmc forecast
  * --history`): the experiment forecast from each snapshot a training job
- * appended (progress_input.h), every one with the same replicas and seed.
+ * appended (observed_input.h), every one with the same replicas and seed.
  *
  * Common random numbers: replica k of every snapshot draws from the streams
  * of (seed, k) (sweep.h), so the change of P(deadline) from one snapshot to
@@ -17,13 +17,13 @@
 
 #include "config.h"
 #include "error.h"
-#include "progress_input.h"
+#include "observed_input.h"
 #include "runner.h"
 #include "stats.h"
 
 /* One snapshot's forecast. */
 typedef struct {
-    tmc_progress_snapshot snap; /* its line and state */
+    tmc_observed_snapshot snap; /* its line and state */
     tmc_summary days;   /* completion time T = reserve + wall, days, from the job's start,
                            against the deadline (and the restart budget: restarts.h) */
     double left_mean;   /* mean time left, T - reserve - elapsed, days */
@@ -43,7 +43,7 @@ typedef struct {
 /* Points for snaps[n] (copied) on base, not yet run. 0, or -1 with err
  * (memory). */
 int tmc_forecast_history_init(tmc_forecast_history *h, const tmc_experiment *base,
-                              const char *path, const tmc_progress_snapshot *snaps, int n,
+                              const char *path, const tmc_observed_snapshot *snaps, int n,
                               tmc_error *err);
 
 /* Run every snapshot in order: base with the snapshot as its progress,

@@ -109,11 +109,11 @@ static void bracket_lever(tmc_rescue_lever *l, const tmc_rescue *r)
     case TMC_RESCUE_STEPS:
         l->current = (double)x->job.steps;
         b->lo = fmax(1, ceil(TMC_RESCUE_MIN_STEPS * l->current));
-        if (x->progress.enabled) /* a forecast: the steps done stay, one more is left */
-            b->lo = fmax(b->lo, (double)x->progress.steps_done + 1);
+        if (x->observed.enabled) /* a forecast: the steps done stay, one more is left */
+            b->lo = fmax(b->lo, (double)x->observed.steps_done + 1);
         b->hi = l->current;
         if (b->lo >= b->hi)
-            not_applicable(l, x->progress.enabled ? "a forecast: only the last step is left"
+            not_applicable(l, x->observed.enabled ? "a forecast: only the last step is left"
                                                   : "the run is one step: none to remove");
         break;
     case TMC_RESCUE_DEADLINE:

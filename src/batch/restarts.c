@@ -27,13 +27,13 @@ static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_rest
     double wall_s = (cf->completion_days - x->deadline.reserve_days) * TMC_DAY_S - cf->before_s;
     double rate = cf->rate_failures * f.mean + cf->rate_outages * o.mean + cf->rate_spikes;
     double timeouts = cf->save_timeouts_mean;
-    if (x->progress.enabled) /* the work left's */
+    if (x->observed.enabled) /* the work left's */
         timeouts *= cf->remaining_free_s / cf->failure_free_s;
     if (tmc_window_on(x)) { /* a calendar window: its length, cut from a longer job */
         wall_s = x->window.days * TMC_DAY_S;
         timeouts *= wall_s / cf->uninterrupted_s;
     }
-    double past = x->progress.enabled ? (double)(x->progress.failures + x->progress.outages) : 0;
+    double past = x->observed.enabled ? (double)(x->observed.failures + x->observed.outages) : 0;
     out->poisson_mean = past + wall_s * rate / (1 + rate * cf->delay_mean_s) + timeouts;
     out->poisson_p_over = out->budget < 0 ? NAN
         : out->poisson_mean == 0 ? 0 /* nothing interrupts (GSL wants a mean > 0) */

@@ -19,7 +19,7 @@
 #include "engine.h"
 #include "finishable.h"
 #include "plan.h"
-#include "progress_input.h"
+#include "observed_input.h"
 #include "ranks.h"
 
 int tmc_cli_usage_error(const char *command, const char *fmt, ...)
@@ -67,7 +67,7 @@ void tmc_cli_progress_bar(long done, long total, void *ctx)
     if (total != last_total || done < last_done)
         start = now;
     last_done = done, last_total = total;
-    char elapsed[32], left[32] = "", tail[96];
+    char elapsed[32], left[48] = "", tail[128];
     format_duration(elapsed, sizeof elapsed, now - start);
     if (done > 0 && done < total) {
         char eta[32];
@@ -219,7 +219,7 @@ static uint64_t experiment_digest(const tmc_experiment *x)
 static int load_progress(tmc_experiment *x, const char *path)
 {
     tmc_error err = {""};
-    int rc = tmc_progress_input_load(x, path, &err) ? 2 : 0;
+    int rc = tmc_observed_input_load(x, path, &err) ? 2 : 0;
     if ((rc = tmc_ranks_agree(rc, &err))) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         return rc;

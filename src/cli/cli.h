@@ -96,7 +96,7 @@ int tmc_cli_load_experiment(const char *path, const char *const *sets, int n_set
 /* The start of a subcommand that reads an experiment: o zeroed, cmd's
  * options parsed into it (tmc_cli_parse_options), then its experiment
  * loaded into x with the --set overrides and, with --progress FILE, its
- * progress section replaced by FILE's (progress_input.h). 0,
+ * progress section replaced by FILE's (observed_input.h). 0,
  * TMC_CLI_HELP_SHOWN after --help, or the exit code of a usage or loading
  * error (2). x owns its heap parts after 0 (the caller releases them), and
  * nothing otherwise. */

@@ -1,7 +1,7 @@
 /* cli_forecast.c - `trainmc forecast EXPERIMENT.json --history FILE.jsonl`:
  * P(deadline) forecast at every snapshot a training job appended to its
  * history (issue 18), all with the same replicas and seed. The snapshots
- * are read in progress_input.h, run in forecast_history.h, reported in
+ * are read in observed_input.h, run in forecast_history.h, reported in
  * forecast_history_output.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "forecast_history.h"
 #include "forecast_history_output.h"
 #include "options.h"
-#include "progress_input.h"
+#include "observed_input.h"
 #include "ranks.h"
 
 static const tmc_cli_command command = {
@@ -42,9 +42,9 @@ typedef struct {
 static int load_history(forecast_run *fr)
 {
     tmc_error err = {""};
-    tmc_progress_snapshot *snaps = NULL;
+    tmc_observed_snapshot *snaps = NULL;
     int n = 0;
-    int rc = tmc_progress_input_read_history(&fr->x, fr->o->history_path, &snaps, &n, &err)
+    int rc = tmc_observed_input_read_history(&fr->x, fr->o->history_path, &snaps, &n, &err)
                  ? 2 : 0;
     if (!rc && tmc_forecast_history_init(&fr->h, &fr->x, fr->o->history_path, snaps, n, &err))
         rc = 1;
@@ -59,7 +59,7 @@ static int load_history(forecast_run *fr)
         snprintf(setting, sizeof setting, "%s:%ld", fr->o->history_path,
                  fr->h.points[i].snap.line);
         tmc_experiment at = fr->x; /* a view with the snapshot's progress, never released */
-        at.progress = fr->h.points[i].snap.progress;
+        at.observed = fr->h.points[i].snap.observed;
         rc = tmc_cli_check_finishable(&at, setting);
     }
     return rc;

@@ -72,7 +72,8 @@ static void skip_unrunnable_defaults(sensitivity_run *sr)
         tmc_sensitivity_input *in = &s->inputs[i];
         for (int e = 0; e < 2 && !in->skipped[0]; e++) {
             const tmc_sweep_setting *st = &in->end[e].setting;
-            char why[1024];
+            /* the skipped line holds the label (300) and the reason */
+            char why[sizeof in->skipped - sizeof st->label - 2];
             if (!sr->o->force && tmc_plan_feasibility(&st->x, why, sizeof why) == 0)
                 snprintf(in->skipped, sizeof in->skipped, "%s: the training state does not "
                          "fit in memory (see `trainmc plan`)", st->label);

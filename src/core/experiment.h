@@ -19,7 +19,7 @@
  * The experiment that the loader filled (tmc_config_load, tmc_config_parse)
  * owns them, and its owner frees them with tmc_experiment_release, once.
  * They are immutable once loaded: only src/input adds an input or an
- * override to the owner (tmc_progress_input_load), before any view exists.
+ * override to the owner (tmc_observed_input_load), before any view exists.
  * Two kinds of copy:
  *   - a view, `y = *x`: the same heap parts, borrowed; valid while x is,
  *     never released; y's plain fields may be changed (a what-if), never
@@ -318,7 +318,7 @@ typedef struct {
     long standbys_used;     /* standbys not warm now (failures.standbys): taken, and
                                with a refill not yet replaced */
     double step_s;          /* mean step time observed so far, s; 0: the planned one */
-} tmc_progress;
+} tmc_observed;
 
 /* A calendar window (issue 19 item 6): every replica runs from t = 0 and is
  * cut at `days`; the report is the goodput over that window, the steps
@@ -451,7 +451,7 @@ typedef struct tmc_experiment {
     tmc_pauses pauses;
     tmc_slow_cards slow_cards;
     tmc_deadline deadline;
-    tmc_progress progress;
+    tmc_observed observed;
     tmc_window window;
     tmc_monte_carlo monte_carlo;
     tmc_model model;

@@ -6,7 +6,7 @@
  * Invariant: `committed` is the last step of the newest committed snapshot
  * still restorable; the split holds the committed work up to it (the
  * ledger keeps it per snapshot when a spike may roll back several). */
-#include "run_state.h"
+#include "replica_state.h"
 
 #include <math.h>
 
@@ -14,10 +14,10 @@
  * computed in this run (all but a forecast's steps done before its start,
  * whose time is its before_s row), their summed slowest-card time sum_max,
  * pause time and save. */
-static void add_committed(tmc_run *run, long n, long timed, double sum_max, double pause,
+static void add_committed(tmc_replica_state *rep, long n, long timed, double sum_max, double pause,
                           double save_s)
 {
-    const tmc_engine *e = run->e;
+    const tmc_engine *e = rep->e;
     double mu = e->stragglers.max.mu;
     tmc_commit c = {.steps = n};
     c.row[TMC_ROW_compute_s] = timed * mu;
@@ -25,26 +25,26 @@ static void add_committed(tmc_run *run, long n, long timed, double sum_max, doub
     c.row[TMC_ROW_pause_s] = pause;
     c.row[TMC_ROW_fixed_s] = timed * e->stragglers.fixed_s;
     c.row[TMC_ROW_save_s] = save_s;
-    tmc_accounting_commit(&run->ledger, run->out, &c);
+    tmc_accounting_commit(&rep->ledger, rep->out, &c);
 }
 
 /* The commits reached `committed` at time t: the engine's mark (mark_s)
  * is the first time they reach mark_step; a window's committed step
  * (window_steps) is the last commit at or before its end. */
-static void mark(tmc_run *run, long committed, double t)
+static void mark(tmc_replica_state *rep, long committed, double t)
 {
-    long at = run->e->mark_step;
-    if (at > 0 && committed >= at && run->out->mark_s == 0)
-        run->out->mark_s = t;
-    if (run->e->window_s > 0 && t <= run->e->window_s)
-        run->out->window_steps = (double)committed;
+    long at = rep->e->mark_step;
+    if (at > 0 && committed >= at && rep->out->mark_s == 0)
+        rep->out->mark_s = t;
+    if (rep->e->window_s > 0 && t <= rep->e->window_s)
+        rep->out->window_steps = (double)committed;
 }
 
 /* After a loss spike: drop the newest rollback - 1 committed snapshots too
  * (as many as there are); returns the committed step to resume from. */
-static long spike_rollback(tmc_run *run, long committed)
+static long spike_rollback(tmc_replica_state *rep, long committed)
 {
-    return committed - tmc_accounting_roll_back(&run->ledger, run->out, run->e->spike_rollback);
+    return committed - tmc_accounting_roll_back(&rep->ledger, rep->out, rep->e->spike_rollback);
 }
 
 static double pause_time(const tmc_engine *e, long first, long n)
@@ -55,129 +55,129 @@ static double pause_time(const tmc_engine *e, long first, long n)
 /* Asynchronous saves: a segment ends with the blocking copy (save_s); its
  * snapshot commits write_s after the storage is free; the run ends when
  * the last snapshot has committed. */
-static void commit_ready(tmc_run *run, long *committed, double *safe_s)
+static void commit_ready(tmc_replica_state *rep, long *committed, double *safe_s)
 {
     tmc_snapshot s;
-    while (tmc_snapshots_commit(&run->snapshots, run->t, &s)) {
-        add_committed(run, s.step - *committed, s.timed, s.sum_max_s, s.pause_s, s.copy_s);
+    while (tmc_snapshots_commit(&rep->snapshots, rep->t, &s)) {
+        add_committed(rep, s.step - *committed, s.timed, s.sum_max_s, s.pause_s, s.copy_s);
         *committed = s.step;
-        mark(run, s.step, s.commit_s);
+        mark(rep, s.step, s.commit_s);
         *safe_s = s.capture_s;
     }
 }
 
 /* One segment and its copy; queues its snapshot (training waits while the
  * write queue is full). -1, or the process that interrupted it. */
-static int async_segment(tmc_run *run, long progress, long n, long *committed,
+static int async_segment(tmc_replica_state *rep, long progress, long n, long *committed,
                          double *safe_s)
 {
-    const tmc_engine *e = run->e;
+    const tmc_engine *e = rep->e;
     double sum_max = 0;
     double copy_s = 0;
-    int hit = n > 0 ? tmc_run_compute(run, progress, n, &sum_max) : -1;
+    int hit = n > 0 ? tmc_replica_compute(rep, progress, n, &sum_max) : -1;
     if (hit < 0)
-        hit = tmc_run_save(run, &copy_s);
+        hit = tmc_replica_save(rep, &copy_s);
     if (hit >= 0)
         return hit;
-    tmc_snapshot s = {.step = progress + n, .timed = n, .capture_s = run->t,
+    tmc_snapshot s = {.step = progress + n, .timed = n, .capture_s = rep->t,
                       .sum_max_s = sum_max,
                       .pause_s = pause_time(e, progress, n), .copy_s = copy_s};
-    while (run->snapshots.count == TMC_SNAPSHOTS_MAX) {
-        double start = run->t, free_at = run->snapshots.queue[run->snapshots.head].commit_s;
-        if ((hit = tmc_run_phase(run, free_at - run->t)) >= 0)
+    while (rep->snapshots.count == TMC_SNAPSHOTS_MAX) {
+        double start = rep->t, free_at = rep->snapshots.queue[rep->snapshots.head].commit_s;
+        if ((hit = tmc_replica_phase(rep, free_at - rep->t)) >= 0)
             return hit;
-        s.copy_s += run->t - start; /* accounted with the snapshot */
-        s.capture_s = run->t;
-        commit_ready(run, committed, safe_s);
+        s.copy_s += rep->t - start; /* accounted with the snapshot */
+        s.capture_s = rep->t;
+        commit_ready(rep, committed, safe_s);
     }
-    tmc_snapshots_capture(&run->snapshots, &s, e->write_s);
+    tmc_snapshots_capture(&rep->snapshots, &s, e->write_s);
     return -1;
 }
 
 /* All steps done, or an eviction due: wait for the writes. -1, or the
  * process that interrupted the wait. */
-static int await_writes(tmc_run *run, double *safe_s)
+static int await_writes(tmc_replica_state *rep, double *safe_s)
 {
-    double start = run->t;
-    int hit = tmc_run_phase(run, run->snapshots.storage_free_s - run->t);
+    double start = rep->t;
+    int hit = tmc_replica_phase(rep, rep->snapshots.storage_free_s - rep->t);
     if (hit < 0) {
-        run->out->save_s += run->t - start;
-        *safe_s = run->t;
+        rep->out->save_s += rep->t - start;
+        *safe_s = rep->t;
     }
     return hit;
 }
 
-void tmc_checkpoint_run_async(tmc_run *run)
+void tmc_checkpoint_run_async(tmc_replica_state *rep)
 {
-    const tmc_engine *e = run->e;
+    const tmc_engine *e = rep->e;
     /* progress: the steps computed (a forecast's ahead of its commit) */
     long committed = e->start_committed, progress = e->start_done;
-    double safe_s = run->t; /* the wall time up to which the work is saved */
-    tmc_snapshots_reset(&run->snapshots);
-    while (!tmc_run_must_end(run)) {
-        commit_ready(run, &committed, &safe_s);
+    double safe_s = rep->t; /* the wall time up to which the work is saved */
+    tmc_snapshots_reset(&rep->snapshots);
+    while (!tmc_replica_must_end(rep)) {
+        commit_ready(rep, &committed, &safe_s);
         if (committed == e->steps)
             return;
-        if (tmc_run_evict_due(run) && run->snapshots.count == 0) {
-            tmc_run_evict(run);
-            safe_s = run->t;
+        if (tmc_replica_evict_due(rep) && rep->snapshots.count == 0) {
+            tmc_replica_evict(rep);
+            safe_s = rep->t;
         }
         int hit;
         /* a forecast that starts with every step done and the last ones
          * unsaved: a segment of no steps, its copy and write, commits them */
-        int unsaved = progress > committed && run->snapshots.count == 0;
+        int unsaved = progress > committed && rep->snapshots.count == 0;
         if ((progress < e->steps || unsaved) &&
-            !(tmc_run_evict_due(run) && run->snapshots.count > 0)) {
+            !(tmc_replica_evict_due(rep) && rep->snapshots.count > 0)) {
             long n = e->interval_steps - progress % e->interval_steps; /* to a multiple */
             if (n > e->steps - progress)
                 n = e->steps - progress;
-            if ((hit = async_segment(run, progress, n, &committed, &safe_s)) < 0) {
+            if ((hit = async_segment(rep, progress, n, &committed, &safe_s)) < 0) {
                 progress += n;
                 continue;
             }
-        } else if ((hit = await_writes(run, &safe_s)) < 0) {
+        } else if ((hit = await_writes(rep, &safe_s)) < 0) {
             continue;
         }
-        commit_ready(run, &committed, &safe_s);
-        run->out->lost_s += run->t - safe_s;
-        tmc_snapshots_abort(&run->snapshots);
-        tmc_run_recover(run, hit);
+        commit_ready(rep, &committed, &safe_s);
+        rep->out->lost_s += rep->t - safe_s;
+        tmc_snapshots_abort(&rep->snapshots);
+        tmc_replica_recover(rep, hit);
         if (hit == TMC_SPIKE)
-            committed = spike_rollback(run, committed);
+            committed = spike_rollback(rep, committed);
         progress = committed;
-        safe_s = run->t;
+        safe_s = rep->t;
     }
 }
 
-/* An outage with notice or a time limit (run->notice_of): compute stopped
- * one save time before it strikes (run->t); the steps completed are saved
+/* An outage with notice or a time limit (rep->notice_of): compute stopped
+ * one save time before it strikes (rep->t); the steps completed are saved
  * at once, the save ending as it strikes, then the job recovers from it.
  * Another arrival during the save loses them, as during any save
  * (docs/simulation-semantics.md 3). */
-static void emergency_save(tmc_run *run, double seg_start, long *done, long from)
+static void emergency_save(tmc_replica_state *rep, double seg_start, long *done, long from)
 {
-    const tmc_engine *e = run->e;
-    int k = run->notice_of;
-    long m = run->strag.done_steps, total = from - *done + m;
-    double sum = run->strag.done_sum, save_start = run->t, at;
-    double strike = k == TMC_LIMIT ? run->proc.limit_at : run->proc.next[TMC_OUTAGE];
-    int first = tmc_run_next_strike(run, 0, &at);
+    const tmc_engine *e = rep->e;
+    int k = rep->notice_of;
+    long m = rep->strag.done_steps, total = from - *done + m;
+    double sum = rep->strag.done_sum, save_start = rep->t, at;
+    double strike = k == TMC_LIMIT ? rep->proc.limit_at : rep->proc.next[TMC_OUTAGE];
+    int first = tmc_replica_next_strike(rep, 0, &at);
     if (first != k && at < strike) {
-        run->t = at;
-        run->out->lost_s += run->t - seg_start;
-        tmc_run_recover(run, first);
+        rep->t = at;
+        rep->out->lost_s += rep->t - seg_start;
+        tmc_replica_recover(rep, first);
         return;
     }
-    run->t = strike;
+    rep->t = strike;
     if (total > 0) { /* the step under way when compute stopped is lost */
-        run->out->lost_s += save_start - seg_start - sum - m * e->stragglers.fixed_s;
-        add_committed(run, total, m, sum, pause_time(e, from, m), strike - save_start);
+        rep->out->lost_s += save_start - seg_start - sum - m * e->stragglers.fixed_s;
+        add_committed(rep, total, m, sum, pause_time(e, from, m), strike - save_start);
         *done += total;
-        mark(run, *done, run->t);
+        mark(rep, *done, rep->t);
     } else {
-        run->out->lost_s += strike - seg_start;
+        rep->out->lost_s += strike - seg_start;
     }
-    tmc_run_recover(run, k);
+    tmc_replica_recover(rep, k);
 }
 
 /* Synchronous saves: each segment's save commits at its end. Segments end
@@ -186,35 +186,35 @@ static void emergency_save(tmc_run *run, double seg_start, long *done, long from
  * the same but in a forecast's first segment, whose steps from its commit
  * to its current step were done before it started (they are lost with the
  * segment, like any other). */
-void tmc_checkpoint_run_sync(tmc_run *run)
+void tmc_checkpoint_run_sync(tmc_replica_state *rep)
 {
-    const tmc_engine *e = run->e;
+    const tmc_engine *e = rep->e;
     long done = e->start_committed, from = e->start_done;
-    while (done < e->steps && !tmc_run_must_end(run)) {
+    while (done < e->steps && !tmc_replica_must_end(rep)) {
         long n = e->interval_steps - from % e->interval_steps;
         if (n > e->steps - from)
             n = e->steps - from;
-        double seg_start = run->t, sum_max = 0, save_s = 0;
-        int hit = n > 0 ? tmc_run_compute(run, from, n, &sum_max) : -1;
+        double seg_start = rep->t, sum_max = 0, save_s = 0;
+        int hit = n > 0 ? tmc_replica_compute(rep, from, n, &sum_max) : -1;
         if (hit == TMC_NOTICE) {
-            emergency_save(run, seg_start, &done, from);
+            emergency_save(rep, seg_start, &done, from);
             from = done;
             continue;
         }
         if (hit < 0)
-            hit = tmc_run_save(run, &save_s);
+            hit = tmc_replica_save(rep, &save_s);
         if (hit >= 0) {
-            run->out->lost_s += run->t - seg_start;
-            tmc_run_recover(run, hit);
+            rep->out->lost_s += rep->t - seg_start;
+            tmc_replica_recover(rep, hit);
             if (hit == TMC_SPIKE)
-                done = spike_rollback(run, done);
+                done = spike_rollback(rep, done);
             from = done;
             continue;
         }
-        add_committed(run, from + n - done, n, sum_max, pause_time(e, from, n), save_s);
+        add_committed(rep, from + n - done, n, sum_max, pause_time(e, from, n), save_s);
         done = from += n;
-        mark(run, done, run->t);
+        mark(rep, done, rep->t);
         if (done < e->steps)
-            tmc_run_evict(run);
+            tmc_replica_evict(rep);
     }
 }

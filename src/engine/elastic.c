@@ -32,7 +32,7 @@
  * is the split's rows (the time of committed steps beyond their progress
  * is the row shrunk_s). O(1) in N per event, O(down groups) per event for
  * the list. */
-#include "run_state.h"
+#include "replica_state.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ typedef struct {
 } down_group;
 
 typedef struct {
-    tmc_run *run;
+    tmc_replica_state *rep;
     long groups, up, min_groups;
     down_group *down; /* the groups down, unordered */
     long n_down, cap;
@@ -68,7 +68,7 @@ static void set_up(elastic *s, long up)
 /* The time down group i is ready to rejoin a live job, s. */
 static double back_at(const elastic *s, long i)
 {
-    return s->down[i].repaired_at + s->run->e->heal_s;
+    return s->down[i].repaired_at + s->rep->e->heal_s;
 }
 
 static long earliest_back(const elastic *s)
@@ -80,47 +80,47 @@ static long earliest_back(const elastic *s)
     return best;
 }
 
-/* Group i rejoins at run->t (healed: a heal, else restored with the job). */
+/* Group i rejoins at rep->t (healed: a heal, else restored with the job). */
 static void rejoin(elastic *s, long i, int healed)
 {
-    tmc_run *run = s->run;
-    run->out->group_down_s += run->t - s->down[i].fail_at;
-    run->out->heals += healed;
+    tmc_replica_state *rep = s->rep;
+    rep->out->group_down_s += rep->t - s->down[i].fail_at;
+    rep->out->heals += healed;
     s->down[i] = s->down[--s->n_down];
     set_up(s, s->up + 1);
 }
 
-/* Every group ready by run->t (a step boundary) rejoins. */
+/* Every group ready by rep->t (a step boundary) rejoins. */
 static void rejoin_ready(elastic *s)
 {
-    for (long b = earliest_back(s); b >= 0 && back_at(s, b) <= s->run->t;
+    for (long b = earliest_back(s); b >= 0 && back_at(s, b) <= s->rep->t;
          b = earliest_back(s))
         rejoin(s, b, 1);
 }
 
-/* An accepted failure at run->t: its group goes down and waits for a spare.
+/* An accepted failure at rep->t: its group goes down and waits for a spare.
  * Returns 1 when fewer than min_groups groups are left up. */
 static int group_fails(elastic *s)
 {
-    tmc_run *run = s->run;
-    const tmc_process_model *m = &run->e->processes;
-    tmc_processes *p = &run->proc;
+    tmc_replica_state *rep = s->rep;
+    const tmc_process_model *m = &rep->e->processes;
+    tmc_processes *p = &rep->proc;
     if (s->n_down == s->cap) {
         long cap = s->cap ? 2 * s->cap : 16;
         down_group *grown = realloc(s->down, (size_t)cap * sizeof *grown);
         if (!grown)
-            return run->out->failed = TMC_REPLICA_NO_MEMORY, 1;
+            return rep->out->failed = TMC_REPLICA_NO_MEMORY, 1;
         s->down = grown, s->cap = cap;
     }
     p->arrivals[TMC_FAILURE]++;
-    tmc_processes_discard_until(m, p, run->rng, TMC_FAILURE, run->t); /* the next one */
+    tmc_processes_discard_until(m, p, rep->rng, TMC_FAILURE, rep->t); /* the next one */
     double wait = tmc_failures_take_spare(&m->failures, &p->failures,
-                                          run->rng[TMC_STREAM_REPAIRS], run->t, run->t, 1);
-    s->down[s->n_down++] = (down_group){run->t, run->t + wait};
+                                          rep->rng[TMC_STREAM_REPAIRS], rep->t, rep->t, 1);
+    s->down[s->n_down++] = (down_group){rep->t, rep->t + wait};
     set_up(s, s->up - 1);
     if (s->up < s->min_groups)
         return 1;
-    run->out->group_failures++;
+    rep->out->group_failures++;
     return 0;
 }
 
@@ -128,25 +128,25 @@ static int group_fails(elastic *s)
  * with probability up / G, drawn once per arrival). */
 static int accepted(elastic *s, double tf)
 {
-    if (s->run->e->processes.failures.kind == TMC_LIFETIME_TRACE)
+    if (s->rep->e->processes.failures.kind == TMC_LIFETIME_TRACE)
         return 1; /* a trace lists the failures of the cards at work */
     if (s->decided_t != tf) {
         s->decided_t = tf;
-        s->decided_ok = gsl_rng_uniform(s->run->rng[TMC_STREAM_CAUSES]) * (double)s->groups <
+        s->decided_ok = gsl_rng_uniform(s->rep->rng[TMC_STREAM_CAUSES]) * (double)s->groups <
                         (double)s->up;
     }
     return s->decided_ok;
 }
 
-/* The earliest event from run->t before `until`: TMC_FAILURE (accepted),
+/* The earliest event from rep->t before `until`: TMC_FAILURE (accepted),
  * TMC_OUTAGE, TMC_SPIKE (in compute only) or, with backs, EV_BACK, at *at
  * (INFINITY: none). Failure arrivals thinned out before it are consumed;
  * those from `until` on are left undecided (the groups up may change by
  * then). */
 static int next_event(elastic *s, int compute, int backs, double until, double *at)
 {
-    tmc_run *run = s->run;
-    tmc_processes *p = &run->proc;
+    tmc_replica_state *rep = s->rep;
+    tmc_processes *p = &rep->proc;
     for (;;) {
         long b = backs ? earliest_back(s) : -1;
         double tb = b >= 0 ? back_at(s, b) : INFINITY;
@@ -156,7 +156,7 @@ static int next_event(elastic *s, int compute, int backs, double until, double *
         if (tf <= other && tf < until) {
             if (accepted(s, tf))
                 return *at = tf, TMC_FAILURE;
-            tmc_processes_discard_until(&run->e->processes, p, run->rng, TMC_FAILURE, tf);
+            tmc_processes_discard_until(&rep->e->processes, p, rep->rng, TMC_FAILURE, tf);
             continue;
         }
         *at = other;
@@ -167,18 +167,18 @@ static int next_event(elastic *s, int compute, int backs, double until, double *
 
 /* A phase of d seconds (a save, a restore) that group failures and returns
  * do not stop: -1 when it ends, or what stops it (an outage, or a failure
- * leaving fewer than min_groups up), run->t then its time. */
+ * leaving fewer than min_groups up), rep->t then its time. */
 static int phase(elastic *s, double d)
 {
-    tmc_run *run = s->run;
-    double end = run->t + d, at;
+    tmc_replica_state *rep = s->rep;
+    double end = rep->t + d, at;
     for (;;) {
         int k = next_event(s, 0, 1, INFINITY, &at);
         if (!(at < end)) {
-            run->t = end;
+            rep->t = end;
             return -1;
         }
-        run->t = at;
+        rep->t = at;
         if (k == EV_BACK)
             rejoin(s, earliest_back(s), 1);
         else if (k == TMC_OUTAGE || group_fails(s))
@@ -190,55 +190,55 @@ static int phase(elastic *s, double d)
  * repaired join the restore. */
 static void wait_for_groups(elastic *s)
 {
-    tmc_run *run = s->run;
-    const tmc_process_model *m = &run->e->processes;
-    double start = run->t;
+    tmc_replica_state *rep = s->rep;
+    const tmc_process_model *m = &rep->e->processes;
+    double start = rep->t;
     while (s->up + s->n_down > 0) {
         long first = -1; /* the earliest repair not yet in */
         for (long i = 0; i < s->n_down; i++)
             if (first < 0 || s->down[i].repaired_at < s->down[first].repaired_at)
                 first = i;
-        if (first < 0 || (s->down[first].repaired_at > run->t && s->up >= s->min_groups))
+        if (first < 0 || (s->down[first].repaired_at > rep->t && s->up >= s->min_groups))
             break;
-        run->t = fmax(run->t, s->down[first].repaired_at);
+        rep->t = fmax(rep->t, s->down[first].repaired_at);
         rejoin(s, first, 0);
     }
-    run->out->spare_wait_s += run->t - start;
-    run->proc.down_s += run->t - start;
-    tmc_processes_discard_until(m, &run->proc, run->rng, TMC_FAILURE, run->t);
-    tmc_processes_discard_until(m, &run->proc, run->rng, TMC_OUTAGE, run->t);
+    rep->out->spare_wait_s += rep->t - start;
+    rep->proc.down_s += rep->t - start;
+    tmc_processes_discard_until(m, &rep->proc, rep->rng, TMC_FAILURE, rep->t);
+    tmc_processes_discard_until(m, &rep->proc, rep->rng, TMC_OUTAGE, rep->t);
 }
 
 /* Process k (TMC_FAILURE: a group failure already in the list) stopped the
  * whole job: lose the uncommitted work, wait, restore from the commit. */
 static void global_restart(elastic *s, int k)
 {
-    tmc_run *run = s->run;
-    const tmc_engine *e = run->e;
-    run->out->lost_s += run->t - s->since;
-    for (long stalled = 0; !run->out->failed; stalled++) {
+    tmc_replica_state *rep = s->rep;
+    const tmc_engine *e = rep->e;
+    rep->out->lost_s += rep->t - s->since;
+    for (long stalled = 0; !rep->out->failed; stalled++) {
         if (k == TMC_FAILURE)
-            run->out->card_failures++;
+            rep->out->card_failures++;
         else
-            run->t = tmc_processes_strike(&e->processes, &run->proc, run->rng, k, run->t,
-                                          run->out);
+            rep->t = tmc_processes_strike(&e->processes, &rep->proc, rep->rng, k, rep->t,
+                                          rep->out);
         wait_for_groups(s);
-        if (run->t >= e->horizon_s || *e->stop)
+        if (rep->t >= e->horizon_s || *e->stop)
             break;
         if (stalled == TMC_STALL_LIMIT) {
-            run->out->failed = TMC_REPLICA_STALLED;
+            rep->out->failed = TMC_REPLICA_STALLED;
             break;
         }
-        double start = run->t;
+        double start = rep->t;
         k = phase(s, e->processes.restore_s *
-                         tmc_durations_draw(&e->restore_law, run->rng[TMC_STREAM_RESTORES]));
-        run->out->restore_s += run->t - start;
+                         tmc_durations_draw(&e->restore_law, rep->rng[TMC_STREAM_RESTORES]));
+        rep->out->restore_s += rep->t - start;
         if (k < 0)
             break;
     }
     s->prog = s->committed;
     s->next_save = s->committed + s->kg < s->total ? s->committed + s->kg : s->total;
-    s->since = run->t;
+    s->since = rep->t;
     s->acc_sum = s->partial_s = 0;
     s->acc_steps = 0;
 }
@@ -246,8 +246,8 @@ static void global_restart(elastic *s, int k)
 /* The uncommitted steps and the save that ended now commit. */
 static void commit(elastic *s, double save_s)
 {
-    tmc_run *run = s->run;
-    const tmc_engine *e = run->e;
+    tmc_replica_state *rep = s->rep;
+    const tmc_engine *e = rep->e;
     double mu = e->stragglers.max.mu, fixed = e->stragglers.fixed_s;
     double n = (double)s->acc_steps;
     double f = n > 0 ? (double)(s->prog - s->committed) / ((double)s->groups * n) : 1;
@@ -257,24 +257,24 @@ static void commit(elastic *s, double save_s)
     c.row[TMC_ROW_fixed_s] = f * n * fixed;
     c.row[TMC_ROW_shrunk_s] = (1 - f) * (s->acc_sum + n * fixed);
     c.row[TMC_ROW_save_s] = save_s;
-    tmc_accounting_commit(&run->ledger, run->out, &c);
-    run->out->lost_s += s->partial_s;
+    tmc_accounting_commit(&rep->ledger, rep->out, &c);
+    rep->out->lost_s += s->partial_s;
     s->committed = s->prog;
     s->next_save = s->prog / s->kg * s->kg + s->kg;
     if (s->next_save > s->total)
         s->next_save = s->total;
-    s->since = run->t;
+    s->since = rep->t;
     s->acc_sum = s->partial_s = 0;
     s->acc_steps = 0;
 }
 
 /* The save at a multiple of K steps of progress: -1 once committed, or the
- * global interruption (then run->t is its time). */
+ * global interruption (then rep->t is its time). */
 static int save(elastic *s)
 {
-    tmc_run *run = s->run;
-    const tmc_engine *e = run->e;
-    double c = e->save_s * tmc_durations_draw(&e->save_law, run->rng[TMC_STREAM_SAVES]);
+    tmc_replica_state *rep = s->rep;
+    const tmc_engine *e = rep->e;
+    double c = e->save_s * tmc_durations_draw(&e->save_law, rep->rng[TMC_STREAM_SAVES]);
     int late = e->save_timeout_s > 0 && c > e->save_timeout_s;
     int hit = phase(s, late ? e->save_timeout_s : c);
     if (hit >= 0 || late)
@@ -283,30 +283,30 @@ static int save(elastic *s)
     return -1;
 }
 
-/* Up to n steps from run->t until `limit`: *done completed before it,
+/* Up to n steps from rep->t until `limit`: *done completed before it,
  * their slowest-card time in *sum (without the fixed part); returns 1 when
  * cut, with *cross_sum the slowest-card time of the step the limit cut, or
  * -1 on a stop request. */
 static int draw(elastic *s, long n, double limit, long *done, double *sum, double *cross_sum)
 {
-    tmc_run *run = s->run;
-    const tmc_straggler_model *m = &run->e->stragglers;
+    tmc_replica_state *rep = s->rep;
+    const tmc_straggler_model *m = &rep->e->stragglers;
     double mu = m->max.mu, step = mu + m->fixed_s;
     if (m->max.sigma == 0) {
-        double fit = isfinite(limit) ? floor((limit - run->t) / step) : (double)n;
+        double fit = isfinite(limit) ? floor((limit - rep->t) / step) : (double)n;
         *done = fit < (double)n ? (long)fmax(fit, 0) : n;
         *sum = (double)*done * mu;
         *cross_sum = mu;
-        run->strag.steps_simulated += (double)*done + (*done < n);
+        rep->strag.steps_simulated += (double)*done + (*done < n);
         return *done < n;
     }
     int cut;
-    double all = tmc_stragglers_segment(m, &run->strag, s->prog / s->groups, n, run->t, limit,
-                                        run->rng[TMC_STREAM_JITTER], run->e->stop, &cut);
+    double all = tmc_stragglers_segment(m, &rep->strag, s->prog / s->groups, n, rep->t, limit,
+                                        rep->rng[TMC_STREAM_JITTER], rep->e->stop, &cut);
     if (cut == TMC_CUT_STOP)
-        return run->out->stopped = 1, -1;
-    *done = cut ? run->strag.done_steps : n;
-    *sum = cut ? run->strag.done_sum : all;
+        return rep->out->stopped = 1, -1;
+    *done = cut ? rep->strag.done_steps : n;
+    *sum = cut ? rep->strag.done_sum : all;
     *cross_sum = all - *sum;
     return cut != 0;
 }
@@ -314,58 +314,58 @@ static int draw(elastic *s, long n, double limit, long *done, double *sum, doubl
 /* Steps toward the next save with the groups up, until the next event. */
 static void compute(elastic *s)
 {
-    tmc_run *run = s->run;
-    const tmc_engine *e = run->e;
-    tmc_processes_discard_until(&e->processes, &run->proc, run->rng, TMC_SPIKE, run->t);
+    tmc_replica_state *rep = s->rep;
+    const tmc_engine *e = rep->e;
+    tmc_processes_discard_until(&e->processes, &rep->proc, rep->rng, TMC_SPIKE, rep->t);
     long n = (s->next_save - s->prog + s->up - 1) / s->up, done;
     double at, sum, cross;
     int k = next_event(s, 1, 1, INFINITY, &at);
     int cut = draw(s, n, at, &done, &sum, &cross);
     if (cut < 0)
         return;
-    double start = run->t, fixed = e->stragglers.fixed_s;
-    run->t += sum + (double)done * fixed;
-    run->proc.spike_exposure_s += run->t - start;
+    double start = rep->t, fixed = e->stragglers.fixed_s;
+    rep->t += sum + (double)done * fixed;
+    rep->proc.spike_exposure_s += rep->t - start;
     s->acc_sum += sum, s->acc_steps += done, s->prog += done * s->up;
     if (!cut)
         return;
     if (k == EV_BACK) { /* the step under way ends unless something cuts it */
-        k = next_event(s, 1, 0, run->t + cross + fixed, &at);
-        if (!(at < run->t + cross + fixed)) {
-            run->t += cross + fixed;
-            run->proc.spike_exposure_s += cross + fixed;
+        k = next_event(s, 1, 0, rep->t + cross + fixed, &at);
+        if (!(at < rep->t + cross + fixed)) {
+            rep->t += cross + fixed;
+            rep->proc.spike_exposure_s += cross + fixed;
             s->acc_sum += cross, s->acc_steps++, s->prog += s->up;
             rejoin_ready(s);
             return;
         }
     }
-    s->partial_s += at - run->t; /* the step under way is lost */
-    run->proc.spike_exposure_s += at - run->t;
-    run->t = at;
+    s->partial_s += at - rep->t; /* the step under way is lost */
+    rep->proc.spike_exposure_s += at - rep->t;
+    rep->t = at;
     if (k != TMC_FAILURE || group_fails(s))
         global_restart(s, k);
     else
         rejoin_ready(s); /* at the new step's start */
 }
 
-void tmc_elastic_run(tmc_run *run)
+void tmc_elastic_run(tmc_replica_state *rep)
 {
-    const tmc_engine *e = run->e;
-    elastic s = {.run = run, .groups = e->groups, .min_groups = e->min_groups};
+    const tmc_engine *e = rep->e;
+    elastic s = {.rep = rep, .groups = e->groups, .min_groups = e->min_groups};
     set_up(&s, e->groups);
     s.total = e->steps * e->groups;
     s.kg = e->interval_steps * e->groups;
     s.next_save = s.kg < s.total ? s.kg : s.total;
-    while (s.committed < s.total && !tmc_run_must_end(run)) {
+    while (s.committed < s.total && !tmc_replica_must_end(rep)) {
         if (s.prog < s.next_save) {
             compute(&s);
             continue;
         }
         int hit = save(&s);
-        if (hit >= 0 && !(hit == TMC_FAILURE && run->out->failed))
+        if (hit >= 0 && !(hit == TMC_FAILURE && rep->out->failed))
             global_restart(&s, hit);
     }
     for (long i = 0; i < s.n_down; i++) /* still down at the end */
-        run->out->group_down_s += run->t - s.down[i].fail_at;
+        rep->out->group_down_s += rep->t - s.down[i].fail_at;
     free(s.down);
 }

@@ -1,7 +1,7 @@
 /* engine.c - one replica, event by event (engine.h): the event loop that
  * joins the compute time of steps (stragglers.h), the processes that
  * interrupt it (processes.h) and the save policy (checkpoint.c). */
-#include "run_state.h"
+#include "replica_state.h"
 
 #include <math.h>
 #include <signal.h>
@@ -37,11 +37,11 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         ? x->slow_cards.eviction_restore_s : x->checkpoint.restore_s;
     tmc_processes_model(&e->processes, x, cf);
     e->processes.horizon_s = e->horizon_s; /* a wait past it is censored */
-    if (x->progress.enabled) { /* docs/simulation-semantics.md 10 */
+    if (x->observed.enabled) { /* docs/simulation-semantics.md 10 */
         e->start_s = e->processes.start_s;
-        e->start_committed = x->progress.committed_step;
-        e->start_done = x->progress.steps_done;
-        e->start_restarts = (double)(x->progress.failures + x->progress.outages);
+        e->start_committed = x->observed.committed_step;
+        e->start_done = x->observed.steps_done;
+        e->start_restarts = (double)(x->observed.failures + x->observed.outages);
     }
     if (x->elastic.enabled) {
         e->groups = x->elastic.groups;
@@ -59,7 +59,7 @@ double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf)
     if (x->monte_carlo.horizon_days > 0)
         return x->monte_carlo.horizon_days * TMC_DAY_S;
     double budget = (x->deadline.days - x->deadline.reserve_days) * TMC_DAY_S;
-    double elapsed = x->progress.enabled ? x->progress.elapsed_days * TMC_DAY_S : 0;
+    double elapsed = x->observed.enabled ? x->observed.elapsed_days * TMC_DAY_S : 0;
     return fmax(elapsed + 1000 * cf->uninterrupted_s, 2 * budget);
 }
 
@@ -97,195 +97,195 @@ int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_w
     return 0;
 }
 
-int tmc_run_next_strike(const tmc_run *run, int compute, double *at)
+int tmc_replica_next_strike(const tmc_replica_state *rep, int compute, double *at)
 {
-    const tmc_processes *p = &run->proc;
+    const tmc_processes *p = &rep->proc;
     int kind = tmc_processes_earliest(p, compute ? TMC_PROCESSES : TMC_SPIKE);
     *at = p->next[kind];
-    double limit = fmax(p->limit_at, run->t); /* passed while down: strikes at once */
+    double limit = fmax(p->limit_at, rep->t); /* passed while down: strikes at once */
     if (limit < *at)
         kind = TMC_LIMIT, *at = limit;
     return kind;
 }
 
 /* An emergency save for arrival k due at `strike` must start by
- * strike - lead: 1 if that moment lies in [run->t, *limit], which it then
+ * strike - lead: 1 if that moment lies in [rep->t, *limit], which it then
  * becomes. */
-static int save_first(tmc_run *run, int k, double strike, double lead, double *limit)
+static int save_first(tmc_replica_state *rep, int k, double strike, double lead, double *limit)
 {
     double save_at = strike - lead;
-    if (!(save_at >= run->t && save_at <= *limit))
+    if (!(save_at >= rep->t && save_at <= *limit))
         return 0;
     *limit = save_at;
-    run->notice_of = k;
+    rep->notice_of = k;
     return 1;
 }
 
 /* When compute must stop: at the earliest arrival (*kind its process), or
  * one save time before an outage with notice or a time limit with a save
- * before it (*kind TMC_NOTICE, run->notice_of which), unless that moment
+ * before it (*kind TMC_NOTICE, rep->notice_of which), unless that moment
  * has passed (the notice came during a save or restore: too late to save,
  * the arrival strikes as any other). */
-static double compute_limit(tmc_run *run, int *kind)
+static double compute_limit(tmc_replica_state *rep, int *kind)
 {
-    const tmc_process_model *m = &run->e->processes;
-    const tmc_processes *p = &run->proc;
+    const tmc_process_model *m = &rep->e->processes;
+    const tmc_processes *p = &rep->proc;
     double limit;
-    *kind = tmc_run_next_strike(run, 1, &limit);
+    *kind = tmc_replica_next_strike(rep, 1, &limit);
     /* the outage second: it wins a tie (docs/simulation-semantics.md 3) */
-    if (m->limit_save && save_first(run, TMC_LIMIT, p->limit_at, run->e->save_s, &limit))
+    if (m->limit_save && save_first(rep, TMC_LIMIT, p->limit_at, rep->e->save_s, &limit))
         *kind = TMC_NOTICE;
     if (m->outage_notice &&
-        save_first(run, TMC_OUTAGE, p->next[TMC_OUTAGE], m->notice_lead_s, &limit))
+        save_first(rep, TMC_OUTAGE, p->next[TMC_OUTAGE], m->notice_lead_s, &limit))
         *kind = TMC_NOTICE;
     return limit;
 }
 
-int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max)
+int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_max)
 {
-    const tmc_engine *e = run->e;
-    tmc_processes *p = &run->proc;
-    tmc_processes_discard_until(&e->processes, p, run->rng, TMC_SPIKE, run->t);
+    const tmc_engine *e = rep->e;
+    tmc_processes *p = &rep->proc;
+    tmc_processes_discard_until(&e->processes, p, rep->rng, TMC_SPIKE, rep->t);
     int kind, cut;
-    double limit = compute_limit(run, &kind);
-    double sum = tmc_stragglers_segment(&e->stragglers, &run->strag, first, n, run->t, limit,
-                                        run->rng[TMC_STREAM_JITTER], e->stop, &cut);
-    double end = run->t + sum + n * e->stragglers.fixed_s;
+    double limit = compute_limit(rep, &kind);
+    double sum = tmc_stragglers_segment(&e->stragglers, &rep->strag, first, n, rep->t, limit,
+                                        rep->rng[TMC_STREAM_JITTER], e->stop, &cut);
+    double end = rep->t + sum + n * e->stragglers.fixed_s;
     if (cut == TMC_CUT_STOP) { /* the replica ends at its next check, discarded */
-        run->out->stopped = 1;
+        rep->out->stopped = 1;
         *sum_max = 0;
         return -1;
     }
     if (cut || end > limit) {
         if (kind == TMC_NOTICE && !cut) /* drawn at once: how far it got */
-            tmc_stragglers_estimate_done(&e->stragglers, &run->strag, first, n,
-                                         limit - run->t);
-        p->spike_exposure_s += limit - run->t;
-        run->t = limit;
+            tmc_stragglers_estimate_done(&e->stragglers, &rep->strag, first, n,
+                                         limit - rep->t);
+        p->spike_exposure_s += limit - rep->t;
+        rep->t = limit;
         return kind;
     }
-    p->spike_exposure_s += end - run->t;
-    run->t = end;
+    p->spike_exposure_s += end - rep->t;
+    rep->t = end;
     *sum_max = sum;
     return -1;
 }
 
-int tmc_run_save(tmc_run *run, double *took_s)
+int tmc_replica_save(tmc_replica_state *rep, double *took_s)
 {
-    const tmc_engine *e = run->e;
-    double c = e->save_s * tmc_durations_draw(&e->save_law, run->rng[TMC_STREAM_SAVES]);
+    const tmc_engine *e = rep->e;
+    double c = e->save_s * tmc_durations_draw(&e->save_law, rep->rng[TMC_STREAM_SAVES]);
     int late = e->save_timeout_s > 0 && c > e->save_timeout_s;
-    int hit = tmc_run_phase(run, late ? e->save_timeout_s : c);
+    int hit = tmc_replica_phase(rep, late ? e->save_timeout_s : c);
     *took_s = c;
     return hit >= 0 ? hit : late ? TMC_TIMEOUT : -1;
 }
 
 /* A restore attempt of the restore asked for, times its drawn factor. */
-static int restore_phase(tmc_run *run, double restore_s)
+static int restore_phase(tmc_replica_state *rep, double restore_s)
 {
-    const tmc_engine *e = run->e;
-    return tmc_run_phase(run, restore_s *
+    const tmc_engine *e = rep->e;
+    return tmc_replica_phase(rep, restore_s *
                                   tmc_durations_draw(&e->restore_law,
-                                                     run->rng[TMC_STREAM_RESTORES]));
+                                                     rep->rng[TMC_STREAM_RESTORES]));
 }
 
-int tmc_run_phase(tmc_run *run, double d)
+int tmc_replica_phase(tmc_replica_state *rep, double d)
 {
     double at;
-    int kind = tmc_run_next_strike(run, 0, &at);
-    if (run->t + d > at) {
-        run->t = at;
+    int kind = tmc_replica_next_strike(rep, 0, &at);
+    if (rep->t + d > at) {
+        rep->t = at;
         return kind;
     }
-    run->t += d;
+    rep->t += d;
     return -1;
 }
 
-/* Process k struck at run->t: the job waits, then restores; a failure or
+/* Process k struck at rep->t: the job waits, then restores; a failure or
  * outage during the restore starts it again. A restore struck
  * TMC_STALL_LIMIT times in a row can never finish in practice (its chance
  * e^(-rate x restore) is below 1e-6), and under an absurd rate or
  * importance tilt the clock may stop advancing at all (t + dt == t): an
  * error, not an endless loop. */
-void tmc_run_recover(tmc_run *run, int k)
+void tmc_replica_recover(tmc_replica_state *rep, int k)
 {
-    tmc_replica *out = run->out;
-    run->t = tmc_processes_strike(&run->e->processes, &run->proc, run->rng, k, run->t, out);
+    tmc_replica *out = rep->out;
+    rep->t = tmc_processes_strike(&rep->e->processes, &rep->proc, rep->rng, k, rep->t, out);
     long stalled = 0;
-    while (run->t < run->e->horizon_s && !*run->e->stop) {
-        double start = run->t;
-        int hit = restore_phase(run, run->proc.restore_s);
-        out->restore_s += run->t - start;
+    while (rep->t < rep->e->horizon_s && !*rep->e->stop) {
+        double start = rep->t;
+        int hit = restore_phase(rep, rep->proc.restore_s);
+        out->restore_s += rep->t - start;
         if (hit < 0)
             return;
         if (++stalled == TMC_STALL_LIMIT) {
             out->failed = TMC_REPLICA_STALLED;
             return;
         }
-        double restore = run->proc.restore_s;
-        run->t = tmc_processes_strike(&run->e->processes, &run->proc, run->rng, hit, run->t,
+        double restore = rep->proc.restore_s;
+        rep->t = tmc_processes_strike(&rep->e->processes, &rep->proc, rep->rng, hit, rep->t,
                                       out);
         if (hit == TMC_LIMIT) /* a requeue redoes the restore it cut, in full */
-            run->proc.restore_s = restore;
+            rep->proc.restore_s = restore;
     }
 }
 
-int tmc_run_must_end(tmc_run *run)
+int tmc_replica_must_end(tmc_replica_state *rep)
 {
-    const tmc_engine *e = run->e;
-    if (e->window_s > 0 && run->t <= e->window_s) { /* a boundary inside the window */
-        memcpy(run->window_split, run->out->split, sizeof run->window_split);
-        run->window_t = run->t;
+    const tmc_engine *e = rep->e;
+    if (e->window_s > 0 && rep->t <= e->window_s) { /* a boundary inside the window */
+        memcpy(rep->window_split, rep->out->split, sizeof rep->window_split);
+        rep->window_t = rep->t;
     }
-    if (*run->e->stop)
-        return run->out->stopped = 1;
-    if (run->out->failed)
+    if (*rep->e->stop)
+        return rep->out->stopped = 1;
+    if (rep->out->failed)
         return 1;
-    if (run->t >= run->e->horizon_s)
-        return (int)(run->out->censored = 1);
+    if (rep->t >= rep->e->horizon_s)
+        return (int)(rep->out->censored = 1);
     return 0;
 }
 
-int tmc_run_evict_due(const tmc_run *run)
+int tmc_replica_evict_due(const tmc_replica_state *rep)
 {
-    return tmc_stragglers_evict_due(&run->e->stragglers, &run->strag);
+    return tmc_stragglers_evict_due(&rep->e->stragglers, &rep->strag);
 }
 
 /* Slow cards detected (after detect_after steps with them) are evicted
  * right after a commit: a restore, which failures and outages may interrupt
  * like any other, then the job runs on normal cards. */
-void tmc_run_evict(tmc_run *run)
+void tmc_replica_evict(tmc_replica_state *rep)
 {
-    if (!tmc_run_evict_due(run))
+    if (!tmc_replica_evict_due(rep))
         return;
-    run->out->slow_survival_s += run->t;
-    run->out->evictions++;
-    run->strag.slow = 0;
-    double start = run->t;
-    int hit = restore_phase(run, run->e->evict_restore_s);
-    run->out->eviction_s += run->t - start;
+    rep->out->slow_survival_s += rep->t;
+    rep->out->evictions++;
+    rep->strag.slow = 0;
+    double start = rep->t;
+    int hit = restore_phase(rep, rep->e->evict_restore_s);
+    rep->out->eviction_s += rep->t - start;
     if (hit >= 0)
-        tmc_run_recover(run, hit);
+        tmc_replica_recover(rep, hit);
 }
 
 /* The replica's end: censoring, wall time, weight, slow-card survival. */
-static void finish(tmc_run *run)
+static void finish(tmc_replica_state *rep)
 {
-    const tmc_engine *e = run->e;
-    tmc_replica *out = run->out;
-    if (run->t > e->horizon_s) /* passed the horizon inside its last segment */
+    const tmc_engine *e = rep->e;
+    tmc_replica *out = rep->out;
+    if (rep->t > e->horizon_s) /* passed the horizon inside its last segment */
         out->censored = 1;
-    out->wall_s = out->censored ? e->horizon_s : run->t;
+    out->wall_s = out->censored ? e->horizon_s : rep->t;
     if (e->window_s > 0 && out->censored) { /* the split up to W (engine.h) */
-        memcpy(out->split, run->window_split, sizeof run->window_split);
-        out->window_open_s = e->window_s - run->window_t;
+        memcpy(out->split, rep->window_split, sizeof rep->window_split);
+        out->window_open_s = e->window_s - rep->window_t;
     }
-    tmc_weights_record(&e->processes, &run->proc, run->t, e->deadline_wall_s,
+    tmc_weights_record(&e->processes, &rep->proc, rep->t, e->deadline_wall_s,
                        e->elite_wall_s, out);
-    out->steps_simulated = run->strag.steps_simulated;
-    out->standby_swaps = (double)run->proc.failures.swaps;
-    out->spare_provisions = (double)run->proc.failures.provisions;
-    if (run->strag.slow > 0) /* never evicted: the slow cards stayed to the end */
+    out->steps_simulated = rep->strag.steps_simulated;
+    out->standby_swaps = (double)rep->proc.failures.swaps;
+    out->spare_provisions = (double)rep->proc.failures.provisions;
+    if (rep->strag.slow > 0) /* never evicted: the slow cards stayed to the end */
         out->slow_survival_s += out->wall_s;
 }
 
@@ -295,28 +295,28 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         tmc_rng_pcg_seed_replica(rng[s], seed, replica, (tmc_stream_kind)s);
     memset(out, 0, sizeof *out);
-    tmc_run run = {.e = e, .rng = rng, .t = e->start_s, .out = out};
+    tmc_replica_state rep = {.e = e, .rng = rng, .t = e->start_s, .out = out};
     out->before_s = e->start_s; /* a forecast: the run's past */
     out->before_restarts = e->start_restarts;
-    run.ledger.keep = e->spike_rollback > 1;
+    rep.ledger.keep = e->spike_rollback > 1;
     /* the slow cards first: the slow-card stream then gives the replica's
      * failure rate (failures.mtbf_events); other streams are independent */
-    tmc_stragglers_start(&e->stragglers, &run.strag, rng[TMC_STREAM_SLOW]);
-    if (tmc_processes_start(&e->processes, &run.proc, rng)) {
+    tmc_stragglers_start(&e->stragglers, &rep.strag, rng[TMC_STREAM_SLOW]);
+    if (tmc_processes_start(&e->processes, &rep.proc, rng)) {
         out->failed = TMC_REPLICA_NO_MEMORY; /* for the failure state: no result */
-        tmc_processes_end(&run.proc);
+        tmc_processes_end(&rep.proc);
         return;
     }
-    out->slow_cards = (double)run.strag.slow;
-    out->slow_runs = run.strag.slow > 0;
-    out->bad_nodes_start = (double)run.proc.failures.bad_nodes;
+    out->slow_cards = (double)rep.strag.slow;
+    out->slow_runs = rep.strag.slow > 0;
+    out->bad_nodes_start = (double)rep.proc.failures.bad_nodes;
     if (e->groups)
-        tmc_elastic_run(&run);
+        tmc_elastic_run(&rep);
     else if (e->async)
-        tmc_checkpoint_run_async(&run);
+        tmc_checkpoint_run_async(&rep);
     else
-        tmc_checkpoint_run_sync(&run);
-    tmc_accounting_free(&run.ledger);
-    finish(&run);
-    tmc_processes_end(&run.proc);
+        tmc_checkpoint_run_sync(&rep);
+    tmc_accounting_free(&rep.ledger);
+    finish(&rep);
+    tmc_processes_end(&rep.proc);
 }

@@ -26,7 +26,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
         m->life = tmc_law_prepare(tmc_lifetime_laws[m->kind], m->mean_s, f->shape,
                                   f->lifetime_cv);
     m->spares = f->spares;
-    m->standbys = f->standbys - (x->progress.enabled ? x->progress.standbys_used : 0);
+    m->standbys = f->standbys - (x->observed.enabled ? x->observed.standbys_used : 0);
     m->swap_s = f->standby_swap_s;
     m->pool_cards = f->spares + f->standbys;
     m->refill_s = f->standby_refill_hours * 3600;
@@ -50,7 +50,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     tmc_forecast_failure_rate(x, &post);
     m->rate_shape = post.shape;
     m->rate_rate = post.rate;
-    m->start_in_repair = x->progress.enabled ? x->progress.cards_in_repair : 0;
+    m->start_in_repair = x->observed.enabled ? x->observed.cards_in_repair : 0;
     m->job_renewal = f->renewal == TMC_RENEWAL_JOB && m->kind != TMC_LIFETIME_TRACE &&
                      !tmc_lifetime_laws[m->kind]->memoryless;
     m->cards_per_node = f->cards_per_node;

@@ -34,7 +34,7 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->requeue_s = tl->enabled ? tl->requeue_s : 0;
     m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
-    m->start_s = x->progress.enabled ? x->progress.elapsed_days * TMC_DAY_S : 0;
+    m->start_s = x->observed.enabled ? x->observed.elapsed_days * TMC_DAY_S : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
     m->rate[TMC_OUTAGE] = cf->rate_outages;
     m->rate[TMC_SPIKE] = cf->rate_spikes;

@@ -37,7 +37,7 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
         return refuse(err, label, "bad nodes need exponential lifetimes renewed per card "
                                   "(distribution \"exponential\", renewal \"card\"), so that "
                                   "the job's failures are one Poisson process");
-    if (x->progress.enabled)
+    if (x->observed.enabled)
         return refuse(err, label, "a forecast (progress) cannot tell which of the nodes held "
                                   "are bad nor how often each has failed; leave bad nodes "
                                   "out of a forecast (a file of `trainmc fit --write` holds "

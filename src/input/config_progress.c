@@ -1,4 +1,4 @@
-/* config_progress.c - what the progress section (config.h, tmc_progress)
+/* config_progress.c - what the progress section (config.h, tmc_observed)
  * asks of itself and of the rest of an experiment: a state a run can be in
  * (the last commit not after the current step, a run not yet finished, the
  * elapsed time long enough for the steps done), and no feature whose state
@@ -19,7 +19,7 @@ static int refuse(tmc_error *err, const char *label, const char *key, const char
 /* The state itself: counts that fit the job and the processes it has. */
 static int check_state(const tmc_experiment *x, const char *label, tmc_error *err)
 {
-    const tmc_progress *p = &x->progress;
+    const tmc_observed *p = &x->observed;
     if (p->steps_done > x->job.steps)
         return tmc_error_set(err, "%s: progress.steps_done: %ld is out of range; expected an "
                                   "integer in [0, %ld] (job.steps)",
@@ -65,7 +65,7 @@ static int check_state(const tmc_experiment *x, const char *label, tmc_error *er
  * given horizon. */
 static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_error *err)
 {
-    const tmc_progress *p = &x->progress;
+    const tmc_observed *p = &x->observed;
     long spares = x->failures.enabled ? x->failures.spares : -1;
     if (p->cards_in_repair > 0 && spares < 0)
         return tmc_error_set(err, "%s: progress.cards_in_repair: %ld, but the experiment "
@@ -133,7 +133,7 @@ static int check_features(const tmc_experiment *x, const char *label, tmc_error 
 
 int tmc_cfg_check_progress(const tmc_experiment *x, const char *label, tmc_error *err)
 {
-    if (!x->progress.enabled)
+    if (!x->observed.enabled)
         return 0;
     if (check_state(x, label, err) || check_pool_and_clock(x, label, err))
         return -1;

@@ -167,8 +167,8 @@ static double cold_share(const tmc_experiment *x, const tmc_closed_form *cf)
 {
     const tmc_failures *f = &x->failures;
     double refill = f->standby_refill_hours * 3600, cards;
-    long left = f->standbys - (x->progress.enabled && !(refill > 0)
-                                   ? x->progress.standbys_used : 0);
+    long left = f->standbys - (x->observed.enabled && !(refill > 0)
+                                   ? x->observed.standbys_used : 0);
     double rate = hardware_rate(x, cf, &cards), k = rate * cf->failure_free_s, warm = 0;
     long w = (long)floor((double)left / cards);
     if (w <= 0 || !(k > 0))
@@ -581,14 +581,14 @@ double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s)
  * after the elapsed time. */
 static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
 {
-    const tmc_progress *p = &x->progress;
+    const tmc_observed *p = &x->observed;
     long left = x->job.steps - p->steps_done;
     tmc_forecast_rate post, post_o;
     tmc_forecast_failure_rate(x, &post);
     tmc_forecast_outage_rate(x, &post_o);
     tmc_experiment y = *x; /* a view: plain fields changed, never released */
     tmc_closed_form r;
-    y.progress.enabled = 0;
+    y.observed.enabled = 0;
     y.job.steps = left > 0 ? left : 1; /* only the final save left: one step */
     y.checkpoint.interval_steps = cf->interval_steps;
     y.failures.per_card_mtbf_days /= post.mean;
@@ -692,6 +692,6 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->before_s = 0;
     cf->remaining_free_s = cf->failure_free_s;
     cf->left_mtbf_s = cf->left_young_interval_s = cf->left_daly_interval_s = 0;
-    if (x->progress.enabled)
+    if (x->observed.enabled)
         forecast(x, cf);
 }

@@ -8,7 +8,7 @@
 #include "closed_form.h"
 
 /* The observed count k and its exposure E from the progress section. */
-static void exposure(const tmc_progress *p, long k, tmc_forecast_rate *out)
+static void exposure(const tmc_observed *p, long k, tmc_forecast_rate *out)
 {
     if (!p->enabled)
         return;
@@ -33,7 +33,7 @@ static void update(double n, tmc_forecast_rate *out)
 
 int tmc_forecast_failure_rate(const tmc_experiment *x, tmc_forecast_rate *out)
 {
-    const tmc_progress *p = &x->progress;
+    const tmc_observed *p = &x->observed;
     const tmc_failures *f = &x->failures;
     *out = (tmc_forecast_rate){.exact = 1, .mean = 1, .lo = 1, .hi = 1};
     if (!f->enabled || f->distribution == TMC_LIFETIME_TRACE)
@@ -48,7 +48,7 @@ int tmc_forecast_failure_rate(const tmc_experiment *x, tmc_forecast_rate *out)
 
 int tmc_forecast_outage_rate(const tmc_experiment *x, tmc_forecast_rate *out)
 {
-    const tmc_progress *p = &x->progress;
+    const tmc_observed *p = &x->observed;
     const tmc_outages *o = &x->outages;
     *out = (tmc_forecast_rate){.exact = 1, .mean = 1, .lo = 1, .hi = 1};
     if (!o->enabled || o->n_trace > 0 || !(o->mean_interval_days > 0))

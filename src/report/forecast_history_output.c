@@ -47,7 +47,7 @@ void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report
             "change in P");
     for (int i = 0; i < h->n; i++) {
         const tmc_forecast_point *p = &h->points[i];
-        const tmc_progress *s = &p->snap.progress;
+        const tmc_observed *s = &p->snap.observed;
         fprintf(f, "%5ld %8.3f %9ld %9ld %8ld  %8.4f +- %-7.4f %8.4f  %-12.4f "
                    "[%.4f, %.4f]", p->snap.line, s->elapsed_days, s->steps_done,
                 s->committed_step, s->failures, p->days.mean, p->days.se, p->left_mean,
@@ -61,9 +61,9 @@ void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report
 /* The snapshot's state as the experiment's progress section is written back
  * (config_to_json.c: every key, defaults included), from a scratch copy of
  * the base experiment. */
-static cJSON *progress_json(tmc_experiment *scratch, const tmc_progress *s)
+static cJSON *progress_json(tmc_experiment *scratch, const tmc_observed *s)
 {
-    scratch->progress = *s;
+    scratch->observed = *s;
     cJSON *all = tmc_config_to_json(scratch);
     cJSON *p = all ? cJSON_DetachItemFromObjectCaseSensitive(all, "progress") : NULL;
     cJSON_Delete(all);
@@ -74,7 +74,7 @@ static cJSON *point_json(tmc_experiment *scratch, const tmc_forecast_point *p)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "line", (double)p->snap.line);
-    cJSON_AddItemToObject(o, "progress", progress_json(scratch, &p->snap.progress));
+    cJSON_AddItemToObject(o, "progress", progress_json(scratch, &p->snap.observed));
     cJSON *t = cJSON_AddObjectToObject(o, "completion_days");
     cJSON_AddNumberToObject(t, "mean", p->days.mean);
     cJSON_AddNumberToObject(t, "se", p->days.se);

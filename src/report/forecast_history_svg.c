@@ -73,8 +73,8 @@ static void fit_scale(const tmc_forecast_history *h, scale *sc)
     double d0 = INFINITY, d1 = -INFINITY, p0 = 1, p1 = 0;
     for (int i = 0; i < h->n; i++) {
         const tmc_forecast_point *p = &h->points[i];
-        d0 = fmin(d0, p->snap.progress.elapsed_days);
-        d1 = fmax(d1, p->snap.progress.elapsed_days);
+        d0 = fmin(d0, p->snap.observed.elapsed_days);
+        d1 = fmax(d1, p->snap.observed.elapsed_days);
         p0 = fmin(p0, p->days.ci_lo);
         p1 = fmax(p1, p->days.ci_hi);
     }
@@ -115,12 +115,12 @@ static void points(FILE *f, const tmc_forecast_history *h, const scale *sc)
 {
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", COLOUR);
     for (int i = 0; i < h->n; i++)
-        fprintf(f, "%s%.1f,%.1f", i ? " " : "", px(sc, h->points[i].snap.progress.elapsed_days),
+        fprintf(f, "%s%.1f,%.1f", i ? " " : "", px(sc, h->points[i].snap.observed.elapsed_days),
                 py(sc, h->points[i].days.p_met));
     fputs("\"/>\n", f);
     for (int i = 0; i < h->n; i++) {
         const tmc_forecast_point *p = &h->points[i];
-        double x = px(sc, p->snap.progress.elapsed_days);
+        double x = px(sc, p->snap.observed.elapsed_days);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"

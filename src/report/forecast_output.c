@@ -10,7 +10,7 @@
  * this is the time left. */
 static double spent_days(const tmc_experiment *x)
 {
-    return x->deadline.reserve_days + x->progress.elapsed_days;
+    return x->deadline.reserve_days + x->observed.elapsed_days;
 }
 
 /* The count seen, what the experiment's rate expected, and the rate's
@@ -40,7 +40,7 @@ static void text_rates(FILE *f, const tmc_experiment *x)
     char on[48];
     tmc_forecast_failure_rate(x, &post);
     snprintf(on, sizeof on, " on %ld cards",
-             x->progress.cards > 0 ? x->progress.cards : x->job.cards);
+             x->observed.cards > 0 ? x->observed.cards : x->job.cards);
     text_rate(f, &post, "failures", "failure", on, "failures.mtbf_events");
     tmc_forecast_outage_rate(x, &post);
     text_rate(f, &post, "outages", "outage", "", "outages.mtbf_events");
@@ -52,17 +52,17 @@ static void text_rates(FILE *f, const tmc_experiment *x)
 static double matching_efficiency(const tmc_experiment *x, const tmc_closed_form *cf)
 {
     double fixed = x->job.exposed_comm_s + x->job.input_wait_s + cf->pause_per_step_s;
-    return x->job.efficiency * (cf->step_s - fixed) / (x->progress.step_s - fixed);
+    return x->job.efficiency * (cf->step_s - fixed) / (x->observed.step_s - fixed);
 }
 
 static void text_step(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    if (x->progress.step_s <= 0)
+    if (x->observed.step_s <= 0)
         return;
     double e = matching_efficiency(x, cf);
     fprintf(f, "            step: %.3f s observed against %.3f s planned (%+.2f %%); the "
-               "rest of the run uses the plan's", x->progress.step_s, cf->step_s,
-            100 * (x->progress.step_s / cf->step_s - 1));
+               "rest of the run uses the plan's", x->observed.step_s, cf->step_s,
+            100 * (x->observed.step_s / cf->step_s - 1));
     if (e > 0 && e <= 1)
         fprintf(f, " (--set job.efficiency=%.4g gives the observed)", e);
     fputc('\n', f);
@@ -87,7 +87,7 @@ static void text_moved(FILE *f, const tmc_report *r)
  * pipeline, waits the model does not hold) finishes later than forecast. */
 static void text_pace(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    const tmc_progress *p = &x->progress;
+    const tmc_observed *p = &x->observed;
     double plan = x->job.steps / (cf->uninterrupted_s / TMC_DAY_S);
     if (p->steps_done > 0) {
         double pace = p->steps_done / p->elapsed_days;
@@ -111,7 +111,7 @@ static void text_pace(FILE *f, const tmc_experiment *x, const tmc_closed_form *c
 void tmc_forecast_output_text(FILE *f, const tmc_report *r)
 {
     const tmc_experiment *x = r->x;
-    const tmc_progress *p = &x->progress;
+    const tmc_observed *p = &x->observed;
     if (!p->enabled)
         return;
     fprintf(f, "\nForecast    from day %.3f at step %ld of %ld, last commit at step %ld",
@@ -156,7 +156,7 @@ static void json_rate(cJSON *o, const char *key, const tmc_forecast_rate *post)
 int tmc_forecast_output_json(cJSON *root, const tmc_report *r)
 {
     const tmc_experiment *x = r->x;
-    if (!x->progress.enabled)
+    if (!x->observed.enabled)
         return cJSON_AddNullToObject(root, "forecast") ? 0 : -1;
     cJSON *o = cJSON_AddObjectToObject(root, "forecast");
     if (!o)
@@ -177,9 +177,9 @@ int tmc_forecast_output_json(cJSON *root, const tmc_report *r)
         double pci[2] = {r->prior->ci_lo, r->prior->ci_hi};
         cJSON_AddItemToObject(prior, "ci95", cJSON_CreateDoubleArray(pci, 2));
     }
-    if (x->progress.step_s > 0) {
+    if (x->observed.step_s > 0) {
         cJSON *step = cJSON_AddObjectToObject(o, "step_s");
-        cJSON_AddNumberToObject(step, "observed", x->progress.step_s);
+        cJSON_AddNumberToObject(step, "observed", x->observed.step_s);
         cJSON_AddNumberToObject(step, "planned", r->cf->step_s);
         cJSON_AddNumberToObject(step, "matching_efficiency", matching_efficiency(x, r->cf));
     }

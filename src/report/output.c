@@ -68,7 +68,7 @@ static void text_closed_form(FILE *f, const tmc_report *r)
                    "(outages with notice left out, time limits without a save counted)",
                 cf->rework_mtbf_s, cf->rework_mtbf_s / TMC_DAY_S);
     fputc('\n', f);
-    if (x->progress.enabled && !isinf(cf->left_mtbf_s)) /* docs/model.md 3.15 */
+    if (x->observed.enabled && !isinf(cf->left_mtbf_s)) /* docs/model.md 3.15 */
         fprintf(f, "            from the forecast on, at the posterior mean rates: M = %.4g s "
                    "(%.3f days); optimum: Young %.0f s, Daly %.0f s\n", cf->left_mtbf_s,
                 cf->left_mtbf_s / TMC_DAY_S, cf->left_young_interval_s,
@@ -323,7 +323,7 @@ static void text_plug_in(FILE *f, const tmc_report *r)
     char keys[160], label[48], pred[48], plug[48];
     drawn_keys(r->x, keys, sizeof keys);
     fprintf(f, "\nRates drawn per replica (%s): predictive beside plug-in (the same replicas, "
-               "every rate as given%s)\n", keys, r->x->progress.enabled
+               "every rate as given%s)\n", keys, r->x->observed.enabled
                    ? "; a forecast's failure rate at its posterior mean" : "");
     fprintf(f, "%-22s %-24s %s\n", "", "predictive", "plug-in");
     snprintf(pred, sizeof pred, "%.4f +- %.4f", p->mean, p->se);

@@ -1,12 +1,12 @@
-/* run_state.h - the state of one replica while it runs, shared by the
+/* replica_state.h - the state of one replica while it runs, shared by the
  * event loop (engine.c) and the save policies (checkpoint.c); private to
  * src/engine/.
  *
  * Invariant: t is the wall-clock time; every module's state below is its
  * own (processes, stragglers, snapshots, ledger) and only its module writes
  * it, except that the loop adds compute time to the spikes' exposure. */
-#ifndef TMC_RUN_STATE_H
-#define TMC_RUN_STATE_H
+#ifndef TMC_REPLICA_STATE_H
+#define TMC_REPLICA_STATE_H
 
 #include "engine.h"
 #include "snapshots.h"
@@ -23,50 +23,50 @@ typedef struct {
     double window_t;         /* a window: the last segment boundary at or before W, */
     double window_split[TMC_SPLIT_N]; /* ... and the split then (engine.h) */
     tmc_replica *out;
-} tmc_run;
+} tmc_replica_state;
 
-/* What tmc_run_compute returns for an outage with notice or a time limit
- * with a save before it (run->notice_of): the job must save now (run->t),
- * one save time before it strikes; run->strag's done_steps and done_sum
+/* What tmc_replica_compute returns for an outage with notice or a time limit
+ * with a save before it (rep->notice_of): the job must save now (rep->t),
+ * one save time before it strikes; rep->strag's done_steps and done_sum
  * hold the steps completed. */
 enum { TMC_NOTICE = TMC_TIMEOUT + 1 };
 
 /* The earliest arrival that can strike now, and when (*at): failures,
  * outages, the time limit (at once if it passed while the job was down),
  * and in compute (compute = 1) loss spikes too. */
-int tmc_run_next_strike(const tmc_run *run, int compute, double *at);
+int tmc_replica_next_strike(const tmc_replica_state *rep, int compute, double *at);
 
 /* Steps first + 1 .. first + n; returns the interrupting process (or
  * TMC_NOTICE), or -1 with *sum_max the summed slowest-card compute times
- * (pauses included). On interruption run->t is the arrival time. */
-int tmc_run_compute(tmc_run *run, long first, long n, double *sum_max);
+ * (pauses included). On interruption rep->t is the arrival time. */
+int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_max);
 
 /* A phase of d seconds (save, write wait, restore) that only failures and
- * outages can interrupt: -1, or the process that did (run->t is then its
+ * outages can interrupt: -1, or the process that did (rep->t is then its
  * arrival time). */
-int tmc_run_phase(tmc_run *run, double d);
+int tmc_replica_phase(tmc_replica_state *rep, double d);
 
 /* A save (or an asynchronous copy) of a drawn duration: -1 with its
  * duration in *took_s, or what interrupted it (a process, or TMC_TIMEOUT
- * when it ran past checkpoint.save_timeout_s; run->t is then that time). */
-int tmc_run_save(tmc_run *run, double *took_s);
+ * when it ran past checkpoint.save_timeout_s; rep->t is then that time). */
+int tmc_replica_save(tmc_replica_state *rep, double *took_s);
 
 /* After process k struck: wait, then restore until a restore completes. */
-void tmc_run_recover(tmc_run *run, int k);
+void tmc_replica_recover(tmc_replica_state *rep, int k);
 
 /* 1 when the replica must end now: stopped, failed, or at the horizon
  * (then censored). */
-int tmc_run_must_end(tmc_run *run);
+int tmc_replica_must_end(tmc_replica_state *rep);
 
 /* Slow cards detected: evict them (a restore) right after a commit. */
-int tmc_run_evict_due(const tmc_run *run);
-void tmc_run_evict(tmc_run *run);
+int tmc_replica_evict_due(const tmc_replica_state *rep);
+void tmc_replica_evict(tmc_replica_state *rep);
 
 /* The save policies (checkpoint.c): run the replica to its end. */
-void tmc_checkpoint_run_sync(tmc_run *run);
-void tmc_checkpoint_run_async(tmc_run *run);
+void tmc_checkpoint_run_sync(tmc_replica_state *rep);
+void tmc_checkpoint_run_async(tmc_replica_state *rep);
 
 /* Elastic replica groups (elastic.c): run the replica to its end. */
-void tmc_elastic_run(tmc_run *run);
+void tmc_elastic_run(tmc_replica_state *rep);
 
 #endif

@@ -1,5 +1,5 @@
-/* progress_input.c - a run's progress from a file of its own
- * (progress_input.h): one object (--progress), or one a line (--history).
+/* observed_input.c - a run's progress from a file of its own
+ * (observed_input.h): one object (--progress), or one a line (--history).
  *
  * Invariants: the object goes through the experiment's own section reader
  * (tmc_cfg_read_section, as if the experiment held it under "progress") and
@@ -8,7 +8,7 @@
  * messages are the section's with the file (and line) in front; a failure
  * leaves the experiment's progress as it was; a history is read whole and
  * every line checked before any is returned. */
-#include "progress_input.h"
+#include "observed_input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 /* The checks tmc_cfg_check_all runs across sections involve progress only
  * through tmc_cfg_check_progress: the rest of x passed them when it was
  * loaded, and the section does not change them. */
-int tmc_progress_input_apply(tmc_experiment *x, const cJSON *obj, const char *label,
+int tmc_observed_input_apply(tmc_experiment *x, const cJSON *obj, const char *label,
                              tmc_error *err)
 {
     const section *s = tmc_cfg_find_section("progress");
@@ -29,13 +29,13 @@ int tmc_progress_input_apply(tmc_experiment *x, const cJSON *obj, const char *la
         cJSON_Delete(root);
         return tmc_error_set(err, "%s: out of memory", label);
     }
-    tmc_progress kept = x->progress;
+    tmc_observed kept = x->observed;
     int rc = tmc_cfg_read_section(s, root, label, "", x, err);
     cJSON_Delete(root);
     if (!rc)
         rc = tmc_cfg_check_progress(x, label, err);
     if (rc)
-        x->progress = kept;
+        x->observed = kept;
     return rc;
 }
 
@@ -57,7 +57,7 @@ static int record_file(tmc_experiment *x, const char *path, tmc_error *err)
     return rc;
 }
 
-int tmc_progress_input_load(tmc_experiment *x, const char *path, tmc_error *err)
+int tmc_observed_input_load(tmc_experiment *x, const char *path, tmc_error *err)
 {
     char *text = NULL;
     if (tmc_cfg_read_text(path, &text, err))
@@ -66,7 +66,7 @@ int tmc_progress_input_load(tmc_experiment *x, const char *path, tmc_error *err)
     free(text);
     if (!obj)
         return -1;
-    int rc = tmc_progress_input_apply(x, obj, path, err);
+    int rc = tmc_observed_input_apply(x, obj, path, err);
     cJSON_Delete(obj);
     return rc || record_file(x, path, err) ? -1 : tmc_cfg_note_input(x, path, err);
 }
@@ -96,7 +96,7 @@ static int line_syntax_error(const char *line, const char *end, const char *path
 /* Line `no` (NUL-terminated, no newline) as a snapshot checked against the
  * copy x of the base experiment. */
 static int read_line(tmc_experiment *x, const char *line, const char *path, long no,
-                     tmc_progress_snapshot *out, tmc_error *err)
+                     tmc_observed_snapshot *out, tmc_error *err)
 {
     char label[TMC_PATH_MAX + 24];
     snprintf(label, sizeof label, "%s:%ld", path, no);
@@ -105,12 +105,12 @@ static int read_line(tmc_experiment *x, const char *line, const char *path, long
     if (!obj)
         return line_syntax_error(line, end, path, no, err);
     int rc = cJSON_IsObject(obj)
-        ? tmc_progress_input_apply(x, obj, label, err)
+        ? tmc_observed_input_apply(x, obj, label, err)
         : tmc_error_set(err, "%s: expected a JSON object (a progress snapshot: the keys of "
                              "the progress section), got %s", label, tmc_cfg_type_name(obj));
     cJSON_Delete(obj);
     out->line = no;
-    out->progress = x->progress;
+    out->observed = x->observed;
     return rc;
 }
 
@@ -125,10 +125,10 @@ static int blank(const char *s)
  * elapsed time, or the failures or outages seen so far, which only grow):
  * an error naming both lines, else 0. The current step may go back (a
  * rollback), so it is not checked. */
-static int out_of_order(const tmc_progress_snapshot *a, const tmc_progress_snapshot *b,
+static int out_of_order(const tmc_observed_snapshot *a, const tmc_observed_snapshot *b,
                         const char *path, tmc_error *err)
 {
-    const tmc_progress *p = &a->progress, *q = &b->progress;
+    const tmc_observed *p = &a->observed, *q = &b->observed;
     const struct { const char *key; double was, now; } grow[] = {
         {"elapsed_days", p->elapsed_days, q->elapsed_days},
         {"failures", (double)p->failures, (double)q->failures},
@@ -145,7 +145,7 @@ static int out_of_order(const tmc_progress_snapshot *a, const tmc_progress_snaps
 
 /* Every line of text (modified: each newline becomes a NUL) into out[max]. */
 static int read_lines(tmc_experiment *x, char *text, const char *path,
-                      tmc_progress_snapshot *out, int *n, tmc_error *err)
+                      tmc_observed_snapshot *out, int *n, tmc_error *err)
 {
     long no = 0;
     *n = 0;
@@ -174,8 +174,8 @@ static int read_lines(tmc_experiment *x, char *text, const char *path,
     return 0;
 }
 
-int tmc_progress_input_read_history(tmc_experiment *base, const char *path,
-                                    tmc_progress_snapshot **out, int *n, tmc_error *err)
+int tmc_observed_input_read_history(tmc_experiment *base, const char *path,
+                                    tmc_observed_snapshot **out, int *n, tmc_error *err)
 {
     char *text = NULL;
     *out = NULL;
@@ -185,7 +185,7 @@ int tmc_progress_input_read_history(tmc_experiment *base, const char *path,
     /* each line is checked on a view of base (its progress section alone
      * changes), never released */
     tmc_experiment x = *base;
-    tmc_progress_snapshot *snaps = malloc(TMC_PROGRESS_MAX_SNAPSHOTS * sizeof *snaps);
+    tmc_observed_snapshot *snaps = malloc(TMC_PROGRESS_MAX_SNAPSHOTS * sizeof *snaps);
     int rc = snaps ? read_lines(&x, text, path, snaps, n, err)
                    : tmc_error_set(err, "%s: out of memory", path);
     free(text);
