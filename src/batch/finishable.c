@@ -41,7 +41,7 @@ static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_close
         y->outages.mean_interval_days /= o.mean;
         y->observed.enabled = 0;
     }
-    if (y->failures.enabled && y->failures.distribution == TMC_LIFETIME_TRACE)
+    if (y->failures.enabled && tmc_failures_replayed(&y->failures))
         y->failures.enabled = 0;
     if (y->outages.enabled && y->outages.n_trace > 0)
         y->outages.enabled = 0;

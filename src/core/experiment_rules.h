@@ -24,6 +24,14 @@ static inline int tmc_limit_saves(const tmc_experiment *x)
            x->checkpoint.mode == TMC_SAVE_SYNC;
 }
 
+/* 1 when the failures replay a trace of failure times (failures.trace)
+ * rather than draw lifetimes from a law: a trace has no law to tilt, fit or
+ * update, and renews no clock. */
+static inline int tmc_failures_replayed(const tmc_failures *f)
+{
+    return f->distribution == TMC_LIFETIME_TRACE;
+}
+
 /* The nodes a job of `cards` cards holds, g cards a node: ceil(cards / g),
  * in integers (exact for any long); 0 when g < 1 (no nodes stated). */
 static inline long tmc_job_nodes(long cards, long g)

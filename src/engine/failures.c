@@ -83,7 +83,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
 int tmc_failures_poisson(const tmc_failure_model *m)
 {
     /* Weibull shape 1 takes the heap: a check */
-    return m->kind != TMC_LIFETIME_TRACE && tmc_lifetime_laws[m->kind]->memoryless;
+    return tmc_laws_lifetime_memoryless(m->kind);
 }
 
 /* The mean gap of the Poisson failure process, s (the same expression as

@@ -10,6 +10,8 @@
  * have no effect and are accepted, so that a sweep of the share can start
  * from none. */
 #include "config_internal.h"
+#include "experiment_rules.h"
+#include "laws.h"
 
 static int refuse(tmc_error *err, const char *label, const char *why)
 {
@@ -33,7 +35,7 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
                                   "the cards of a node; required with "
                                   "failures.bad_node_share)",
                              label, tmc_cfg_range_of("failures", "cards_per_node").s);
-    if (f->distribution != TMC_LIFETIME_EXPONENTIAL || f->renewal == TMC_RENEWAL_JOB)
+    if (!tmc_laws_lifetime_memoryless(f->distribution) || f->renewal == TMC_RENEWAL_JOB)
         return refuse(err, label, "bad nodes need exponential lifetimes renewed per card "
                                   "(distribution \"exponential\", renewal \"card\"), so that "
                                   "the job's failures are one Poisson process");

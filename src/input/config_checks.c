@@ -7,6 +7,8 @@
  * fixed order so that a document breaking two rules always gets the same
  * message; each message names the key to change by its JSON path. */
 #include "config_internal.h"
+#include "experiment_rules.h"
+#include "laws.h"
 #include "dist.h"
 
 #include <math.h>
@@ -116,7 +118,7 @@ static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err
                                   "of scope \"node\", so it has no effect; give both or "
                                   "neither",
                              label, f->cards_per_node);
-    if (f->distribution == TMC_LIFETIME_TRACE &&
+    if (tmc_failures_replayed(f) &&
         (f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0))
         return tmc_error_set(err, "%s: failures.%s: %.10g days is given with a replayed "
                                   "trace, which holds the job's every failure already; give "
@@ -136,10 +138,10 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
         return 0;
     if (check_scoped(f, label, err))
         return -1;
-    int trace = f->distribution == TMC_LIFETIME_TRACE;
+    int trace = tmc_failures_replayed(f);
     int scoped = f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0;
     if (!trace && f->per_card_mtbf_days == 0 &&
-        (!scoped || f->distribution != TMC_LIFETIME_EXPONENTIAL))
+        (!scoped || !tmc_laws_lifetime_memoryless(f->distribution)))
         return tmc_error_set(err, "%s: failures.per_card_mtbf_days: missing required key "
                                   "(%s%s)",
                              label, tmc_cfg_range_of("failures", "per_card_mtbf_days").s,

@@ -3,6 +3,8 @@
  * no feature whose interplay with groups that fail alone is not modelled
  * exactly (docs/simulation-semantics.md 9 gives each reason). */
 #include "config_internal.h"
+#include "experiment_rules.h"
+#include "laws.h"
 
 /* "FILE: KEY: VALUE ... is not modelled with elastic groups: WHY". */
 static int refuse(tmc_error *err, const char *label, const char *key, const char *what,
@@ -19,7 +21,7 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
 {
     if (!f->enabled)
         return 0;
-    if (f->distribution != TMC_LIFETIME_EXPONENTIAL && f->distribution != TMC_LIFETIME_TRACE)
+    if (!tmc_failures_replayed(f) && !tmc_laws_lifetime_memoryless(f->distribution))
         return refuse(err, label, "failures.distribution", "a non-exponential law",
                       "the idle cards of a group that is down would have to age apart "
                       "from the live ones; use exponential lifetimes or a trace");

@@ -5,6 +5,8 @@
  * at that moment the section cannot give (docs/simulation-semantics.md 10
  * gives each reason). */
 #include "config_internal.h"
+#include "experiment_rules.h"
+#include "laws.h"
 
 #define DAY_S 86400.0 /* closed_form.h's TMC_DAY_S: the io layer stands below the model */
 
@@ -106,8 +108,8 @@ static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_
 static int check_features(const tmc_experiment *x, const char *label, tmc_error *err)
 {
     const tmc_failures *f = &x->failures;
-    if (f->enabled && (f->distribution == TMC_LIFETIME_WEIBULL ||
-                       f->distribution == TMC_LIFETIME_LOGNORMAL))
+    if (f->enabled && !tmc_failures_replayed(f) &&
+        !tmc_laws_lifetime_memoryless(f->distribution))
         return refuse(err, label, "failures.distribution", "a lifetime law with memory",
                       "each card's age would be needed; use exponential lifetimes or a "
                       "trace");

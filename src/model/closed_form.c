@@ -381,7 +381,7 @@ static int daly_exact(const tmc_experiment *x)
     return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled && !tmc_outages_noticed(x) &&
            !x->time_limit.enabled && durations &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
-           (!f->enabled || (f->distribution == TMC_LIFETIME_EXPONENTIAL && one_restore &&
+           (!f->enabled || (tmc_laws_lifetime_memoryless(f->distribution) && one_restore &&
                             f->spares <= 0 && f->standbys == 0));
 }
 
@@ -423,7 +423,7 @@ double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards)
 static double card_part_mtbf_s(const tmc_failures *f, long cards)
 {
     double mean = f->per_card_mtbf_days * TMC_DAY_S, n = (double)cards;
-    if (f->distribution == TMC_LIFETIME_TRACE) /* its cards' mean, as if exponential */
+    if (tmc_failures_replayed(f)) /* its cards' mean, as if exponential */
         return mean / n;
     const tmc_law_type *law = tmc_lifetime_laws[f->distribution];
     tmc_law life = tmc_law_prepare(law, mean, f->shape, f->lifetime_cv);
@@ -435,7 +435,7 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
     const tmc_failures *f = &x->failures;
     if (!f->enabled)
         cf->rate_failures = 0;
-    else if (f->distribution == TMC_LIFETIME_TRACE) /* the trace's own average rate */
+    else if (tmc_failures_replayed(f)) /* the trace's own average rate */
         cf->rate_failures = f->n_trace / (f->trace_days[f->n_trace - 1] * TMC_DAY_S);
     else if (f->renewal == TMC_RENEWAL_JOB) /* a renewal process of the job's (+ node, job) */
         cf->rate_failures = 1 / tmc_closed_form_job_mtbf_s(f, x->job.cards);

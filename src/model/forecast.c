@@ -6,6 +6,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "closed_form.h"
+#include "experiment_rules.h"
 
 /* The observed count k and its exposure E from the progress section. */
 static void exposure(const tmc_observed *p, long k, tmc_forecast_rate *out)
@@ -36,7 +37,7 @@ int tmc_forecast_failure_rate(const tmc_experiment *x, tmc_forecast_rate *out)
     const tmc_observed *p = &x->observed;
     const tmc_failures *f = &x->failures;
     *out = (tmc_forecast_rate){.exact = 1, .mean = 1, .lo = 1, .hi = 1};
-    if (!f->enabled || f->distribution == TMC_LIFETIME_TRACE)
+    if (!f->enabled || tmc_failures_replayed(f))
         return 0;
     out->base_rate = 1 / tmc_closed_form_job_mtbf_s(f, x->job.cards);
     out->observed_rate = p->enabled && p->cards > 0

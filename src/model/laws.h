@@ -61,6 +61,13 @@ extern const tmc_law_type *const tmc_repair_laws[TMC_REPAIR_LAW_COUNT];
 extern const tmc_law_type *const tmc_duration_laws[TMC_DURATION_LAW_COUNT];
 extern const tmc_law_type *const tmc_detection_laws[TMC_DETECTION_LAW_COUNT];
 
+/* 1 when failures of lifetime kind k form a Poisson process whatever the
+ * cards' ages (an exponential law): 0 for the other laws and for a trace. */
+static inline int tmc_laws_lifetime_memoryless(tmc_lifetime_kind k)
+{
+    return k != TMC_LIFETIME_TRACE && tmc_lifetime_laws[k]->memoryless;
+}
+
 /* The law of type t with this mean (> 0), Weibull shape and cv (> 0 where
  * t uses them, as the loader validates: config.h), its a and b derived. */
 tmc_law tmc_law_prepare(const tmc_law_type *t, double mean, double shape, double cv);
