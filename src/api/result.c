@@ -120,8 +120,11 @@ static int summarize(tmc_result *r, tmc_error *err)
     r->sorted_days = malloc((size_t)r->replicas * sizeof *r->sorted_days);
     if (!r->sorted_days)
         return tmc_error_set(err, "out of memory for %ld replicas", r->replicas);
-    return summarize_days(&r->x, &r->cf, r->completion_days, r->sorted_days, r->restarts,
-                          r->replicas, &r->days, &r->restart_summary, err);
+    if (summarize_days(&r->x, &r->cf, r->completion_days, r->sorted_days, r->restarts,
+                       r->replicas, &r->days, &r->restart_summary, err))
+        return -1;
+    tmc_cost_summarize(&r->x, &r->cf, &r->days, &r->cost);
+    return 0;
 }
 
 /* 1 when a rate or a mean is drawn per replica (docs/model.md 3.11). */
@@ -272,7 +275,7 @@ static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_option
         .elapsed_s = elapsed_s, .mode = tmc_engine_mode(&r->x),
         .table_error = e->stragglers.max.max_error, .horizon_s = e->horizon_s,
         .overrides = r->overrides, .n_overrides = list_overrides(r, given),
-        .restarts = &r->restart_summary,
+        .restarts = &r->restart_summary, .cost = &r->cost,
         .importance = o->importance ? &r->importance : NULL,
         .precision = o->precision ? &r->precision_outcome : NULL,
         .plug_in = r->has_plug_in ? &r->plug_in_days : NULL,

@@ -35,6 +35,7 @@ struct tmc_result {
     double *sorted_days;     /* [replicas], ascending */
     double *restarts;        /* [replicas], replica order (restarts.h) */
     tmc_restarts restart_summary;
+    tmc_cost_summary cost;   /* card-hours (and money) of days (cost.h) */
     tmc_sample *samples;     /* [replicas], replica order; NULL with summary_only */
     int has_plug_in;         /* 1 when rates are drawn per replica (docs/model.md 3.11) */
     tmc_summary plug_in_days; /* then: the same replicas with the rates as given */

@@ -279,6 +279,7 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *res
     free(sorted);
     if (tmc_restarts_summarize(restarts, days, n, x, &s->cf, &r->days, &r->restarts, err))
         return -1;
+    tmc_cost_summarize(x, &s->cf, &r->days, &r->cost);
     /* overhead = wall / (S t_s) - 1 per replica, as `run` reports it */
     r->overhead = tmc_closed_form_overhead(&s->cf, (r->days.mean - reserve) * TMC_DAY_S);
     r->overhead_se = r->days.se * TMC_DAY_S / s->cf.remaining_free_s;

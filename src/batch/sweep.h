@@ -23,6 +23,7 @@
 
 #include "closed_form.h"
 #include "config.h"
+#include "cost.h"
 #include "engine.h"
 #include "importance.h"
 #include "error.h"
@@ -151,6 +152,7 @@ typedef struct {
     tmc_summary days;     /* completion time T, days, against the deadline (and the
                              restart budget: restarts.h) */
     tmc_restarts restarts; /* restarts per run */
+    tmc_cost_summary cost; /* card-hours (and money) of days (cost.h) */
     double overhead;      /* mean of wall / (S t_s) - 1, per replica */
     double overhead_se;   /* its standard error */
     tmc_replica totals;   /* sums over replicas */

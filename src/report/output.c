@@ -175,8 +175,7 @@ static void text_distribution(FILE *f, const tmc_summary *d)
 /* Card-hours (and money) per run beside the closed form (cost.h). */
 static void text_cost(FILE *f, const tmc_report *r)
 {
-    tmc_cost_summary c;
-    tmc_cost_summarize(r->x, r->cf, r->days, &c);
+    const tmc_cost_summary c = *r->cost;
     char past[80] = "";
     if (c.past_cards_held != c.cards_held)
         snprintf(past, sizeof past, ", the first %.2f days at %ld", c.past_days,
@@ -407,8 +406,7 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
  * when priced. */
 static cJSON *json_cost(const tmc_report *r)
 {
-    tmc_cost_summary c;
-    tmc_cost_summarize(r->x, r->cf, r->days, &c);
+    const tmc_cost_summary c = *r->cost;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "cards_held", (double)c.cards_held);
     cJSON_AddNumberToObject(o, "cards_held_before_forecast", (double)c.past_cards_held);

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "closed_form.h"
+#include "cost.h"
 #include "config.h"
 #include "engine.h"
 #include "importance.h"
@@ -35,6 +36,7 @@ typedef struct {
     int n_overrides;
     double table_error; /* the max sampler's measured table error, units of sigma */
     const tmc_restarts *restarts; /* restarts per run and the budget (restarts.h) */
+    const tmc_cost_summary *cost; /* card-hours and money of days (cost.h) */
     const tmc_summary *plug_in; /* NULL unless rates are drawn per replica
                                    (failures.mtbf_events, outages.mtbf_events,
                                    failures.repair_events): the plug-in figures, the

@@ -175,8 +175,7 @@ static void text_cost(FILE *f, const tmc_sweep_report *r)
             r->base->x.cost.enabled ? "; money" : "");
     for (int i = 0; i < r->n; i++) {
         const tmc_sweep_setting *s = &r->settings[i];
-        tmc_cost_summary c;
-        tmc_cost_summarize(&s->x, &s->cf, &r->results[i].days, &c);
+        const tmc_cost_summary c = r->results[i].cost;
         for (int a = 0; a < r->n_axes; a++)
             fprintf(f, "%*.10g ", key_width(column_name(r, a)), s->value[a]);
         fprintf(f, "%.6g (%.6g), %ld cards held", c.mean, c.closed_form, c.cards_held);
@@ -268,7 +267,7 @@ static cJSON *json_setting(const tmc_sweep_base *b, const tmc_sweep_setting *s,
                       .replicas = s->x.monte_carlo.replicas, .seed = s->x.monte_carlo.seed,
                       .mode = res->mode, .table_error = res->table_error,
                       .horizon_s = res->horizon_s, .overrides = sets,
-                      .restarts = &res->restarts,
+                      .restarts = &res->restarts, .cost = &res->cost,
                       .importance = res->has_importance ? &res->importance : NULL,
                       .n_overrides = tmc_sweep_list_overrides(b, s, sets)};
     cJSON *o = tmc_output_json(&rep);
