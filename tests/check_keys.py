@@ -96,11 +96,31 @@ def row_faults(row):
     return faults
 
 
-def check_rows(page):
+# A message that takes a key's bounds or choices from its row names the row
+# by its section and key: a name with no row prints nothing in its place.
+ROW_LOOKUPS = re.compile(r'tmc_cfg_(?:range_of|find_field)\("([a-z_]+)", "([a-z_]+)"\)'
+                         r'|tmc_config_(?:key_bounds|choice_name)\("([a-z_]+)\.([a-z_]+)"')
+
+
+def named_rows(repo):
+    """Every (file, dotted key) that src/ looks up in the key table by name."""
+    for folder, _, files in os.walk(os.path.join(repo, "src")):
+        for name in files:
+            if name.endswith(".c"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    for m in ROW_LOOKUPS.finditer(f.read()):
+                        section, key = (m.group(1), m.group(2)) if m.group(1) \
+                            else (m.group(3), m.group(4))
+                        yield name, f"{section}.{key}"
+
+
+def check_rows(page, repo):
     table = list(rows(page))
     faults = [f for row in table for f in row_faults(row)]
     seen = {row["key"] for row in table}
     faults += [f"{key}: not in the reference" for key in KNOWN if key not in seen]
+    faults += [f"{name}: looks up {key}, which no row holds" for name, key in named_rows(repo)
+               if key not in seen]
     if len(table) < 100:
         faults.append(f"only {len(table)} rows: the tables were not read")
     return faults
@@ -123,7 +143,7 @@ def main():
         sys.exit(__doc__)
     page = help_keys(sys.argv[2])
     faults = check_reference(page, sys.argv[3]) if sys.argv[1] == "reference" \
-        else check_rows(page)
+        else check_rows(page, sys.argv[3])
     for fault in faults:
         print(fault)
     if not faults:

@@ -69,7 +69,7 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
     const tmc_time_limit *tl = &x->time_limit;
     if (!tl->enabled)
         return 0;
-    double limit = tl->wall_hours * 3600, c = x->checkpoint.save_s, r = longest_restore(x);
+    double limit = tl->wall_hours * TMC_HOUR_S, c = x->checkpoint.save_s, r = longest_restore(x);
     int save = tmc_limit_saves(x); /* at_limit "save" (synchronous saves) */
     double slow = x->slow_cards.enabled ? x->slow_cards.factor : 1;
     double pause = x->pauses.enabled ? x->pauses.duration_s : 0;

@@ -214,7 +214,8 @@ int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
 
 /* ---------- running ---------- */
 
-/* The engine of setting s, watching *stop (NULL: the engine's own flag).
+/* The engine of setting s, watching *stop (NULL: the process's stop flag,
+ * tmc_stop_flag).
  * 0, or -1 with err. */
 static int build_engine(tmc_engine *e, const tmc_sweep_setting *s,
                         const volatile sig_atomic_t *stop, tmc_error *err)

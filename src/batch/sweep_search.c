@@ -41,6 +41,7 @@ int tmc_sweep_search_seed(tmc_sweep_search *s, double value, const tmc_sweep_res
 {
     if (s->n == TMC_SWEEP_MAX_EVALUATIONS)
         return tmc_error_set(err, "more than %d evaluations", TMC_SWEEP_MAX_EVALUATIONS);
+    tmc_experiment_release(&s->settings[s->n].x); /* as an evaluation does */
     if (tmc_sweep_load_setting(s->base, &value, &s->settings[s->n], err))
         return -1;
     s->results[s->n++] = *r;

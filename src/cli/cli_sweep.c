@@ -214,7 +214,7 @@ static int sweep_grid(sweep_run *sw)
     tmc_sweep_grid g;
     int rc = load_grid(sw, &g);
     if (!rc && !(rc = check_settings(sw, g.settings, g.n)) && !(rc = open_outputs(sw))) {
-        /* the stop flag is the engine's own, which the signals set */
+        /* the stop flag is the process's (tmc_stop_flag), which the signals set */
         tmc_sweep_grid_options go = {
             .threads = sw->threads, .progress = sw->show ? tmc_cli_progress_bar : NULL,
             .precision = o->has_precision ? &o->precision : NULL,

@@ -19,7 +19,8 @@
  * The experiment that the loader filled (tmc_config_load, tmc_config_parse)
  * owns them, and its owner frees them with tmc_experiment_release, once.
  * They are immutable once loaded: only src/input adds an input or an
- * override to the owner (tmc_observed_input_load), before any view exists.
+ * override to the owner (tmc_observed_input_load and
+ * tmc_observed_input_read_history), before any view exists.
  * Two kinds of copy:
  *   - a view, `y = *x`: the same heap parts, borrowed; valid while x is,
  *     never released; y's plain fields may be changed (a what-if), never

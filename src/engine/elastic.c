@@ -1,4 +1,4 @@
-/* elastic.c - one replica with elastic replica groups (config.h,
+/* elastic.c - one replica with elastic replica groups (experiment.h,
  * tmc_elastic; docs/simulation-semantics.md 9): the run loop that
  * tmc_engine_run calls instead of the save policies when elastic.groups is
  * set.

@@ -29,17 +29,17 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->standbys = f->standbys - (x->observed.enabled ? x->observed.standbys_used : 0);
     m->swap_s = f->standby_swap_s;
     m->pool_cards = f->spares + f->standbys;
-    m->refill_s = f->standby_refill_hours * 3600;
+    m->refill_s = f->standby_refill_hours * TMC_HOUR_S;
     m->start_refills = m->refill_s > 0 ? f->standbys - m->standbys : 0;
     if (m->start_refills > 0) /* refilled from the forecast's start */
         m->standbys = f->standbys;
     m->provision_s = f->spare_provision_s;
-    m->repair_mean_s = f->repair_mean_hours * 3600;
+    m->repair_mean_s = f->repair_mean_hours * TMC_HOUR_S;
     m->repair_kind = f->repair_distribution;
     m->repair = tmc_law_prepare(tmc_repair_laws[m->repair_kind], m->repair_mean_s,
                                 f->repair_shape, f->repair_cv);
     m->auto_share = f->repair_auto_share;
-    m->auto_s = f->repair_auto_hours * 3600;
+    m->auto_s = f->repair_auto_hours * TMC_HOUR_S;
     m->fail_share = f->repair_fail_share;
     m->repair_events = f->repair_events;
     m->n_causes = f->n_causes;

@@ -30,7 +30,7 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->outage_notice = tmc_outages_noticed(x);
     m->notice_lead_s = m->outage_notice ? x->checkpoint.save_s : 0;
     const tmc_time_limit *tl = &x->time_limit;
-    m->limit_s = tl->enabled ? tl->wall_hours * 3600 : INFINITY;
+    m->limit_s = tl->enabled ? tl->wall_hours * TMC_HOUR_S : INFINITY;
     m->requeue_s = tl->enabled ? tl->requeue_s : 0;
     m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;

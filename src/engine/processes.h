@@ -38,7 +38,7 @@ enum { TMC_LIMIT = TMC_PROCESSES };
  * restores (docs/model.md 3.12); struck like a process, without a stream. */
 enum { TMC_TIMEOUT = TMC_LIMIT + 1 };
 
-/* A replayed trace of arrival times, days from the start (config.h). */
+/* A replayed trace of arrival times, days from the start (experiment.h). */
 typedef struct {
     int n;
     const double *days;

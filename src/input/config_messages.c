@@ -57,7 +57,7 @@ rangetext tmc_cfg_range_of(const char *section, const char *key)
 {
     rangetext t = {""};
     const field *f = tmc_cfg_find_field(section, key);
-    if (f)
+    if (f) /* keys-rows checks that every caller names a row */
         tmc_cfg_describe_range(f, t.s, sizeof t.s);
     return t;
 }

@@ -7,8 +7,7 @@
 #include "config_internal.h"
 #include "experiment_rules.h"
 #include "laws.h"
-
-#define DAY_S 86400.0 /* closed_form.h's TMC_DAY_S: the io layer stands below the model */
+#include "units.h"
 
 /* "FILE: KEY: WHAT cannot be forecast from a progress state: WHY". */
 static int refuse(tmc_error *err, const char *label, const char *key, const char *what,
@@ -89,12 +88,12 @@ static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_
                                   "starts from", label, p->cards_in_repair, pool,
                              refill ? "; refilled standbys' cards are repaired outside the job"
                                     : " plus progress.standbys_used");
-    double elapsed_s = p->elapsed_days * DAY_S;
+    double elapsed_s = p->elapsed_days * TMC_DAY_S;
     if (p->step_s > 0 && elapsed_s < p->steps_done * p->step_s)
         return tmc_error_set(err, "%s: progress.elapsed_days: %.10g days cannot hold %ld "
                                   "steps of progress.step_s = %.10g s (%.10g days); expected "
                                   "at least that", label, p->elapsed_days, p->steps_done,
-                             p->step_s, p->steps_done * p->step_s / DAY_S);
+                             p->step_s, p->steps_done * p->step_s / TMC_DAY_S);
     double h = x->monte_carlo.horizon_days;
     if (h > 0 && h <= p->elapsed_days)
         return tmc_error_set(err, "%s: monte_carlo.horizon_days: %.10g is not after "

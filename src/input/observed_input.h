@@ -3,7 +3,7 @@
  * writes, and `trainmc forecast --history FILE.jsonl`, the JSON-lines file
  * of such objects it appends to, one snapshot a line.
  *
- * Either replaces the experiment's progress section (config.h,
+ * Either replaces the experiment's progress section (experiment.h,
  * tmc_observed) and is validated exactly as that section is: the same
  * reader (config_sections.c, the validation table's progress keys) and the
  * same consistency checks (config_progress.c), so the messages are the

@@ -95,7 +95,7 @@ void tmc_assumptions_check(const tmc_experiment *x, const tmc_closed_form *cf,
     out->n = 0;
     check_ratios(x, cf, out);
     check_failures(x, out);
-    double per_limit = x->time_limit.wall_hours * 3600 / cf->mtbf_s; /* arrivals in one */
+    double per_limit = x->time_limit.wall_hours * TMC_HOUR_S / cf->mtbf_s; /* arrivals in one */
     if (x->time_limit.enabled && per_limit > TMC_ASSUMPTIONS_LIMIT_ARRIVALS)
         add(out, "time_limit", "a time limit every %.4g h with %.3g other interruptions in "
             "an allocation on average (> %.1f): the closed forms add the limits at their fixed "

@@ -21,7 +21,7 @@ typedef struct {
     tmc_law y;                /* mean 1, cv; its parameters (cv > 0 only) */
 } tmc_duration_law;
 
-/* The law of Y (mean 1, sd cv) for a validated kind and cv (config.h). */
+/* The law of Y (mean 1, sd cv) for a validated kind and cv (input/config.h). */
 tmc_duration_law tmc_durations_law(tmc_duration_kind kind, double cv);
 
 /* One draw of Y (dimensionless, mean 1) from r; 1 without drawing when cv = 0. */

@@ -69,7 +69,7 @@ static inline int tmc_laws_lifetime_memoryless(tmc_lifetime_kind k)
 }
 
 /* The law of type t with this mean (> 0), Weibull shape and cv (> 0 where
- * t uses them, as the loader validates: config.h), its a and b derived. */
+ * t uses them, as the loader validates: input/config.h), its a and b derived. */
 tmc_law tmc_law_prepare(const tmc_law_type *t, double mean, double shape, double cv);
 
 #endif
