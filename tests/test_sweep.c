@@ -18,7 +18,8 @@
  *           their error messages; --vary and --target text.
  * sweep-1.6 the grid: setting order, lines along an axis, size limits.
  * sweep-1.7 the 48-card interval sweep (no jitter, exponential failures):
- *           the simulated overhead within 4 se of Daly's at every interval.
+ *           the simulated overhead within 4 se of Daly's at every interval, and
+ *           each setting's card-hours as 48 x 24 x (T - reserve) by hand.
  * sweep-1.8 settings: labels, an interval in steps swept on an experiment
  *           that gives seconds, and keys that cannot be varied.
  * sweep-1.11 the optimum (lowest mean T, first of a tie; not the lowest
@@ -544,6 +545,11 @@ static void test_daly_intervals(void **state)
                       z, 100 * s.cf.overhead_young);
         if (!(fabs(z) <= TOL_SE))
             fail_msg("%s: %.2f standard errors from Daly", s.label, z);
+        /* the setting's card-hours by hand: 48 cards held (no spare pool, no
+         * reserve billed) for T - reserve days of 24 h each (cost.h) */
+        double hours = 48 * 24 * (r.days.mean - s.x.deadline.reserve_days);
+        if (!(fabs(r.cost.mean - hours) <= 1e-9 * hours))
+            fail_msg("%s: %.6f card-hours, by hand %.6f", s.label, r.cost.mean, hours);
     }
     free(days);
 }
