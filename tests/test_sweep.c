@@ -646,6 +646,7 @@ static int grid_load(tmc_sweep_grid *g, tmc_sweep_base *b, const char *const *se
     int rc = tmc_sweep_grid_load(g, b, &rq, &err);
     snprintf(msg, n, "%s", err.msg);
     tmc_sweep_grid_free(g);
+    tmc_experiment_release(&b->x); /* the base the load filled, if any */
     return rc;
 }
 
@@ -675,6 +676,7 @@ static void test_grid_load(void **state)
     assert_string_equal(g.settings[3].label, "checkpoint.interval_s=600, job.cards=48");
     assert_int_equal(b.x.monte_carlo.replicas, 4);
     tmc_sweep_grid_free(&g);
+    tmc_experiment_release(&b.x);
 
     /* the same grid from the file's text, named by its label */
     snprintf(dir, sizeof dir, "%s/experiments", TMC_SOURCE_DIR);
@@ -686,6 +688,7 @@ static void test_grid_load(void **state)
     assert_true(g.settings[5].x.checkpoint.interval_s == 900 && g.settings[5].x.job.cards == 48);
     assert_string_equal(b.x.path, "design-48 as text");
     tmc_sweep_grid_free(&g);
+    tmc_experiment_release(&b.x);
 
     const char *no_values[] = {"checkpoint.interval_s"}, *unknown[] = {"job.card=1,2"};
     const char *too_big[] = {"job.efficiency=0.5,1.5"};
@@ -736,6 +739,7 @@ static void test_grid_progress(void **state)
     if (tmc_sweep_grid_load(&g, &b, &rq, &err) || tmc_sweep_grid_run(&g, &o, &err))
         fail_msg("%s", err.msg);
     tmc_sweep_grid_free(&g);
+    tmc_experiment_release(&b.x);
     assert_int_equal(seen.last_done, 12);
     assert_int_equal(seen.last_total, 12);
     assert_int_equal(seen.backwards, 0);
