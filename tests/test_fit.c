@@ -201,7 +201,8 @@ static void test_dispersion(void **state)
 
 static const char *write_temp(const char *name, const char *text)
 {
-    static char path[256]; /* the process id: parallel runs do not collide */
+    static char path[256]; /* the process id: parallel runs do not collide; each case removes
+                              the file once read */
     snprintf(path, sizeof path, "%s/%ld-%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
              (long)getpid(), name);
     FILE *f = fopen(path, "w");
@@ -231,6 +232,7 @@ static void test_csv_log(void **state)
     tmc_error err = {""};
     if (tmc_fault_log_read_csv(path, &cols, &log, &err))
         fail_msg("%s", err.msg);
+    remove(path);
     assert_int_equal(log.n_faults, 4);
     assert_int_equal(log.n_nodes, 3);
     assert_string_equal(log.faults[1].cls, "G\"PU");
@@ -276,11 +278,13 @@ static void test_bad_input(void **state)
                                   "\"fault_start\"},\n {\"node_id\": \"a\", \"event_time\": 2, "
                                   "\"event_type\": \"repaired\"}]");
     assert_int_equal(tmc_fault_log_read_json(path, &log, &err), -1);
+    remove(path);
     assert_non_null(strstr(err.msg, "[1].event_type: 'repaired' is not one of: fault_start, "
                                     "fault_end"));
     path = write_temp("test_fit_bad.csv", "node,start,end\na,1,2\nb,-3,4\n");
     tmc_fault_log_columns cols = {"node", "start", "end", NULL, 0, 0, 0};
     assert_int_equal(tmc_fault_log_read_csv(path, &cols, &log, &err), -1);
+    remove(path);
     assert_non_null(strstr(err.msg, "test_fit_bad.csv:3: column 'start': '-3' is not a number "
                                     "of days >= 0"));
     path = write_temp("test_fit_ok.json",
@@ -289,6 +293,7 @@ static void test_bad_input(void **state)
                       "{\"node_id\": 8, \"event_time\": 2, \"event_type\": \"fault_end\"}\n");
     if (tmc_fault_log_read_json(path, &log, &err))
         fail_msg("%s", err.msg);
+    remove(path);
     assert_int_equal(log.n_faults, 1);
     assert_int_equal(log.unmatched_ends, 1);
     near(log.faults[0].end_days, 1.5, 0, "JSON lines: the end");
