@@ -153,16 +153,19 @@ static int descend(walk *w, cJSON *obj, const char *name, long index, cJSON **ne
         return -1;
     if ((!v || cJSON_IsNull(v)) && w->removing)
         return *next = NULL, 0;
-    if (!v || cJSON_IsNull(v)) {
+    if ((!v || cJSON_IsNull(v)) && index < 0) { /* a list's entry is never made */
         v = cJSON_CreateObject();
         if (tmc_cfg_has_key(obj, name))
             cJSON_ReplaceItemInObjectCaseSensitive(obj, name, v);
         else
             cJSON_AddItemToObject(obj, name, v);
     }
+    char shown[80] = ""; /* "[1]" after an entry's list name */
+    if (index >= 0)
+        snprintf(shown, sizeof shown, "[%ld]", index);
     if (!cJSON_IsObject(v))
-        return tmc_error_set(w->err, "--set %s: '%s' is %s, not an object", w->spec, name,
-                             tmc_cfg_value_text(v).s);
+        return tmc_error_set(w->err, "--set %s: '%s%s' is %s, not an object", w->spec, name,
+                             shown, tmc_cfg_value_text(v).s);
     *next = v;
     return 0;
 }
@@ -203,27 +206,35 @@ static int put(walk *w, cJSON *obj, const char *section, const char *name, long 
     return w->removing || index >= 0 || !section ? 0 : drop_alternative(w, obj, section, name);
 }
 
+/* A part of the key: not empty, its index split off. 0, or -1 with err. */
+static int read_part(walk *w, char *part, long *index)
+{
+    if (!*part)
+        return tmc_error_set(w->err, "--set %s: empty key", w->spec);
+    return split_index(w, part, index);
+}
+
 /* Each part but the last names an object to descend into; the last is
- * set. `section` is the top-level name while obj is that section. */
+ * set. `section` is the top-level name while obj is that section. value is
+ * taken over. 0, or -1 with err. */
 static int apply(walk *w, char *key, cJSON *value)
 {
     cJSON *obj = w->root;
     const char *section = NULL;
     char *part = key, *dot;
-    long index;
+    long index = -1;
     while ((dot = strchr(part, '.')) != NULL) {
         *dot = '\0';
-        if (!*part || split_index(w, part, &index))
-            return cJSON_Delete(value), *part ? -1 : tmc_error_set(w->err, "--set %s: empty "
-                                                                   "key", w->spec);
+        if (read_part(w, part, &index))
+            return cJSON_Delete(value), -1;
         section = obj == w->root && index < 0 ? part : NULL;
-        if (descend(w, obj, part, index, &obj) || !obj)
-            return cJSON_Delete(value), obj ? -1 : 0; /* !obj: nothing to remove */
+        int rc = descend(w, obj, part, index, &obj);
+        if (rc || !obj) /* !obj: nothing there to remove */
+            return cJSON_Delete(value), rc;
         part = dot + 1;
     }
-    if (!*part || split_index(w, part, &index))
-        return cJSON_Delete(value), *part ? -1 : tmc_error_set(w->err, "--set %s: empty key",
-                                                               w->spec);
+    if (read_part(w, part, &index))
+        return cJSON_Delete(value), -1;
     return put(w, obj, section, part, index, value);
 }
 
