@@ -1,40 +1,78 @@
 #!/usr/bin/env python3
 """The empirical CDF of a training run's completion time, with its deadline.
 
-Runs experiments/design-48.json (the reference design on 48 cards) for a few
-thousand replicas with trainmc and plots P(T <= t) against t in days, the
-deadline marked with P(T <= deadline) and its Wilson 95 % interval.
+Runs an experiment (by default experiments/design-48.json, the reference
+design on 48 cards) for a few thousand replicas with trainmc and plots
+P(T <= t) against t in days, the deadline marked with P(T <= deadline) and
+its Wilson 95 % interval.
 
-    PYTHONPATH=python /usr/bin/python3 python/examples/completion_cdf.py [OUT.png [EXPERIMENT.json]]
+    . build/env.sh && "$TRAINMC_PYTHON" python/examples/completion_cdf.py --out cdf.png
+    /usr/bin/python3 python/examples/completion_cdf.py --help
 
 Needs numpy and matplotlib (Debian: python3-numpy python3-matplotlib, which
 .ci/setup installs for Debian's /usr/bin/python3; another python3 in PATH,
-e.g. pyenv's, may lack them).
+e.g. pyenv's, may lack them); --help needs neither.
 Written as notebook cells (# %%): run them one by one in an editor that
-knows them, or the whole file as a script.
+knows them (the options then take their defaults), or the whole file as a
+script.
 """
-# %% Set-up
+# %% Options: parsed before anything heavy is imported, so --help is quick
+import argparse
 import os
 import sys
 
-import matplotlib
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def integer_in(lo, hi):
+    """An argparse type: an integer in [lo, hi], else a usage error naming the range."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected an integer in [{lo}, {hi}]")
+        return value
+    return parse
+
+
+def options(argv):
+    p = argparse.ArgumentParser(
+        description="Plot the empirical CDF of a trainmc experiment's completion time T, "
+                    "with its deadline and P(T <= deadline).")
+    p.add_argument("--out", default="completion_cdf.png", metavar="FILE.png",
+                   help="the picture to write (default: %(default)s)")
+    p.add_argument("--experiment", metavar="FILE.json",
+                   default=os.path.join(HERE, os.pardir, os.pardir, "experiments",
+                                        "design-48.json"),
+                   help="the experiment to run (default: experiments/design-48.json)")
+    p.add_argument("--replicas", type=integer_in(1, 10**9), default=4000,
+                   help="replicas to run (default: %(default)s)")
+    p.add_argument("--seed", type=integer_in(0, 2**53 - 1), default=1,
+                   help="the run's seed (default: %(default)s)")
+    # in a notebook the kernel's own arguments are not this script's
+    return p.parse_args([] if "ipykernel" in sys.modules else argv)
+
+
+args = options(sys.argv[1:])
+
+import matplotlib  # noqa: E402 (after the options: --help needs no matplotlib)
 
 if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND"):
     matplotlib.use("Agg")  # no screen: write the file only
-import matplotlib.patches
-import matplotlib.pyplot as plt
-import matplotlib.ticker
-import numpy as np
+import matplotlib.patches  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+import numpy as np  # noqa: E402
 
-import trainmc
+import trainmc  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-out_path = sys.argv[1] if len(sys.argv) > 1 else "completion_cdf.png"
-experiment = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
-    HERE, os.pardir, os.pardir, "experiments", "design-48.json")
+out_path = args.out
+experiment = args.experiment
 
 # %% Run the replicas (a few seconds at most)
-result = trainmc.run(experiment, replicas=4000, seed=1)
+result = trainmc.run(experiment, replicas=args.replicas, seed=args.seed)
 days = np.sort(result.completion_days)           # T per replica, days (reserve included)
 deadline = result["deadline"]["days"]
 p = result["deadline"]["probability"]           # P(T <= deadline)

@@ -237,10 +237,12 @@ static const field checkpoint_fields[] = {
     {.key = "interval_s", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1, .def_unset = 1,
      .unit = "s",
      .help = "checkpoint interval in seconds; give this or interval_steps",
+     .alternative = "interval_steps",
      .off = offsetof(tmc_checkpoint, interval_s)},
     {.key = "interval_steps", .type = T_INT, .lo = 1, .hi = 1e9, .def_unset = 1,
      .unit = "steps",
      .help = "checkpoint interval in steps; give this or interval_s",
+     .alternative = "interval_s",
      .off = offsetof(tmc_checkpoint, interval_steps)},
     {.key = "save_s", .type = T_NUM, .lo = 0, .hi = 1e7, .required = 1, .unit = "s",
      .help = "c: time a save blocks training, the whole save (sync) or the copy into a "
@@ -280,6 +282,7 @@ static const field outage_fields[] = {
     {.key = "mean_interval_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
      .def_unset = 1, .unit = "days",
      .help = "mean time between common outages; required unless a trace replays them",
+     .alternative = "trace",
      .off = offsetof(tmc_outages, mean_interval_days)},
     {.key = "downtime_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
      .help = "mean time down before the restore",
@@ -299,6 +302,7 @@ static const field outage_fields[] = {
     {.key = "trace", .type = T_TRACE, .unit = "",
      .help = "CSV file of outage times (header time_days), replayed instead of a "
              "Poisson process",
+     .alternative = "mean_interval_days",
      .off = offsetof(tmc_outages, n_trace)},
 };
 
@@ -306,6 +310,7 @@ static const field spike_fields[] = {
     {.key = "mean_interval_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
      .def_unset = 1, .unit = "days",
      .help = "mean time between loss spikes; required unless a trace replays them",
+     .alternative = "trace",
      .off = offsetof(tmc_loss_spikes, mean_interval_days)},
     {.key = "rollback_snapshots", .type = T_INT, .lo = 1, .hi = TMC_MAX_ROLLBACK, .def = 1,
      .unit = "snapshots",
@@ -314,6 +319,7 @@ static const field spike_fields[] = {
     {.key = "trace", .type = T_TRACE, .unit = "",
      .help = "CSV file of spike times (header time_days), replayed instead of a "
              "Poisson process",
+     .alternative = "mean_interval_days",
      .off = offsetof(tmc_loss_spikes, n_trace)},
 };
 

@@ -40,6 +40,9 @@ typedef struct {
     const char *const *choices; /* T_ENUM: NULL-terminated */
     const char *unit; /* "s", "days", "cards", ...; "" dimensionless or text */
     const char *help; /* one line, what the key means */
+    const char *alternative; /* the key of this section given instead of this one,
+                                never with it; an override of either removes
+                                the other (config_overrides.c) */
     size_t off;    /* offset of the field inside its section struct */
 } field;
 
@@ -186,9 +189,18 @@ int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, voi
 int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const char *path,
                        void *at, tmc_experiment *rec, tmc_error *err);
 
-/* The bytes x's overrides take, a NUL after each (config.c): with the
- * next one's, at most TMC_OVERRIDES_BYTES. */
+/* ---------- overrides (config_overrides.c) ---------- */
+
+/* The bytes x's overrides take, a NUL after each: with the next one's, at
+ * most TMC_OVERRIDES_BYTES. */
 size_t tmc_cfg_overrides_bytes(const tmc_experiment *x);
+
+/* Apply "KEY=VALUE" to the document root before validation (KEY's parts may
+ * index a list: "failures.causes[1].share"; VALUE null removes), recording
+ * it in rec->overrides, then the alternative it removed as "KEY=null".
+ * 0, or -1 with err "--set SPEC: problem". */
+int tmc_cfg_apply_override(cJSON *root, const char *spec, const char *base_dir,
+                           tmc_experiment *rec, tmc_error *err);
 
 /* ---------- checks across keys (config_checks.c) ---------- */
 
