@@ -31,6 +31,12 @@
  *          overrides and NULL handles are refused, not dereferenced; the
  *          seed reads back by path digit for digit (2^53 - 1); a host's
  *          GSL error handler is in force again after a call.
+ * api-1.12 a replica count and a card count take the bounds of the keys
+ *          monte_carlo.replicas, [1, 1e9], and job.cards, [1, 1e7]
+ *          (docs/reference/keys.md), and the messages say so: 1,000,000,001
+ *          replicas (run, pilot, emax) and 10,000,001 cards (emax, its
+ *          brute force) are refused with the exact messages below; 1e7
+ *          cards are taken.
  * api-1.8 emax: c_8 by quadrature = 1.4236003 (E[max of 8 standard
  *         normals]; H. L. Harter, Biometrika 48, 1961, table of expected
  *         values of normal order statistics), bad arguments refused. */
@@ -416,6 +422,44 @@ static void test_emax(void **state)
     assert_int_equal(st.code, TMC_ERR_INPUT);
 }
 
+static void expect_message(const tmc_status *st, const char *want)
+{
+    assert_int_equal(st->code, TMC_ERR_INPUT);
+    if (strcmp(st->message, want))
+        fail_msg("message \"%s\", want \"%s\"", st->message, want);
+}
+
+static void test_key_bounds(void **state)
+{
+    (void)state;
+    tmc_experiment *x = api_hand(NULL, 0);
+    tmc_run_options o;
+    tmc_status st;
+    tmc_run_options_init(&o);
+    o.replicas = 1000000001;
+    assert_null(tmc_experiment_run(x, &o, &st));
+    expect_message(&st, "tmc_run_options.replicas = 1000000001: must be 0 (the experiment's) "
+                        "or in [1, 1e9]");
+    tmc_run_options_init(&o);
+    o.pilot_replicas = 1000000001;
+    assert_null(tmc_experiment_run(x, &o, &st));
+    expect_message(&st, "tmc_run_options.pilot_replicas = 1000000001: must be 0 (1000) or in "
+                        "[1, 1e9]");
+    tmc_experiment_free(x);
+    long cards[] = {8, 10000001}, most[] = {10000000};
+    assert_null(tmc_emax_run(cards, 2, 1000, 5, 0, 1, &st));
+    expect_message(&st, "tmc_emax_run: cards[1] = 10000001: must be in [1, 1e7]");
+    assert_null(tmc_emax_run(cards, 1, 1000000001, 5, 0, 1, &st));
+    expect_message(&st, "tmc_emax_run: replicas = 1000000001: must be in [2, 1e9]");
+    assert_null(tmc_emax_run(cards, 1, 1000, 5, 10000001, 1, &st));
+    expect_message(&st, "tmc_emax_run: brute_max_cards = 10000001: must be in [0, 1e7] "
+                        "(0: no brute force)");
+    char *doc = tmc_emax_run(most, 1, 2, 5, 0, 1, &st);
+    if (!doc)
+        fail_msg("%s", st.message);
+    tmc_string_free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_sweep_text),
         cmocka_unit_test(test_inline_trace_and_nulls),
         cmocka_unit_test(test_emax),
+        cmocka_unit_test(test_key_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,9 +22,7 @@
 #include "runner.h"
 
 #define MAX_THREADS 4096
-#define MAX_REPLICAS 1000000000L
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: a seed survives JSON */
-#define MAX_CARDS 10000000L
 
 const char *tmc_library_version(void)
 {
@@ -172,26 +170,60 @@ static int bad_option(tmc_status *st, const char *field, const char *value, cons
                          value, range);
 }
 
+/* The bounds of a replica count and a card count: those of the keys
+ * monte_carlo.replicas and job.cards (their rows in config_fields.c), so an
+ * argument of the library takes what an experiment file takes. */
+typedef struct {
+    double lo, hi;
+} key_range;
+
+static key_range replicas_range(void)
+{
+    key_range r = {0, 0};
+    int lo_open;
+    tmc_config_key_bounds("monte_carlo.replicas", &r.lo, &r.hi, &lo_open);
+    return r;
+}
+
+static key_range cards_range(void)
+{
+    key_range r = {0, 0};
+    int lo_open;
+    tmc_config_key_bounds("job.cards", &r.lo, &r.hi, &lo_open);
+    return r;
+}
+
+/* "0 (ZERO) or in [LO, HI]" for a count whose 0 means ZERO. */
+static const char *zero_or_range(char *buf, size_t n, const char *zero, key_range r)
+{
+    snprintf(buf, n, "0 (%s) or in [%s, %s]", zero, tmc_config_bound_text(r.lo).s,
+             tmc_config_bound_text(r.hi).s);
+    return buf;
+}
+
 int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
                             uint64_t default_seed, tmc_run_options *out, tmc_status *st)
 {
-    char v[64];
+    char v[64], range[128];
+    key_range n = replicas_range();
     if (o)
         *out = *o;
     else
         tmc_run_options_init(out);
-    if (out->replicas < 0 || out->replicas > MAX_REPLICAS)
+    if (out->replicas < 0 || out->replicas > n.hi)
         return snprintf(v, sizeof v, "%ld", out->replicas),
-               bad_option(st, "replicas", v, "0 (the experiment's) or in [1, 1e9]");
+               bad_option(st, "replicas", v,
+                          zero_or_range(range, sizeof range, "the experiment's", n));
     if (out->has_seed && (double)out->seed > MAX_SEED)
         return snprintf(v, sizeof v, "%llu", (unsigned long long)out->seed),
                bad_option(st, "seed", v, "in [0, 2^53 - 1]");
     if (out->threads < 0 || out->threads > MAX_THREADS)
         return snprintf(v, sizeof v, "%d", out->threads),
                bad_option(st, "threads", v, "0 (one per processor) or in [1, 4096]");
-    if (out->pilot_replicas < 0 || out->pilot_replicas > MAX_REPLICAS)
+    if (out->pilot_replicas < 0 || out->pilot_replicas > n.hi)
         return snprintf(v, sizeof v, "%ld", out->pilot_replicas),
-               bad_option(st, "pilot_replicas", v, "0 (1000) or in [1, 1e9]");
+               bad_option(st, "pilot_replicas", v,
+                          zero_or_range(range, sizeof range, "1000", n));
     if (!out->replicas)
         out->replicas = default_replicas;
     if (!out->has_seed)
@@ -366,6 +398,8 @@ static int check_emax(const long *cards, int n_cards, long replicas, uint64_t se
                       long brute_max_cards, int threads, tmc_status *st)
 {
     const char *f = "tmc_emax_run";
+    key_range n = replicas_range(), c = cards_range();
+    tmc_bound_text c_lo = tmc_config_bound_text(c.lo), c_hi = tmc_config_bound_text(c.hi);
     if (!cards)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: cards = NULL: must hold n_cards card "
                                                 "counts", f);
@@ -373,18 +407,18 @@ static int check_emax(const long *cards, int n_cards, long replicas, uint64_t se
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_cards = %d: must be in [1, 1000]", f,
                              n_cards);
     for (int i = 0; i < n_cards; i++)
-        if (cards[i] < 1 || cards[i] > MAX_CARDS)
-            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: cards[%d] = %ld: must be in [1, 1e7]",
-                                 f, i, cards[i]);
-    if (replicas < 2 || replicas > MAX_REPLICAS)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: replicas = %ld: must be in [2, 1e9]", f,
-                             replicas);
+        if (cards[i] < c.lo || cards[i] > c.hi)
+            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: cards[%d] = %ld: must be in [%s, %s]",
+                                 f, i, cards[i], c_lo.s, c_hi.s);
+    if (replicas < 2 || replicas > n.hi) /* 2: a sample sd */
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: replicas = %ld: must be in [2, %s]", f,
+                             replicas, tmc_config_bound_text(n.hi).s);
     if ((double)seed > MAX_SEED)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: seed = %llu: must be in [0, 2^53 - 1]", f,
                              (unsigned long long)seed);
-    if (brute_max_cards < 0 || brute_max_cards > MAX_CARDS)
+    if (brute_max_cards < 0 || brute_max_cards > c.hi)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: brute_max_cards = %ld: must be in "
-                             "[0, 1e7] (0: no brute force)", f, brute_max_cards);
+                             "[0, %s] (0: no brute force)", f, brute_max_cards, c_hi.s);
     if (threads < 0 || threads > MAX_THREADS)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: threads = %d: must be 0 (one per "
                              "processor) or in [1, 4096]", f, threads);

@@ -55,17 +55,11 @@ typedef struct {
     char s[64];
 } bounds_text;
 
-/* A bound as a user would type it: 2^53-1 (the largest seed), a round
- * power of ten from 1e5 on as 1e7, else to 10 digits. */
+/* A bound as a user would type it: 2^53-1 (the largest seed), else as
+ * tmc_config_bound_text writes it (1e7, 0.2). */
 static void bound(char *buf, size_t n, double x)
 {
-    int e = x >= 1e5 ? (int)floor(log10(x) + 1e-9) : 0;
-    if (x == MAX_SEED)
-        snprintf(buf, n, "2^53-1");
-    else if (e && x == pow(10, e))
-        snprintf(buf, n, "1e%d", e);
-    else
-        snprintf(buf, n, "%.10g", x);
+    snprintf(buf, n, "%s", x == MAX_SEED ? "2^53-1" : tmc_config_bound_text(x).s);
 }
 
 /* "[lo, hi]", or "(lo, hi]" when lo is excluded. */
