@@ -37,6 +37,21 @@
  *          replicas (run, pilot, emax) and 10,000,001 cards (emax, its
  *          brute force) are refused with the exact messages below; 1e7
  *          cards are taken.
+ * api-1.13 tmc_emax_run_result, N = 2 and 8, 40,000 replicas, seed 3,
+ *          brute force on, step time mu 52.2 s, sigma 2.61 s, fixed 0.58 s:
+ *          row 0 is N = 2 with c_2 = 1/sqrt(pi) and sd sqrt(1 - 1/pi) (the
+ *          maximum of two standard normals: E max = E|X - Y| / 2 and
+ *          E max^2 = E X^2 = 1), to 1e-9; c_8 = 1.4236003 (Harter, below);
+ *          Blom's c_2 = Phi^-1(1.625 / 2.25) (GSL's inverse), the reference
+ *          NaN at 2 and 1.42 at 8; statistical: the sampler's and brute
+ *          force's sample means of c_2 (se as the row gives it, about
+ *          0.0041, and within 2 % of sqrt(1 - 1/pi) / 200) within 4 se of
+ *          1/sqrt(pi), seed fixed; the CSV's step_s_quadrature for N = 2 is
+ *          52.2 + 2.61 / sqrt(pi) + 0.58 s to 1e-9; the text names the step
+ *          time; tmc_emax_run's document equals the result's without a step;
+ *          tmc_emax_options_init gives `trainmc emax --help`'s defaults
+ *          (1e6 replicas, seed 1, brute force to 64, all processors, no
+ *          step); mu_s = 0 with a step, and rows out of range, are refused.
  * api-1.8 emax: c_8 by quadrature = 1.4236003 (E[max of 8 standard
  *         normals]; H. L. Harter, Biometrika 48, 1961, table of expected
  *         values of normal order statistics), bad arguments refused. */
@@ -50,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 
 #include "api_support.h"
@@ -460,6 +476,85 @@ static void test_key_bounds(void **state)
     tmc_string_free(doc);
 }
 
+/* The field of the CSV row of n under the column ",NAME," names; NaN if none. */
+static double csv_field(const char *csv, const char *header_name, long n)
+{
+    char head[1024], prefix[32];
+    const char *end = strchr(csv, '\n');
+    snprintf(head, sizeof head, ",%.*s,", (int)(end - csv), csv);
+    const char *at = strstr(head, header_name);
+    if (!at)
+        return NAN;
+    int column = 0;
+    for (const char *p = head; p < at; p++) /* the fields before it */
+        column += *p == ',';
+    snprintf(prefix, sizeof prefix, "\n%ld,", n);
+    const char *row = strstr(csv, prefix);
+    if (!row)
+        return NAN;
+    row++;
+    for (int c = 0; c < column; c++)
+        row = strchr(row, ',') + 1;
+    return strtod(row, NULL);
+}
+
+static void test_emax_result(void **state)
+{
+    (void)state;
+    const double c2 = 1 / sqrt(M_PI), sd2 = sqrt(1 - 1 / M_PI);
+    tmc_emax_options o;
+    tmc_emax_options_init(&o);
+    assert_true(o.replicas == 1000000 && o.seed == 1 && o.brute_max_cards == 64 &&
+                o.threads == 0 && o.has_step == 0);
+    o.replicas = 40000;
+    o.seed = 3;
+    o.threads = 2;
+    o.has_step = 1;
+    o.mu_s = 52.2, o.sigma_s = 2.61, o.fixed_s = 0.58;
+    long cards[] = {2, 8};
+    tmc_status st;
+    tmc_emax_result *r = tmc_emax_run_result(cards, 2, &o, &st);
+    if (!r)
+        fail_msg("%s", st.message);
+    assert_int_equal(tmc_emax_result_rows(r), 2);
+    assert_null(tmc_emax_result_row(r, 2));
+    assert_null(tmc_emax_result_row(r, -1));
+    const tmc_emax_figures *w = tmc_emax_result_row(r, 0), *w8 = tmc_emax_result_row(r, 1);
+    assert_int_equal(w->n, 2);
+    assert_double_equal(w->quadrature_mean, c2, 1e-9);
+    assert_double_equal(w->quadrature_sd, sd2, 1e-9);
+    assert_double_equal(w8->quadrature_mean, 1.4236003, 1e-7);
+    assert_double_equal(w->blom, gsl_cdf_ugaussian_Pinv(1.625 / 2.25), 1e-12);
+    assert_true(isnan(w->reference));
+    assert_double_equal(w8->reference, 1.42, 0);
+    const tmc_emax_estimate_figures *e[] = {&w->sampler, &w->brute};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(e[i]->replicas, 40000);
+        assert_double_equal(e[i]->se, sd2 / 200, 0.02 * sd2 / 200);
+        if (fabs(e[i]->mean - c2) > 4 * e[i]->se)
+            fail_msg("estimate %d: %.6f, c_2 %.6f, se %.6f", i, e[i]->mean, c2, e[i]->se);
+    }
+    char *csv = tmc_emax_result_csv(r), *text = tmc_emax_result_text(r);
+    assert_non_null(csv);
+    assert_non_null(text);
+    assert_double_equal(csv_field(csv, ",step_s_quadrature,", 2), 52.2 + 2.61 * c2 + 0.58, 1e-9);
+    assert_non_null(strstr(text, "Expected step time mu + c_N sigma + fixed"));
+    tmc_string_free(csv);
+    tmc_string_free(text);
+    tmc_emax_result_free(r);
+
+    o.has_step = 0;
+    r = tmc_emax_run_result(cards, 2, &o, &st);
+    char *doc = tmc_emax_run(cards, 2, 40000, 3, 64, 1, &st);
+    assert_true(r && doc);
+    assert_string_equal(doc, tmc_emax_result_json(r));
+    tmc_string_free(doc);
+    tmc_emax_result_free(r);
+    o.has_step = 1, o.mu_s = 0;
+    assert_null(tmc_emax_run_result(cards, 2, &o, &st));
+    expect_message(&st, "tmc_emax_run_result: mu_s = 0: must be a number > 0");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -475,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_inline_trace_and_nulls),
         cmocka_unit_test(test_emax),
         cmocka_unit_test(test_key_bounds),
+        cmocka_unit_test(test_emax_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
