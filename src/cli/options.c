@@ -39,6 +39,7 @@ struct option_row {
     size_t offset;     /* of its value in tmc_cli_options */
     double lo, hi;     /* bounds of its value, or of each --cards item */
     int lo_open;       /* a number: lo itself excluded */
+    const char *bounds_key; /* not NULL: lo, hi and lo_open are this key's (its row's) */
     const char *choices; /* parse_choice: its words, ", "-separated */
     const char *key;   /* the experiment key it overrides in commands that read one */
     size_t set_offset; /* ... through this buffer */
@@ -73,9 +74,19 @@ static bounds_text bounds(double lo, double hi, int lo_open)
     return t;
 }
 
+/* The row's bounds: its own, or its bounds_key's row's. */
+static option_row with_bounds(const option_row *r)
+{
+    option_row b = *r;
+    if (r->bounds_key)
+        tmc_config_key_bounds(r->bounds_key, &b.lo, &b.hi, &b.lo_open);
+    return b;
+}
+
 static bounds_text row_bounds(const option_row *r)
 {
-    return bounds(r->lo, r->hi, r->lo_open);
+    option_row b = with_bounds(r);
+    return bounds(b.lo, b.hi, b.lo_open);
 }
 
 /* ---------- parsers ---------- */
@@ -156,6 +167,7 @@ static int parse_vary(const option_row *r, const char *arg, tmc_cli_options *o)
 static int parse_cards(const option_row *r, const char *list, tmc_cli_options *o)
 {
     const char *cmd = o->command->name;
+    option_row b = with_bounds(r);
     o->n_cards = 0;
     for (const char *p = list;; p += strcspn(p, ",") + 1) {
         size_t len = strcspn(p, ",");
@@ -166,7 +178,7 @@ static int parse_cards(const option_row *r, const char *list, tmc_cli_options *o
             return tmc_cli_usage_error(cmd, "--%s: more than %d card counts", r->name,
                                        TMC_CLI_MAX_CARDS);
         if (len >= sizeof item ||
-            tmc_cli_parse_long(item, (long)r->lo, (long)r->hi, &o->cards[o->n_cards++]))
+            tmc_cli_parse_long(item, (long)b.lo, (long)b.hi, &o->cards[o->n_cards++]))
             return tmc_cli_usage_error(cmd, "--%s: '%.*s' is not an integer in %s", r->name,
                                        (int)len, p, row_bounds(r).s);
         if (p[len] == '\0')
@@ -283,7 +295,7 @@ static const option_row table[] = {
                          "blocks training (its copy), {range}; the write takes "
                          "checkpoint.save_s"}}},
     {.name = "cards", .letter = 'c', .arg = "LIST", .parse = parse_cards,
-     .lo = 1, .hi = 10000000,
+     .bounds_key = "job.cards", /* a card count, as an experiment's */
      .help = {{EMAX, "card counts N, comma-separated, each in {range} (default "
                      "2,8,48,1024,16384: "
                      "docs/model.md 2's table)"}}},
