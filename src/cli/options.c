@@ -111,7 +111,8 @@ static int parse_text(const option_row *r, const char *arg, tmc_cli_options *o)
 
 static int parse_integer(const option_row *r, const char *arg, tmc_cli_options *o)
 {
-    if (tmc_cli_parse_long(arg, (long)r->lo, (long)r->hi, field(r, o)))
+    option_row b = with_bounds(r);
+    if (tmc_cli_parse_long(arg, (long)b.lo, (long)b.hi, field(r, o)))
         return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not an integer in %s",
                                    r->name, arg, row_bounds(r).s);
     return 0;
@@ -334,8 +335,9 @@ static const option_row table[] = {
      .lo = 1, .hi = 1e8,
      .help = {{FIT, "nodes watched, failed or not (required for a fault log: nodes that "
                     "never failed are not in the log)"}}},
-    {.name = "cards-per-node", .arg = "N", .parse = parse_integer, .offset = OFF(cards_per_node),
-     .lo = 1, .hi = 1e6,
+    {.name = "cards-per-node", .arg = "N", .parse = parse_integer,
+     .offset = OFF(cards_per_node),
+     .bounds_key = "failures.cards_per_node", /* g, as an experiment's */
      .help = {{FIT, "cards (GPUs) per node (required for a fault log)"}}},
     {.name = "span-days", .arg = "D", .parse = parse_number, .offset = OFF(span_days),
      .lo = 0, .hi = 1e7, .lo_open = 1,
