@@ -19,7 +19,6 @@
 #include "output.h"
 #include "runner.h"
 
-
 const char *tmc_library_version(void)
 {
 #define TMC_STR_(x) #x
