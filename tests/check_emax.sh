@@ -4,7 +4,8 @@
 #   seed changes it (else the comparison proves nothing);
 # - docs/model.md 2's example (48 cards, mu 52.2 s, cv 5 %, + 0.58 s) gives a
 #   step time of 58.608 s by quadrature;
-# - bad flags stop with exit code 2, the exact message, and no output file;
+# - bad flags stop with exit code 2, the exact message, and no output file
+#   (--cards takes job.cards' [1, 1e7], docs/reference/keys.md);
 # - --csv: a header and a row per N, identical for 1 and 2 threads; each
 #   row's sampler mean is the text table's (5 decimals), brute force empty
 #   past 64 cards; --csv and --json naming one file fail with nothing written.
@@ -51,6 +52,7 @@ refuse() {
 }
 refuse "trainmc: --cards: '' is not an integer in [1, 1e7]" --cards 8,,48
 refuse "trainmc: --cards: '0' is not an integer in [1, 1e7]" --cards 0
+refuse "trainmc: --cards: '10000001' is not an integer in [1, 1e7]" --cards 10000001
 refuse "trainmc: --cards: 'x' is not an integer in [1, 1e7]" --cards 8,x
 refuse "trainmc: --replicas: '1' is not an integer in [2, 1e9]" --replicas 1
 refuse "trainmc: --seed: '-1' is not an integer in [0, 2^53-1]" --seed -1

@@ -7,7 +7,8 @@
 #   with tests/check_fit.py's independent recomputation, with and without
 #   excluded causes;
 # - --write makes a failures file that an experiment loads and runs;
-# - bad input stops with exit 2, the exact message, and no output file.
+# - bad input stops with exit 2, the exact message, and no output file
+#   (--cards-per-node takes failures.cards_per_node's [1, 1e6], docs/reference/keys.md).
 set -u
 bin=$1
 src=$2
@@ -60,6 +61,8 @@ sed -e "s|\"failures\": \"[^\"]*\"|\"failures\": \"$dir/failures.json\"|" \
 . "$src/tests/fit_refuse.sh"
 refuse "trainmc: fit needs --nodes N and --cards-per-node N: the exposure a log cannot show" "$log"
 refuse "trainmc: --nodes: '0' is not an integer in [1, 1e8]" "$log" --nodes 0 --cards-per-node 8
+refuse "trainmc: --cards-per-node: '1000001' is not an integer in [1, 1e6]" "$log" --nodes 400 \
+  --cards-per-node 1000001
 refuse "trainmc: --nodes 100: the log names 231 nodes; give at least 231" "$log" --nodes 100 \
   --cards-per-node 8
 refuse "trainmc: --span-days 348: the log has a fault starting at 348.793 days; the span must be at least that (default: the last event, 348.98 days)" \

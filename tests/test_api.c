@@ -31,6 +31,27 @@
  *          overrides and NULL handles are refused, not dereferenced; the
  *          seed reads back by path digit for digit (2^53 - 1); a host's
  *          GSL error handler is in force again after a call.
+ * api-1.12 a replica count and a card count take the bounds of the keys
+ *          monte_carlo.replicas, [1, 1e9], and job.cards, [1, 1e7]
+ *          (docs/reference/keys.md), and the messages say so: 1,000,000,001
+ *          replicas (run, pilot, emax) and 10,000,001 cards (emax, its
+ *          brute force) are refused with the exact messages below; 1e7
+ *          cards are taken.
+ * api-1.13 tmc_emax_run_result, N = 2 and 8, 40,000 replicas, seed 3,
+ *          brute force on, step time mu 52.2 s, sigma 2.61 s, fixed 0.58 s:
+ *          row 0 is N = 2 with c_2 = 1/sqrt(pi) and sd sqrt(1 - 1/pi) (the
+ *          maximum of two standard normals: E max = E|X - Y| / 2 and
+ *          E max^2 = E X^2 = 1), to 1e-9; c_8 = 1.4236003 (Harter, below);
+ *          Blom's c_2 = Phi^-1(1.625 / 2.25) (GSL's inverse), the reference
+ *          NaN at 2 and 1.42 at 8; statistical: the sampler's and brute
+ *          force's sample means of c_2 (se as the row gives it, about
+ *          0.0041, and within 2 % of sqrt(1 - 1/pi) / 200) within 4 se of
+ *          1/sqrt(pi), seed fixed; the CSV's step_s_quadrature for N = 2 is
+ *          52.2 + 2.61 / sqrt(pi) + 0.58 s to 1e-9; the text names the step
+ *          time; tmc_emax_run's document equals the result's without a step;
+ *          tmc_emax_options_init gives `trainmc emax --help`'s defaults
+ *          (1e6 replicas, seed 1, brute force to 64, all processors, no
+ *          step); mu_s = 0 with a step, and rows out of range, are refused.
  * api-1.8 emax: c_8 by quadrature = 1.4236003 (E[max of 8 standard
  *         normals]; H. L. Harter, Biometrika 48, 1961, table of expected
  *         values of normal order statistics), bad arguments refused. */
@@ -44,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 
 #include "api_support.h"
@@ -416,6 +438,123 @@ static void test_emax(void **state)
     assert_int_equal(st.code, TMC_ERR_INPUT);
 }
 
+static void expect_message(const tmc_status *st, const char *want)
+{
+    assert_int_equal(st->code, TMC_ERR_INPUT);
+    if (strcmp(st->message, want))
+        fail_msg("message \"%s\", want \"%s\"", st->message, want);
+}
+
+static void test_key_bounds(void **state)
+{
+    (void)state;
+    tmc_experiment *x = api_hand(NULL, 0);
+    tmc_run_options o;
+    tmc_status st;
+    tmc_run_options_init(&o);
+    o.replicas = 1000000001;
+    assert_null(tmc_experiment_run(x, &o, &st));
+    expect_message(&st, "tmc_run_options.replicas = 1000000001: must be 0 (the experiment's) "
+                        "or in [1, 1e9]");
+    tmc_run_options_init(&o);
+    o.pilot_replicas = 1000000001;
+    assert_null(tmc_experiment_run(x, &o, &st));
+    expect_message(&st, "tmc_run_options.pilot_replicas = 1000000001: must be 0 (1000) or in "
+                        "[1, 1e9]");
+    tmc_experiment_free(x);
+    long cards[] = {8, 10000001}, most[] = {10000000};
+    assert_null(tmc_emax_run(cards, 2, 1000, 5, 0, 1, &st));
+    expect_message(&st, "tmc_emax_run: cards[1] = 10000001: must be in [1, 1e7]");
+    assert_null(tmc_emax_run(cards, 1, 1000000001, 5, 0, 1, &st));
+    expect_message(&st, "tmc_emax_run: replicas = 1000000001: must be in [2, 1e9]");
+    assert_null(tmc_emax_run(cards, 1, 1000, 5, 10000001, 1, &st));
+    expect_message(&st, "tmc_emax_run: brute_max_cards = 10000001: must be in [0, 1e7] "
+                        "(0: no brute force)");
+    char *doc = tmc_emax_run(most, 1, 2, 5, 0, 1, &st);
+    if (!doc)
+        fail_msg("%s", st.message);
+    tmc_string_free(doc);
+}
+
+/* The field of the CSV row of n under the column ",NAME," names; NaN if none. */
+static double csv_field(const char *csv, const char *header_name, long n)
+{
+    char head[1024], prefix[32];
+    const char *end = strchr(csv, '\n');
+    snprintf(head, sizeof head, ",%.*s,", (int)(end - csv), csv);
+    const char *at = strstr(head, header_name);
+    if (!at)
+        return NAN;
+    int column = 0;
+    for (const char *p = head; p < at; p++) /* the fields before it */
+        column += *p == ',';
+    snprintf(prefix, sizeof prefix, "\n%ld,", n);
+    const char *row = strstr(csv, prefix);
+    if (!row)
+        return NAN;
+    row++;
+    for (int c = 0; c < column; c++)
+        row = strchr(row, ',') + 1;
+    return strtod(row, NULL);
+}
+
+static void test_emax_result(void **state)
+{
+    (void)state;
+    const double c2 = 1 / sqrt(M_PI), sd2 = sqrt(1 - 1 / M_PI);
+    tmc_emax_options o;
+    tmc_emax_options_init(&o);
+    assert_true(o.replicas == 1000000 && o.seed == 1 && o.brute_max_cards == 64 &&
+                o.threads == 0 && o.has_step == 0);
+    o.replicas = 40000;
+    o.seed = 3;
+    o.threads = 2;
+    o.has_step = 1;
+    o.mu_s = 52.2, o.sigma_s = 2.61, o.fixed_s = 0.58;
+    long cards[] = {2, 8};
+    tmc_status st;
+    tmc_emax_result *r = tmc_emax_run_result(cards, 2, &o, &st);
+    if (!r)
+        fail_msg("%s", st.message);
+    assert_int_equal(tmc_emax_result_rows(r), 2);
+    assert_null(tmc_emax_result_row(r, 2));
+    assert_null(tmc_emax_result_row(r, -1));
+    const tmc_emax_figures *w = tmc_emax_result_row(r, 0), *w8 = tmc_emax_result_row(r, 1);
+    assert_int_equal(w->n, 2);
+    assert_double_equal(w->quadrature_mean, c2, 1e-9);
+    assert_double_equal(w->quadrature_sd, sd2, 1e-9);
+    assert_double_equal(w8->quadrature_mean, 1.4236003, 1e-7);
+    assert_double_equal(w->blom, gsl_cdf_ugaussian_Pinv(1.625 / 2.25), 1e-12);
+    assert_true(isnan(w->reference));
+    assert_double_equal(w8->reference, 1.42, 0);
+    const tmc_emax_estimate_figures *e[] = {&w->sampler, &w->brute};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(e[i]->replicas, 40000);
+        assert_double_equal(e[i]->se, sd2 / 200, 0.02 * sd2 / 200);
+        if (fabs(e[i]->mean - c2) > 4 * e[i]->se)
+            fail_msg("estimate %d: %.6f, c_2 %.6f, se %.6f", i, e[i]->mean, c2, e[i]->se);
+    }
+    char *csv = tmc_emax_result_csv(r), *text = tmc_emax_result_text(r);
+    assert_non_null(csv);
+    assert_non_null(text);
+    assert_double_equal(csv_field(csv, ",step_s_quadrature,", 2), 52.2 + 2.61 * c2 + 0.58, 1e-9);
+    assert_non_null(strstr(text, "Expected step time mu + c_N sigma + fixed"));
+    tmc_string_free(csv);
+    tmc_string_free(text);
+    tmc_emax_result_free(r);
+
+    o.has_step = 0;
+    r = tmc_emax_run_result(cards, 2, &o, &st);
+    char *doc = tmc_emax_run(cards, 2, 40000, 3, 64, 1, &st);
+    assert_true(r && doc);
+    assert_string_equal(doc, tmc_emax_result_json(r));
+    tmc_string_free(doc);
+    tmc_emax_result_free(r);
+    o.has_step = 1, o.mu_s = 0;
+    assert_null(tmc_emax_run_result(cards, 2, &o, &st));
+    expect_message(&st, "tmc_emax_run_result: mu_s = 0: must be a number > 0");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +569,8 @@ int main(void)
         cmocka_unit_test(test_sweep_text),
         cmocka_unit_test(test_inline_trace_and_nulls),
         cmocka_unit_test(test_emax),
+        cmocka_unit_test(test_key_bounds),
+        cmocka_unit_test(test_emax_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,12 @@
  * fit-3.5 the normal case of 3.2 with rank 17 slow (factor 1.2): rank 17
  *         found, no other rank, and with it set aside cv and correlation
  *         still inside their intervals.
+ * fit-3.6 the distribution file is written only for a cv an experiment's
+ *         jitter.cv accepts for the law (docs/experiment-keys.md, Jitter:
+ *         at least 1e-6; the normal at most 0.2, the gamma at least 0.005;
+ *         the key's row at most 2): normal 0.2 yes, 0.2001 no, 1e-6 yes,
+ *         9.9e-7 no; lognormal 2 yes, 2.001 no; gamma 0.005 yes, 0.0049 no;
+ *         and tmc_config_jitter_cv_range gives those ranges, -1 for law 3.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -39,6 +45,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "config.h"
 #include "step_fit.h"
 
 #define STEPS 2000
@@ -169,6 +176,41 @@ static void test_gamma(void **state)
     tmc_step_fit_free(&r);
 }
 
+/* Whether a fit of law `best` and cv `cv` gets a distribution file. */
+static int writes_file(int best, double cv)
+{
+    tmc_step_fit r = {.best = best, .cv = cv, .confidence = 0.95};
+    const char *names[] = {"normal", "lognormal", "gamma"};
+    for (int i = 0; i < TMC_STEP_LAWS; i++)
+        r.law[i] = (tmc_step_law){.name = names[i], .ok = 1};
+    const char *why = NULL;
+    cJSON *doc = tmc_step_fit_output_distribution(&r, "steps.csv", &why);
+    int written = doc != NULL;
+    assert_true(written ? why == NULL : why != NULL);
+    cJSON_Delete(doc);
+    return written;
+}
+
+static void test_distribution_cv_range(void **state)
+{
+    (void)state;
+    assert_true(writes_file(TMC_STEP_LAW_NORMAL, 0.2));
+    assert_false(writes_file(TMC_STEP_LAW_NORMAL, 0.2001));
+    assert_true(writes_file(TMC_STEP_LAW_NORMAL, 1e-6));
+    assert_false(writes_file(TMC_STEP_LAW_NORMAL, 9.9e-7));
+    assert_true(writes_file(TMC_STEP_LAW_LOGNORMAL, 2));
+    assert_false(writes_file(TMC_STEP_LAW_LOGNORMAL, 2.001));
+    assert_true(writes_file(TMC_STEP_LAW_GAMMA, 0.005));
+    assert_false(writes_file(TMC_STEP_LAW_GAMMA, 0.0049));
+    const double want[3][2] = {{1e-6, 0.2}, {1e-6, 2}, {0.005, 2}};
+    double lo, hi;
+    for (int law = 0; law < 3; law++) {
+        assert_int_equal(tmc_config_jitter_cv_range(law, &lo, &hi), 0);
+        assert_true(lo == want[law][0] && hi == want[law][1]);
+    }
+    assert_int_equal(tmc_config_jitter_cv_range(3, &lo, &hi), -1);
+}
+
 static void test_slow_rank(void **state)
 {
     (void)state;
@@ -198,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_lognormal),
         cmocka_unit_test(test_gamma),
         cmocka_unit_test(test_slow_rank),
+        cmocka_unit_test(test_distribution_cv_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 """trainmc.sweep against `trainmc sweep --json`, from a file, a dict or an
 Experiment; trainmc.emax against an independent quadrature of E[max of N
-standard normals]."""
+standard normals], the closed form c_2 = 1/sqrt(pi), and `trainmc emax`'s
+text and CSV."""
 import json
 import math
 import threading
@@ -8,7 +9,7 @@ import threading
 import pytest
 
 import trainmc
-from conftest import EXPERIMENTS, experiment
+from conftest import EXPERIMENTS, experiment, run_cli
 
 DESIGN = experiment("design-48.json")
 STRESS = experiment("design-48-stress.json")
@@ -102,6 +103,31 @@ def test_sweep_progress_and_stop():
         trainmc.sweep(STRESS, vary={"checkpoint.interval_s": [600, 1800]}, replicas=10**7,
                       threads=2, progress=lambda done, total: done > 0)
     assert e.value.code == trainmc.ERR_STOPPED
+
+
+def test_emax_step_text_csv_as_cli(cli, tmp_path):
+    # c_2 = E[max of 2 standard normals] = E|X - Y| / 2 = 1/sqrt(pi) exactly; the
+    # step time is mu + c_2 sigma + fixed (docs/model.md 2), worked by hand
+    c2 = 1 / math.sqrt(math.pi)
+    args = ["-c", "2,8", "-n", "3000", "--seed", "4", "--mu", "52.2", "--sigma", "2.61",
+            "--fixed-s", "0.58"]
+    csv_path = tmp_path / "emax.csv"
+    text = run_cli(cli, "emax", *args, "--csv", str(csv_path))
+    got = trainmc.emax(cards=[2, 8], replicas=3000, seed=4, mu_s=52.2, sigma_s=2.61,
+                       fixed_s=0.58)
+    assert isinstance(got, trainmc.EmaxResult) and got.rows is got["cards"]
+    assert got.rows[0]["quadrature"]["mean"] == pytest.approx(c2, abs=1e-9)
+    assert got.rows[0]["step_s"]["quadrature"] == pytest.approx(52.2 + 2.61 * c2 + 0.58,
+                                                                abs=1e-9)
+    assert got.csv == csv_path.read_text()
+    # the second line holds the elapsed time: the rest is the program's, byte for byte
+    mine, theirs = got.text.splitlines(), text.splitlines()
+    assert mine[:1] + mine[2:] == theirs[:1] + theirs[2:]
+    with pytest.raises(ValueError):
+        trainmc.emax(cards=[8], replicas=10, mu_s=52.2)
+    with pytest.raises(trainmc.TrainmcError) as e:
+        trainmc.emax(cards=[8], replicas=10, mu_s=0, sigma_s=1)
+    assert e.value.code == 1 and "mu_s = 0" in e.value.message
 
 
 @pytest.mark.parametrize("kwargs,error", [

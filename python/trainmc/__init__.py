@@ -14,7 +14,7 @@ Needs only the standard library (ctypes); numpy, when installed, is
 imported when per-replica arrays are first read. libtrainmc.so is found
 through TRAINMC_LIBRARY, the repository's build/ folder, or an installed copy.
 """
-from ._api import (Experiment, Result, SweepResult, closed_form, emax, library_path, load,
+from ._api import (EmaxResult, Experiment, Result, SweepResult, closed_form, emax, library_path, load,
                    run, sweep, version)
 from ._lib import (ERR_INPUT, ERR_MEMORY, ERR_RUNTIME, ERR_STOPPED, OK, LibraryNotFoundError,
                    TrainmcError)
@@ -22,5 +22,5 @@ from ._lib import (ERR_INPUT, ERR_MEMORY, ERR_RUNTIME, ERR_STOPPED, OK, LibraryN
 __version__ = "0.1.0"
 
 __all__ = ["run", "sweep", "emax", "closed_form", "load", "version", "library_path",
-           "Experiment", "Result", "SweepResult", "TrainmcError", "LibraryNotFoundError",
+           "EmaxResult", "Experiment", "Result", "SweepResult", "TrainmcError", "LibraryNotFoundError",
            "OK", "ERR_INPUT", "ERR_MEMORY", "ERR_STOPPED", "ERR_RUNTIME"]

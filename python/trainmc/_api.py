@@ -712,13 +712,36 @@ def sweep(experiment, vary, replicas=None, seed=None, threads=0, overrides=None,
 
 # ---------- emax ----------
 
-def emax(cards=(2, 8, 48, 1024, 16384), replicas=1_000_000, seed=1, brute_max=64, threads=0):
+class EmaxResult(dict):
+    """`trainmc emax --json`'s document as a dict, plus .rows (its "cards":
+    one dict per N), .json (that text), .text (the report `trainmc emax`
+    prints) and .csv (what `trainmc emax --csv` writes)."""
+
+    def __init__(self, text, report, csv):
+        super().__init__(json.loads(text))
+        self.json, self.text, self.csv = text, report, csv
+
+    @property
+    def rows(self):
+        return self["cards"]
+
+
+def _step_seconds(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    return float(value)
+
+
+def emax(cards=(2, 8, 48, 1024, 16384), replicas=1_000_000, seed=1, brute_max=64, threads=0,
+         *, mu_s=None, sigma_s=None, fixed_s=0.0):
     """c_N = E[max of N standard normals] (units of sigma) for each N in
     `cards` ([1, 1e7]): by quadrature, simulated with `replicas` maxima
     ([2, 1e9]) drawn by the engine's O(1) sampler, by N explicit draws for
-    N <= brute_max, and by Blom's and Gumbel's approximations. Returns
-    `trainmc emax --json`'s document as a dict: one entry per N in
-    "cards", e.g. doc["cards"][0]["quadrature"]["mean"]."""
+    N <= brute_max, and by Blom's and Gumbel's approximations. With mu_s
+    (> 0) and sigma_s (>= 0), also the expected step time mu_s + c_N
+    sigma_s + fixed_s in seconds (docs/model.md 2). Returns an EmaxResult:
+    `trainmc emax --json`'s document as a dict, one entry per N in "cards",
+    e.g. doc["cards"][0]["quadrature"]["mean"]; .text and .csv."""
     if isinstance(cards, (str, bytes)):
         raise TypeError("cards must be a list of integers")
     try:
@@ -727,19 +750,34 @@ def emax(cards=(2, 8, 48, 1024, 16384), replicas=1_000_000, seed=1, brute_max=64
         cards = [cards]
     if not 1 <= len(cards) <= 1000:
         raise ValueError(f"cards has {len(cards)} entries: must be 1 to 1000")
-    cards = [_integer("cards[i]", c, 1, MAX_CARDS) for c in cards]
-    replicas = _integer("replicas", replicas, 2, MAX_REPLICAS)
-    seed = _integer("seed", seed, 0, MAX_SEED)
-    brute_max = _integer("brute_max", brute_max, 0, MAX_CARDS)
-    threads = _integer("threads", threads, 0, MAX_THREADS, none_means="0 (one per processor) or ")
+    if (mu_s is None) != (sigma_s is None) or (mu_s is None and fixed_s != 0):
+        raise ValueError("give mu_s and sigma_s together (fixed_s with them), or neither")
     lib = _lib.library()
+    o = _lib.EmaxOptions()
+    lib.emax_options_init(ctypes.byref(o))
+    o.replicas = _integer("replicas", replicas, 2, MAX_REPLICAS)
+    o.seed = _integer("seed", seed, 0, MAX_SEED)
+    o.brute_max_cards = _integer("brute_max", brute_max, 0, MAX_CARDS)
+    o.threads = _integer("threads", threads, 0, MAX_THREADS,
+                         none_means="0 (one per processor) or ")
+    if mu_s is not None:
+        o.has_step = 1
+        o.mu_s = _step_seconds("mu_s", mu_s)
+        o.sigma_s = _step_seconds("sigma_s", sigma_s)
+        o.fixed_s = _step_seconds("fixed_s", fixed_s)
+    cards = [_integer("cards[i]", c, 1, MAX_CARDS) for c in cards]
     arr = (ctypes.c_long * len(cards))(*cards)
     st = _lib.Status()
-    ptr = lib.emax_run(arr, len(cards), replicas, seed, brute_max, threads, ctypes.byref(st))
-    if not ptr:
+    r = lib.emax_run_result(arr, len(cards), ctypes.byref(o), ctypes.byref(st))
+    if not r:
         st.raise_if_failed()
-        raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no emax document")
-    return json.loads(_lib.take_string(ptr))
+        raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no emax result")
+    try:
+        return EmaxResult(lib.emax_result_json(r).decode("utf-8"),
+                          _lib.take_string(lib.emax_result_text(r)),
+                          _lib.take_string(lib.emax_result_csv(r)))
+    finally:
+        lib.emax_result_free(r)
 
 
 def version():

@@ -86,6 +86,17 @@ class RunOptions(ctypes.Structure):
                 ("force", ctypes.c_int)]
 
 
+class EmaxOptions(ctypes.Structure):
+    _fields_ = [("replicas", ctypes.c_long),
+                ("seed", ctypes.c_uint64),
+                ("brute_max_cards", ctypes.c_long),
+                ("threads", ctypes.c_int),
+                ("has_step", ctypes.c_int),
+                ("mu_s", ctypes.c_double),
+                ("sigma_s", ctypes.c_double),
+                ("fixed_s", ctypes.c_double)]
+
+
 _c = ctypes
 _P = ctypes.c_void_p
 _STRS = ctypes.POINTER(ctypes.c_char_p)
@@ -121,6 +132,12 @@ _PROTOTYPES = {
     "tmc_sweep_number": (_c.c_double, [_P, _c.c_char_p]),
     "tmc_emax_run": (_P, [_c.POINTER(_c.c_long), _c.c_int, _c.c_long, _c.c_uint64, _c.c_long,
                           _c.c_int, _ST]),
+    "tmc_emax_options_init": (None, [_c.POINTER(EmaxOptions)]),
+    "tmc_emax_run_result": (_P, [_c.POINTER(_c.c_long), _c.c_int, _c.POINTER(EmaxOptions), _ST]),
+    "tmc_emax_result_free": (None, [_P]),
+    "tmc_emax_result_json": (_c.c_char_p, [_P]),
+    "tmc_emax_result_text": (_P, [_P]),
+    "tmc_emax_result_csv": (_P, [_P]),
 }
 
 

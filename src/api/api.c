@@ -1,4 +1,4 @@
-/* api.c - trainmc.h: status, experiments, closed forms, emax. */
+/* api.c - trainmc.h: status, experiments, closed forms. */
 #include <ctype.h>
 #include <errno.h>
 #include <locale.h>
@@ -14,17 +14,10 @@
 #include "config.h"
 #include <gsl/gsl_errno.h>
 
-#include "emax_sim.h"
-#include "emax_output.h"
 #include "finishable.h"
 #include "plan.h"
 #include "output.h"
 #include "runner.h"
-
-#define MAX_THREADS 4096
-#define MAX_REPLICAS 1000000000L
-#define MAX_SEED 9007199254740991.0 /* 2^53 - 1: a seed survives JSON */
-#define MAX_CARDS 10000000L
 
 const char *tmc_library_version(void)
 {
@@ -96,6 +89,22 @@ int tmc_api_fail_step(tmc_status *st, int rc, int input, const tmc_error *err)
 void tmc_api_succeed(tmc_status *st)
 {
     tmc_api_fail(st, TMC_OK, "");
+}
+
+tmc_api_key_range tmc_api_replicas_range(void)
+{
+    tmc_api_key_range r = {0, 0};
+    int lo_open;
+    tmc_config_key_bounds("monte_carlo.replicas", &r.lo, &r.hi, &lo_open);
+    return r;
+}
+
+tmc_api_key_range tmc_api_cards_range(void)
+{
+    tmc_api_key_range r = {0, 0};
+    int lo_open;
+    tmc_config_key_bounds("job.cards", &r.lo, &r.hi, &lo_open);
+    return r;
 }
 
 /* One path element of "a.b.0.c" into key[n]; returns the rest or NULL at
@@ -172,26 +181,38 @@ static int bad_option(tmc_status *st, const char *field, const char *value, cons
                          value, range);
 }
 
+/* "0 (ZERO) or in [LO, HI]" for a count whose 0 means ZERO. */
+static const char *zero_or_range(char *buf, size_t n, const char *zero,
+                                 tmc_api_key_range r)
+{
+    snprintf(buf, n, "0 (%s) or in [%s, %s]", zero, tmc_config_bound_text(r.lo).s,
+             tmc_config_bound_text(r.hi).s);
+    return buf;
+}
+
 int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
                             uint64_t default_seed, tmc_run_options *out, tmc_status *st)
 {
-    char v[64];
+    char v[64], range[128];
+    tmc_api_key_range n = tmc_api_replicas_range();
     if (o)
         *out = *o;
     else
         tmc_run_options_init(out);
-    if (out->replicas < 0 || out->replicas > MAX_REPLICAS)
+    if (out->replicas < 0 || out->replicas > n.hi)
         return snprintf(v, sizeof v, "%ld", out->replicas),
-               bad_option(st, "replicas", v, "0 (the experiment's) or in [1, 1e9]");
-    if (out->has_seed && (double)out->seed > MAX_SEED)
+               bad_option(st, "replicas", v,
+                          zero_or_range(range, sizeof range, "the experiment's", n));
+    if (out->has_seed && (double)out->seed > TMC_API_MAX_SEED)
         return snprintf(v, sizeof v, "%llu", (unsigned long long)out->seed),
                bad_option(st, "seed", v, "in [0, 2^53 - 1]");
-    if (out->threads < 0 || out->threads > MAX_THREADS)
+    if (out->threads < 0 || out->threads > TMC_API_MAX_THREADS)
         return snprintf(v, sizeof v, "%d", out->threads),
                bad_option(st, "threads", v, "0 (one per processor) or in [1, 4096]");
-    if (out->pilot_replicas < 0 || out->pilot_replicas > MAX_REPLICAS)
+    if (out->pilot_replicas < 0 || out->pilot_replicas > n.hi)
         return snprintf(v, sizeof v, "%ld", out->pilot_replicas),
-               bad_option(st, "pilot_replicas", v, "0 (1000) or in [1, 1e9]");
+               bad_option(st, "pilot_replicas", v,
+                          zero_or_range(range, sizeof range, "1000", n));
     if (!out->replicas)
         out->replicas = default_replicas;
     if (!out->has_seed)
@@ -358,79 +379,4 @@ char *tmc_experiment_closed_form(const tmc_experiment *x)
 void tmc_string_free(char *s)
 {
     cJSON_free(s);
-}
-
-/* ---------- emax ---------- */
-
-static int check_emax(const long *cards, int n_cards, long replicas, uint64_t seed,
-                      long brute_max_cards, int threads, tmc_status *st)
-{
-    const char *f = "tmc_emax_run";
-    if (!cards)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: cards = NULL: must hold n_cards card "
-                                                "counts", f);
-    if (n_cards < 1 || n_cards > 1000)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: n_cards = %d: must be in [1, 1000]", f,
-                             n_cards);
-    for (int i = 0; i < n_cards; i++)
-        if (cards[i] < 1 || cards[i] > MAX_CARDS)
-            return tmc_api_failf(st, TMC_ERR_INPUT, "%s: cards[%d] = %ld: must be in [1, 1e7]",
-                                 f, i, cards[i]);
-    if (replicas < 2 || replicas > MAX_REPLICAS)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: replicas = %ld: must be in [2, 1e9]", f,
-                             replicas);
-    if ((double)seed > MAX_SEED)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: seed = %llu: must be in [0, 2^53 - 1]", f,
-                             (unsigned long long)seed);
-    if (brute_max_cards < 0 || brute_max_cards > MAX_CARDS)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: brute_max_cards = %ld: must be in "
-                             "[0, 1e7] (0: no brute force)", f, brute_max_cards);
-    if (threads < 0 || threads > MAX_THREADS)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: threads = %d: must be 0 (one per "
-                             "processor) or in [1, 4096]", f, threads);
-    return TMC_OK;
-}
-
-static char *emax_in(const long *cards, int n_cards, long replicas, uint64_t seed,
-                     long brute_max_cards, int threads, tmc_status *st)
-{
-    if (check_emax(cards, n_cards, replicas, seed, brute_max_cards, threads, st))
-        return NULL;
-    if (!threads)
-        threads = tmc_runner_default_threads();
-    tmc_emax_row *rows = malloc((size_t)n_cards * sizeof *rows);
-    if (!rows)
-        return tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for emax rows"), NULL;
-    tmc_error err = {""};
-    int rc = 0;
-    for (int i = 0; i < n_cards && !rc; i++)
-        rc = tmc_emax_compute(cards[i], replicas, seed, threads, brute_max_cards, &rows[i],
-                              &err);
-    char *text = NULL;
-    if (rc) {
-        tmc_api_fail(st, rc == TMC_EMAX_STOPPED ? TMC_ERR_STOPPED : TMC_ERR_RUNTIME, err.msg);
-    } else {
-        tmc_emax_report r = {.rows = rows, .n_rows = n_cards, .replicas = replicas,
-                             .seed = seed, .brute_max = brute_max_cards, .mu_s = NAN,
-                             .sigma_s = NAN, .fixed_s = NAN, .threads = threads};
-        cJSON *doc = tmc_emax_output_json(&r);
-        text = tmc_api_print(doc);
-        cJSON_Delete(doc);
-        if (text)
-            tmc_api_succeed(st);
-        else
-            tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for the emax document");
-    }
-    free(rows);
-    return text;
-}
-
-char *tmc_emax_run(const long *cards, int n_cards, long replicas, uint64_t seed,
-                   long brute_max_cards, int threads, tmc_status *st)
-{
-    tmc_api_scope scope;
-    tmc_api_enter(&scope);
-    char *text = emax_in(cards, n_cards, replicas, seed, brute_max_cards, threads, st);
-    tmc_api_leave(&scope);
-    return text;
 }

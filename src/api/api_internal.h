@@ -38,6 +38,19 @@ int tmc_api_fail_step(tmc_status *st, int rc, int input, const tmc_error *err);
 /* st = TMC_OK, "" (if not NULL). */
 void tmc_api_succeed(tmc_status *st);
 
+#define TMC_API_MAX_THREADS 4096
+#define TMC_API_MAX_SEED 9007199254740991.0 /* 2^53 - 1: a seed survives JSON */
+
+/* The bounds of a replica count and a card count: those of the keys
+ * monte_carlo.replicas and job.cards (their rows in config_fields.c), so an
+ * argument of the library takes what an experiment file takes. */
+typedef struct {
+    double lo, hi;
+} tmc_api_key_range;
+
+tmc_api_key_range tmc_api_replicas_range(void);
+tmc_api_key_range tmc_api_cards_range(void);
+
 /* o (NULL: defaults) checked and completed: replicas and seed from x when
  * not given, threads resolved to >= 1. Returns 0, or TMC_ERR_INPUT with st
  * naming the field, its value and the allowed range. */

@@ -258,6 +258,69 @@ TMC_API double tmc_sweep_number(const tmc_sweep *s, const char *path);
 TMC_API char *tmc_emax_run(const long *cards, int n_cards, long replicas, uint64_t seed,
                            long brute_max_cards, int threads, tmc_status *st);
 
+/* What tmc_emax_run_result takes. tmc_emax_options_init gives `trainmc
+ * emax`'s defaults: 1,000,000 replicas, seed 1, brute force for N <= 64, one
+ * thread per online processor, no step time. */
+typedef struct {
+    long replicas;        /* simulated maxima per N, [2, 1e9] */
+    uint64_t seed;        /* [0, 2^53 - 1] */
+    long brute_max_cards; /* brute force for N <= this, [0, 1e7]; 0: none */
+    int threads;          /* 0: one per online processor; else [1, 4096] */
+    /* 1: also the expected step time mu_s + c_N sigma_s + fixed_s in
+     * seconds (docs/model.md 2), mu_s > 0, sigma_s >= 0, fixed_s >= 0 */
+    int has_step;
+    double mu_s, sigma_s, fixed_s;
+} tmc_emax_options;
+
+TMC_API void tmc_emax_options_init(tmc_emax_options *o);
+
+/* One simulated estimate of the maximum, in units of sigma. */
+typedef struct {
+    long replicas; /* 0: not simulated (the rest NaN) */
+    double mean;   /* sample mean */
+    double se;     /* sd / sqrt(replicas) */
+    double sd;     /* sample sd (divisor replicas - 1) */
+    double sd_se;  /* the delta-method standard error of sd */
+} tmc_emax_estimate_figures;
+
+/* Everything `trainmc emax` reports for one N, in units of sigma. */
+typedef struct {
+    long n;                                 /* cards */
+    double quadrature_mean, quadrature_sd;  /* c_N and the maximum's sd, by quadrature */
+    tmc_emax_estimate_figures sampler;      /* the engine's O(1) sampler */
+    tmc_emax_estimate_figures brute;        /* N explicit draws; replicas 0 past
+                                               brute_max_cards */
+    double blom, gumbel;                    /* the approximations */
+    double reference;                       /* the reference design's rounded c_N, NaN if none */
+} tmc_emax_figures;
+
+/* The results of an emax run (opaque). */
+typedef struct tmc_emax_result tmc_emax_result;
+
+/* c_N for each of cards[n_cards] ([1, 1000] of them, each in [1, 1e7]) as
+ * tmc_emax_run computes it, o's options (NULL: tmc_emax_options_init's).
+ * Returns a result to free with tmc_emax_result_free, or NULL with st:
+ * TMC_ERR_INPUT (an argument or option: its name, value and range),
+ * TMC_ERR_MEMORY, TMC_ERR_RUNTIME (a quadrature failed), TMC_ERR_STOPPED
+ * (the process's stop flag, which `trainmc`'s signal handler sets). */
+TMC_API tmc_emax_result *tmc_emax_run_result(const long *cards, int n_cards,
+                                             const tmc_emax_options *o, tmc_status *st);
+
+TMC_API void tmc_emax_result_free(tmc_emax_result *r);
+
+/* The number of rows (n_cards), and row i (NULL if i is out of range), in
+ * the order of cards; owned by r. */
+TMC_API int tmc_emax_result_rows(const tmc_emax_result *r);
+TMC_API const tmc_emax_figures *tmc_emax_result_row(const tmc_emax_result *r, int i);
+
+/* The JSON document `trainmc emax --json` writes (compact; owned by r). */
+TMC_API const char *tmc_emax_result_json(const tmc_emax_result *r);
+
+/* The report `trainmc emax` prints, and the CSV `trainmc emax --csv`
+ * writes, as text to free with tmc_string_free; NULL if memory runs out. */
+TMC_API char *tmc_emax_result_text(const tmc_emax_result *r);
+TMC_API char *tmc_emax_result_csv(const tmc_emax_result *r);
+
 #ifdef __cplusplus
 }
 #endif

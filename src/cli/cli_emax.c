@@ -3,17 +3,13 @@
  * formulas, side by side; and the step time it implies (docs/model.md 2). */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "emax_sim.h"
 #include "emax_output.h"
+#include "emax_result.h"
 #include "options.h"
-#include "output.h"
-#include "runner.h"
-
-#define BRUTE_MAX 64 /* brute force costs N draws per replica */
+#include "trainmc.h"
 
 static const tmc_cli_command command = {
     "emax", TMC_CLI_EMAX, NULL,
@@ -54,24 +50,42 @@ static void init_options(tmc_cli_options *o)
     o->n_cards = 5;
     o->replicas = 1000000;
     o->seed = 1;
-    o->threads = tmc_runner_default_threads();
     o->mu_s = o->sigma_s = o->cv = o->fixed_s = NAN;
 }
 
-/* Print the text report; write the JSON and CSV files if asked. 0, or 1. */
-static int report(const tmc_cli_options *o, const tmc_emax_row *rows, double elapsed_s,
-                  tmc_outfile *out, tmc_outfile *csv)
+/* The library's emax options for the command's flags (--cv is sigma = cv mu
+ * by now); brute force stays tmc_emax_options_init's N <= 64. */
+static void emax_options(const tmc_cli_options *o, tmc_emax_options *eo)
 {
-    tmc_emax_report r = {.rows = rows, .n_rows = o->n_cards, .replicas = o->replicas,
-                         .seed = (uint64_t)o->seed, .brute_max = BRUTE_MAX,
-                         .step = !isnan(o->mu_s), .mu_s = o->mu_s, .sigma_s = o->sigma_s,
-                         .fixed_s = o->fixed_s, .threads = o->threads, .elapsed_s = elapsed_s};
-    tmc_emax_output_text(stdout, &r);
+    tmc_emax_options_init(eo);
+    eo->replicas = o->replicas;
+    eo->seed = (uint64_t)o->seed;
+    eo->threads = o->threads;
+    eo->has_step = !isnan(o->mu_s);
+    eo->mu_s = o->mu_s;
+    eo->sigma_s = o->sigma_s;
+    eo->fixed_s = o->fixed_s;
+}
+
+/* Print the text report; write the JSON and CSV files if asked. 0, or 1. */
+static int report(const tmc_cli_options *o, const tmc_emax_result *res, tmc_outfile *out,
+                  tmc_outfile *csv)
+{
+    const tmc_emax_report *r = &res->report;
+    tmc_emax_output_text(stdout, r);
     if (tmc_cli_check_stdout()) /* the report is lost: no JSON of it either */
         return 1;
-    if (o->csv_path && tmc_cli_write_text(csv, tmc_emax_output_csv(&r)))
+    if (o->csv_path && tmc_cli_write_text(csv, tmc_emax_output_csv(r)))
         return 1;
-    return o->json_path ? tmc_cli_write_json(out, tmc_emax_output_json(&r)) : 0;
+    return o->json_path ? tmc_cli_write_json(out, tmc_emax_output_json(r)) : 0;
+}
+
+/* The exit code of a run that failed, after its message. */
+static int emax_failed(const tmc_status *st)
+{
+    int stopped = st->code == TMC_ERR_STOPPED;
+    fprintf(stderr, "trainmc: %s%s\n", st->message, stopped ? "; no results written" : "");
+    return stopped ? 130 : st->code == TMC_ERR_INPUT ? 2 : 1;
 }
 
 int tmc_cli_emax(int argc, char **argv)
@@ -83,23 +97,18 @@ int tmc_cli_emax(int argc, char **argv)
         rc = check_step_flags(&o);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
-    tmc_error err = {""};
     tmc_outfile out = {0}, csv = {0}, *files[] = {&out, &csv};
     const char *flags[] = {"json", "csv"}, *paths[] = {o.json_path, o.csv_path};
     if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
         return rc;
-    tmc_emax_row rows[TMC_CLI_MAX_CARDS];
     tmc_cli_catch_stop_signals(); /* SIGINT: stop, remove the temporary file, exit 130 */
-    double t0 = tmc_cli_now_s();
-    for (int i = 0; i < o.n_cards && !rc; i++)
-        rc = tmc_emax_compute(o.cards[i], o.replicas, (uint64_t)o.seed, o.threads, BRUTE_MAX,
-                              &rows[i], &err);
-    int stopped = rc == TMC_EMAX_STOPPED;
-    if (rc)
-        fprintf(stderr, "trainmc: %s%s\n", err.msg, stopped ? "; no results written" : "");
-    else
-        rc = report(&o, rows, tmc_cli_now_s() - t0, &out, &csv);
+    tmc_emax_options eo;
+    emax_options(&o, &eo);
+    tmc_status st;
+    tmc_emax_result *res = tmc_emax_run_result(o.cards, o.n_cards, &eo, &st);
+    rc = res ? report(&o, res, &out, &csv) : emax_failed(&st);
+    tmc_emax_result_free(res);
     if (rc)
         tmc_cli_abort_outputs(files, paths, 2);
-    return stopped ? 130 : rc ? 1 : 0;
+    return rc;
 }

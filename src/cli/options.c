@@ -39,6 +39,7 @@ struct option_row {
     size_t offset;     /* of its value in tmc_cli_options */
     double lo, hi;     /* bounds of its value, or of each --cards item */
     int lo_open;       /* a number: lo itself excluded */
+    const char *bounds_key; /* not NULL: lo, hi and lo_open are this key's (its row's) */
     const char *choices; /* parse_choice: its words, ", "-separated */
     const char *key;   /* the experiment key it overrides in commands that read one */
     size_t set_offset; /* ... through this buffer */
@@ -55,17 +56,11 @@ typedef struct {
     char s[64];
 } bounds_text;
 
-/* A bound as a user would type it: 2^53-1 (the largest seed), a round
- * power of ten from 1e5 on as 1e7, else to 10 digits. */
+/* A bound as a user would type it: 2^53-1 (the largest seed), else as
+ * tmc_config_bound_text writes it (1e7, 0.2). */
 static void bound(char *buf, size_t n, double x)
 {
-    int e = x >= 1e5 ? (int)floor(log10(x) + 1e-9) : 0;
-    if (x == MAX_SEED)
-        snprintf(buf, n, "2^53-1");
-    else if (e && x == pow(10, e))
-        snprintf(buf, n, "1e%d", e);
-    else
-        snprintf(buf, n, "%.10g", x);
+    snprintf(buf, n, "%s", x == MAX_SEED ? "2^53-1" : tmc_config_bound_text(x).s);
 }
 
 /* "[lo, hi]", or "(lo, hi]" when lo is excluded. */
@@ -79,9 +74,19 @@ static bounds_text bounds(double lo, double hi, int lo_open)
     return t;
 }
 
+/* The row's bounds: its own, or its bounds_key's row's. */
+static option_row with_bounds(const option_row *r)
+{
+    option_row b = *r;
+    if (r->bounds_key)
+        tmc_config_key_bounds(r->bounds_key, &b.lo, &b.hi, &b.lo_open);
+    return b;
+}
+
 static bounds_text row_bounds(const option_row *r)
 {
-    return bounds(r->lo, r->hi, r->lo_open);
+    option_row b = with_bounds(r);
+    return bounds(b.lo, b.hi, b.lo_open);
 }
 
 /* ---------- parsers ---------- */
@@ -106,7 +111,8 @@ static int parse_text(const option_row *r, const char *arg, tmc_cli_options *o)
 
 static int parse_integer(const option_row *r, const char *arg, tmc_cli_options *o)
 {
-    if (tmc_cli_parse_long(arg, (long)r->lo, (long)r->hi, field(r, o)))
+    option_row b = with_bounds(r);
+    if (tmc_cli_parse_long(arg, (long)b.lo, (long)b.hi, field(r, o)))
         return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not an integer in %s",
                                    r->name, arg, row_bounds(r).s);
     return 0;
@@ -162,6 +168,7 @@ static int parse_vary(const option_row *r, const char *arg, tmc_cli_options *o)
 static int parse_cards(const option_row *r, const char *list, tmc_cli_options *o)
 {
     const char *cmd = o->command->name;
+    option_row b = with_bounds(r);
     o->n_cards = 0;
     for (const char *p = list;; p += strcspn(p, ",") + 1) {
         size_t len = strcspn(p, ",");
@@ -172,7 +179,7 @@ static int parse_cards(const option_row *r, const char *list, tmc_cli_options *o
             return tmc_cli_usage_error(cmd, "--%s: more than %d card counts", r->name,
                                        TMC_CLI_MAX_CARDS);
         if (len >= sizeof item ||
-            tmc_cli_parse_long(item, (long)r->lo, (long)r->hi, &o->cards[o->n_cards++]))
+            tmc_cli_parse_long(item, (long)b.lo, (long)b.hi, &o->cards[o->n_cards++]))
             return tmc_cli_usage_error(cmd, "--%s: '%.*s' is not an integer in %s", r->name,
                                        (int)len, p, row_bounds(r).s);
         if (p[len] == '\0')
@@ -289,7 +296,7 @@ static const option_row table[] = {
                          "blocks training (its copy), {range}; the write takes "
                          "checkpoint.save_s"}}},
     {.name = "cards", .letter = 'c', .arg = "LIST", .parse = parse_cards,
-     .lo = 1, .hi = 10000000,
+     .bounds_key = "job.cards", /* a card count, as an experiment's */
      .help = {{EMAX, "card counts N, comma-separated, each in {range} (default "
                      "2,8,48,1024,16384: "
                      "docs/model.md 2's table)"}}},
@@ -328,8 +335,9 @@ static const option_row table[] = {
      .lo = 1, .hi = 1e8,
      .help = {{FIT, "nodes watched, failed or not (required for a fault log: nodes that "
                     "never failed are not in the log)"}}},
-    {.name = "cards-per-node", .arg = "N", .parse = parse_integer, .offset = OFF(cards_per_node),
-     .lo = 1, .hi = 1e6,
+    {.name = "cards-per-node", .arg = "N", .parse = parse_integer,
+     .offset = OFF(cards_per_node),
+     .bounds_key = "failures.cards_per_node", /* g, as an experiment's */
      .help = {{FIT, "cards (GPUs) per node (required for a fault log)"}}},
     {.name = "span-days", .arg = "D", .parse = parse_number, .offset = OFF(span_days),
      .lo = 0, .hi = 1e7, .lo_open = 1,

@@ -55,6 +55,23 @@ tmc_key_kind tmc_config_classify_key(const char *key);
  * [lo, hi], or (lo, hi] with *lo_open; 0, or -1 if key is not numeric. */
 int tmc_config_key_bounds(const char *key, double *lo, double *hi, int *lo_open);
 
+/* A bound as a user would type it: a round power of ten from 1e5 on as
+ * "1e7", else to 10 significant digits ("0.2", "86400"). */
+typedef struct {
+    char s[24]; /* %.10g's longest, "-1.234567891e-100", fits */
+} tmc_bound_text;
+tmc_bound_text tmc_config_bound_text(double x);
+
+/* The positive jitter.cv that jitter law `law` (a tmc_jitter_kind) accepts,
+ * [*lo, *hi]; 0 (no jitter) every law accepts besides. lo: 1e-6 (a smaller
+ * spread is below every printed digit), 0.005 for the gamma (beyond shape
+ * 40,000 GSL's gamma quantile fails); hi: 0.2 for the normal (a wider spread
+ * gives negative compute times), else the row's bound (2). The one statement
+ * of these limits: the loader refuses by them (config_checks.c), and `fit
+ * --steps` writes no distribution file outside them. 0, or -1 for no such
+ * law. */
+int tmc_config_jitter_cv_range(int law, double *lo, double *hi);
+
 /* The word an experiment gives choice number `value` of the dotted key
  * `key` ("checkpoint.duration_law", TMC_DURATION_GAMMA: "gamma"), so that a
  * report names a choice as the key's row spells it; NULL if the key has no

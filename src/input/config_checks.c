@@ -13,6 +13,29 @@
 
 #include <math.h>
 
+/* jitter.cv's limits beyond its row's bounds, written here once and read
+ * through tmc_config_jitter_cv_range (config.h says why each holds); a
+ * message that names one by its macro prints it by stringizing, so its text
+ * is the one written. A gamma duration shares the gamma's
+ * (check_durations). */
+#define JITTER_CV_TINY 1e-6 /* every law: a smaller spread is below every printed digit */
+#define NORMAL_CV_MAX 0.2   /* the normal: beyond, compute times go negative */
+#define GAMMA_CV_MIN 0.005  /* the gamma: shape > 40,000, GSL's quantile fails */
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x)
+
+int tmc_config_jitter_cv_range(int law, double *lo, double *hi)
+{
+    double row_lo, row_hi;
+    int lo_open;
+    if (law < TMC_JITTER_NORMAL || law > TMC_JITTER_GAMMA ||
+        tmc_config_key_bounds("jitter.cv", &row_lo, &row_hi, &lo_open))
+        return -1;
+    *lo = law == TMC_JITTER_GAMMA ? GAMMA_CV_MIN : JITTER_CV_TINY;
+    *hi = law == TMC_JITTER_NORMAL ? NORMAL_CV_MAX : row_hi;
+    return 0;
+}
+
 /* Asked of the document, not the struct: an absent interval reads as 0,
  * which is also out of range, so only the keys tell "neither" from "both". */
 static int check_checkpoint(const cJSON *root, const char *label, tmc_error *err)
@@ -43,11 +66,11 @@ static int check_durations(const tmc_checkpoint *cp, const char *label, tmc_erro
             return tmc_error_set(err, "%s: checkpoint.%s: %.10g is more than a uniform "
                                       "duration allows (1/sqrt(3) = 0.57735: the "
                                       "shortest would be negative)", label, key, cv);
-        if (cp->duration_law == TMC_DURATION_GAMMA && cv > 0 && cv < 0.005)
+        if (cp->duration_law == TMC_DURATION_GAMMA && cv > 0 && cv < GAMMA_CV_MIN)
             return tmc_error_set(err, "%s: checkpoint.%s: %.10g is too small for a gamma law "
-                                      "(below 0.005 its quantiles cannot be computed "
-                                      "accurately); at so small a spread use the lognormal "
-                                      "law, or 0", label, key, cv);
+                                      "(below " TEXT(GAMMA_CV_MIN) " its quantiles cannot be "
+                                      "computed accurately); at so small a spread use the "
+                                      "lognormal law, or 0", label, key, cv);
     }
     double shortest = cp->save_s;
     if (cp->save_cv > 0)
@@ -214,15 +237,17 @@ static int check_replayed(const char *name, int enabled, double mean_days, int n
  * per-step part is defined for the normal only. */
 static int check_jitter(const tmc_jitter *j, const char *label, tmc_error *err)
 {
-    if (j->kind == TMC_JITTER_NORMAL && j->cv > 0.2)
+    double lo = 0, hi = 0; /* set: the row admits only the three laws */
+    tmc_config_jitter_cv_range((int)j->kind, &lo, &hi);
+    if (j->kind == TMC_JITTER_NORMAL && j->cv > hi)
         return tmc_error_set(err, "%s: jitter.cv: %.10g is out of range for a normal; "
-                                  "expected a number in [0, 0.2] (a wider spread would "
-                                  "give negative compute times: use lognormal or gamma)",
-                             label, j->cv);
-    if (j->cv > 0 && j->cv < 1e-6)
-        return tmc_error_set(err, "%s: jitter.cv: %.10g is below 1e-6, too small a spread to "
-                                  "compute (its effect is below every printed digit); give 0 "
-                                  "for no jitter", label, j->cv);
+                                  "expected a number in [0, %s] (a wider spread would give "
+                                  "negative compute times: use lognormal or gamma)", label,
+                             j->cv, tmc_config_bound_text(hi).s);
+    if (j->cv > 0 && j->cv < JITTER_CV_TINY)
+        return tmc_error_set(err, "%s: jitter.cv: %.10g is below " TEXT(JITTER_CV_TINY)
+                                  ", too small a spread to compute (its effect is below "
+                                  "every printed digit); give 0 for no jitter", label, j->cv);
     if (j->kind != TMC_JITTER_NORMAL && j->rho > 0)
         return tmc_error_set(err, "%s: jitter.correlation: %.10g is given for a %s; a "
                                   "common per-step part is defined for the normal only",
@@ -241,11 +266,13 @@ static int check_computable(const tmc_jitter *j, long cards, const char *label, 
 {
     if (j->cv == 0)
         return 0;
-    if (j->kind == TMC_JITTER_GAMMA && j->cv < 0.005) /* shape > 40,000: fails at any N,
-                                                          slowly, so refuse at once */
+    double lo = 0, hi = 0; /* set: the row admits only the three laws */
+    tmc_config_jitter_cv_range((int)j->kind, &lo, &hi);
+    if (j->kind == TMC_JITTER_GAMMA && j->cv < lo) /* fails at any N, slowly: refuse now */
         return tmc_error_set(err, "%s: jitter.cv: %.10g is too small for a gamma law (below "
-                                  "0.005 its quantiles cannot be computed accurately); at so "
-                                  "small a spread use the normal law", label, j->cv);
+                                  "%s its quantiles cannot be computed accurately); at so "
+                                  "small a spread use the normal law", label, j->cv,
+                             tmc_config_bound_text(lo).s);
     tmc_max_sampler s;
     double mean, sd, skew;
     if (tmc_dist_max_init(&s, j, 1.0, cards))

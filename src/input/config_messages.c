@@ -46,6 +46,17 @@ numtext tmc_cfg_number_text(const field *f, double x)
     return t;
 }
 
+tmc_bound_text tmc_config_bound_text(double x)
+{
+    tmc_bound_text t;
+    int e = x >= 1e5 ? (int)floor(log10(x) + 1e-9) : 0;
+    if (e && x == pow(10, e))
+        snprintf(t.s, sizeof t.s, "1e%d", e);
+    else
+        snprintf(t.s, sizeof t.s, "%.10g", x);
+    return t;
+}
+
 void tmc_cfg_describe_range(const field *f, char *buf, size_t n)
 {
     const char *what = f->type == T_NUM ? "a number" : "an integer";

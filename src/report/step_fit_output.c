@@ -1,10 +1,17 @@
 /* step_fit_output.c - `trainmc fit --steps`'s text and JSON reports and
  * its jitter distribution file (step_fit.h). */
 #include "step_fit.h"
+#include "config.h"
+#include "experiment.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* A fitted law's index is the jitter law it is written as. */
+_Static_assert((int)TMC_STEP_LAW_NORMAL == (int)TMC_JITTER_NORMAL &&
+               (int)TMC_STEP_LAW_LOGNORMAL == (int)TMC_JITTER_LOGNORMAL &&
+               (int)TMC_STEP_LAW_GAMMA == (int)TMC_JITTER_GAMMA, "step laws are jitter laws");
 
 static const char *rho_meaning(const tmc_step_fit *r)
 {
@@ -177,14 +184,13 @@ cJSON *tmc_step_fit_output_json(const tmc_step_fit *r, const tmc_step_log *log,
 cJSON *tmc_step_fit_output_distribution(const tmc_step_fit *r, const char *path,
                                         const char **why)
 {
-    /* the ranges of jitter.cv (docs/experiment-keys.md, Jitter) */
-    static const double lo[] = {1e-6, 1e-6, 0.005}, hi[] = {0.2, 2, 2};
+    double lo, hi; /* the fitted law's jitter.cv range, as the loader checks it */
     *why = NULL;
     if (r->best < 0) {
         *why = "no law could be fitted";
         return NULL;
     }
-    if (!(r->cv >= lo[r->best] && r->cv <= hi[r->best])) {
+    if (tmc_config_jitter_cv_range(r->best, &lo, &hi) || !(r->cv >= lo && r->cv <= hi)) {
         *why = "the fitted cv is outside the range an experiment's jitter.cv accepts for "
                "this law";
         return NULL;
