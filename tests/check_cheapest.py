@@ -246,6 +246,18 @@ with tempfile.TemporaryDirectory() as tmp:
               and "1 <= LO < HI <= 1e7" in p.stderr and doc is None,
               f"{lever}: exit {p.returncode}, {p.stderr!r}")
 
+    # 5c'. the count levers take their key's range from its row
+    # (src/input/config_fields.c: failures.spares in [-1, 1e6], -1 unlimited;
+    # failures.standbys in [0, 1e6]), so the message states the row's bounds
+    for lever, what, rng in [("failures.spares=0,1000001", "1000001 is not a count of spares",
+                              "[-1, 1e6]"),
+                             ("failures.spares=-2", "-2 is not a count of spares", "[-1, 1e6]"),
+                             ("failures.standbys=0,1000001", "1000001 is not a count of standbys",
+                              "[0, 1e6]")]:
+        p, doc, _ = cheapest(tmp, "--lever", lever, exp="spares.json")
+        check(p.returncode == 2 and f"--lever {lever}: {what} (an integer in {rng})"
+              in p.stderr and doc is None, f"{lever}: exit {p.returncode}, {p.stderr!r}")
+
     # 5d. a chosen plan at the range's least cards: flagged (text and JSON).
     # With LO = 30 the optimum of 1 (30 cards) is LO itself; with LO = 8 not
     p, doc, _ = cheapest(tmp, "--lever", "job.cards=30:64", exp="hand.json")

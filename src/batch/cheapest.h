@@ -135,7 +135,7 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
  * checkpoint.mode=sync,async (from a sync experiment async needs
  * async_copy_s, the copy an async save blocks for, s; NAN: not given;
  * given without such a switch it is refused). A list lever's value may not
- * repeat; job.cards=LO:HI allows the key's range, 1 <= LO < HI <= 1e7. A
+ * repeat; job.cards=LO:HI allows the key's range (its row), LO < HI. A
  * lever not named keeps the experiment's value; job.cards defaults to
  * [ceil(N / 2), 2 N]. Every combination is loaded once to check its values.
  * Returns 0, or -1 with err (a config message, or "--lever SPEC: problem"). */

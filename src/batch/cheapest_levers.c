@@ -32,22 +32,39 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
     return 0;
 }
 
-/* "LO:HI", integers 1 <= LO < HI <= 1e7 (the range of the key job.cards,
- * src/input/config_fields.c; "1e7" is read as an integer too), into the card
- * range. */
+/* A bound of a key's row as a user would type it: a round power of ten
+ * from 1e5 on as 1e7, else to 10 digits. */
+static void bound_text(char *buf, size_t n, double x)
+{
+    int e = x >= 1e5 ? (int)floor(log10(x) + 1e-9) : 0;
+    if (e && x == pow(10, e))
+        snprintf(buf, n, "1e%d", e);
+    else
+        snprintf(buf, n, "%.10g", x);
+}
+
+/* "LO:HI", integers in the range of the key job.cards (its row in
+ * src/input/config_fields.c; "1e7" is read as an integer too), LO < HI,
+ * into the card range. */
 static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
 {
-    char *end;
-    double lo = strtod(v, &end), hi = NAN;
+    char *end, min[24], max[24];
+    double lo = strtod(v, &end), hi = NAN, key_lo, key_hi;
+    int lo_open;
     if (end != v && *end == ':') {
         const char *h = end + 1;
         hi = strtod(h, &end);
         if (end == h)
             hi = NAN;
     }
-    if (*end || !(lo >= 1 && hi > lo && hi <= 1e7) || lo != floor(lo) || hi != floor(hi))
+    tmc_config_key_bounds("job.cards", &key_lo, &key_hi, &lo_open);
+    if (*end || !(lo >= key_lo && hi > lo && hi <= key_hi) || lo != floor(lo) ||
+        hi != floor(hi)) {
+        bound_text(min, sizeof min, key_lo);
+        bound_text(max, sizeof max, key_hi);
         return tmc_error_set(err, "--lever %s: expected job.cards=LO:HI, integers with "
-                                  "1 <= LO < HI <= 1e7 (the range of job.cards)", spec);
+                                  "%s <= LO < HI <= %s (the range of job.cards)", spec, min, max);
+    }
     l->cards_lo = (long)lo;
     l->cards_hi = (long)hi;
     return 0;
@@ -72,21 +89,25 @@ static int parse_list(const char *spec, const char *v, double *out, int *n, tmc_
     return 0;
 }
 
-/* A list of card counts in [lo, 1e6] (spares from -1, unlimited;
- * standbys from 0) into out[*n]. */
-static int parse_counts(const char *spec, const char *v, const char *what, long lo,
-                        long *out, int *n, const tmc_experiment *x, tmc_error *err)
+/* A list of card counts in the key's range [lo, hi] (spares from -1,
+ * unlimited; standbys from 0) into out[*n]. */
+static int parse_counts(const char *spec, const char *v, const char *what, double lo,
+                        double hi, long *out, int *n, const tmc_experiment *x, tmc_error *err)
 {
     double d[TMC_CHEAPEST_MAX_VALUES];
+    char min[24], max[24];
     if (!x->failures.enabled)
         return tmc_error_set(err, "--lever %s: the experiment has no failures; %s change "
                                   "nothing", spec, what);
     if (parse_list(spec, v, d, n, err))
         return -1;
     for (int i = 0; i < *n; i++) {
-        if (d[i] != floor(d[i]) || d[i] < (double)lo || d[i] > 1e6)
+        if (d[i] != floor(d[i]) || d[i] < lo || d[i] > hi) {
+            bound_text(min, sizeof min, lo);
+            bound_text(max, sizeof max, hi);
             return tmc_error_set(err, "--lever %s: %.10g is not a count of %s (an integer "
-                                      "in [%ld, 1e6])", spec, d[i], what, lo);
+                                      "in [%s, %s])", spec, d[i], what, min, max);
+        }
         out[i] = (long)d[i];
     }
     return 0;
@@ -143,15 +164,19 @@ static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_exper
         return tmc_error_set(err, "--lever %s: %s is named twice", spec, key);
     l->named[k] = 1;
     const char *v = eq + 1;
+    double lo, hi; /* a count lever's bounds: its key's row */
+    int lo_open;
     switch (k) {
     case CARDS:
         return parse_cards(spec, v, l, err);
     case INTERVAL:
         return parse_list(spec, v, l->intervals, &l->n_intervals, err);
     case SPARES:
-        return parse_counts(spec, v, "spares", -1, l->spares, &l->n_spares, x, err);
+        tmc_config_key_bounds("failures.spares", &lo, &hi, &lo_open);
+        return parse_counts(spec, v, "spares", lo, hi, l->spares, &l->n_spares, x, err);
     case STANDBYS:
-        return parse_counts(spec, v, "standbys", 0, l->standbys, &l->n_standbys, x, err);
+        tmc_config_key_bounds("failures.standbys", &lo, &hi, &lo_open);
+        return parse_counts(spec, v, "standbys", lo, hi, l->standbys, &l->n_standbys, x, err);
     default:
         return parse_modes(spec, v, l, err);
     }
