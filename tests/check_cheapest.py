@@ -363,6 +363,62 @@ with tempfile.TemporaryDirectory() as tmp:
               and ln.rstrip().endswith("no") for ln in p.stdout.splitlines()),
           f"refused finalist text: {p.stdout}")
 
+    # 6. whole nodes (issue 32, item 7). Node failures (g = 8 cards a node,
+    # a node MTBF of 1e9 days: they never strike, as in 5f) and 8 spares
+    # held: the cost of 5f, (N + 8)(2.4e6 / N + 1010) / 3600 card-hours, now
+    # at N a multiple of 8 only. 1010 N + 19.2e6 / N is 279,280.00 at 128,
+    # 278,536.47 at 136 and 278,773.33 at 144, so the cheapest whole-node plan
+    # is 136 cards (17 nodes), not 5f's 138; the fewest whole nodes that meet
+    # are 32 (30 cards meet, 24 do not: 2.4e6 / 24 + 1010 = 101,010 s).
+    # Money at 136: 100 + 2 x 144 x (17,647.06 + 1010) / 3600 = 1592.5647.
+    # job.cards=17:203 is searched as 24:200 (LO up, HI down to whole nodes).
+    G = 8
+    with open(os.path.join(tmp, "nodes.json"), "w") as f:
+        json.dump({**EXPERIMENT, "failures": {"distribution": "exponential", "spares": SP,
+                                              "per_node_mtbf_days": 1e9, "cards_per_node": G}}, f)
+    whole = [n for n in range(24, 201, G) if wall(n, 1000) <= DEADLINE_S]
+    node_n = min(whole, key=money_sp)
+    check(node_n == 136 and whole[0] == 32 and close(money_sp(136), 1592.5647, 1e-7),
+          f"nodes by hand: {node_n}, {whole[0]}, {money_sp(136)}")
+    p, doc, svg = cheapest(tmp, "--lever", "job.cards=17:203", exp="nodes.json")
+    ch = doc and doc["chosen"]
+    check(p.returncode == 0 and ch and ch["cards"] == node_n
+          and close(ch["cost"]["mean"], money_sp(node_n), 1e-9),
+          f"nodes: exit {p.returncode}, chosen {ch and ch['plan']} {ch and ch['cost']}; by "
+          f"hand {node_n} cards, {money_sp(node_n)}; {p.stderr!r}")
+    check(doc and doc["levers"]["job.cards"] == [24, 200] and doc["card_step"] == G
+          and "cards move in whole nodes of 8" in p.stdout
+          and "job.cards=17:203 is searched as 24:200" in p.stdout
+          and "with one node more" in p.stdout, f"nodes: levers and text {p.stdout}")
+    planned = [pl["cards"] for pl in (doc["plans"] + doc["finalists"] if doc else [])]
+    check(planned and all(n % G == 0 and 24 <= n <= 200 for n in planned),
+          f"nodes: plans of {sorted(set(planned))} cards; all whole nodes in [24, 200]")
+    # brute force apart from the search: `trainmc run` at every whole-node count
+    runs = {}
+    for n in range(24, 201, G):
+        out = os.path.join(tmp, "run.json")
+        subprocess.run([BIN, "run", os.path.join(tmp, "nodes.json"), "--quiet", "--set",
+                        f"job.cards={n}", "--json", out], capture_output=True, check=True)
+        run = json.load(open(out))
+        if run["deadline"]["probability"] >= 0.9:
+            runs[n] = run["cost"]["money"]["mean"]
+    brute = min(runs, key=runs.get)
+    check(brute == node_n and ch and close(ch["cost"]["mean"], runs[brute], 1e-9),
+          f"nodes: brute force {brute} at {runs.get(brute)}, chosen {ch and ch['cards']}")
+    print(f"check_cheapest: nodes: chosen {ch and ch['cards']} cards, brute force {brute} of "
+          f"{len(runs)} meeting counts")
+    # the default range: N = 36 is n = 5 nodes, so [3, 10] nodes = [24, 80]
+    # (cards one by one it would be [18, 72]); spares and standbys in nodes
+    p, doc, _ = cheapest(tmp, "--set", "job.cards=36", exp="nodes.json")
+    check(p.returncode == 0 and doc and doc["levers"]["job.cards"] == [24, 80],
+          f"nodes default range: {doc and doc['levers']}, {p.stderr!r}")
+    for lever, message in [("failures.spares=-1,8,12", "12 spares are not whole nodes of 8"),
+                           ("failures.standbys=0,4", "4 standbys are not whole nodes of 8"),
+                           ("job.cards=9:16", "[9, 16] holds fewer than two")]:
+        p, doc, _ = cheapest(tmp, "--lever", lever, exp="nodes.json")
+        check(p.returncode == 2 and f"--lever {lever}: " in p.stderr and message in p.stderr
+              and doc is None, f"nodes {lever}: exit {p.returncode}, {p.stderr!r}")
+
 for f in failures:
     print("check_cheapest:", f, file=sys.stderr)
 sys.exit(1 if failures else 0)

@@ -43,6 +43,21 @@ static void bound_text(char *buf, size_t n, double x)
         snprintf(buf, n, "%.10g", x);
 }
 
+/* The card range asked for, rounded inwards to whole steps (nodes): LO up,
+ * HI down; refused when fewer than two counts remain. */
+static int whole_nodes(const char *spec, tmc_cheapest_levers *l, tmc_error *err)
+{
+    long g = l->card_step;
+    l->cards_lo = (l->cards_asked[0] + g - 1) / g * g;
+    l->cards_hi = l->cards_asked[1] / g * g;
+    if (l->cards_hi <= l->cards_lo)
+        return tmc_error_set(err, "--lever %s: cards move in whole nodes of %ld "
+                                  "(failures.cards_per_node) and [%ld, %ld] holds fewer than "
+                                  "two; widen the range", spec, g, l->cards_asked[0],
+                             l->cards_asked[1]);
+    return 0;
+}
+
 /* "LO:HI", integers in the range of the key job.cards (its row in
  * src/input/config_fields.c; "1e7" is read as an integer too), LO < HI,
  * into the card range. */
@@ -65,9 +80,9 @@ static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, 
         return tmc_error_set(err, "--lever %s: expected job.cards=LO:HI, integers with "
                                   "%s <= LO < HI <= %s (the range of job.cards)", spec, min, max);
     }
-    l->cards_lo = (long)lo;
-    l->cards_hi = (long)hi;
-    return 0;
+    l->cards_asked[0] = (long)lo;
+    l->cards_asked[1] = (long)hi;
+    return whole_nodes(spec, l, err);
 }
 
 /* A list V1,V2,... or START:STOP:STEP of at most TMC_CHEAPEST_MAX_VALUES. */
@@ -110,6 +125,19 @@ static int parse_counts(const char *spec, const char *v, const char *what, doubl
         }
         out[i] = (long)d[i];
     }
+    return 0;
+}
+
+/* With cards in whole nodes a pool of count[n] cards is whole nodes too
+ * (a node's failure takes all its cards); -1 (unlimited spares) passes. */
+static int whole_counts(const char *spec, const char *what, const long *count, int n, long g,
+                        tmc_error *err)
+{
+    for (int i = 0; i < n; i++)
+        if (count[i] > 0 && count[i] % g)
+            return tmc_error_set(err, "--lever %s: %ld %s are not whole nodes of %ld "
+                                      "(failures.cards_per_node), whose failure takes all its "
+                                      "cards; give multiples of %ld", spec, count[i], what, g, g);
     return 0;
 }
 
@@ -173,21 +201,27 @@ static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_exper
         return parse_list(spec, v, l->intervals, &l->n_intervals, err);
     case SPARES:
         tmc_config_key_bounds("failures.spares", &lo, &hi, &lo_open);
-        return parse_counts(spec, v, "spares", lo, hi, l->spares, &l->n_spares, x, err);
+        return parse_counts(spec, v, "spares", lo, hi, l->spares, &l->n_spares, x, err) ||
+               whole_counts(spec, "spares", l->spares, l->n_spares, l->card_step, err) ? -1 : 0;
     case STANDBYS:
         tmc_config_key_bounds("failures.standbys", &lo, &hi, &lo_open);
-        return parse_counts(spec, v, "standbys", lo, hi, l->standbys, &l->n_standbys, x, err);
+        return parse_counts(spec, v, "standbys", lo, hi, l->standbys, &l->n_standbys, x,
+                            err) ||
+               whole_counts(spec, "standbys", l->standbys, l->n_standbys, l->card_step, err)
+                   ? -1 : 0;
     default:
         return parse_modes(spec, v, l, err);
     }
 }
 
-/* The levers not named: the experiment's own values. */
+/* The levers not named: the experiment's own values; the cards from half
+ * to twice its n = ceil(N / g) steps (nodes of g cards, or g = 1). */
 static void default_levers(tmc_cheapest_levers *l, const tmc_experiment *x)
 {
     if (!l->named[CARDS]) {
-        l->cards_lo = (x->job.cards + 1) / 2;
-        l->cards_hi = 2 * x->job.cards > l->cards_lo ? 2 * x->job.cards : l->cards_lo + 1;
+        long g = l->card_step, n = (x->job.cards + g - 1) / g, lo = (n + 1) / 2;
+        l->cards_lo = lo * g;
+        l->cards_hi = (2 * n > lo ? 2 * n : lo + 1) * g;
     }
     if (!l->named[INTERVAL]) {
         l->n_intervals = 1;
@@ -304,6 +338,9 @@ int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets
     const tmc_experiment *x = &c->base.x;
     tmc_cheapest_levers *l = &c->levers;
     l->async_copy_s = async_copy_s;
+    /* a node's failure takes its g cards: plans hold whole nodes */
+    l->card_step = x->failures.enabled && x->failures.cards_per_node > 0
+        ? x->failures.cards_per_node : 1;
     snprintf(l->interval_key, sizeof l->interval_key, "%s",
              x->checkpoint.interval_steps > 0 ? "checkpoint.interval_steps"
                                               : "checkpoint.interval_s");
