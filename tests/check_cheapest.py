@@ -21,6 +21,7 @@ against plain runs."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -418,6 +419,68 @@ with tempfile.TemporaryDirectory() as tmp:
         p, doc, _ = cheapest(tmp, "--lever", lever, exp="nodes.json")
         check(p.returncode == 2 and f"--lever {lever}: " in p.stderr and message in p.stderr
               and doc is None, f"nodes {lever}: exit {p.returncode}, {p.stderr!r}")
+
+    # 7. the plot's cost axes (issue 32). The left panel spans the frontier,
+    # the chosen plan and every plan that meets; a dearer plan is an
+    # arrowhead at its right edge. Ticks share one format (digits and a k or
+    # M suffix, never an exponent) and sit on a log scale: between ticks a,
+    # b, c, (x_b - x_a) / (x_c - x_a) = log(b / a) / log(c / a). The right
+    # panel spans the frontier from its last plan that misses: on the plan
+    # of 1, 8 cards (1437.84) and 30 (1450.17), so they lie 1 / 1.1 of its
+    # width apart (5 % padding each side): at least 80 % of 290 px.
+    TICK = re.compile(r"^\d+(\.\d+)?[kMGT]?$")
+
+    def tick_value(label):
+        return float(label.rstrip("kMGT")) * {"k": 1e3, "M": 1e6, "G": 1e9,
+                                              "T": 1e12}.get(label[-1], 1)
+
+    def svg_axes(svg, prefix):
+        root = ET.parse(svg).getroot()
+        ticks = [(float(e.get("x")), e.text) for e in root.iter()
+                 if e.get("class") == prefix + "cost-tick"]
+        marks = {k: [e for e in root.iter() if e.get("class") == prefix + k]
+                 for k in ("plan", "frontier", "chosen", "beyond")}
+        return ticks, marks
+
+    def check_ticks(ticks, what):
+        check(len(ticks) >= 2 and all(TICK.match(t) for _, t in ticks),
+              f"{what}: tick labels {[t for _, t in ticks]}")
+        xs, vs = [x for x, _ in ticks], [tick_value(t) for _, t in ticks]
+        check(xs == sorted(xs) and vs == sorted(vs), f"{what}: ticks out of order {ticks}")
+        if len(ticks) >= 3 and all(TICK.match(t) for _, t in ticks):
+            a, b, c = 0, len(ticks) // 2, len(ticks) - 1
+            want = math.log(vs[b] / vs[a]) / math.log(vs[c] / vs[a])
+            check(abs((xs[b] - xs[a]) / (xs[c] - xs[a]) - want) < 0.01,
+                  f"{what}: ticks not on a log scale {ticks}")
+
+    labels = {}
+    for exp, args, what in [("hand.json", LEVERS, "hand"),
+                            ("hand.json", ["--lever", "job.cards=8:6400", "--set",
+                                           "cost.card_hour_price=2000"], "wide"),
+                            ("nodes.json", ["--lever", "job.cards=17:203"], "nodes")]:
+        p, doc, svg = cheapest(tmp, *args, exp=exp)
+        ticks, marks = svg_axes(svg, "")
+        check_ticks(ticks, what)
+        labels[what] = [t for _, t in ticks]
+        # the axis's end: the dearest cost shown, padded 5 % of its log span
+        ran = [pl for pl in (doc["plans"] if doc else []) if pl["refused"] is None]
+        costs = [pl["cost"]["mean"] for pl in ran if pl["meets"] or pl["frontier"]]
+        costs.append(doc["chosen"]["cost"]["mean"])
+        end = max(costs) * (max(costs) / min(costs)) ** 0.05
+        dearer = sum(pl["cost"]["mean"] > end for pl in ran)
+        check(len(marks["beyond"]) == dearer and len(marks["plan"]) + dearer == len(ran)
+              and all(80 <= float(e.get("cx")) <= 860 for e in marks["frontier"]),
+              f"{what}: {len(marks['plan'])} plans drawn, {len(marks['beyond'])} beyond; by "
+              f"the JSON {len(ran)} run, {dearer} dearer than {end}")
+        zticks, zoom = svg_axes(svg, "zoom-")
+        check(all(TICK.match(t) for _, t in zticks) and len(zoom["chosen"]) == 1,
+              f"{what}: zoom ticks {zticks}")
+    # 2.4e6 / N + 1010 s at 2000 a card-hour: 1.35M at 30 cards to 4.92M at 6400
+    check(any(t.endswith("M") for t in labels["wide"]), f"wide: {labels['wide']}")
+    p, doc, svg = cheapest(tmp, *LEVERS, exp="hand.json")
+    zx = [float(e.get("cx")) for e in svg_axes(svg, "zoom-")[1]["frontier"]]
+    check(len(zx) == 2 and all(960 <= x <= 1250 for x in zx) and zx[1] - zx[0] >= 0.8 * 290,
+          f"hand: the frontier spans {zx} of the zoom panel [960, 1250]")
 
 for f in failures:
     print("check_cheapest:", f, file=sys.stderr)
