@@ -17,7 +17,8 @@ so the cheapest plan is 30 cards saving every 1000 steps: money 100 + 2 x
 675.083 = 1450.17. Below 30 cards every plan misses, so the frontier is the
 cheapest plan run (8 cards, K = 1000, P = 0) and the chosen one. Then bad
 input: exit 2, a clear message, no output file; then the standbys lever
-against plain runs."""
+against plain runs; whole nodes on a node experiment (6: by hand and by
+brute force over `trainmc run`); the plot's cost axes (7)."""
 import json
 import math
 import os
