@@ -17,10 +17,12 @@ so the cheapest plan is 30 cards saving every 1000 steps: money 100 + 2 x
 675.083 = 1450.17. Below 30 cards every plan misses, so the frontier is the
 cheapest plan run (8 cards, K = 1000, P = 0) and the chosen one. Then bad
 input: exit 2, a clear message, no output file; then the standbys lever
-against plain runs."""
+against plain runs; whole nodes on a node experiment (6: by hand and by
+brute force over `trainmc run`); the plot's cost axes (7)."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -246,6 +248,18 @@ with tempfile.TemporaryDirectory() as tmp:
               and "1 <= LO < HI <= 1e7" in p.stderr and doc is None,
               f"{lever}: exit {p.returncode}, {p.stderr!r}")
 
+    # 5c'. the count levers take their key's range from its row
+    # (src/input/config_fields.c: failures.spares in [-1, 1e6], -1 unlimited;
+    # failures.standbys in [0, 1e6]), so the message states the row's bounds
+    for lever, what, rng in [("failures.spares=0,1000001", "1000001 is not a count of spares",
+                              "[-1, 1e6]"),
+                             ("failures.spares=-2", "-2 is not a count of spares", "[-1, 1e6]"),
+                             ("failures.standbys=0,1000001", "1000001 is not a count of standbys",
+                              "[0, 1e6]")]:
+        p, doc, _ = cheapest(tmp, "--lever", lever, exp="spares.json")
+        check(p.returncode == 2 and f"--lever {lever}: {what} (an integer in {rng})"
+              in p.stderr and doc is None, f"{lever}: exit {p.returncode}, {p.stderr!r}")
+
     # 5d. a chosen plan at the range's least cards: flagged (text and JSON).
     # With LO = 30 the optimum of 1 (30 cards) is LO itself; with LO = 8 not
     p, doc, _ = cheapest(tmp, "--lever", "job.cards=30:64", exp="hand.json")
@@ -350,6 +364,124 @@ with tempfile.TemporaryDirectory() as tmp:
     check(any(ln.startswith("job.cards=2 ") and "refused: the run cannot finish" in ln
               and ln.rstrip().endswith("no") for ln in p.stdout.splitlines()),
           f"refused finalist text: {p.stdout}")
+
+    # 6. whole nodes (issue 32, item 7). Node failures (g = 8 cards a node,
+    # a node MTBF of 1e9 days: they never strike, as in 5f) and 8 spares
+    # held: the cost of 5f, (N + 8)(2.4e6 / N + 1010) / 3600 card-hours, now
+    # at N a multiple of 8 only. 1010 N + 19.2e6 / N is 279,280.00 at 128,
+    # 278,536.47 at 136 and 278,773.33 at 144, so the cheapest whole-node plan
+    # is 136 cards (17 nodes), not 5f's 138; the fewest whole nodes that meet
+    # are 32 (30 cards meet, 24 do not: 2.4e6 / 24 + 1010 = 101,010 s).
+    # Money at 136: 100 + 2 x 144 x (17,647.06 + 1010) / 3600 = 1592.5647.
+    # job.cards=17:203 is searched as 24:200 (LO up, HI down to whole nodes).
+    G = 8
+    with open(os.path.join(tmp, "nodes.json"), "w") as f:
+        json.dump({**EXPERIMENT, "failures": {"distribution": "exponential", "spares": SP,
+                                              "per_node_mtbf_days": 1e9, "cards_per_node": G}}, f)
+    whole = [n for n in range(24, 201, G) if wall(n, 1000) <= DEADLINE_S]
+    node_n = min(whole, key=money_sp)
+    check(node_n == 136 and whole[0] == 32 and close(money_sp(136), 1592.5647, 1e-7),
+          f"nodes by hand: {node_n}, {whole[0]}, {money_sp(136)}")
+    p, doc, svg = cheapest(tmp, "--lever", "job.cards=17:203", exp="nodes.json")
+    ch = doc and doc["chosen"]
+    check(p.returncode == 0 and ch and ch["cards"] == node_n
+          and close(ch["cost"]["mean"], money_sp(node_n), 1e-9),
+          f"nodes: exit {p.returncode}, chosen {ch and ch['plan']} {ch and ch['cost']}; by "
+          f"hand {node_n} cards, {money_sp(node_n)}; {p.stderr!r}")
+    check(doc and doc["levers"]["job.cards"] == [24, 200] and doc["card_step"] == G
+          and "cards move in whole nodes of 8" in p.stdout
+          and "job.cards=17:203 is searched as 24:200" in p.stdout
+          and "with one node more" in p.stdout, f"nodes: levers and text {p.stdout}")
+    planned = [pl["cards"] for pl in (doc["plans"] + doc["finalists"] if doc else [])]
+    check(planned and all(n % G == 0 and 24 <= n <= 200 for n in planned),
+          f"nodes: plans of {sorted(set(planned))} cards; all whole nodes in [24, 200]")
+    # brute force apart from the search: `trainmc run` at every whole-node count
+    runs = {}
+    for n in range(24, 201, G):
+        out = os.path.join(tmp, "run.json")
+        subprocess.run([BIN, "run", os.path.join(tmp, "nodes.json"), "--quiet", "--set",
+                        f"job.cards={n}", "--json", out], capture_output=True, check=True)
+        run = json.load(open(out))
+        if run["deadline"]["probability"] >= 0.9:
+            runs[n] = run["cost"]["money"]["mean"]
+    brute = min(runs, key=runs.get)
+    check(brute == node_n and ch and close(ch["cost"]["mean"], runs[brute], 1e-9),
+          f"nodes: brute force {brute} at {runs.get(brute)}, chosen {ch and ch['cards']}")
+    print(f"check_cheapest: nodes: chosen {ch and ch['cards']} cards, brute force {brute} of "
+          f"{len(runs)} meeting counts")
+    # the default range: N = 36 is n = 5 nodes, so [3, 10] nodes = [24, 80]
+    # (cards one by one it would be [18, 72]); spares and standbys in nodes
+    p, doc, _ = cheapest(tmp, "--set", "job.cards=36", exp="nodes.json")
+    check(p.returncode == 0 and doc and doc["levers"]["job.cards"] == [24, 80],
+          f"nodes default range: {doc and doc['levers']}, {p.stderr!r}")
+    for lever, message in [("failures.spares=-1,8,12", "12 spares are not whole nodes of 8"),
+                           ("failures.standbys=0,4", "4 standbys are not whole nodes of 8"),
+                           ("job.cards=9:16", "[9, 16] holds fewer than two")]:
+        p, doc, _ = cheapest(tmp, "--lever", lever, exp="nodes.json")
+        check(p.returncode == 2 and f"--lever {lever}: " in p.stderr and message in p.stderr
+              and doc is None, f"nodes {lever}: exit {p.returncode}, {p.stderr!r}")
+
+    # 7. the plot's cost axes (issue 32). The left panel spans the frontier,
+    # the chosen plan and every plan that meets; a dearer plan is an
+    # arrowhead at its right edge. Ticks share one format (digits and a k or
+    # M suffix, never an exponent) and sit on a log scale: between ticks a,
+    # b, c, (x_b - x_a) / (x_c - x_a) = log(b / a) / log(c / a). The right
+    # panel spans the frontier from its last plan that misses: on the plan
+    # of 1, 8 cards (1437.84) and 30 (1450.17), so they lie 1 / 1.1 of its
+    # width apart (5 % padding each side): at least 80 % of 290 px.
+    TICK = re.compile(r"^\d+(\.\d+)?[kMGT]?$")
+
+    def tick_value(label):
+        return float(label.rstrip("kMGT")) * {"k": 1e3, "M": 1e6, "G": 1e9,
+                                              "T": 1e12}.get(label[-1], 1)
+
+    def svg_axes(svg, prefix):
+        root = ET.parse(svg).getroot()
+        ticks = [(float(e.get("x")), e.text) for e in root.iter()
+                 if e.get("class") == prefix + "cost-tick"]
+        marks = {k: [e for e in root.iter() if e.get("class") == prefix + k]
+                 for k in ("plan", "frontier", "chosen", "beyond")}
+        return ticks, marks
+
+    def check_ticks(ticks, what):
+        check(len(ticks) >= 2 and all(TICK.match(t) for _, t in ticks),
+              f"{what}: tick labels {[t for _, t in ticks]}")
+        xs, vs = [x for x, _ in ticks], [tick_value(t) for _, t in ticks]
+        check(xs == sorted(xs) and vs == sorted(vs), f"{what}: ticks out of order {ticks}")
+        if len(ticks) >= 3 and all(TICK.match(t) for _, t in ticks):
+            a, b, c = 0, len(ticks) // 2, len(ticks) - 1
+            want = math.log(vs[b] / vs[a]) / math.log(vs[c] / vs[a])
+            check(abs((xs[b] - xs[a]) / (xs[c] - xs[a]) - want) < 0.01,
+                  f"{what}: ticks not on a log scale {ticks}")
+
+    labels = {}
+    for exp, args, what in [("hand.json", LEVERS, "hand"),
+                            ("hand.json", ["--lever", "job.cards=8:6400", "--set",
+                                           "cost.card_hour_price=2000"], "wide"),
+                            ("nodes.json", ["--lever", "job.cards=17:203"], "nodes")]:
+        p, doc, svg = cheapest(tmp, *args, exp=exp)
+        ticks, marks = svg_axes(svg, "")
+        check_ticks(ticks, what)
+        labels[what] = [t for _, t in ticks]
+        # the axis's end: the dearest cost shown, padded 5 % of its log span
+        ran = [pl for pl in (doc["plans"] if doc else []) if pl["refused"] is None]
+        costs = [pl["cost"]["mean"] for pl in ran if pl["meets"] or pl["frontier"]]
+        costs.append(doc["chosen"]["cost"]["mean"])
+        end = max(costs) * (max(costs) / min(costs)) ** 0.05
+        dearer = sum(pl["cost"]["mean"] > end for pl in ran)
+        check(len(marks["beyond"]) == dearer and len(marks["plan"]) + dearer == len(ran)
+              and all(80 <= float(e.get("cx")) <= 860 for e in marks["frontier"]),
+              f"{what}: {len(marks['plan'])} plans drawn, {len(marks['beyond'])} beyond; by "
+              f"the JSON {len(ran)} run, {dearer} dearer than {end}")
+        zticks, zoom = svg_axes(svg, "zoom-")
+        check(all(TICK.match(t) for _, t in zticks) and len(zoom["chosen"]) == 1,
+              f"{what}: zoom ticks {zticks}")
+    # 2.4e6 / N + 1010 s at 2000 a card-hour: 1.35M at 30 cards to 4.92M at 6400
+    check(any(t.endswith("M") for t in labels["wide"]), f"wide: {labels['wide']}")
+    p, doc, svg = cheapest(tmp, *LEVERS, exp="hand.json")
+    zx = [float(e.get("cx")) for e in svg_axes(svg, "zoom-")[1]["frontier"]]
+    check(len(zx) == 2 and all(960 <= x <= 1250 for x in zx) and zx[1] - zx[0] >= 0.8 * 290,
+          f"hand: the frontier spans {zx} of the zoom panel [960, 1250]")
 
 for f in failures:
     print("check_cheapest:", f, file=sys.stderr)

@@ -89,12 +89,13 @@ static int simulate(tmc_cheapest *c, int combo, long cards, int fresh, double *c
     return rc;
 }
 
-/* A tmc_sweep_eval_fn over the cards of the combination being searched:
- * P(deadline) on the search replicas (0 for a refused plan). */
+/* A tmc_sweep_eval_fn over the card steps (whole nodes, or cards) of the
+ * combination being searched: P(deadline) at value x card_step cards on
+ * the search replicas (0 for a refused plan). */
 static int evaluate(double value, void *ctx, double *metric, tmc_error *err)
 {
     tmc_cheapest *c = ctx;
-    long cards = (long)value;
+    long cards = (long)value * c->levers.card_step;
     int i = find_plan(c, c->combo_now, cards, 0), rc = 0;
     if (i < 0 && (rc = simulate(c, c->combo_now, cards, 0, NULL, &i, err))) {
         c->failure = rc; /* tmc_sweep_bisect passes on -1 only */
@@ -117,19 +118,22 @@ static int cheapest_of(const tmc_cheapest *c, int i)
     return best;
 }
 
-/* The cost of combination combo at `cards` on the search replicas (+inf
- * when it misses the target or is refused); 0, or as simulate. */
-static int cost_at(tmc_cheapest *c, long cards, double *cost, tmc_error *err)
+/* The cost of combination combo at `steps` card steps on the search
+ * replicas (+inf when it misses the target or is refused); 0, or as
+ * simulate. */
+static int cost_at(tmc_cheapest *c, long steps, double *cost, tmc_error *err)
 {
     double m;
-    if (evaluate((double)cards, c, &m, err))
+    if (evaluate((double)steps, c, &m, err))
         return c->failure;
+    long cards = steps * c->levers.card_step;
     const tmc_cheapest_plan *p = &c->plans[find_plan(c, c->combo_now, cards, 0)];
     *cost = p->meets && !p->refused ? p->cost : INFINITY;
     return 0;
 }
 
-/* The combination's cheapest plan that meets, from `fewest` cards up: the
+/* The combination's cheapest plan that meets, from `fewest` card steps up
+ * (grid[g_n] in steps too): the
  * cost need not rise with the cards (a spare pool is held whatever their
  * count, so it weighs less on more cards), so around the cheapest count
  * run so far a ternary search on the integers narrows it, between its grid
@@ -166,11 +170,13 @@ static int lowest_cost(tmc_cheapest *c, int i, long fewest, const long *grid, in
 }
 
 /* The coarse grid of combination i, then bisection between its last count
- * that misses and its first that meets. 0, or as simulate. */
+ * that misses and its first that meets; in card steps (whole nodes, or
+ * cards). 0, or as simulate. */
 static int search_combo(tmc_cheapest *c, int i, tmc_error *err)
 {
     const tmc_cheapest_levers *l = &c->levers;
-    long lo = l->cards_lo, hi = l->cards_hi, grid[TMC_CHEAPEST_GRID];
+    long lo = l->cards_lo / l->card_step, hi = l->cards_hi / l->card_step;
+    long grid[TMC_CHEAPEST_GRID];
     int g_n = hi - lo + 1 < TMC_CHEAPEST_GRID ? (int)(hi - lo + 1) : TMC_CHEAPEST_GRID;
     int first = -1, rc;
     double m;
@@ -212,7 +218,8 @@ static int list_meeting(const tmc_cheapest *c, int *idx)
 }
 
 /* The finalists: the F cheapest plans that meet, each with its combination
- * at one card more (within the range), re-run on the fresh replicas. */
+ * at one card step more (a node, or a card; within the range), re-run on
+ * the fresh replicas. */
 static int run_finalists(tmc_cheapest *c, tmc_error *err)
 {
     long n = c->base.x.monte_carlo.replicas;
@@ -226,7 +233,7 @@ static int run_finalists(tmc_cheapest *c, tmc_error *err)
     for (int f = 0; f < m && f < TMC_CHEAPEST_FINALISTS && !rc; f++)
         for (long more = 0; more <= 1 && !rc; more++) {
             const tmc_cheapest_plan *p = &c->plans[idx[f]];
-            long cards = p->cards + more;
+            long cards = p->cards + more * c->levers.card_step;
             int combo = p->combo, j;
             if (cards > c->levers.cards_hi || find_plan(c, combo, cards, 1) >= 0)
                 continue;

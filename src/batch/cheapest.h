@@ -13,8 +13,11 @@
  * per-step time no card shares and the failures more cards bring), so its
  * cheapest feasible plan is its fewest feasible cards. Every search
  * evaluation runs the same replicas and seed (common random numbers, as
- * `sweep`). The TMC_CHEAPEST_FINALISTS cheapest plans that meet, each with
- * its combination at one card more, are then re-run on fresh replicas (seed
+ * `sweep`). Card counts move in steps of card_step: whole nodes when the
+ * failures name them (a node's failure takes all its cards, and a job is
+ * given whole nodes), so every count searched, bisected or re-run is a
+ * multiple of it. The TMC_CHEAPEST_FINALISTS cheapest plans that meet, each
+ * with its combination at one step more, are then re-run on fresh replicas (seed
  * XOR TMC_CHEAPEST_FRESH_BIT, the same fresh streams for all of them), and
  * the chosen plan is the cheapest of those that meets the target there: its
  * reported cost and P come from replicas that played no part in making it
@@ -43,7 +46,12 @@
 
 /* The levers and their values (a lever not named keeps the experiment's). */
 typedef struct {
-    long cards_lo, cards_hi;          /* job.cards: LO:HI, 1 <= LO < HI */
+    long cards_lo, cards_hi;          /* job.cards: LO:HI, 1 <= LO < HI, multiples of card_step */
+    long card_step;                   /* the cards move in steps of this: whole nodes
+                                         (failures.cards_per_node) when the failures name
+                                         nodes, else 1 */
+    long cards_asked[2];              /* job.cards=LO:HI as given, before its rounding to
+                                         whole nodes; 0, 0: not named */
     char interval_key[TMC_SWEEP_KEY_LEN]; /* the experiment's own interval key */
     int n_intervals;
     double intervals[TMC_CHEAPEST_MAX_VALUES];
@@ -135,9 +143,14 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
  * checkpoint.mode=sync,async (from a sync experiment async needs
  * async_copy_s, the copy an async save blocks for, s; NAN: not given;
  * given without such a switch it is refused). A list lever's value may not
- * repeat; job.cards=LO:HI allows the key's range, 1 <= LO < HI <= 1e7. A
- * lever not named keeps the experiment's value; job.cards defaults to
- * [ceil(N / 2), 2 N]. Every combination is loaded once to check its values.
+ * repeat; job.cards=LO:HI allows the key's range (its row), LO < HI. When
+ * the failures name failures.cards_per_node g, the cards move in whole
+ * nodes: LO is rounded up and HI down to multiples of g (refused when fewer
+ * than two remain), and the spares and standbys levers take multiples of g
+ * (or -1, unlimited spares). A lever not named keeps the experiment's
+ * value; job.cards defaults to [ceil(n / 2), 2 n] steps, n = ceil(N / g)
+ * (g = 1 without nodes). Every combination is loaded once to check its
+ * values.
  * Returns 0, or -1 with err (a config message, or "--lever SPEC: problem"). */
 int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets, int n_sets,
                       const tmc_sweep_target *target, const char *const *lever, int n_levers,

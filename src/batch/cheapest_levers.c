@@ -32,25 +32,57 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
     return 0;
 }
 
-/* "LO:HI", integers 1 <= LO < HI <= 1e7 (the range of the key job.cards,
- * src/input/config_fields.c; "1e7" is read as an integer too), into the card
- * range. */
+/* A bound of a key's row as a user would type it: a round power of ten
+ * from 1e5 on as 1e7, else to 10 digits. */
+static void bound_text(char *buf, size_t n, double x)
+{
+    int e = x >= 1e5 ? (int)floor(log10(x) + 1e-9) : 0;
+    if (e && x == pow(10, e))
+        snprintf(buf, n, "1e%d", e);
+    else
+        snprintf(buf, n, "%.10g", x);
+}
+
+/* The card range asked for, rounded inwards to whole steps (nodes): LO up,
+ * HI down; refused when fewer than two counts remain. */
+static int whole_nodes(const char *spec, tmc_cheapest_levers *l, tmc_error *err)
+{
+    long g = l->card_step;
+    l->cards_lo = (l->cards_asked[0] + g - 1) / g * g;
+    l->cards_hi = l->cards_asked[1] / g * g;
+    if (l->cards_hi <= l->cards_lo)
+        return tmc_error_set(err, "--lever %s: cards move in whole nodes of %ld "
+                                  "(failures.cards_per_node) and [%ld, %ld] holds fewer than "
+                                  "two; widen the range", spec, g, l->cards_asked[0],
+                             l->cards_asked[1]);
+    return 0;
+}
+
+/* "LO:HI", integers in the range of the key job.cards (its row in
+ * src/input/config_fields.c; "1e7" is read as an integer too), LO < HI,
+ * into the card range. */
 static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
 {
-    char *end;
-    double lo = strtod(v, &end), hi = NAN;
+    char *end, min[24], max[24];
+    double lo = strtod(v, &end), hi = NAN, key_lo, key_hi;
+    int lo_open;
     if (end != v && *end == ':') {
         const char *h = end + 1;
         hi = strtod(h, &end);
         if (end == h)
             hi = NAN;
     }
-    if (*end || !(lo >= 1 && hi > lo && hi <= 1e7) || lo != floor(lo) || hi != floor(hi))
+    tmc_config_key_bounds("job.cards", &key_lo, &key_hi, &lo_open);
+    if (*end || !(lo >= key_lo && hi > lo && hi <= key_hi) || lo != floor(lo) ||
+        hi != floor(hi)) {
+        bound_text(min, sizeof min, key_lo);
+        bound_text(max, sizeof max, key_hi);
         return tmc_error_set(err, "--lever %s: expected job.cards=LO:HI, integers with "
-                                  "1 <= LO < HI <= 1e7 (the range of job.cards)", spec);
-    l->cards_lo = (long)lo;
-    l->cards_hi = (long)hi;
-    return 0;
+                                  "%s <= LO < HI <= %s (the range of job.cards)", spec, min, max);
+    }
+    l->cards_asked[0] = (long)lo;
+    l->cards_asked[1] = (long)hi;
+    return whole_nodes(spec, l, err);
 }
 
 /* A list V1,V2,... or START:STOP:STEP of at most TMC_CHEAPEST_MAX_VALUES. */
@@ -72,23 +104,40 @@ static int parse_list(const char *spec, const char *v, double *out, int *n, tmc_
     return 0;
 }
 
-/* A list of card counts in [lo, 1e6] (spares from -1, unlimited;
- * standbys from 0) into out[*n]. */
-static int parse_counts(const char *spec, const char *v, const char *what, long lo,
-                        long *out, int *n, const tmc_experiment *x, tmc_error *err)
+/* A list of card counts in the key's range [lo, hi] (spares from -1,
+ * unlimited; standbys from 0) into out[*n]. */
+static int parse_counts(const char *spec, const char *v, const char *what, double lo,
+                        double hi, long *out, int *n, const tmc_experiment *x, tmc_error *err)
 {
     double d[TMC_CHEAPEST_MAX_VALUES];
+    char min[24], max[24];
     if (!x->failures.enabled)
         return tmc_error_set(err, "--lever %s: the experiment has no failures; %s change "
                                   "nothing", spec, what);
     if (parse_list(spec, v, d, n, err))
         return -1;
     for (int i = 0; i < *n; i++) {
-        if (d[i] != floor(d[i]) || d[i] < (double)lo || d[i] > 1e6)
+        if (d[i] != floor(d[i]) || d[i] < lo || d[i] > hi) {
+            bound_text(min, sizeof min, lo);
+            bound_text(max, sizeof max, hi);
             return tmc_error_set(err, "--lever %s: %.10g is not a count of %s (an integer "
-                                      "in [%ld, 1e6])", spec, d[i], what, lo);
+                                      "in [%s, %s])", spec, d[i], what, min, max);
+        }
         out[i] = (long)d[i];
     }
+    return 0;
+}
+
+/* With cards in whole nodes a pool of count[n] cards is whole nodes too
+ * (a node's failure takes all its cards); -1 (unlimited spares) passes. */
+static int whole_counts(const char *spec, const char *what, const long *count, int n, long g,
+                        tmc_error *err)
+{
+    for (int i = 0; i < n; i++)
+        if (count[i] > 0 && count[i] % g)
+            return tmc_error_set(err, "--lever %s: %ld %s are not whole nodes of %ld "
+                                      "(failures.cards_per_node), whose failure takes all its "
+                                      "cards; give multiples of %ld", spec, count[i], what, g, g);
     return 0;
 }
 
@@ -143,26 +192,36 @@ static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_exper
         return tmc_error_set(err, "--lever %s: %s is named twice", spec, key);
     l->named[k] = 1;
     const char *v = eq + 1;
+    double lo, hi; /* a count lever's bounds: its key's row */
+    int lo_open;
     switch (k) {
     case CARDS:
         return parse_cards(spec, v, l, err);
     case INTERVAL:
         return parse_list(spec, v, l->intervals, &l->n_intervals, err);
     case SPARES:
-        return parse_counts(spec, v, "spares", -1, l->spares, &l->n_spares, x, err);
+        tmc_config_key_bounds("failures.spares", &lo, &hi, &lo_open);
+        return parse_counts(spec, v, "spares", lo, hi, l->spares, &l->n_spares, x, err) ||
+               whole_counts(spec, "spares", l->spares, l->n_spares, l->card_step, err) ? -1 : 0;
     case STANDBYS:
-        return parse_counts(spec, v, "standbys", 0, l->standbys, &l->n_standbys, x, err);
+        tmc_config_key_bounds("failures.standbys", &lo, &hi, &lo_open);
+        return parse_counts(spec, v, "standbys", lo, hi, l->standbys, &l->n_standbys, x,
+                            err) ||
+               whole_counts(spec, "standbys", l->standbys, l->n_standbys, l->card_step, err)
+                   ? -1 : 0;
     default:
         return parse_modes(spec, v, l, err);
     }
 }
 
-/* The levers not named: the experiment's own values. */
+/* The levers not named: the experiment's own values; the cards from half
+ * to twice its n = ceil(N / g) steps (nodes of g cards, or g = 1). */
 static void default_levers(tmc_cheapest_levers *l, const tmc_experiment *x)
 {
     if (!l->named[CARDS]) {
-        l->cards_lo = (x->job.cards + 1) / 2;
-        l->cards_hi = 2 * x->job.cards > l->cards_lo ? 2 * x->job.cards : l->cards_lo + 1;
+        long g = l->card_step, n = (x->job.cards + g - 1) / g, lo = (n + 1) / 2;
+        l->cards_lo = lo * g;
+        l->cards_hi = (2 * n > lo ? 2 * n : lo + 1) * g;
     }
     if (!l->named[INTERVAL]) {
         l->n_intervals = 1;
@@ -279,6 +338,9 @@ int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets
     const tmc_experiment *x = &c->base.x;
     tmc_cheapest_levers *l = &c->levers;
     l->async_copy_s = async_copy_s;
+    /* a node's failure takes its g cards: plans hold whole nodes */
+    l->card_step = x->failures.enabled && x->failures.cards_per_node > 0
+        ? x->failures.cards_per_node : 1;
     snprintf(l->interval_key, sizeof l->interval_key, "%s",
              x->checkpoint.interval_steps > 0 ? "checkpoint.interval_steps"
                                               : "checkpoint.interval_s");

@@ -22,11 +22,17 @@ void tmc_cheapest_format_plan(const tmc_cheapest *c, const tmc_cheapest_plan *p,
 }
 
 /* 1 when the chosen plan has the range's fewest cards and fewer could be
- * searched (LO > 1): the optimum may lie below the range. */
+ * searched (LO above one card step): the optimum may lie below the range. */
 static int at_lower_edge(const tmc_cheapest *c)
 {
     return c->chosen >= 0 && c->plans[c->chosen].cards == c->levers.cards_lo &&
-           c->levers.cards_lo > 1;
+           c->levers.cards_lo > c->levers.card_step;
+}
+
+/* "card", or "node" when the cards move in whole nodes. */
+static const char *step_name(const tmc_cheapest *c)
+{
+    return c->levers.card_step > 1 ? "node" : "card";
 }
 
 static int count_plans(const tmc_cheapest *c, int fresh)
@@ -56,6 +62,15 @@ static void text_levers(FILE *f, const tmc_cheapest *c)
     fprintf(f, "; checkpoint.mode");
     for (int i = 0; i < l->n_modes; i++)
         fprintf(f, "%s%s", i ? ", " : " ", l->async[i] ? "async" : "sync");
+    fprintf(f, "\n");
+    if (l->card_step == 1)
+        return;
+    fprintf(f, "  cards move in whole nodes of %ld (failures.cards_per_node), spares and "
+               "standbys too", l->card_step);
+    if (l->cards_asked[0] && (l->cards_asked[0] != l->cards_lo ||
+                              l->cards_asked[1] != l->cards_hi))
+        fprintf(f, "; job.cards=%ld:%ld is searched as %ld:%ld", l->cards_asked[0],
+                l->cards_asked[1], l->cards_lo, l->cards_hi);
     fprintf(f, "\n");
 }
 
@@ -163,8 +178,8 @@ static void text_finalists(FILE *f, const tmc_cheapest *c)
 {
     int idx[2 * TMC_CHEAPEST_FINALISTS], n = sort_finalists(c, idx);
     fprintf(f, "\nFinal comparison on fresh replicas (seed %llu): the %d cheapest plans that "
-               "meet, each also\nwith one card more\n", (unsigned long long)c->fresh_seed,
-            TMC_CHEAPEST_FINALISTS);
+               "meet, each also\nwith one %s more\n", (unsigned long long)c->fresh_seed,
+            TMC_CHEAPEST_FINALISTS, step_name(c));
     int w = label_width(c) + 15;
     fprintf(f, "%-*s %-24s %14s    %s\n", w, "plan", "P(deadline) [95 %]", "expected cost",
             "meets");
@@ -359,6 +374,7 @@ cJSON *tmc_cheapest_output_json(const tmc_cheapest_report *r)
     cJSON_AddNumberToObject(t, "value", c->target.value);
     cJSON_AddStringToObject(root, "cost_unit", tmc_cheapest_name_unit(c));
     cJSON_AddItemToObject(root, "levers", json_levers(c));
+    cJSON_AddNumberToObject(root, "card_step", (double)c->levers.card_step);
     cJSON_AddNumberToObject(root, "grid", TMC_CHEAPEST_GRID);
     cJSON *combos = cJSON_AddArrayToObject(root, "combinations");
     for (int i = 0; i < c->n_combos; i++) {
