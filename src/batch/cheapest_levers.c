@@ -32,17 +32,6 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
     return 0;
 }
 
-/* A bound of a key's row as a user would type it: a round power of ten
- * from 1e5 on as 1e7, else to 10 digits. */
-static void bound_text(char *buf, size_t n, double x)
-{
-    int e = x >= 1e5 ? (int)floor(log10(x) + 1e-9) : 0;
-    if (e && x == pow(10, e))
-        snprintf(buf, n, "1e%d", e);
-    else
-        snprintf(buf, n, "%.10g", x);
-}
-
 /* The card range asked for, rounded inwards to whole steps (nodes): LO up,
  * HI down; refused when fewer than two counts remain. */
 static int whole_nodes(const char *spec, tmc_cheapest_levers *l, tmc_error *err)
@@ -63,7 +52,7 @@ static int whole_nodes(const char *spec, tmc_cheapest_levers *l, tmc_error *err)
  * into the card range. */
 static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
 {
-    char *end, min[24], max[24];
+    char *end;
     double lo = strtod(v, &end), hi = NAN, key_lo, key_hi;
     int lo_open;
     if (end != v && *end == ':') {
@@ -75,10 +64,9 @@ static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, 
     tmc_config_key_bounds("job.cards", &key_lo, &key_hi, &lo_open);
     if (*end || !(lo >= key_lo && hi > lo && hi <= key_hi) || lo != floor(lo) ||
         hi != floor(hi)) {
-        bound_text(min, sizeof min, key_lo);
-        bound_text(max, sizeof max, key_hi);
         return tmc_error_set(err, "--lever %s: expected job.cards=LO:HI, integers with "
-                                  "%s <= LO < HI <= %s (the range of job.cards)", spec, min, max);
+                                  "%s <= LO < HI <= %s (the range of job.cards)", spec,
+                             tmc_config_bound_text(key_lo).s, tmc_config_bound_text(key_hi).s);
     }
     l->cards_asked[0] = (long)lo;
     l->cards_asked[1] = (long)hi;
@@ -110,7 +98,6 @@ static int parse_counts(const char *spec, const char *v, const char *what, doubl
                         double hi, long *out, int *n, const tmc_experiment *x, tmc_error *err)
 {
     double d[TMC_CHEAPEST_MAX_VALUES];
-    char min[24], max[24];
     if (!x->failures.enabled)
         return tmc_error_set(err, "--lever %s: the experiment has no failures; %s change "
                                   "nothing", spec, what);
@@ -118,10 +105,9 @@ static int parse_counts(const char *spec, const char *v, const char *what, doubl
         return -1;
     for (int i = 0; i < *n; i++) {
         if (d[i] != floor(d[i]) || d[i] < lo || d[i] > hi) {
-            bound_text(min, sizeof min, lo);
-            bound_text(max, sizeof max, hi);
             return tmc_error_set(err, "--lever %s: %.10g is not a count of %s (an integer "
-                                      "in [%s, %s])", spec, d[i], what, min, max);
+                                      "in [%s, %s])", spec, d[i], what,
+                                 tmc_config_bound_text(lo).s, tmc_config_bound_text(hi).s);
         }
         out[i] = (long)d[i];
     }
