@@ -21,7 +21,10 @@ Checked:
       and not at 4 % (4.68 s), text and JSON; the steps-a-day line warns at
       6 % slower than the plan's 19,094.3 a day (250,000 steps over
       250,000 x 4.5 + 625 saves x 10 s = 1,131,250 s) and not at 4 %;
-  (d) the JSON's forecast.pace states the pace used and both step times."""
+  (d) the JSON's forecast.pace states the pace used and both step times;
+  (e) the observed mean's standard error sd / sqrt(n) by hand, stated and
+      not simulated; without progress.step_sd_s the report says it is not
+      known."""
 import json
 import os
 import subprocess
@@ -113,6 +116,31 @@ with tempfile.TemporaryDirectory() as tmp:
         if got != warned:
             failures.append(f"(c) {done} steps in 3 days ({slower:.0%} slower): warned "
                             f"{got}, want {warned}")
+
+    # (e) the observed mean's spread, by hand: sd 0.9 s over 20,000 steps,
+    # se = 0.9 / sqrt(20000) = 0.0063640 s, 95 % step_s -+ 1.959964 se, the
+    # work left (199,000 steps) at the ends -+ 199000 x 1.959964 se / 86400
+    # days; not simulated: P and T are those without it, exactly
+    sp, sp_text = run(tmp, "spread", "--set", "progress.step_sd_s=0.9",
+                      "--set", "progress.step_count=20000")
+    u = sp["forecast"]["pace"]["uncertainty"]
+    se, z = 0.9 / 20000 ** 0.5, 1.959963984540054
+    expect("(e) se", u["se_s"], se, 1e-15)
+    expect("(e) ci lo", u["ci95_s"][0], 5.0 - z * se, 1e-12)
+    expect("(e) ci hi", u["ci95_s"][1], 5.0 + z * se, 1e-12)
+    expect("(e) work left at hi", u["work_left_days_at_ci"][1], 199000 * z * se / 86400, 1e-12)
+    if u["simulated"] or not u["known"]:
+        failures.append(f"(e) uncertainty flags {u}")
+    same_replicas("(e) the spread is not simulated", sp, obs, 0.0)
+    if "se 0.006364 s (steps taken as independent)" not in sp_text:
+        failures.append("(e) text lacks the se")
+    # without step_count, n = steps_done (51,000)
+    sp2, _ = run(tmp, "spread2", "--set", "progress.step_sd_s=0.9")
+    expect("(e) n = steps_done", sp2["forecast"]["pace"]["uncertainty"]["se_s"],
+           0.9 / 51000 ** 0.5, 1e-15)
+    u0 = obs["forecast"]["pace"]["uncertainty"]
+    if u0["known"] or u0["se_s"] is not None or "is not known" not in obs_text:
+        failures.append(f"(e) without step_sd_s the report must say it is not known: {u0}")
 
 for f in failures:
     print("FAIL:", f)

@@ -327,6 +327,8 @@ typedef struct {
     long standbys_used;     /* standbys not warm now (failures.standbys): taken, and
                                with a refill not yet replaced */
     double step_s;          /* mean step time observed so far, s; 0: the planned one */
+    double step_sd_s;       /* sd of the step times step_s averages, s; 0: not given */
+    long step_count;        /* steps step_s averages; 0: steps_done */
 } tmc_observed;
 
 /* A calendar window (issue 19 item 6): every replica runs from t = 0 and is

@@ -395,6 +395,14 @@ static const field progress_fields[] = {
     {.key = "step_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
      .help = "mean step time observed so far; 0: not given (the planned one)",
      .off = offsetof(tmc_observed, step_s)},
+    /* only beside step_s: check_pool_and_clock (config_progress.c) */
+    {.key = "step_sd_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "sd of the step times step_s averages (its standard error is step_sd_s / "
+             "sqrt(step_count)); 0: not given",
+     .off = offsetof(tmc_observed, step_sd_s)},
+    {.key = "step_count", .type = T_INT, .lo = 0, .hi = 1e9, .unit = "steps",
+     .help = "steps step_s averages; 0: steps_done",
+     .off = offsetof(tmc_observed, step_count)},
 };
 
 /* 0: off; what a window cannot be combined with: tmc_cfg_check_window

@@ -61,6 +61,22 @@ static int step_warned(const tmc_experiment *x, const tmc_closed_form *cf)
     return fabs(step_difference(x, cf)) >= TMC_FORECAST_PACE_WARN;
 }
 
+/* What the observed mean is known to; the simulation does not carry it. */
+static void text_spread(FILE *f, const tmc_experiment *x)
+{
+    tmc_forecast_pace_spread sp;
+    if (!tmc_forecast_pace_spread_of(x, &sp)) {
+        fprintf(f, "            the observed mean's own uncertainty is not known: the progress "
+                   "gives no spread of the step times (progress.step_sd_s); every replica "
+                   "runs at the mean\n");
+        return;
+    }
+    fprintf(f, "            the observed mean: sd %.4g s over %ld steps, se %.4g s (steps taken "
+               "as independent), 95 %% [%.4f, %.4f] s: the work left %+.3f / %+.3f days at its "
+               "ends; not simulated, every replica runs at the mean\n", sp.sd_s, sp.count,
+            sp.se_s, sp.lo_s, sp.hi_s, sp.days_lo, sp.days_hi);
+}
+
 /* Which step time the steps left run at, the other one, and a warning when
  * the two differ by TMC_FORECAST_PACE_WARN or more. */
 static void text_step(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
@@ -88,8 +104,7 @@ static void text_step(FILE *f, const tmc_experiment *x, const tmc_closed_form *c
                     ? "the forecast is at the run's pace (job.pace = plan gives the plan's)"
                     : "the forecast is at the plan's (job.pace = plan): if the run keeps its "
                       "pace, it ends otherwise than forecast");
-    fprintf(f, "            the observed mean's own uncertainty is not carried: the progress "
-               "gives no spread of the step times it averages, each replica runs at the mean\n");
+    text_spread(f, x);
 }
 
 /* How far the run's own failures moved the forecast: the same replicas
@@ -180,6 +195,26 @@ static void json_rate(cJSON *o, const char *key, const tmc_forecast_rate *post)
     cJSON_AddItemToObject(rate, "posterior_ci95", cJSON_CreateDoubleArray(ci, 2));
 }
 
+/* The observed mean's spread as pace's "uncertainty": carried false (every
+ * replica runs at the mean), and what is known of it, null when not. */
+static void json_spread(cJSON *pace, const tmc_experiment *x)
+{
+    tmc_forecast_pace_spread sp;
+    cJSON *u = cJSON_AddObjectToObject(pace, "uncertainty");
+    cJSON_AddBoolToObject(u, "simulated", 0);
+    cJSON_AddBoolToObject(u, "known", tmc_forecast_pace_spread_of(x, &sp));
+    if (!sp.known) {
+        cJSON_AddNullToObject(u, "se_s");
+        return;
+    }
+    cJSON_AddNumberToObject(u, "sd_s", sp.sd_s);
+    cJSON_AddNumberToObject(u, "count", (double)sp.count);
+    cJSON_AddNumberToObject(u, "se_s", sp.se_s);
+    double ci[2] = {sp.lo_s, sp.hi_s}, days[2] = {sp.days_lo, sp.days_hi};
+    cJSON_AddItemToObject(u, "ci95_s", cJSON_CreateDoubleArray(ci, 2));
+    cJSON_AddItemToObject(u, "work_left_days_at_ci", cJSON_CreateDoubleArray(days, 2));
+}
+
 /* The pace the steps left run at, as the forecast object's "pace". */
 static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *cf)
 {
@@ -206,8 +241,7 @@ static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *
     }
     cJSON_AddNumberToObject(pace, "warn_from", TMC_FORECAST_PACE_WARN);
     cJSON_AddBoolToObject(pace, "warning", step_warned(x, cf));
-    cJSON_AddStringToObject(pace, "uncertainty", "not carried: the progress gives no spread "
-                                                 "of the step times it averages");
+    json_spread(pace, x);
 }
 
 int tmc_forecast_output_json(cJSON *root, const tmc_report *r)
