@@ -24,7 +24,9 @@ Checked:
   (d) the JSON's forecast.pace states the pace used and both step times;
   (e) the observed mean's standard error sd / sqrt(n) by hand, stated and
       not simulated; without progress.step_sd_s the report says it is not
-      known."""
+      known;
+  (f) a what-if on job.cards runs the steps left at the efficiency seen on
+      the cards held (progress.cards), on the new cards."""
 import json
 import os
 import subprocess
@@ -87,14 +89,16 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("(d) pace efficiency", pace["efficiency"], E_OBS, 1e-12)
     expect("(d) difference", pace["difference"], 5.0 / 4.5 - 1, 1e-12)
     p2 = plan["forecast"]["pace"]
-    if (p2["used"], p2["step_s"], p2["observed_step_s"]) != ("plan", 4.5, 5.0):
+    if (p2["used"], p2["observed_step_s"]) != ("plan", 5.0):
         failures.append(f"(d) pace plan: {p2}")
+    expect("(d) pace plan: step_s", p2["step_s"], 4.5, 1e-12)
     expect("(d) plan: the observed step's efficiency", p2["observed_efficiency"], E_OBS, 1e-12)
     p3 = none["forecast"]["pace"]
     if p3["used"] != "plan" or p3["observed_step_s"] is not None or p3["warning"]:
         failures.append(f"(d) no observed step: {p3}")
-    want = "step: the steps left run at the observed 5.000 s"
-    if want not in obs_text or "the plan's 4.500 s (+11.11 %)" not in obs_text:
+    want = "step: the steps left run at 5.000 s, the observed pace (job.pace = observed): " \
+           "5.000 s seen on 8 cards, the plan's 4.500 s there (+11.11 %)"
+    if want not in obs_text:
         failures.append("(d) text lacks the pace used")
     if "step: the steps left run at the plan's 4.500 s (job.pace = plan)" not in plan_text:
         failures.append("(d) pace plan: text lacks the pace used")
@@ -141,6 +145,18 @@ with tempfile.TemporaryDirectory() as tmp:
     u0 = obs["forecast"]["pace"]["uncertainty"]
     if u0["known"] or u0["se_s"] is not None or "is not known" not in obs_text:
         failures.append(f"(e) without step_sd_s the report must say it is not known: {u0}")
+
+    # (f) a what-if on job.cards keeps the pace seen on the 8 cards held:
+    # e' = 4/9 as above, on 16 cards mu = 1.6e16 / (16e15 x 4/9) = 2.25 s,
+    # t_s = 2.75 s; the plan's on 16 cards 2.0 + 0.5 = 2.5 s; the step is
+    # compared with the plan's on the 8 cards it was seen on (4.5 s)
+    wc, _ = run(tmp, "cards16", "--set", "job.cards=16", "--set", "progress.cards=8")
+    pc = wc["forecast"]["pace"]
+    expect("(f) step on 16 cards", pc["step_s"], 2.75, 1e-12)
+    expect("(f) efficiency", pc["efficiency"], E_OBS, 1e-12)
+    expect("(f) the plan's on 16 cards", pc["plan_step_s"], 2.5, 1e-12)
+    expect("(f) the plan's on the 8 cards seen", pc["observed_plan_step_s"], 4.5, 1e-12)
+    expect("(f) difference", pc["difference"], 5.0 / 4.5 - 1, 1e-12)
 
 for f in failures:
     print("FAIL:", f)

@@ -636,8 +636,20 @@ static double step_at(const tmc_experiment *x, double e)
     return t + pause_per_step(&y, t - fixed, tmc_closed_form_compute_s(&job));
 }
 
-double tmc_closed_form_efficiency_for_step(const tmc_experiment *x, double step_s)
+/* x on the cards its step was observed on: progress.cards, 0: job.cards.
+ * A view (experiment.h), never released. */
+static tmc_experiment on_observed_cards(const tmc_experiment *x)
 {
+    tmc_experiment y = *x;
+    if (x->observed.enabled && x->observed.cards > 0)
+        y.job.cards = x->observed.cards;
+    return y;
+}
+
+double tmc_closed_form_efficiency_for_step(const tmc_experiment *x_given, double step_s)
+{
+    tmc_experiment seen = on_observed_cards(x_given);
+    const tmc_experiment *x = &seen;
     double e = x->job.efficiency, floor = tmc_closed_form_step_floor_s(x);
     int one_card = x->pauses.enabled && x->pauses.cards != TMC_PAUSE_ALL && x->job.cards > 1;
     if (!one_card)
@@ -667,6 +679,8 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
         compute(&y, cf);
     }
     cf->plan_step_s = plan_step_s;
+    tmc_experiment seen = on_observed_cards(x);
+    cf->observed_plan_step_s = step_at(&seen, x->job.efficiency);
 }
 
 static void compute(const tmc_experiment *x, tmc_closed_form *cf)

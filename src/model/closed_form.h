@@ -81,6 +81,9 @@ typedef struct {
     double step_s;            /* expected step time t_s, s, pauses included; a
                                  forecast at the observed pace: progress.step_s */
     double plan_step_s;       /* t_s at job.efficiency (the plan's pace), s */
+    double observed_plan_step_s; /* the same on the cards progress.step_s was seen
+                                 on (progress.cards; 0: job.cards): what it is
+                                 compared with, s */
     double pace_efficiency;   /* the efficiency t_s is at: job.efficiency, or the
                                  one that gives progress.step_s (job.pace) */
     double pause_per_step_s;  /* what periodic pauses add to t_s, s */
@@ -140,14 +143,17 @@ int tmc_closed_form_paced(const tmc_experiment *x);
  * is refused (config_progress.c). */
 double tmc_closed_form_step_floor_s(const tmc_experiment *x);
 
-/* The efficiency e' at which the plan's step law has mean step_s s: the
+/* The efficiency e' at which the plan's step law, on the cards the step
+ * was observed on (progress.cards; 0: job.cards), has mean step_s s: the
  * compute part (mu, its jitter's maximum, a one-card pause's overlap)
  * scales with 1 / e', the exposed communication, the input wait and the
  * pauses do not. Without one-card pauses t_s - F is proportional to 1 / e
  * (F = exposed_comm_s + input_wait_s + duration_s / every_steps), so
  * e' = e (t_plan - F) / (step_s - F) exactly (docs/model.md 3.15); with
  * them, by bisection to 1e-13 of e'. step_s must exceed
- * tmc_closed_form_step_floor_s. */
+ * tmc_closed_form_step_floor_s. A what-if on job.cards then runs the steps
+ * left at e' on the new cards; e' does not depend on job.efficiency, so a
+ * what-if on the efficiency does not act at the observed pace. */
 double tmc_closed_form_efficiency_for_step(const tmc_experiment *x, double step_s);
 
 /* Fill *cf from a validated experiment. With a progress section (a

@@ -53,7 +53,7 @@ static void text_rates(FILE *f, const tmc_experiment *x)
  * 0 when the progress gives none. */
 static double step_difference(const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    return x->observed.step_s > 0 ? x->observed.step_s / cf->plan_step_s - 1 : 0;
+    return x->observed.step_s > 0 ? x->observed.step_s / cf->observed_plan_step_s - 1 : 0;
 }
 
 static int step_warned(const tmc_experiment *x, const tmc_closed_form *cf)
@@ -88,16 +88,18 @@ static void text_step(FILE *f, const tmc_experiment *x, const tmc_closed_form *c
         return;
     }
     double d = 100 * step_difference(x, cf);
+    long seen = p->cards > 0 ? p->cards : x->job.cards;
     if (tmc_closed_form_paced(x))
-        fprintf(f, "            step: the steps left run at the observed %.3f s (job.pace = "
-                   "observed: job.efficiency %.4g -> %.4g, the one that gives it); the plan's "
-                   "%.3f s (%+.2f %%)\n", p->step_s, x->job.efficiency, cf->pace_efficiency,
-                cf->plan_step_s, d);
+        fprintf(f, "            step: the steps left run at %.3f s, the observed pace (job.pace "
+                   "= observed): %.3f s seen on %ld cards, the plan's %.3f s there (%+.2f %%); "
+                   "job.efficiency %.4g -> %.4g, the one that gives it\n", cf->step_s,
+                p->step_s, seen, cf->observed_plan_step_s, d, x->job.efficiency,
+                cf->pace_efficiency);
     else
         fprintf(f, "            step: the steps left run at the plan's %.3f s (job.pace = "
-                   "plan); %.3f s observed (%+.2f %%; job.efficiency=%.4g gives it)\n",
-                cf->plan_step_s, p->step_s, d,
-                tmc_closed_form_efficiency_for_step(x, p->step_s));
+                   "plan); %.3f s seen on %ld cards, the plan's %.3f s there (%+.2f %%; "
+                   "job.efficiency=%.4g gives it)\n", cf->plan_step_s, p->step_s, seen,
+                cf->observed_plan_step_s, d, tmc_closed_form_efficiency_for_step(x, p->step_s));
     if (step_warned(x, cf))
         fprintf(f, "            warning: the run steps %.1f %% %s than the plan; %s\n",
                 fabs(d), d > 0 ? "slower" : "faster", tmc_closed_form_paced(x)
@@ -221,7 +223,7 @@ static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *
     cJSON *pace = cJSON_AddObjectToObject(o, "pace");
     int paced = tmc_closed_form_paced(x), given = x->observed.step_s > 0;
     cJSON_AddStringToObject(pace, "used", paced ? "observed" : "plan");
-    cJSON_AddNumberToObject(pace, "step_s", paced ? x->observed.step_s : cf->plan_step_s);
+    cJSON_AddNumberToObject(pace, "step_s", cf->step_s);
     cJSON_AddNumberToObject(pace, "efficiency", paced ? cf->pace_efficiency
                                                       : x->job.efficiency);
     if (given)
@@ -229,6 +231,7 @@ static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *
     else
         cJSON_AddNullToObject(pace, "observed_step_s");
     cJSON_AddNumberToObject(pace, "plan_step_s", cf->plan_step_s);
+    cJSON_AddNumberToObject(pace, "observed_plan_step_s", cf->observed_plan_step_s);
     cJSON_AddNumberToObject(pace, "plan_efficiency", x->job.efficiency);
     if (given) {
         cJSON_AddNumberToObject(pace, "observed_efficiency",
