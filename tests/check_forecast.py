@@ -109,6 +109,12 @@ def check_history(tmp, exp):
               f"line {s['line']}: days left {s['days_left']} != run's "
               f"{r['forecast']['days_left']}")
         check(all(s["progress"][k] == v for k, v in given.items()), f"line {s['line']}: state")
+        # the pace each row ran at is the run's (issue 32 item 4): the
+        # observed step where the snapshot gives one, the plan's elsewhere
+        want_pace = "observed" if given.get("step_s") else "plan"
+        check(s["pace"]["used"] == r["forecast"]["pace"]["used"] == want_pace and
+              s["pace"]["step_s"] == r["forecast"]["pace"]["step_s"],
+              f"line {s['line']}: pace {s['pace']} != run's {r['forecast']['pace']}")
         prev = snaps[i - 1]["deadline"]["probability"] if i else None
         want = None if prev is None else s["deadline"]["probability"] - prev
         got = s["change"] and s["change"]["probability"]

@@ -15,7 +15,9 @@
  *   outage with notice whose emergency save holds the steps done before it;
  * - forecast-1.7: the forecast's Daly line against the simulation;
  * - forecast-1.8: every feature a forecast accepts, in combination;
- * - forecast-1.9: only the final save left (synchronous and asynchronous).
+ * - forecast-1.9: only the final save left (synchronous and asynchronous);
+ * - forecast-1.10: the observed pace: the efficiency that gives the observed
+ *   step by hand, the closed form at it, job.pace = plan the plan's.
  * Invalid inputs: tests/invalid/progress-*. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -543,6 +545,48 @@ static void test_forecast_final_save_pending(void **state)
     }
 }
 
+/* forecast-1.10: the observed pace (issue 32 item 4; job.pace). 16 cards,
+ * 960 FLOP at 1 FLOP/s and efficiency 1: mu = 60 s, no jitter, a 30 s
+ * pause every 100 steps (0.3 s a step): t_plan = 60.3 s. An observed 66.3 s
+ * is 66 s of compute, which efficiency 60 / 66 = 10 / 11 gives; by hand,
+ * with the pause on all cards (the exact formula) and on one card (the
+ * bisection: without jitter max(A, B + p) = mu + p, the same 0.3 s). The
+ * closed form at the observed pace is that efficiency's; job.pace = plan
+ * keeps the plan's; a step at or below F = 0.3 s is refused. */
+static void test_forecast_observed_pace(void **state)
+{
+    (void)state;
+    for (int one = 0; one < 2; one++) {
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"name\": \"pace\", \"source\": \"test_forecast.c\","
+                 " \"job\": {\"steps\": 3000, \"cards\": 16, \"flop_per_step\": 960,"
+                 "         \"peak_flops\": 1, \"efficiency\": 1},"
+                 " \"checkpoint\": {\"interval_s\": 1800, \"save_s\": 30, \"restore_s\": 120},"
+                 " \"pauses\": {\"every_steps\": 100, \"duration_s\": 30, \"cards\": \"%s\"},"
+                 " \"deadline\": {\"days\": 10, \"reserve_days\": 0},"
+                 " \"progress\": {\"elapsed_days\": 1, \"steps_done\": 1000,"
+                 "   \"committed_step\": 990, \"step_s\": 66.3},"
+                 " \"monte_carlo\": {\"replicas\": 10, \"seed\": 1}}",
+                 one ? "one" : "all");
+        tmc_experiment x = test_parse(json);
+        expect_near(tmc_closed_form_step_floor_s(&x), 0.3, 1e-15, "F");
+        expect_near(tmc_closed_form_efficiency_for_step(&x, 66.3), 10.0 / 11, 1e-12,
+                    "the efficiency that gives 66.3 s");
+        tmc_closed_form cf;
+        tmc_closed_form_compute(&x, &cf);
+        assert_true(tmc_closed_form_paced(&x));
+        expect_near(cf.compute_s, 66, 1e-9, "mu at the observed pace");
+        expect_near(cf.step_s, 66.3, 1e-9, "t_s at the observed pace");
+        expect_near(cf.plan_step_s, 60.3, 1e-9, "the plan's t_s");
+        expect_near(cf.remaining_free_s, 2000 * 66.3, 1e-6, "the work left at the pace");
+        x.job.pace = TMC_PACE_PLAN;
+        tmc_closed_form_compute(&x, &cf);
+        expect_near(cf.step_s, 60.3, 1e-9, "pace plan: the plan's t_s");
+        expect_near(cf.pace_efficiency, 1, 0, "pace plan: job.efficiency");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -556,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_forecast_closed_form),
         cmocka_unit_test(test_forecast_combinations),
         cmocka_unit_test(test_forecast_final_save_pending),
+        cmocka_unit_test(test_forecast_observed_pace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

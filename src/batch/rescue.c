@@ -1,6 +1,8 @@
 /* rescue.c - the ways out of a plan that misses its target (rescue.h). */
 #include "rescue.h"
 
+#include "closed_form.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +133,9 @@ static void bracket_lever(tmc_rescue_lever *l, const tmc_rescue *r)
         b->hi = 1;
         if (l->current >= 1)
             not_applicable(l, "the efficiency is already 1");
+        else if (tmc_closed_form_paced(x)) /* closed_form.h: e' does not depend on it */
+            not_applicable(l, "a forecast at the observed pace: progress.step_s fixes the "
+                              "step time (job.pace = \"plan\" to vary the efficiency)");
         break;
     case TMC_RESCUE_CARDS:
         l->current = (double)x->job.cards;

@@ -52,6 +52,13 @@ typedef struct {
     double rho; /* correlation between cards within a step; normal only */
 } tmc_jitter;
 
+/* The step time a forecast's steps left run at (job.pace; issue 32 item 4). */
+typedef enum {
+    TMC_PACE_OBSERVED = 0, /* progress.step_s, when given: the efficiency that
+                              gives it (tmc_closed_form_pace_efficiency) */
+    TMC_PACE_PLAN = 1      /* job.efficiency's, whatever the run has shown */
+} tmc_pace;
+
 typedef struct {
     long steps;            /* optimizer steps S (docs/model.md 1: 31,790) */
     long cards;            /* data-parallel cards N (d) */
@@ -60,6 +67,7 @@ typedef struct {
     double efficiency;     /* model FLOP utilisation (docs/model.md 1: 0.40) */
     double exposed_comm_s; /* communication not hidden under compute, s/step */
     double input_wait_s;   /* mean input wait per step, s */
+    tmc_pace pace;         /* a forecast's step time: observed (default) or plan */
 } tmc_job;
 
 #define TMC_MAX_CAUSES 16
@@ -319,6 +327,8 @@ typedef struct {
     long standbys_used;     /* standbys not warm now (failures.standbys): taken, and
                                with a refill not yet replaced */
     double step_s;          /* mean step time observed so far, s; 0: the planned one */
+    double step_sd_s;       /* sd of the step times step_s averages, s; 0: not given */
+    long step_count;        /* steps step_s averages; 0: steps_done */
 } tmc_observed;
 
 /* A calendar window (issue 19 item 6): every replica runs from t = 0 and is

@@ -13,6 +13,7 @@
 
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
 
+static const char *const pace_choices[] = {"observed", "plan", NULL};
 static const field job_fields[] = {
     {.key = "steps", .type = T_INT, .lo = 1, .hi = 1e9, .required = 1, .unit = "steps",
      .help = "optimizer steps S of the whole run",
@@ -39,6 +40,12 @@ static const field job_fields[] = {
     {.key = "input_wait_s", .type = T_NUM, .lo = 0, .hi = 86400, .unit = "s",
      .help = "mean input wait per step",
      .off = offsetof(tmc_job, input_wait_s)},
+    /* progress.step_s above the step's fixed part: check_pool_and_clock
+     * (config_progress.c) */
+    {.key = "pace", .type = T_ENUM, .choices = pace_choices, .unit = "",
+     .help = "a forecast's steps left: observed (at progress.step_s, when given, through "
+             "the efficiency that gives it) or plan (at job.efficiency)",
+     .off = offsetof(tmc_job, pace)},
 };
 
 static const char *const jitter_choices[] = {"normal", "lognormal", "gamma", NULL};
@@ -394,6 +401,14 @@ static const field progress_fields[] = {
     {.key = "step_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
      .help = "mean step time observed so far; 0: not given (the planned one)",
      .off = offsetof(tmc_observed, step_s)},
+    /* only beside step_s: check_pool_and_clock (config_progress.c) */
+    {.key = "step_sd_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "sd of the step times step_s averages (its standard error is step_sd_s / "
+             "sqrt(step_count)); 0: not given",
+     .off = offsetof(tmc_observed, step_sd_s)},
+    {.key = "step_count", .type = T_INT, .lo = 0, .hi = 1e9, .unit = "steps",
+     .help = "steps step_s averages; 0: steps_done",
+     .off = offsetof(tmc_observed, step_count)},
 };
 
 /* 0: off; what a window cannot be combined with: tmc_cfg_check_window

@@ -5,6 +5,7 @@
  * at that moment the section cannot give (docs/simulation-semantics.md 10
  * gives each reason). */
 #include "config_internal.h"
+#include "closed_form.h"
 #include "experiment_rules.h"
 #include "laws.h"
 #include "units.h"
@@ -94,6 +95,17 @@ static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_
                                   "steps of progress.step_s = %.10g s (%.10g days); expected "
                                   "at least that", label, p->elapsed_days, p->steps_done,
                              p->step_s, p->steps_done * p->step_s / TMC_DAY_S);
+    if ((p->step_sd_s > 0 || p->step_count > 0) && !(p->step_s > 0))
+        return tmc_error_set(err, "%s: progress.%s: given without progress.step_s, the mean "
+                                  "it describes; give step_s too, or drop it", label,
+                             p->step_sd_s > 0 ? "step_sd_s" : "step_count");
+    double floor = tmc_closed_form_step_floor_s(x);
+    if (tmc_closed_form_paced(x) && !(p->step_s > floor))
+        return tmc_error_set(err, "%s: progress.step_s: %.10g s is not above the step's part "
+                                  "that no efficiency shortens (job.exposed_comm_s + "
+                                  "job.input_wait_s + pauses' share = %.10g s): no pace "
+                                  "gives it; expected more, or job.pace = \"plan\"",
+                             label, p->step_s, floor);
     double h = x->monte_carlo.horizon_days;
     if (h > 0 && h <= p->elapsed_days)
         return tmc_error_set(err, "%s: monte_carlo.horizon_days: %.10g is not after "

@@ -612,8 +612,80 @@ static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
     cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;
 }
 
+int tmc_closed_form_paced(const tmc_experiment *x)
+{
+    return x->observed.enabled && x->observed.step_s > 0 && x->job.pace == TMC_PACE_OBSERVED;
+}
+
+double tmc_closed_form_step_floor_s(const tmc_experiment *x)
+{
+    const tmc_pauses *p = &x->pauses;
+    return x->job.exposed_comm_s + x->job.input_wait_s +
+           (p->enabled ? p->duration_s / p->every_steps : 0);
+}
+
+/* t_s at efficiency e, pauses included, s. */
+static double step_at(const tmc_experiment *x, double e)
+{
+    tmc_job job = x->job;
+    job.efficiency = e;
+    double t = tmc_closed_form_step_s(&job, &x->jitter);
+    double fixed = job.exposed_comm_s + job.input_wait_s;
+    tmc_experiment y = *x; /* a view: the job changed, never released */
+    y.job = job;
+    return t + pause_per_step(&y, t - fixed, tmc_closed_form_compute_s(&job));
+}
+
+/* x on the cards its step was observed on: progress.cards, 0: job.cards.
+ * A view (experiment.h), never released. */
+static tmc_experiment on_observed_cards(const tmc_experiment *x)
+{
+    tmc_experiment y = *x;
+    if (x->observed.enabled && x->observed.cards > 0)
+        y.job.cards = x->observed.cards;
+    return y;
+}
+
+double tmc_closed_form_efficiency_for_step(const tmc_experiment *x_given, double step_s)
+{
+    tmc_experiment seen = on_observed_cards(x_given);
+    const tmc_experiment *x = &seen;
+    double e = x->job.efficiency, floor = tmc_closed_form_step_floor_s(x);
+    int one_card = x->pauses.enabled && x->pauses.cards != TMC_PAUSE_ALL && x->job.cards > 1;
+    if (!one_card)
+        return e * (step_at(x, e) - floor) / (step_s - floor);
+    double lo = e, hi = e; /* t_s falls as e grows */
+    while (step_at(x, lo) < step_s)
+        lo /= 2;
+    while (step_at(x, hi) > step_s)
+        hi *= 2;
+    while (hi - lo > 1e-13 * hi) {
+        double mid = 0.5 * (lo + hi);
+        *(step_at(x, mid) > step_s ? &lo : &hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static void compute(const tmc_experiment *x, tmc_closed_form *cf);
+
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
 {
+    double plan_step_s = step_at(x, x->job.efficiency);
+    if (!tmc_closed_form_paced(x)) {
+        compute(x, cf);
+    } else {
+        tmc_experiment y = *x; /* a view: the efficiency changed, never released */
+        y.job.efficiency = tmc_closed_form_efficiency_for_step(x, x->observed.step_s);
+        compute(&y, cf);
+    }
+    cf->plan_step_s = plan_step_s;
+    tmc_experiment seen = on_observed_cards(x);
+    cf->observed_plan_step_s = step_at(&seen, x->job.efficiency);
+}
+
+static void compute(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    cf->pace_efficiency = x->job.efficiency;
     const tmc_checkpoint *cp = &x->checkpoint;
     long s = x->job.steps;
     cf->compute_s = tmc_closed_form_compute_s(&x->job);

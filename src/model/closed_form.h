@@ -78,7 +78,14 @@ typedef struct {
     double compute_s;         /* mu, per-card compute per step, s */
     double emax_coeff;        /* (E[max_i X_i] - mu) / sigma: c_N for independent
                                  normal jitter (0 without jitter) */
-    double step_s;            /* expected step time t_s, s, pauses included */
+    double step_s;            /* expected step time t_s, s, pauses included; a
+                                 forecast at the observed pace: progress.step_s */
+    double plan_step_s;       /* t_s at job.efficiency (the plan's pace), s */
+    double observed_plan_step_s; /* the same on the cards progress.step_s was seen
+                                 on (progress.cards; 0: job.cards): what it is
+                                 compared with, s */
+    double pace_efficiency;   /* the efficiency t_s is at: job.efficiency, or the
+                                 one that gives progress.step_s (job.pace) */
     double pause_per_step_s;  /* what periodic pauses add to t_s, s */
     long interval_steps;      /* K */
     double interval_s;        /* tau = K t_s, s */
@@ -126,11 +133,37 @@ typedef struct {
                                  lifetimes, one restore time, no spare pool */
 } tmc_closed_form;
 
+/* 1 when x is a forecast whose steps run at the observed pace: a progress
+ * section with step_s > 0 and job.pace "observed" (issue 32 item 4). */
+int tmc_closed_form_paced(const tmc_experiment *x);
+
+/* The lowest mean step time any efficiency gives: exposed_comm_s +
+ * input_wait_s + a pause's share (duration_s / every_steps), the limit of
+ * t_s as the compute time mu goes to 0, s. An observed step at or below it
+ * is refused (config_progress.c). */
+double tmc_closed_form_step_floor_s(const tmc_experiment *x);
+
+/* The efficiency e' at which the plan's step law, on the cards the step
+ * was observed on (progress.cards; 0: job.cards), has mean step_s s: the
+ * compute part (mu, its jitter's maximum, a one-card pause's overlap)
+ * scales with 1 / e', the exposed communication, the input wait and the
+ * pauses do not. Without one-card pauses t_s - F is proportional to 1 / e
+ * (F = exposed_comm_s + input_wait_s + duration_s / every_steps), so
+ * e' = e (t_plan - F) / (step_s - F) exactly (docs/model.md 3.15); with
+ * them, by bisection to 1e-13 of e'. step_s must exceed
+ * tmc_closed_form_step_floor_s. A what-if on job.cards then runs the steps
+ * left at e' on the new cards; e' does not depend on job.efficiency, so a
+ * what-if on the efficiency does not act at the observed pace. */
+double tmc_closed_form_efficiency_for_step(const tmc_experiment *x, double step_s);
+
 /* Fill *cf from a validated experiment. With a progress section (a
  * forecast, docs/model.md 3.15) K, M and the rates are the whole run's,
  * and Young's and Daly's T, the overheads and Daly's wall time are the
  * elapsed time plus theirs for the steps not yet done, at the posterior
- * mean failure rate (forecast.h). */
+ * mean failure rate (forecast.h). At the observed pace
+ * (tmc_closed_form_paced) every figure is the one at the efficiency that
+ * gives progress.step_s, so the engine, which reads compute_s and K from
+ * here, runs the steps left at that pace. */
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf);
 
 /* The simulated overhead of a run that took wall_s in all (s): the wall

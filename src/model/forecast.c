@@ -2,6 +2,9 @@
  * (forecast.h). */
 #include "forecast.h"
 
+#include <math.h>
+#include <string.h>
+
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 
@@ -66,4 +69,25 @@ double tmc_forecast_count_pmf(const tmc_forecast_rate *r, double f_s, unsigned k
     if (r->exact)
         return gsl_ran_poisson_pdf(k, mu);
     return gsl_ran_negative_binomial_pdf(k, r->rate / (r->rate + mu), r->shape);
+}
+
+int tmc_forecast_pace_spread_of(const tmc_experiment *x, tmc_forecast_pace_spread *out)
+{
+    const tmc_observed *p = &x->observed;
+    memset(out, 0, sizeof *out);
+    if (!(p->enabled && p->step_s > 0 && p->step_sd_s > 0))
+        return 0;
+    out->known = 1;
+    out->sd_s = p->step_sd_s;
+    out->count = p->step_count > 0 ? p->step_count : p->steps_done;
+    if (out->count < 1)
+        out->count = 1; /* one step seen at least: step_s was measured */
+    out->se_s = p->step_sd_s / sqrt((double)out->count);
+    double z = gsl_cdf_ugaussian_Pinv(0.975);
+    out->lo_s = fmax(0, p->step_s - z * out->se_s);
+    out->hi_s = p->step_s + z * out->se_s;
+    double left = (double)(x->job.steps - p->steps_done);
+    out->days_lo = left * (out->lo_s - p->step_s) / TMC_DAY_S;
+    out->days_hi = left * (out->hi_s - p->step_s) / TMC_DAY_S;
+    return 1;
 }

@@ -49,4 +49,25 @@ int tmc_forecast_outage_rate(const tmc_experiment *x, tmc_forecast_rate *out);
  * Poisson(lambda_0 f_s) probability when r->exact. */
 double tmc_forecast_count_pmf(const tmc_forecast_rate *r, double f_s, unsigned k);
 
+/* What the observed mean step (progress.step_s) is known to (issue 32 item
+ * 4, item 2): with the sd of the step times it averages (progress.step_sd_s)
+ * over n steps (progress.step_count, 0: steps_done), the standard error
+ * sd / sqrt(n), the steps taken as independent (correlated steps make it
+ * larger), its normal 95 % interval, and what the interval's ends change in
+ * the work left, (S - steps done) x (end - step_s), days, interruptions
+ * left out. The simulation runs every replica at the mean: the report says
+ * so. */
+typedef struct {
+    int known;          /* 1: step_sd_s given (and step_s), 0: not */
+    double sd_s;        /* step_sd_s, s */
+    long count;         /* n, steps */
+    double se_s;        /* sd / sqrt(n), s */
+    double lo_s, hi_s;  /* step_s -+ 1.96 se, s (lo at least 0) */
+    double days_lo, days_hi; /* the work left's change at lo_s and hi_s, days */
+} tmc_forecast_pace_spread;
+
+/* The spread of x's observed mean step (all 0 and known 0 without
+ * step_sd_s). Returns known. */
+int tmc_forecast_pace_spread_of(const tmc_experiment *x, tmc_forecast_pace_spread *out);
+
 #endif

@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include "closed_form.h"
+
 /* ---------- text ---------- */
 
 static void text_heading(FILE *f, const tmc_forecast_history_report *r)
@@ -24,7 +26,24 @@ static void text_heading(FILE *f, const tmc_forecast_history_report *r)
     for (int i = 0; i < n; i++)
         fprintf(f, "%s%s%s", i ? ", " : "  overrides: ", sets[i], i == n - 1 ? "\n" : "");
     fprintf(f, "  T: completion, days from the job's start (reserve %.4g days included); "
-               "left: T - reserve - day\n\n", x->deadline.reserve_days);
+               "left: T - reserve - day\n", x->deadline.reserve_days);
+    fprintf(f, "  step left: the mean step time the steps left run at: a snapshot's "
+               "progress.step_s (seen; job.pace = observed), else the plan's%s\n\n",
+            x->job.pace == TMC_PACE_PLAN ? " (job.pace = plan: the plan's at every snapshot)"
+                                         : "");
+}
+
+/* The step time snapshot s's steps left run at (closed_form.h: the
+ * observed one at job.pace observed, else the plan's), s; *paced 1 when
+ * it is the observed pace. scratch: a view of the base, its progress
+ * replaced. */
+static double snapshot_step_s(tmc_experiment *scratch, const tmc_observed *s, int *paced)
+{
+    tmc_closed_form cf;
+    scratch->observed = *s;
+    tmc_closed_form_compute(scratch, &cf);
+    *paced = tmc_closed_form_paced(scratch);
+    return cf.step_s;
 }
 
 /* "+0.0123 +- 0.0004", or "-" for the first row. */
@@ -42,16 +61,19 @@ void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report
     char p_head[64];
     snprintf(p_head, sizeof p_head, "P(T <= %g d)", h->base->deadline.days);
     text_heading(f, r);
-    fprintf(f, "%5s %8s %9s %9s %8s  %-19s %8s  %-12s %-16s  %s\n", "line", "day", "step",
-            "commit", "failures", "mean T (days)", "left", p_head, "Wilson 95 %",
-            "change in P");
+    tmc_experiment scratch = *h->base; /* a view; its progress alone changes */
+    fprintf(f, "%5s %8s %9s %9s %8s  %-16s %-19s %8s  %-12s %-16s  %s\n", "line", "day",
+            "step", "commit", "failures", "step left (s)", "mean T (days)", "left", p_head,
+            "Wilson 95 %", "change in P");
     for (int i = 0; i < h->n; i++) {
         const tmc_forecast_point *p = &h->points[i];
         const tmc_observed *s = &p->snap.observed;
-        fprintf(f, "%5ld %8.3f %9ld %9ld %8ld  %8.4f +- %-7.4f %8.4f  %-12.4f "
+        int paced;
+        double step = snapshot_step_s(&scratch, s, &paced);
+        fprintf(f, "%5ld %8.3f %9ld %9ld %8ld  %8.3f %-7s %8.4f +- %-7.4f %8.4f  %-12.4f "
                    "[%.4f, %.4f]", p->snap.line, s->elapsed_days, s->steps_done,
-                s->committed_step, s->failures, p->days.mean, p->days.se, p->left_mean,
-                p->days.p_met, p->days.ci_lo, p->days.ci_hi);
+                s->committed_step, s->failures, step, paced ? "seen" : "plan", p->days.mean,
+                p->days.se, p->left_mean, p->days.p_met, p->days.ci_lo, p->days.ci_hi);
         text_change(f, p);
     }
 }
@@ -75,6 +97,11 @@ static cJSON *point_json(tmc_experiment *scratch, const tmc_forecast_point *p)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "line", (double)p->snap.line);
     cJSON_AddItemToObject(o, "progress", progress_json(scratch, &p->snap.observed));
+    int paced;
+    double step = snapshot_step_s(scratch, &p->snap.observed, &paced);
+    cJSON *pace = cJSON_AddObjectToObject(o, "pace");
+    cJSON_AddStringToObject(pace, "used", paced ? "observed" : "plan");
+    cJSON_AddNumberToObject(pace, "step_s", step);
     cJSON *t = cJSON_AddObjectToObject(o, "completion_days");
     cJSON_AddNumberToObject(t, "mean", p->days.mean);
     cJSON_AddNumberToObject(t, "se", p->days.se);

@@ -3,6 +3,9 @@
  * left; its quantiles are T's, shifted. */
 #include "forecast_output.h"
 
+#include <math.h>
+
+#include "closed_form.h"
 #include "forecast.h"
 #include "stats.h"
 
@@ -46,26 +49,64 @@ static void text_rates(FILE *f, const tmc_experiment *x)
     text_rate(f, &post, "outages", "outage", "", "outages.mtbf_events");
 }
 
-/* The observed step against the planned one, and the efficiency at which
- * the plan's step would be the observed one (compute and jitter scale
- * with 1 / efficiency; communication, input waits and pauses do not). */
-static double matching_efficiency(const tmc_experiment *x, const tmc_closed_form *cf)
+/* The observed step against the plan's, relative: step_s / plan - 1, or
+ * 0 when the progress gives none. */
+static double step_difference(const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    double fixed = x->job.exposed_comm_s + x->job.input_wait_s + cf->pause_per_step_s;
-    return x->job.efficiency * (cf->step_s - fixed) / (x->observed.step_s - fixed);
+    return x->observed.step_s > 0 ? x->observed.step_s / cf->observed_plan_step_s - 1 : 0;
 }
 
+static int step_warned(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    return fabs(step_difference(x, cf)) >= TMC_FORECAST_PACE_WARN;
+}
+
+/* What the observed mean is known to; the simulation does not carry it. */
+static void text_spread(FILE *f, const tmc_experiment *x)
+{
+    tmc_forecast_pace_spread sp;
+    if (!tmc_forecast_pace_spread_of(x, &sp)) {
+        fprintf(f, "            the observed mean's own uncertainty is not known: the progress "
+                   "gives no spread of the step times (progress.step_sd_s); every replica "
+                   "runs at the mean\n");
+        return;
+    }
+    fprintf(f, "            the observed mean: sd %.4g s over %ld steps, se %.4g s (steps taken "
+               "as independent), 95 %% [%.4f, %.4f] s: the work left %+.3f / %+.3f days at its "
+               "ends; not simulated, every replica runs at the mean\n", sp.sd_s, sp.count,
+            sp.se_s, sp.lo_s, sp.hi_s, sp.days_lo, sp.days_hi);
+}
+
+/* Which step time the steps left run at, the other one, and a warning when
+ * the two differ by TMC_FORECAST_PACE_WARN or more. */
 static void text_step(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
-    if (x->observed.step_s <= 0)
+    const tmc_observed *p = &x->observed;
+    if (!(p->step_s > 0)) {
+        fprintf(f, "            step: the steps left run at the plan's %.3f s: the progress "
+                   "gives no observed step time (progress.step_s)\n", cf->plan_step_s);
         return;
-    double e = matching_efficiency(x, cf);
-    fprintf(f, "            step: %.3f s observed against %.3f s planned (%+.2f %%); the "
-               "rest of the run uses the plan's", x->observed.step_s, cf->step_s,
-            100 * (x->observed.step_s / cf->step_s - 1));
-    if (e > 0 && e <= 1)
-        fprintf(f, " (--set job.efficiency=%.4g gives the observed)", e);
-    fputc('\n', f);
+    }
+    double d = 100 * step_difference(x, cf);
+    long seen = p->cards > 0 ? p->cards : x->job.cards;
+    if (tmc_closed_form_paced(x))
+        fprintf(f, "            step: the steps left run at %.3f s, the observed pace (job.pace "
+                   "= observed): %.3f s seen on %ld cards, the plan's %.3f s there (%+.2f %%); "
+                   "job.efficiency %.4g -> %.4g, the one that gives it\n", cf->step_s,
+                p->step_s, seen, cf->observed_plan_step_s, d, x->job.efficiency,
+                cf->pace_efficiency);
+    else
+        fprintf(f, "            step: the steps left run at the plan's %.3f s (job.pace = "
+                   "plan); %.3f s seen on %ld cards, the plan's %.3f s there (%+.2f %%; "
+                   "job.efficiency=%.4g gives it)\n", cf->plan_step_s, p->step_s, seen,
+                cf->observed_plan_step_s, d, tmc_closed_form_efficiency_for_step(x, p->step_s));
+    if (step_warned(x, cf))
+        fprintf(f, "            warning: the run steps %.1f %% %s than the plan; %s\n",
+                fabs(d), d > 0 ? "slower" : "faster", tmc_closed_form_paced(x)
+                    ? "the forecast is at the run's pace (job.pace = plan gives the plan's)"
+                    : "the forecast is at the plan's (job.pace = plan): if the run keeps its "
+                      "pace, it ends otherwise than forecast");
+    text_spread(f, x);
 }
 
 /* How far the run's own failures moved the forecast: the same replicas
@@ -81,21 +122,24 @@ static void text_moved(FILE *f, const tmc_report *r)
             b->ci_hi, b->p_met - a->p_met);
 }
 
-/* The pace so far against the plan's, and a deadline that can no longer
- * be met: the simulation runs the rest at the plan's step time, so a run
- * that has been slower than that for other reasons (start-up, a slow input
- * pipeline, waits the model does not hold) finishes later than forecast. */
+/* The steps a day so far (interruptions included) against the plan's
+ * without interruptions, warned of from TMC_FORECAST_PACE_WARN slower, and
+ * a deadline that can no longer be met at the pace the steps left run at. */
 static void text_pace(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
     const tmc_observed *p = &x->observed;
-    double plan = x->job.steps / (cf->uninterrupted_s / TMC_DAY_S);
+    tmc_experiment y = *x; /* a view: the plan's pace, never released */
+    tmc_closed_form plan_cf;
+    y.job.pace = TMC_PACE_PLAN;
+    tmc_closed_form_compute(&y, &plan_cf);
+    double plan = x->job.steps / (plan_cf.uninterrupted_s / TMC_DAY_S);
     if (p->steps_done > 0) {
         double pace = p->steps_done / p->elapsed_days;
-        fprintf(f, "            pace: %.0f steps a day so far, %.0f in the plan without "
-                   "interruptions", pace, plan);
-        if (pace < 0.9 * plan)
-            fprintf(f, " (%.0f %% slower: the rest is simulated at the plan's step time; "
-                       "if the run keeps its pace, it ends later)", 100 * (1 - pace / plan));
+        fprintf(f, "            pace: %.0f steps a day so far, interruptions included; %.0f "
+                   "in the plan without them", pace, plan);
+        if (pace <= (1 - TMC_FORECAST_PACE_WARN) * plan)
+            fprintf(f, " (%.0f %% slower: warning, the run is behind the plan)",
+                    100 * (1 - pace / plan));
         fputc('\n', f);
     }
     double left_days = x->deadline.days - x->deadline.reserve_days - p->elapsed_days;
@@ -153,6 +197,56 @@ static void json_rate(cJSON *o, const char *key, const tmc_forecast_rate *post)
     cJSON_AddItemToObject(rate, "posterior_ci95", cJSON_CreateDoubleArray(ci, 2));
 }
 
+/* The observed mean's spread as pace's "uncertainty": carried false (every
+ * replica runs at the mean), and what is known of it, null when not. */
+static void json_spread(cJSON *pace, const tmc_experiment *x)
+{
+    tmc_forecast_pace_spread sp;
+    cJSON *u = cJSON_AddObjectToObject(pace, "uncertainty");
+    cJSON_AddBoolToObject(u, "simulated", 0);
+    cJSON_AddBoolToObject(u, "known", tmc_forecast_pace_spread_of(x, &sp));
+    if (!sp.known) {
+        cJSON_AddNullToObject(u, "se_s");
+        return;
+    }
+    cJSON_AddNumberToObject(u, "sd_s", sp.sd_s);
+    cJSON_AddNumberToObject(u, "count", (double)sp.count);
+    cJSON_AddNumberToObject(u, "se_s", sp.se_s);
+    double ci[2] = {sp.lo_s, sp.hi_s}, days[2] = {sp.days_lo, sp.days_hi};
+    cJSON_AddItemToObject(u, "ci95_s", cJSON_CreateDoubleArray(ci, 2));
+    cJSON_AddItemToObject(u, "work_left_days_at_ci", cJSON_CreateDoubleArray(days, 2));
+}
+
+/* The pace the steps left run at, as the forecast object's "pace". */
+static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    cJSON *pace = cJSON_AddObjectToObject(o, "pace");
+    int paced = tmc_closed_form_paced(x), given = x->observed.step_s > 0;
+    cJSON_AddStringToObject(pace, "used", paced ? "observed" : "plan");
+    cJSON_AddNumberToObject(pace, "step_s", cf->step_s);
+    cJSON_AddNumberToObject(pace, "efficiency", paced ? cf->pace_efficiency
+                                                      : x->job.efficiency);
+    if (given)
+        cJSON_AddNumberToObject(pace, "observed_step_s", x->observed.step_s);
+    else
+        cJSON_AddNullToObject(pace, "observed_step_s");
+    cJSON_AddNumberToObject(pace, "plan_step_s", cf->plan_step_s);
+    cJSON_AddNumberToObject(pace, "observed_plan_step_s", cf->observed_plan_step_s);
+    cJSON_AddNumberToObject(pace, "plan_efficiency", x->job.efficiency);
+    if (given) {
+        cJSON_AddNumberToObject(pace, "observed_efficiency",
+                                paced ? cf->pace_efficiency
+                                      : tmc_closed_form_efficiency_for_step(x, x->observed.step_s));
+        cJSON_AddNumberToObject(pace, "difference", step_difference(x, cf));
+    } else {
+        cJSON_AddNullToObject(pace, "observed_efficiency");
+        cJSON_AddNullToObject(pace, "difference");
+    }
+    cJSON_AddNumberToObject(pace, "warn_from", TMC_FORECAST_PACE_WARN);
+    cJSON_AddBoolToObject(pace, "warning", step_warned(x, cf));
+    json_spread(pace, x);
+}
+
 int tmc_forecast_output_json(cJSON *root, const tmc_report *r)
 {
     const tmc_experiment *x = r->x;
@@ -177,12 +271,7 @@ int tmc_forecast_output_json(cJSON *root, const tmc_report *r)
         double pci[2] = {r->prior->ci_lo, r->prior->ci_hi};
         cJSON_AddItemToObject(prior, "ci95", cJSON_CreateDoubleArray(pci, 2));
     }
-    if (x->observed.step_s > 0) {
-        cJSON *step = cJSON_AddObjectToObject(o, "step_s");
-        cJSON_AddNumberToObject(step, "observed", x->observed.step_s);
-        cJSON_AddNumberToObject(step, "planned", r->cf->step_s);
-        cJSON_AddNumberToObject(step, "matching_efficiency", matching_efficiency(x, r->cf));
-    }
+    json_pace(o, x, r->cf);
     cJSON *left = cJSON_AddObjectToObject(o, "days_left");
     cJSON_AddNumberToObject(left, "mean", d->mean - spent);
     cJSON_AddNumberToObject(left, "se", d->se);

@@ -10,6 +10,12 @@
 
 #include "output.h"
 
+/* A pace (the observed step time against the plan's, or the steps a day
+ * so far against the plan's) this share or more off the plan's is warned
+ * of, whichever pace the forecast uses (issue 32 item 4; was 10 %, and the
+ * step's difference was never warned of). */
+#define TMC_FORECAST_PACE_WARN 0.05
+
 /* The "Forecast" block of the text report; nothing when r->x has no
  * progress section. */
 void tmc_forecast_output_text(FILE *f, const tmc_report *r);
