@@ -245,6 +245,13 @@ static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *
     cJSON_AddNumberToObject(pace, "warn_from", TMC_FORECAST_PACE_WARN);
     cJSON_AddBoolToObject(pace, "warning", step_warned(x, cf));
     json_spread(pace, x);
+    if (given) { /* the object before "pace": JSON keeps every field it had */
+        cJSON *step = cJSON_AddObjectToObject(o, "step_s");
+        cJSON_AddNumberToObject(step, "observed", x->observed.step_s);
+        cJSON_AddNumberToObject(step, "planned", cf->plan_step_s);
+        cJSON_AddNumberToObject(step, "matching_efficiency",
+                                tmc_closed_form_efficiency_for_step(x, x->observed.step_s));
+    }
 }
 
 int tmc_forecast_output_json(cJSON *root, const tmc_report *r)
