@@ -49,8 +49,13 @@ enum {
         time beyond their progress (a step on g of G groups is worth g / G of one) */      \
     TIME(before_s, "before_forecast", "before the forecast") /* a forecast's elapsed \
         time (progress.elapsed_days): the run's past, in no other row */                   \
-    COUNT(card_failures, "card_failures", "card failures") /* elastic: those that forced \
-        a global restart (fewer than min_groups groups up) */                               \
+    COUNT(card_failures, "card_failures", "failures (all parts)") /* every failure, of cards, \
+        nodes and the job (the two below count those of nodes and of the job); elastic: \
+        those that forced a global restart (fewer than min_groups groups up) */                               \
+    COUNT(node_failures, "node_failures", "node failures") /* of the card failures, those \
+        that took a whole node (per-node rate, a cause of scope node, a bad node's fault) */ \
+    COUNT(job_failures, "job_failures", "job failures") /* of the card failures, those of \
+        the job itself (failures.per_job_mtbf_days): no card taken */                       \
     COUNT(outages, "outages", "outages")                                                    \
     COUNT(loss_spikes, "loss_spikes", "loss spikes")                                        \
     COUNT(requeues, "requeues", "time-limit requeues")                                      \
