@@ -9,7 +9,15 @@
 int tmc_brief_covers(const tmc_report *r)
 {
     return !r->window && !r->x->observed.enabled && !r->plug_in && !r->prior &&
-           !r->importance;
+           !r->importance && !r->x->elastic.enabled;
+}
+
+/* A closed-form figure as the full report prints it (output.c): 3
+ * decimals, or 4 significant digits past a million. */
+static const char *closed(char *buf, size_t n, double v)
+{
+    snprintf(buf, n, fabs(v) < 1e6 ? "%.3f" : "%.4g", v);
+    return buf;
 }
 
 static void header(FILE *f, const tmc_report *r)
@@ -42,9 +50,11 @@ static void answer(FILE *f, const tmc_report *r)
     if (r->x->deadline.max_restarts >= 0)
         fprintf(f, "%-20s a run with more than %ld restarts misses (deadline.max_restarts)\n",
                 "", r->x->deadline.max_restarts);
+    char young[32], daly[32];
     fprintf(f, "%-20s mean %.4f +- %.4f, p05 %.4f, p50 %.4f, p95 %.4f   closed form: Young "
-               "%.4g, Daly %.4g\n", "completion T (days)", d->mean, d->se, d->quantile[1],
-            d->quantile[2], d->quantile[3], cf->completion_days, cf->completion_days_daly);
+               "%s, Daly %s\n", "completion T (days)", d->mean, d->se, d->quantile[1],
+            d->quantile[2], d->quantile[3], closed(young, sizeof young, cf->completion_days),
+            closed(daly, sizeof daly, cf->completion_days_daly));
     double wall = (d->mean - r->x->deadline.reserve_days) * TMC_DAY_S;
     if (cf->remaining_free_s > 0)
         fprintf(f, "%-20s %.3f %% +- %.3f %%   closed form: Young %.3f %%, Daly %.3f %%\n",
@@ -90,7 +100,7 @@ static void failures(FILE *f, int *first, const tmc_report *r, double n)
     int any = count(f, first, "card failures", card);
     any += count(f, first, "node failures", node);
     any += count(f, first, "job failures", job);
-    if (any)
+    if (any && taken > 0)
         fprintf(f, r->x->failures.spares < 0
                        ? " (%.3g cards replaced at once: spares assumed unlimited)"
                        : " (%.3g spare cards taken from the pool of %ld)",
