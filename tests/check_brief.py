@@ -124,6 +124,28 @@ check("one spare: verdict JSON " + str(v), v["meets"] and v["contradicts"] and "
 check("one spare: text", "CLOSED FORM CONTRADICTED" in text and "spare" in text.split("CONTRADICTED")[1])
 check("one spare: spare cards from the pool", "from the pool of 1" in text)
 
+# sweep: the answer first (the lowest mean T, the highest P), then the table
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "s.json")
+    out = subprocess.run([BIN, "sweep", os.path.join(EXP, "cards-1024.json"), "--vary",
+                          "failures.spares=1,4,16", "--set", "deadline.days=6.8", "-n", "500",
+                          "--quiet", "--json", path], capture_output=True, text=True)
+    check("sweep ran: " + out.stderr, out.returncode == 0)
+    with open(path) as f:
+        sw = json.load(f)
+lines = [l for l in out.stdout.splitlines() if l.strip()]
+first = next(i for i, l in enumerate(lines) if not l.startswith(("memory:", "trainmc", "  ")))
+check("sweep: the answer is not first", lines[first].startswith(
+    "Answer: the lowest mean T at " + sw["reference"] + ":"))
+settings = sw["settings"]
+by_p = max(settings, key=lambda s: (s["deadline"]["probability"], -s["completion_days"]["mean"]))
+label = ", ".join(f"{k}={v:.10g}" for k, v in by_p["values"].items())
+check("sweep: highest_probability " + sw["highest_probability"] + " not " + label,
+      sw["highest_probability"] == label)
+check("sweep: assumed of the best setting", "failures.spares" not in [a["key"] for a in sw["assumed"]]
+      and "failures.causes" in [a["key"] for a in sw["assumed"]])
+check("sweep: assumed in text", "no detection delay" in out.stdout)
+
 for b in bad:
     print("FAIL:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)
