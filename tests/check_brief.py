@@ -121,7 +121,9 @@ text, d = run("cards-1024.json", "--set", "failures.spares=1", "--set", "deadlin
 v = d["closed_form_verdict"]
 check("one spare: P not below 0.5 " + str(d["deadline"]), d["deadline"]["ci95"][1] < 0.5)
 check("one spare: verdict JSON " + str(v), v["meets"] and v["contradicts"] and "spares" in v["left_out"])
-check("one spare: text", "CLOSED FORM CONTRADICTED" in text and "spare" in text.split("CONTRADICTED")[1])
+check("one spare: text", "CLOSED FORM CONTRADICTED" in text and "spare" in text.split("CONTRADICTED")[2])
+check("one spare: the verdict in words", "closed form: meets (Young), CONTRADICTED" in text)
+check("one spare: the broken assumption once", text.count("spare card with repairs") == 1)
 check("one spare: spare cards from the pool", "from the pool of 1" in text)
 
 # sweep: the answer first (the lowest mean T, the highest P), then the table

@@ -54,15 +54,25 @@ static void culprits(const tmc_experiment *x, const tmc_closed_form *cf, char *b
                  "spread of the run (restarts, waits) is in no closed form");
 }
 
-void tmc_assumed_output_contradiction(FILE *f, const tmc_experiment *x,
-                                      const tmc_closed_form *cf, const tmc_summary *d)
+int tmc_assumed_output_contradiction(FILE *f, const tmc_experiment *x,
+                                     const tmc_closed_form *cf, const tmc_summary *d)
 {
     char why[192], what[1024];
     if (!contradiction(cf, x->deadline.days, d, why, sizeof why))
-        return;
+        return 0;
     culprits(x, cf, what, sizeof what);
     fprintf(f, "CLOSED FORM CONTRADICTED: %s; trust the simulation. The closed form leaves "
                "out %s\n", why, what);
+    return 1;
+}
+
+const char *tmc_assumed_output_verdict(const tmc_experiment *x, const tmc_closed_form *cf,
+                                       const tmc_summary *d, char *buf, size_t n)
+{
+    char why[192];
+    snprintf(buf, n, "%s (Young)%s", cf->completion_days <= x->deadline.days ? "meets" : "misses",
+             contradiction(cf, x->deadline.days, d, why, sizeof why) ? ", CONTRADICTED" : "");
+    return buf;
 }
 
 cJSON *tmc_assumed_output_verdict_json(const tmc_experiment *x, const tmc_closed_form *cf,

@@ -44,9 +44,10 @@ static void answer(FILE *f, const tmc_report *r)
     const tmc_summary *d = r->days;
     char label[48];
     snprintf(label, sizeof label, "P(T <= %g days)", r->x->deadline.days);
-    fprintf(f, "\n%-20s %.4f [%.4f, %.4f] Wilson 95 %%   closed form: %s (Young)\n", label,
-            d->p_met, d->ci_lo, d->ci_hi,
-            cf->completion_days <= r->x->deadline.days ? "meets" : "misses");
+    char verdict[48];
+    fprintf(f, "\n%-20s %.4f [%.4f, %.4f] Wilson 95 %%   closed form: %s\n", label, d->p_met,
+            d->ci_lo, d->ci_hi,
+            tmc_assumed_output_verdict(r->x, cf, d, verdict, sizeof verdict));
     if (r->x->deadline.max_restarts >= 0)
         fprintf(f, "%-20s a run with more than %ld restarts misses (deadline.max_restarts)\n",
                 "", r->x->deadline.max_restarts);
@@ -61,7 +62,8 @@ static void answer(FILE *f, const tmc_report *r)
                 "overhead", 100 * tmc_closed_form_overhead(cf, wall),
                 100 * d->se * TMC_DAY_S / cf->remaining_free_s, 100 * cf->overhead_young,
                 100 * cf->overhead_daly);
-    tmc_assumed_output_contradiction(f, r->x, cf, d);
+    if (tmc_assumed_output_contradiction(f, r->x, cf, d))
+        return; /* the line names the broken assumptions */
     tmc_assumptions a;
     tmc_assumptions_check(r->x, cf, &a);
     for (int i = 0; i < a.n; i++)

@@ -137,7 +137,7 @@ static void text_comparison(FILE *f, const tmc_report *r)
         snprintf(closed, sizeof closed, "%.4f (Young, Poisson)",
                  meets ? 1 - r->restarts->poisson_p_over : 0.0);
     else
-        snprintf(closed, sizeof closed, "%s", meets ? "meets (Young)" : "misses (Young)");
+        tmc_assumed_output_verdict(r->x, cf, d, closed, sizeof closed);
     tmc_elastic_form ef;
     tmc_closed_form_elastic(r->x, cf, &ef);
     if (ef.enabled && budget < 0) /* docs/model.md 3.14: the elastic run's own */
