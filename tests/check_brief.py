@@ -148,6 +148,17 @@ check("sweep: assumed of the best setting", "failures.spares" not in [a["key"] f
       and "failures.causes" in [a["key"] for a in sw["assumed"]])
 check("sweep: assumed in text", "no detection delay" in out.stdout)
 
+# plan: the same list, text and JSON
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "p.json")
+    out = subprocess.run([BIN, "plan", os.path.join(EXP, "cards-1024.json"), "--json", path],
+                         capture_output=True, text=True)
+    with open(path) as f:
+        plan = json.load(f)
+check("plan: assumed keys " + str(assumed_keys(plan)), assumed_keys(plan) ==
+      ["failures.spares", "failures.causes", "outages", "jitter.cv", "checkpoint.restore_cv"])
+check("plan: spares in text", "spares assumed unlimited" in out.stdout)
+
 for b in bad:
     print("FAIL:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)
