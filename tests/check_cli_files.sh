@@ -230,5 +230,5 @@ grep -q "WARNING: one checkpoint interval" "$dir/out" && fail "a 28-day window: 
 # experiment's: its 6 failures are replayed
 "$bin" run "$(dirname "$experiment")/design-48-trace.json" --quiet --replicas 20 \
   --set failures.spares=2 >"$dir/out" 2>&1 || fail "--set into a trace file: $(cat "$dir/out")"
-grep -q "card failures 6.000" "$dir/out" || fail "--set into a trace file: $(grep Events "$dir/out")"
+grep -q "card failures 6 (6 spare cards taken from the pool of 2)" "$dir/out" || fail "--set into a trace file: $(grep Events "$dir/out")"
 exit 0

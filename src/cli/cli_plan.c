@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assumed_output.h"
 #include "cli.h"
 #include "cost.h"
 #include "options.h"
@@ -222,6 +223,7 @@ static void plan_text(FILE *f, const tmc_experiment *x, const tmc_plan *p)
         text_work(f, x, &p->work);
     text_step(f, x, p);
     text_deadline(f, x, p);
+    tmc_assumed_output_text(f, x, &p->cf); /* what the deadline's answer assumes */
     if (p->checkpoint.enabled)
         text_checkpoint(f, x, p);
     if (p->input.enabled)
@@ -364,6 +366,7 @@ static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
     json_deadline(doc, x, p);
     json_supply(doc, p);
     json_scaling(doc, p);
+    cJSON_AddItemToObject(doc, "assumed", tmc_assumed_output_json(x, &p->cf));
     return doc;
 }
 

@@ -60,7 +60,9 @@ typedef struct {
 static int report(const tmc_result *res, const tmc_cli_options *o, run_files *f)
 {
     const tmc_report *r = &res->report;
-    tmc_output_text(stdout, r);
+    tmc_report text = *r;
+    text.detail = o->detail;
+    tmc_output_text(stdout, &text);
     if (tmc_cli_check_stdout())
         return 1;
     if (o->samples_path &&

@@ -422,6 +422,10 @@ static const option_row table[] = {
                                "`trainmc run`)"}}},
     {.name = "quiet", .letter = 'q', .parse = parse_flag, .offset = OFF(quiet),
      .help = {{RUN | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST, "no progress bar"}}},
+    {.name = "detail", .letter = 'v', .parse = parse_flag, .offset = OFF(detail),
+     .help = {{RUN, "the full report: the job, checkpoint and interrupt lines, the histogram "
+                    "of T, every event count and every wall-time row (default: the answer "
+                    "first, about 15 lines)"}}},
     {.name = "force", .letter = 'f', .parse = parse_flag, .offset = OFF(force),
      .help = {{RUN | FORECAST, "run even if the training state does not fit in memory"},
               {SWEEP | RESCUE | SENSITIVITY | CHEAPEST, "run even if a setting's training "

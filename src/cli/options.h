@@ -61,6 +61,7 @@ typedef struct {
     double async_copy_s;     /* cheapest --async-copy-s; NaN: not given */
     long threads;       /* 0: all cores (emax sets them first) */
     int quiet, force;
+    int detail;             /* run --detail (-v): the full report, not the brief one */
     const char *importance; /* NULL: off */
     long pilot;             /* 0: the default, 1000 */
     int has_precision;

@@ -49,8 +49,9 @@ enum {
         time beyond their progress (a step on g of G groups is worth g / G of one) */      \
     TIME(before_s, "before_forecast", "before the forecast") /* a forecast's elapsed \
         time (progress.elapsed_days): the run's past, in no other row */                   \
-    COUNT(card_failures, "card_failures", "card failures") /* elastic: those that forced \
-        a global restart (fewer than min_groups groups up) */                               \
+    COUNT(card_failures, "card_failures", "failures (all parts)") /* every failure, of cards, \
+        nodes and the job (the two below count those of nodes and of the job); elastic: \
+        those that forced a global restart (fewer than min_groups groups up) */                               \
     COUNT(outages, "outages", "outages")                                                    \
     COUNT(loss_spikes, "loss_spikes", "loss spikes")                                        \
     COUNT(requeues, "requeues", "time-limit requeues")                                      \
@@ -75,6 +76,11 @@ enum {
         taken from the pool or back from repair (failures.spares) */                       \
     COUNT(before_restarts, "restarts_before_forecast", "restarts before the forecast")    \
         /* a forecast: the failures and outages seen (progress): the budget's past */     \
+    COUNT(node_failures, "node_failures", "node failures") /* last, so that \
+        the columns before keep their places (--samples); of the card failures, those  \
+        that took a whole node (per-node rate, a cause of scope node, a bad node's fault) */ \
+    COUNT(job_failures, "job_failures", "job failures") /* of the card failures, those of \
+        the job itself (failures.per_job_mtbf_days): no card taken */                       \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \

@@ -210,6 +210,9 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
         cards = bad_node_fault(m, p, rng, t, out);
     if (f->n_causes && !f->takes_spare[cause])
         cards = 0;
+    int node_cause = f->n_causes && scope == TMC_SCOPE_CARD && f->cause_cards[cause] > 1;
+    out->node_failures += scope == TMC_SCOPE_NODE || scope == TMC_SCOPE_BAD_NODE || node_cause;
+    out->job_failures += scope == TMC_SCOPE_JOB;
     double failed_at = t;
     p->restore_s = f->n_causes ? f->restore_s[cause] : m->restore_s;
     t = stay_down(m, p, rng, t, tmc_failures_detection(f, cause, rng[TMC_STREAM_CAUSES]),

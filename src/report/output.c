@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assumed_output.h"
 #include "assumptions.h"
+#include "brief.h"
 #include "cost.h"
 #include "forecast_output.h"
 #include "laws.h"
@@ -135,7 +137,7 @@ static void text_comparison(FILE *f, const tmc_report *r)
         snprintf(closed, sizeof closed, "%.4f (Young, Poisson)",
                  meets ? 1 - r->restarts->poisson_p_over : 0.0);
     else
-        snprintf(closed, sizeof closed, "%s", meets ? "meets (Young)" : "misses (Young)");
+        tmc_assumed_output_verdict(r->x, cf, d, closed, sizeof closed);
     tmc_elastic_form ef;
     tmc_closed_form_elastic(r->x, cf, &ef);
     if (ef.enabled && budget < 0) /* docs/model.md 3.14: the elastic run's own */
@@ -152,6 +154,8 @@ static void text_comparison(FILE *f, const tmc_report *r)
         fprintf(f, "Closed forms: assumptions this run breaks (docs/model.md 3.7):\n");
     for (int i = 0; i < a.n; i++)
         fprintf(f, "  %s: %s\n", a.key[i], a.message[i]);
+    tmc_assumed_output_contradiction(f, r->x, cf, d);
+    tmc_assumed_output_text(f, r->x, cf);
 }
 
 static void text_distribution(FILE *f, const tmc_summary *d)
@@ -336,6 +340,10 @@ static void text_plug_in(FILE *f, const tmc_report *r)
 
 void tmc_output_text(FILE *f, const tmc_report *r)
 {
+    if (!r->detail && tmc_brief_covers(r)) {
+        tmc_brief_text(f, r);
+        return;
+    }
     const tmc_experiment *x = r->x;
     fprintf(f, "trainmc run: %s (%s%s%s)\n", x->name, x->path, x->source[0] ? "; source: " : "",
             x->source);
@@ -612,6 +620,10 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddItemToObject(root, "split_days", json_split(r));
     cJSON_AddItemToObject(root, "closed_form", tmc_output_closed_form_json(r->cf));
     cJSON_AddItemToObject(root, "closed_form_warnings", json_assumptions(r));
+    cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(r->x, r->cf));
+    if (!r->window)
+        cJSON_AddItemToObject(root, "closed_form_verdict",
+                              tmc_assumed_output_verdict_json(r->x, r->cf, r->days));
     tmc_elastic_form ef;
     tmc_closed_form_elastic(r->x, r->cf, &ef);
     if (ef.enabled) { /* docs/model.md 3.14 */

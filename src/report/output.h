@@ -45,10 +45,13 @@ typedef struct {
                                  the same replicas with nothing observed */
     const tmc_window_summary *window; /* NULL unless a calendar window (window.h):
                                          its goodput replaces T and P(deadline) */
+    int detail;        /* text only: 1 prints the full report (--detail), 0 the brief
+                          one where it covers the run (brief.h) */
 } tmc_report;
 
 /* The text summary (docs/model.md 6): closed form beside simulation, P(deadline)
- * with its Wilson interval, quantiles, histogram, events, wall-time split. */
+ * with its Wilson interval, quantiles, histogram, events, wall-time split;
+ * without r->detail, the brief report where it covers the run (brief.h). */
 void tmc_output_text(FILE *f, const tmc_report *r);
 
 /* The JSON document (keys listed in README.md "Output"); caller frees with

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assumed_output.h"
 #include "cost.h"
 #include "csv.h"
 #include "output.h"
@@ -35,6 +36,40 @@ static int key_width(const char *key)
 {
     int w = (int)strlen(key);
     return w < 8 ? 8 : w;
+}
+
+/* The setting of the highest P(T <= deadline), the lowest mean T on a tie. */
+static int best_p(const tmc_sweep_report *r)
+{
+    int best = r->reference;
+    for (int i = 0; i < r->n; i++) {
+        const tmc_summary *d = &r->results[i].days, *b = &r->results[best].days;
+        if (d->p_met > b->p_met || (d->p_met == b->p_met && d->mean < b->mean))
+            best = i;
+    }
+    return best;
+}
+
+/* A setting's T and P on one line, after `what`. */
+static void text_setting(FILE *f, const tmc_sweep_report *r, const char *what, int i)
+{
+    const tmc_summary *d = &r->results[i].days;
+    fprintf(f, "%s %s: T %.4f +- %.4f days, P(T <= %g days) %.3f [%.3f, %.3f]\n", what,
+            r->settings[i].label, d->mean, d->se, r->settings[i].x.deadline.days, d->p_met,
+            d->ci_lo, d->ci_hi);
+}
+
+/* The answer first (issue 32): the lowest mean T, the highest P when another
+ * setting has it, and what the best setting assumes. */
+static void text_answer(FILE *f, const tmc_sweep_report *r)
+{
+    text_setting(f, r, "Answer: the lowest mean T at", r->reference);
+    int p = best_p(r);
+    if (p != r->reference)
+        text_setting(f, r, "        the highest P at", p);
+    const tmc_sweep_setting *s = &r->settings[r->reference];
+    tmc_assumed_output_text(f, &s->x, &s->cf);
+    fprintf(f, "\n");
 }
 
 /* ---------- the grid's table ---------- */
@@ -196,6 +231,7 @@ void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
     const tmc_experiment *x = &r->base->x;
     text_heading(f, x, what, x->monte_carlo.replicas, r->threads, r->elapsed_s,
                  modes_text(r->results, r->n));
+    text_answer(f, r);
     text_columns(f, r);
     for (int i = 0; i < r->n; i++)
         text_row(f, r, i);
@@ -342,6 +378,9 @@ cJSON *tmc_sweep_output_json(const tmc_sweep_report *r)
         cJSON_AddItemToArray(vary, o);
     }
     cJSON_AddStringToObject(root, "reference", r->settings[r->reference].label);
+    cJSON_AddStringToObject(root, "highest_probability", r->settings[best_p(r)].label);
+    cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(&r->settings[r->reference].x,
+                                                                   &r->settings[r->reference].cf));
     cJSON *list = cJSON_AddArrayToObject(root, "settings");
     for (int i = 0; i < r->n; i++) {
         cJSON *o = json_setting(r->base, &r->settings[i], &r->results[i]);

@@ -1,0 +1,99 @@
+/* assumed.c - the defaults a run assumes that flatter its answer (assumed.h). */
+#include "assumed.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "units.h"
+
+static void add(tmc_assumed *out, const char *key, const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void add(tmc_assumed *out, const char *key, const char *value, const char *fmt, ...)
+{
+    if (out->n == TMC_ASSUMED_MAX)
+        return;
+    tmc_assumed_item *it = &out->item[out->n++];
+    it->key = key;
+    snprintf(it->value, sizeof it->value, "%s", value);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->why, sizeof it->why, fmt, ap);
+    va_end(ap);
+}
+
+/* 1 when some failures send cards (or a node) to repair: they take spares. */
+static int takes_hardware(const tmc_failures *f)
+{
+    if (f->per_card_mtbf_days <= 0 && f->per_node_mtbf_days <= 0 &&
+        f->distribution != TMC_LIFETIME_TRACE)
+        return 0;
+    if (f->n_causes == 0)
+        return 1;
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].takes_spare)
+            return 1;
+    return 0;
+}
+
+/* 1 when no cause has a detection delay. */
+static int detected_at_once(const tmc_failures *f)
+{
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].detection_s > 0)
+            return 0;
+    return 1;
+}
+
+static void check_failures(const tmc_experiment *x, tmc_assumed *out)
+{
+    const tmc_failures *f = &x->failures;
+    if (!f->enabled)
+        return;
+    if (f->spares < 0 && takes_hardware(f))
+        add(out, "failures.spares", "-1", "spares assumed unlimited: every failed %s is "
+            "replaced at once, no run waits for a repair", f->per_node_mtbf_days > 0
+            ? "card or node" : "card");
+    if (detected_at_once(f))
+        add(out, "failures.causes", "none", "no detection delay: every failure is noticed "
+            "the moment it strikes (a hung collective waits for a watchdog)");
+}
+
+void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out)
+{
+    out->n = 0;
+    check_failures(x, out);
+    double run_days = cf->failure_free_s / TMC_DAY_S;
+    if (!x->outages.enabled && run_days >= 1)
+        add(out, "outages", "null", "no outages: nothing stops the whole cluster (power, "
+            "network, maintenance) in %.3g days", run_days);
+    if (x->jitter.cv == 0 && x->job.cards >= TMC_ASSUMED_JITTER_CARDS)
+        add(out, "jitter.cv", "0", "no jitter: all %ld cards take the same step time; each "
+            "step waits for the slowest", x->job.cards);
+    if (!x->loss_spikes.enabled && run_days >= TMC_ASSUMED_SPIKE_DAYS)
+        add(out, "loss_spikes", "null", "no loss spikes: no rollback to an older snapshot in "
+            "%.3g days", run_days);
+    double restores = isfinite(cf->mtbf_s) ? cf->failure_free_s / cf->mtbf_s : 0;
+    if (x->checkpoint.restore_cv == 0 &&
+        restores * cf->restore_mean_s >= TMC_ASSUMED_SHARE * cf->failure_free_s)
+        add(out, "checkpoint.restore_cv", "0", "restores of a fixed time: each of about "
+            "%.3g restores takes exactly %.4g s", restores, cf->restore_mean_s);
+}
+
+int tmc_assumed_contradicts(double young_days, double deadline_days, double p_met,
+                            double p01, double p99, char *buf, size_t n)
+{
+    int meets = young_days <= deadline_days;
+    buf[0] = '\0';
+    if (meets && p_met < 0.5)
+        snprintf(buf, n, "the closed form meets the deadline, the simulation meets it in "
+                 "only %.4g of runs", p_met);
+    else if (!meets && p_met > 0.5)
+        snprintf(buf, n, "the closed form misses the deadline, the simulation meets it in "
+                 "%.4g of runs", p_met);
+    else if (young_days < p01 || young_days > p99)
+        snprintf(buf, n, "Young's T %.4f days lies outside the simulated p01..p99 "
+                 "[%.4f, %.4f]", young_days, p01, p99);
+    return buf[0] != '\0';
+}

@@ -1,0 +1,55 @@
+/* assumed.h - what a run assumes that its experiment did not state (issue 32).
+ *
+ * A model choice left at its default can make the answer optimistic: an
+ * unlimited pool of spares, failures detected at once, no outages, no
+ * jitter, no loss spikes, restores of a fixed time. Each check below judges
+ * whether the choice matters FOR THIS RUN, and names the key that changes it:
+ *   failures.spares        -1 (unlimited) while failures take cards or nodes;
+ *   failures.causes        none: every failure detected at once (any failures);
+ *   outages                null while the run lasts a day or more;
+ *   jitter.cv              0 on TMC_ASSUMED_JITTER_CARDS cards or more (the
+ *                          step waits for the slowest of N: E[max] grows with N);
+ *   loss_spikes            null while the failure-free run lasts
+ *                          TMC_ASSUMED_SPIKE_DAYS or more (docs/model.md 3.4:
+ *                          one spike in 7 days);
+ *   checkpoint.restore_cv  0 while restores take TMC_ASSUMED_SHARE of the run
+ *                          or more in the closed form (W / M restores of r).
+ * The run, plan and forecast reports (text and JSON "assumed") read this one
+ * list. tmc_assumed_contradicts says when the closed form's verdict and the
+ * simulation disagree. */
+#ifndef TMC_ASSUMED_H
+#define TMC_ASSUMED_H
+
+#include <stddef.h>
+
+#include "closed_form.h"
+#include "experiment.h"
+
+#define TMC_ASSUMED_MAX 6
+#define TMC_ASSUMED_JITTER_CARDS 256 /* jitter assumed 0 matters from here */
+#define TMC_ASSUMED_SPIKE_DAYS 7.0   /* loss spikes left out matter from here */
+#define TMC_ASSUMED_SHARE 0.001      /* restores of a fixed time matter from here */
+
+typedef struct {
+    const char *key;   /* the experiment key that changes it */
+    char value[32];    /* its value in this run */
+    char why[192];     /* what it assumes, and why that flatters the answer */
+} tmc_assumed_item;
+
+typedef struct {
+    int n;
+    tmc_assumed_item item[TMC_ASSUMED_MAX];
+} tmc_assumed;
+
+/* The defaults of x that flatter this run's answer, most telling first. */
+void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out);
+
+/* Why the closed form's deadline verdict contradicts the simulation (into
+ * buf[n], "" when it does not): the verdict "meets" (Young's T at most
+ * deadline_days) beside a simulated P(T <= deadline) below 0.5, "misses"
+ * beside P above 0.5, or Young's T outside the simulated [p01, p99].
+ * Returns 1 when it does. */
+int tmc_assumed_contradicts(double young_days, double deadline_days, double p_met,
+                            double p01, double p99, char *buf, size_t n);
+
+#endif

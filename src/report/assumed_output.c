@@ -1,0 +1,91 @@
+/* assumed_output.c - assumptions and contradictions as text and JSON
+ * (assumed_output.h). */
+#include "assumed_output.h"
+
+#include <string.h>
+
+#include "assumptions.h"
+
+void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    tmc_assumed a;
+    tmc_assumed_list(x, cf, &a);
+    for (int i = 0; i < a.n; i++)
+        fprintf(f, "Default, optimistic: %s (set %s, now %s)\n", a.item[i].why, a.item[i].key,
+                a.item[i].value);
+}
+
+cJSON *tmc_assumed_output_json(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    tmc_assumed a;
+    tmc_assumed_list(x, cf, &a);
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; list && i < a.n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "key", a.item[i].key);
+        cJSON_AddStringToObject(o, "value", a.item[i].value);
+        cJSON_AddStringToObject(o, "why", a.item[i].why);
+        cJSON_AddItemToArray(list, o);
+    }
+    return list;
+}
+
+/* The contradiction, if any, into buf[n]; 1 when there is one. */
+static int contradiction(const tmc_closed_form *cf, double deadline_days,
+                         const tmc_summary *d, char *buf, size_t n)
+{
+    return tmc_assumed_contradicts(cf->completion_days, deadline_days, d->p_met,
+                                   d->quantile[0], d->quantile[TMC_STATS_NQ - 1], buf, n);
+}
+
+/* The closed form's broken assumptions by key ("spares, failure_law"), or
+ * the run's assumed keys when it breaks none, into buf[n]. */
+static void culprits(const tmc_experiment *x, const tmc_closed_form *cf, char *buf, size_t n)
+{
+    tmc_assumptions a;
+    tmc_assumptions_check(x, cf, &a);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < a.n && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", i ? "; " : "", a.key[i],
+                                 a.message[i]);
+    if (!a.n)
+        snprintf(buf, n, "it breaks none of the closed forms' checked assumptions: the "
+                 "spread of the run (restarts, waits) is in no closed form");
+}
+
+int tmc_assumed_output_contradiction(FILE *f, const tmc_experiment *x,
+                                     const tmc_closed_form *cf, const tmc_summary *d)
+{
+    char why[192], what[1024];
+    if (!contradiction(cf, x->deadline.days, d, why, sizeof why))
+        return 0;
+    culprits(x, cf, what, sizeof what);
+    fprintf(f, "CLOSED FORM CONTRADICTED: %s; trust the simulation. The closed form leaves "
+               "out %s\n", why, what);
+    return 1;
+}
+
+const char *tmc_assumed_output_verdict(const tmc_experiment *x, const tmc_closed_form *cf,
+                                       const tmc_summary *d, char *buf, size_t n)
+{
+    char why[192];
+    snprintf(buf, n, "%s (Young)%s", cf->completion_days <= x->deadline.days ? "meets" : "misses",
+             contradiction(cf, x->deadline.days, d, why, sizeof why) ? ", CONTRADICTED" : "");
+    return buf;
+}
+
+cJSON *tmc_assumed_output_verdict_json(const tmc_experiment *x, const tmc_closed_form *cf,
+                                       const tmc_summary *d)
+{
+    char why[192], what[1024] = "";
+    int c = contradiction(cf, x->deadline.days, d, why, sizeof why);
+    if (c)
+        culprits(x, cf, what, sizeof what);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "meets", cf->completion_days <= x->deadline.days);
+    cJSON_AddBoolToObject(o, "contradicts", c);
+    cJSON_AddStringToObject(o, "why", why);
+    cJSON_AddStringToObject(o, "left_out", what);
+    return o;
+}

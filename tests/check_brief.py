@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""cli-brief (issue 32): `trainmc run`'s default report, its --detail, the
+defaults it assumes and the closed form contradicted.
+
+Expected values come from the experiments as written and the rules of
+src/model/assumed.h, worked by hand here:
+- design-48 (48 cards, 31,790 steps of 52.758 s = 19.4 days of work, per-card
+  failures, spares -1, no causes, outages and spikes null, restore_cv 0, no
+  jitter): assumes unlimited spares, no detection delay, no outages, no loss
+  spikes (19.4 >= 7 days); not jitter (48 < 256 cards), not fixed restores
+  (W / M = 1.68e6 / 6.07e5 = 2.77 restores x 120 s = 332 s < 0.1 % of
+  1.68e6 s = 1,676 s).
+- cards-1024 (1,024 cards, 1.11 days of work): spares, detection, outages,
+  jitter (1,024 >= 256); not spikes (1.11 < 7 days); fixed restores
+  (M = 2.84e4 s: 3.38 x 120 s = 406 s >= 96 s).
+- A run with only job failures (per_job_mtbf_days) takes no card: every
+  failure is a job failure, none a card or node failure; bad-nodes-1024 has
+  only per-node and bad-node failures: every failure is a node failure.
+- cards-1024 with one spare and a 6.8-day deadline: Young's T is 6.163 days
+  (meets), while the median wait for the single spare (24 h repairs) puts the
+  simulated P(T <= 6.8) below one half (about 0.46 at 2,000 replicas, seed 1;
+  its 95 % Wilson interval [0.44, 0.49] lies below 0.5): the report must say
+  the closed form is contradicted and name the spares.
+Usage: check_brief.py TRAINMC EXPERIMENTS_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN, EXP = sys.argv[1], sys.argv[2]
+SPLIT_ROWS = ["useful compute", "straggler wait", "periodic pauses", "communication + input",
+              "saves (committed)", "lost work", "restores", "outage downtime",
+              "failures not yet detected", "waiting for spares", "evicting slow cards",
+              "time-limit requeues", "steps on fewer groups", "before the forecast"]
+bad = []
+
+
+def run(name, *args):
+    """The text report and the JSON document of `trainmc run`."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "out.json")
+        out = subprocess.run([BIN, "run", os.path.join(EXP, name), "-n", "2000", "--quiet",
+                              "--json", path, *args], capture_output=True, text=True)
+        if out.returncode:
+            sys.exit(f"trainmc run {name} {args} failed: {out.stderr}")
+        with open(path) as f:
+            return out.stdout, json.load(f)
+
+
+def check(what, ok):
+    if not ok:
+        bad.append(what)
+
+
+def assumed_keys(doc):
+    return [a["key"] for a in doc["assumed"]]
+
+
+# design-48's default report: short, the answer first, no all-zero row
+text, doc = run("design-48.json")
+lines = text.splitlines()
+check(f"design-48: {len(lines)} lines > 20", len(lines) <= 20)
+check("design-48: a zero row or count", not any(" 0.000 %" in l or " 0.0000 days" in l or
+                                                " 0 " in l.split(":")[-1] for l in lines))
+check("design-48: a histogram bar", not any("|#" in l for l in lines))
+body = [l for l in lines if l.strip() and not l.startswith(("memory:", "trainmc run:", "  "))]
+check("design-48: the answer is not first", body[0].startswith("P(T <= 30 days)"))
+check("design-48: P's interval", "Wilson 95 %" in body[0] and "meets (Young)" in body[0])
+check("design-48: T's p05/p50/p95", "p05" in body[1] and "p50" in body[1] and "p95" in body[1])
+check("design-48: a contradiction where none is", "CONTRADICTED" not in text)
+check("design-48: events by part", "card failures" in text and "node failures" not in text)
+check("design-48: assumed keys " + str(assumed_keys(doc)),
+      assumed_keys(doc) == ["failures.spares", "failures.causes", "outages", "loss_spikes"])
+check("design-48: spares unlimited in text", "spares assumed unlimited" in text and
+      "(set failures.spares, now -1)" in text)
+check("design-48: verdict", doc["closed_form_verdict"]["meets"] and
+      not doc["closed_form_verdict"]["contradicts"])
+for key in ["card_failures", "node_failures", "job_failures", "outages", "spares_taken"]:
+    check("design-48: JSON events." + key, key in doc["events"])
+
+# --detail: the histogram and every wall-time row
+text, _ = run("design-48.json", "--detail")
+check("--detail: 20 histogram bins", sum(1 for l in text.splitlines() if " |" in l) == 20)
+for row in SPLIT_ROWS:
+    check("--detail: row " + row, any(l.strip().startswith(row + " ") for l in text.splitlines()))
+check("--detail: assumed lines", "spares assumed unlimited" in text)
+text_v, _ = run("design-48.json", "-v")
+check("-v is --detail", text_v.count(" |") == text.count(" |"))
+
+# cards-1024: the new user's case, then each assumption stated away
+text, doc = run("cards-1024.json")
+check("cards-1024: assumed keys " + str(assumed_keys(doc)),
+      assumed_keys(doc) == ["failures.spares", "failures.causes", "outages", "jitter.cv",
+                            "checkpoint.restore_cv"])
+check("cards-1024: spares in text", "spares assumed unlimited" in text and "failures.spares" in text)
+for setting, key in [("failures.spares=16", "failures.spares"), ("outages.mean_interval_days=30", "outages"),
+                     ("jitter.cv=0.05", "jitter.cv"), ("checkpoint.restore_cv=0.5", "checkpoint.restore_cv")]:
+    _, d = run("cards-1024.json", "--set", setting)
+    check(f"cards-1024 --set {setting}: {key} still assumed", key not in assumed_keys(d))
+_, d = run("causes-hang-vs-hardware.json")
+check("causes with detection delays: detection assumed", "failures.causes" not in assumed_keys(d))
+text, d = run("design-48-spikes.json")
+check("design-48-spikes: spikes assumed", "loss_spikes" not in assumed_keys(d))
+
+# events by part, in their units
+text, d = run("cards-1024.json", "--set", "failures.per_card_mtbf_days=1e9", "--set",
+              "failures.per_job_mtbf_days=0.5")
+ev = d["events"]
+check("job failures only: job = all failures", ev["job_failures"] == ev["card_failures"] > 0)
+check("job failures only: text", "job failures" in text and "card failures" not in text
+      and "cards replaced" not in text)
+text, d = run("bad-nodes-1024.json")
+ev = d["events"]
+check("bad nodes: node = all failures", ev["node_failures"] == ev["card_failures"] > 0)
+check("bad nodes: text", "node failures" in text and "card failures" not in text)
+
+# the closed form contradicted, in words, with the assumption it leaves out
+text, d = run("cards-1024.json", "--set", "failures.spares=1", "--set", "deadline.days=6.8")
+v = d["closed_form_verdict"]
+check("one spare: P not below 0.5 " + str(d["deadline"]), d["deadline"]["ci95"][1] < 0.5)
+check("one spare: verdict JSON " + str(v), v["meets"] and v["contradicts"] and "spares" in v["left_out"])
+check("one spare: text", "CLOSED FORM CONTRADICTED" in text and "spare" in text.split("CONTRADICTED")[2])
+check("one spare: the verdict in words", "closed form: meets (Young), CONTRADICTED" in text)
+check("one spare: the broken assumption once", text.count("spare card with repairs") == 1)
+check("one spare: spare cards from the pool", "from the pool of 1" in text)
+
+# sweep: the answer first (the lowest mean T, the highest P), then the table
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "s.json")
+    out = subprocess.run([BIN, "sweep", os.path.join(EXP, "cards-1024.json"), "--vary",
+                          "failures.spares=1,4,16", "--set", "deadline.days=6.8", "-n", "500",
+                          "--quiet", "--json", path], capture_output=True, text=True)
+    check("sweep ran: " + out.stderr, out.returncode == 0)
+    with open(path) as f:
+        sw = json.load(f)
+lines = [l for l in out.stdout.splitlines() if l.strip()]
+first = next(i for i, l in enumerate(lines) if not l.startswith(("memory:", "trainmc", "  ")))
+check("sweep: the answer is not first", lines[first].startswith(
+    "Answer: the lowest mean T at " + sw["reference"] + ":"))
+settings = sw["settings"]
+by_p = max(settings, key=lambda s: (s["deadline"]["probability"], -s["completion_days"]["mean"]))
+label = ", ".join(f"{k}={v:.10g}" for k, v in by_p["values"].items())
+check("sweep: highest_probability " + sw["highest_probability"] + " not " + label,
+      sw["highest_probability"] == label)
+check("sweep: assumed of the best setting", "failures.spares" not in [a["key"] for a in sw["assumed"]]
+      and "failures.causes" in [a["key"] for a in sw["assumed"]])
+check("sweep: assumed in text", "no detection delay" in out.stdout)
+
+# plan: the same list, text and JSON
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "p.json")
+    out = subprocess.run([BIN, "plan", os.path.join(EXP, "cards-1024.json"), "--json", path],
+                         capture_output=True, text=True)
+    with open(path) as f:
+        plan = json.load(f)
+check("plan: assumed keys " + str(assumed_keys(plan)), assumed_keys(plan) ==
+      ["failures.spares", "failures.causes", "outages", "jitter.cv", "checkpoint.restore_cv"])
+check("plan: spares in text", "spares assumed unlimited" in out.stdout)
+
+for b in bad:
+    print("FAIL:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)

@@ -1,0 +1,151 @@
+/* assumed-1.x: the defaults a run assumes (assumed.h) are listed exactly when
+ * they matter, each just past its threshold and just short of it, on the
+ * 48-card design (t_s = 52.758 s a step, M = 337 days / 48 = 606,600 s,
+ * r = 120 s, per-card failures, spares -1, no causes, no outages, jitter or
+ * spikes), and the closed form's verdict is called contradicted exactly in
+ * the three cases of tmc_assumed_contradicts.
+ * assumed-1.1 the design case: spares, detection, outages, spikes (19.4
+ *             days of work); not jitter (48 cards), not fixed restores
+ *             (r / M = 120 / 606,600 < 0.001: W / M restores of r are r / M
+ *             of the work W).
+ * assumed-1.2 outages: 1,650 steps (87,051 s) listed, 1,630 (85,996 s) not:
+ *             a day is 86,400 s.
+ * assumed-1.3 loss spikes: 11,470 steps (605,134 s) listed, 11,455 (604,343
+ *             s) not: 7 days are 604,800 s.
+ * assumed-1.4 fixed restores: r = 610 s (r / M = 0.001006) listed, 600 s
+ *             (0.000989) not; restore_cv 0.5 not.
+ * assumed-1.5 jitter: 256 cards listed, 255 not; 256 cards with cv 0.05 not.
+ * assumed-1.6 spares: a pool of 0 or 4 not; only job failures (no card
+ *             taken) not; detection: a cause with a delay not.
+ * assumed-1.7 contradiction: meets with P 0.49 (yes) and 0.5 (no); misses
+ *             with P 0.51 (yes) and 0.5 (no); Young's T below p01 or above
+ *             p99 (yes), at either end (no). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "assumed.h"
+#include "support.h"
+
+/* 1 when key is in the list of experiments/NAME.json with the overrides. */
+static int listed(const char *name, const char *const *sets, int n, const char *key)
+{
+    tmc_experiment x = test_load(name, sets, n);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_assumed a;
+    tmc_assumed_list(&x, &cf, &a);
+    for (int i = 0; i < a.n; i++)
+        if (!strcmp(a.item[i].key, key))
+            return 1;
+    return 0;
+}
+
+static void expect(const char *set1, const char *set2, const char *key, int want)
+{
+    const char *sets[2] = {set1, set2};
+    int n = set2 ? 2 : set1 ? 1 : 0;
+    if (listed("design-48", sets, n, key) != want)
+        fail_msg("design-48 with %s %s: %s %s, want %s", set1 ? set1 : "", set2 ? set2 : "",
+                 key, want ? "not listed" : "listed", want ? "listed" : "not");
+}
+
+/* assumed-1.1 */
+static void test_design(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_load("design-48", NULL, 0);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_assumed a;
+    tmc_assumed_list(&x, &cf, &a);
+    const char *want[] = {"failures.spares", "failures.causes", "outages", "loss_spikes"};
+    assert_int_equal(a.n, 4);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(a.item[i].key, want[i]);
+    assert_string_equal(a.item[0].value, "-1");
+}
+
+/* assumed-1.2 */
+static void test_outages(void **state)
+{
+    (void)state;
+    expect("job.steps=1650", NULL, "outages", 1);
+    expect("job.steps=1630", NULL, "outages", 0);
+}
+
+/* assumed-1.3 */
+static void test_spikes(void **state)
+{
+    (void)state;
+    expect("job.steps=11470", NULL, "loss_spikes", 1);
+    expect("job.steps=11455", NULL, "loss_spikes", 0);
+}
+
+/* assumed-1.4 */
+static void test_restores(void **state)
+{
+    (void)state;
+    expect("checkpoint.restore_s=610", NULL, "checkpoint.restore_cv", 1);
+    expect("checkpoint.restore_s=600", NULL, "checkpoint.restore_cv", 0);
+    expect("checkpoint.restore_s=610", "checkpoint.restore_cv=0.5", "checkpoint.restore_cv", 0);
+}
+
+/* assumed-1.5 */
+static void test_jitter(void **state)
+{
+    (void)state;
+    expect("job.cards=256", NULL, "jitter.cv", 1);
+    expect("job.cards=255", NULL, "jitter.cv", 0);
+    expect("job.cards=256", "jitter.cv=0.05", "jitter.cv", 0);
+}
+
+/* assumed-1.6 */
+static void test_spares(void **state)
+{
+    (void)state;
+    expect("failures.spares=0", NULL, "failures.spares", 0);
+    expect("failures.spares=4", NULL, "failures.spares", 0);
+    expect("failures={\"distribution\": \"exponential\", \"per_job_mtbf_days\": 30}", NULL,
+           "failures.spares", 0);
+    expect("failures={\"distribution\": \"exponential\", \"per_job_mtbf_days\": 30}", NULL,
+           "failures.causes", 1);
+    expect("failures.causes=[{\"name\": \"hang\", \"share\": 1, \"detection_s\": 600}]", NULL,
+           "failures.causes", 0);
+}
+
+static int contradicts(double young, double deadline, double p, double p01, double p99)
+{
+    char buf[192];
+    int c = tmc_assumed_contradicts(young, deadline, p, p01, p99, buf, sizeof buf);
+    assert_int_equal(c, buf[0] != '\0');
+    return c;
+}
+
+/* assumed-1.7 */
+static void test_contradiction(void **state)
+{
+    (void)state;
+    assert_true(contradicts(25, 30, 0.49, 24, 26));
+    assert_false(contradicts(25, 30, 0.5, 24, 26));
+    assert_true(contradicts(31, 30, 0.51, 30, 32));
+    assert_false(contradicts(31, 30, 0.5, 30, 32));
+    assert_true(contradicts(25, 30, 1, 25.5, 26));
+    assert_true(contradicts(25, 30, 1, 24, 24.5));
+    assert_false(contradicts(25, 30, 1, 25, 25));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_design),  cmocka_unit_test(test_outages),
+        cmocka_unit_test(test_spikes),  cmocka_unit_test(test_restores),
+        cmocka_unit_test(test_jitter),  cmocka_unit_test(test_spares),
+        cmocka_unit_test(test_contradiction),
+    };
+    return cmocka_run_group_tests_name("assumed-1", tests, NULL, NULL);
+}
