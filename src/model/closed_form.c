@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <gsl/gsl_cdf.h>
 
 #include "dist.h"
@@ -195,6 +196,125 @@ double tmc_closed_form_ready_s(const tmc_experiment *x, const tmc_closed_form *c
     return ready_s(&x->failures, cold_share(x, cf));
 }
 
+double tmc_closed_form_erlang_b(long w, double a)
+{
+    return w < 0 || !(a >= 0) ? NAN : erlang_b(w, a);
+}
+
+double tmc_closed_form_blocked_wait_s(double repair_s, int fixed, long units, double d)
+{
+    double n = (double)units + 1;
+    if (fixed) /* the oldest of U repairs, their residuals U(0, R): own is R */
+        return d >= repair_s ? 0 : repair_s / n * pow(1 - d / repair_s, n);
+    return repair_s / n * exp(-n * d / repair_s); /* the first of U + 1 */
+}
+
+/* Only a fixed repair (no pipeline, no silent failures) is held exactly
+ * by its own residual; every other law by the exponential of its mean. */
+static int repair_fixed(const tmc_failures *f)
+{
+    return f->repair_distribution == TMC_REPAIR_FIXED && !(f->repair_auto_share > 0) &&
+           !(f->repair_fail_share > 0);
+}
+
+/* The chance that a failure finds all u units in repair, averaged over a
+ * run of t seconds up that starts with the pool full (docs/model.md 3.21).
+ * While the job is up the count in repair is a birth-death chain on 0..u:
+ * births at `rate` below u, deaths k / R (exponential repairs; a failure at
+ * u leaves it at u). By uniformization at nu = rate + u / R, the mean of
+ * p_u over [0, t] is sum_n P(N > n) (e_0 Q^n)_u / (nu t), N ~ Poisson(nu t),
+ * Q = I + G / nu (Ross, Stochastic Processes, 1996, 5.8); it tends to
+ * B(u, a) as t grows, which it falls back to past 2e6 terms x states. */
+static double blocking_over(long u, double rate, double repair_s, double t)
+{
+    double mu = 1 / repair_s, nu = rate + (double)u * mu, m = nu * t;
+    if (!(m > 0) || u == 0)
+        return u == 0 ? 1 : 0;
+    if (m * (double)(u + 1) > 2e6)
+        return erlang_b(u, rate * repair_s);
+    double *p = calloc((size_t)(2 * (u + 1)), sizeof *p), sum = 0;
+    if (!p)
+        return erlang_b(u, rate * repair_s);
+    double *q = p + u + 1;
+    p[0] = 1;
+    for (unsigned n = 0;; n++) {
+        double tail = gsl_cdf_poisson_Q(n, m);
+        sum += tail * p[u];
+        if (tail < 1e-15 && n > m)
+            break;
+        for (long k = 0; k <= u; k++) {
+            double up = k < u ? rate : 0, down = (double)k * mu;
+            q[k] = p[k] * (1 - (up + down) / nu) + (k > 0 ? p[k - 1] * rate / nu : 0) +
+                   (k < u ? p[k + 1] * (double)(k + 1) * mu / nu : 0);
+        }
+        for (long k = 0; k <= u; k++)
+            p[k] = q[k];
+    }
+    free(p);
+    return sum / m;
+}
+
+/* The smallest pool w with B(w, a) < p (at most 1e7 units). */
+static long pool_for(double a, double p)
+{
+    double b = 1;
+    long j = 0;
+    for (; b >= p && j < 10000000; j++)
+        b = a * b / ((double)(j + 1) + a * b);
+    return j;
+}
+
+void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *cf,
+                                tmc_spare_pool_form *out)
+{
+    const tmc_failures *f = &x->failures;
+    int refilled = f->standby_refill_hours > 0;
+    long left = f->standbys - (x->observed.enabled && !refilled
+                                   ? x->observed.standbys_used : 0);
+    double cards = 1, hw = f->enabled ? hardware_rate(x, cf, &cards) : 0;
+    out->enabled = hw > 0;
+    out->unit_cards = cards;
+    /* with a refill a standby's card is repaired outside: only the cold share
+     * reaches the pool; without, every card joins it through repair */
+    out->rate = refilled ? hw * cold_share(x, cf) : hw;
+    out->repair_s = own_repair_wait_s(f);
+    out->in_repair_mean = out->rate * out->repair_s;
+    long pool = f->spares < 0 ? -1 : f->spares + (refilled ? 0 : left);
+    out->units = pool < 0 ? -1 : (long)floor((double)pool / cards + 1e-9);
+    int none = out->units < 0 || !out->enabled;
+    out->wait_p_steady = none ? 0 : erlang_b(out->units, out->in_repair_mean);
+    out->wait_p = none ? 0 : blocking_over(out->units, out->rate, out->repair_s,
+                                           cf->uninterrupted_s);
+    out->wait_blocked_s = tmc_closed_form_blocked_wait_s(out->repair_s, repair_fixed(f),
+                                                         out->units < 0 ? 0 : out->units, 0);
+    out->units_1pct = pool_for(out->in_repair_mean, 0.01);
+    out->units_10pct = pool_for(out->in_repair_mean, 0.10);
+}
+
+/* A finite pool's waits (docs/model.md 3.21), per failure averaged over all
+ * failures, s: the share that takes hardware and finds no standby, times
+ * B(U, a), times the blocked wait after each cause's detection delay. */
+static double pool_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, double cold)
+{
+    const tmc_failures *f = &x->failures;
+    tmc_spare_pool_form p;
+    tmc_closed_form_spare_pool(x, cf, &p);
+    if (!p.enabled || p.units < 0 || !(cf->rate_failures > 0))
+        return 0;
+    double cards, to_pool = hardware_rate(x, cf, &cards) / cf->rate_failures;
+    double wait = p.wait_blocked_s, share = 0, sum = 0;
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].takes_spare) {
+            share += f->causes[i].share;
+            sum += f->causes[i].share *
+                   tmc_closed_form_blocked_wait_s(p.repair_s, repair_fixed(f), p.units,
+                                                  f->causes[i].detection_s);
+        }
+    if (share > 0)
+        wait = sum / share;
+    return to_pool * cold * p.wait_p * wait;
+}
+
 /* Per card failure: the share-weighted restore time, and the delay before it
  * (detection; the rest of the card's own repair when there is no spare
  * pool and its cause takes a spare, an upper bound with standbys, whose
@@ -220,6 +340,8 @@ static void failure_costs(const tmc_experiment *x, const tmc_closed_form *cf, do
             *delay += c->share * cold * repair_left_s(f, c->detection_s);
     }
     *delay += ready;
+    if (f->spares > 0) /* a finite pool's waits (docs/model.md 3.21) */
+        *delay += pool_delay_s(x, cf, cold);
 }
 
 /* A spike noticed n snapshots late also redoes n - 1 whole intervals, s. */
@@ -569,6 +691,23 @@ static void save_costs(const tmc_experiment *x, tmc_closed_form *cf)
                       cf->interval_s;
 }
 
+/* The pool's figures (docs/model.md 3.21): P(wait), the wait per failure
+ * and per run, the failures of a run counted as Daly's interruptions are,
+ * wall / (M + D) of them, a share rate_failures M failures. */
+static void spare_waits(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    tmc_spare_pool_form p;
+    cf->spare_wait_p = cf->spare_wait_per_failure_s = cf->spare_wait_s = 0;
+    if (!(x->failures.spares > 0) || !(cf->rate_failures > 0))
+        return;
+    tmc_closed_form_spare_pool(x, cf, &p);
+    cf->spare_wait_p = p.wait_p;
+    cf->spare_wait_per_failure_s = pool_delay_s(x, cf, cold_share(x, cf));
+    double failures = cf->rate_failures * cf->mtbf_s * cf->daly_wall_s /
+                      (cf->mtbf_s + cf->delay_mean_s);
+    cf->spare_wait_s = failures * cf->spare_wait_per_failure_s;
+}
+
 double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s)
 {
     if (!(cf->remaining_free_s > 0)) /* a forecast with only the final save left */
@@ -684,6 +823,7 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
         cf->daly_wall_s += cp->write_s;
     }
     cf->overhead_daly = cf->daly_wall_s / cf->failure_free_s - 1;
+    spare_waits(x, cf);
     double reserve = x->deadline.reserve_days;
     cf->completion_days = reserve + cf->failure_free_s * (1 + cf->overhead_young) / TMC_DAY_S;
     cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;
