@@ -241,6 +241,37 @@ static void issue_figures(void **state)
     }
 }
 
+/* sparewait-1.6: the pool `plan` asks for, the smallest U with B(U, a)
+ * below 1 % and 10 %, by the truncated Poisson ratio of 1.1; a the mean
+ * units in repair, l R, by hand (the issue's case: 128 nodes of 42.7
+ * days, 24 h repairs: a = 128 / 42.7 = 2.9977 nodes). */
+static long smallest(double a, double p)
+{
+    long u = 0;
+    while (gsl_ran_poisson_pdf((unsigned)u, a) / gsl_cdf_poisson_P((unsigned)u, a) >= p)
+        u++;
+    return u;
+}
+
+static void plan_pool(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_load("spares-1024", NULL, 0);
+    tmc_closed_form cf;
+    tmc_spare_pool_form s;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_closed_form_spare_pool(&x, &cf, &s);
+    double a = 128 / 42.7;
+    near(s.in_repair_mean, a, 1e-12, "units in repair");
+    near(s.unit_cards, 8, 0, "a node's cards");
+    assert_int_equal(s.units, 2);
+    assert_int_equal(s.units_10pct, smallest(a, 0.10));
+    assert_int_equal(s.units_1pct, smallest(a, 0.01));
+    print_message("a = %.4f nodes: %ld nodes for 10 %%, %ld for 1 %%\n", a, s.units_10pct,
+                  s.units_1pct);
+    near(s.wait_p_steady, 4.492977 / 8.490635, 1e-6, "B(2, a) by hand"); /* a^2/2 / (1 + a + a^2/2) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +281,7 @@ int main(void)
         cmocka_unit_test(engine_cards),
         cmocka_unit_test(engine_nodes),
         cmocka_unit_test(issue_figures),
+        cmocka_unit_test(plan_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
