@@ -66,28 +66,68 @@ static void erlang_by_hand(void **state)
 
 typedef struct {
     double r; /* the repair's mean, s */
-    int fixed;
+    int law;  /* 0 exponential, 1 fixed, 2 lognormal of cv 2 */
     long u;
 } wait_case;
+
+static double survival(const wait_case *c, double x)
+{
+    double s2 = log1p(4.0);
+    switch (c->law) {
+    case 1: return x < c->r ? 1 : 0;
+    case 2: return gsl_cdf_lognormal_Q(x, log(c->r) - s2 / 2, sqrt(s2));
+    default: return exp(-x / c->r);
+    }
+}
+
+static double survival_fn(double x, void *p)
+{
+    return survival(p, x);
+}
+
+/* The integral of fn from x to infinity, in pieces at R, 10 R, 1,000 R
+ * (a heavy tail defeats one infinite interval). */
+static double tail_integral(double (*fn)(double, void *), void *p, double x, double r)
+{
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(2000);
+    gsl_function f = {fn, p};
+    double cut[] = {r, 10 * r, 1000 * r}, sum = 0, v, err;
+    for (int i = 0; i < 3; i++)
+        if (x < cut[i]) {
+            gsl_integration_qag(&f, x, cut[i], 0, 1e-10, 2000, GSL_INTEG_GAUSS21, w, &v, &err);
+            sum += v;
+            x = cut[i];
+        }
+    gsl_integration_qagiu(&f, x, 0, 1e-10, 2000, w, &v, &err);
+    gsl_integration_workspace_free(w);
+    return sum + v;
+}
+
+/* S_e(x) = (1 / R) integral of S from x: by quadrature for the lognormal */
+static double residual_survival(const wait_case *c, double x)
+{
+    if (c->law == 1)
+        return x < c->r ? 1 - x / c->r : 0;
+    if (c->law == 0)
+        return exp(-x / c->r);
+    return tail_integral(survival_fn, (void *)c, x, c->r) / c->r;
+}
 
 /* S(x) S_e(x)^U: a fresh repair and U equilibrium residuals all longer than x */
 static double integrand(double x, void *p)
 {
     const wait_case *c = p;
-    double s = c->fixed ? (x < c->r ? 1 : 0) : exp(-x / c->r);
-    double se = c->fixed ? (x < c->r ? 1 - x / c->r : 0) : exp(-x / c->r);
-    return s * pow(se, (double)c->u);
+    return survival(c, x) * pow(residual_survival(c, x), (double)c->u);
 }
 
 static double wait_by_quadrature(const wait_case *c, double d)
 {
+    if (c->law != 1)
+        return tail_integral(integrand, (void *)c, d, c->r);
     gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
     gsl_function f = {integrand, (void *)c};
     double v, err;
-    if (c->fixed)
-        gsl_integration_qag(&f, d, c->r, 0, 1e-12, 1000, GSL_INTEG_GAUSS61, w, &v, &err);
-    else
-        gsl_integration_qagiu(&f, d, 0, 1e-12, 1000, w, &v, &err);
+    gsl_integration_qag(&f, d, c->r, 0, 1e-12, 1000, GSL_INTEG_GAUSS61, w, &v, &err);
     gsl_integration_workspace_free(w);
     return v;
 }
@@ -96,20 +136,37 @@ static double wait_by_quadrature(const wait_case *c, double d)
 static void blocked_wait_by_quadrature(void **state)
 {
     (void)state;
+    const char *laws[] = {"exponential", "fixed", "lognormal"};
     double r = 24 * HOUR, d[] = {0, 600, 5 * HOUR};
     long u[] = {0, 1, 2, 7};
-    for (int fixed = 0; fixed <= 1; fixed++)
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 3; j++) {
-                wait_case c = {r, fixed, u[i]};
-                near(tmc_closed_form_blocked_wait_s(r, fixed, u[i], d[j]),
-                     wait_by_quadrature(&c, d[j]), 1e-9, fixed ? "fixed" : "exponential");
+    for (int law = 0; law < 3; law++) {
+        char text[700];
+        snprintf(text, sizeof text,
+                 "{\"name\": \"w\", \"job\": {\"steps\": 10, \"cards\": 8, "
+                 "\"flop_per_step\": 8e12, \"peak_flops\": 1e12, \"efficiency\": 1.0}, "
+                 "\"failures\": {\"distribution\": \"exponential\", "
+                 "\"per_card_mtbf_days\": 10, \"spares\": 1, \"repair_mean_hours\": 24, "
+                 "\"repair_distribution\": \"%s\", \"repair_cv\": 2}, "
+                 "\"checkpoint\": {\"interval_steps\": 1, \"save_s\": 0, \"restore_s\": 0}, "
+                 "\"deadline\": {\"days\": 10}}", laws[law]);
+        tmc_experiment x = test_parse(text);
+        for (int i = law == 2 ? 3 : 0; i < 4; i++) /* the lognormal: U = 7 (slow) */
+            for (int j = 0; j < 3; j += law == 2 ? 2 : 1) {
+                wait_case c = {r, law, u[i]};
+                near(tmc_closed_form_blocked_wait_s(&x.failures, u[i], d[j]),
+                     wait_by_quadrature(&c, d[j]), law == 2 ? 1e-5 : 1e-9, laws[law]);
             }
-    /* by hand: U = 0 is the own repair (R, and R - d fixed), U = 1 is R / 2 */
-    near(tmc_closed_form_blocked_wait_s(r, 0, 0, 0), r, 1e-15, "own exponential");
-    near(tmc_closed_form_blocked_wait_s(r, 1, 0, HOUR), r - HOUR, 1e-15, "own fixed");
-    near(tmc_closed_form_blocked_wait_s(r, 0, 1, 0), r / 2, 1e-15, "first of two");
-    near(tmc_closed_form_blocked_wait_s(r, 1, 1, 0), r / 2, 1e-15, "a residual U(0, R)");
+        /* by hand: U = 0 is the own repair's mean, U = 1 half of it (any law) */
+        near(tmc_closed_form_blocked_wait_s(&x.failures, 0, 0), r, 1e-12, "own repair");
+        near(tmc_closed_form_blocked_wait_s(&x.failures, 1, 0), r / 2, 1e-12, "first of two");
+    }
+    tmc_experiment fixed = test_parse(
+        "{\"name\": \"w\", \"job\": {\"steps\": 10, \"cards\": 8, \"flop_per_step\": 8e12, "
+        "\"peak_flops\": 1e12, \"efficiency\": 1.0}, \"failures\": {\"distribution\": "
+        "\"exponential\", \"per_card_mtbf_days\": 10, \"spares\": 1, "
+        "\"repair_mean_hours\": 24, \"repair_distribution\": \"fixed\"}, \"checkpoint\": "
+        "{\"interval_steps\": 1, \"save_s\": 0, \"restore_s\": 0}, \"deadline\": {\"days\": 10}}");
+    near(tmc_closed_form_blocked_wait_s(&fixed.failures, 0, HOUR), r - HOUR, 1e-12, "own fixed");
 }
 
 /* 100 cards failing l = 100 / mtbf_days a day, exponential repairs of

@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_sf_gamma.h>
 
 #include "dist.h"
 #include "durations.h"
@@ -201,20 +204,97 @@ double tmc_closed_form_erlang_b(long w, double a)
     return w < 0 || !(a >= 0) ? NAN : erlang_b(w, a);
 }
 
-double tmc_closed_form_blocked_wait_s(double repair_s, int fixed, long units, double d)
+/* A repair's law for the blocked wait of any law (docs/model.md 3.21):
+ * the manual stage M (mean m) after an automatic stage A that ends a share
+ * a of repairs; S the survival of R, ex(x) = E[(R - x)+]. */
+typedef struct {
+    const tmc_failures *f;
+    double m, big_a, a, mean; /* M's mean, A, a (0: no stage, A ignored), E[R] */
+    double mu, sigma, scale;  /* lognormal's log-mean and log-sd; Weibull's scale */
+    long units;
+} repair_shape;
+
+/* E[(M - x)+]: lognormal m Phi((mu + s^2 - ln x) / s) - x Phi((mu - ln x) / s);
+ * Weibull scale Gamma(1 + 1/k) Q(1/k, (x / scale)^k) (Q the regularized
+ * upper incomplete gamma). */
+static double manual_excess(const repair_shape *r, double x)
 {
-    double n = (double)units + 1;
-    if (fixed) /* the oldest of U repairs, their residuals U(0, R): own is R */
-        return d >= repair_s ? 0 : repair_s / n * pow(1 - d / repair_s, n);
-    return repair_s / n * exp(-n * d / repair_s); /* the first of U + 1 */
+    if (x <= 0)
+        return r->m - x;
+    double k = r->f->repair_shape, z;
+    switch (r->f->repair_distribution) {
+    case TMC_REPAIR_FIXED: return x < r->m ? r->m - x : 0;
+    case TMC_REPAIR_LOGNORMAL:
+        z = (r->mu - log(x)) / r->sigma;
+        return r->m * gsl_cdf_ugaussian_P(z + r->sigma) - x * gsl_cdf_ugaussian_P(z);
+    case TMC_REPAIR_WEIBULL:
+        return r->scale * gsl_sf_gamma(1 + 1 / k) * gsl_sf_gamma_inc_Q(1 / k,
+                                                                       pow(x / r->scale, k));
+    default: return r->m * exp(-x / r->m);
+    }
 }
 
-/* Only a fixed repair (no pipeline, no silent failures) is held exactly
- * by its own residual; every other law by the exponential of its mean. */
-static int repair_fixed(const tmc_failures *f)
+/* E[(R - x)+] of the whole repair: A - x + (1 - a) M before A, then
+ * (1 - a) E[(M - (x - A))+]. */
+static double repair_excess(const repair_shape *r, double x)
 {
-    return f->repair_distribution == TMC_REPAIR_FIXED && !(f->repair_auto_share > 0) &&
-           !(f->repair_fail_share > 0);
+    return x < r->big_a ? r->big_a - x + (1 - r->a) * r->m
+                        : (1 - r->a) * manual_excess(r, x - r->big_a);
+}
+
+static repair_shape repair_shape_of(const tmc_failures *f, long units)
+{
+    repair_shape r = {.f = f, .m = f->repair_mean_hours * TMC_HOUR_S, .units = units};
+    r.a = f->repair_auto_share > 0 ? f->repair_auto_share : 0;
+    r.big_a = r.a > 0 ? f->repair_auto_hours * TMC_HOUR_S : 0;
+    r.mean = r.big_a + (1 - r.a) * r.m;
+    r.sigma = sqrt(log1p(f->repair_cv * f->repair_cv));
+    r.mu = log(r.m) - r.sigma * r.sigma / 2;
+    r.scale = f->repair_shape > 0 ? r.m / gsl_sf_gamma(1 + 1 / f->repair_shape) : r.m;
+    return r;
+}
+
+/* The blocked wait of f's repairs after a delay d: the integral of
+ * S(x) S_e(x)^U from d, S_e(x) = E[(R - x)+] / E[R], is, since S_e' =
+ * -S / E[R], E[R] S_e(d)^(U + 1) / (U + 1) for any law (R / (U + 1) at
+ * d = 0); a silent failure share f divides it by 1 - f (first order: the
+ * unit taken may come back bad, docs/model.md 3.17). Seconds. */
+double tmc_closed_form_blocked_wait_s(const tmc_failures *f, long units, double d)
+{
+    repair_shape r = repair_shape_of(f, units);
+    double n = (double)units + 1, se = d > 0 ? repair_excess(&r, d) / r.mean : 1;
+    return r.mean / n * pow(fmax(se, 0), n) / (1 - f->repair_fail_share);
+}
+
+/* The modified offered load of a pool full at 0 (Jagerman 1975; Massey and
+ * Whitt 1994): at t the units in repair of M/G/infinity from empty are
+ * Poisson of mean a(t) = rate E[min(R, t)] = rate (E[R] - E[(R - t)+]), and
+ * the chance of a wait B(U, a(t)); averaged over [0, t], s. */
+typedef struct {
+    repair_shape r;
+    double rate, scale; /* failures per second; 1 / (1 - f) */
+} offered_load;
+
+static double mol_integrand(double t, void *p)
+{
+    const offered_load *o = p;
+    double a = o->rate * (o->r.mean - repair_excess(&o->r, t)) * o->scale;
+    return erlang_b(o->r.units, a);
+}
+
+static double blocking_mol(const tmc_failures *f, long u, double rate, double t)
+{
+    offered_load o = {repair_shape_of(f, u), rate, 1 / (1 - f->repair_fail_share)};
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
+    if (!w || !(t > 0))
+        return (gsl_integration_workspace_free(w), 0);
+    gsl_function fn = {mol_integrand, &o};
+    double v = NAN, err;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    gsl_integration_qag(&fn, 0, t, 1e-9, 1e-7, 200, GSL_INTEG_GAUSS31, w, &v, &err);
+    gsl_set_error_handler(old);
+    gsl_integration_workspace_free(w);
+    return v / t;
 }
 
 /* The chance that a failure finds all u units in repair, averaged over a
@@ -283,10 +363,14 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
     out->units = pool < 0 ? -1 : (long)floor((double)pool / cards + 1e-9);
     int none = out->units < 0 || !out->enabled;
     out->wait_p_steady = none ? 0 : erlang_b(out->units, out->in_repair_mean);
-    out->wait_p = none ? 0 : blocking_over(out->units, out->rate, out->repair_s,
-                                           cf->uninterrupted_s);
-    out->wait_blocked_s = tmc_closed_form_blocked_wait_s(out->repair_s, repair_fixed(f),
-                                                         out->units < 0 ? 0 : out->units, 0);
+    int markov = f->repair_distribution == TMC_REPAIR_EXPONENTIAL &&
+                 !(f->repair_auto_share > 0) && !(f->repair_fail_share > 0);
+    out->wait_p = none ? 0
+                : markov ? blocking_over(out->units, out->rate, out->repair_s,
+                                         cf->uninterrupted_s)
+                         : blocking_mol(f, out->units, out->rate, cf->uninterrupted_s);
+    out->wait_blocked_s = tmc_closed_form_blocked_wait_s(f, out->units < 0 ? 0 : out->units,
+                                                         0);
     out->units_1pct = pool_for(out->in_repair_mean, 0.01);
     out->units_10pct = pool_for(out->in_repair_mean, 0.10);
 }
@@ -307,8 +391,7 @@ static double pool_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, d
         if (f->causes[i].takes_spare) {
             share += f->causes[i].share;
             sum += f->causes[i].share *
-                   tmc_closed_form_blocked_wait_s(p.repair_s, repair_fixed(f), p.units,
-                                                  f->causes[i].detection_s);
+                   tmc_closed_form_blocked_wait_s(f, p.units, f->causes[i].detection_s);
         }
     if (share > 0)
         wait = sum / share;

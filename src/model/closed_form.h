@@ -189,12 +189,13 @@ double tmc_closed_form_erlang_b(long w, double a);
 
 /* A failure that finds all U units of the pool in repair waits, after a
  * detection delay d (s), until the first of the U + 1 repairs in progress
- * (its own included) ends: E[(min(R_own, R_e1, ..., R_eU) - d)+] =
- * integral from d of S(x) S_e(x)^U dx, S a repair's survival and S_e its
- * equilibrium residual's (docs/model.md 3.21). Exponential of mean R:
- * R / (U + 1) e^(-(U + 1) d / R); fixed R: R / (U + 1) ((1 - d / R)+)^(U + 1).
- * repair_s is R, seconds; `fixed` selects the second. Seconds. */
-double tmc_closed_form_blocked_wait_s(double repair_s, int fixed, long units, double d);
+ * (its own included) ends: E[(min(R_own, R_e1, ..., R_eU) - d)+], the R_e
+ * the repairs' equilibrium residuals (survival S_e(x) = E[(R - x)+] /
+ * E[R]), i.e. the integral from d of S(x) S_e(x)^U dx = E[R] S_e(d)^(U + 1)
+ * / (U + 1) for any repair law (docs/model.md 3.21): R / (U + 1) e^(-(U +
+ * 1) d / R) exponential, R / (U + 1) ((1 - d / R)+)^(U + 1) fixed; with
+ * silent failures (share f) divided by 1 - f, first order. Seconds. */
+double tmc_closed_form_blocked_wait_s(const tmc_failures *f, long units, double d);
 
 /* A finite spare pool's closed form (docs/model.md 3.21): the units (cards,
  * or a node's g) in repair while the job runs are an Erlang loss system
