@@ -65,7 +65,7 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
     if (f->spares > 0) /* none: each failure waits its repair, which D holds; a pool: 3.21 */
         add(out, "spares", "a pool of %ld spare card%s with repairs of %.3g h: Young and "
             "Daly hold its waits as a loss system (docs/model.md 3.21), exact only for "
-            "exponential repairs, no detection delay and a run long against the repairs", f->spares, f->spares == 1 ? "" : "s",
+            "exponential repairs without a detection delay", f->spares, f->spares == 1 ? "" : "s",
             f->repair_auto_share > 0 /* a pipeline's mean, A + (1 - a) M */
                 ? f->repair_auto_hours + (1 - f->repair_auto_share) * f->repair_mean_hours
                 : f->repair_mean_hours);
