@@ -62,7 +62,7 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
     else if (f->distribution == TMC_LIFETIME_TRACE)
         add(out, "failure_law", "failures replayed from a trace (%d times): Young and Daly "
             "assume exponential failures at a constant rate", f->n_trace);
-    if (f->spares > 0) /* none: each failure waits its repair, which D holds; a pool: 3.21 */
+    if (f->spares > 0) /* none: each failure waits its repair, which D holds */
         add(out, "spares", "a pool of %ld spare card%s with repairs of %.3g h: Young and "
             "Daly hold its waits as a loss system (docs/model.md 3.21), exact only for "
             "exponential repairs without a detection delay", f->spares, f->spares == 1 ? "" : "s",

@@ -365,10 +365,10 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
     out->wait_p_steady = none ? 0 : erlang_b(out->units, out->in_repair_mean);
     int markov = f->repair_distribution == TMC_REPAIR_EXPONENTIAL &&
                  !(f->repair_auto_share > 0) && !(f->repair_fail_share > 0);
+    double run = cf->uninterrupted_s; /* the time the pool's start is averaged over */
     out->wait_p = none ? 0
-                : markov ? blocking_over(out->units, out->rate, out->repair_s,
-                                         cf->uninterrupted_s)
-                         : blocking_mol(f, out->units, out->rate, cf->uninterrupted_s);
+                : markov ? blocking_over(out->units, out->rate, out->repair_s, run)
+                         : blocking_mol(f, out->units, out->rate, run);
     out->wait_blocked_s = tmc_closed_form_blocked_wait_s(f, out->units < 0 ? 0 : out->units,
                                                          0);
     out->units_1pct = pool_for(out->in_repair_mean, 0.01);
