@@ -298,14 +298,16 @@ static double blocking_mol(const tmc_failures *f, long u, double rate, double t)
 }
 
 /* The chance that a failure finds all u units in repair, averaged over a
- * run of t seconds up that starts with the pool full (docs/model.md 3.21).
+ * run of t seconds up that starts with `start` units in repair (0: the pool
+ * full; a forecast's cards in repair, exact for exponential repairs,
+ * docs/model.md 3.21).
  * While the job is up the count in repair is a birth-death chain on 0..u:
  * births at `rate` below u, deaths k / R (exponential repairs; a failure at
  * u leaves it at u). By uniformization at nu = rate + u / R, the mean of
  * p_u over [0, t] is sum_n P(N > n) (e_0 Q^n)_u / (nu t), N ~ Poisson(nu t),
- * Q = I + G / nu (Ross, Stochastic Processes, 1996, 5.8); it tends to
+ * Q = I + G / nu (Ross, Stochastic Processes, 1996, chapter 5); it tends to
  * B(u, a) as t grows, which it falls back to past 2e6 terms x states. */
-static double blocking_over(long u, double rate, double repair_s, double t)
+static double blocking_over(long u, double rate, double repair_s, double t, long start)
 {
     double mu = 1 / repair_s, nu = rate + (double)u * mu, m = nu * t;
     if (!(m > 0) || u == 0)
@@ -316,7 +318,7 @@ static double blocking_over(long u, double rate, double repair_s, double t)
     if (!p)
         return erlang_b(u, rate * repair_s);
     double *q = p + u + 1;
-    p[0] = 1;
+    p[start < u ? start : u] = 1;
     for (unsigned n = 0;; n++) {
         double tail = gsl_cdf_poisson_Q(n, m);
         sum += tail * p[u];
@@ -366,8 +368,10 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
     int markov = f->repair_distribution == TMC_REPAIR_EXPONENTIAL &&
                  !(f->repair_auto_share > 0) && !(f->repair_fail_share > 0);
     double run = cf->uninterrupted_s; /* the time the pool's start is averaged over */
+    /* a forecast's cards in repair at its start (its view keeps the count) */
+    long start = (long)floor((double)x->observed.cards_in_repair / cards + 1e-3);
     out->wait_p = none ? 0
-                : markov ? blocking_over(out->units, out->rate, out->repair_s, run)
+                : markov ? blocking_over(out->units, out->rate, out->repair_s, run, start)
                          : blocking_mol(f, out->units, out->rate, run);
     out->wait_blocked_s = tmc_closed_form_blocked_wait_s(f, out->units < 0 ? 0 : out->units,
                                                          0);
@@ -825,6 +829,9 @@ static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
     cf->left_mtbf_s = r.mtbf_s;
     cf->left_young_interval_s = r.young_interval_s;
     cf->left_daly_interval_s = r.daly_interval_s;
+    cf->spare_wait_p = r.spare_wait_p; /* the steps left, from the cards in repair now */
+    cf->spare_wait_per_failure_s = r.spare_wait_per_failure_s;
+    cf->spare_wait_s = r.spare_wait_s;
     cf->overhead_young = r.overhead_young;
     cf->overhead_daly = r.overhead_daly;
     cf->daly_wall_s = cf->before_s + r.daly_wall_s;
