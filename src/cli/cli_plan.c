@@ -213,6 +213,41 @@ static void text_skipped(FILE *f, const tmc_plan *p)
             fprintf(f, "%s%s\n", any++ ? "            " : "Skipped     ", parts[i].what);
 }
 
+/* A pool's size in its units, and in cards when a unit is more than one. */
+static void text_units(FILE *f, long units, double unit_cards)
+{
+    int node = unit_cards > 1;
+    fprintf(f, "%ld %s%s", units, node ? "unit" : "card", units == 1 ? "" : "s");
+    if (node)
+        fprintf(f, " (%.0f cards)", (double)units * unit_cards);
+}
+
+/* The spare pool a run needs (docs/model.md 3.21). */
+static void text_spares(FILE *f, const tmc_plan *p)
+{
+    const tmc_spare_pool_form *s = &p->spares;
+    if (!s->enabled)
+        return;
+    fprintf(f, "Spares      %.3g card%s a failure, %.3f failures a day take a repair of %.3g h:"
+               " %.3f units in repair on average\n", s->unit_cards,
+            s->unit_cards == 1 ? "" : "s", s->rate * TMC_DAY_S, s->repair_s / TMC_HOUR_S,
+            s->in_repair_mean);
+    fprintf(f, "            a pool of ");
+    text_units(f, s->units_10pct, s->unit_cards);
+    fprintf(f, " keeps P(wait) per failure below 10 %%, ");
+    text_units(f, s->units_1pct, s->unit_cards);
+    fprintf(f, " below 1 %%\n");
+    if (s->units < 0) {
+        fprintf(f, "            this run: unlimited spares, no wait\n");
+        return;
+    }
+    fprintf(f, "            this run: ");
+    text_units(f, s->units, s->unit_cards);
+    fprintf(f, ", P(wait) %.1f %%, %.3g h a failure, %.3f days a run (in Young's T)\n",
+            100 * p->cf.spare_wait_p, p->cf.spare_wait_per_failure_s / TMC_HOUR_S,
+            p->cf.spare_wait_s / TMC_DAY_S);
+}
+
 static void plan_text(FILE *f, const tmc_experiment *x, const tmc_plan *p)
 {
     fprintf(f, "trainmc plan: %s (%s%s%s)\n\n", x->name, x->path, x->source[0] ? "; source: " : "",
@@ -223,6 +258,7 @@ static void plan_text(FILE *f, const tmc_experiment *x, const tmc_plan *p)
         text_work(f, x, &p->work);
     text_step(f, x, p);
     text_deadline(f, x, p);
+    text_spares(f, p);
     tmc_assumed_output_text(f, x, &p->cf); /* what the deadline's answer assumes */
     if (p->checkpoint.enabled)
         text_checkpoint(f, x, p);
@@ -356,6 +392,23 @@ static void json_scaling(cJSON *doc, const tmc_plan *p)
     }
 }
 
+/* The pool a run needs (docs/model.md 3.21); null without failures that
+ * take hardware. */
+static void json_spares(cJSON *doc, const tmc_plan *p)
+{
+    const tmc_spare_pool_form *s = &p->spares;
+    cJSON *o = part(doc, "spares", s->enabled);
+    if (!o)
+        return;
+    add_numbers(o, "unit_cards", s->unit_cards, "rate_per_day", s->rate * TMC_DAY_S,
+                "repair_s", s->repair_s, "in_repair_mean", s->in_repair_mean,
+                "units_10pct", (double)s->units_10pct, "units_1pct", (double)s->units_1pct,
+                "units", s->units < 0 ? INFINITY : (double)s->units,
+                "wait_p", p->cf.spare_wait_p,
+                "wait_per_failure_s", p->cf.spare_wait_per_failure_s,
+                "wait_days", p->cf.spare_wait_s / TMC_DAY_S, (char *)NULL);
+}
+
 static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
 {
     cJSON *doc = cJSON_CreateObject();
@@ -364,6 +417,7 @@ static cJSON *plan_json(const tmc_experiment *x, const tmc_plan *p)
     json_memory(doc, x, &p->memory);
     json_step(doc, x, p);
     json_deadline(doc, x, p);
+    json_spares(doc, p);
     json_supply(doc, p);
     json_scaling(doc, p);
     cJSON_AddItemToObject(doc, "assumed", tmc_assumed_output_json(x, &p->cf));

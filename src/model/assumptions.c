@@ -63,8 +63,9 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
         add(out, "failure_law", "failures replayed from a trace (%d times): Young and Daly "
             "assume exponential failures at a constant rate", f->n_trace);
     if (f->spares > 0) /* none: each failure waits its repair, which D holds */
-        add(out, "spares", "a pool of %ld spare card%s with repairs of %.3g h: waits for "
-            "spares are in no closed form", f->spares, f->spares == 1 ? "" : "s",
+        add(out, "spares", "a pool of %ld spare card%s with repairs of %.3g h: Young and "
+            "Daly hold its waits as a loss system (docs/model.md 3.21), exact only for "
+            "exponential repairs without a detection delay", f->spares, f->spares == 1 ? "" : "s",
             f->repair_auto_share > 0 /* a pipeline's mean, A + (1 - a) M */
                 ? f->repair_auto_hours + (1 - f->repair_auto_share) * f->repair_mean_hours
                 : f->repair_mean_hours);

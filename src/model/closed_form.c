@@ -3,7 +3,11 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_sf_gamma.h>
 
 #include "dist.h"
 #include "durations.h"
@@ -195,6 +199,209 @@ double tmc_closed_form_ready_s(const tmc_experiment *x, const tmc_closed_form *c
     return ready_s(&x->failures, cold_share(x, cf));
 }
 
+double tmc_closed_form_erlang_b(long w, double a)
+{
+    return w < 0 || !(a >= 0) ? NAN : erlang_b(w, a);
+}
+
+/* A repair's law for the blocked wait of any law (docs/model.md 3.21):
+ * the manual stage M (mean m) after an automatic stage A that ends a share
+ * a of repairs; S the survival of R, ex(x) = E[(R - x)+]. */
+typedef struct {
+    const tmc_failures *f;
+    double m, big_a, a, mean; /* M's mean, A, a (0: no stage, A ignored), E[R] */
+    double mu, sigma, scale;  /* lognormal's log-mean and log-sd; Weibull's scale */
+    long units;
+} repair_shape;
+
+/* E[(M - x)+]: lognormal m Phi((mu + s^2 - ln x) / s) - x Phi((mu - ln x) / s);
+ * Weibull scale Gamma(1 + 1/k) Q(1/k, (x / scale)^k) (Q the regularized
+ * upper incomplete gamma). */
+static double manual_excess(const repair_shape *r, double x)
+{
+    if (x <= 0)
+        return r->m - x;
+    double k = r->f->repair_shape, z;
+    switch (r->f->repair_distribution) {
+    case TMC_REPAIR_FIXED: return x < r->m ? r->m - x : 0;
+    case TMC_REPAIR_LOGNORMAL:
+        z = (r->mu - log(x)) / r->sigma;
+        return r->m * gsl_cdf_ugaussian_P(z + r->sigma) - x * gsl_cdf_ugaussian_P(z);
+    case TMC_REPAIR_WEIBULL:
+        return r->scale * gsl_sf_gamma(1 + 1 / k) * gsl_sf_gamma_inc_Q(1 / k,
+                                                                       pow(x / r->scale, k));
+    default: return r->m * exp(-x / r->m);
+    }
+}
+
+/* E[(R - x)+] of the whole repair: A - x + (1 - a) M before A, then
+ * (1 - a) E[(M - (x - A))+]. */
+static double repair_excess(const repair_shape *r, double x)
+{
+    return x < r->big_a ? r->big_a - x + (1 - r->a) * r->m
+                        : (1 - r->a) * manual_excess(r, x - r->big_a);
+}
+
+static repair_shape repair_shape_of(const tmc_failures *f, long units)
+{
+    repair_shape r = {.f = f, .m = f->repair_mean_hours * TMC_HOUR_S, .units = units};
+    r.a = f->repair_auto_share > 0 ? f->repair_auto_share : 0;
+    r.big_a = r.a > 0 ? f->repair_auto_hours * TMC_HOUR_S : 0;
+    r.mean = r.big_a + (1 - r.a) * r.m;
+    r.sigma = sqrt(log1p(f->repair_cv * f->repair_cv));
+    r.mu = log(r.m) - r.sigma * r.sigma / 2;
+    r.scale = f->repair_shape > 0 ? r.m / gsl_sf_gamma(1 + 1 / f->repair_shape) : r.m;
+    return r;
+}
+
+/* The blocked wait of f's repairs after a delay d: the integral of
+ * S(x) S_e(x)^U from d, S_e(x) = E[(R - x)+] / E[R], is, since S_e' =
+ * -S / E[R], E[R] S_e(d)^(U + 1) / (U + 1) for any law (R / (U + 1) at
+ * d = 0); a silent failure share f divides it by 1 - f (first order: the
+ * unit taken may come back bad, docs/model.md 3.17). Seconds. */
+double tmc_closed_form_blocked_wait_s(const tmc_failures *f, long units, double d)
+{
+    repair_shape r = repair_shape_of(f, units);
+    double n = (double)units + 1, se = d > 0 ? repair_excess(&r, d) / r.mean : 1;
+    return r.mean / n * pow(fmax(se, 0), n) / (1 - f->repair_fail_share);
+}
+
+/* The modified offered load of a pool full at 0 (Jagerman 1975; Massey and
+ * Whitt 1994): at t the units in repair of M/G/infinity from empty are
+ * Poisson of mean a(t) = rate E[min(R, t)] = rate (E[R] - E[(R - t)+]), and
+ * the chance of a wait B(U, a(t)); averaged over [0, t], s. */
+typedef struct {
+    repair_shape r;
+    double rate, scale; /* failures per second; 1 / (1 - f) */
+} offered_load;
+
+static double mol_integrand(double t, void *p)
+{
+    const offered_load *o = p;
+    double a = o->rate * (o->r.mean - repair_excess(&o->r, t)) * o->scale;
+    return erlang_b(o->r.units, a);
+}
+
+static double blocking_mol(const tmc_failures *f, long u, double rate, double t)
+{
+    offered_load o = {repair_shape_of(f, u), rate, 1 / (1 - f->repair_fail_share)};
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
+    if (!w || !(t > 0))
+        return (gsl_integration_workspace_free(w), 0);
+    gsl_function fn = {mol_integrand, &o};
+    double v = NAN, err;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    gsl_integration_qag(&fn, 0, t, 1e-9, 1e-7, 200, GSL_INTEG_GAUSS31, w, &v, &err);
+    gsl_set_error_handler(old);
+    gsl_integration_workspace_free(w);
+    return v / t;
+}
+
+/* The chance that a failure finds all u units in repair, averaged over a
+ * run of t seconds up that starts with `start` units in repair (0: the pool
+ * full; a forecast's cards in repair, exact for exponential repairs,
+ * docs/model.md 3.21).
+ * While the job is up the count in repair is a birth-death chain on 0..u:
+ * births at `rate` below u, deaths k / R (exponential repairs; a failure at
+ * u leaves it at u). By uniformization at nu = rate + u / R, the mean of
+ * p_u over [0, t] is sum_n P(N > n) (e_0 Q^n)_u / (nu t), N ~ Poisson(nu t),
+ * Q = I + G / nu (Ross, Stochastic Processes, 1996, chapter 5); it tends to
+ * B(u, a) as t grows, which it falls back to past 2e6 terms x states. */
+static double blocking_over(long u, double rate, double repair_s, double t, long start)
+{
+    double mu = 1 / repair_s, nu = rate + (double)u * mu, m = nu * t;
+    if (!(m > 0) || u == 0)
+        return u == 0 ? 1 : 0;
+    if (m * (double)(u + 1) > 2e6)
+        return erlang_b(u, rate * repair_s);
+    double *p = calloc((size_t)(2 * (u + 1)), sizeof *p), sum = 0;
+    if (!p)
+        return erlang_b(u, rate * repair_s);
+    double *q = p + u + 1;
+    p[start < u ? start : u] = 1;
+    for (unsigned n = 0;; n++) {
+        double tail = gsl_cdf_poisson_Q(n, m);
+        sum += tail * p[u];
+        if (tail < 1e-15 && n > m)
+            break;
+        for (long k = 0; k <= u; k++) {
+            double up = k < u ? rate : 0, down = (double)k * mu;
+            q[k] = p[k] * (1 - (up + down) / nu) + (k > 0 ? p[k - 1] * rate / nu : 0) +
+                   (k < u ? p[k + 1] * (double)(k + 1) * mu / nu : 0);
+        }
+        for (long k = 0; k <= u; k++)
+            p[k] = q[k];
+    }
+    free(p);
+    return sum / m;
+}
+
+/* The smallest pool w with B(w, a) < p (at most 1e7 units). */
+static long pool_for(double a, double p)
+{
+    double b = 1;
+    long j = 0;
+    for (; b >= p && j < 10000000; j++)
+        b = a * b / ((double)(j + 1) + a * b);
+    return j;
+}
+
+void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *cf,
+                                tmc_spare_pool_form *out)
+{
+    const tmc_failures *f = &x->failures;
+    int refilled = f->standby_refill_hours > 0;
+    long left = f->standbys - (x->observed.enabled && !refilled
+                                   ? x->observed.standbys_used : 0);
+    double cards = 1, hw = f->enabled ? hardware_rate(x, cf, &cards) : 0;
+    out->enabled = hw > 0;
+    out->unit_cards = cards;
+    /* with a refill a standby's card is repaired outside: only the cold share
+     * reaches the pool; without, every card joins it through repair */
+    out->rate = refilled ? hw * cold_share(x, cf) : hw;
+    out->repair_s = own_repair_wait_s(f);
+    out->in_repair_mean = out->rate * out->repair_s;
+    long pool = f->spares < 0 ? -1 : f->spares + (refilled ? 0 : left);
+    out->units = pool < 0 ? -1 : (long)floor((double)pool / cards + 1e-3);
+    int none = out->units < 0 || !out->enabled;
+    out->wait_p_steady = none ? 0 : erlang_b(out->units, out->in_repair_mean);
+    int markov = f->repair_distribution == TMC_REPAIR_EXPONENTIAL &&
+                 !(f->repair_auto_share > 0) && !(f->repair_fail_share > 0);
+    double run = cf->uninterrupted_s; /* the time the pool's start is averaged over */
+    /* a forecast's cards in repair at its start (its view keeps the count) */
+    long start = (long)floor((double)x->observed.cards_in_repair / cards + 1e-3);
+    out->wait_p = none ? 0
+                : markov ? blocking_over(out->units, out->rate, out->repair_s, run, start)
+                         : blocking_mol(f, out->units, out->rate, run);
+    out->wait_blocked_s = tmc_closed_form_blocked_wait_s(f, out->units < 0 ? 0 : out->units,
+                                                         0);
+    out->units_1pct = pool_for(out->in_repair_mean, 0.01);
+    out->units_10pct = pool_for(out->in_repair_mean, 0.10);
+}
+
+/* A finite pool's waits (docs/model.md 3.21), per failure averaged over all
+ * failures, s: the share that takes hardware and finds no standby, times
+ * B(U, a), times the blocked wait after each cause's detection delay. */
+static double pool_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, double cold)
+{
+    const tmc_failures *f = &x->failures;
+    tmc_spare_pool_form p;
+    tmc_closed_form_spare_pool(x, cf, &p);
+    if (!p.enabled || p.units < 0 || !(cf->rate_failures > 0))
+        return 0;
+    double cards, to_pool = hardware_rate(x, cf, &cards) / cf->rate_failures;
+    double wait = p.wait_blocked_s, share = 0, sum = 0;
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].takes_spare) {
+            share += f->causes[i].share;
+            sum += f->causes[i].share *
+                   tmc_closed_form_blocked_wait_s(f, p.units, f->causes[i].detection_s);
+        }
+    if (share > 0)
+        wait = sum / share;
+    return to_pool * cold * p.wait_p * wait;
+}
+
 /* Per card failure: the share-weighted restore time, and the delay before it
  * (detection; the rest of the card's own repair when there is no spare
  * pool and its cause takes a spare, an upper bound with standbys, whose
@@ -220,6 +427,8 @@ static void failure_costs(const tmc_experiment *x, const tmc_closed_form *cf, do
             *delay += c->share * cold * repair_left_s(f, c->detection_s);
     }
     *delay += ready;
+    if (f->spares > 0) /* a finite pool's waits (docs/model.md 3.21) */
+        *delay += pool_delay_s(x, cf, cold);
 }
 
 /* A spike noticed n snapshots late also redoes n - 1 whole intervals, s. */
@@ -569,6 +778,23 @@ static void save_costs(const tmc_experiment *x, tmc_closed_form *cf)
                       cf->interval_s;
 }
 
+/* The pool's figures (docs/model.md 3.21): P(wait), the wait per failure
+ * and per run, the failures of a run counted as Daly's interruptions are,
+ * wall / (M + D) of them, a share rate_failures M failures. */
+static void spare_waits(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    tmc_spare_pool_form p;
+    cf->spare_wait_p = cf->spare_wait_per_failure_s = cf->spare_wait_s = 0;
+    if (!(x->failures.spares > 0) || !(cf->rate_failures > 0))
+        return;
+    tmc_closed_form_spare_pool(x, cf, &p);
+    cf->spare_wait_p = p.wait_p;
+    cf->spare_wait_per_failure_s = pool_delay_s(x, cf, cold_share(x, cf));
+    double failures = cf->rate_failures * cf->mtbf_s * cf->daly_wall_s /
+                      (cf->mtbf_s + cf->delay_mean_s);
+    cf->spare_wait_s = failures * cf->spare_wait_per_failure_s;
+}
+
 double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s)
 {
     if (!(cf->remaining_free_s > 0)) /* a forecast with only the final save left */
@@ -603,6 +829,9 @@ static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
     cf->left_mtbf_s = r.mtbf_s;
     cf->left_young_interval_s = r.young_interval_s;
     cf->left_daly_interval_s = r.daly_interval_s;
+    cf->spare_wait_p = r.spare_wait_p; /* the steps left, from the cards in repair now */
+    cf->spare_wait_per_failure_s = r.spare_wait_per_failure_s;
+    cf->spare_wait_s = r.spare_wait_s;
     cf->overhead_young = r.overhead_young;
     cf->overhead_daly = r.overhead_daly;
     cf->daly_wall_s = cf->before_s + r.daly_wall_s;
@@ -756,6 +985,7 @@ static void compute(const tmc_experiment *x, tmc_closed_form *cf)
         cf->daly_wall_s += cp->write_s;
     }
     cf->overhead_daly = cf->daly_wall_s / cf->failure_free_s - 1;
+    spare_waits(x, cf);
     double reserve = x->deadline.reserve_days;
     cf->completion_days = reserve + cf->failure_free_s * (1 + cf->overhead_young) / TMC_DAY_S;
     cf->completion_days_daly = reserve + cf->daly_wall_s / TMC_DAY_S;

@@ -128,6 +128,15 @@ typedef struct {
     double save_cost_s;       /* what a segment's save costs without other
                                  interruptions: c, or with random saves and a
                                  timeout (tau + E[min(C, T)] + q r) / (1 - q) - tau, s */
+    double spare_wait_p;      /* a finite pool: the chance that a failure taking
+                                 hardware finds it empty, Erlang's B(U, a)
+                                 (docs/model.md 3.21); 0 without a pool */
+    double spare_wait_per_failure_s; /* what the pool's waits add to the delay D of
+                                 a failure, averaged over all failures, s (in
+                                 delay_mean_s already; 0 without a pool) */
+    double spare_wait_s;      /* the expected total spare wait per run: failures per
+                                 run (Daly's count) x the wait per failure, s (in
+                                 Young's and Daly's T already) */
     int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
                                  no jitter, spikes or pauses; exponential
                                  lifetimes, one restore time, no spare pool */
@@ -203,6 +212,54 @@ typedef struct {
  * without an elastic section). */
 void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
                              tmc_elastic_form *out);
+
+/* Erlang's loss formula B(w, a): the share of Poisson arrivals, a per
+ * mean service time, that find all w servers busy; B(0, a) = 1. By the
+ * recursion B(j) = a B(j - 1) / (j + a B(j - 1)); it holds for any service
+ * law of that mean (Kleinrock, Queueing Systems vol. 1, 1975, 3.6 and the
+ * M/G/m/m system). Returns NaN for w < 0 or a < 0. */
+double tmc_closed_form_erlang_b(long w, double a);
+
+/* A failure that finds all U units of the pool in repair waits, after a
+ * detection delay d (s), until the first of the U + 1 repairs in progress
+ * (its own included) ends: E[(min(R_own, R_e1, ..., R_eU) - d)+], the R_e
+ * the repairs' equilibrium residuals (survival S_e(x) = E[(R - x)+] /
+ * E[R]), i.e. the integral from d of S(x) S_e(x)^U dx = E[R] S_e(d)^(U + 1)
+ * / (U + 1) for any repair law (docs/model.md 3.21): R / (U + 1) e^(-(U +
+ * 1) d / R) exponential, R / (U + 1) ((1 - d / R)+)^(U + 1) fixed; with
+ * silent failures (share f) divided by 1 - f, first order. Seconds. */
+double tmc_closed_form_blocked_wait_s(const tmc_failures *f, long units, double d);
+
+/* A finite spare pool's closed form (docs/model.md 3.21): the units (cards,
+ * or a node's g) in repair while the job runs are an Erlang loss system
+ * (Engset's finite-source model with the job's units constant while it
+ * runs: Poisson arrivals at the rate of the failures that take hardware,
+ * per second of the job up; a failure that finds all U units out waits for
+ * the first to come back and the count stays U). Exact for exponential
+ * repairs and no detection delay; first order otherwise. */
+typedef struct {
+    int enabled;            /* failures that take hardware exist (the pool may be
+                               unlimited: the sizes below still hold) */
+    double unit_cards;      /* cards a failure takes: 1, a node's g, or their rate-
+                               weighted mean when both occur */
+    long units;             /* U = floor(pool cards / unit_cards); -1 unlimited */
+    double rate;            /* failures that go to the pool, per second up */
+    double repair_s;        /* the mean time a unit is out: (A + (1 - a) M) / (1 - f), s */
+    double in_repair_mean;  /* a = rate x repair_s: units in repair on average with
+                               unlimited spares (M/G/infinity, Poisson(a)) */
+    double wait_p_steady;   /* B(U, a): in the long run; 0 unlimited */
+    double wait_p;          /* the same averaged over the run's failures, the pool
+                               full at the start (exact for exponential repairs);
+                               tends to B(U, a) for a run long against R */
+    double wait_blocked_s;  /* a failure that finds the pool empty waits this on
+                               average (no detection delay), s */
+    long units_1pct;        /* the smallest U with B(U, a) < 0.01 */
+    long units_10pct;       /* ... < 0.10 */
+} tmc_spare_pool_form;
+
+/* Fill *out from a validated experiment and its closed form (its rates). */
+void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *cf,
+                                tmc_spare_pool_form *out);
 
 /* The mean time until a failure's replacement card is ready, s, for a
  * failure that takes hardware: the standby's swap for the share that finds

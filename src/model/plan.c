@@ -271,6 +271,7 @@ void tmc_plan_compute(const tmc_experiment *x, tmc_plan *p)
     plan_input(x, p->cf.step_s, &p->input);
     plan_scaling(x, p->cf.step_s, &p->scaling);
     plan_scale_up(&x->scale_up, &p->scale_up);
+    tmc_closed_form_spare_pool(x, &p->cf, &p->spares);
 }
 
 int tmc_plan_feasibility(const tmc_experiment *x, char *line, size_t n)

@@ -215,6 +215,7 @@ typedef struct {
     tmc_plan_input input;
     tmc_plan_scaling scaling;
     tmc_plan_scale_up scale_up;
+    tmc_spare_pool_form spares; /* the pool a run needs (docs/model.md 3.21) */
 } tmc_plan;
 
 /* Fill *p from a validated experiment; a part whose sections are absent has
