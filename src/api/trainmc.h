@@ -10,7 +10,7 @@
  * Conventions.
  * - Units are in the names: _s seconds, _days days of 86,400 s. The
  *   experiment's keys and their units: docs/reference/keys.md; the model
- *   behind every figure: docs/model.md and docs/simulation-semantics.md.
+ *   behind every figure: docs/model.md and docs/reference/simulation-semantics.md.
  * - Errors: every fallible call takes a tmc_status * (may be NULL) and fills
  *   it with a code and a message naming the file, the JSON path or the
  *   argument, the value and what is allowed. A call that returns a pointer
@@ -22,7 +22,7 @@
  *   README.md "Output (JSON keys)"). tmc_result_number and tmc_sweep_number read a
  *   number from them by dotted path.
  * - Reproducible: the same experiment, seed and replica count give the same
- *   numbers whatever the thread count (docs/simulation-semantics.md).
+ *   numbers whatever the thread count (docs/reference/simulation-semantics.md).
  * - Threads: handles are independent; calls on different handles may run
  *   in parallel threads. A result is read-only once returned.
  * - The host process: during a call the library reads and writes numbers in

@@ -240,7 +240,7 @@ static void text_events(FILE *f, const tmc_report *r)
 }
 
 /* A calendar window's goodput beside the closed form's long run
- * (docs/simulation-semantics.md 11, docs/model.md 3.18). */
+ * (docs/reference/simulation-semantics.md 11, docs/model.md 3.18). */
 static void text_window(FILE *f, const tmc_report *r)
 {
     const tmc_window_summary *w = r->window;

@@ -177,7 +177,7 @@ cJSON *tmc_step_fit_output_json(const tmc_step_fit *r, const tmc_step_log *log,
 cJSON *tmc_step_fit_output_distribution(const tmc_step_fit *r, const char *path,
                                         const char **why)
 {
-    /* the ranges of jitter.cv (docs/experiment-keys.md, Jitter) */
+    /* the ranges of jitter.cv (docs/reference/experiment-keys.md, Jitter) */
     static const double lo[] = {1e-6, 1e-6, 0.005}, hi[] = {0.2, 2, 2};
     *why = NULL;
     if (r->best < 0) {
