@@ -24,8 +24,9 @@ library only) and checks:
    (reason) -->` before a block skips its commands (counted in the summary).
 
 3. Sample outputs. A fenced block marked `<!-- doc-test: output -->` right
-   before it is the output of the last command of the shell block before it,
-   and must equal that command's standard output and error (stderr first),
+   before it is the output of the shell block before it (its commands'
+   outputs one after the other, each its standard error, then its standard
+   output) and must equal it,
    line by line; marked `<!-- doc-test: trimmed -->` instead, each of its
    lines must appear in that output, in order (a line `...` is skipped; a
    `...` inside a line stands for any text). In a console block, the lines
@@ -149,7 +150,7 @@ def shell_commands(lines, console):
     for k, line in enumerate(lines):
         if idx is None:
             idx = k
-        if line.rstrip().endswith("\\") and not console:
+        if line.rstrip().endswith("\\") and (not console or line.startswith("$") or buf):
             buf += line.rstrip()[:-1] + " "
             continue
         joined.append((idx, buf + line))
@@ -295,7 +296,9 @@ def main(argv):
                                                      out))
                             elif msg:
                                 errors.append(f"{where}: {cmd}: {msg}")
-                        last = (where, cmd, out)
+                        block_out = out if last is None else last[2] + out
+                        last = (where, cmd if last is None else last[1] + " (and the block's others)",
+                                block_out)
                     continue
                 if names & {"output", "trimmed"}:
                     if last is SKIPPED:
