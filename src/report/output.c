@@ -402,7 +402,7 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     return o;
 }
 
-/* The cost object (README.md "Output (JSON keys)"): card-hours, and money
+/* The cost object (docs/reference/json-output.md): card-hours, and money
  * when priced. */
 static cJSON *json_cost(const tmc_report *r)
 {
@@ -438,7 +438,7 @@ static cJSON *json_cost(const tmc_report *r)
     return o;
 }
 
-/* The restarts object (README.md "Output (JSON keys)"). */
+/* The restarts object (docs/reference/json-output.md). */
 static cJSON *json_restarts(const tmc_restarts *s)
 {
     cJSON *o = cJSON_CreateObject();
@@ -530,7 +530,7 @@ static cJSON *json_split(const tmc_report *r)
     return o;
 }
 
-/* A calendar window's goodput (README.md "Goodput over a calendar window"). */
+/* A calendar window's goodput (docs/guides/spares-and-repairs.md, "Goodput over a calendar window"). */
 static cJSON *json_window(const tmc_report *r)
 {
     const tmc_window_summary *w = r->window;
