@@ -31,7 +31,8 @@ library only) and checks:
    lines must appear in that output, in order (a line `...` is skipped; a
    `...` inside a line stands for any text). In a console block, the lines
    after a `$ trainmc ...` line up to the next `$` are that command's output
-   and are compared the same way (the block's marker says trimmed or not).
+   and are compared the same way (the block's marker says trimmed or not;
+   a command shown without output is not compared).
    Timing lines (a thread count, seconds elapsed) are left out of both sides.
 
 --update rewrites every non-trimmed sample output with the real output.
@@ -145,7 +146,7 @@ def split_commands(line):
 
 
 def shell_commands(lines, console):
-    """(index in lines, command, output lines) of a shell block."""
+    """(first and last index in lines, command, output lines) of a shell block."""
     joined, idx, buf = [], None, ""
     for k, line in enumerate(lines):
         if idx is None:
@@ -153,10 +154,10 @@ def shell_commands(lines, console):
         if line.rstrip().endswith("\\") and (not console or line.startswith("$") or buf):
             buf += line.rstrip()[:-1] + " "
             continue
-        joined.append((idx, buf + line))
+        joined.append((idx, k, buf + line))
         buf, idx = "", None
     cmds = []
-    for n, (k, line) in enumerate(joined):
+    for n, (k, end, line) in enumerate(joined):
         if console and not line.startswith("$"):
             continue
         text = line if console else re.sub(r"\s+#\s.*$", "", line)
@@ -166,14 +167,14 @@ def shell_commands(lines, console):
         output = None
         if console:
             output = []
-            for _, nxt in joined[n + 1:]:
+            for _, _, nxt in joined[n + 1:]:
                 if nxt.startswith("$"):
                     break
                 output.append(nxt)
             while output and not output[-1].strip():
                 output.pop()
         for c in found:
-            cmds.append((k, c, output))
+            cmds.append((k, end, c, output))
     return cmds
 
 
@@ -272,7 +273,7 @@ def main(argv):
                         counts["skipped"] += len(cmds)
                         last = SKIPPED  # its sample output is not compared either
                         continue
-                    for k, cmd, sample in cmds:
+                    for k, end, cmd, sample in cmds:
                         where = f"{rel}:{lineno + 1 + k}"
                         try:
                             rc, out, took = run(cmd, trainmc, tmp)
@@ -292,7 +293,7 @@ def main(argv):
                             counts["trimmed" if trimmed else "outputs"] += 1
                             msg = compare(sample, out, trimmed)
                             if msg and update and not trimmed:
-                                replacements.append(((span[0] + 1 + k, span[0] + 1 + k + len(sample)),
+                                replacements.append(((span[0] + 1 + end, span[0] + 1 + end + len(sample)),
                                                      out))
                             elif msg:
                                 errors.append(f"{where}: {cmd}: {msg}")
