@@ -12,7 +12,7 @@
 
 /* No jitter, no failures: 1000 steps of 100 s (8e14 FLOP on 8 cards of
  * 1e12 FLOP/s), a 10 s save every 250 steps, the last included
- * (docs/simulation-semantics.md 7): every replica takes 100,040 s, so
+ * (docs/reference/simulation-semantics.md 7): every replica takes 100,040 s, so
  * T = 0.5 + 100,040 / 86,400 days. */
 #define API_HAND_CASE                                                             \
     "{\"name\": \"hand\", \"source\": \"tests/api_support.h\","                   \

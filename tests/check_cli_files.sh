@@ -1,6 +1,6 @@
 #!/bin/sh
-# cli-files: output files and streams are never corrupted (issue 7; README
-# "Errors"). Each check names what it expects; the first failure stops.
+# cli-files: output files and streams are never corrupted (issue 7;
+# docs/reference/limits-and-errors.md). Each check names what it expects; the first failure stops.
 set -u
 bin=$1
 experiment=$2

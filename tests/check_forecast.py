@@ -183,8 +183,7 @@ def check_progress_file(tmp, exp_path):
 def check_example(tmp, exp):
     """(d): the example history stays valid, and its day-9 line (line 4) is
     the progress section of experiments/forecast-design-48-day9.json: its row
-    is that experiment's own `trainmc run` (README, "A history of
-    forecasts")."""
+    is that experiment's own `trainmc run` (docs/commands/forecast.md)."""
     hist = os.path.join(REPO, "experiments", "forecast-history-design-48.jsonl")
     p = trainmc("forecast", exp, "--history", hist, "--replicas", "50")
     check(p.returncode == 0, f"example history: exit {p.returncode}: {p.stderr}")

@@ -1,5 +1,5 @@
 """cli-forecast-pace: a forecast's steps left run at the observed pace (issue
-32 item 4; job.pace, docs/guides/forecasts.md). Usage: check_forecast_pace.py
+32 item 4; job.pace, docs/guides/forecast-pace.md). Usage: check_forecast_pace.py
 TRAINMC SOURCE_DIR.
 
 The experiment is experiments/forecast-pace-5s.json, the issue's case, with

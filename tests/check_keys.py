@@ -25,7 +25,7 @@ NUMERIC = {"number", "integer"}
 # Rows as stated apart from the table: failures.shape's range and default
 # are issue 31's example row; job.cards's range is reports/scale-up.md's
 # ([1, 10,000,000]); monte_carlo.seed's bound is 2^53 - 1, JSON's exact
-# integers; checkpoint.mode's choices are README.md's.
+# integers; checkpoint.mode's choices are docs/reference/keys.md's.
 KNOWN = {
     "failures.shape": {"type": "number", "range": "[0.05, 20]", "default": "1"},
     "job.cards": {"type": "integer", "range": "[1, 10000000]", "required": "yes"},

@@ -10,7 +10,7 @@
  * tmc_engine_free with no crash, leak, undefined behaviour or hang, and
  * every replica meets the invariants of fuzz_support.c (wall_s finite, >= 0,
  * at most the horizon; the split adding to wall_s within 1e-6 for a replica
- * that is not censored, docs/simulation-semantics.md section 8; compute,
+ * that is not censored, docs/reference/simulation-semantics.md section 8; compute,
  * fixed and pause rows equal to their per-step values x steps; w = 1; the
  * same result when a replica is run again).
  *

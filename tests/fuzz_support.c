@@ -12,7 +12,7 @@
  * 2. fuzz_text: the fuzzed bytes as a NUL-terminated string.
  * 3. fuzz_check_engine: two replicas of a validated experiment through the
  *    real engine, and the cheap invariants every replica must satisfy
- *    (docs/simulation-semantics.md sections 7 and 8); abort() on a failure,
+ *    (docs/reference/simulation-semantics.md sections 7 and 8); abort() on a failure,
  *    so libFuzzer reports it as a crash with the input. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -3,7 +3,7 @@
  * tests/check_library.sh; here, what the interface itself promises.
  * api-1.1 a case derived by hand: no jitter, no failures; 1000 steps of
  *         100 s (8e14 FLOP on 8 cards of 1e12 FLOP/s), a save of 10 s every 250
- *         steps, the last included (docs/simulation-semantics.md 7): every replica
+ *         steps, the last included (docs/reference/simulation-semantics.md 7): every replica
  *         takes 100,040 s, so T = 0.5 + 100040 / 86400 days; the split holds
  *         1e5 s of useful compute and 40 s of saves, the counts 4 saves;
  *         P(T <= 2 days) = 1, and with deadline.days = 1.6 (an override)

@@ -1,5 +1,5 @@
 /* bad-1.x: bad nodes (failures.bad_node_share, bad_node_mtbf_days,
- * bad_node_retire_after; docs/simulation-semantics.md 5, docs/model.md
+ * bad_node_retire_after; docs/reference/simulation-semantics.md 5, docs/model.md
  * 3.19). Statistical checks: fixed seeds, tolerance 4 standard errors; the
  * estimator is a sample mean m of per-replica figures, se sqrt(v / n), and
  * for a variance the delta method se sqrt((m4 - v^2) / n).

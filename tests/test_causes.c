@@ -1,6 +1,6 @@
 /* test_causes.c - causes-1.x: what a cause of failures takes (issue 19,
  * item 3): takes_spare, the law of its detection delay and its scope
- * (docs/simulation-semantics.md 5, docs/model.md 3.16).
+ * (docs/reference/simulation-semantics.md 5, docs/model.md 3.16).
  *
  * Every experiment here is 2,000 steps of 50 s on 64 cards with free saves
  * and restores after every step, so that a failure costs exactly its

@@ -1,6 +1,6 @@
 /* combinations-1.x: the real engine against the brute-force oracle
  * (tests/oracle) over random valid experiments that cover the whole feature
- * space of docs/simulation-semantics.md.
+ * space of docs/reference/simulation-semantics.md.
  *
  * combinations-1.1 generator: N_COMBOS experiments, each drawn from its own
  *   MT19937 stream seeded GEN_SEED + index (so the list is reproducible and

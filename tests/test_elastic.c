@@ -1,5 +1,5 @@
 /* test_elastic.c - elastic replica groups (src/engine/elastic.c,
- * docs/simulation-semantics.md 9, docs/model.md 3.14): hand-derived
+ * docs/reference/simulation-semantics.md 9, docs/model.md 3.14): hand-derived
  * replays (elastic-1.1, 1.2), the closed form against the simulation
  * (elastic-1.3), the limit min_groups = G, which is checkpoint-restart
  * (elastic-1.4). Invalid inputs: tests/invalid/elastic-*. */

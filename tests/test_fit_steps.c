@@ -4,7 +4,7 @@
  *
  * Every log is 2,000 steps x 64 ranks drawn with GSL's mt19937 from a fixed
  * seed exactly as trainmc's model defines the jitter
- * (docs/simulation-semantics.md 2), mean mu = 2.807 s:
+ * (docs/reference/simulation-semantics.md 2), mean mu = 2.807 s:
  *   normal     X_ij = mu (1 + cv (sqrt(rho) Z_j + sqrt(1 - rho) Z_ij));
  *   lognormal  X_ij = mu exp(m + s Z_ij), s^2 = ln(1 + cv^2), m = -s^2 / 2;
  *   gamma      X_ij = mu G_ij, G ~ Gamma(shape 1 / cv^2, scale cv^2);

@@ -1,5 +1,5 @@
 /* test_forecast.c - a forecast from a run's progress (issue 18;
- * src/engine/checkpoint.c, src/model/forecast.c; docs/simulation-semantics.md
+ * src/engine/checkpoint.c, src/model/forecast.c; docs/reference/simulation-semantics.md
  * 10, docs/model.md 3.15):
  * - forecast-1.1: progress at step 0 with nothing observed is the plain run,
  *   replica for replica, bit for bit (synchronous and asynchronous saves);

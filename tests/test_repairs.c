@@ -1,7 +1,7 @@
 /* repairs-1.x: the repair pipeline of a spare pool (issue 19 item 4;
  * failures.repair_distribution lognormal / weibull, repair_cv,
  * repair_shape, repair_auto_share, repair_auto_hours, repair_fail_share;
- * docs/simulation-semantics.md 5, docs/model.md 3.17).
+ * docs/reference/simulation-semantics.md 5, docs/model.md 3.17).
  *
  * The job is uncertainty-1's, 2,000 steps of 50 s on 64 cards (repairs-1.1),
  * or the same 100,000 s (or 150,000 s) in steps of 500 s (the rest: a

@@ -1,8 +1,8 @@
 /* replays-1.x: exact replays. With no jitter (cv 0) and every interruption
  * replayed from a trace, a replica is deterministic, so its wall time, every
- * row of its wall-time split (docs/simulation-semantics.md, section 8) and
+ * row of its wall-time split (docs/reference/simulation-semantics.md, section 8) and
  * its event counts are known exactly. Every expected number below is derived
- * BY HAND from docs/simulation-semantics.md (the arithmetic is in the comment
+ * BY HAND from docs/reference/simulation-semantics.md (the arithmetic is in the comment
  * above each case), never taken from the engine's output; the engine (and the
  * oracle, tests/oracle/, when it is built) must agree to 1e-9 s.
  *

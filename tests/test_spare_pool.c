@@ -1,5 +1,5 @@
 /* spares-1.x: the spare pool against a simulation of it written here
- * (docs/simulation-semantics.md 5; issue 19's spares-repro case).
+ * (docs/reference/simulation-semantics.md 5; issue 19's spares-repro case).
  *
  * The case: 1,000 steps of 6 s on 100 cards of a 1-day MTBF, a save (free)
  * after every step, free restores, exponential repairs of mean 48 h, 0, 1,

@@ -1,5 +1,5 @@
 /* standbys-1.x: warm standbys and cold spares' provisioning (issue 19 item 5,
- * docs/model.md 3.20, docs/simulation-semantics.md 5).
+ * docs/model.md 3.20, docs/reference/simulation-semantics.md 5).
  *
  * 1.1 by hand: failures replayed from a trace, fixed repairs, no detection:
  *     every wait is a sum of given times.

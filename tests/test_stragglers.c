@@ -4,7 +4,7 @@
  * The engine draws plain steps in batches and rewinds the jitter stream when
  * an interruption falls inside a batch, or, when every step is plain, draws
  * them ahead across segments (stragglers.h). The definition it
- * must reproduce exactly is the one-by-one loop of docs/simulation-semantics.md
+ * must reproduce exactly is the one-by-one loop of docs/reference/simulation-semantics.md
  * (2): step i of a segment starting at t ends at t + S_i + i fixed_s, S_i the
  * sum of the first i slowest-card times, each one tmc_dist_sample_max draw
  * (plus p on a step where all cards pause); the first step ending past the

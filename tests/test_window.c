@@ -1,6 +1,6 @@
 /* test_window.c - goodput over a calendar window (issue 19 item 6;
  * src/engine/engine.c, checkpoint.c, src/batch/window.c;
- * docs/simulation-semantics.md 11, docs/model.md 3.18):
+ * docs/reference/simulation-semantics.md 11, docs/model.md 3.18):
  * - window-1.1: no failures, no jitter, synchronous saves of c s every K
  *   steps of t s: the committed steps at W are K floor(W / (K t + c)) exactly
  *   (the partial segment, computed but not saved, gives nothing), the split

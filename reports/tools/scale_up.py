@@ -607,7 +607,7 @@ if REFUSALS:
     r.p("## Refusals")
     r.p()
     r.p("trainmc refused these commands (exit code 2) before simulating; each is by design, not a bug: a "
-        "card count above `job.cards`'s range of [1, 10,000,000] (docs/experiment-keys.md), or a run whose "
+        "card count above `job.cards`'s range of [1, 10,000,000] (docs/reference/experiment-keys.md), or a run whose "
         "expected wall time by Daly's formula exceeds 1,000 times its failure-free time (README, \"The "
         "command\"). The first of each row's refusals, command and message as printed:")
     r.p()

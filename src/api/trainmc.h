@@ -10,7 +10,7 @@
  * Conventions.
  * - Units are in the names: _s seconds, _days days of 86,400 s. The
  *   experiment's keys and their units: docs/reference/keys.md; the model
- *   behind every figure: docs/model.md and docs/simulation-semantics.md.
+ *   behind every figure: docs/model.md and docs/reference/simulation-semantics.md.
  * - Errors: every fallible call takes a tmc_status * (may be NULL) and fills
  *   it with a code and a message naming the file, the JSON path or the
  *   argument, the value and what is allowed. A call that returns a pointer
@@ -19,10 +19,10 @@
  *   NaN, 0 or TMC_ERR_INPUT.
  * - Documents: results are JSON text, the same documents `trainmc run
  *   --json`, `trainmc sweep --json` and `trainmc emax --json` write (keys:
- *   README.md "Output (JSON keys)"). tmc_result_number and tmc_sweep_number read a
+ *   docs/reference/json-output.md). tmc_result_number and tmc_sweep_number read a
  *   number from them by dotted path.
  * - Reproducible: the same experiment, seed and replica count give the same
- *   numbers whatever the thread count (docs/simulation-semantics.md).
+ *   numbers whatever the thread count (docs/reference/simulation-semantics.md).
  * - Threads: handles are independent; calls on different handles may run
  *   in parallel threads. A result is read-only once returned.
  * - The host process: during a call the library reads and writes numbers in
@@ -129,12 +129,12 @@ typedef struct {
     /* Set *stop to non-zero (another thread, a signal handler) to stop soon:
      * the call then returns TMC_ERR_STOPPED and no result. NULL: never. */
     const volatile sig_atomic_t *stop;
-    /* Replicas until a 95 % interval is this narrow (README.md "Precision
-     * on demand"): "deadline.probability:abs=0.001" or
+    /* Replicas until a 95 % interval is this narrow (docs/guides/precision.md):
+     * "deadline.probability:abs=0.001" or
      * "completion_days.mean:rel=1e-4"; replicas is then the budget. NULL:
      * all replicas. Run only (not sweep). */
     const char *precision;
-    /* P(miss) by importance sampling (README.md "Rare misses"): "auto" or
+    /* P(miss) by importance sampling (docs/guides/rare-misses.md): "auto" or
      * the tilts "F,O,S"; pilot_replicas per cross-entropy level (0: 1000).
      * NULL: none. */
     const char *importance;
@@ -160,7 +160,7 @@ typedef struct tmc_result tmc_result;
  * defaults). Returns a result to free with tmc_result_free, or NULL with st
  * set: TMC_ERR_INPUT (bad options: the field, the value, the range; a
  * training state that does not fit in memory without o->force; a run that
- * cannot finish: README.md "Limits and errors"),
+ * cannot finish: docs/reference/limits-and-errors.md),
  * TMC_ERR_MEMORY, TMC_ERR_STOPPED, TMC_ERR_RUNTIME (importance sampling).
  * When the experiment draws rates per replica (failures.mtbf_events,
  * outages.mtbf_events, failures.repair_events) the replicas run twice,
@@ -220,8 +220,8 @@ typedef struct tmc_sweep tmc_sweep;
 
 /* Vary one or two numeric keys of the experiment file at `path` (with its
  * overrides) and run every setting with the same replicas and seed, so
- * replica k meets the same failures at every setting (README.md "trainmc
- * sweep"). vary[n_vary] (1 or 2) are "KEY=V1,V2,..." or
+ * replica k meets the same failures at every setting (docs/commands/sweep.md).
+ * vary[n_vary] (1 or 2) are "KEY=V1,V2,..." or
  * "KEY=START:STOP:STEP". o's replicas, seed, threads, progress and stop
  * apply; precision does not. Returns a handle to free with tmc_sweep_free,
  * or NULL with st as tmc_experiment_load and tmc_experiment_run. */

@@ -164,7 +164,7 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
     }
     if (tmc_window_on(x) && cf->uninterrupted_s <= x->window.days * 86400.0) {
         /* a calendar window measures a job still running at its end
-         * (docs/simulation-semantics.md 11) */
+         * (docs/reference/simulation-semantics.md 11) */
         snprintf(why, n, "job.steps: %ld steps take %.6g days at the plan's pace with nothing "
                          "striking, not more than window.days = %.10g: the job could end inside "
                          "the window; give job.steps above %.0f (e.g. 1e9: the window cuts "

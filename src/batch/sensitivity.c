@@ -11,7 +11,7 @@
 
 #include "plan.h"
 
-/* Sections whose keys only `trainmc plan` reads (docs/experiment-keys.md):
+/* Sections whose keys only `trainmc plan` reads (docs/reference/experiment-keys.md):
  * moving one changes no simulated figure. */
 static const char *const plan_only[] = {"model.", "memory.", "interconnect.", "storage.",
                                         "input_pipeline.", "batch.", "critical_batch.",
@@ -43,7 +43,7 @@ static int link_key(const tmc_experiment *x, tmc_sensitivity_key *k, tmc_error *
 {
     if (!x->model.enabled || !x->batch.enabled || !x->interconnect.enabled)
         return tmc_error_set(err, "%s: the link time comes from the model, batch and "
-                                  "interconnect sections (docs/experiment-keys.md, plan-only "
+                                  "interconnect sections (docs/reference/experiment-keys.md, plan-only "
                                   "sections), which %s does not give all of", k->name,
                              x->path);
     k->n_keys = 2;
@@ -71,7 +71,7 @@ static int identify(const tmc_experiment *x, const char *name, tmc_sensitivity_k
     tmc_key_kind kind = tmc_config_classify_key(name);
     if (kind == TMC_KEY_UNKNOWN)
         return tmc_error_set(err, "%s: not a key of an experiment; expected a numeric key "
-                                  "(docs/experiment-keys.md) such as job.efficiency, or %s "
+                                  "(docs/reference/experiment-keys.md) such as job.efficiency, or %s "
                                   "(prefetch working) or %s%s", name, TMC_SENSITIVITY_LINK,
                              TMC_SENSITIVITY_LINK, TMC_SENSITIVITY_PREFETCH_FAILED);
     if (kind == TMC_KEY_OTHER)

@@ -1,5 +1,5 @@
 /* window.h - goodput over a calendar window (issue 19 item 6;
- * docs/simulation-semantics.md 11, docs/model.md 3.18): from each replica's
+ * docs/reference/simulation-semantics.md 11, docs/model.md 3.18): from each replica's
  * committed steps at the window's end, the fraction of the window that was
  * productive, with the closed form's long-run figure beside it. */
 #ifndef TMC_WINDOW_H

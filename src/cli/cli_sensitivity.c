@@ -61,7 +61,7 @@ static int load(sensitivity_run *sr)
 
 /* A default input (no --inputs) with an end that does not fit in memory
  * (without --force) or cannot finish is not varied, with why, as a default
- * the loader refuses (README, `trainmc sensitivity`); the base and a range
+ * the loader refuses (docs/commands/sensitivity.md); the base and a range
  * the user gave are refused instead (check_settings). */
 static void skip_unrunnable_defaults(sensitivity_run *sr)
 {

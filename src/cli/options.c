@@ -699,7 +699,7 @@ static const char man_tail[] =
     ".IR README.md ,\n"
     ".I docs/model.md\n"
     "(the model) and\n"
-    ".I docs/simulation-semantics.md\n"
+    ".I docs/reference/simulation-semantics.md\n"
     "(its rules one by one) in trainmc's source tree.\n";
 
 /* .TH, NAME (summary without its full stop) and SYNOPSIS. */

@@ -89,7 +89,7 @@ typedef enum {
  * long the failure goes unnoticed (a crash: minutes; a hung collective: a
  * watchdog timeout) and its own restore time; since issue 19 also whether it
  * sends hardware to repair (a hang does not), the law of its detection delay
- * and whether it takes the card or its node (docs/simulation-semantics.md 5). */
+ * and whether it takes the card or its node (docs/reference/simulation-semantics.md 5). */
 typedef struct {
     char name[48];
     double share;       /* the shares of all causes add to 1 */
@@ -146,7 +146,7 @@ typedef struct {
     double repair_fail_share;  /* f: a repair silently fails with
                                   this probability; the card fails at once on first
                                   use and goes back to repair
-                                  (docs/simulation-semantics.md 5) */
+                                  (docs/reference/simulation-semantics.md 5) */
     long standbys;             /* warm standby cards: taken before
                                   the pool of spares at standby_swap_s each, never
                                   refilled (docs/model.md 3.20) */
@@ -156,7 +156,7 @@ typedef struct {
                                   outside the job takes its place this long after */
     double spare_provision_s;  /* s: host selection and provisioning
                                   of a cold spare (from the pool, or back from repair) */
-    tmc_renewal_kind renewal;  /* card or job (docs/simulation-semantics.md 4) */
+    tmc_renewal_kind renewal;  /* card or job (docs/reference/simulation-semantics.md 4) */
     double mtbf_events;        /* 0: the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
                                   from the Gamma(n) posterior (docs/model.md 3.11) */
@@ -177,7 +177,7 @@ typedef struct {
                                   the rates above, days; required with bad_node_share */
     long bad_node_retire_after; /* k: a bad node is retired after its k-th fault in the
                                   run and replaced by a good one; 0: never
-                                  (docs/simulation-semantics.md 5, docs/model.md 3.19) */
+                                  (docs/reference/simulation-semantics.md 5, docs/model.md 3.19) */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
                                   infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not
@@ -225,7 +225,7 @@ typedef struct {
     double notice_s;           /* warning before each outage (preemption notice), s;
                                   at least the save time: the job saves
                                   at once and loses no work
-                                  (docs/simulation-semantics.md 3) */
+                                  (docs/reference/simulation-semantics.md 3) */
     double mtbf_events;        /* 0: the outage rate is known; n: it was
                                   estimated from n outages, and each replica draws its
                                   own from the Gamma(n) posterior (docs/model.md 3.11) */
@@ -245,7 +245,7 @@ typedef struct {
 } tmc_loss_spikes;
 
 /* A scheduler's wall-clock limit per allocation (SLURM's --time), then a
- * requeue (docs/simulation-semantics.md 4). */
+ * requeue (docs/reference/simulation-semantics.md 4). */
 typedef enum { TMC_LIMIT_SAVE = 0, TMC_LIMIT_LOSE = 1 } tmc_limit_action;
 typedef enum { TMC_RESTART_SAME = 0, TMC_RESTART_NEW = 1 } tmc_limit_restarts;
 typedef struct {
@@ -267,7 +267,7 @@ typedef struct {
  * (a step with g of G groups up advances the run by g / G of a step); the
  * group rejoins after its spare wait and heal_s (copying the weights from a
  * live peer). Fewer than min_groups groups up: a global restart from the
- * last commit (docs/simulation-semantics.md 9, docs/model.md 3.14). */
+ * last commit (docs/reference/simulation-semantics.md 9, docs/model.md 3.14). */
 typedef struct {
     int enabled;
     long groups;     /* G replica groups; divides job.cards */
@@ -309,7 +309,7 @@ typedef struct {
 } tmc_deadline;
 
 /* Where a run stands now (issue 18): a forecast starts every replica from
- * this state instead of from step 0 (docs/simulation-semantics.md 10,
+ * this state instead of from step 0 (docs/reference/simulation-semantics.md 10,
  * docs/model.md 3.15). The observed failures update the failure rate when
  * failures.mtbf_events gives the prior's strength (Gamma-Poisson). */
 typedef struct {
@@ -334,7 +334,7 @@ typedef struct {
 /* A calendar window (issue 19 item 6): every replica runs from t = 0 and is
  * cut at `days`; the report is the goodput over that window, the steps
  * committed by its end times the plan's step time over its length
- * (docs/simulation-semantics.md 11). 0 or absent: off. */
+ * (docs/reference/simulation-semantics.md 11). 0 or absent: off. */
 typedef struct {
     int enabled;
     double days;            /* W, days; 0: off */

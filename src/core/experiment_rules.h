@@ -1,6 +1,6 @@
 /* experiment_rules.h - small rules on an experiment that the closed forms
  * (src/model) and the engine (src/engine) must apply alike: written once
- * here so that the two cannot disagree (docs/simulation-semantics.md 3). */
+ * here so that the two cannot disagree (docs/reference/simulation-semantics.md 3). */
 #ifndef TMC_EXPERIMENT_RULES_H
 #define TMC_EXPERIMENT_RULES_H
 

@@ -5,7 +5,7 @@
  * rollback of committed work and the text and JSON reports (output.c) are
  * all generated from it, so a new field cannot be missed by any of them.
  *
- * Invariant (docs/simulation-semantics.md, "The split"): the TIME rows add
+ * Invariant (docs/reference/simulation-semantics.md, "The split"): the TIME rows add
  * up to wall_s for every replica that was neither stopped, failed nor
  * censored; tmc_accounting_split_sum computes that sum. */
 #ifndef TMC_ACCOUNTING_H

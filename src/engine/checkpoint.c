@@ -1,7 +1,7 @@
 /* checkpoint.c - the save policies: synchronous saves that commit at their
  * end, or asynchronous ones (snapshots.h) that commit when their background
  * write ends; and loss spikes' rollback past the newest commit
- * (docs/simulation-semantics.md, 1 and 4).
+ * (docs/reference/simulation-semantics.md, 1 and 4).
  *
  * Invariant: `committed` is the last step of the newest committed snapshot
  * still restorable; the split holds the committed work up to it (the
@@ -153,7 +153,7 @@ void tmc_checkpoint_run_async(tmc_replica_state *rep)
  * one save time before it strikes (rep->t); the steps completed are saved
  * at once, the save ending as it strikes, then the job recovers from it.
  * Another arrival during the save loses them, as during any save
- * (docs/simulation-semantics.md 3). */
+ * (docs/reference/simulation-semantics.md 3). */
 static void emergency_save(tmc_replica_state *rep, double seg_start, long *done, long from)
 {
     const tmc_engine *e = rep->e;

@@ -1,5 +1,5 @@
 /* elastic.c - one replica with elastic replica groups (experiment.h,
- * tmc_elastic; docs/simulation-semantics.md 9): the run loop that
+ * tmc_elastic; docs/reference/simulation-semantics.md 9): the run loop that
  * tmc_engine_run calls instead of the save policies when elastic.groups is
  * set.
  *

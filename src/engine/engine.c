@@ -37,7 +37,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         ? x->slow_cards.eviction_restore_s : x->checkpoint.restore_s;
     tmc_processes_model(&e->processes, x, cf);
     e->processes.horizon_s = e->horizon_s; /* a wait past it is censored */
-    if (x->observed.enabled) { /* docs/simulation-semantics.md 10 */
+    if (x->observed.enabled) { /* docs/reference/simulation-semantics.md 10 */
         e->start_s = e->processes.start_s;
         e->start_committed = x->observed.committed_step;
         e->start_done = x->observed.steps_done;
@@ -132,7 +132,7 @@ static double compute_limit(tmc_replica_state *rep, int *kind)
     const tmc_processes *p = &rep->proc;
     double limit;
     *kind = tmc_replica_next_strike(rep, 1, &limit);
-    /* the outage second: it wins a tie (docs/simulation-semantics.md 3) */
+    /* the outage second: it wins a tie (docs/reference/simulation-semantics.md 3) */
     if (m->limit_save && save_first(rep, TMC_LIMIT, p->limit_at, rep->e->save_s, &limit))
         *kind = TMC_NOTICE;
     if (m->outage_notice &&

@@ -1,6 +1,6 @@
 /* engine.h - one replica: a full training run, event by event.
  *
- * Semantics: docs/simulation-semantics.md states them rule by rule (the
+ * Semantics: docs/reference/simulation-semantics.md states them rule by rule (the
  * contract that tests/oracle/ and tests/test_replays.c check). The engine
  * is the event loop of that contract; each concern is a module of its own:
  * - stragglers.h: the compute time of steps (jitter, pauses, slow cards;
@@ -72,7 +72,7 @@ typedef struct {
     long start_done;        /* ... with the steps up to this one done, not yet saved */
     double start_restarts;  /* ... after this many restarts (failures and outages seen) */
     long mark_step;         /* > 0: record when the commits first reach it (mark_s) */
-    double window_s;        /* > 0: a calendar window W, s (docs/simulation-semantics.md
+    double window_s;        /* > 0: a calendar window W, s (docs/reference/simulation-semantics.md
                                11): the horizon; record the steps committed by then
                                (window_steps) and the split up to it */
     double evict_restore_s; /* the restore that evicts slow cards, s */

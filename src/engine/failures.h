@@ -16,11 +16,11 @@
  * automatic stage of repair_auto_hours A, which ends a share a of repairs:
  * mean A + (1 - a) M; with repair_fail_share f a repair fails silently with
  * probability f, and its card fails again the moment the job takes it and
- * goes back to repair; docs/simulation-semantics.md 5). When
+ * goes back to repair; docs/reference/simulation-semantics.md 5). When
  * the job needs its replacement (after the detection delay), repairs that
  * have ended return to the pool; it takes a spare if one is left, else it
  * waits for the earliest repair in progress to end, the failed card's own
- * included, and takes that card (docs/simulation-semantics.md, 5). With
+ * included, and takes that card (docs/reference/simulation-semantics.md, 5). With
  * P = 0 that is the failed card's own repair. A failure striking while the
  * job is already down is swapped within the same recovery and takes no
  * spare. Unlimited spares (the default) never wait for a repair.
@@ -249,7 +249,7 @@ long tmc_failures_draw_bad_nodes(const tmc_failure_model *m, gsl_rng *r);
  * held it was, uniformly (its count of faults drawn from r by the counts
  * held); with k > 0 a node at its k-th fault is retired: the job holds one
  * bad node fewer, so its failure rate falls by bad_rate. Returns 1 when
- * the node was retired, else 0 (docs/simulation-semantics.md 5). */
+ * the node was retired, else 0 (docs/reference/simulation-semantics.md 5). */
 int tmc_failures_bad_node_fault(const tmc_failure_model *m, tmc_failure_state *s,
                                 gsl_rng *r);
 

@@ -176,7 +176,7 @@ static double outage_downtime(const tmc_process_model *m, tmc_processes *p, gsl_
     return x;
 }
 
-/* A bad node's fault at t (docs/simulation-semantics.md 5): it takes no
+/* A bad node's fault at t (docs/reference/simulation-semantics.md 5): it takes no
  * spare (the node is rebooted in place, or retired and replaced by a good
  * node from outside the pool). A retirement lowers the job's failure rate,
  * so the next failure, drawn at the old rate, is drawn again from t at the

@@ -1,5 +1,5 @@
 /* processes.h - what interrupts a run: card failures, common outages and
- * loss spikes (docs/simulation-semantics.md, 3 and 4). Each process answers
+ * loss spikes (docs/reference/simulation-semantics.md, 3 and 4). Each process answers
  * two questions: when its next arrival is (next[k]), and what happens when
  * it strikes (tmc_processes_strike: the job waits, then restores).
  *

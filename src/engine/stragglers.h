@@ -1,5 +1,5 @@
 /* stragglers.h - the compute time of steps: the slowest of N cards under
- * jitter, periodic pauses and slow cards (docs/simulation-semantics.md, 2).
+ * jitter, periodic pauses and slow cards (docs/reference/simulation-semantics.md, 2).
  *
  * A step's slowest-card time is drawn in O(1) whatever N (dist.h). Pauses
  * fall on steps k, 2k, ... of the run: all cards stop for p, or one does,
@@ -114,7 +114,7 @@ double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, l
  * seconds into it: set s->done_steps and s->done_sum to an estimate of the
  * steps completed by then (at the mean step time, never more than fit in
  * elapsed_s, at most n - 1), for an emergency save
- * (docs/simulation-semantics.md 3). */
+ * (docs/reference/simulation-semantics.md 3). */
 void tmc_stragglers_estimate_done(const tmc_straggler_model *m, tmc_stragglers *s,
                                   long first, long n, double elapsed_s);
 

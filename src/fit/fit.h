@@ -87,7 +87,7 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r);
 /* The JSON report (docs/fit.md 7); NULL if memory runs out. */
 cJSON *tmc_fit_output_json(const tmc_fit_result *r);
 
-/* A failures distribution file (docs/experiment-keys.md, Failures) an
+/* A failures distribution file (docs/reference/experiment-keys.md, Failures) an
  * experiment names as its "failures": distribution `law` ("exponential":
  * per_card_mtbf_days = card-days / faults; "weibull": the fitted shape and
  * cards_per_node x the Weibull mean of a node's up time), repair_mean_hours

@@ -1,5 +1,5 @@
 /* step_fit.h - `trainmc fit --steps`: the per-card jitter of trainmc's
- * model (docs/model.md 2, docs/simulation-semantics.md 2) fitted to a
+ * model (docs/model.md 2, docs/reference/simulation-semantics.md 2) fitted to a
  * step-time log, a compute time per rank and step (docs/fit.md 9).
  *
  * trainmc's jitter: card i's compute time in step j is X_ij with mean mu and
@@ -102,7 +102,7 @@ int tmc_step_fit_compute(const tmc_step_log *log, double confidence, tmc_step_fi
 void tmc_step_fit_free(tmc_step_fit *f);
 
 /* The text report, the JSON report, and a jitter distribution file
- * (docs/experiment-keys.md, Jitter): distribution = the best law, cv, and
+ * (docs/reference/experiment-keys.md, Jitter): distribution = the best law, cv, and
  * for the normal the correlation, with a "source" naming the log and a
  * "description" with every interval. path: the log, as given. The file is
  * NULL (and *why says why) when the fitted cv lies outside the range the

@@ -1,7 +1,7 @@
 /* config_elastic.c - what the elastic section (config.h, tmc_elastic) asks
  * of the rest of an experiment: G divides the cards, min_groups <= G, and
  * no feature whose interplay with groups that fail alone is not modelled
- * exactly (docs/simulation-semantics.md 9 gives each reason). */
+ * exactly (docs/reference/simulation-semantics.md 9 gives each reason). */
 #include "config_internal.h"
 #include "experiment_rules.h"
 #include "laws.h"

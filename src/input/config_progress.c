@@ -2,7 +2,7 @@
  * asks of itself and of the rest of an experiment: a state a run can be in
  * (the last commit not after the current step, a run not yet finished, the
  * elapsed time long enough for the steps done), and no feature whose state
- * at that moment the section cannot give (docs/simulation-semantics.md 10
+ * at that moment the section cannot give (docs/reference/simulation-semantics.md 10
  * gives each reason). */
 #include "config_internal.h"
 #include "closed_form.h"

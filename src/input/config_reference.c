@@ -92,9 +92,7 @@ int tmc_config_print_reference(FILE *out)
           "(`src/input/config_fields.c`); do not edit: the test `keys-reference`\n"
           "fails when this page differs from that output. The file's shape, an\n"
           "example and the rules that span keys are in\n"
-          /* "../" apart: relative to the page, not to this file, which
-             tests/check_citations.py resolves it against */
-          "[the experiment keys guide](../" "experiment-keys.md).\n\n"
+          "[the experiment keys guide](" "experiment-keys.md).\n\n"
           "A key is its dotted path (`job.cards` is `\"cards\"` inside the `\"job\"`\n"
           "object), as `--set` and `--vary` take it. Range: `[lo, hi]`, or `(lo, hi]`\n"
           "when lo itself is refused. Unit 1: a dimensionless number. Required:\n"

@@ -1,5 +1,5 @@
 /* config_window.c - what a calendar window (config.h, tmc_window) cannot be
- * combined with (docs/simulation-semantics.md 11 gives each reason). Whether
+ * combined with (docs/reference/simulation-semantics.md 11 gives each reason). Whether
  * job.steps could finish inside the window needs the plan's step time: the
  * run layer judges it (finishable.c); a progress section beside it is
  * refused by tmc_cfg_check_progress (config_progress.c), which --progress

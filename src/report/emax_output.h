@@ -1,6 +1,6 @@
 /* emax_output.h - `trainmc emax`'s results as text (stdout) and JSON (cJSON):
  * quadrature beside every simulated and approximate value of c_N, with the
- * difference in standard errors (keys listed in README.md "trainmc emax"). */
+ * difference in standard errors (keys listed in docs/commands/emax.md). */
 #ifndef TMC_EMAX_OUTPUT_H
 #define TMC_EMAX_OUTPUT_H
 

@@ -244,7 +244,7 @@ static void text_events(FILE *f, const tmc_report *r)
 }
 
 /* A calendar window's goodput beside the closed form's long run
- * (docs/simulation-semantics.md 11, docs/model.md 3.18). */
+ * (docs/reference/simulation-semantics.md 11, docs/model.md 3.18). */
 static void text_window(FILE *f, const tmc_report *r)
 {
     const tmc_window_summary *w = r->window;
@@ -415,7 +415,7 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     return o;
 }
 
-/* The cost object (README.md "Output (JSON keys)"): card-hours, and money
+/* The cost object (docs/reference/json-output.md): card-hours, and money
  * when priced. */
 static cJSON *json_cost(const tmc_report *r)
 {
@@ -451,7 +451,7 @@ static cJSON *json_cost(const tmc_report *r)
     return o;
 }
 
-/* The restarts object (README.md "Output (JSON keys)"). */
+/* The restarts object (docs/reference/json-output.md). */
 static cJSON *json_restarts(const tmc_restarts *s)
 {
     cJSON *o = cJSON_CreateObject();
@@ -543,7 +543,7 @@ static cJSON *json_split(const tmc_report *r)
     return o;
 }
 
-/* A calendar window's goodput (README.md "Goodput over a calendar window"). */
+/* A calendar window's goodput (docs/guides/spares-and-repairs.md, "Goodput over a calendar window"). */
 static cJSON *json_window(const tmc_report *r)
 {
     const tmc_window_summary *w = r->window;

@@ -54,7 +54,7 @@ typedef struct {
  * without r->detail, the brief report where it covers the run (brief.h). */
 void tmc_output_text(FILE *f, const tmc_report *r);
 
-/* The JSON document (keys listed in README.md "Output"); caller frees with
+/* The JSON document (keys listed in docs/reference/json-output.md); caller frees with
  * cJSON_Delete. Returns NULL if memory runs out. */
 cJSON *tmc_output_json(const tmc_report *r);
 

@@ -1,6 +1,6 @@
 /* oracle.c - a deliberately naive second engine: one replica of a training
  * run, simulated the slow and obvious way, straight from the contract
- * docs/simulation-semantics.md.
+ * docs/reference/simulation-semantics.md.
  *
  * It exists to catch bugs in the real engine (src/engine/engine.c), so it was
  * written without reading it and shares no code with it, nor with

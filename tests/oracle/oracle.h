@@ -2,7 +2,7 @@
  * not speed: every card's compute time is drawn every step, every card has
  * its own lifetime clock, events are kept in an explicit list, snapshots in
  * a plain list with their commit times. It implements
- * docs/simulation-semantics.md on its own and shares nothing with
+ * docs/reference/simulation-semantics.md on its own and shares nothing with
  * src/engine/engine.c (nor failures.c, snapshots.c, dist.c): only the experiment
  * loader (config.h) and the closed form's K and mu.
  *
