@@ -231,4 +231,15 @@ grep -q "WARNING: one checkpoint interval" "$dir/out" && fail "a 28-day window: 
 "$bin" run "$(dirname "$experiment")/design-48-trace.json" --quiet --replicas 20 \
   --set failures.spares=2 >"$dir/out" 2>&1 || fail "--set into a trace file: $(cat "$dir/out")"
 grep -q "card failures 6 (6 spare cards taken from the pool of 2)" "$dir/out" || fail "--set into a trace file: $(grep Events "$dir/out")"
+# 11. a file rewritten keeps its mode (its owner's permissions), a new one
+# gets the umask's: --json over a 640 file stays 640, --samples over 600
+# stays 600, a new --json file under umask 027 is 640
+printf 'old\n' >"$dir/m.json"; chmod 640 "$dir/m.json"
+printf 'old\n' >"$dir/m.csv"; chmod 600 "$dir/m.csv"
+run --json "$dir/m.json" --samples "$dir/m.csv" >/dev/null 2>&1 || fail "modes: exit $?"
+[ "$(stat -c %a "$dir/m.json")" = 640 ] || fail "--json over a 640 file: $(stat -c %a "$dir/m.json")"
+[ "$(stat -c %a "$dir/m.csv")" = 600 ] || fail "--samples over a 600 file: $(stat -c %a "$dir/m.csv")"
+grep -q '"experiment"' "$dir/m.json" || fail "--json over a 640 file: not rewritten"
+(umask 027 && run --json "$dir/new.json" >/dev/null 2>&1) || fail "a new file: exit $?"
+[ "$(stat -c %a "$dir/new.json")" = 640 ] || fail "a new --json under umask 027: $(stat -c %a "$dir/new.json")"
 exit 0

@@ -65,6 +65,19 @@ static int resolve_target(const char *path, char *target, size_t n, tmc_error *e
     return too_long ? tmc_error_set(err, "%s: output path too long", path) : 0;
 }
 
+/* The mode the file written in place of path gets: an existing target's own
+ * (a report rewritten keeps the permissions its owner gave it), else what a
+ * new file gets under the umask. */
+static mode_t target_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
 /* The temporary files being written (a command writes at most
  * TMC_OUTPUT_PENDING_MAX at once, e.g. --json and --csv), for a signal
  * handler: a slot is set once its file exists, cleared before the file is
@@ -102,9 +115,7 @@ int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
     int fd = mkstemp(o->tmp);
     if (fd < 0)
         return tmc_error_set(err, "%s: cannot create output file: %s", path, strerror(errno));
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    fchmod(fd, target_mode(o->path));
     o->fp = fdopen(fd, "w");
     if (!o->fp) {
         close(fd);
