@@ -27,7 +27,7 @@
  *         found, no other rank, and with it set aside cv and correlation
  *         still inside their intervals.
  * fit-3.6 the distribution file is written only for a cv an experiment's
- *         jitter.cv accepts for the law (docs/experiment-keys.md, Jitter:
+ *         jitter.cv accepts for the law (docs/reference/experiment-keys.md, Jitter:
  *         at least 1e-6; the normal at most 0.2, the gamma at least 0.005;
  *         the key's row at most 2): normal 0.2 yes, 0.2001 no, 1e-6 yes,
  *         9.9e-7 no; lognormal 2 yes, 2.001 no; gamma 0.005 yes, 0.0049 no;

@@ -3,7 +3,7 @@
  * KEY is a dotted path whose parts may index a list of objects
  * ("failures.causes[1].detection_s"); VALUE is JSON if it parses, else a
  * string. VALUE null removes the key, or the list's entry, as if the file
- * did not have it. docs/experiment-keys.md ("Overrides") is the user's side.
+ * did not have it. docs/reference/experiment-keys.md ("Overrides") is the user's side.
  *
  * Invariants: an override edits only the document, so whatever it sets is
  * read and checked by the file's own readers, with the file's messages;
