@@ -7,8 +7,9 @@
  *             only a failure takes one elastic group down (9); an outage and
  *             the limit may come with notice (3); the three processes have
  *             arrivals, each from its own stream (rng_pcg.h: failures,
- *             outages, spikes), the limit and a save timeout none. Those that strike whenever the job
- *             is up come first (TMC_PROCESSES_ANYTIME).
+ *             outages, spikes), the limit and a save timeout none. Those
+ *             that strike whenever the job is up come first
+ *             (TMC_PROCESSES_ANYTIME).
  * process-1.2 each kind struck at t = 100 s with no random draw: a loss
  *             spike and a save timeout wait nothing; an outage of a fixed
  *             600 s downtime waits 600 s; the limit waits its 300 s requeue

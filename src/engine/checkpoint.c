@@ -40,8 +40,9 @@ static void mark(tmc_replica_state *rep, long committed, double t)
         rep->out->window_steps = (double)committed;
 }
 
-/* After a loss spike (a kind that rolls back): drop the newest rollback - 1 committed snapshots too
- * (as many as there are); returns the committed step to resume from. */
+/* After a loss spike (its row rolls back): drop the newest rollback - 1
+ * committed snapshots too (as many as there are); returns the committed
+ * step to resume from. */
 static long spike_rollback(tmc_replica_state *rep, long committed)
 {
     return committed - tmc_accounting_roll_back(&rep->ledger, rep->out, rep->e->spike_rollback);
@@ -149,11 +150,11 @@ void tmc_checkpoint_run_async(tmc_replica_state *rep)
     }
 }
 
-/* An arrival with notice (rep->notice_of: an outage, a time limit): compute stopped
- * one save time before it strikes (rep->t); the steps completed are saved
- * at once, the save ending as it strikes, then the job recovers from it.
- * Another arrival during the save loses them, as during any save
- * (docs/simulation-semantics.md 3). */
+/* An arrival with notice (rep->notice_of: an outage, a time limit):
+ * compute stopped one save time before it strikes (rep->t); the steps
+ * completed are saved at once, the save ending as it strikes, then the job
+ * recovers from it. Another arrival during the save loses them, as during
+ * any save (docs/simulation-semantics.md 3). */
 static void emergency_save(tmc_replica_state *rep, double seg_start, long *done, long from)
 {
     const tmc_engine *e = rep->e;

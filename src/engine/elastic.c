@@ -208,8 +208,9 @@ static void wait_for_groups(elastic *s)
     tmc_processes_discard_all_until(m, &rep->proc, rep->rng, 0, rep->t);
 }
 
-/* Process k (one that takes one group: a group failure already in the list) stopped the
- * whole job: lose the uncommitted work, wait, restore from the commit. */
+/* Process k (one that takes one group: a group failure already in the
+ * list) stopped the whole job: lose the uncommitted work, wait, restore
+ * from the commit. */
 static void global_restart(elastic *s, int k)
 {
     tmc_replica_state *rep = s->rep;

@@ -26,9 +26,9 @@ typedef struct {
 } tmc_replica_state;
 
 /* What tmc_replica_compute returns for an arrival with notice (an outage
- * with notice, a time limit with a save before it; rep->notice_of): the job must save now (rep->t),
- * one save time before it strikes; rep->strag's done_steps and done_sum
- * hold the steps completed. */
+ * with notice, a time limit with a save before it; rep->notice_of): the
+ * job must save now (rep->t), one save time before it strikes;
+ * rep->strag's done_steps and done_sum hold the steps completed. */
 enum { TMC_NOTICE = TMC_KINDS };
 
 /* The earliest arrival that can strike now, and when (*at): failures,
