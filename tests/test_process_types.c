@@ -17,7 +17,16 @@
  *             counts its own event once and nothing else.
  * process-1.3 notice: an outage with notice strikes at its arrival, the
  *             limit at limit_at, both one save (16 s) ahead; without notice
- *             neither is announced. */
+ *             neither is announced.
+ * process-1.4 an outage with notice at the very time the limit strikes
+ *             (1,350 s: 0.375 h, 0.015625 d; tests/process_types/), both
+ *             saves due at 1,345 s, inside the compute of 1,330 - 1,360 s
+ *             (3 steps of 10 s, saves of 5 s): "the outage's [save point]
+ *             is taken" (section 3), so the outage
+ *             strikes and is counted, and the limit, passed during its 30 s
+ *             downtime, strikes when the job is up: 1 outage, 1 requeue.
+ *             Were the limit's taken, its 41 s requeue would discard the
+ *             outage: 0 outages. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +36,7 @@
 #include <math.h>
 
 #include "processes.h"
+#include "support.h"
 
 /* Every figure below is exact in binary: compared with ==. */
 #define assert_exact(got, want)                                                    \
@@ -167,12 +177,29 @@ static void test_notice(void **state)
     bench_end(&b);
 }
 
+static void test_notice_tie(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/process_types/notice-tie.json", TMC_SOURCE_DIR);
+    tmc_experiment x;
+    tmc_error err = {""};
+    if (tmc_config_load(path, NULL, 0, &x, &err))
+        fail_msg("%s", err.msg);
+    tmc_replica out;
+    test_replicas(&x, 1, &out, 1);
+    assert_exact(out.outages, 1);
+    assert_exact(out.requeues, 1);
+    tmc_experiment_release(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_strikes),
         cmocka_unit_test(test_notice),
+        cmocka_unit_test(test_notice_tie),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
