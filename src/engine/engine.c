@@ -131,6 +131,8 @@ static double compute_limit(tmc_replica_state *rep, int *kind)
     const tmc_process_model *m = &rep->e->processes;
     double limit, at, lead;
     *kind = tmc_replica_next_strike(rep, 1, &limit);
+    if (!m->any_notice) /* the event loop's usual case: once a segment */
+        return limit;
     /* the lower kind last: it wins a tie, the outage over the limit
      * (docs/simulation-semantics.md 3) */
     for (int k = TMC_KINDS - 1; k >= 0; k--) {

@@ -34,6 +34,7 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->requeue_s = tl->enabled ? tl->requeue_s : 0;
     m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
+    m->any_notice = m->outage_notice || m->limit_save;
     m->start_s = x->observed.enabled ? x->observed.elapsed_days * TMC_DAY_S : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
     m->rate[TMC_OUTAGE] = cf->rate_outages;
@@ -181,14 +182,6 @@ void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
         return;
     }
     draw_next(m, p, rng, k, t);
-}
-
-void tmc_processes_discard_all_until(const tmc_process_model *m, tmc_processes *p,
-                                     gsl_rng *const *rng, int compute_only, double t)
-{
-    for (int k = 0; k < TMC_PROCESSES; k++)
-        if (tmc_process_types[k].compute_only == compute_only)
-            tmc_processes_discard_until(m, p, rng, k, t);
 }
 
 /* The job is down for d seconds from t: arrivals meanwhile are discarded

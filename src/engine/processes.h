@@ -74,6 +74,8 @@ typedef struct {
                                    the job saves at once (an emergency save) */
     double notice_lead_s;       /* outage_notice or limit_save: compute stops this long
                                    before the arrival strikes (the save time), s */
+    int any_notice;             /* 1: some kind may come with notice (its row's
+                                   noticed); 0 spares the event loop asking */
     double limit_s;             /* an allocation's wall-clock limit, s (INFINITY: none) */
     double requeue_s;           /* the wait for the next allocation, s */
     int limit_save;             /* 1: an emergency save just before the limit */
@@ -114,12 +116,6 @@ void tmc_processes_end(tmc_processes *p);
  * spike outside compute): skip them. */
 void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
                                  gsl_rng *const *rng, int k, double t);
-
-/* The same for every process that strikes in compute only (compute_only
- * 1: at the start of compute), or for every other (0: while the job is
- * down), in their order. */
-void tmc_processes_discard_all_until(const tmc_process_model *m, tmc_processes *p,
-                                     gsl_rng *const *rng, int compute_only, double t);
 
 /* The process with the earliest pending arrival among the first n (inline:
  * the event loop asks it twice a segment). */
@@ -167,7 +163,9 @@ typedef struct {
      * unannounced (NULL: never announced). */
     int (*noticed)(const tmc_process_model *m, const tmc_processes *p, double *at,
                    double *lead_s);
-    unsigned char compute_only;      /* strikes in compute only; skipped elsewhere */
+    unsigned char compute_only;      /* strikes in compute only; skipped elsewhere (the
+                                        loops go by TMC_PROCESSES_ANYTIME, checked
+                                        against this flag by process-1.1) */
     unsigned char rolls_back;        /* its restore drops loss_spikes.rollback_snapshots
                                         - 1 committed snapshots more */
     unsigned char new_allocation;    /* its restore starts a new allocation (the limit's
@@ -179,5 +177,20 @@ typedef struct {
 
 /* The rows, indexed by kind (TMC_FAILURE .. TMC_TIMEOUT). */
 extern const tmc_process_type tmc_process_types[TMC_KINDS];
+
+/* Arrivals up to t of every process that strikes in compute only
+ * (compute_only 1: at the start of compute), or of every other (0: while
+ * the job is down), in their order, do not count. Inline, and by the
+ * kinds' order (TMC_PROCESSES_ANYTIME, which process-1.1 checks against
+ * the rows' compute_only): the event loop asks it once a segment. */
+static inline void tmc_processes_discard_all_until(const tmc_process_model *m,
+                                                   tmc_processes *p, gsl_rng *const *rng,
+                                                   int compute_only, double t)
+{
+    int end = compute_only ? TMC_PROCESSES : TMC_PROCESSES_ANYTIME;
+    for (int k = compute_only ? TMC_PROCESSES_ANYTIME : 0; k < end; k++)
+        if (p->next[k] <= t)
+            tmc_processes_discard_until(m, p, rng, k, t);
+}
 
 #endif
