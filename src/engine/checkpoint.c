@@ -40,8 +40,9 @@ static void mark(tmc_replica_state *rep, long committed, double t)
         rep->out->window_steps = (double)committed;
 }
 
-/* After a loss spike: drop the newest rollback - 1 committed snapshots too
- * (as many as there are); returns the committed step to resume from. */
+/* After a loss spike (its row rolls back): drop the newest rollback - 1
+ * committed snapshots too (as many as there are); returns the committed
+ * step to resume from. */
 static long spike_rollback(tmc_replica_state *rep, long committed)
 {
     return committed - tmc_accounting_roll_back(&rep->ledger, rep->out, rep->e->spike_rollback);
@@ -142,25 +143,25 @@ void tmc_checkpoint_run_async(tmc_replica_state *rep)
         rep->out->lost_s += rep->t - safe_s;
         tmc_snapshots_abort(&rep->snapshots);
         tmc_replica_recover(rep, hit);
-        if (hit == TMC_SPIKE)
+        if (tmc_process_types[hit].rolls_back)
             committed = spike_rollback(rep, committed);
         progress = committed;
         safe_s = rep->t;
     }
 }
 
-/* An outage with notice or a time limit (rep->notice_of): compute stopped
- * one save time before it strikes (rep->t); the steps completed are saved
- * at once, the save ending as it strikes, then the job recovers from it.
- * Another arrival during the save loses them, as during any save
- * (docs/reference/simulation-semantics.md 3). */
+/* An arrival with notice (rep->notice_of: an outage, a time limit):
+ * compute stopped one save time before it strikes (rep->t); the steps
+ * completed are saved at once, the save ending as it strikes, then the job
+ * recovers from it. Another arrival during the save loses them, as during
+ * any save (docs/reference/simulation-semantics.md 3). */
 static void emergency_save(tmc_replica_state *rep, double seg_start, long *done, long from)
 {
     const tmc_engine *e = rep->e;
     int k = rep->notice_of;
     long m = rep->strag.done_steps, total = from - *done + m;
-    double sum = rep->strag.done_sum, save_start = rep->t, at;
-    double strike = k == TMC_LIMIT ? rep->proc.limit_at : rep->proc.next[TMC_OUTAGE];
+    double sum = rep->strag.done_sum, save_start = rep->t, at, strike, lead;
+    tmc_process_types[k].noticed(&e->processes, &rep->proc, &strike, &lead);
     int first = tmc_replica_next_strike(rep, 0, &at);
     if (first != k && at < strike) {
         rep->t = at;
@@ -206,7 +207,7 @@ void tmc_checkpoint_run_sync(tmc_replica_state *rep)
         if (hit >= 0) {
             rep->out->lost_s += rep->t - seg_start;
             tmc_replica_recover(rep, hit);
-            if (hit == TMC_SPIKE)
+            if (tmc_process_types[hit].rolls_back)
                 done = spike_rollback(rep, done);
             from = done;
             continue;

@@ -39,7 +39,7 @@
 
 #include "durations.h"
 
-enum { EV_BACK = TMC_TIMEOUT + 2 }; /* a down group is ready to rejoin */
+enum { EV_BACK = TMC_NOTICE + 1 }; /* a down group is ready to rejoin */
 
 typedef struct {
     double fail_at, repaired_at; /* s */
@@ -181,7 +181,7 @@ static int phase(elastic *s, double d)
         rep->t = at;
         if (k == EV_BACK)
             rejoin(s, earliest_back(s), 1);
-        else if (k == TMC_OUTAGE || group_fails(s))
+        else if (!tmc_process_types[k].takes_one_group || group_fails(s))
             return k;
     }
 }
@@ -205,19 +205,19 @@ static void wait_for_groups(elastic *s)
     }
     rep->out->spare_wait_s += rep->t - start;
     rep->proc.down_s += rep->t - start;
-    tmc_processes_discard_until(m, &rep->proc, rep->rng, TMC_FAILURE, rep->t);
-    tmc_processes_discard_until(m, &rep->proc, rep->rng, TMC_OUTAGE, rep->t);
+    tmc_processes_discard_all_until(m, &rep->proc, rep->rng, 0, rep->t);
 }
 
-/* Process k (TMC_FAILURE: a group failure already in the list) stopped the
- * whole job: lose the uncommitted work, wait, restore from the commit. */
+/* Process k (one that takes one group: a group failure already in the
+ * list) stopped the whole job: lose the uncommitted work, wait, restore
+ * from the commit. */
 static void global_restart(elastic *s, int k)
 {
     tmc_replica_state *rep = s->rep;
     const tmc_engine *e = rep->e;
     rep->out->lost_s += rep->t - s->since;
     for (long stalled = 0; !rep->out->failed; stalled++) {
-        if (k == TMC_FAILURE)
+        if (tmc_process_types[k].takes_one_group)
             rep->out->card_failures++;
         else
             rep->t = tmc_processes_strike(&e->processes, &rep->proc, rep->rng, k, rep->t,
@@ -316,7 +316,7 @@ static void compute(elastic *s)
 {
     tmc_replica_state *rep = s->rep;
     const tmc_engine *e = rep->e;
-    tmc_processes_discard_until(&e->processes, &rep->proc, rep->rng, TMC_SPIKE, rep->t);
+    tmc_processes_discard_all_until(&e->processes, &rep->proc, rep->rng, 1, rep->t);
     long n = (s->next_save - s->prog + s->up - 1) / s->up, done;
     double at, sum, cross;
     int k = next_event(s, 1, 1, INFINITY, &at);
@@ -342,7 +342,7 @@ static void compute(elastic *s)
     s->partial_s += at - rep->t; /* the step under way is lost */
     rep->proc.spike_exposure_s += at - rep->t;
     rep->t = at;
-    if (k != TMC_FAILURE || group_fails(s))
+    if (!tmc_process_types[k].takes_one_group || group_fails(s))
         global_restart(s, k);
     else
         rejoin_ready(s); /* at the new step's start */
@@ -362,7 +362,7 @@ void tmc_elastic_run(tmc_replica_state *rep)
             continue;
         }
         int hit = save(&s);
-        if (hit >= 0 && !(hit == TMC_FAILURE && rep->out->failed))
+        if (hit >= 0 && !(tmc_process_types[hit].takes_one_group && rep->out->failed))
             global_restart(&s, hit);
     }
     for (long i = 0; i < s.n_down; i++) /* still down at the end */

@@ -100,7 +100,7 @@ int tmc_engine_tilt(tmc_engine *e, const double theta[TMC_TILTS], double elite_w
 int tmc_replica_next_strike(const tmc_replica_state *rep, int compute, double *at)
 {
     const tmc_processes *p = &rep->proc;
-    int kind = tmc_processes_earliest(p, compute ? TMC_PROCESSES : TMC_SPIKE);
+    int kind = tmc_processes_earliest(p, compute ? TMC_PROCESSES : TMC_PROCESSES_ANYTIME);
     *at = p->next[kind];
     double limit = fmax(p->limit_at, rep->t); /* passed while down: strikes at once */
     if (limit < *at)
@@ -122,30 +122,34 @@ static int save_first(tmc_replica_state *rep, int k, double strike, double lead,
 }
 
 /* When compute must stop: at the earliest arrival (*kind its process), or
- * one save time before an outage with notice or a time limit with a save
- * before it (*kind TMC_NOTICE, rep->notice_of which), unless that moment
- * has passed (the notice came during a save or restore: too late to save,
- * the arrival strikes as any other). */
+ * one save time before an arrival with notice (an outage with notice, a
+ * time limit with a save before it: *kind TMC_NOTICE, rep->notice_of
+ * which), unless that moment has passed (the notice came during a save or
+ * restore: too late to save, the arrival strikes as any other). */
 static double compute_limit(tmc_replica_state *rep, int *kind)
 {
     const tmc_process_model *m = &rep->e->processes;
-    const tmc_processes *p = &rep->proc;
-    double limit;
+    double limit, at, lead;
     *kind = tmc_replica_next_strike(rep, 1, &limit);
-    /* the outage second: it wins a tie (docs/reference/simulation-semantics.md 3) */
-    if (m->limit_save && save_first(rep, TMC_LIMIT, p->limit_at, rep->e->save_s, &limit))
-        *kind = TMC_NOTICE;
-    if (m->outage_notice &&
-        save_first(rep, TMC_OUTAGE, p->next[TMC_OUTAGE], m->notice_lead_s, &limit))
-        *kind = TMC_NOTICE;
+    if (!m->any_notice) /* the event loop's usual case: once a segment */
+        return limit;
+    /* the lower kind last: it wins a tie, the outage over the limit
+     * (docs/reference/simulation-semantics.md 3) */
+    for (int k = TMC_KINDS - 1; k >= 0; k--) {
+        const tmc_process_type *type = &tmc_process_types[k];
+        if (type->noticed && type->noticed(m, &rep->proc, &at, &lead) &&
+            save_first(rep, k, at, lead, &limit))
+            *kind = TMC_NOTICE;
+    }
     return limit;
 }
+
 
 int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_max)
 {
     const tmc_engine *e = rep->e;
     tmc_processes *p = &rep->proc;
-    tmc_processes_discard_until(&e->processes, p, rep->rng, TMC_SPIKE, rep->t);
+    tmc_processes_discard_all_until(&e->processes, p, rep->rng, 1, rep->t); /* not in compute */
     int kind, cut;
     double limit = compute_limit(rep, &kind);
     double sum = tmc_stragglers_segment(&e->stragglers, &rep->strag, first, n, rep->t, limit,
@@ -225,7 +229,7 @@ void tmc_replica_recover(tmc_replica_state *rep, int k)
         double restore = rep->proc.restore_s;
         rep->t = tmc_processes_strike(&rep->e->processes, &rep->proc, rep->rng, hit, rep->t,
                                       out);
-        if (hit == TMC_LIMIT) /* a requeue redoes the restore it cut, in full */
+        if (tmc_process_types[hit].redoes_restore) /* a requeue: the restore it cut, in full */
             rep->proc.restore_s = restore;
     }
 }

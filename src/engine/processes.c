@@ -28,12 +28,13 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->outage_shape = post.shape;
     m->outage_rate = post.rate;
     m->outage_notice = tmc_outages_noticed(x);
-    m->notice_lead_s = m->outage_notice ? x->checkpoint.save_s : 0;
+    m->notice_lead_s = x->checkpoint.save_s; /* read only with notice */
     const tmc_time_limit *tl = &x->time_limit;
     m->limit_s = tl->enabled ? tl->wall_hours * TMC_HOUR_S : INFINITY;
     m->requeue_s = tl->enabled ? tl->requeue_s : 0;
     m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
+    m->any_notice = m->outage_notice || m->limit_save;
     m->start_s = x->observed.enabled ? x->observed.elapsed_days * TMC_DAY_S : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
     m->rate[TMC_OUTAGE] = cf->rate_outages;
@@ -57,28 +58,53 @@ static double trace_after(const tmc_trace_ref *tr, int *next, double from)
     return *next < tr->n ? tr->days[*next] * TMC_DAY_S : INFINITY;
 }
 
-/* Process k draws from stream TMC_STREAM_FAILURES + k (processes.h). */
-_Static_assert((int)TMC_STREAM_OUTAGES == (int)TMC_STREAM_FAILURES + TMC_OUTAGE &&
-                   (int)TMC_STREAM_SPIKES == (int)TMC_STREAM_FAILURES + TMC_SPIKE &&
-                   TMC_FAILURE == 0 && TMC_PROCESSES == 3,
-               "the processes' streams follow the processes' order (rng_pcg.h)");
-
-/* The arrival of process k at time `from` is consumed: draw the next. */
+/* The arrival of process k at time `from` is consumed: draw the next (a
+ * failure trace is replayed in failures.c: m->trace[TMC_FAILURE] is empty). */
 static void draw_next(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
                       int k, double from)
 {
-    double rate = m->rate[k] * m->tilt[k];
-    if (k == TMC_OUTAGE && m->outage_events > 0) /* no product otherwise: every bit kept */
-        rate *= p->outage_scale;
-    gsl_rng *r = rng[TMC_STREAM_FAILURES + k];
-    if (k != TMC_FAILURE && m->trace[k].n > 0)
+    if (m->trace[k].n > 0)
         p->next[k] = trace_after(&m->trace[k], &p->trace_next[k], from);
-    else if (rate <= 0)
-        p->next[k] = INFINITY;
-    else if (k == TMC_FAILURE)
-        p->next[k] = tmc_failures_after(&m->failures, &p->failures, r, from);
     else
-        p->next[k] = from + gsl_ran_exponential(r, 1 / rate);
+        p->next[k] = tmc_process_types[k].arrival(m, p, rng[tmc_process_types[k].stream], k,
+                                                  from);
+}
+
+/* A Poisson process's next arrival after `from` at rate r (tilted). */
+static double poisson_after(gsl_rng *r, double rate, double from)
+{
+    return rate <= 0 ? INFINITY : from + gsl_ran_exponential(r, 1 / rate);
+}
+
+static double spike_arrival(const tmc_process_model *m, tmc_processes *p, gsl_rng *r, int k,
+                            double from)
+{
+    (void)p;
+    return poisson_after(r, m->rate[k] * m->tilt[k], from);
+}
+
+/* Outages: this replica's own rate when it was drawn (outages.mtbf_events). */
+static double outage_arrival(const tmc_process_model *m, tmc_processes *p, gsl_rng *r, int k,
+                             double from)
+{
+    double rate = m->rate[k] * m->tilt[k];
+    if (m->outage_events > 0) /* no product otherwise: every bit kept */
+        rate *= p->outage_scale;
+    return poisson_after(r, rate, from);
+}
+
+/* Failures: Poisson or per-card renewal (failures.h). */
+static double failure_arrival(const tmc_process_model *m, tmc_processes *p, gsl_rng *r, int k,
+                              double from)
+{
+    if (m->rate[k] * m->tilt[k] <= 0)
+        return INFINITY;
+    return tmc_failures_after(&m->failures, &p->failures, r, from);
+}
+
+static int failures_remember(const tmc_process_model *m)
+{
+    return !tmc_failures_poisson(&m->failures);
 }
 
 /* The replica's own outage rate and repair mean when they were estimated
@@ -99,20 +125,36 @@ static void draw_rate_scales(const tmc_process_model *m, tmc_processes *p,
                                                         rng[TMC_STREAM_BAD_NODES]);
 }
 
+/* Failures start the cards' clocks (and may run out of memory). */
+static int failure_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                         int k)
+{
+    p->next[k] = INFINITY;
+    if (m->rate[k] > 0) {
+        double first = tmc_failures_start(&m->failures, &p->failures,
+                                          rng[tmc_process_types[k].stream],
+                                          rng[TMC_STREAM_SLOW], m->start_s);
+        if (first < 0)
+            return -1;
+        p->next[k] = first;
+    }
+    return 0;
+}
+
+static int poisson_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                         int k)
+{
+    draw_next(m, p, rng, k, m->start_s);
+    return 0;
+}
+
 int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng)
 {
     memset(p, 0, sizeof *p);
     draw_rate_scales(m, p, rng);
-    p->next[TMC_FAILURE] = INFINITY;
-    if (m->rate[TMC_FAILURE] > 0) {
-        double first = tmc_failures_start(&m->failures, &p->failures, rng[TMC_STREAM_FAILURES],
-                                          rng[TMC_STREAM_SLOW], m->start_s);
-        if (first < 0)
+    for (int k = 0; k < TMC_PROCESSES; k++)
+        if (tmc_process_types[k].start(m, p, rng, k))
             return -1;
-        p->next[TMC_FAILURE] = first;
-    }
-    draw_next(m, p, rng, TMC_OUTAGE, m->start_s);
-    draw_next(m, p, rng, TMC_SPIKE, m->start_s);
     p->limit_at = m->limit_s; /* a forecast refuses time limits (config_progress.c) */
     return 0;
 }
@@ -133,7 +175,8 @@ void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
 {
     if (p->next[k] > t)
         return;
-    if (k == TMC_FAILURE && !tmc_failures_poisson(&m->failures)) {
+    const tmc_process_type *type = &tmc_process_types[k];
+    if (type->remembers && type->remembers(m)) {
         while (p->next[k] <= t)
             draw_next(m, p, rng, k, p->next[k]);
         return;
@@ -141,8 +184,9 @@ void tmc_processes_discard_until(const tmc_process_model *m, tmc_processes *p,
     draw_next(m, p, rng, k, t);
 }
 
-/* The job is down for d seconds from t: failures and outages meanwhile are
- * discarded. Returns the time it is up again. */
+/* The job is down for d seconds from t: arrivals meanwhile are discarded
+ * (those in compute only are discarded when compute starts). Returns the
+ * time it is up again. */
 static double stay_down(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
                         double t, double d, double *account)
 {
@@ -154,8 +198,7 @@ static double stay_down(const tmc_process_model *m, tmc_processes *p, gsl_rng *c
     t += d;
     *account += counted;
     p->down_s += d;
-    tmc_processes_discard_until(m, p, rng, TMC_FAILURE, t);
-    tmc_processes_discard_until(m, p, rng, TMC_OUTAGE, t);
+    tmc_processes_discard_all_until(m, p, rng, 0, t);
     return t;
 }
 
@@ -222,38 +265,92 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     return stay_down(m, p, rng, t, wait, &out->spare_wait_s);
 }
 
-/* Process k's arrival at t: its wait before the restore (see below). */
-static double strike_process(const tmc_process_model *m, tmc_processes *p,
-                             gsl_rng *const *rng, int k, double t, tmc_replica *out)
+static double failure_wait(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                           double t, tmc_replica *out)
 {
-    p->arrivals[k]++;
-    draw_next(m, p, rng, k, t);
-    if (k == TMC_FAILURE) {
-        out->card_failures++;
-        return take_failure(m, p, rng, t, out);
-    }
-    if (k == TMC_OUTAGE) {
-        out->outages++;
-        return stay_down(m, p, rng, t, outage_downtime(m, p, rng[TMC_STREAM_DOWNTIMES]),
-                         &out->downtime_s);
-    }
+    out->card_failures++;
+    return take_failure(m, p, rng, t, out);
+}
+
+static double outage_wait(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                          double t, tmc_replica *out)
+{
+    out->outages++;
+    return stay_down(m, p, rng, t, outage_downtime(m, p, rng[TMC_STREAM_DOWNTIMES]),
+                     &out->downtime_s);
+}
+
+/* A loss spike: no wait; its rollback is the save policy's (checkpoint.c). */
+static double spike_wait(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                         double t, tmc_replica *out)
+{
+    (void)m, (void)p, (void)rng;
     out->loss_spikes++;
     return t;
 }
 
+/* The time limit: requeued, the job waits for the next allocation. */
+static double limit_wait(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                         double t, tmc_replica *out)
+{
+    out->requeues++;
+    return stay_down(m, p, rng, t, m->requeue_s, &out->requeue_s);
+}
+
+/* A save timeout: relaunched at once. */
+static double timeout_wait(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                           double t, tmc_replica *out)
+{
+    (void)m, (void)p, (void)rng;
+    out->save_timeouts++;
+    return t;
+}
+
+/* Outages with notice (outages.notice_s of at least a save). */
+static int outage_noticed(const tmc_process_model *m, const tmc_processes *p, double *at,
+                          double *lead_s)
+{
+    *at = p->next[TMC_OUTAGE];
+    *lead_s = m->notice_lead_s;
+    return m->outage_notice;
+}
+
+/* A time limit with a save before it (time_limit.at_limit "save"). */
+static int limit_noticed(const tmc_process_model *m, const tmc_processes *p, double *at,
+                         double *lead_s)
+{
+    *at = p->limit_at;
+    *lead_s = m->notice_lead_s;
+    return m->limit_save;
+}
+
+const tmc_process_type tmc_process_types[TMC_KINDS] = {
+    [TMC_FAILURE] = {.name = "failure", .stream = TMC_STREAM_FAILURES,
+                     .start = failure_start, .arrival = failure_arrival,
+                     .remembers = failures_remember, .wait = failure_wait,
+                     .takes_one_group = 1},
+    [TMC_OUTAGE] = {.name = "outage", .stream = TMC_STREAM_OUTAGES,
+                    .start = poisson_start, .arrival = outage_arrival,
+                    .wait = outage_wait, .noticed = outage_noticed},
+    [TMC_SPIKE] = {.name = "loss spike", .stream = TMC_STREAM_SPIKES,
+                   .start = poisson_start, .arrival = spike_arrival,
+                   .wait = spike_wait, .compute_only = 1, .rolls_back = 1},
+    [TMC_LIMIT] = {.name = "time limit", .wait = limit_wait, .noticed = limit_noticed,
+                   .new_allocation = 1, .redoes_restore = 1},
+    [TMC_TIMEOUT] = {.name = "save timeout", .wait = timeout_wait},
+};
+
 double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                             gsl_rng *const *rng, int k, double t, tmc_replica *out)
 {
+    const tmc_process_type *type = &tmc_process_types[k];
     p->restore_s = m->restore_s;
-    if (k == TMC_LIMIT) { /* requeued */
-        out->requeues++;
-        t = stay_down(m, p, rng, t, m->requeue_s, &out->requeue_s);
-    } else if (k == TMC_TIMEOUT) { /* relaunched at once */
-        out->save_timeouts++;
-    } else {
-        t = strike_process(m, p, rng, k, t, out);
+    if (type->arrival) { /* a random process: its next arrival */
+        p->arrivals[k]++;
+        draw_next(m, p, rng, k, t);
     }
-    if (k == TMC_LIMIT || m->limit_renewed) /* a new allocation from the restore */
+    t = type->wait(m, p, rng, t, out);
+    if (type->new_allocation || m->limit_renewed) /* a new allocation from the restore */
         p->limit_at = t + m->limit_s;
     if (m->rate[TMC_FAILURE] > 0 && m->failures.job_renewal) /* a new process: new clocks */
         p->next[TMC_FAILURE] = tmc_failures_restart(&m->failures, &p->failures,

@@ -11,8 +11,8 @@
  * but while the job is down, spikes only during compute.
  *
  * Invariants: next[k] is the absolute time of process k's next arrival
- * (INFINITY when off or past a trace's end), always drawn from stream
- * TMC_STREAM_FAILURES + k, so each process's arrival times do not depend on
+ * (INFINITY when off or past a trace's end), always drawn from its row's
+ * stream (tmc_process_types[k].stream), so its arrival times do not depend on
  * what the others do; arrivals[k] counts those that struck, down_s and
  * spike_exposure_s the time none could (for the likelihood ratio). */
 #ifndef TMC_PROCESSES_H
@@ -26,17 +26,26 @@
 #include "failures.h"
 #include "rng_pcg.h"
 
-enum { TMC_FAILURE = 0, TMC_OUTAGE = 1, TMC_SPIKE = 2, TMC_PROCESSES = 3 };
+/* The kinds of interruption: the three random processes (each with its
+ * own stream and rate tilt, in this order), then the time limit and a save
+ * timeout, struck like them but without a stream. The processes that strike
+ * whenever the job is up come before those that strike in compute only
+ * (TMC_PROCESSES_ANYTIME: test_process_types checks the rows agree). */
+enum {
+    TMC_FAILURE = 0,
+    TMC_OUTAGE = 1,
+    TMC_SPIKE = 2,
+    TMC_PROCESSES = 3,
+    TMC_LIMIT = TMC_PROCESSES, /* the allocation's wall-clock limit */
+    TMC_TIMEOUT = 4,           /* a save that ran past checkpoint.save_timeout_s:
+                                  the job fails at once and restores (docs/model.md 3.12) */
+    TMC_KINDS = 5
+};
+enum { TMC_PROCESSES_ANYTIME = TMC_SPIKE };
 /* A process's rate tilt is its own slot: tilt[k] and ce_n[k] index both. */
 _Static_assert((int)TMC_TILT_FAILURES == TMC_FAILURE && (int)TMC_TILT_OUTAGES == TMC_OUTAGE &&
                    (int)TMC_TILT_SPIKES == TMC_SPIKE && (int)TMC_TILT_REPAIRS == TMC_PROCESSES,
                "the rate tilts are the processes' slots, in their order");
-/* The allocation's time limit: not a random process (no stream, no tilt),
- * struck through tmc_processes_strike like one. */
-enum { TMC_LIMIT = TMC_PROCESSES };
-/* A save that ran past checkpoint.save_timeout_s: the job fails at once and
- * restores (docs/model.md 3.12); struck like a process, without a stream. */
-enum { TMC_TIMEOUT = TMC_LIMIT + 1 };
 
 /* A replayed trace of arrival times, days from the start (experiment.h). */
 typedef struct {
@@ -63,8 +72,10 @@ typedef struct {
                                    Gamma(n, n), or a forecast's posterior */
     int outage_notice;          /* 1: outages come with notice of at least a save:
                                    the job saves at once (an emergency save) */
-    double notice_lead_s;       /* outage_notice: compute stops this long before an
-                                   outage strikes (the save time), s */
+    double notice_lead_s;       /* outage_notice or limit_save: compute stops this long
+                                   before the arrival strikes (the save time), s */
+    int any_notice;             /* 1: some kind may come with notice (its row's
+                                   noticed); 0 spares the event loop asking */
     double limit_s;             /* an allocation's wall-clock limit, s (INFINITY: none) */
     double requeue_s;           /* the wait for the next allocation, s */
     int limit_save;             /* 1: an emergency save just before the limit */
@@ -117,13 +128,69 @@ static inline int tmc_processes_earliest(const tmc_processes *p, int n)
     return best;
 }
 
-/* Process k (or TMC_LIMIT) strikes at time t: count it in p and out, draw
- * its next arrival, and sit out what the job waits before its restore (a
- * failure's detection delay and spare wait, an outage's downtime, the
- * requeue after a time limit; nothing after a save timeout), adding it to out's split. Sets p->restore_s
- * to the restore asked for, and the next allocation's limit when the
- * restore starts one. Returns the time the restore may start, s. */
+/* Process k (any kind) strikes at time t: count it in p and out, draw
+ * its next arrival, and sit out what the job waits before its restore (its
+ * row's wait), adding it to out's split. Sets p->restore_s to the restore
+ * asked for, and the next allocation's limit when the restore starts one.
+ * Returns the time the restore may start, s. */
 double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                             gsl_rng *const *rng, int k, double t, tmc_replica *out);
+
+/* A kind of interruption (the shape of GSL's gsl_rng_type): what the
+ * engine asks instead of comparing kinds (docs/simulation-semantics.md 3
+ * to 5, and 9 for elastic groups). A new process is one row and its functions; contributing.md
+ * lists the rest. */
+typedef struct {
+    const char *name;
+    tmc_stream_kind stream; /* its arrivals' stream (read only when it has arrivals) */
+    /* A random process's first arrival after m->start_s into p->next[k];
+     * 0, or -1 if memory runs out (NULL: no arrivals of its own). */
+    int (*start)(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng, int k);
+    /* Its next arrival after `from`, drawn from r (its stream) when it is
+     * not replayed from a trace, s (INFINITY: off). */
+    double (*arrival)(const tmc_process_model *m, tmc_processes *p, gsl_rng *r, int k,
+                      double from);
+    /* 1 when its arrivals remember the past (per-card renewal): they are
+     * then discarded one by one (NULL: Poisson, it forgets). */
+    int (*remembers)(const tmc_process_model *m);
+    /* Count the arrival at t in out and sit out the job's wait before the
+     * restore (detection, spares, downtime, requeue) in out's split;
+     * returns when the restore may start, s. */
+    double (*wait)(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                   double t, tmc_replica *out);
+    /* With notice: 1 and when it strikes (*at) and how long before it
+     * compute stops for an emergency save (*lead_s); 0 when it comes
+     * unannounced (NULL: never announced). */
+    int (*noticed)(const tmc_process_model *m, const tmc_processes *p, double *at,
+                   double *lead_s);
+    unsigned char compute_only;      /* strikes in compute only; skipped elsewhere (the
+                                        loops go by TMC_PROCESSES_ANYTIME, checked
+                                        against this flag by process-1.1) */
+    unsigned char rolls_back;        /* its restore drops loss_spikes.rollback_snapshots
+                                        - 1 committed snapshots more */
+    unsigned char new_allocation;    /* its restore starts a new allocation (the limit's
+                                        clock), whatever time_limit.restarts says */
+    unsigned char redoes_restore;    /* a restore it cut is redone in full after it */
+    unsigned char takes_one_group;   /* elastic groups: takes down one group, not the
+                                        job (unless too few stay up) */
+} tmc_process_type;
+
+/* The rows, indexed by kind (TMC_FAILURE .. TMC_TIMEOUT). */
+extern const tmc_process_type tmc_process_types[TMC_KINDS];
+
+/* Arrivals up to t of every process that strikes in compute only
+ * (compute_only 1: at the start of compute), or of every other (0: while
+ * the job is down), in their order, do not count. Inline, and by the
+ * kinds' order (TMC_PROCESSES_ANYTIME, which process-1.1 checks against
+ * the rows' compute_only): the event loop asks it once a segment. */
+static inline void tmc_processes_discard_all_until(const tmc_process_model *m,
+                                                   tmc_processes *p, gsl_rng *const *rng,
+                                                   int compute_only, double t)
+{
+    int end = compute_only ? TMC_PROCESSES : TMC_PROCESSES_ANYTIME;
+    for (int k = compute_only ? TMC_PROCESSES_ANYTIME : 0; k < end; k++)
+        if (p->next[k] <= t)
+            tmc_processes_discard_until(m, p, rng, k, t);
+}
 
 #endif

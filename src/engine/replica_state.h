@@ -19,17 +19,17 @@ typedef struct {
     tmc_stragglers strag;
     tmc_snapshots snapshots; /* asynchronous saves not yet committed */
     tmc_ledger ledger;       /* committed snapshots, for rollbacks */
-    int notice_of;           /* TMC_NOTICE: the arrival saved for (TMC_OUTAGE, TMC_LIMIT) */
+    int notice_of;           /* TMC_NOTICE: the kind saved for (its row's noticed) */
     double window_t;         /* a window: the last segment boundary at or before W, */
     double window_split[TMC_SPLIT_N]; /* ... and the split then (engine.h) */
     tmc_replica *out;
 } tmc_replica_state;
 
-/* What tmc_replica_compute returns for an outage with notice or a time limit
- * with a save before it (rep->notice_of): the job must save now (rep->t),
- * one save time before it strikes; rep->strag's done_steps and done_sum
- * hold the steps completed. */
-enum { TMC_NOTICE = TMC_TIMEOUT + 1 };
+/* What tmc_replica_compute returns for an arrival with notice (an outage
+ * with notice, a time limit with a save before it; rep->notice_of): the
+ * job must save now (rep->t), one save time before it strikes;
+ * rep->strag's done_steps and done_sum hold the steps completed. */
+enum { TMC_NOTICE = TMC_KINDS };
 
 /* The earliest arrival that can strike now, and when (*at): failures,
  * outages, the time limit (at once if it passed while the job was down),
