@@ -45,8 +45,7 @@ static void text_heading(FILE *f, const tmc_sensitivity_report *r)
 static int p_still(const tmc_sensitivity *s, const tmc_sensitivity_input *in)
 {
     double p = s->base.result.days.p_met;
-    return in->end[0].result.days.p_met == p && in->end[1].result.days.p_met == p &&
-           in->met[0].mean == 0 && in->met[1].mean == 0;
+    return in->end[0].result.days.p_met == p && in->end[1].result.days.p_met == p;
 }
 
 /* The answer first (issue 32): the input of the largest swing of T, the one
