@@ -87,6 +87,49 @@ def interval_of(plan):
                     if o.startswith("checkpoint.interval_steps=")).split("=")[1])
 
 
+def answer_first(out, doc, exp, what):
+    """Issue 32: after the heading (up to its first blank line) the chosen
+    plan with its cost and P as the JSON has them (or "No plan meets"), then
+    the "Default, optimistic:" lines: those `trainmc run` gives for the
+    chosen plan (exp with its overrides), else for exp as given; the search
+    after them."""
+    lines = out.split("\n")
+    body = lines[lines.index("") + 1:]
+    ch = doc["chosen"]
+    if ch:
+        c, pd = ch["cost"], ch["p_deadline"]
+        check(body[0] == f"Chosen plan: {ch['plan']}", f"{what}: first line {body[0]!r}")
+        check(body[1].startswith(f"  expected {doc['cost_unit']} {c['mean']:.2f} "
+                                 f"[{c['mean'] - 1.96 * c['se']:.2f}, "
+                                 f"{c['mean'] + 1.96 * c['se']:.2f}] (95 %)"),
+              f"{what}: cost line {body[1]!r} vs {c}")
+        check(body[2].startswith(f"  P(T <= ") and f" {pd['value']:.4f} [{pd['ci95'][0]:.4f}, "
+              f"{pd['ci95'][1]:.4f}] (Wilson 95 %), mean T {ch['mean_days']:.4f} days" in body[2],
+              f"{what}: P line {body[2]!r} vs {pd}")
+        sets = [f"job.cards={ch['cards']}", *ch["overrides"]]
+    else:
+        check(body[0].startswith("No plan meets") or body[0].startswith("No finalist meets"),
+              f"{what}: first line {body[0]!r}")
+        sets = []
+    with tempfile.TemporaryDirectory() as t:
+        out_run = os.path.join(t, "run.json")
+        args = [BIN, "run", exp, "--quiet", "--replicas", "2", "--json", out_run]
+        for a in sets:
+            args += ["--set", a]
+        r = subprocess.run(args, capture_output=True, text=True)
+        run = json.load(open(out_run)) if r.returncode == 0 else None
+    check(run is not None, f"{what}: run of the chosen plan: {r.stderr}")
+    if not run:
+        return
+    exp_lines = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+                 for a in run["assumed"]]
+    got = [l for l in body if l.startswith("Default, optimistic:")]
+    k = body.index(next(l for l in body if l.startswith("Search (seed")))
+    first = body.index(got[0]) if got else k - 1
+    check(got == exp_lines and doc["assumed"] == run["assumed"] and
+          first + len(got) + 1 == k, f"{what}: assumptions {got} != run's {exp_lines}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "x.json"), "w") as f:
         json.dump(EXPERIMENT, f)
@@ -115,6 +158,8 @@ with tempfile.TemporaryDirectory() as tmp:
         check(doc["seed"] != doc["fresh_seed"], "fresh replicas use another seed")
     check("Chosen plan: job.cards=30, checkpoint.interval_steps=1000" in p.stdout,
           f"text: {p.stdout}")
+    if doc:
+        answer_first(p.stdout, doc, os.path.join(tmp, "x.json"), "by hand")
     try:
         root = ET.parse(svg).getroot()
         classes = [e.get("class") for e in root.iter()]
@@ -128,6 +173,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0 and "No plan meets" in p.stdout and doc and not doc["met"]
           and doc["chosen"] is None and len(doc["closest"]) == 3,
           f"unmet: exit {p.returncode}, {p.stdout}")
+    if doc:
+        answer_first(p.stdout, doc, os.path.join(tmp, "x.json"), "unmet")
 
     # 2b. refused plans (10-hour allocations cannot hold a 1000-step segment,
     # about 80,000 s): every key a plan has, figures null, meets false
@@ -482,6 +529,18 @@ with tempfile.TemporaryDirectory() as tmp:
     zx = [float(e.get("cx")) for e in svg_axes(svg, "zoom-")[1]["frontier"]]
     check(len(zx) == 2 and all(960 <= x <= 1250 for x in zx) and zx[1] - zx[0] >= 0.8 * 290,
           f"hand: the frontier spans {zx} of the zoom panel [960, 1250]")
+
+# the cost design with 2 spares: the chosen plan's defaults, not the
+# experiment's (its unlimited spares are gone; its run is shorter)
+with tempfile.TemporaryDirectory() as tmp:
+    cost = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "experiments", "design-48-cost.json")
+    p, doc, _ = cheapest(tmp, "--replicas", "200", "--lever", "failures.spares=2", exp=cost)
+    check(p.returncode == 0 and doc and doc["met"], f"cost design: {p.stderr}")
+    if doc:
+        check(not any(a["key"] == "failures.spares" for a in doc["assumed"]),
+              f"cost design: {doc['assumed']}")
+        answer_first(p.stdout, doc, cost, "cost design")
 
 for f in failures:
     print("check_cheapest:", f, file=sys.stderr)

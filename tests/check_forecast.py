@@ -74,6 +74,34 @@ def load(path):
     return json.load(open(path)) if os.path.exists(path) else None
 
 
+def answer_first(out, doc, run, what):
+    """Issue 32: after the heading (up to its first blank line) the answer at
+    the latest snapshot, from the JSON's last snapshot (P, its interval, its
+    change since the one before, mean T, days left), then the assumptions:
+    those of `trainmc run --progress` at that snapshot (run: its JSON)."""
+    lines = out.split("\n")
+    body = lines[lines.index("") + 1:]
+    last, snaps = doc["snapshots"][-1], doc["snapshots"]
+    pr, d = last["progress"], last["deadline"]
+    want = (f"Answer: at the latest snapshot (line {last['line']}, day {pr['elapsed_days']:.3f}, "
+            f"step {pr['steps_done']}): P(T <= {doc['deadline']['days']:g} days) "
+            f"{d['probability']:.4f} [{d['ci95'][0]:.4f}, {d['ci95'][1]:.4f}], ")
+    if len(snaps) > 1:
+        want += (f"{last['change']['probability']:+.4f} +- {last['change']['se']:.4f} since line "
+                 f"{snaps[-2]['line']}")
+    else:
+        want += "the only snapshot"
+    want += (f"; mean T {last['completion_days']['mean']:.4f} +- "
+             f"{last['completion_days']['se']:.4f} days, {last['days_left']['mean']:.4f} left")
+    check(body[0] == want, f"{what}: answer {body[0]!r}, from the JSON {want!r}")
+    exp = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+           for a in run["assumed"]]
+    n = len(exp)
+    check(body[1:1 + n] == exp and body[1 + n] == "" and doc["assumed"] == run["assumed"],
+          f"{what}: assumptions {body[1:1 + n]} != run's {exp}")
+    check(out.count("Default, optimistic:") == n, f"{what}: the assumptions more than once")
+
+
 def check_history(tmp, exp):
     """(a): the history against one `run --progress` per snapshot."""
     hist, out, svg = (os.path.join(tmp, n) for n in ("h.jsonl", "h.json", "h.svg"))
@@ -126,6 +154,8 @@ def check_history(tmp, exp):
         check(False, f"svg: {e}")
     check("change in P" in p.stdout and p.stdout.count("\n") >= len(HISTORY) + 4,
           f"text: {p.stdout}")
+    if r:
+        answer_first(p.stdout, doc, r, "history")
 
 
 BAD = {  # name: (lines, the line the message must name)
@@ -200,6 +230,17 @@ def check_example(tmp, exp):
               r["deadline"]["probability"] and row["deadline"]["ci95"] == r["deadline"]["ci95"] and
               row["completion_days"]["mean"] == r["completion_days"]["mean"],
               f"example line 4 {row['deadline']} != the day-9 experiment's {r['deadline']}")
+        # the answer at the last line (day 15): its run, the last line as progress
+        lastp = os.path.join(tmp, "last.json")
+        with open(hist) as f:
+            write(lastp, [l for l in f if l.strip()][-1])
+        lastout = os.path.join(tmp, "last.out.json")
+        q = trainmc("run", day9, "--progress", lastp, "--json", lastout, "--replicas", REPLICAS)
+        last = load(lastout)
+        check(q.returncode == 0 and last and len(last["assumed"]) >= 2,
+              f"example: the last line's run: {q.stderr}")
+        if last:
+            answer_first(p.stdout, doc, last, "example")
 
 
 with tempfile.TemporaryDirectory() as tmp:

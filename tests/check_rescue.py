@@ -78,6 +78,44 @@ def levers(doc):
     return {l["key"]: l for l in doc["levers"]}
 
 
+def assumed_lines(lines, doc, what):
+    """The "Default, optimistic:" lines that follow: one per doc["assumed"]
+    entry, in order, each ending "(set KEY, now VALUE)"."""
+    got = [l for l in lines if l.startswith("Default, optimistic: ")]
+    want = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+            for a in doc["assumed"]]
+    check(got == want, f"{what}: assumptions {got} != JSON {want}")
+
+
+def answer_first(out, doc, what):
+    """Issue 32: after the heading (up to its blank line) the plan as it
+    stands, then "Answer:" and one row per lever of doc["levers"] with the
+    value found (or "-"), then the assumptions; the details after."""
+    lines = out.split("\n")
+    body = lines[lines.index("") + 1:]
+    check(body[0].startswith("The plan as it stands: "), f"{what}: first line {body[0]!r}")
+    if not doc["change_needed"]:
+        check(body[1] == "No change is needed.", f"{what}: {body[1]!r}")
+        assumed_lines(body[2:2 + len(doc["assumed"])], doc, what)
+        return
+    check(body[1] == "Answer: the smallest change of one lever alone that meets "
+          + doc["target"]["text"], f"{what}: answer line {body[1]!r}")
+    check(body[2].split()[0] == "lever", f"{what}: the table's heading {body[2]!r}")
+    for k, l in enumerate(doc["levers"]):
+        row = body[3 + k].split()
+        check(row[0] == l["key"] and float(row[1]) == l["current"],
+              f"{what}: row {k} {row} vs {l['key']}")
+        if l["outcome"] == "found":
+            check(abs(float(row[2]) - l["found"]["value"]) <= 1e-9 * abs(l["found"]["value"]),
+                  f"{what}: {l['key']} found {row[2]} vs JSON {l['found']['value']}")
+        else:
+            check(row[2] == "-", f"{what}: {l['key']} {l['outcome']} shows {row[2]}")
+    n = len(doc["levers"])
+    assumed_lines(body[3 + n:3 + n + len(doc["assumed"])], doc, what)
+    check(body[3 + n + len(doc["assumed"])] == "", f"{what}: the details follow a blank line")
+
+
+
 def check_threshold(l, lo_ok, what):
     """found meets and its neighbour misses, on either side of lo_ok."""
     found, nb = l["found"]["value"], l["neighbour"]["value"]
@@ -114,7 +152,9 @@ with tempfile.TemporaryDirectory() as tmp:
         # no failures: Daly's optimum is one save at the end, a longer interval
         check(i["direction"] == "larger" and i["bracket"][1] == S, "interval bracket")
         check(not any(l["uncertain"] for l in doc["levers"]), "nothing is uncertain")
-    check("The plan as it stands" in p.stdout and "Summary:" in p.stdout, "text report")
+    check("The plan as it stands" in p.stdout and "Answer:" in p.stdout, "text report")
+    if doc:
+        answer_first(p.stdout, doc, "by hand")
 
     # 2. refusals: exit 2, a message naming the problem, no JSON left
     for args, message in [(["--levers", "job.foo"], "not a lever"),
@@ -130,6 +170,8 @@ with tempfile.TemporaryDirectory() as tmp:
     p, doc = rescue(tmp, "--set", "deadline.days=1")
     check(p.returncode == 0 and "No change is needed" in p.stdout and doc
           and not doc["change_needed"] and doc["levers"] == [], f"met: {p.stdout}")
+    if doc:
+        answer_first(p.stdout, doc, "met")
     # one simulation: the count's noun agrees ("1 simulation of N replicas")
     check(" 1 simulation of " in p.stdout and "1 simulations" not in p.stdout,
           f"met: the simulation count's grammar: {p.stdout}")
@@ -142,6 +184,8 @@ with tempfile.TemporaryDirectory() as tmp:
         check(all(l["outcome"] == "not_reached" for l in doc["levers"]), "not reached")
         check(lv["job.cards"]["best"]["value"] == 4 * CARDS, "best at 4x the cards")
     check("not reached within its bracket" in p.stdout, "unreached text")
+    if doc:
+        answer_first(p.stdout, doc, "unreached")
     p, doc = rescue(tmp, "--target", "completion_days.mean<=0.1",
                     "--levers", "job.cards,deadline.days")
     if doc:
@@ -151,6 +195,7 @@ with tempfile.TemporaryDirectory() as tmp:
               min(e["metric"]["mean_days"] for e in lv["job.cards"]["evaluations"]),
               f"completion: best {best}")
         check(lv["deadline.days"]["outcome"] == "not_applicable", "deadline: not applicable")
+        answer_first(p.stdout, doc, "completion")
     else:
         check(False, f"completion target: exit {p.returncode}: {p.stderr}")
 
@@ -174,6 +219,21 @@ with tempfile.TemporaryDirectory() as tmp:
               f"forecast: job.steps found {s['found']['value']}, by hand {FORECAST_STEPS}")
     else:
         check(False, f"forecast: exit {p.returncode}: {p.stderr}")
+
+# the reference design: its defaults flatter it (unlimited spares, no
+# outages, ...): each one a line after the answer, as in the JSON
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "out.json")
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = subprocess.run([BIN, "rescue", os.path.join(top, "experiments", "design-32.json"),
+                        "--quiet", "--replicas", "200", "--levers", "job.cards",
+                        "--json", out], capture_output=True, text=True)
+    if p.returncode == 0:
+        doc = json.load(open(out))
+        check(len(doc["assumed"]) >= 2, f"design-32: assumed {doc['assumed']}")
+        answer_first(p.stdout, doc, "design-32")
+    else:
+        check(False, f"design-32: exit {p.returncode}: {p.stderr}")
 
 for f in failures:
     print("check_rescue:", f, file=sys.stderr)

@@ -121,6 +121,57 @@ def sensitivity(tmp, *args, experiment="x.json"):
     return p, doc
 
 
+def answer_first(out, doc, what):
+    """Issue 32: after the heading (up to its blank line) the answer, derived
+    here from the JSON's rankings: the first of ranking_days and its swing,
+    the first of ranking_p and its swing (or "does not move" when no input
+    moves P); then one "Default, optimistic:" line per doc["assumed"]. The P
+    table shows only the inputs that move P, the others in one line."""
+    lines = out.split("\n")
+    body = lines[lines.index("") + 1:]
+    ins = {i["name"]: i for i in doc["inputs"]}
+    t = ins[doc["ranking_days"][0]]
+    dl = doc["deadline_days"]
+    base_p = doc["base"]["p_deadline"]
+
+    def still(i):
+        return all(i[e]["p_deadline"] == base_p and i[e]["difference_p"]["mean"] == 0
+                   for e in ("low_end", "high_end"))
+    ranked = [ins[n] for n in doc["ranking_p"]]
+    moving = [i["name"] for i in ranked if not still(i)]
+    want = (f"Answer: the input that moves T most is {t['name']} (swing "
+            f"{t['swing_days']['mean']:.4f} days); P(T <= {dl:g} days) ")
+    if moving:
+        p = ranked[0]
+        ties = [i["name"] for i in ranked[1:]
+                if i["swing_p"]["mean"] == p["swing_p"]["mean"]]
+        want += (f"moves most with {p['name']} (swing {p['swing_p']['mean']:.4f}"
+                 + (f"; as much: {', '.join(ties)}" if ties else "") + ")")
+    else:
+        want += f"does not move ({base_p:.4f} at both ends of every input)"
+    check(body[0] == want, f"{what}: answer {body[0]!r}, from the JSON {want!r}")
+    n = len(doc["assumed"])
+    got = body[1:1 + n]
+    exp = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+           for a in doc["assumed"]]
+    check(got == exp and body[1 + n] == "", f"{what}: assumptions {got} != {exp}")
+    check(body[2 + n].startswith("Base (the experiment as it stands)"), f"{what}: {body[2 + n]!r}")
+    # the P table: its rows are the inputs that move P, in ranking_p's order
+    if moving:
+        k = body.index(f"P(T <= {dl:g} days), ranked by its swing:")
+        rows = [l.split()[0] for l in body[k + 2:k + 2 + len(moving)]]
+        check(rows == moving, f"{what}: P rows {rows} != {moving}")
+        rest = body[k + 2 + len(moving)]
+        if len(moving) < len(ranked):
+            check(rest == f"P(T <= {dl:g} days) is {base_p:.4f} at both ends of every other "
+                  "input.", f"{what}: after the P rows {rest!r}")
+        else:
+            check(rest == "", f"{what}: after the P rows {rest!r}")
+    else:
+        check(f"P(T <= {dl:g} days) is {base_p:.4f} at both ends of every input." in body,
+              f"{what}: no line for the still P")
+
+
 def write(tmp, name, obj):
     path = os.path.join(tmp, name)
     with open(path, "w") as f:
@@ -187,6 +238,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check_inputs(doc)
         check_compound(doc)
         check_svg(os.path.join(tmp, "out.svg"), list(INPUTS))
+        answer_first(p.stdout, doc, "by hand")
     check("ranked by the swing" in p.stdout and "Compound case" in p.stdout, "text report")
 
     # 2. the defaults: MTBF left out (failures are off), the others run
@@ -196,6 +248,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check(skipped.get("failures.per_card_mtbf_days") and
               skipped.get("job.efficiency") is None and len(doc["ranking_days"]) == 7,
               f"defaults: {skipped}")
+        answer_first(p.stdout, doc, "defaults")
     check(p.returncode == 0 and "not varied: failures.per_card_mtbf_days" in p.stdout,
           f"defaults: exit {p.returncode}, {p.stderr}")
 
@@ -254,6 +307,26 @@ with tempfile.TemporaryDirectory() as tmp:
         p, doc = sensitivity(tmp, *args, experiment=experiment)
         check(p.returncode == 2 and message in p.stderr and doc is None,
               f"{args}: exit {p.returncode}, {p.stderr!r}")
+
+# the reference design: two inputs move P alike, the others not at all
+with tempfile.TemporaryDirectory() as tmp:
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p, doc = sensitivity(tmp, "--replicas", "100",
+                         experiment=os.path.join(top, "experiments", "design-48.json"))
+    if doc:
+        check(len(doc["assumed"]) >= 2, f"design-48: assumed {doc['assumed']}")
+        answer_first(p.stdout, doc, "design-48")
+    else:
+        check(False, f"design-48: exit {p.returncode}: {p.stderr}")
+    # a deadline nothing misses: P does not move, no P table
+    p, doc = sensitivity(tmp, "--replicas", "50", "--set", "deadline.days=100",
+                         experiment=os.path.join(top, "experiments", "design-48.json"))
+    if doc:
+        answer_first(p.stdout, doc, "still P")
+        check("does not move" in p.stdout and "ranked by its swing:" not in p.stdout,
+              "still P: a P table")
+    else:
+        check(False, f"still P: exit {p.returncode}: {p.stderr}")
 
 for f in failures:
     print("check_sensitivity:", f, file=sys.stderr)

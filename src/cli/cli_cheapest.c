@@ -98,12 +98,26 @@ static void abort_outputs(cheapest_run *cr)
 static int report(cheapest_run *cr, double elapsed_s)
 {
     tmc_cheapest_report rep = {.c = cr->c, .threads = cr->threads, .elapsed_s = elapsed_s};
+    /* the chosen plan's experiment: what its report says it assumes */
+    tmc_sweep_setting chosen = {0}; /* owns nothing until loaded */
+    tmc_error err = {""};
+    if (cr->c->chosen >= 0) {
+        const tmc_cheapest_plan *p = &cr->c->plans[cr->c->chosen];
+        if (tmc_cheapest_load_setting(cr->c, p->combo, p->cards, &chosen, &err)) {
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+            tmc_experiment_release(&chosen.x);
+            return 1;
+        }
+        rep.chosen = &chosen;
+    }
     tmc_cheapest_output_text(stdout, &rep);
-    if (tmc_cli_check_stdout())
-        return 1;
-    if (cr->o->plot_path && tmc_cli_write_text(&cr->plot, tmc_cheapest_output_svg(&rep)))
-        return 1;
-    return cr->o->json_path ? tmc_cli_write_json(&cr->json, tmc_cheapest_output_json(&rep)) : 0;
+    int rc = tmc_cli_check_stdout();
+    if (!rc && cr->o->plot_path && tmc_cli_write_text(&cr->plot, tmc_cheapest_output_svg(&rep)))
+        rc = 1;
+    if (!rc && cr->o->json_path)
+        rc = tmc_cli_write_json(&cr->json, tmc_cheapest_output_json(&rep));
+    tmc_experiment_release(&chosen.x);
+    return rc;
 }
 
 static int cheapest(cheapest_run *cr)

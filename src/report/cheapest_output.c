@@ -1,6 +1,7 @@
 /* cheapest_output.c - `trainmc cheapest` text and JSON (cheapest_output.h). */
 #include "cheapest_output.h"
 #include "sweep_output.h"
+#include "assumed_output.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -256,13 +257,27 @@ static void text_frontier(FILE *f, const tmc_cheapest *c)
     free(idx);
 }
 
+/* The experiment whose defaults the report states: the chosen plan's, else
+ * the one as given; its closed form into *cf. */
+static const tmc_experiment *assumed_experiment(const tmc_cheapest_report *r,
+                                                tmc_closed_form *cf)
+{
+    if (r->chosen) {
+        *cf = r->chosen->cf;
+        return &r->chosen->x;
+    }
+    tmc_closed_form_compute(&r->c->base.x, cf);
+    return &r->c->base.x;
+}
+
+/* The answer first (issue 32): the chosen plan, its cost and P (or that no
+ * plan meets, and the closest), and what it assumes; then the search. */
 void tmc_cheapest_output_text(FILE *f, const tmc_cheapest_report *r)
 {
     const tmc_cheapest *c = r->c;
+    tmc_closed_form cf;
+    const tmc_experiment *ax = assumed_experiment(r, &cf);
     text_heading(f, r);
-    text_search(f, c);
-    if (c->n_finalists)
-        text_finalists(f, c);
     if (c->chosen >= 0)
         text_chosen(f, c);
     else if (c->n_finalists)
@@ -271,6 +286,10 @@ void tmc_cheapest_output_text(FILE *f, const tmc_cheapest_report *r)
                 c->base.x.monte_carlo.replicas);
     else
         text_closest(f, c);
+    tmc_assumed_output_text(f, ax, &cf);
+    text_search(f, c);
+    if (c->n_finalists)
+        text_finalists(f, c);
     text_frontier(f, c);
 }
 
@@ -398,6 +417,9 @@ cJSON *tmc_cheapest_output_json(const tmc_cheapest_report *r)
     cJSON *fin = cJSON_AddArrayToObject(root, "finalists");
     for (int k = 0; k < c->n_finalists; k++)
         cJSON_AddItemToArray(fin, json_plan(c, &c->plans[c->finalists[k]]));
+    tmc_closed_form cf;
+    const tmc_experiment *ax = assumed_experiment(r, &cf);
+    cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(ax, &cf));
     cJSON *plans = cJSON_AddArrayToObject(root, "plans");
     for (int i = 0; i < c->n_plans; i++)
         if (!c->plans[i].fresh)

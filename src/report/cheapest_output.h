@@ -14,6 +14,10 @@ typedef struct {
     const tmc_cheapest *c; /* borrowed; tmc_cheapest_run done */
     int threads;
     double elapsed_s;      /* wall time of every simulation, s */
+    /* the chosen plan's experiment (tmc_cheapest_load_setting), whose
+     * defaults the report states ("Default, optimistic:"); NULL: the
+     * experiment as given (c->base.x) */
+    const tmc_sweep_setting *chosen;
 } tmc_cheapest_report;
 
 /* The heading (target, cost unit, levers, simulations), per combination its

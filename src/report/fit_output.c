@@ -8,6 +8,8 @@
 
 #include "laws.h"
 
+static int bad_nodes_found(const tmc_fit_result *r);
+
 /* ---------- text ---------- */
 
 /* v as %.<prec>g in b, or "-" when it is not defined (NaN, inf: the JSON's null). */
@@ -82,6 +84,29 @@ static const char *life_meaning(const tmc_fit_result *r, double alpha)
     return "shape > 1: the hazard rises with the time since repair (wear-out)";
 }
 
+/* The answer first (issue 32): the per-card and per-node MTBF with their
+ * intervals, then the keys the exponential failures file (--write) gives. */
+static void text_answer(FILE *f, const tmc_fit_result *r)
+{
+    fprintf(f, "Answer: per-card MTBF ");
+    interval_text(f, r->mtbf_card);
+    fprintf(f, " days, per-node ");
+    interval_text(f, r->mtbf_node);
+    fprintf(f, " days (%g %%; %d faults over %.0f card-days)\n", 100 * r->opt.confidence,
+            r->n_faults, r->card_days);
+    cJSON *doc = tmc_fit_output_distribution(r, tmc_law_exponential->name);
+    if (!doc)
+        return;
+    fprintf(f, "  keys (--write's failures file):");
+    int n = 0;
+    for (const cJSON *k = doc->child; k; k = k->next)
+        if (cJSON_IsNumber(k))
+            fprintf(f, "%s %s %.4g", n++ ? "," : "", k->string, k->valuedouble);
+    fprintf(f, "%s\n\n", bad_nodes_found(r) ? " (good and bad nodes: the faults per node "
+                                                "reject one rate)" : "");
+    cJSON_Delete(doc);
+}
+
 void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
 {
     const tmc_fit_options *o = &r->opt;
@@ -101,6 +126,7 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
     fprintf(f, "exposure   %ld nodes x %ld cards over %.6g days%s = %.0f node-days, %.0f "
                "card-days\n\n", o->nodes, o->cards_per_node, r->span_days,
             o->span_days > 0 ? "" : " (the last event)", r->node_days, r->card_days);
+    text_answer(f, r);
 
     fprintf(f, "Failure rate (exact Poisson %g %% intervals, Garwood 1936)\n", cl);
     const char *who[] = {"cluster", "node", "card"};

@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "assumed_output.h"
 #include "closed_form.h"
 
 /* ---------- text ---------- */
@@ -25,7 +26,46 @@ static void text_heading(FILE *f, const tmc_forecast_history_report *r)
     int n = tmc_config_list_overrides(x, sets, TMC_OVERRIDES_BYTES / 2);
     for (int i = 0; i < n; i++)
         fprintf(f, "%s%s%s", i ? ", " : "  overrides: ", sets[i], i == n - 1 ? "\n" : "");
-    fprintf(f, "  T: completion, days from the job's start (reserve %.4g days included); "
+}
+
+/* The base experiment at the latest snapshot, its closed form into *cf. */
+static tmc_experiment latest(const tmc_forecast_history *h, tmc_closed_form *cf)
+{
+    tmc_experiment x = *h->base; /* a view; its progress alone changes */
+    if (h->n > 0)
+        x.observed = h->points[h->n - 1].snap.observed;
+    tmc_closed_form_compute(&x, cf);
+    return x;
+}
+
+/* The answer first (issue 32): P(deadline) at the latest snapshot, its
+ * interval and its change since the one before; what that run assumes. */
+static void text_answer(FILE *f, const tmc_forecast_history *h)
+{
+    if (h->n == 0)
+        return;
+    const tmc_forecast_point *p = &h->points[h->n - 1];
+    const tmc_observed *s = &p->snap.observed;
+    fprintf(f, "\nAnswer: at the latest snapshot (line %ld, day %.3f, step %ld): "
+               "P(T <= %g days) %.4f [%.4f, %.4f], ", p->snap.line, s->elapsed_days,
+            s->steps_done, h->base->deadline.days, p->days.p_met, p->days.ci_lo,
+            p->days.ci_hi);
+    if (isnan(p->change))
+        fprintf(f, "the only snapshot");
+    else
+        fprintf(f, "%+.4f +- %.4f since line %ld", p->change, p->change_se,
+                h->points[h->n - 2].snap.line);
+    fprintf(f, "; mean T %.4f +- %.4f days, %.4f left\n", p->days.mean, p->days.se,
+            p->left_mean);
+    tmc_closed_form cf;
+    tmc_experiment x = latest(h, &cf);
+    tmc_assumed_output_text(f, &x, &cf);
+}
+
+static void text_legend(FILE *f, const tmc_forecast_history_report *r)
+{
+    const tmc_experiment *x = r->h->base;
+    fprintf(f, "\n  T: completion, days from the job's start (reserve %.4g days included); "
                "left: T - reserve - day\n", x->deadline.reserve_days);
     fprintf(f, "  step left: the mean step time the steps left run at: a snapshot's "
                "progress.step_s (seen; job.pace = observed), else the plan's%s\n\n",
@@ -61,6 +101,8 @@ void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report
     char p_head[64];
     snprintf(p_head, sizeof p_head, "P(T <= %g d)", h->base->deadline.days);
     text_heading(f, r);
+    text_answer(f, h);
+    text_legend(f, r);
     tmc_experiment scratch = *h->base; /* a view; its progress alone changes */
     fprintf(f, "%5s %8s %9s %9s %8s  %-16s %-19s %8s  %-12s %-16s  %s\n", "line", "day",
             "step", "commit", "failures", "step left (s)", "mean T (days)", "left", p_head,
@@ -154,5 +196,8 @@ cJSON *tmc_forecast_history_output_json(const tmc_forecast_history_report *r)
     cJSON *points = cJSON_AddArrayToObject(root, "snapshots");
     for (int i = 0; i < h->n; i++)
         cJSON_AddItemToArray(points, point_json(&scratch, &h->points[i]));
+    tmc_closed_form cf;
+    tmc_experiment x = latest(h, &cf);
+    cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(&x, &cf));
     return root;
 }

@@ -1,6 +1,7 @@
 /* rescue_output.c - `trainmc rescue` text and JSON (rescue_output.h). */
 #include "rescue_output.h"
 #include "sweep_output.h"
+#include "assumed_output.h"
 
 #include <string.h>
 
@@ -143,9 +144,10 @@ static void text_lever(FILE *f, const tmc_rescue *r, const tmc_rescue_lever *l)
                    "intervals.\n", r->target.value, r->plan.x.monte_carlo.replicas);
 }
 
+/* The answer (issue 32): one row per lever, the smallest change found. */
 static void text_summary(FILE *f, const tmc_rescue *r)
 {
-    fprintf(f, "\nSummary: the smallest change of one lever alone that meets %s\n",
+    fprintf(f, "Answer: the smallest change of one lever alone that meets %s\n",
             r->target.text);
     fprintf(f, "%-26s %12s %14s %10s  %s [95 %%]\n", "lever", "current", "found", "change",
             tmc_sweep_name_metric(r->target.metric));
@@ -171,11 +173,14 @@ void tmc_rescue_output_text(FILE *f, const tmc_rescue_report *rep)
     const tmc_rescue *r = rep->rescue;
     text_heading(f, rep);
     text_plan(f, r);
+    if (!tmc_rescue_plan_meets(r))
+        text_summary(f, r);
+    tmc_assumed_output_text(f, &r->plan.x, &r->plan.cf);
     if (tmc_rescue_plan_meets(r))
         return;
+    fprintf(f, "\nEach lever: its bracket, the bisection, the value found and its neighbour\n");
     for (int i = 0; i < r->n_levers; i++)
         text_lever(f, r, &r->levers[i]);
-    text_summary(f, r);
 }
 
 /* ---------- JSON ---------- */
@@ -266,6 +271,7 @@ cJSON *tmc_rescue_output_json(const tmc_rescue_report *rep)
     cJSON_AddNumberToObject(t, "value", r->target.value);
     cJSON_AddItemToObject(root, "plan", json_metric(&r->target, &r->plan_result));
     cJSON_AddBoolToObject(root, "change_needed", !tmc_rescue_plan_meets(r));
+    cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(x, &r->plan.cf));
     cJSON *list = cJSON_AddArrayToObject(root, "levers");
     for (int i = 0; i < r->n_levers && !tmc_rescue_plan_meets(r); i++)
         cJSON_AddItemToArray(list, json_lever(r, &r->levers[i]));

@@ -2,6 +2,7 @@
  * (sensitivity_output.h); the chart is sensitivity_svg.c's. */
 #include "sensitivity_output.h"
 #include "sweep_output.h"
+#include "assumed_output.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +30,6 @@ static void text_heading(FILE *f, const tmc_sensitivity_report *r)
 {
     const tmc_sensitivity *s = r->s;
     const tmc_experiment *x = &s->base.setting.x;
-    const tmc_summary *b = &s->base.result.days;
     fprintf(f, "trainmc sensitivity: %s (%s%s%s)\n", x->name, x->path,
             x->source[0] ? "; source: " : "", x->source);
     fprintf(f, "  %d inputs%s, %d settings of %ld replicas, seed %llu, %d thread%s, %.2f s\n",
@@ -39,6 +39,46 @@ static void text_heading(FILE *f, const tmc_sensitivity_report *r)
             r->elapsed_s);
     fprintf(f, "  common random numbers: replica k draws the streams of (seed, k) at every "
                "setting\n\n");
+}
+
+/* 1 when P(deadline) is the base's at both ends of input in. */
+static int p_still(const tmc_sensitivity *s, const tmc_sensitivity_input *in)
+{
+    double p = s->base.result.days.p_met;
+    return in->end[0].result.days.p_met == p && in->end[1].result.days.p_met == p;
+}
+
+/* The answer first (issue 32): the input of the largest swing of T, the one
+ * of P's (from the rankings), and what the base assumes. */
+static void text_answer(FILE *f, const tmc_sensitivity *s)
+{
+    const tmc_experiment *x = &s->base.setting.x;
+    if (s->n_ranked > 0) {
+        const tmc_sensitivity_input *t = &s->inputs[s->by_days[0]];
+        const tmc_sensitivity_input *p = &s->inputs[s->by_met[0]];
+        fprintf(f, "Answer: the input that moves T most is %s (swing %.4f days); ",
+                t->key.name, t->swing_days.mean);
+        if (p_still(s, p))
+            fprintf(f, "P(T <= %g days) does not move (%.4f at both ends of every input)\n",
+                    x->deadline.days, s->base.result.days.p_met);
+        else {
+            fprintf(f, "P(T <= %g days) moves most with %s (swing %.4f", x->deadline.days,
+                    p->key.name, p->swing_met.mean);
+            for (int j = 1; j < s->n_ranked; j++)
+                if (s->inputs[s->by_met[j]].swing_met.mean == p->swing_met.mean)
+                    fprintf(f, "%s%s", j == 1 ? "; as much: " : ", ",
+                            s->inputs[s->by_met[j]].key.name);
+            fprintf(f, ")\n");
+        }
+    }
+    tmc_assumed_output_text(f, x, &s->base.setting.cf);
+    fprintf(f, "\n");
+}
+
+static void text_base(FILE *f, const tmc_sensitivity *s)
+{
+    const tmc_experiment *x = &s->base.setting.x;
+    const tmc_summary *b = &s->base.result.days;
     fprintf(f, "Base (the experiment as it stands): mean T %.4f +- %.4f days, P(T <= %g days) "
                "%.4f [%.4f, %.4f]\n\n", b->mean, b->se, x->deadline.days, b->p_met, b->ci_lo,
             b->ci_hi);
@@ -59,19 +99,35 @@ static void text_days(FILE *f, const tmc_sensitivity *s, int w)
     }
 }
 
+/* The rows of inputs that move P; those that leave it at the base's at both
+ * ends in one line after them. */
 static void text_met(FILE *f, const tmc_sensitivity *s, int w)
 {
     char a[48], b[48], c[48];
-    fprintf(f, "\nP(T <= %g days), ranked by its swing:\n", s->base.setting.x.deadline.days);
+    double days = s->base.setting.x.deadline.days;
+    int still = 0;
+    for (int j = 0; j < s->n_ranked; j++)
+        still += p_still(s, &s->inputs[s->by_met[j]]);
+    if (still == s->n_ranked) {
+        fprintf(f, "\nP(T <= %g days) is %.4f at both ends of every input.\n", days,
+                s->base.result.days.p_met);
+        return;
+    }
+    fprintf(f, "\nP(T <= %g days), ranked by its swing:\n", days);
     fprintf(f, "%-*s %7s %7s  %-19s %-19s %s\n", w, "input", "P(low)", "P(high)",
             "P(low) - P", "P(high) - P", "swing");
     for (int j = 0; j < s->n_ranked; j++) {
         const tmc_sensitivity_input *in = &s->inputs[s->by_met[j]];
+        if (p_still(s, in))
+            continue;
         fprintf(f, "%-*s %7.4f %7.4f  %-19s %-19s %s\n", w, in->key.name,
                 in->end[0].result.days.p_met, in->end[1].result.days.p_met,
                 diff_text(&in->met[0], 1, a, sizeof a), diff_text(&in->met[1], 1, b, sizeof b),
                 diff_text(&in->swing_met, 0, c, sizeof c));
     }
+    if (still)
+        fprintf(f, "P(T <= %g days) is %.4f at both ends of every other input.\n", days,
+                s->base.result.days.p_met);
 }
 
 /* Per input: its range, base and source; the link's exposed communication. */
@@ -155,6 +211,8 @@ void tmc_sensitivity_output_text(FILE *f, const tmc_sensitivity_report *r)
     const tmc_sensitivity *s = r->s;
     int w = name_width(s);
     text_heading(f, r);
+    text_answer(f, s);
+    text_base(f, s);
     text_days(f, s, w);
     text_met(f, s, w);
     text_ranges(f, s);
@@ -272,6 +330,7 @@ cJSON *tmc_sensitivity_output_json(const tmc_sensitivity_report *r)
         cJSON_AddItemToArray(list, json_input(s, i));
     cJSON_AddItemToObject(root, "ranking_days", json_ranking(s, s->by_days));
     cJSON_AddItemToObject(root, "ranking_p", json_ranking(s, s->by_met));
+    cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(x, &s->base.setting.cf));
     if (s->compound_text)
         cJSON_AddItemToObject(root, "compound", json_compound(s));
     else
