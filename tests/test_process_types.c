@@ -1,5 +1,5 @@
 /* process-1.x: the kinds of interruption as rows (processes.h), against
- * docs/simulation-semantics.md and by hand.
+ * docs/reference/simulation-semantics.md and by hand.
  * process-1.1 the rows say what the semantics say (section numbers): only
  *             a loss spike strikes in compute only (4) and rolls back past
  *             the newest commit (5); only the time limit starts a new

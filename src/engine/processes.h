@@ -137,7 +137,7 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                             gsl_rng *const *rng, int k, double t, tmc_replica *out);
 
 /* A kind of interruption (the shape of GSL's gsl_rng_type): what the
- * engine asks instead of comparing kinds (docs/simulation-semantics.md 3
+ * engine asks instead of comparing kinds (docs/reference/simulation-semantics.md 3
  * to 5, and 9 for elastic groups). A new process is one row and its functions; contributing.md
  * lists the rest. */
 typedef struct {
