@@ -19,7 +19,14 @@
  *             taken) not; detection: a cause with a delay not.
  * assumed-1.7 contradiction: meets with P 0.49 (yes) and 0.5 (no); misses
  *             with P 0.51 (yes) and 0.5 (no); Young's T below p01 or above
- *             p99 (yes), at either end (no). */
+ *             p99 (yes), at either end (no).
+ * assumed-1.8 the tolerance: [p01, p99] widened by 3 se + 1e-6 of T. With
+ *             no spread (p01 = p99 = 24.589, se 0) T 1e-5 days off is no
+ *             contradiction, 5e-5 off is (1e-6 x 24.589 = 2.46e-5); with
+ *             se 0.1 T 0.5 days outside is (0.3 + 2.5e-5 < 0.5), with se
+ *             0.2 it is not (0.6 > 0.5).
+ * assumed-1.9 the share of runs in words: 1 "in every run", 0 "in no
+ *             run", else 4 decimals ("in only 0.4900 of runs"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -118,10 +125,22 @@ static void test_spares(void **state)
            "failures.causes", 0);
 }
 
+static char why[192];
+
+static int contradicts_se(double young, double deadline, double p, double p01, double p99,
+                          double se)
+{
+    int c = tmc_assumed_contradicts("Young's T", young, deadline, p, p01, p99, se, why,
+                                    sizeof why);
+    assert_int_equal(c, why[0] != '\0');
+    return c;
+}
+
 static int contradicts(double young, double deadline, double p, double p01, double p99)
 {
     char buf[192];
-    int c = tmc_assumed_contradicts(young, deadline, p, p01, p99, buf, sizeof buf);
+    int c = tmc_assumed_contradicts("Young's T", young, deadline, p, p01, p99, 0, buf,
+                                    sizeof buf);
     assert_int_equal(c, buf[0] != '\0');
     return c;
 }
@@ -139,13 +158,50 @@ static void test_contradiction(void **state)
     assert_false(contradicts(25, 30, 1, 25, 25));
 }
 
+/* assumed-1.8 */
+static void test_tolerance(void **state)
+{
+    (void)state;
+    /* no spread (se 0): 1e-6 of T = 24.589e-6 = 2.4589e-5 days each way */
+    assert_false(contradicts_se(24.58899, 30, 1, 24.589, 24.589, 0));  /* 1e-5 off */
+    assert_false(contradicts_se(24.58901, 30, 1, 24.589, 24.589, 0));
+    assert_true(contradicts_se(24.58895, 30, 1, 24.589, 24.589, 0));   /* 5e-5 off */
+    assert_true(contradicts_se(24.58905, 30, 1, 24.589, 24.589, 0));
+    /* 3 se: se 0.1 widens by 0.300025, se 0.2 by 0.600025; T 25 is 0.5 below 25.5 */
+    assert_true(contradicts_se(25, 30, 1, 25.5, 26, 0.1));
+    assert_false(contradicts_se(25, 30, 1, 25.5, 26, 0.2));
+    assert_false(contradicts_se(26.5, 30, 1, 25, 26, 0.2));
+    assert_true(contradicts_se(26.5, 30, 1, 25, 26, 0.1));
+    assert_non_null(strstr(why, "Young's T 26.5000 days lies outside the simulated p01..p99 "
+                                "[25.0000, 26.0000]"));
+}
+
+/* assumed-1.9 */
+static void test_share_words(void **state)
+{
+    (void)state;
+    assert_true(contradicts_se(31, 30, 1, 1, 99, 0));
+    assert_string_equal(why, "the closed form misses the deadline, the simulation meets it "
+                             "in every run");
+    assert_true(contradicts_se(31, 30, 0.75, 1, 99, 0));
+    assert_string_equal(why, "the closed form misses the deadline, the simulation meets it "
+                             "in 0.7500 of runs");
+    assert_true(contradicts_se(25, 30, 0.49, 1, 99, 0));
+    assert_string_equal(why, "the closed form meets the deadline, the simulation meets it "
+                             "in only 0.4900 of runs");
+    assert_true(contradicts_se(25, 30, 0, 1, 99, 0));
+    assert_string_equal(why, "the closed form meets the deadline, the simulation meets it "
+                             "in no run");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design),  cmocka_unit_test(test_outages),
         cmocka_unit_test(test_spikes),  cmocka_unit_test(test_restores),
         cmocka_unit_test(test_jitter),  cmocka_unit_test(test_spares),
-        cmocka_unit_test(test_contradiction),
+        cmocka_unit_test(test_contradiction), cmocka_unit_test(test_tolerance),
+        cmocka_unit_test(test_share_words),
     };
     return cmocka_run_group_tests_name("assumed-1", tests, NULL, NULL);
 }
