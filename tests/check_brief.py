@@ -30,6 +30,8 @@ src/model/assumed.h, worked by hand here:
 - elastic-300: the shown closed form is the elastic one, 2.123 days (meets
   2.5 days; the simulation 2.12 days, every run), not Young's 104 days; at a
   2-day deadline it misses and no run meets: no contradiction either way.
+- design-48 without failures has no event at all (no outages, spikes or
+  requeues either): the events row would be all zeros; one line says none.
 Usage: check_brief.py TRAINMC EXPERIMENTS_DIR
 """
 import json
@@ -149,6 +151,13 @@ for sets in [["failures=null"], ["job.steps=1"]]:
     check(f"{sets}: no spread", q["p01"] == q["p99"])
     check(f"{sets}: contradicted " + str(v), v["meets"] and not v["contradicts"] and
           "CONTRADICTED" not in text)
+
+# no failures at all: no row of zero events, one line that says so
+text, d = run("design-48.json", "--set", "failures=null", n="300")
+check("no failures: a zero events row", "restarts 0" not in text and "max 0" not in text)
+check("no failures: events in words",
+      "Events per run: none (no failure, outage or restart in any run)" in text.splitlines())
+check("no failures: JSON events kept", d["events"]["card_failures"] == 0)
 
 # elastic: the verdict is the elastic closed form's (2.123 days, meets 2.5),
 # not Young's (104 days)
