@@ -91,6 +91,15 @@ check("design-48: verdict", doc["closed_form_verdict"]["meets"] and
 for key in ["card_failures", "node_failures", "job_failures", "outages", "spares_taken"]:
     check("design-48: JSON events." + key, key in doc["events"])
 
+# stated or default: design-48's spares and causes come from its distribution
+# file's defaults; it writes "outages": null and "loss_spikes": null
+stated = {a["key"]: a["stated"] for a in doc["assumed"]}
+check("design-48: stated " + str(stated), stated == {"failures.spares": False, "failures.causes":
+      False, "outages": True, "loss_spikes": True})
+check("design-48: Default spares", "Default, optimistic: spares assumed unlimited" in text)
+check("design-48: Stated outages", "Stated, optimistic: no outages" in text and
+      "Default, optimistic: no outages" not in text)
+
 # --detail: the histogram and every wall-time row
 text, _ = run("design-48.json", "--detail")
 check("--detail: 20 histogram bins", sum(1 for l in text.splitlines() if " |" in l) == 20)
@@ -110,6 +119,15 @@ for setting, key in [("failures.spares=16", "failures.spares"), ("outages.mean_i
                      ("jitter.cv=0.05", "jitter.cv"), ("checkpoint.restore_cv=0.5", "checkpoint.restore_cv")]:
     _, d = run("cards-1024.json", "--set", setting)
     check(f"cards-1024 --set {setting}: {key} still assumed", key not in assumed_keys(d))
+# standbys-1024 gives one cause, "host", without detection_s: not "causes none"
+text, d = run("standbys-1024.json", n="100")
+items = {a["key"]: a for a in d["assumed"]}
+check("standbys-1024: detection " + str(list(items)), "failures.causes" not in items and
+      items.get("failures.causes[i].detection_s", {}).get("value") == "0" and
+      not items["failures.causes[i].detection_s"]["stated"])
+check("standbys-1024: detection in text", "now none" not in text and "no cause has a detection "
+      "delay" in text and "(set failures.causes[i].detection_s, now 0)" in text)
+check("standbys-1024: stated jitter.cv 0", items.get("jitter.cv", {}).get("stated") is True)
 _, d = run("causes-hang-vs-hardware.json")
 check("causes with detection delays: detection assumed", "failures.causes" not in assumed_keys(d))
 text, d = run("design-48-spikes.json")

@@ -26,7 +26,19 @@
  *             se 0.1 T 0.5 days outside is (0.3 + 2.5e-5 < 0.5), with se
  *             0.2 it is not (0.6 > 0.5).
  * assumed-1.9 the share of runs in words: 1 "in every run", 0 "in no
- *             run", else 4 decimals ("in only 0.4900 of runs"). */
+ *             run", else 4 decimals ("in only 0.4900 of runs").
+ * assumed-1.10 stated or default, as the files give them: design-48's
+ *             spares and causes are its distribution file's defaults (not
+ *             stated), its "outages": null and "loss_spikes": null are
+ *             stated, --set failures.spares=-1 states spares; quickstart-64
+ *             has no "outages" key (default), --set outages=null states it
+ *             (null removes the key from the document); cards-1024 states
+ *             "cv": 0.0, not restore_cv (stated by --set ...=0).
+ * assumed-1.11 causes without a detection delay (standbys-1024: one cause,
+ *             "host", no detection_s): listed as
+ *             failures.causes[i].detection_s = 0, not "failures.causes
+ *             none"; stated by --set failures.causes[0].detection_s=0; not
+ *             listed with 600 s. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,6 +62,24 @@ static int listed(const char *name, const char *const *sets, int n, const char *
         if (!strcmp(a.item[i].key, key))
             return 1;
     return 0;
+}
+
+/* The item of key in the list of experiments/NAME.json with the overrides
+ * (into *out), or fail. */
+static void item_of(const char *name, const char *const *sets, int n, const char *key,
+                    tmc_assumed_item *out)
+{
+    tmc_experiment x = test_load(name, sets, n);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_assumed a;
+    tmc_assumed_list(&x, &cf, &a);
+    for (int i = 0; i < a.n; i++)
+        if (!strcmp(a.item[i].key, key)) {
+            *out = a.item[i];
+            return;
+        }
+    fail_msg("%s: %s not listed", name, key);
 }
 
 static void expect(const char *set1, const char *set2, const char *key, int want)
@@ -194,6 +224,57 @@ static void test_share_words(void **state)
                              "in no run");
 }
 
+/* assumed-1.10 */
+static void test_stated(void **state)
+{
+    (void)state;
+    tmc_assumed_item it;
+    const char *none[1] = {NULL};
+    item_of("design-48", none, 0, "failures.spares", &it); /* from the distribution file */
+    assert_false(it.stated);
+    item_of("design-48", none, 0, "failures.causes", &it);
+    assert_false(it.stated);
+    assert_string_equal(it.value, "none");
+    item_of("design-48", none, 0, "outages", &it);          /* "outages": null */
+    assert_true(it.stated);
+    item_of("design-48", none, 0, "loss_spikes", &it);      /* "loss_spikes": null */
+    assert_true(it.stated);
+    const char *spares[1] = {"failures.spares=-1"};
+    item_of("design-48", spares, 1, "failures.spares", &it);
+    assert_true(it.stated);
+    item_of("quickstart-64", none, 0, "outages", &it);      /* no "outages" key */
+    assert_false(it.stated);
+    const char *off[1] = {"outages=null"};                  /* removes the key, states it */
+    item_of("quickstart-64", off, 1, "outages", &it);
+    assert_true(it.stated);
+    item_of("cards-1024", none, 0, "jitter.cv", &it);       /* "cv": 0.0 */
+    assert_true(it.stated);
+    item_of("cards-1024", none, 0, "checkpoint.restore_cv", &it);
+    assert_false(it.stated);
+    const char *cv[1] = {"checkpoint.restore_cv=0"};
+    item_of("cards-1024", cv, 1, "checkpoint.restore_cv", &it);
+    assert_true(it.stated);
+}
+
+/* assumed-1.11 */
+static void test_causes_without_delay(void **state)
+{
+    (void)state;
+    tmc_assumed_item it;
+    const char *none[1] = {NULL};
+    expect(NULL, NULL, "failures.causes", 1);
+    assert_int_equal(listed("standbys-1024", none, 0, "failures.causes"), 0);
+    item_of("standbys-1024", none, 0, "failures.causes[i].detection_s", &it);
+    assert_string_equal(it.value, "0");
+    assert_false(it.stated);
+    assert_non_null(strstr(it.why, "no cause has a detection delay"));
+    const char *zero[1] = {"failures.causes[0].detection_s=0"};
+    item_of("standbys-1024", zero, 1, "failures.causes[i].detection_s", &it);
+    assert_true(it.stated);
+    const char *delay[1] = {"failures.causes[0].detection_s=600"};
+    assert_int_equal(listed("standbys-1024", delay, 1, "failures.causes[i].detection_s"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,7 +282,8 @@ int main(void)
         cmocka_unit_test(test_spikes),  cmocka_unit_test(test_restores),
         cmocka_unit_test(test_jitter),  cmocka_unit_test(test_spares),
         cmocka_unit_test(test_contradiction), cmocka_unit_test(test_tolerance),
-        cmocka_unit_test(test_share_words),
+        cmocka_unit_test(test_share_words), cmocka_unit_test(test_stated),
+        cmocka_unit_test(test_causes_without_delay),
     };
     return cmocka_run_group_tests_name("assumed-1", tests, NULL, NULL);
 }

@@ -6,6 +6,8 @@
  * whether the choice matters FOR THIS RUN, and names the key that changes it:
  *   failures.spares        -1 (unlimited) while failures take cards or nodes;
  *   failures.causes        none: every failure detected at once (any failures);
+ *                          or, with causes, failures.causes[i].detection_s 0
+ *                          in every cause;
  *   outages                null while the run lasts a day or more;
  *   jitter.cv              0 on TMC_ASSUMED_JITTER_CARDS cards or more (the
  *                          step waits for the slowest of N: E[max] grows with N);
@@ -34,6 +36,8 @@ typedef struct {
     const char *key;   /* the experiment key that changes it */
     char value[32];    /* its value in this run */
     char why[192];     /* what it assumes, and why that flatters the answer */
+    int stated;        /* 1: the experiment (or an override) gave the key, 0: the
+                          default (tmc_experiment.stated) */
 } tmc_assumed_item;
 
 typedef struct {
@@ -41,7 +45,8 @@ typedef struct {
     tmc_assumed_item item[TMC_ASSUMED_MAX];
 } tmc_assumed;
 
-/* The defaults of x that flatter this run's answer, most telling first. */
+/* The choices of x that flatter this run's answer, most telling first, each
+ * marked stated or left to its default. */
 void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out);
 
 /* How far Young's (or the shown closed form's) T may lie outside the

@@ -11,7 +11,8 @@ void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_
     tmc_assumed a;
     tmc_assumed_list(x, cf, &a);
     for (int i = 0; i < a.n; i++)
-        fprintf(f, "Default, optimistic: %s (set %s, now %s)\n", a.item[i].why, a.item[i].key,
+        fprintf(f, "%s, optimistic: %s (set %s, now %s)\n",
+                a.item[i].stated ? "Stated" : "Default", a.item[i].why, a.item[i].key,
                 a.item[i].value);
 }
 
@@ -25,6 +26,7 @@ cJSON *tmc_assumed_output_json(const tmc_experiment *x, const tmc_closed_form *c
         cJSON_AddStringToObject(o, "key", a.item[i].key);
         cJSON_AddStringToObject(o, "value", a.item[i].value);
         cJSON_AddStringToObject(o, "why", a.item[i].why);
+        cJSON_AddBoolToObject(o, "stated", a.item[i].stated);
         cJSON_AddItemToArray(list, o);
     }
     return list;
