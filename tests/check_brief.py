@@ -16,11 +16,22 @@ src/model/assumed.h, worked by hand here:
 - A run with only job failures (per_job_mtbf_days) takes no card: every
   failure is a job failure, none a card or node failure; bad-nodes-1024 has
   only per-node and bad-node failures: every failure is a node failure.
-- cards-1024 with one spare and a 6.8-day deadline: Young's T is 6.163 days
-  (meets), while the median wait for the single spare (24 h repairs) puts the
-  simulated P(T <= 6.8) below one half (about 0.46 at 2,000 replicas, seed 1;
-  its 95 % Wilson interval [0.44, 0.49] lies below 0.5): the report must say
-  the closed form is contradicted and name the spares.
+- cards-1024 with two spares of 100 h repairs and an 8-day deadline: Young's
+  T (with the spares' loss-system waits, docs/model.md 3.21) is 8.122 days
+  (misses), while the long right tail of the waits keeps the simulated median
+  below (p50 7.27 days): P(T <= 8) is 0.5935 at 2,000 replicas, seed 1, its
+  95 % Wilson interval [0.57, 0.61] above 0.5: the report must say the closed
+  form is contradicted and name the spares. (The earlier case, one spare and
+  6.8 days, stopped contradicting once Young held the spares' waits: 7.159
+  days, misses, beside P 0.46.)
+- design-48 without failures, or of one step, has no spread: p01 = p99 =
+  the simulated T, which Young's T matches to its rounding; no contradiction
+  (assumed.h: 3 se + 1e-6 of T).
+- elastic-300: the shown closed form is the elastic one, 2.123 days (meets
+  2.5 days; the simulation 2.12 days, every run), not Young's 104 days; at a
+  2-day deadline it misses and no run meets: no contradiction either way.
+- design-48 without failures has no event at all (no outages, spikes or
+  requeues either): the events row would be all zeros; one line says none.
 Usage: check_brief.py TRAINMC EXPERIMENTS_DIR
 """
 import json
@@ -37,11 +48,11 @@ SPLIT_ROWS = ["useful compute", "straggler wait", "periodic pauses", "communicat
 bad = []
 
 
-def run(name, *args):
+def run(name, *args, n="2000"):
     """The text report and the JSON document of `trainmc run`."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.json")
-        out = subprocess.run([BIN, "run", os.path.join(EXP, name), "-n", "2000", "--quiet",
+        out = subprocess.run([BIN, "run", os.path.join(EXP, name), "-n", n, "--quiet",
                               "--json", path, *args], capture_output=True, text=True)
         if out.returncode:
             sys.exit(f"trainmc run {name} {args} failed: {out.stderr}")
@@ -80,6 +91,15 @@ check("design-48: verdict", doc["closed_form_verdict"]["meets"] and
 for key in ["card_failures", "node_failures", "job_failures", "outages", "spares_taken"]:
     check("design-48: JSON events." + key, key in doc["events"])
 
+# stated or default: design-48's spares and causes come from its distribution
+# file's defaults; it writes "outages": null and "loss_spikes": null
+stated = {a["key"]: a["stated"] for a in doc["assumed"]}
+check("design-48: stated " + str(stated), stated == {"failures.spares": False, "failures.causes":
+      False, "outages": True, "loss_spikes": True})
+check("design-48: Default spares", "Default, optimistic: spares assumed unlimited" in text)
+check("design-48: Stated outages", "Stated, optimistic: no outages" in text and
+      "Default, optimistic: no outages" not in text)
+
 # --detail: the histogram and every wall-time row
 text, _ = run("design-48.json", "--detail")
 check("--detail: 20 histogram bins", sum(1 for l in text.splitlines() if " |" in l) == 20)
@@ -99,6 +119,15 @@ for setting, key in [("failures.spares=16", "failures.spares"), ("outages.mean_i
                      ("jitter.cv=0.05", "jitter.cv"), ("checkpoint.restore_cv=0.5", "checkpoint.restore_cv")]:
     _, d = run("cards-1024.json", "--set", setting)
     check(f"cards-1024 --set {setting}: {key} still assumed", key not in assumed_keys(d))
+# standbys-1024 gives one cause, "host", without detection_s: not "causes none"
+text, d = run("standbys-1024.json", n="100")
+items = {a["key"]: a for a in d["assumed"]}
+check("standbys-1024: detection " + str(list(items)), "failures.causes" not in items and
+      items.get("failures.causes[i].detection_s", {}).get("value") == "0" and
+      not items["failures.causes[i].detection_s"]["stated"])
+check("standbys-1024: detection in text", "now none" not in text and "no cause has a detection "
+      "delay" in text and "(set failures.causes[i].detection_s, now 0)" in text)
+check("standbys-1024: stated jitter.cv 0", items.get("jitter.cv", {}).get("stated") is True)
 _, d = run("causes-hang-vs-hardware.json")
 check("causes with detection delays: detection assumed", "failures.causes" not in assumed_keys(d))
 text, d = run("design-48-spikes.json")
@@ -117,14 +146,48 @@ check("bad nodes: node = all failures", ev["node_failures"] == ev["card_failures
 check("bad nodes: text", "node failures" in text and "card failures" not in text)
 
 # the closed form contradicted, in words, with the assumption it leaves out
-text, d = run("cards-1024.json", "--set", "failures.spares=1", "--set", "deadline.days=6.8")
+text, d = run("cards-1024.json", "--set", "failures.spares=2", "--set",
+              "failures.repair_mean_hours=100", "--set", "deadline.days=8")
 v = d["closed_form_verdict"]
-check("one spare: P not below 0.5 " + str(d["deadline"]), d["deadline"]["ci95"][1] < 0.5)
-check("one spare: verdict JSON " + str(v), v["meets"] and v["contradicts"] and "spares" in v["left_out"])
-check("one spare: text", "CLOSED FORM CONTRADICTED" in text and "spare" in text.split("CONTRADICTED")[2])
-check("one spare: the verdict in words", "closed form: meets (Young), CONTRADICTED" in text)
-check("one spare: the broken assumption once", text.count("spare card with repairs") == 1)
-check("one spare: spare cards from the pool", "from the pool of 1" in text)
+check("two spares: P not above 0.5 " + str(d["deadline"]), d["deadline"]["ci95"][0] > 0.5)
+check("two spares: verdict JSON " + str(v), not v["meets"] and v["contradicts"] and
+      v["closed_form"] == "Young" and "spares" in v["left_out"])
+check("two spares: text", "CLOSED FORM CONTRADICTED" in text and "spare" in text.split("CONTRADICTED")[2])
+check("two spares: P in words", "the simulation meets it in %.4f of runs;" % d["deadline"]["probability"]
+      in text)
+check("two spares: the verdict in words", "closed form: misses (Young), CONTRADICTED" in text)
+check("two spares: the broken assumption once", text.count("spare cards with repairs") == 1)
+check("two spares: spare cards from the pool", "from the pool of 2" in text)
+
+# no spread (no failures; one step): p01 = p99 = T, which Young's T matches to
+# rounding (24.5890 days; 5.0008): no contradiction
+for sets in [["failures=null"], ["job.steps=1"]]:
+    args = [a for kv in sets for a in ("--set", kv)]
+    text, d = run("design-48.json", *args, n="300")
+    v = d["closed_form_verdict"]
+    q = d["completion_days"]["quantiles"]
+    check(f"{sets}: no spread", q["p01"] == q["p99"])
+    check(f"{sets}: contradicted " + str(v), v["meets"] and not v["contradicts"] and
+          "CONTRADICTED" not in text)
+
+# no failures at all: no row of zero events, one line that says so
+text, d = run("design-48.json", "--set", "failures=null", n="300")
+check("no failures: a zero events row", "restarts 0" not in text and "max 0" not in text)
+check("no failures: events in words",
+      "Events per run: none (no failure, outage or restart in any run)" in text.splitlines())
+check("no failures: JSON events kept", d["events"]["card_failures"] == 0)
+
+# elastic: the verdict is the elastic closed form's (2.123 days, meets 2.5),
+# not Young's (104 days)
+text, d = run("elastic-300.json", n="100")
+v = d["closed_form_verdict"]
+check("elastic: verdict JSON " + str(v), v["meets"] and v["closed_form"] == "Elastic" and
+      not v["contradicts"])
+check("elastic: text", "meets (Elastic)" in text and "CONTRADICTED" not in text)
+text, d = run("elastic-300.json", "--set", "deadline.days=2", n="100")
+v = d["closed_form_verdict"]
+check("elastic, 2 days: misses, no run meets " + str(v), not v["meets"] and not v["contradicts"]
+      and d["deadline"]["probability"] == 0 and "misses (Elastic)" in text)
 
 # sweep: the answer first (the lowest mean T, the highest P), then the table
 with tempfile.TemporaryDirectory() as tmp:

@@ -19,7 +19,26 @@
  *             taken) not; detection: a cause with a delay not.
  * assumed-1.7 contradiction: meets with P 0.49 (yes) and 0.5 (no); misses
  *             with P 0.51 (yes) and 0.5 (no); Young's T below p01 or above
- *             p99 (yes), at either end (no). */
+ *             p99 (yes), at either end (no).
+ * assumed-1.8 the tolerance: [p01, p99] widened by 3 se + 1e-6 of T. With
+ *             no spread (p01 = p99 = 24.589, se 0) T 1e-5 days off is no
+ *             contradiction, 5e-5 off is (1e-6 x 24.589 = 2.46e-5); with
+ *             se 0.1 T 0.5 days outside is (0.3 + 2.5e-5 < 0.5), with se
+ *             0.2 it is not (0.6 > 0.5).
+ * assumed-1.9 the share of runs in words: 1 "in every run", 0 "in no
+ *             run", else 4 decimals ("in only 0.4900 of runs").
+ * assumed-1.10 stated or default, as the files give them: design-48's
+ *             spares and causes are its distribution file's defaults (not
+ *             stated), its "outages": null and "loss_spikes": null are
+ *             stated, --set failures.spares=-1 states spares; quickstart-64
+ *             has no "outages" key (default), --set outages=null states it
+ *             (null removes the key from the document); cards-1024 states
+ *             "cv": 0.0, not restore_cv (stated by --set ...=0).
+ * assumed-1.11 causes without a detection delay (standbys-1024: one cause,
+ *             "host", no detection_s): listed as
+ *             failures.causes[i].detection_s = 0, not "failures.causes
+ *             none"; stated by --set failures.causes[0].detection_s=0; not
+ *             listed with 600 s. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,6 +62,24 @@ static int listed(const char *name, const char *const *sets, int n, const char *
         if (!strcmp(a.item[i].key, key))
             return 1;
     return 0;
+}
+
+/* The item of key in the list of experiments/NAME.json with the overrides
+ * (into *out), or fail. */
+static void item_of(const char *name, const char *const *sets, int n, const char *key,
+                    tmc_assumed_item *out)
+{
+    tmc_experiment x = test_load(name, sets, n);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_assumed a;
+    tmc_assumed_list(&x, &cf, &a);
+    for (int i = 0; i < a.n; i++)
+        if (!strcmp(a.item[i].key, key)) {
+            *out = a.item[i];
+            return;
+        }
+    fail_msg("%s: %s not listed", name, key);
 }
 
 static void expect(const char *set1, const char *set2, const char *key, int want)
@@ -118,10 +155,22 @@ static void test_spares(void **state)
            "failures.causes", 0);
 }
 
+static char why[192];
+
+static int contradicts_se(double young, double deadline, double p, double p01, double p99,
+                          double se)
+{
+    int c = tmc_assumed_contradicts("Young's T", young, deadline, p, p01, p99, se, why,
+                                    sizeof why);
+    assert_int_equal(c, why[0] != '\0');
+    return c;
+}
+
 static int contradicts(double young, double deadline, double p, double p01, double p99)
 {
     char buf[192];
-    int c = tmc_assumed_contradicts(young, deadline, p, p01, p99, buf, sizeof buf);
+    int c = tmc_assumed_contradicts("Young's T", young, deadline, p, p01, p99, 0, buf,
+                                    sizeof buf);
     assert_int_equal(c, buf[0] != '\0');
     return c;
 }
@@ -139,13 +188,102 @@ static void test_contradiction(void **state)
     assert_false(contradicts(25, 30, 1, 25, 25));
 }
 
+/* assumed-1.8 */
+static void test_tolerance(void **state)
+{
+    (void)state;
+    /* no spread (se 0): 1e-6 of T = 24.589e-6 = 2.4589e-5 days each way */
+    assert_false(contradicts_se(24.58899, 30, 1, 24.589, 24.589, 0));  /* 1e-5 off */
+    assert_false(contradicts_se(24.58901, 30, 1, 24.589, 24.589, 0));
+    assert_true(contradicts_se(24.58895, 30, 1, 24.589, 24.589, 0));   /* 5e-5 off */
+    assert_true(contradicts_se(24.58905, 30, 1, 24.589, 24.589, 0));
+    /* 3 se: se 0.1 widens by 0.300025, se 0.2 by 0.600025; T 25 is 0.5 below 25.5 */
+    assert_true(contradicts_se(25, 30, 1, 25.5, 26, 0.1));
+    assert_false(contradicts_se(25, 30, 1, 25.5, 26, 0.2));
+    assert_false(contradicts_se(26.5, 30, 1, 25, 26, 0.2));
+    assert_true(contradicts_se(26.5, 30, 1, 25, 26, 0.1));
+    assert_non_null(strstr(why, "Young's T 26.5000 days lies outside the simulated p01..p99 "
+                                "[25.0000, 26.0000]"));
+}
+
+/* assumed-1.9 */
+static void test_share_words(void **state)
+{
+    (void)state;
+    assert_true(contradicts_se(31, 30, 1, 1, 99, 0));
+    assert_string_equal(why, "the closed form misses the deadline, the simulation meets it "
+                             "in every run");
+    assert_true(contradicts_se(31, 30, 0.75, 1, 99, 0));
+    assert_string_equal(why, "the closed form misses the deadline, the simulation meets it "
+                             "in 0.7500 of runs");
+    assert_true(contradicts_se(25, 30, 0.49, 1, 99, 0));
+    assert_string_equal(why, "the closed form meets the deadline, the simulation meets it "
+                             "in only 0.4900 of runs");
+    assert_true(contradicts_se(25, 30, 0, 1, 99, 0));
+    assert_string_equal(why, "the closed form meets the deadline, the simulation meets it "
+                             "in no run");
+}
+
+/* assumed-1.10 */
+static void test_stated(void **state)
+{
+    (void)state;
+    tmc_assumed_item it;
+    const char *none[1] = {NULL};
+    item_of("design-48", none, 0, "failures.spares", &it); /* from the distribution file */
+    assert_false(it.stated);
+    item_of("design-48", none, 0, "failures.causes", &it);
+    assert_false(it.stated);
+    assert_string_equal(it.value, "none");
+    item_of("design-48", none, 0, "outages", &it);          /* "outages": null */
+    assert_true(it.stated);
+    item_of("design-48", none, 0, "loss_spikes", &it);      /* "loss_spikes": null */
+    assert_true(it.stated);
+    const char *spares[1] = {"failures.spares=-1"};
+    item_of("design-48", spares, 1, "failures.spares", &it);
+    assert_true(it.stated);
+    item_of("quickstart-64", none, 0, "outages", &it);      /* no "outages" key */
+    assert_false(it.stated);
+    const char *off[1] = {"outages=null"};                  /* removes the key, states it */
+    item_of("quickstart-64", off, 1, "outages", &it);
+    assert_true(it.stated);
+    item_of("cards-1024", none, 0, "jitter.cv", &it);       /* "cv": 0.0 */
+    assert_true(it.stated);
+    item_of("cards-1024", none, 0, "checkpoint.restore_cv", &it);
+    assert_false(it.stated);
+    const char *cv[1] = {"checkpoint.restore_cv=0"};
+    item_of("cards-1024", cv, 1, "checkpoint.restore_cv", &it);
+    assert_true(it.stated);
+}
+
+/* assumed-1.11 */
+static void test_causes_without_delay(void **state)
+{
+    (void)state;
+    tmc_assumed_item it;
+    const char *none[1] = {NULL};
+    expect(NULL, NULL, "failures.causes", 1);
+    assert_int_equal(listed("standbys-1024", none, 0, "failures.causes"), 0);
+    item_of("standbys-1024", none, 0, "failures.causes[i].detection_s", &it);
+    assert_string_equal(it.value, "0");
+    assert_false(it.stated);
+    assert_non_null(strstr(it.why, "no cause has a detection delay"));
+    const char *zero[1] = {"failures.causes[0].detection_s=0"};
+    item_of("standbys-1024", zero, 1, "failures.causes[i].detection_s", &it);
+    assert_true(it.stated);
+    const char *delay[1] = {"failures.causes[0].detection_s=600"};
+    assert_int_equal(listed("standbys-1024", delay, 1, "failures.causes[i].detection_s"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design),  cmocka_unit_test(test_outages),
         cmocka_unit_test(test_spikes),  cmocka_unit_test(test_restores),
         cmocka_unit_test(test_jitter),  cmocka_unit_test(test_spares),
-        cmocka_unit_test(test_contradiction),
+        cmocka_unit_test(test_contradiction), cmocka_unit_test(test_tolerance),
+        cmocka_unit_test(test_share_words), cmocka_unit_test(test_stated),
+        cmocka_unit_test(test_causes_without_delay),
     };
     return cmocka_run_group_tests_name("assumed-1", tests, NULL, NULL);
 }

@@ -442,6 +442,20 @@ typedef struct {
 #define TMC_PATH_MAX 4096 /* a longer path is refused, never truncated */
 #define TMC_OVERRIDES_BYTES 16384 /* all overrides of one experiment, NULs included */
 
+/* The keys of the assumed list (src/model/assumed.h) the experiment file, a
+ * section file or an override gave, whatever the value (null and the default
+ * included): the report calls the others "Default". Bits of
+ * tmc_experiment.stated. */
+enum {
+    TMC_STATED_SPARES = 1 << 0,     /* failures.spares */
+    TMC_STATED_CAUSES = 1 << 1,     /* failures.causes */
+    TMC_STATED_DETECTION = 1 << 2,  /* failures.causes[i].detection_s, any i */
+    TMC_STATED_OUTAGES = 1 << 3,    /* outages */
+    TMC_STATED_JITTER_CV = 1 << 4,  /* jitter.cv */
+    TMC_STATED_SPIKES = 1 << 5,     /* loss_spikes */
+    TMC_STATED_RESTORE_CV = 1 << 6, /* checkpoint.restore_cv */
+};
+
 /* Named so that trainmc.h can declare it opaque. */
 typedef struct tmc_experiment {
     char name[128];
@@ -451,6 +465,7 @@ typedef struct tmc_experiment {
     char **inputs;           /* n_inputs paths (heap) */
     int n_overrides;         /* the overrides applied, in order: what a result */
     char **overrides;        /* records; n_overrides "KEY=VALUE" strings (heap) */
+    unsigned stated;         /* TMC_STATED_* bits: keys given, not left to defaults */
     tmc_job job;
     tmc_jitter jitter;
     tmc_failures failures;

@@ -86,6 +86,8 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
         rc = tmc_cfg_apply_override(root, overrides[i], base_dir, out, err);
     if (!rc && (rc = validate(root, label, base_dir, out, err)))
         note_override(err, label, overrides, n_overrides);
+    for (int i = 0; i < n_overrides && !rc; i++)
+        tmc_cfg_note_stated_override(overrides[i], out);
     cJSON_Delete(root);
     if (!rc && !(out->path = strdup(label)))
         rc = tmc_error_set(err, "out of memory");

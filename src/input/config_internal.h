@@ -169,6 +169,10 @@ int tmc_cfg_note_input(tmc_experiment *rec, const char *path, tmc_error *err);
 int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
                          const char *base_dir, tmc_experiment *out, tmc_error *err);
 
+/* out->stated |= the TMC_STATED_* bit of the key an override ("KEY=VALUE")
+ * sets: "outages=null" removes the key from the document, yet states it. */
+void tmc_cfg_note_stated_override(const char *override, tmc_experiment *out);
+
 /* Read and parse the section file `rel` (a `kind`: "distribution file",
  * "model file"), named relative to base_dir by `referrer` ("FILE: SECTION",
  * which prefixes a failure to read it); its resolved path goes to path[n].

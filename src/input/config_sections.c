@@ -37,6 +37,51 @@ cJSON *tmc_cfg_load_section_file(const char *rel, const char *kind, const char *
     return root;
 }
 
+/* out->stated |= the TMC_STATED_* bits of the keys obj (the section named
+ * section, inline or from its file) gives. */
+static void note_stated(const char *section, const cJSON *obj, tmc_experiment *out)
+{
+    static const struct {
+        const char *section, *key;
+        unsigned bit;
+    } keys[] = {
+        {"failures", "spares", TMC_STATED_SPARES},
+        {"failures", "causes", TMC_STATED_CAUSES},
+        {"jitter", "cv", TMC_STATED_JITTER_CV},
+        {"checkpoint", "restore_cv", TMC_STATED_RESTORE_CV},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(section, keys[i].section) && cJSON_GetObjectItemCaseSensitive(obj, keys[i].key))
+            out->stated |= keys[i].bit;
+    const cJSON *causes = NULL, *c;
+    if (!strcmp(section, "failures"))
+        causes = cJSON_GetObjectItemCaseSensitive(obj, "causes");
+    for (c = cJSON_IsArray(causes) ? causes->child : NULL; c; c = c->next)
+        if (cJSON_GetObjectItemCaseSensitive(c, "detection_s"))
+            out->stated |= TMC_STATED_DETECTION;
+}
+
+void tmc_cfg_note_stated_override(const char *override, tmc_experiment *out)
+{
+    static const struct {
+        const char *key;
+        unsigned bit;
+    } keys[] = {
+        {"failures.spares", TMC_STATED_SPARES}, {"failures.causes", TMC_STATED_CAUSES},
+        {"outages", TMC_STATED_OUTAGES},         {"jitter.cv", TMC_STATED_JITTER_CV},
+        {"loss_spikes", TMC_STATED_SPIKES},      {"checkpoint.restore_cv", TMC_STATED_RESTORE_CV},
+    };
+    size_t kl = strcspn(override, "=");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strlen(keys[i].key) == kl && !strncmp(override, keys[i].key, kl))
+            out->stated |= keys[i].bit;
+    const char *tail = "].detection_s";
+    size_t tl = strlen(tail);
+    if (!strncmp(override, "failures.causes[", 16) && kl > tl &&
+        !strncmp(override + kl - tl, tail, tl))
+        out->stated |= TMC_STATED_DETECTION;
+}
+
 /* A section given as a string: load that file, which must hold a "source"
  * and the section's keys. */
 static int read_section_file(const section *s, const char *rel, const char *label,
@@ -50,6 +95,7 @@ static int read_section_file(const section *s, const char *rel, const char *labe
     if (!root)
         return -1;
     int rc = tmc_cfg_read_fields(s, root, path, NULL, "", base, rec, err);
+    note_stated(s->name, root, rec);
     if (!rc && !tmc_cfg_has_key(root, "source"))
         rc = tmc_error_set(err, "%s: source: missing required key (a string citing "
                                 "docs/model.md or a paper)", path);
@@ -65,6 +111,10 @@ int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
     char *base = (char *)out + s->off;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, s->name);
     int off = !v || cJSON_IsNull(v);
+    if (v && !strcmp(s->name, "outages")) /* null states "no outages" too */
+        out->stated |= TMC_STATED_OUTAGES;
+    if (v && !strcmp(s->name, "loss_spikes"))
+        out->stated |= TMC_STATED_SPIKES;
     if (off && s->required)
         return tmc_error_set(err, "%s: %s: missing required section (an object)", label,
                              s->name);
@@ -89,5 +139,6 @@ int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
     }
     char prefix[64];
     snprintf(prefix, sizeof prefix, "%s.", s->name);
+    note_stated(s->name, v, out);
     return tmc_cfg_read_fields(s, v, label, base_dir, prefix, base, out, err);
 }

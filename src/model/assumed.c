@@ -7,15 +7,18 @@
 
 #include "units.h"
 
-static void add(tmc_assumed *out, const char *key, const char *value, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static void add(tmc_assumed *out, const char *key, int stated, const char *value,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static void add(tmc_assumed *out, const char *key, const char *value, const char *fmt, ...)
+/* stated: the experiment's TMC_STATED_* bits that name this key. */
+static void add(tmc_assumed *out, const char *key, int stated, const char *value,
+                const char *fmt, ...)
 {
     if (out->n == TMC_ASSUMED_MAX)
         return;
     tmc_assumed_item *it = &out->item[out->n++];
     it->key = key;
+    it->stated = stated != 0;
     snprintf(it->value, sizeof it->value, "%s", value);
     va_list ap;
     va_start(ap, fmt);
@@ -52,12 +55,17 @@ static void check_failures(const tmc_experiment *x, tmc_assumed *out)
     if (!f->enabled)
         return;
     if (f->spares < 0 && takes_hardware(f))
-        add(out, "failures.spares", "-1", "spares assumed unlimited: every failed %s is "
-            "replaced at once, no run waits for a repair", f->per_node_mtbf_days > 0
-            ? "card or node" : "card");
-    if (detected_at_once(f))
-        add(out, "failures.causes", "none", "no detection delay: every failure is noticed "
-            "the moment it strikes (a hung collective waits for a watchdog)");
+        add(out, "failures.spares", x->stated & TMC_STATED_SPARES, "-1", "spares assumed "
+            "unlimited: every failed %s is replaced at once, no run waits for a repair",
+            f->per_node_mtbf_days > 0 ? "card or node" : "card");
+    if (detected_at_once(f) && f->n_causes == 0)
+        add(out, "failures.causes", x->stated & TMC_STATED_CAUSES, "none", "no detection "
+            "delay: every failure is noticed the moment it strikes (a hung collective waits "
+            "for a watchdog)");
+    else if (detected_at_once(f))
+        add(out, "failures.causes[i].detection_s", x->stated & TMC_STATED_DETECTION, "0",
+            "no cause has a detection delay: every failure is noticed the moment it strikes "
+            "(a hung collective waits for a watchdog)");
 }
 
 void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out)
@@ -66,34 +74,50 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
     check_failures(x, out);
     double run_days = cf->failure_free_s / TMC_DAY_S;
     if (!x->outages.enabled && run_days >= 1)
-        add(out, "outages", "null", "no outages: nothing stops the whole cluster (power, "
-            "network, maintenance) in %.3g days", run_days);
+        add(out, "outages", x->stated & TMC_STATED_OUTAGES, "null", "no outages: nothing "
+            "stops the whole cluster (power, network, maintenance) in %.3g days", run_days);
     if (x->jitter.cv == 0 && x->job.cards >= TMC_ASSUMED_JITTER_CARDS)
-        add(out, "jitter.cv", "0", "no jitter: all %ld cards take the same step time; each "
-            "step waits for the slowest", x->job.cards);
+        add(out, "jitter.cv", x->stated & TMC_STATED_JITTER_CV, "0", "no jitter: all %ld "
+            "cards take the same step time; each step waits for the slowest", x->job.cards);
     if (!x->loss_spikes.enabled && run_days >= TMC_ASSUMED_SPIKE_DAYS)
-        add(out, "loss_spikes", "null", "no loss spikes: no rollback to an older snapshot in "
-            "%.3g days", run_days);
+        add(out, "loss_spikes", x->stated & TMC_STATED_SPIKES, "null", "no loss spikes: no "
+            "rollback to an older snapshot in %.3g days", run_days);
     double restores = isfinite(cf->mtbf_s) ? cf->failure_free_s / cf->mtbf_s : 0;
     if (x->checkpoint.restore_cv == 0 &&
         restores * cf->restore_mean_s >= TMC_ASSUMED_SHARE * cf->failure_free_s)
-        add(out, "checkpoint.restore_cv", "0", "restores of a fixed time: each of about "
-            "%.3g restores takes exactly %.4g s", restores, cf->restore_mean_s);
+        add(out, "checkpoint.restore_cv", x->stated & TMC_STATED_RESTORE_CV, "0", "restores "
+            "of a fixed time: each of about %.3g restores takes exactly %.4g s", restores,
+            cf->restore_mean_s);
 }
 
-int tmc_assumed_contradicts(double young_days, double deadline_days, double p_met,
-                            double p01, double p99, char *buf, size_t n)
+/* "in [only ]0.4900 of runs", "in every run", "in no run" into buf[n]. */
+static const char *share_of_runs(double p, const char *only, char *buf, size_t n)
 {
-    int meets = young_days <= deadline_days;
+    if (p >= 1)
+        snprintf(buf, n, "in every run");
+    else if (p <= 0)
+        snprintf(buf, n, "in no run");
+    else
+        snprintf(buf, n, "in %s%.4f of runs", only, p);
+    return buf;
+}
+
+int tmc_assumed_contradicts(const char *form, double t_days, double deadline_days,
+                            double p_met, double p01, double p99, double se_days, char *buf,
+                            size_t n)
+{
+    int meets = t_days <= deadline_days;
+    double tol = TMC_ASSUMED_SE * se_days + TMC_ASSUMED_REL * fabs(t_days);
+    char share[48];
     buf[0] = '\0';
     if (meets && p_met < 0.5)
-        snprintf(buf, n, "the closed form meets the deadline, the simulation meets it in "
-                 "only %.4g of runs", p_met);
+        snprintf(buf, n, "the closed form meets the deadline, the simulation meets it %s",
+                 share_of_runs(p_met, "only ", share, sizeof share));
     else if (!meets && p_met > 0.5)
-        snprintf(buf, n, "the closed form misses the deadline, the simulation meets it in "
-                 "%.4g of runs", p_met);
-    else if (young_days < p01 || young_days > p99)
-        snprintf(buf, n, "Young's T %.4f days lies outside the simulated p01..p99 "
-                 "[%.4f, %.4f]", young_days, p01, p99);
+        snprintf(buf, n, "the closed form misses the deadline, the simulation meets it %s",
+                 share_of_runs(p_met, "", share, sizeof share));
+    else if (t_days < p01 - tol || t_days > p99 + tol)
+        snprintf(buf, n, "%s %.4f days lies outside the simulated p01..p99 [%.4f, %.4f] "
+                 "(give or take %.2g days)", form, t_days, p01, p99, tol);
     return buf[0] != '\0';
 }

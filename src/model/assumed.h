@@ -6,6 +6,8 @@
  * whether the choice matters FOR THIS RUN, and names the key that changes it:
  *   failures.spares        -1 (unlimited) while failures take cards or nodes;
  *   failures.causes        none: every failure detected at once (any failures);
+ *                          or, with causes, failures.causes[i].detection_s 0
+ *                          in every cause;
  *   outages                null while the run lasts a day or more;
  *   jitter.cv              0 on TMC_ASSUMED_JITTER_CARDS cards or more (the
  *                          step waits for the slowest of N: E[max] grows with N);
@@ -34,6 +36,8 @@ typedef struct {
     const char *key;   /* the experiment key that changes it */
     char value[32];    /* its value in this run */
     char why[192];     /* what it assumes, and why that flatters the answer */
+    int stated;        /* 1: the experiment (or an override) gave the key, 0: the
+                          default (tmc_experiment.stated) */
 } tmc_assumed_item;
 
 typedef struct {
@@ -41,15 +45,27 @@ typedef struct {
     tmc_assumed_item item[TMC_ASSUMED_MAX];
 } tmc_assumed;
 
-/* The defaults of x that flatter this run's answer, most telling first. */
+/* The choices of x that flatter this run's answer, most telling first, each
+ * marked stated or left to its default. */
 void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out);
 
+/* How far Young's (or the shown closed form's) T may lie outside the
+ * simulated [p01, p99] before it counts as a contradiction: TMC_ASSUMED_SE
+ * standard errors of the simulated mean plus TMC_ASSUMED_REL of T. A run
+ * without spread (no failures, one step) has p01 = p99 = its T, which the
+ * closed form matches only to rounding. */
+#define TMC_ASSUMED_SE 3.0
+#define TMC_ASSUMED_REL 1e-6
+
 /* Why the closed form's deadline verdict contradicts the simulation (into
- * buf[n], "" when it does not): the verdict "meets" (Young's T at most
- * deadline_days) beside a simulated P(T <= deadline) below 0.5, "misses"
- * beside P above 0.5, or Young's T outside the simulated [p01, p99].
- * Returns 1 when it does. */
-int tmc_assumed_contradicts(double young_days, double deadline_days, double p_met,
-                            double p01, double p99, char *buf, size_t n);
+ * buf[n], "" when it does not): the verdict "meets" (the closed form's T,
+ * t_days, at most deadline_days) beside a simulated P(T <= deadline) below
+ * 0.5, "misses" beside P above 0.5, or t_days outside the simulated
+ * [p01, p99] widened each way by TMC_ASSUMED_SE x se_days + TMC_ASSUMED_REL x
+ * t_days. form names the closed form's T in the message ("Young's T", "the
+ * elastic T"). Returns 1 when it does. */
+int tmc_assumed_contradicts(const char *form, double t_days, double deadline_days,
+                            double p_met, double p01, double p99, double se_days, char *buf,
+                            size_t n);
 
 #endif

@@ -11,7 +11,8 @@ void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_
     tmc_assumed a;
     tmc_assumed_list(x, cf, &a);
     for (int i = 0; i < a.n; i++)
-        fprintf(f, "Default, optimistic: %s (set %s, now %s)\n", a.item[i].why, a.item[i].key,
+        fprintf(f, "%s, optimistic: %s (set %s, now %s)\n",
+                a.item[i].stated ? "Stated" : "Default", a.item[i].why, a.item[i].key,
                 a.item[i].value);
 }
 
@@ -25,22 +26,39 @@ cJSON *tmc_assumed_output_json(const tmc_experiment *x, const tmc_closed_form *c
         cJSON_AddStringToObject(o, "key", a.item[i].key);
         cJSON_AddStringToObject(o, "value", a.item[i].value);
         cJSON_AddStringToObject(o, "why", a.item[i].why);
+        cJSON_AddBoolToObject(o, "stated", a.item[i].stated);
         cJSON_AddItemToArray(list, o);
     }
     return list;
 }
 
+/* The closed form the report shows beside P(T <= deadline): the elastic
+ * one for an elastic run (docs/model.md 3.14), Young's otherwise. Its T in
+ * days; *name ("Young", "Elastic") and *noun (its T in a sentence). */
+static double shown(const tmc_experiment *x, const tmc_closed_form *cf, const char **name,
+                    const char **noun)
+{
+    tmc_elastic_form ef;
+    tmc_closed_form_elastic(x, cf, &ef);
+    *name = ef.enabled ? "Elastic" : "Young";
+    *noun = ef.enabled ? "the elastic T" : "Young's T";
+    return ef.enabled ? ef.completion_days : cf->completion_days;
+}
+
 /* The contradiction, if any, into buf[n]; 1 when there is one. */
-static int contradiction(const tmc_closed_form *cf, double deadline_days,
+static int contradiction(const tmc_experiment *x, const tmc_closed_form *cf,
                          const tmc_summary *d, char *buf, size_t n)
 {
-    return tmc_assumed_contradicts(cf->completion_days, deadline_days, d->p_met,
-                                   d->quantile[0], d->quantile[TMC_STATS_NQ - 1], buf, n);
+    const char *name, *noun;
+    double t = shown(x, cf, &name, &noun);
+    return tmc_assumed_contradicts(noun, t, x->deadline.days, d->p_met, d->quantile[0],
+                                   d->quantile[TMC_STATS_NQ - 1], d->se, buf, n);
 }
 
 /* The closed form's broken assumptions by key ("spares, failure_law"), or
- * the run's assumed keys when it breaks none, into buf[n]. */
-static void culprits(const tmc_experiment *x, const tmc_closed_form *cf, char *buf, size_t n)
+ * that no checked assumption explains it when it breaks none, into buf[n]; the
+ * number broken. */
+static int culprits(const tmc_experiment *x, const tmc_closed_form *cf, char *buf, size_t n)
 {
     tmc_assumptions a;
     tmc_assumptions_check(x, cf, &a);
@@ -50,19 +68,25 @@ static void culprits(const tmc_experiment *x, const tmc_closed_form *cf, char *b
         used += (size_t)snprintf(buf + used, n - used, "%s%s: %s", i ? "; " : "", a.key[i],
                                  a.message[i]);
     if (!a.n)
-        snprintf(buf, n, "it breaks none of the closed forms' checked assumptions: the "
-                 "spread of the run (restarts, waits) is in no closed form");
+        snprintf(buf, n, "no checked assumption explains it: the run breaks none of the closed "
+                 "forms' assumptions (docs/model.md 3.7); the spread of the run (restarts, "
+                 "waits) is in no closed form");
+    return a.n;
 }
 
 int tmc_assumed_output_contradiction(FILE *f, const tmc_experiment *x,
                                      const tmc_closed_form *cf, const tmc_summary *d)
 {
     char why[192], what[1024];
-    if (!contradiction(cf, x->deadline.days, d, why, sizeof why))
+    if (!contradiction(x, cf, d, why, sizeof why))
         return 0;
-    culprits(x, cf, what, sizeof what);
-    fprintf(f, "CLOSED FORM CONTRADICTED: %s; trust the simulation. The closed form leaves "
-               "out %s\n", why, what);
+    if (culprits(x, cf, what, sizeof what))
+        fprintf(f, "CLOSED FORM CONTRADICTED: %s; trust the simulation. The closed form leaves "
+                   "out %s\n", why, what);
+    else { /* "no checked assumption explains it: ..." as a sentence */
+        what[0] = 'N';
+        fprintf(f, "CLOSED FORM CONTRADICTED: %s; trust the simulation. %s\n", why, what);
+    }
     return 1;
 }
 
@@ -70,8 +94,10 @@ const char *tmc_assumed_output_verdict(const tmc_experiment *x, const tmc_closed
                                        const tmc_summary *d, char *buf, size_t n)
 {
     char why[192];
-    snprintf(buf, n, "%s (Young)%s", cf->completion_days <= x->deadline.days ? "meets" : "misses",
-             contradiction(cf, x->deadline.days, d, why, sizeof why) ? ", CONTRADICTED" : "");
+    const char *name, *noun;
+    double t = shown(x, cf, &name, &noun);
+    snprintf(buf, n, "%s (%s)%s", t <= x->deadline.days ? "meets" : "misses", name,
+             contradiction(x, cf, d, why, sizeof why) ? ", CONTRADICTED" : "");
     return buf;
 }
 
@@ -79,11 +105,14 @@ cJSON *tmc_assumed_output_verdict_json(const tmc_experiment *x, const tmc_closed
                                        const tmc_summary *d)
 {
     char why[192], what[1024] = "";
-    int c = contradiction(cf, x->deadline.days, d, why, sizeof why);
+    const char *name, *noun;
+    double t = shown(x, cf, &name, &noun);
+    int c = contradiction(x, cf, d, why, sizeof why);
     if (c)
         culprits(x, cf, what, sizeof what);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddBoolToObject(o, "meets", cf->completion_days <= x->deadline.days);
+    cJSON_AddBoolToObject(o, "meets", t <= x->deadline.days);
+    cJSON_AddStringToObject(o, "closed_form", name);
     cJSON_AddBoolToObject(o, "contradicts", c);
     cJSON_AddStringToObject(o, "why", why);
     cJSON_AddStringToObject(o, "left_out", what);

@@ -20,18 +20,21 @@ cJSON *tmc_assumed_output_json(const tmc_experiment *x, const tmc_closed_form *c
 
 /* When the closed form's verdict contradicts the simulated days: a line
  * that says so and names the closed form's assumptions the run breaks
- * (assumptions.h), or the defaults it rests on when it breaks none. Returns
- * 1 when it printed the line. */
+ * (assumptions.h), or that no checked assumption explains it when it breaks
+ * none. The closed form judged is the one shown beside P(T <= deadline): the
+ * elastic one for an elastic run, Young's otherwise. Returns 1 when it
+ * printed the line. */
 int tmc_assumed_output_contradiction(FILE *f, const tmc_experiment *x,
                                       const tmc_closed_form *cf, const tmc_summary *d);
 
 /* The closed form's verdict on the deadline in words: "meets (Young)" or
- * "misses (Young)", followed by ", CONTRADICTED" when the simulation
+ * "misses (Young)" ("(Elastic)" for an elastic run), followed by ", CONTRADICTED" when the simulation
  * contradicts it; into buf[n]. */
 const char *tmc_assumed_output_verdict(const tmc_experiment *x, const tmc_closed_form *cf,
                                        const tmc_summary *d, char *buf, size_t n);
 
-/* The same as the "closed_form_verdict" object {meets, contradicts, why}. */
+/* The same as the "closed_form_verdict" object {meets, closed_form ("Young",
+ * "Elastic"), contradicts, why, left_out}. */
 cJSON *tmc_assumed_output_verdict_json(const tmc_experiment *x, const tmc_closed_form *cf,
                                        const tmc_summary *d);
 

@@ -110,10 +110,10 @@ static void failures(FILE *f, int *first, const tmc_report *r, double n)
     count(f, first, "standbys taken", t->standby_swaps / n);
 }
 
-static void events(FILE *f, const tmc_report *r)
+/* The counts that are not zero, then the restarts beside Poisson. */
+static void events_row(FILE *f, const tmc_report *r, double n)
 {
     const tmc_replica *t = r->totals;
-    double n = (double)r->replicas;
     int on = 1, *first = &on;
     fprintf(f, "Events per run (mean): ");
     failures(f, first, r, n);
@@ -125,6 +125,19 @@ static void events(FILE *f, const tmc_report *r)
     const tmc_summary *c = &r->restarts->count;
     fprintf(f, "%srestarts %.3g (Poisson %.3g), p95 %.0f, max %.0f\n", on ? "" : "; ", c->mean,
             r->restarts->poisson_mean, c->quantile[3], c->max);
+}
+
+static void events(FILE *f, const tmc_report *r)
+{
+    const tmc_replica *t = r->totals;
+    double n = (double)r->replicas;
+    /* no event of any kind, none expected: one line, not a row of zeros */
+    if (t->card_failures + t->standby_swaps + t->outages + t->loss_spikes + t->requeues +
+            t->save_timeouts + t->bad_node_retirements == 0 && r->restarts->count.max == 0 &&
+        r->restarts->poisson_mean == 0)
+        fprintf(f, "Events per run: none (no failure, outage or restart in any run)\n");
+    else
+        events_row(f, r, n);
     if (t->censored > 0)
         fprintf(f, "Censored: %.0f replicas still running at %.1f days (counted as misses)\n",
                 t->censored, r->horizon_s / TMC_DAY_S);

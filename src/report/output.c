@@ -138,11 +138,6 @@ static void text_comparison(FILE *f, const tmc_report *r)
                  meets ? 1 - r->restarts->poisson_p_over : 0.0);
     else
         tmc_assumed_output_verdict(r->x, cf, d, closed, sizeof closed);
-    tmc_elastic_form ef;
-    tmc_closed_form_elastic(r->x, cf, &ef);
-    if (ef.enabled && budget < 0) /* docs/model.md 3.14: the elastic run's own */
-        snprintf(closed, sizeof closed, "%s", ef.completion_days <= r->x->deadline.days
-                                                  ? "meets (Elastic)" : "misses (Elastic)");
     fprintf(f, "%-22s %-24s %.4f  [%.4f, %.4f] Wilson 95 %%\n", label, closed, d->p_met,
             d->ci_lo, d->ci_hi);
     if (budget >= 0)
