@@ -325,14 +325,20 @@ void tmc_forecast_output_brief(FILE *f, const tmc_report *r, const char *closed_
     double diff = 100 * step_difference(x, cf);
     if (!(p->step_s > 0))
         fprintf(f, "%-20s the steps left at the plan's %.3f s (the progress gives no observed "
-                   "step, progress.step_s)\n", "pace", cf->plan_step_s);
+                   "step, progress.step_s)", "pace", cf->plan_step_s);
     else if (tmc_closed_form_paced(x))
         fprintf(f, "%-20s the steps left at %.3f s, the observed (job.pace = observed); the "
-                   "plan's %.3f s, %+.2f %%\n", "pace", cf->step_s, cf->observed_plan_step_s,
-                diff);
+                   "plan's %.3f s, %+.2f %%", "pace", cf->step_s, cf->observed_plan_step_s, diff);
     else
         fprintf(f, "%-20s the steps left at the plan's %.3f s (job.pace = plan); %.3f s "
-                   "observed, %+.2f %%\n", "pace", cf->plan_step_s, p->step_s, diff);
+                   "observed, %+.2f %%", "pace", cf->plan_step_s, p->step_s, diff);
+    /* the step's warning on the pace's line */
+    if (step_warned(x, cf))
+        fprintf(f, ": WARNING, %.1f %% %s than the plan%s", fabs(diff),
+                diff > 0 ? "slower" : "faster", tmc_closed_form_paced(x)
+                    ? " (job.pace = plan gives the plan's)"
+                    : ": if the run keeps its pace, it ends otherwise than forecast");
+    fputc('\n', f);
     tmc_forecast_rate post;
     int first = 1;
     fprintf(f, "%-20s ", "rates");
@@ -341,13 +347,7 @@ void tmc_forecast_output_brief(FILE *f, const tmc_report *r, const char *closed_
     tmc_forecast_outage_rate(x, &post);
     brief_rate(f, &post, "outages", "outages.mtbf_events", &first);
     fprintf(f, "%s\n", first ? "none" : "");
-    /* the warnings, only those that fire */
-    if (step_warned(x, cf))
-        fprintf(f, "Warning: the run steps %.1f %% %s than the plan; %s\n", fabs(diff),
-                diff > 0 ? "slower" : "faster", tmc_closed_form_paced(x)
-                    ? "the forecast is at the run's pace (job.pace = plan gives the plan's)"
-                    : "the forecast is at the plan's (job.pace = plan): if the run keeps its "
-                      "pace, it ends otherwise than forecast");
+    /* the other warnings, only those that fire */
     double plan = plan_steps_a_day(x);
     if (p->steps_done > 0 && p->steps_done / p->elapsed_days <= (1 - TMC_FORECAST_PACE_WARN) * plan)
         fprintf(f, "Warning: the run is behind the plan: %.0f steps a day so far, "
