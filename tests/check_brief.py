@@ -32,6 +32,13 @@ src/model/assumed.h, worked by hand here:
   2-day deadline it misses and no run meets: no contradiction either way.
 - design-48 without failures has no event at all (no outages, spikes or
   requeues either): the events row would be all zeros; one line says none.
+- The other kinds of run (issue 32 item 5): a calendar window, two
+  forecasts (one with failures.mtbf_events 10, so also rates drawn per
+  replica), --importance and elastic groups each print a brief default
+  report whose first result line carries the answer; its figures are
+  recomputed from the run's --json (the goodput's interval, P's Wilson
+  interval, the time left, the pace used, the posterior, the plug-in P, the
+  importance P +- 1.96 se, the elastic closed form's T).
 Usage: check_brief.py TRAINMC EXPERIMENTS_DIR
 """
 import json
@@ -188,6 +195,127 @@ text, d = run("elastic-300.json", "--set", "deadline.days=2", n="100")
 v = d["closed_form_verdict"]
 check("elastic, 2 days: misses, no run meets " + str(v), not v["meets"] and not v["contradicts"]
       and d["deadline"]["probability"] == 0 and "misses (Elastic)" in text)
+
+# the other kinds of run (issue 32 item 5): each a brief default report of
+# at most 22 lines (the memory line included), no all-zero row, the answer
+# on its first result line (its figures recomputed from --json), the
+# warnings only when they fire, the source only when the report fits 20
+# lines; --detail the full report
+def body_of(text):
+    return [l for l in text.splitlines()
+            if l.strip() and not l.startswith(("memory:", "trainmc run:", "  "))]
+
+
+def brief_common(name, text, detail, histogram=True):
+    lines = text.splitlines()
+    check(f"{name}: {len(lines)} lines > 22", len(lines) <= 22)
+    check(f"{name}: a zero row or count", not any(
+        " 0.000 %" in l or " 0.0000 days" in l or " 0.000," in l or l.endswith(" 0.000")
+        for l in lines))
+    check(f"{name}: a histogram bar", not any("|#" in l for l in lines))
+    src = [l for l in lines if l.startswith("  source: ")]
+    check(f"{name}: the source line beside {len(lines)} lines",
+          len(src) == (1 if len(lines) - len(src) + 1 <= 20 and "source: " in detail else 0))
+    check(f"{name}: the source line over 110 characters", all(len(l) <= 110 for l in src))
+    check(f"{name}: --detail is not the full report", "; source: " in detail and
+          "\nJob         " in detail and "Events per run (mean): failures (all parts)" in detail)
+    if histogram:
+        check(f"{name}: --detail has no histogram", sum(1 for l in detail.splitlines()
+                                                        if " |" in l) == 20)
+    for row in SPLIT_ROWS:
+        check(f"{name}: --detail row " + row,
+              any(l.strip().startswith(row + " ") for l in detail.splitlines()))
+
+
+def p_text(dl):
+    return "%.4f [%.4f, %.4f] Wilson 95 %%" % (dl["probability"], *dl["ci95"])
+
+
+# a calendar window: the goodput
+text, doc = run("goodput-window-28d.json")
+detail, _ = run("goodput-window-28d.json", "--detail")
+brief_common("window", text, detail, histogram=False)
+w = doc["window"]
+first = body_of(text)[0]
+check("window: the answer is not first: " + first, first.startswith("goodput, 28 days") and
+      "%.5f [%.5f, %.5f] 95 %%" % (w["goodput"]["mean"], *w["goodput"]["ci95"]) in first and
+      "Young %.5f, Daly %.5f" % (w["closed_form"]["young"], w["closed_form"]["daly"]) in first)
+check("window: a warning that does not fire", "WARNING" not in text)
+check("window: outages assumed over the window, not job.steps' 6e5 days",
+      "in 28 days (set outages" in text)
+text, doc = run("goodput-window-28d.json", "--set", "window.days=0.01", n="50")
+check("short window: the edge warning", doc["window"]["edge"] >= 0.5 and
+      "WARNING: one checkpoint interval is %.4g of the window" % doc["window"]["edge"] in text)
+
+# a forecast: P from its day, the time left, the pace used, the posterior
+for name in ["forecast-design-48-day9.json", "forecast-pace-5s.json"]:
+    text, doc = run(name)
+    detail, _ = run(name, "--detail")
+    brief_common(name, text, detail)
+    fc, prog = doc["forecast"], doc["inputs"]["progress"]
+    body = body_of(text)
+    check(f"{name}: the answer is not first: " + body[0], body[0].startswith(
+        "P(T <= %g days)" % doc["deadline"]["days"]) and p_text(doc["deadline"]) in body[0] and
+        "from day %.3f" % prog["elapsed_days"] in body[0])
+    left = fc["days_left"]
+    check(f"{name}: time left: " + body[1], body[1].startswith("time left (days)") and
+          "mean %.4f +- %.4f, p05 %.4f, p50 %.4f, p95 %.4f" % (
+              left["mean"], left["se"], *left["quantiles"][1:4]) in body[1])
+    pace = fc["pace"]
+    check(f"{name}: the pace used: " + body[2], body[2].startswith("pace") and
+          "%.3f s" % pace["step_s"] in body[2] and
+          ("the observed (job.pace = observed)" if pace["used"] == "observed"
+           else "(job.pace = plan)") in body[2])
+    fr = fc["failure_rate"]
+    check(f"{name}: the posterior: " + body[3], body[3].startswith("rates") and (
+        "x 1 (taken as exact" if fr["exact"] else "x %.4f [%.4f, %.4f]" % (
+            fr["posterior_mean"], *fr["posterior_ci95"])) in body[3] and
+        "%d seen in %.3f days" % (fr["observed"], fr["exposure_days"]) in body[3])
+    check(f"{name}: the pace warning fires iff JSON says so",
+          ("WARNING, " in body[2] and "than the plan" in body[2]) == pace["warning"])
+    check(f"{name}: one warning line each", all(text.count(w) <= 1 for w in [
+        "WARNING, ", "Warning: the run is behind", "Warning: the deadline"]))
+    if "plug_in" in doc:  # rates drawn per replica: predictive beside plug-in in one line
+        q = doc["plug_in"]
+        line = [l for l in body if l.startswith("plug-in")]
+        check(f"{name}: the plug-in line", len(line) == 1 and "P %.4f [%.4f, %.4f], T %.4f" % (
+            q["deadline"]["probability"], *q["deadline"]["ci95"],
+            q["completion_days"]["mean"]) in line[0] and q["drawn"] in line[0])
+text, doc = run("forecast-pace-5s.json")
+check("pace-5s: the deadline cannot be met", "Warning: the deadline cannot be met" in text)
+check("pace-5s: behind the plan", "Warning: the run is behind the plan" in text)
+text, doc = run("forecast-pace-5s.json", "--set", "progress.steps_done=57000", "--set",
+                "progress.committed_step=57000", "--set", "progress.step_s=4.5")
+check("pace-5s on plan: a warning that does not fire " + str(doc["forecast"]["pace"]["warning"]),
+      "Warning" not in text and not doc["forecast"]["pace"]["warning"])
+
+# importance sampling: the rare miss's P and its interval first
+args = ["--importance", "auto"]
+text, doc = run("design-48-rare-misses.json", *args)
+detail, _ = run("design-48-rare-misses.json", *args, "--detail")
+brief_common("importance", text, detail)
+im = doc["importance"]
+lo, hi = max(0, im["p_miss"] - 1.96 * im["se"]), im["p_miss"] + 1.96 * im["se"]
+first = body_of(text)[0]
+check("importance: the answer is not first: " + first, first.startswith("P(T > 32 days)") and
+      "%.4g [%.4g, %.4g] 95 %%" % (im["p_miss"], lo, hi) in first)
+check("importance: --detail's block", "Rare misses, importance sampling" in detail)
+
+# elastic groups: T and P beside the elastic closed form
+text, doc = run("elastic-300.json", n="40")
+detail, _ = run("elastic-300.json", "--detail", n="40")
+brief_common("elastic", text, detail)
+ef = doc["elastic_closed_form"]
+body = body_of(text)
+meets = ef["completion_days"] <= doc["deadline"]["days"]
+check("elastic: the answer is not first: " + body[0], body[0].startswith("P(T <= 2.5 days)") and
+      p_text(doc["deadline"]) in body[0] and
+      ("meets (Elastic)" if meets else "misses (Elastic)") in body[0])
+check("elastic: T beside Elastic's: " + body[1], body[1].startswith("completion T (days)") and
+      "mean %.4f" % doc["completion_days"]["mean"] in body[1] and
+      "Elastic %.3f" % ef["completion_days"] in body[1])
+check("elastic: no Young contradiction in the brief report", "CONTRADICTED" not in text)
+check("elastic: group failures", "group failures %.3g" % doc["events"]["group_failures"] in text)
 
 # sweep: the answer first (the lowest mean T, the highest P), then the table
 with tempfile.TemporaryDirectory() as tmp:

@@ -35,7 +35,7 @@ import tempfile
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 X = os.path.join(SRC, "experiments", "forecast-pace-5s.json")
-COMMON = ["--quiet", "-n", "2000", "--threads", "2"]
+COMMON = ["--quiet", "-n", "2000", "--threads", "2", "--detail"]  # the full report
 E_OBS = 1.6e16 / (8e15 * 4.5)  # 4/9, by hand above
 failures = []
 

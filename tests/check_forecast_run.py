@@ -22,7 +22,7 @@ import tempfile
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 X = os.path.join(SRC, "experiments", "forecast-design-48-day9.json")
-COMMON = ["--quiet", "-n", "3000"]
+COMMON = ["--quiet", "-n", "3000", "--detail"]  # the full report: its forecast block
 failures = []
 
 

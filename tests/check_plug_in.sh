@@ -33,9 +33,9 @@ run() { # OUT.json TEXT-OUT ARGS...
   }
 }
 # shellcheck disable=SC2086
-run pred.json pred.txt "$x" $common --set failures.mtbf_events=5
+run pred.json pred.txt "$x" $common --detail --set failures.mtbf_events=5
 # shellcheck disable=SC2086
-run plain.json plain.txt "$x" $common --set failures.mtbf_events=0
+run plain.json plain.txt "$x" $common --detail --set failures.mtbf_events=0
 # shellcheck disable=SC2086
 "$bin" sweep "$x" $common --vary failures.mtbf_events=0,5 --json "$dir/sweep.json" \
   >/dev/null 2>"$dir/stderr" || { cat "$dir/stderr" >&2; status=1; }
@@ -46,7 +46,7 @@ fixed="--set outages.mtbf_events=0 --set failures.spares=2 --set failures.repair
 # shellcheck disable=SC2086
 run out-pred.json out-pred.txt "$o" --quiet -n 3000 $drawn --set failures.mtbf_events=20
 # shellcheck disable=SC2086
-run out-plain.json out-plain.txt "$o" --quiet -n 3000 $fixed --set failures.mtbf_events=0
+run out-plain.json out-plain.txt "$o" --quiet -n 3000 --detail $fixed --set failures.mtbf_events=0
 # shellcheck disable=SC2086
 run prec.json prec.txt "$x" $common --set failures.mtbf_events=5 -n 50000 \
   --precision deadline.probability:abs=0.02

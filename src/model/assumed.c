@@ -72,7 +72,10 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
 {
     out->n = 0;
     check_failures(x, out);
-    double run_days = cf->failure_free_s / TMC_DAY_S;
+    /* a calendar window runs for its days, whatever job.steps (window.h) */
+    double run_s = tmc_window_on(x) ? fmin(cf->failure_free_s, x->window.days * TMC_DAY_S)
+                                    : cf->failure_free_s;
+    double run_days = run_s / TMC_DAY_S;
     if (!x->outages.enabled && run_days >= 1)
         add(out, "outages", x->stated & TMC_STATED_OUTAGES, "null", "no outages: nothing "
             "stops the whole cluster (power, network, maintenance) in %.3g days", run_days);
@@ -82,9 +85,9 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
     if (!x->loss_spikes.enabled && run_days >= TMC_ASSUMED_SPIKE_DAYS)
         add(out, "loss_spikes", x->stated & TMC_STATED_SPIKES, "null", "no loss spikes: no "
             "rollback to an older snapshot in %.3g days", run_days);
-    double restores = isfinite(cf->mtbf_s) ? cf->failure_free_s / cf->mtbf_s : 0;
+    double restores = isfinite(cf->mtbf_s) ? run_s / cf->mtbf_s : 0;
     if (x->checkpoint.restore_cv == 0 &&
-        restores * cf->restore_mean_s >= TMC_ASSUMED_SHARE * cf->failure_free_s)
+        restores * cf->restore_mean_s >= TMC_ASSUMED_SHARE * run_s)
         add(out, "checkpoint.restore_cv", x->stated & TMC_STATED_RESTORE_CV, "0", "restores "
             "of a fixed time: each of about %.3g restores takes exactly %.4g s", restores,
             cf->restore_mean_s);

@@ -2,8 +2,9 @@
  * (P(deadline) with its interval, T's mean and p05/p50/p95, the overhead,
  * each beside the closed forms), what the run assumes, the card-hours, the
  * events by part in their units and the wall-time rows above
- * TMC_BRIEF_MIN_SHARE; warnings only when they fire. --detail prints the
- * full report (output.h). */
+ * TMC_BRIEF_MIN_SHARE; warnings only when they fire; the experiment's
+ * source in one line when the report fits TMC_BRIEF_LINES. --detail prints
+ * the full report (output.h). */
 #ifndef TMC_BRIEF_H
 #define TMC_BRIEF_H
 
@@ -12,10 +13,16 @@
 #include "output.h"
 
 #define TMC_BRIEF_MIN_SHARE 0.001 /* wall-time rows below this share are left out */
+#define TMC_BRIEF_LINES 20        /* the experiment's source is shown when the report,
+                                     the memory line before it included, fits in this */
+#define TMC_BRIEF_SOURCE_CHARS 100 /* the source's line is cut to this */
 
-/* 1 when r is a plain run the brief report covers (no calendar window,
- * forecast, drawn rates or importance sampling, which print in full). */
-int tmc_brief_covers(const tmc_report *r);
+/* Every kind of run has one: a plain run (P(deadline), T, the overhead), a
+ * forecast (P from its day, the time left, the pace used, the rates'
+ * posteriors; forecast_output.h), a calendar window (the goodput), rates
+ * drawn per replica (the plug-in P and T beside the predictive ones),
+ * importance sampling (the rare miss's P and its interval first) and
+ * elastic groups (P, T and the overhead beside the elastic closed form). */
 
 void tmc_brief_text(FILE *f, const tmc_report *r);
 

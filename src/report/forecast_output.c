@@ -122,17 +122,23 @@ static void text_moved(FILE *f, const tmc_report *r)
             b->ci_hi, b->p_met - a->p_met);
 }
 
+/* The plan's steps a day without interruptions. */
+static double plan_steps_a_day(const tmc_experiment *x)
+{
+    tmc_experiment y = *x; /* a view: the plan's pace, never released */
+    tmc_closed_form plan_cf;
+    y.job.pace = TMC_PACE_PLAN;
+    tmc_closed_form_compute(&y, &plan_cf);
+    return x->job.steps / (plan_cf.uninterrupted_s / TMC_DAY_S);
+}
+
 /* The steps a day so far (interruptions included) against the plan's
  * without interruptions, warned of from TMC_FORECAST_PACE_WARN slower, and
  * a deadline that can no longer be met at the pace the steps left run at. */
 static void text_pace(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
     const tmc_observed *p = &x->observed;
-    tmc_experiment y = *x; /* a view: the plan's pace, never released */
-    tmc_closed_form plan_cf;
-    y.job.pace = TMC_PACE_PLAN;
-    tmc_closed_form_compute(&y, &plan_cf);
-    double plan = x->job.steps / (plan_cf.uninterrupted_s / TMC_DAY_S);
+    double plan = plan_steps_a_day(x);
     if (p->steps_done > 0) {
         double pace = p->steps_done / p->elapsed_days;
         fprintf(f, "            pace: %.0f steps a day so far, interruptions included; %.0f "
@@ -284,4 +290,76 @@ int tmc_forecast_output_json(cJSON *root, const tmc_report *r)
     cJSON_AddNumberToObject(left, "se", d->se);
     cJSON_AddItemToObject(left, "quantiles", cJSON_CreateDoubleArray(q, TMC_STATS_NQ));
     return left ? 0 : -1;
+}
+
+/* ---------- the brief report (brief.h) ---------- */
+
+/* One rate's posterior in a few words after "; " unless *first. */
+static void brief_rate(FILE *f, const tmc_forecast_rate *post, const char *what,
+                       const char *key, int *first)
+{
+    if (post->base_rate <= 0)
+        return;
+    fprintf(f, "%s%s", *first ? "" : "; ", what);
+    *first = 0;
+    if (post->exact)
+        fprintf(f, " x 1 (taken as exact, %s = 0)", key);
+    else
+        fprintf(f, " x %.4f [%.4f, %.4f] 95 %% posterior mean", post->mean, post->lo, post->hi);
+    fprintf(f, ": %ld seen in %.3f days, %.3f expected", post->observed,
+            post->exposure_s / TMC_DAY_S, post->observed_rate * post->exposure_s);
+}
+
+void tmc_forecast_output_brief(FILE *f, const tmc_report *r, const char *closed_t)
+{
+    const tmc_experiment *x = r->x;
+    const tmc_observed *p = &x->observed;
+    const tmc_closed_form *cf = r->cf;
+    if (!p->enabled)
+        return;
+    const tmc_summary *d = r->days;
+    double spent = spent_days(x);
+    fprintf(f, "%-20s mean %.4f +- %.4f, p05 %.4f, p50 %.4f, p95 %.4f   (T %.4f; %s)\n",
+            "time left (days)", d->mean - spent, d->se, d->quantile[1] - spent,
+            d->quantile[2] - spent, d->quantile[3] - spent, d->mean, closed_t);
+    double diff = 100 * step_difference(x, cf);
+    if (!(p->step_s > 0))
+        fprintf(f, "%-20s the steps left at the plan's %.3f s (the progress gives no observed "
+                   "step, progress.step_s)", "pace", cf->plan_step_s);
+    else if (tmc_closed_form_paced(x))
+        fprintf(f, "%-20s the steps left at %.3f s, the observed (job.pace = observed); the "
+                   "plan's %.3f s, %+.2f %%", "pace", cf->step_s, cf->observed_plan_step_s, diff);
+    else
+        fprintf(f, "%-20s the steps left at the plan's %.3f s (job.pace = plan); %.3f s "
+                   "observed, %+.2f %%", "pace", cf->plan_step_s, p->step_s, diff);
+    /* the step's warning on the pace's line */
+    if (step_warned(x, cf))
+        fprintf(f, ": WARNING, %.1f %% %s than the plan%s", fabs(diff),
+                diff > 0 ? "slower" : "faster", tmc_closed_form_paced(x)
+                    ? " (job.pace = plan gives the plan's)"
+                    : ": if the run keeps its pace, it ends otherwise than forecast");
+    fputc('\n', f);
+    tmc_forecast_rate post;
+    int first = 1;
+    fprintf(f, "%-20s ", "rates");
+    tmc_forecast_failure_rate(x, &post);
+    brief_rate(f, &post, "failures", "failures.mtbf_events", &first);
+    tmc_forecast_outage_rate(x, &post);
+    brief_rate(f, &post, "outages", "outages.mtbf_events", &first);
+    fprintf(f, "%s\n", first ? "none" : "");
+    /* the other warnings, only those that fire */
+    double plan = plan_steps_a_day(x);
+    if (p->steps_done > 0 && p->steps_done / p->elapsed_days <= (1 - TMC_FORECAST_PACE_WARN) * plan)
+        fprintf(f, "Warning: the run is behind the plan: %.0f steps a day so far, "
+                   "interruptions included, %.0f %% below the plan's %.0f without them\n",
+                p->steps_done / p->elapsed_days,
+                100 * (1 - p->steps_done / p->elapsed_days / plan), plan);
+    double left_days = x->deadline.days - x->deadline.reserve_days - p->elapsed_days;
+    double work_days = cf->remaining_free_s / TMC_DAY_S;
+    if (left_days <= 0)
+        fprintf(f, "Warning: the deadline has passed: day %.3f of the %.3f days it leaves for "
+                   "training\n", p->elapsed_days, x->deadline.days - x->deadline.reserve_days);
+    else if (work_days > left_days)
+        fprintf(f, "Warning: the deadline cannot be met: %.3f days of steps left without any "
+                   "interruption, %.3f days before it\n", work_days, left_days);
 }

@@ -20,6 +20,12 @@
  * progress section. */
 void tmc_forecast_output_text(FILE *f, const tmc_report *r);
 
+/* The brief report's forecast lines (brief.h), after its P(deadline): the
+ * time left (T's mean and closed_t, the closed forms' T, beside it), the
+ * pace the steps left run at, the rates' posteriors in one line, then the
+ * warnings that fire. Nothing without a progress section. */
+void tmc_forecast_output_brief(FILE *f, const tmc_report *r, const char *closed_t);
+
 /* The same as the run document's "forecast" object (null without a progress
  * section), added to root. Returns 0, or -1 if memory runs out. */
 int tmc_forecast_output_json(cJSON *root, const tmc_report *r);

@@ -295,7 +295,7 @@ static void text_importance(FILE *f, const tmc_report *r)
 
 /* The keys that draw rates per replica, "failures.mtbf_events 5, ..." into
  * buf[n]. */
-static void drawn_keys(const tmc_experiment *x, char *buf, size_t n)
+void tmc_output_drawn_keys(const tmc_experiment *x, char *buf, size_t n)
 {
     const tmc_failures *fl = &x->failures;
     double v[3] = {fl->enabled ? fl->mtbf_events : 0,
@@ -319,7 +319,7 @@ static void text_plug_in(FILE *f, const tmc_report *r)
         return;
     const tmc_summary *p = r->days, *q = r->plug_in;
     char keys[160], label[48], pred[48], plug[48];
-    drawn_keys(r->x, keys, sizeof keys);
+    tmc_output_drawn_keys(r->x, keys, sizeof keys);
     fprintf(f, "\nRates drawn per replica (%s): predictive beside plug-in (the same replicas, "
                "every rate as given%s)\n", keys, r->x->observed.enabled
                    ? "; a forecast's failure rate at its posterior mean" : "");
@@ -335,7 +335,7 @@ static void text_plug_in(FILE *f, const tmc_report *r)
 
 void tmc_output_text(FILE *f, const tmc_report *r)
 {
-    if (!r->detail && tmc_brief_covers(r)) {
+    if (!r->detail) {
         tmc_brief_text(f, r);
         return;
     }
@@ -516,7 +516,7 @@ static void json_plug_in(cJSON *root, const tmc_report *r)
     if (!r->plug_in)
         return;
     char keys[160];
-    drawn_keys(r->x, keys, sizeof keys);
+    tmc_output_drawn_keys(r->x, keys, sizeof keys);
     cJSON *o = cJSON_AddObjectToObject(root, "plug_in");
     cJSON_AddStringToObject(o, "drawn", keys);
     cJSON_AddItemToObject(o, "completion_days", json_days(r->plug_in));

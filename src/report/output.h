@@ -46,17 +46,21 @@ typedef struct {
     const tmc_window_summary *window; /* NULL unless a calendar window (window.h):
                                          its goodput replaces T and P(deadline) */
     int detail;        /* text only: 1 prints the full report (--detail), 0 the brief
-                          one where it covers the run (brief.h) */
+                          one (brief.h) */
 } tmc_report;
 
 /* The text summary (docs/model.md 6): closed form beside simulation, P(deadline)
  * with its Wilson interval, quantiles, histogram, events, wall-time split;
- * without r->detail, the brief report where it covers the run (brief.h). */
+ * without r->detail, the brief report (brief.h). */
 void tmc_output_text(FILE *f, const tmc_report *r);
 
 /* The JSON document (keys listed in docs/reference/json-output.md); caller frees with
  * cJSON_Delete. Returns NULL if memory runs out. */
 cJSON *tmc_output_json(const tmc_report *r);
+
+/* The keys that draw rates per replica, "failures.mtbf_events 5, ..."
+ * into buf[n] ("" when none). */
+void tmc_output_drawn_keys(const tmc_experiment *x, char *buf, size_t n);
 
 /* The closed forms as the run document's "closed_form" object; NULL if
  * memory runs out. */
