@@ -121,9 +121,9 @@ def answer_first(out, doc, exp, what):
     check(run is not None, f"{what}: run of the chosen plan: {r.stderr}")
     if not run:
         return
-    exp_lines = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+    exp_lines = [f"{'Stated' if a['stated'] else 'Default'}, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
                  for a in run["assumed"]]
-    got = [l for l in body if l.startswith("Default, optimistic:")]
+    got = [l for l in body if l.startswith(("Default, optimistic:", "Stated, optimistic:"))]
     k = body.index(next(l for l in body if l.startswith("Search (seed")))
     first = body.index(got[0]) if got else k - 1
     check(got == exp_lines and doc["assumed"] == run["assumed"] and

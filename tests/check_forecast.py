@@ -94,12 +94,12 @@ def answer_first(out, doc, run, what):
     want += (f"; mean T {last['completion_days']['mean']:.4f} +- "
              f"{last['completion_days']['se']:.4f} days, {last['days_left']['mean']:.4f} left")
     check(body[0] == want, f"{what}: answer {body[0]!r}, from the JSON {want!r}")
-    exp = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+    exp = [f"{'Stated' if a['stated'] else 'Default'}, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
            for a in run["assumed"]]
     n = len(exp)
     check(body[1:1 + n] == exp and body[1 + n] == "" and doc["assumed"] == run["assumed"],
           f"{what}: assumptions {body[1:1 + n]} != run's {exp}")
-    check(out.count("Default, optimistic:") == n, f"{what}: the assumptions more than once")
+    check(out.count(", optimistic:") == n, f"{what}: the assumptions more than once")
 
 
 def check_history(tmp, exp):

@@ -81,8 +81,8 @@ def levers(doc):
 def assumed_lines(lines, doc, what):
     """The "Default, optimistic:" lines that follow: one per doc["assumed"]
     entry, in order, each ending "(set KEY, now VALUE)"."""
-    got = [l for l in lines if l.startswith("Default, optimistic: ")]
-    want = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+    got = [l for l in lines if l.startswith(("Default, optimistic: ", "Stated, optimistic: "))]
+    want = [f"{'Stated' if a['stated'] else 'Default'}, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
             for a in doc["assumed"]]
     check(got == want, f"{what}: assumptions {got} != JSON {want}")
 

@@ -152,7 +152,7 @@ def answer_first(out, doc, what):
     check(body[0] == want, f"{what}: answer {body[0]!r}, from the JSON {want!r}")
     n = len(doc["assumed"])
     got = body[1:1 + n]
-    exp = [f"Default, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
+    exp = [f"{'Stated' if a['stated'] else 'Default'}, optimistic: {a['why']} (set {a['key']}, now {a['value']})"
            for a in doc["assumed"]]
     check(got == exp and body[1 + n] == "", f"{what}: assumptions {got} != {exp}")
     check(body[2 + n].startswith("Base (the experiment as it stands)"), f"{what}: {body[2 + n]!r}")
