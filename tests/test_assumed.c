@@ -155,6 +155,27 @@ static void test_spares(void **state)
            "failures.causes", 0);
 }
 
+/* assumed-1.12: a finite pool whose spares join at once (spare_provision_s
+ * 0) is listed; a provisioning time, unlimited spares (nothing is taken from
+ * a pool) or job failures only (no spare taken) are not; a file or an
+ * override that gives 0 makes it Stated. */
+static void test_provision(void **state)
+{
+    (void)state;
+    const char *key = "failures.spare_provision_s";
+    expect("failures.spares=4", NULL, key, 1);
+    expect("failures.spares=4", "failures.spare_provision_s=600", key, 0);
+    expect(NULL, NULL, key, 0);
+    expect("failures={\"distribution\": \"exponential\", \"per_job_mtbf_days\": 30, "
+           "\"spares\": 4}", NULL, key, 0);
+    const char *sets[2] = {"failures.spares=4", "failures.spare_provision_s=0"};
+    tmc_assumed_item it;
+    item_of("design-48", sets, 1, key, &it);
+    assert_false(it.stated);
+    item_of("design-48", sets, 2, key, &it);
+    assert_true(it.stated);
+}
+
 static char why[192];
 
 static int contradicts_se(double young, double deadline, double p, double p01, double p99,
@@ -283,7 +304,7 @@ int main(void)
         cmocka_unit_test(test_jitter),  cmocka_unit_test(test_spares),
         cmocka_unit_test(test_contradiction), cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_share_words), cmocka_unit_test(test_stated),
-        cmocka_unit_test(test_causes_without_delay),
+        cmocka_unit_test(test_causes_without_delay), cmocka_unit_test(test_provision),
     };
     return cmocka_run_group_tests_name("assumed-1", tests, NULL, NULL);
 }

@@ -454,6 +454,7 @@ enum {
     TMC_STATED_JITTER_CV = 1 << 4,  /* jitter.cv */
     TMC_STATED_SPIKES = 1 << 5,     /* loss_spikes */
     TMC_STATED_RESTORE_CV = 1 << 6, /* checkpoint.restore_cv */
+    TMC_STATED_PROVISION = 1 << 7,  /* failures.spare_provision_s */
 };
 
 /* Named so that trainmc.h can declare it opaque. */

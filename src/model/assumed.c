@@ -58,6 +58,10 @@ static void check_failures(const tmc_experiment *x, tmc_assumed *out)
         add(out, "failures.spares", x->stated & TMC_STATED_SPARES, "-1", "spares assumed "
             "unlimited: every failed %s is replaced at once, no run waits for a repair",
             f->per_node_mtbf_days > 0 ? "card or node" : "card");
+    if (f->spares >= 0 && takes_hardware(f) && f->spare_provision_s == 0)
+        add(out, "failures.spare_provision_s", x->stated & TMC_STATED_PROVISION, "0",
+            "spares ready at once: a spare taken from the pool joins the job with no time "
+            "to select and provision it");
     if (detected_at_once(f) && f->n_causes == 0)
         add(out, "failures.causes", x->stated & TMC_STATED_CAUSES, "none", "no detection "
             "delay: every failure is noticed the moment it strikes (a hung collective waits "
