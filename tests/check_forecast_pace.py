@@ -26,7 +26,24 @@ Checked:
       not simulated; without progress.step_sd_s the report says it is not
       known;
   (f) a what-if on job.cards runs the steps left at the efficiency seen on
-      the cards held (progress.cards), on the new cards."""
+      the cards held (progress.cards), on the new cards;
+  (g) at job.pace = plan a step no efficiency of job.efficiency's row
+      (0, 1] gives is accepted but its efficiency is not named: 0.3 s (below
+      F = 0.5 s), 0.5 s (at F) and 0.51 s (e' = 0.5 x 4.0 / 0.01 = 200, above
+      1; the step at efficiency 1 is 0.5 + 2.0 = 2.5 s) say "no efficiency
+      in job.efficiency's range gives it" and give null in the JSON; 3.0 s
+      (e' = 0.5 x 4.0 / 2.5 = 0.8) names 0.8 (at the observed pace such steps
+      are refused: tests/invalid/progress-step-efficiency-above-one);
+  (h) a spread too wide for a two-sided interval: sd 2000 s over 100 steps,
+      se 200 s, step_s - 1.96 se < F: the lower end is F = 0.5 s, flagged
+      and warned of, and the work left there is 199,000 x 0.5 s, so its
+      change is 199000 x (0.5 - 5.0) / 86400 days, never below -the work;
+  (i) on this forecast at the observed pace job.efficiency, job.peak_flops
+      and job.flop_per_step do nothing, so `sweep --vary` (grid and
+      --target) of each is refused, exit 2, no output, the message naming
+      job.pace=plan; with --set job.pace=plan the efficiency sweep runs and
+      its settings differ; `sensitivity` lists job.efficiency as not varied
+      with why."""
 import json
 import os
 import subprocess
@@ -157,6 +174,71 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("(f) the plan's on 16 cards", pc["plan_step_s"], 2.5, 1e-12)
     expect("(f) the plan's on the 8 cards seen", pc["observed_plan_step_s"], 4.5, 1e-12)
     expect("(f) difference", pc["difference"], 5.0 / 4.5 - 1, 1e-12)
+
+    # (g) the plan pace names only an efficiency in job.efficiency's range
+    for step, want in ((0.3, None), (0.5, None), (0.51, None), (3.0, 0.8)):
+        r, text = run(tmp, f"plan{step}", "--set", "job.pace=plan",
+                      "--set", f"progress.step_s={step!r}")
+        got = r["forecast"]["pace"]["observed_efficiency"]
+        matching = r["forecast"]["step_s"]["matching_efficiency"]
+        if want is None:
+            if got is not None or matching is not None:
+                failures.append(f"(g) plan pace, step {step} s: efficiency {got!r} / "
+                                f"{matching!r}, want null")
+            if "no efficiency in job.efficiency's range gives it" not in text:
+                failures.append(f"(g) plan pace, step {step} s: text lacks 'no efficiency'")
+        else:
+            expect(f"(g) plan pace, step {step} s: efficiency", got, want, 1e-12)
+            expect(f"(g) plan pace, step {step} s: matching", matching, want, 1e-12)
+            if f"job.efficiency={want:.4g} gives it" not in text:
+                failures.append(f"(g) plan pace, step {step} s: text lacks the efficiency")
+
+    # (h) the interval's lower end clipped at F
+    wide, wide_text = run(tmp, "wide", "--set", "progress.step_sd_s=2000",
+                          "--set", "progress.step_count=100")
+    u = wide["forecast"]["pace"]["uncertainty"]
+    if not u["ci95_clipped_at_fixed"] or "lower end is clipped at 0.5000 s" not in wide_text:
+        failures.append(f"(h) a wide spread: not clipped: {u}")
+    expect("(h) lower end at F", u["ci95_s"][0], 0.5, 0.0)
+    expect("(h) fixed_s", u["fixed_s"], 0.5, 1e-15)
+    expect("(h) work left at the lower end", u["work_left_days_at_ci"][0],
+           199000 * (0.5 - 5.0) / 86400, 1e-12)
+    expect("(h) upper end", u["ci95_s"][1], 5.0 + z * 200, 1e-9)
+    if u0.get("ci95_clipped_at_fixed") is not None or \
+            sp["forecast"]["pace"]["uncertainty"]["ci95_clipped_at_fixed"]:
+        failures.append("(h) a narrow spread must not be clipped")
+
+    # (i) the keys the observed pace fixes cannot be varied there
+    for key, values in (("job.efficiency", "0.3,0.9"), ("job.peak_flops", "1e15,2e15"),
+                        ("job.flop_per_step", "1e16,2e16")):
+        for how in (["--vary", f"{key}={values}"],
+                    ["--vary", f"{key}={values.replace(',', ':')}",
+                     "--target", "deadline.probability>=0.5"]):
+            out = os.path.join(tmp, "sweep.json")
+            p = subprocess.run([BIN, "sweep", X, "--quiet", "-n", "50", *how, "--json", out],
+                               capture_output=True, text=True, check=False)
+            want = f"--vary {key}: does nothing on a forecast at the observed pace"
+            if p.returncode != 2 or want not in p.stderr or "job.pace=plan" not in p.stderr \
+                    or p.stdout or os.path.exists(out):
+                failures.append(f"(i) sweep {' '.join(how)}: exit {p.returncode} "
+                                f"(want 2), stderr {p.stderr!r}, stdout {p.stdout[:80]!r}")
+    out = os.path.join(tmp, "sweep-plan.json")
+    p = subprocess.run([BIN, "sweep", X, "--quiet", "-n", "50", "--set", "job.pace=plan",
+                        "--vary", "job.efficiency=0.3,0.9", "--json", out],
+                       capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        failures.append(f"(i) sweep at job.pace=plan: exit {p.returncode}: {p.stderr}")
+    else:
+        with open(out, encoding="utf-8") as f:
+            rows = json.load(f)["settings"]
+        means = [r["completion_days"]["mean"] for r in rows]
+        if not means[0] > means[1]:
+            failures.append(f"(i) sweep at job.pace=plan: mean T {means}, want falling")
+    p = subprocess.run([BIN, "sensitivity", X, "--quiet", "-n", "20"],
+                       capture_output=True, text=True, check=False)
+    if p.returncode != 0 or "not varied: job.efficiency: does nothing on a forecast at " \
+            "the observed pace" not in p.stdout:
+        failures.append(f"(i) sensitivity: exit {p.returncode}, efficiency not skipped")
 
 for f in failures:
     print("FAIL:", f)

@@ -580,6 +580,50 @@ static void test_forecast_observed_pace(void **state)
         expect_near(cf.step_s, 66.3, 1e-9, "t_s at the observed pace");
         expect_near(cf.plan_step_s, 60.3, 1e-9, "the plan's t_s");
         expect_near(cf.remaining_free_s, 2000 * 66.3, 1e-6, "the work left at the pace");
+        /* the step range job.efficiency's row (0, 1] gives: [t at 1, the
+         * step_s row's 1e7]; t at e inverts e' */
+        expect_near(tmc_closed_form_step_at_efficiency(&x, 10.0 / 11), 66.3, 1e-9, "t at e'");
+        expect_near(tmc_closed_form_step_at_efficiency(&x, 1), 60.3, 1e-9, "t at 1");
+        assert_true(isinf(tmc_closed_form_step_at_efficiency(&x, 0)));
+        double lo, hi;
+        tmc_config_pace_step_range(&x, &lo, &hi);
+        expect_near(lo, 60.3, 1e-9, "the fastest step efficiency 1 gives");
+        expect_near(hi, 1e7, 0, "no step too slow: step_s's own bound");
+        /* no efficiency gives F or less (not a huge or negative e') */
+        assert_true(isnan(tmc_closed_form_efficiency_for_step(&x, 0.3)));
+        assert_true(isnan(tmc_closed_form_efficiency_for_step(&x, 0.2)));
+        expect_near(tmc_closed_form_efficiency_for_step(&x, 30.3), 2, 1e-9,
+                    "30 s of compute: e' = 2, outside the row (the loader refuses it)");
+        /* the keys the pace fixes do nothing at it: mu and t_s stay */
+        for (int k = 0; k < 3; k++) {
+            static const char *const key[] = {"job.efficiency", "job.peak_flops",
+                                              "job.flop_per_step"};
+            tmc_experiment y = x; /* a view: the job changed, never released */
+            *(k == 0 ? &y.job.efficiency : k == 1 ? &y.job.peak_flops
+                                                  : &y.job.flop_per_step) *= k == 0 ? 0.5 : 3;
+            assert_true(tmc_closed_form_pace_fixes_key(key[k]));
+            tmc_closed_form cy;
+            tmc_closed_form_compute(&y, &cy);
+            expect_near(cy.compute_s, 66, 1e-9, key[k]);
+            expect_near(cy.step_s, 66.3, 1e-9, key[k]);
+        }
+        assert_false(tmc_closed_form_pace_fixes_key("job.cards"));
+        assert_false(tmc_closed_form_pace_fixes_key("job.exposed_comm_s"));
+        /* a spread too wide: the interval's lower end clipped at F = 0.3 s,
+         * the work left there 2000 x 0.3 s, never negative */
+        x.observed.step_sd_s = 1000;
+        x.observed.step_count = 100;
+        tmc_forecast_pace_spread sp;
+        assert_true(tmc_forecast_pace_spread_of(&x, &sp));
+        assert_true(sp.lo_clipped);
+        expect_near(sp.lo_s, 0.3, 1e-15, "lower end at F");
+        expect_near(sp.days_lo, 2000 * (0.3 - 66.3) / TMC_DAY_S, 1e-12, "work at F");
+        x.observed.step_sd_s = 1;
+        tmc_forecast_pace_spread_of(&x, &sp);
+        assert_false(sp.lo_clipped);
+        expect_near(sp.lo_s, 66.3 - 1.959963984540054 * 0.1, 1e-12, "two-sided");
+        x.observed.step_sd_s = 0;
+        x.observed.step_count = 0;
         x.job.pace = TMC_PACE_PLAN;
         tmc_closed_form_compute(&x, &cf);
         expect_near(cf.step_s, 60.3, 1e-9, "pace plan: the plan's t_s");

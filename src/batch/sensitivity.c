@@ -84,6 +84,8 @@ static int identify(const tmc_experiment *x, const char *name, tmc_sensitivity_k
             return tmc_error_set(err, "%s: a plan-only key: the simulation does not read it, "
                                       "so it moves nothing (the link bandwidth is the input "
                                       "%s)", name, TMC_SENSITIVITY_LINK);
+    if (tmc_sweep_check_pace_key(x, "", name, err)) /* it would swing nothing */
+        return -1;
     k->kind = TMC_SENSITIVITY_KEY;
     k->n_keys = 1;
     k->keys[0] = k->name;

@@ -103,6 +103,19 @@ int tmc_sweep_load_base_text(tmc_sweep_base *b, const char *text, const char *la
     return load_base(b, sets, n_sets, keys, n_keys, err);
 }
 
+int tmc_sweep_check_pace_key(const tmc_experiment *x, const char *prefix, const char *key,
+                             tmc_error *err)
+{
+    if (!tmc_closed_form_paced(x) || !tmc_closed_form_pace_fixes_key(key))
+        return 0;
+    return tmc_error_set(err, "%s%s: does nothing on a forecast at the observed pace (job.pace "
+                              "= observed): progress.step_s = %.10g s fixes the step time "
+                              "through the efficiency that gives it, whatever job.efficiency, "
+                              "job.peak_flops and job.flop_per_step are, so every setting "
+                              "would tie; give --set job.pace=plan to vary it at the plan's "
+                              "pace", prefix, key, x->observed.step_s);
+}
+
 int tmc_sweep_check_replicas(const tmc_sweep_base *b, tmc_error *err)
 {
     if (b->x.monte_carlo.replicas < 2)

@@ -101,6 +101,16 @@ int tmc_sweep_load_base_text(tmc_sweep_base *b, const char *text, const char *la
                              const char *base_dir, const char *const *sets, int n_sets,
                              const char *const *keys, int n_keys, tmc_error *err);
 
+/* Refuse a what-if on `key` that does nothing to experiment x: a key the
+ * observed pace fixes (tmc_closed_form_pace_fixes_key: job.efficiency,
+ * job.peak_flops, job.flop_per_step) on a forecast at the observed pace.
+ * "PREFIX KEY: does nothing on a forecast at the observed pace: ...; give
+ * --set job.pace=plan ...". Every setting would run the same replicas at
+ * the same step time and tie; `trainmc rescue` lists its efficiency lever
+ * as not applicable instead. Returns 0, or -1 with err. */
+int tmc_sweep_check_pace_key(const tmc_experiment *x, const char *prefix, const char *key,
+                             tmc_error *err);
+
 /* Refuse a base of fewer than 2 replicas (the standard errors need two):
  * "PATH: monte_carlo.replicas: N; a sweep needs at least 2 (...)". Returns
  * 0, or -1 with err. */

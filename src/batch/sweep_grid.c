@@ -84,6 +84,9 @@ static int load(tmc_sweep_grid *g, const tmc_sweep_grid_request *rq, tmc_error *
                                              rq->n_vary, err);
     if (bad || tmc_sweep_check_replicas(g->base, err))
         return TMC_SWEEP_GRID_INPUT;
+    for (int a = 0; a < rq->n_vary; a++)
+        if (tmc_sweep_check_pace_key(&g->base->x, "--vary ", keys[a], err))
+            return TMC_SWEEP_GRID_INPUT; /* g->base owns its load: its owner releases it */
     return build(g, err);
 }
 

@@ -73,7 +73,8 @@ static int load_base(sweep_run *sw, const char *key)
     }
     if ((rc = tmc_cli_check_same_experiment(&sw->base.x, o->experiment)))
         return rc;
-    if (tmc_sweep_check_replicas(&sw->base, &err)) {
+    if (tmc_sweep_check_replicas(&sw->base, &err) ||
+        tmc_sweep_check_pace_key(&sw->base.x, "--vary ", key, &err)) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         return 2;
     }

@@ -72,6 +72,16 @@ tmc_bound_text tmc_config_bound_text(double x);
  * law. */
 int tmc_config_jitter_cv_range(int law, double *lo, double *hi);
 
+/* The observed mean steps progress.step_s that an efficiency in
+ * job.efficiency's own range (its row: (0, 1]) gives on the cards the step
+ * was seen on, [*lo_s, *hi_s], s: *lo_s the step at the row's upper bound
+ * (tmc_closed_form_step_at_efficiency), *hi_s the one at its lower bound,
+ * or progress.step_s's own upper bound when that is 0 (no step is too slow).
+ * The one statement of the rule: the loader refuses a step outside it at
+ * the observed pace (config_progress.c), and the plan-pace report names the
+ * efficiency that gives the step only inside it (forecast_output.c). */
+void tmc_config_pace_step_range(const tmc_experiment *x, double *lo_s, double *hi_s);
+
 /* The word an experiment gives choice number `value` of the dotted key
  * `key` ("checkpoint.duration_law", TMC_DURATION_GAMMA: "gamma"), so that a
  * report names a choice as the key's row spells it; NULL if the key has no

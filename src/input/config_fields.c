@@ -40,8 +40,8 @@ static const field job_fields[] = {
     {.key = "input_wait_s", .type = T_NUM, .lo = 0, .hi = 86400, .unit = "s",
      .help = "mean input wait per step",
      .off = offsetof(tmc_job, input_wait_s)},
-    /* progress.step_s above the step's fixed part: check_pool_and_clock
-     * (config_progress.c) */
+    /* progress.step_s a step that this row's efficiencies give (at the
+     * observed pace): check_pace (config_progress.c) */
     {.key = "pace", .type = T_ENUM, .choices = pace_choices, .unit = "",
      .help = "a forecast's steps left: observed (at progress.step_s, when given, through "
              "the efficiency that gives it) or plan (at job.efficiency)",
@@ -406,8 +406,9 @@ static const field progress_fields[] = {
      .help = "sd of the step times step_s averages (its standard error is step_sd_s / "
              "sqrt(step_count)); 0: not given",
      .off = offsetof(tmc_observed, step_sd_s)},
+    /* 0 or in [2, steps_done]: check_step_count (config_progress.c) */
     {.key = "step_count", .type = T_INT, .lo = 0, .hi = 1e9, .unit = "steps",
-     .help = "steps step_s averages; 0: steps_done",
+     .help = "steps step_s averages, 2 to steps_done; 0: steps_done",
      .off = offsetof(tmc_observed, step_count)},
 };
 

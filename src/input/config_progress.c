@@ -5,6 +5,9 @@
  * at that moment the section cannot give (docs/reference/simulation-semantics.md 10
  * gives each reason). */
 #include "config_internal.h"
+
+#include <math.h>
+
 #include "closed_form.h"
 #include "experiment_rules.h"
 #include "laws.h"
@@ -62,6 +65,71 @@ static int check_state(const tmc_experiment *x, const char *label, tmc_error *er
     return 0;
 }
 
+void tmc_config_pace_step_range(const tmc_experiment *x, double *lo_s, double *hi_s)
+{
+    double e_lo, e_hi, s_lo, s_hi;
+    int open;
+    tmc_config_key_bounds("job.efficiency", &e_lo, &e_hi, &open);
+    tmc_config_key_bounds("progress.step_s", &s_lo, &s_hi, &open);
+    *lo_s = tmc_closed_form_step_at_efficiency(x, e_hi);
+    *hi_s = fmin(s_hi, tmc_closed_form_step_at_efficiency(x, e_lo));
+}
+
+/* At the observed pace, a step some efficiency of job.efficiency's range
+ * gives (tmc_config_pace_step_range): the forecast runs at that efficiency
+ * (closed_form.h), so a step faster than efficiency 1 gives, or one no
+ * efficiency gives (at or below the step's fixed part), is refused. */
+static int check_pace(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_observed *p = &x->observed;
+    if (!tmc_closed_form_paced(x))
+        return 0;
+    double lo, hi;
+    tmc_config_pace_step_range(x, &lo, &hi);
+    if (p->step_s >= lo && p->step_s <= hi)
+        return 0;
+    double floor = tmc_closed_form_step_floor_s(x);
+    double e = tmc_closed_form_efficiency_for_step(x, p->step_s);
+    char why[200];
+    if (isnan(e))
+        snprintf(why, sizeof why, "no efficiency gives it: it is not above the step's part "
+                                  "that no efficiency shortens (job.exposed_comm_s + "
+                                  "job.input_wait_s + pauses' share = %.10g s)", floor);
+    else
+        snprintf(why, sizeof why, "it needs job.efficiency %.4g", e);
+    long seen = p->cards > 0 ? p->cards : x->job.cards;
+    return tmc_error_set(err, "%s: progress.step_s: %.10g s is out of range at the observed "
+                              "pace (job.pace = observed): %s; expected a step in [%.10g, "
+                              "%.10g] s, what job.efficiency, %s, gives on %ld cards; or "
+                              "job.pace = \"plan\"", label, p->step_s, why, lo, hi,
+                         tmc_cfg_range_of("job", "efficiency").s, seen);
+}
+
+/* The steps the observed mean averages: progress.step_count in [2,
+ * steps_done] (a mean over more steps than were done is not a state, and a
+ * spread needs two), or 0 (steps_done), which then needs 2 steps done
+ * beside a spread (progress.step_sd_s). */
+static int check_step_count(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_observed *p = &x->observed;
+    if (p->step_count > 0 && p->steps_done < 2)
+        return tmc_error_set(err, "%s: progress.step_count: %ld with progress.steps_done %ld: "
+                                  "a mean of the step times over fewer than 2 steps has no "
+                                  "spread; expected 0 (progress.steps_done)", label,
+                             p->step_count, p->steps_done);
+    if (p->step_count > 0 && (p->step_count < 2 || p->step_count > p->steps_done))
+        return tmc_error_set(err, "%s: progress.step_count: %ld is out of range; expected an "
+                                  "integer in [2, %ld] (progress.steps_done), or 0 "
+                                  "(progress.steps_done itself)", label, p->step_count,
+                             p->steps_done);
+    if (p->step_count == 0 && p->step_sd_s > 0 && p->steps_done < 2)
+        return tmc_error_set(err, "%s: progress.step_sd_s: %.10g s over progress.steps_done "
+                                  "= %ld step (progress.step_count 0): a spread needs at "
+                                  "least 2 steps; expected 0 (not given)", label,
+                             p->step_sd_s, p->steps_done);
+    return 0;
+}
+
 /* The spare pool and the clock: cards in repair fit the pool; the elapsed
  * time holds the steps done at the observed step time and lies before a
  * given horizon. */
@@ -99,13 +167,8 @@ static int check_pool_and_clock(const tmc_experiment *x, const char *label, tmc_
         return tmc_error_set(err, "%s: progress.%s: given without progress.step_s, the mean "
                                   "it describes; give step_s too, or drop it", label,
                              p->step_sd_s > 0 ? "step_sd_s" : "step_count");
-    double floor = tmc_closed_form_step_floor_s(x);
-    if (tmc_closed_form_paced(x) && !(p->step_s > floor))
-        return tmc_error_set(err, "%s: progress.step_s: %.10g s is not above the step's part "
-                                  "that no efficiency shortens (job.exposed_comm_s + "
-                                  "job.input_wait_s + pauses' share = %.10g s): no pace "
-                                  "gives it; expected more, or job.pace = \"plan\"",
-                             label, p->step_s, floor);
+    if (check_step_count(x, label, err) || check_pace(x, label, err))
+        return -1;
     double h = x->monte_carlo.horizon_days;
     if (h > 0 && h <= p->elapsed_days)
         return tmc_error_set(err, "%s: monte_carlo.horizon_days: %.10g is not after "

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
@@ -875,11 +876,32 @@ static tmc_experiment on_observed_cards(const tmc_experiment *x)
     return y;
 }
 
+int tmc_closed_form_pace_fixes_key(const char *key)
+{
+    static const char *const fixed[] = {"job.efficiency", "job.peak_flops",
+                                        "job.flop_per_step"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (!strcmp(key, fixed[i]))
+            return 1;
+    return 0;
+}
+
+double tmc_closed_form_step_at_efficiency(const tmc_experiment *x, double e)
+{
+    if (!(e > 0))
+        return INFINITY;
+    tmc_experiment seen = on_observed_cards(x);
+    return step_at(&seen, e);
+}
+
 double tmc_closed_form_efficiency_for_step(const tmc_experiment *x_given, double step_s)
 {
     tmc_experiment seen = on_observed_cards(x_given);
     const tmc_experiment *x = &seen;
     double e = x->job.efficiency, floor = tmc_closed_form_step_floor_s(x);
+    /* no efficiency gives it: at F (to rounding: F's terms summed) or below */
+    if (!(step_s - floor > 1e-12 * floor) || !isfinite(step_s))
+        return NAN;
     int one_card = x->pauses.enabled && x->pauses.cards != TMC_PAUSE_ALL && x->job.cards > 1;
     if (!one_card)
         return e * (step_at(x, e) - floor) / (step_s - floor);

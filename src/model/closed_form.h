@@ -159,11 +159,31 @@ double tmc_closed_form_step_floor_s(const tmc_experiment *x);
  * pauses do not. Without one-card pauses t_s - F is proportional to 1 / e
  * (F = exposed_comm_s + input_wait_s + duration_s / every_steps), so
  * e' = e (t_plan - F) / (step_s - F) exactly (docs/model.md 3.15); with
- * them, by bisection to 1e-13 of e'. step_s must exceed
- * tmc_closed_form_step_floor_s. A what-if on job.cards then runs the steps
+ * them, by bisection to 1e-13 of e'. NAN when step_s does not exceed
+ * tmc_closed_form_step_floor_s (no efficiency gives it). e' may lie
+ * outside job.efficiency's range (above 1 for a step faster than the
+ * plan's at efficiency 1): the loader refuses such a step at the observed
+ * pace (tmc_config_pace_step_range) and the plan-pace report does not name
+ * it. A what-if on job.cards then runs the steps
  * left at e' on the new cards; e' does not depend on job.efficiency, so a
  * what-if on the efficiency does not act at the observed pace. */
 double tmc_closed_form_efficiency_for_step(const tmc_experiment *x, double step_s);
+
+/* 1 when key ("job.efficiency") does not act at the observed pace: the
+ * forecast runs at e' (tmc_closed_form_efficiency_for_step), and since e'
+ * is proportional to job.efficiency x the compute time t_c =
+ * flop_per_step / (cards x peak_flops x efficiency), the compute time at
+ * e' is the one that gives progress.step_s whatever job.efficiency,
+ * job.peak_flops and job.flop_per_step are. A what-if on one of them
+ * (sweep --vary, sensitivity's inputs) is refused there
+ * (tmc_sweep_check_pace_key); at job.pace "plan" they act. */
+int tmc_closed_form_pace_fixes_key(const char *key);
+
+/* The mean step time, s, of x's step law at efficiency e on the cards the
+ * step was observed on (progress.cards; 0: job.cards), pauses included:
+ * the inverse of tmc_closed_form_efficiency_for_step, falling as e grows;
+ * +INFINITY for e <= 0. */
+double tmc_closed_form_step_at_efficiency(const tmc_experiment *x, double e);
 
 /* Fill *cf from a validated experiment. With a progress section (a
  * forecast, docs/model.md 3.15) K, M and the rates are the whole run's,

@@ -80,11 +80,15 @@ int tmc_forecast_pace_spread_of(const tmc_experiment *x, tmc_forecast_pace_sprea
     out->known = 1;
     out->sd_s = p->step_sd_s;
     out->count = p->step_count > 0 ? p->step_count : p->steps_done;
-    if (out->count < 1)
-        out->count = 1; /* one step seen at least: step_s was measured */
+    if (out->count < 2)
+        out->count = 2; /* the loader refuses fewer (config_progress.c) */
     out->se_s = p->step_sd_s / sqrt((double)out->count);
     double z = gsl_cdf_ugaussian_Pinv(0.975);
-    out->lo_s = fmax(0, p->step_s - z * out->se_s);
+    out->floor_s = tmc_closed_form_step_floor_s(x);
+    out->lo_s = p->step_s - z * out->se_s;
+    out->lo_clipped = out->lo_s < out->floor_s; /* no pace is faster than F */
+    if (out->lo_clipped)
+        out->lo_s = fmin(out->floor_s, p->step_s);
     out->hi_s = p->step_s + z * out->se_s;
     double left = (double)(x->job.steps - p->steps_done);
     out->days_lo = left * (out->lo_s - p->step_s) / TMC_DAY_S;

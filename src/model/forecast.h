@@ -55,14 +55,21 @@ double tmc_forecast_count_pmf(const tmc_forecast_rate *r, double f_s, unsigned k
  * sd / sqrt(n), the steps taken as independent (correlated steps make it
  * larger), its normal 95 % interval, and what the interval's ends change in
  * the work left, (S - steps done) x (end - step_s), days, interruptions
- * left out. The simulation runs every replica at the mean: the report says
- * so. */
+ * left out. Its lower end is clipped at F, the step's part no efficiency
+ * shortens: a wide spread gives no step faster than any efficiency does,
+ * nor negative work left. n is in [2, steps_done] (config_progress.c). The
+ * simulation runs every replica at the mean: the report says so. */
 typedef struct {
     int known;          /* 1: step_sd_s given (and step_s), 0: not */
     double sd_s;        /* step_sd_s, s */
     long count;         /* n, steps */
     double se_s;        /* sd / sqrt(n), s */
-    double lo_s, hi_s;  /* step_s -+ 1.96 se, s (lo at least 0) */
+    double lo_s, hi_s;  /* step_s -+ 1.96 se, s; lo at least F (below) */
+    double floor_s;     /* F, the step's part no efficiency shortens
+                           (tmc_closed_form_step_floor_s), s */
+    int lo_clipped;     /* 1: step_s - 1.96 se fell below F and lo_s is F: the
+                           interval is one-sided below (no step is faster
+                           than F, and the work left never goes negative) */
     double days_lo, days_hi; /* the work left's change at lo_s and hi_s, days */
 } tmc_forecast_pace_spread;
 

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "closed_form.h"
+#include "config.h"
 #include "forecast.h"
 #include "stats.h"
 
@@ -75,6 +76,31 @@ static void text_spread(FILE *f, const tmc_experiment *x)
                "as independent), 95 %% [%.4f, %.4f] s: the work left %+.3f / %+.3f days at its "
                "ends; not simulated, every replica runs at the mean\n", sp.sd_s, sp.count,
             sp.se_s, sp.lo_s, sp.hi_s, sp.days_lo, sp.days_hi);
+    if (sp.lo_clipped)
+        fprintf(f, "            warning: the interval's lower end is clipped at %.4f s, the "
+                   "step's part no efficiency shortens (job.exposed_comm_s + "
+                   "job.input_wait_s + pauses' share): the spread is too wide for a "
+                   "two-sided interval, and the mean is known only to be below %.4f s\n",
+                sp.floor_s, sp.hi_s);
+}
+
+/* The efficiency that gives the observed step when one of job.efficiency's
+ * range does (tmc_config_pace_step_range), else NAN: a number outside it
+ * (above 1, negative, infinite) is not an efficiency to name. */
+static double matching_efficiency(const tmc_experiment *x)
+{
+    double lo, hi, step = x->observed.step_s;
+    tmc_config_pace_step_range(x, &lo, &hi);
+    return step >= lo && step <= hi ? tmc_closed_form_efficiency_for_step(x, step) : NAN;
+}
+
+/* A number, or null when it is NAN. */
+static void add_number_or_null(cJSON *o, const char *name, double v)
+{
+    if (isnan(v))
+        cJSON_AddNullToObject(o, name);
+    else
+        cJSON_AddNumberToObject(o, name, v);
 }
 
 /* Which step time the steps left run at, the other one, and a warning when
@@ -95,11 +121,18 @@ static void text_step(FILE *f, const tmc_experiment *x, const tmc_closed_form *c
                    "job.efficiency %.4g -> %.4g, the one that gives it\n", cf->step_s,
                 p->step_s, seen, cf->observed_plan_step_s, d, x->job.efficiency,
                 cf->pace_efficiency);
-    else
+    else {
+        double e = matching_efficiency(x);
+        char gives[96];
+        if (isnan(e))
+            snprintf(gives, sizeof gives, "no efficiency in job.efficiency's range gives it");
+        else
+            snprintf(gives, sizeof gives, "job.efficiency=%.4g gives it", e);
         fprintf(f, "            step: the steps left run at the plan's %.3f s (job.pace = "
                    "plan); %.3f s seen on %ld cards, the plan's %.3f s there (%+.2f %%; "
-                   "job.efficiency=%.4g gives it)\n", cf->plan_step_s, p->step_s, seen,
-                cf->observed_plan_step_s, d, tmc_closed_form_efficiency_for_step(x, p->step_s));
+                   "%s)\n", cf->plan_step_s, p->step_s, seen, cf->observed_plan_step_s, d,
+                gives);
+    }
     if (step_warned(x, cf))
         fprintf(f, "            warning: the run steps %.1f %% %s than the plan; %s\n",
                 fabs(d), d > 0 ? "slower" : "faster", tmc_closed_form_paced(x)
@@ -221,6 +254,9 @@ static void json_spread(cJSON *pace, const tmc_experiment *x)
     double ci[2] = {sp.lo_s, sp.hi_s}, days[2] = {sp.days_lo, sp.days_hi};
     cJSON_AddItemToObject(u, "ci95_s", cJSON_CreateDoubleArray(ci, 2));
     cJSON_AddItemToObject(u, "work_left_days_at_ci", cJSON_CreateDoubleArray(days, 2));
+    /* the lower end at F, the step's fixed part: the interval is one-sided */
+    cJSON_AddBoolToObject(u, "ci95_clipped_at_fixed", sp.lo_clipped);
+    cJSON_AddNumberToObject(u, "fixed_s", sp.floor_s);
 }
 
 /* The pace the steps left run at, as the forecast object's "pace". */
@@ -240,9 +276,8 @@ static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *
     cJSON_AddNumberToObject(pace, "observed_plan_step_s", cf->observed_plan_step_s);
     cJSON_AddNumberToObject(pace, "plan_efficiency", x->job.efficiency);
     if (given) {
-        cJSON_AddNumberToObject(pace, "observed_efficiency",
-                                paced ? cf->pace_efficiency
-                                      : tmc_closed_form_efficiency_for_step(x, x->observed.step_s));
+        add_number_or_null(pace, "observed_efficiency",
+                           paced ? cf->pace_efficiency : matching_efficiency(x));
         cJSON_AddNumberToObject(pace, "difference", step_difference(x, cf));
     } else {
         cJSON_AddNullToObject(pace, "observed_efficiency");
@@ -255,8 +290,7 @@ static void json_pace(cJSON *o, const tmc_experiment *x, const tmc_closed_form *
         cJSON *step = cJSON_AddObjectToObject(o, "step_s");
         cJSON_AddNumberToObject(step, "observed", x->observed.step_s);
         cJSON_AddNumberToObject(step, "planned", cf->plan_step_s);
-        cJSON_AddNumberToObject(step, "matching_efficiency",
-                                tmc_closed_form_efficiency_for_step(x, x->observed.step_s));
+        add_number_or_null(step, "matching_efficiency", matching_efficiency(x));
     }
 }
 
