@@ -156,8 +156,9 @@ static void test_spares(void **state)
 }
 
 /* assumed-1.12: a finite pool whose spares join at once (spare_provision_s
- * 0) is listed; a provisioning time, unlimited spares (nothing is taken from
- * a pool) or job failures only (no spare taken) are not; a file or an
+ * 0) is listed; a provisioning time, unlimited spares or a pool of none
+ * (nothing is taken from a pool) or job failures only (no spare taken) are
+ * not; a file or an
  * override that gives 0 makes it Stated. */
 static void test_provision(void **state)
 {
@@ -166,6 +167,7 @@ static void test_provision(void **state)
     expect("failures.spares=4", NULL, key, 1);
     expect("failures.spares=4", "failures.spare_provision_s=600", key, 0);
     expect(NULL, NULL, key, 0);
+    expect("failures.spares=0", NULL, key, 0);
     expect("failures={\"distribution\": \"exponential\", \"per_job_mtbf_days\": 30, "
            "\"spares\": 4}", NULL, key, 0);
     const char *sets[2] = {"failures.spares=4", "failures.spare_provision_s=0"};

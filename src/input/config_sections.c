@@ -71,7 +71,6 @@ void tmc_cfg_note_stated_override(const char *override, tmc_experiment *out)
         {"failures.spares", TMC_STATED_SPARES}, {"failures.causes", TMC_STATED_CAUSES},
         {"outages", TMC_STATED_OUTAGES},         {"jitter.cv", TMC_STATED_JITTER_CV},
         {"loss_spikes", TMC_STATED_SPIKES},      {"checkpoint.restore_cv", TMC_STATED_RESTORE_CV},
-        {"failures.spare_provision_s", TMC_STATED_PROVISION},
     };
     size_t kl = strcspn(override, "=");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)

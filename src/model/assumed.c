@@ -58,7 +58,7 @@ static void check_failures(const tmc_experiment *x, tmc_assumed *out)
         add(out, "failures.spares", x->stated & TMC_STATED_SPARES, "-1", "spares assumed "
             "unlimited: every failed %s is replaced at once, no run waits for a repair",
             f->per_node_mtbf_days > 0 ? "card or node" : "card");
-    if (f->spares >= 0 && takes_hardware(f) && f->spare_provision_s == 0)
+    if (f->spares > 0 && takes_hardware(f) && f->spare_provision_s == 0)
         add(out, "failures.spare_provision_s", x->stated & TMC_STATED_PROVISION, "0",
             "spares ready at once: a spare taken from the pool joins the job with no time "
             "to select and provision it");
