@@ -153,13 +153,34 @@ static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err
     return 0;
 }
 
+/* Spares and standbys in whole units when every failure that takes
+ * hardware takes a node's g cards (tmc_pool_unit_cards): a remainder would
+ * shorten no wait (the job still waits for a repaired unit), though billed. A mixed card and node model uses it for
+ * card failures, and takes any count. */
+static int check_whole_units(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    long g = tmc_pool_unit_cards(f);
+    const char *key[] = {"spares", "standbys"};
+    long count[] = {f->spares, f->standbys};
+    for (int i = 0; i < 2; i++)
+        if (g > 1 && count[i] > 0 && count[i] % g)
+            return tmc_error_set(err, "%s: failures.%s: %ld cards are not whole nodes: every "
+                                      "failure that takes hardware takes a node's %ld cards "
+                                      "(failures.cards_per_node), so a remainder of %ld would "
+                                      "shorten no wait, though billed; give a multiple of g = %ld: 0, "
+                                      "%ld, %ld, ...%s",
+                                 label, key[i], count[i], g, count[i] % g, g, g, 2 * g,
+                                 i == 0 ? " (or -1, unlimited)" : "");
+    return 0;
+}
+
 /* A failure law needs its mean lifetime, and a trace its file. Without a
  * per-card part (per-node or per-job rates only) lifetimes are exponential. */
 static int check_failures(const tmc_failures *f, const char *label, tmc_error *err)
 {
     if (!f->enabled)
         return 0;
-    if (check_scoped(f, label, err))
+    if (check_scoped(f, label, err) || check_whole_units(f, label, err))
         return -1;
     int trace = tmc_failures_replayed(f);
     int scoped = f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0;
