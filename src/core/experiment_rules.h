@@ -46,8 +46,9 @@ static inline long tmc_job_nodes(long cards, long g)
  * without causes, or a cause of scope "card" that takes a spare), or
  * none takes hardware. A pool of g-card units has a remainder of
  * spares % g cards that shortens no wait (a failure still waits for a
- * whole unit back from repair), though its card-hours are billed: the loader refuses it (config_checks.c) and `cheapest` asks for
- * multiples of this. */
+ * whole unit back from repair), though its card-hours are billed: the
+ * loader refuses it without standbys (config_checks.c), and `cheapest`'s
+ * spares and standbys levers ask for multiples of this. */
 static inline long tmc_pool_unit_cards(const tmc_failures *f)
 {
     long g = f->cards_per_node;

@@ -89,8 +89,8 @@ static const field failure_fields[] = {
     {.key = "lifetime_cv", .type = T_NUM, .lo = 0.01, .hi = 20, .def = 1, .unit = "",
      .help = "lognormal lifetimes: sd / mean",
      .off = offsetof(tmc_failures, lifetime_cv)},
-    /* spares and standbys: whole nodes when every failure that takes
-     * hardware takes a node, check_whole_units (config_checks.c) */
+    /* whole nodes when every failure that takes hardware takes a node and
+     * no standby shares the pool: check_whole_units (config_checks.c) */
     {.key = "spares", .type = T_INT, .lo = -1, .hi = 1e6, .def = -1, .unit = "cards",
      .help = "spare cards in the pool; -1: unlimited",
      .off = offsetof(tmc_failures, spares)},
@@ -125,8 +125,7 @@ static const field failure_fields[] = {
      .help = "f: probability that a repair silently fails; the card fails on first use "
              "and goes back to repair",
      .off = offsetof(tmc_failures, repair_fail_share)},
-    /* warm standbys and cold spares' provisioning (issue 19): docs/model.md 3.20;
-     * standbys in whole nodes as spares are (check_whole_units) */
+    /* warm standbys and cold spares' provisioning (issue 19): docs/model.md 3.20 */
     {.key = "standbys", .type = T_INT, .lo = 0, .hi = 1e6, .unit = "cards",
      .help = "W warm standby cards, taken before the pool, held the whole run "
              "(docs/model.md 3.20)",
