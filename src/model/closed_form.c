@@ -418,7 +418,7 @@ static double repair_delay_s(const tmc_experiment *x, const tmc_closed_form *cf,
     double cards, to_pool = hardware_rate(x, cf, &cards) / cf->rate_failures;
     double wait = own_repair_wait_s(f), share = 0, sum = 0;
     for (int i = 0; i < f->n_causes; i++)
-        if (f->causes[i].takes_spare) {
+        if (f->causes[i].takes_spare) { /* a hang waits for no repair (issue 19) */
             share += f->causes[i].share;
             sum += f->causes[i].share * repair_left_s(f, f->causes[i].detection_s);
         }
