@@ -461,12 +461,24 @@ with tempfile.TemporaryDirectory() as tmp:
     p, doc, _ = cheapest(tmp, "--set", "job.cards=36", exp="nodes.json")
     check(p.returncode == 0 and doc and doc["levers"]["job.cards"] == [24, 80],
           f"nodes default range: {doc and doc['levers']}, {p.stderr!r}")
-    for lever, message in [("failures.spares=-1,8,12", "12 spares are not whole nodes of 8"),
-                           ("failures.standbys=0,4", "4 standbys are not whole nodes of 8"),
+    for lever, message in [("failures.spares=-1,8,12", "12 spares are not whole nodes: every failure that takes hardware takes a node's 8 cards"),
+                           ("failures.standbys=0,4", "4 standbys are not whole nodes: every failure that takes hardware takes a node's 8 cards"),
                            ("job.cards=9:16", "[9, 16] holds fewer than two")]:
         p, doc, _ = cheapest(tmp, "--lever", lever, exp="nodes.json")
         check(p.returncode == 2 and f"--lever {lever}: " in p.stderr and message in p.stderr
               and doc is None, f"nodes {lever}: exit {p.returncode}, {p.stderr!r}")
+    # beside card failures a pool's remainder serves them: the loader takes
+    # 12 spares on nodes of 8, and so does the lever (one rule,
+    # tmc_pool_unit_cards); the cards still move in whole nodes
+    with open(os.path.join(tmp, "mixed.json"), "w") as f:
+        json.dump({**EXPERIMENT, "failures": {"distribution": "exponential", "spares": 12,
+                                              "per_card_mtbf_days": 1e9,
+                                              "per_node_mtbf_days": 1e9, "cards_per_node": G}},
+                  f)
+    p, doc, _ = cheapest(tmp, "--lever", "failures.spares=4,12", "--lever", "job.cards=24:40",
+                         exp="mixed.json")
+    check(p.returncode == 0 and doc and doc["levers"]["failures.spares"] == [4, 12],
+          f"mixed card and node failures, spares 4 and 12: exit {p.returncode}, {p.stderr!r}")
 
     # 7. the plot's cost axes (issue 32). The left panel spans the frontier,
     # the chosen plan and every plan that meets; a dearer plan is an

@@ -230,7 +230,12 @@ grep -q "WARNING: one checkpoint interval" "$dir/out" && fail "a 28-day window: 
 # experiment's: its 6 failures are replayed
 "$bin" run "$(dirname "$experiment")/design-48-trace.json" --quiet --replicas 20 \
   --set failures.spares=2 >"$dir/out" 2>&1 || fail "--set into a trace file: $(cat "$dir/out")"
-grep -q "card failures 6 (6 spare cards taken from the pool of 2)" "$dir/out" || fail "--set into a trace file: $(grep Events "$dir/out")"
+grep -q "card failures 6 (6 cards taken from the pool of 2 or, when empty, waited for from repair)" "$dir/out" || fail "--set into a trace file: $(grep Events "$dir/out")"
+# ... and with no pool the cards come back from repair, none from a pool (fewer
+# than 6: a failure while the job waits for a repair is swapped in the same recovery)
+"$bin" run "$(dirname "$experiment")/design-48-trace.json" --quiet --replicas 20 \
+  --set failures.spares=0 >"$dir/out" 2>&1 || fail "spares 0: $(cat "$dir/out")"
+grep -q "card failures [0-9.]* ([0-9.]* cards waited for from repair: no spare pool)" "$dir/out" || fail "spares 0: $(grep Events "$dir/out")"
 # 11. a file rewritten keeps its mode (its owner's permissions), a new one
 # gets the umask's: --json over a 640 file stays 640, --samples over 600
 # stays 600, a new --json file under umask 027 is 640

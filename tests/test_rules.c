@@ -7,7 +7,13 @@
  *           before a 61 s save, no; no notice, outages off, or asynchronous
  *           saves, no.
  * rules-1.3 a limit saves with at_limit "save" and synchronous saves, and
- *           with the limit on; "lose", asynchronous or no limit, no. */
+ *           with the limit on; "lose", asynchronous or no limit, no.
+ * rules-1.4 the unit a pool of spares or standbys counts in: g = 8 when
+ *           every failure that takes hardware takes a node (per-node rates
+ *           alone; card failures whose only spare-taking cause has scope
+ *           node), 1 when some take one card (a per-card part without
+ *           causes or with a card-scope cause that takes a spare), 1 with
+ *           g = 1, failures off or none taking hardware. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,12 +74,46 @@ static void test_limit_saves(void **state)
     assert_false(tmc_limit_saves(&x));
 }
 
+static void test_pool_unit_cards(void **state)
+{
+    (void)state;
+    static tmc_experiment x; /* static: zeroed, and off the stack */
+    tmc_failures *f = &x.failures;
+    f->enabled = 1;
+    f->cards_per_node = 8;
+    f->per_node_mtbf_days = 40; /* node failures alone */
+    assert_int_equal(tmc_pool_unit_cards(f), 8);
+    f->per_card_mtbf_days = 300; /* and card failures: mixed */
+    assert_int_equal(tmc_pool_unit_cards(f), 1);
+    f->n_causes = 2; /* the card part's causes: a node's host, a hang */
+    f->causes[0].scope = TMC_CAUSE_NODE;
+    f->causes[0].takes_spare = 1;
+    f->causes[1].scope = TMC_CAUSE_CARD;
+    f->causes[1].takes_spare = 0;
+    assert_int_equal(tmc_pool_unit_cards(f), 8);
+    f->per_node_mtbf_days = 0; /* the node-scope cause alone */
+    assert_int_equal(tmc_pool_unit_cards(f), 8);
+    f->causes[1].takes_spare = 1; /* a card-scope cause that takes a spare */
+    assert_int_equal(tmc_pool_unit_cards(f), 1);
+    f->causes[0].takes_spare = f->causes[1].takes_spare = 0; /* none takes hardware */
+    f->per_node_mtbf_days = 40;
+    assert_int_equal(tmc_pool_unit_cards(f), 1);
+    f->n_causes = 0;
+    f->per_card_mtbf_days = 0;
+    f->cards_per_node = 1; /* nodes of one card */
+    assert_int_equal(tmc_pool_unit_cards(f), 1);
+    f->cards_per_node = 8;
+    f->enabled = 0;
+    assert_int_equal(tmc_pool_unit_cards(f), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_nodes),
         cmocka_unit_test(test_outages_noticed),
         cmocka_unit_test(test_limit_saves),
+        cmocka_unit_test(test_pool_unit_cards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,10 @@
  *   1.5 The issue's spares-repro figures (14.01, 6.00, 3.36 and 1.27 days
  *       for 0, 1, 2 and 4 spares, checked against a simulation written
  *       apart by spares-1.x): a run of about 7 failures against 48 h
- *       repairs, where the pool's start matters; Daly's T within 3 %. */
+ *       repairs, where the pool's start matters; Daly's T within 3 %.
+ *   1.6 plan's pools; 1.7 a forecast's pool (below).
+ *   1.8 P = 0 reported by hand: P(wait) 1, the rest of the own repair per
+ *       failure taking hardware (job failures and hangs wait none). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -355,6 +358,71 @@ static void forecast_start(void **state)
                  m / DAY, z);
 }
 
+/* sparewait-1.8: a pool of 0 usable units reports its waits (the tester's
+ * defect: P(wait) 0 %, 0 h a failure with spares 0, though Young's L held
+ * them). By hand, exponential repairs of R: with P = 0 every failure that
+ * takes hardware waits E[(R - d)+] = R e^(-d / R) after a detection delay
+ * d (docs/model.md 3.16, 3.21 at U = 0); P(wait) is 1; per run, Daly's
+ * count of failures wall / (M + D) times that. */
+static tmc_experiment p0_case(const char *extra)
+{
+    char text[1200];
+    snprintf(text, sizeof text,
+             "{\"name\": \"sparewait-p0\", \"job\": {\"steps\": 720000, \"cards\": 100, "
+             "\"flop_per_step\": 6e14, \"peak_flops\": 1e12, \"efficiency\": 1.0, "
+             "\"exposed_comm_s\": 0, \"input_wait_s\": 0}, "
+             "\"failures\": {\"distribution\": \"exponential\", \"per_card_mtbf_days\": 10, "
+             "\"spares\": 0, \"repair_mean_hours\": 6%s}, "
+             "\"checkpoint\": {\"interval_steps\": 100, \"save_s\": 10, \"restore_s\": 60}, "
+             "\"deadline\": {\"days\": 1000, \"reserve_days\": 0}}", extra);
+    return test_parse(text);
+}
+
+static void p0_reported(void **state)
+{
+    (void)state;
+    double r = 6 * HOUR, m = DAY / 10; /* 10 card failures a day */
+    tmc_experiment plain = p0_case("");
+    tmc_closed_form c;
+    tmc_closed_form_compute(&plain, &c);
+    assert_true(c.spare_finite);
+    near(c.spare_wait_p, 1, 0, "P = 0: P(wait)");
+    near(c.spare_wait_per_failure_s, r, 1e-12, "P = 0: R a failure");
+    near(c.spare_wait_s, c.daly_wall_s / (m + r) * r, 1e-12, "P = 0: the wait per run");
+    /* a job failure (10 a day more) takes no card: half the failures wait R */
+    tmc_experiment job = p0_case(", \"per_job_mtbf_days\": 0.1");
+    tmc_closed_form_compute(&job, &c);
+    near(c.spare_wait_per_failure_s, r / 2, 1e-12, "P = 0 with job failures: R / 2");
+    near(c.delay_mean_s, r / 2, 1e-12, "P = 0 with job failures: D = R / 2");
+    near(c.spare_wait_s, c.daly_wall_s / (m / 2 + r / 2) * r / 2, 1e-12, "job: per run");
+    /* causes: 3/4 hardware detected after 1 h, 1/4 hangs after 10 min that
+     * take no spare: the wait is 3/4 R e^(-1 / 6), D adds the detections */
+    tmc_experiment causes = p0_case(
+        ", \"causes\": [{\"name\": \"hw\", \"share\": 0.75, \"detection_s\": 3600}, "
+        "{\"name\": \"hang\", \"share\": 0.25, \"detection_s\": 600, "
+        "\"takes_spare\": false}]");
+    tmc_closed_form_compute(&causes, &c);
+    double w = 0.75 * r * exp(-HOUR / r);
+    near(c.spare_wait_p, 1, 0, "P = 0 with causes: P(wait)");
+    near(c.spare_wait_per_failure_s, w, 1e-12, "P = 0 with causes: 3/4 R e^(-d/R)");
+    near(c.delay_mean_s, w + 0.75 * 3600 + 0.25 * 600, 1e-12, "causes: D");
+    /* 2 standbys, no refill: the first two failures swap one in, the rest
+     * (the cold share: k - P(K > 0) - P(K > 1) of the k = l x failure-free
+     * time expected, K Poisson) wait R each; the standbys' cards that come
+     * back from repair are not counted (the bound of 3.16) */
+    tmc_experiment warm = p0_case(", \"standbys\": 2");
+    tmc_closed_form_compute(&warm, &c);
+    double k = c.failure_free_s / m;
+    double cold = (k - gsl_cdf_poisson_Q(0, k) - gsl_cdf_poisson_Q(1, k)) / k;
+    near(c.spare_wait_p, 1, 0, "P = 0 with standbys: P(wait) of a cold failure");
+    near(c.spare_wait_per_failure_s, cold * r, 1e-12, "P = 0 with standbys: cold R");
+    /* unlimited spares: nothing reported */
+    tmc_experiment lots = small_case(10, 6, -1, 720000);
+    tmc_closed_form_compute(&lots, &c);
+    assert_false(c.spare_finite);
+    assert_true(c.spare_wait_p == 0 && c.spare_wait_s == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +434,7 @@ int main(void)
         cmocka_unit_test(issue_figures),
         cmocka_unit_test(plan_pool),
         cmocka_unit_test(forecast_start),
+        cmocka_unit_test(p0_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* cheapest_levers.c - the target, the levers and their combinations of
  * `trainmc cheapest` (cheapest.h). */
 #include "cheapest.h"
+#include "experiment_rules.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -114,16 +115,21 @@ static int parse_counts(const char *spec, const char *v, const char *what, doubl
     return 0;
 }
 
-/* With cards in whole nodes a pool of count[n] cards is whole nodes too
- * (a node's failure takes all its cards); -1 (unlimited spares) passes. */
-static int whole_counts(const char *spec, const char *what, const long *count, int n, long g,
-                        tmc_error *err)
+/* When every failure that takes hardware takes a whole node, a pool of
+ * count[n] cards is whole nodes too, the loader's rule (tmc_pool_unit_cards,
+ * config_checks.c); -1 (unlimited spares) passes. */
+static int whole_counts(const char *spec, const char *what, const long *count, int n,
+                        const tmc_experiment *x, tmc_error *err)
 {
+    long g = tmc_pool_unit_cards(&x->failures);
     for (int i = 0; i < n; i++)
-        if (count[i] > 0 && count[i] % g)
-            return tmc_error_set(err, "--lever %s: %ld %s are not whole nodes of %ld "
-                                      "(failures.cards_per_node), whose failure takes all its "
-                                      "cards; give multiples of %ld", spec, count[i], what, g, g);
+        if (g > 1 && count[i] > 0 && count[i] % g)
+            return tmc_error_set(err, "--lever %s: %ld %s are not whole nodes: every failure "
+                                      "that takes hardware takes a node's %ld cards "
+                                      "(failures.cards_per_node), so a remainder of %ld would "
+                                      "shorten no wait, though billed; give multiples of g = %ld: 0, %ld, "
+                                      "%ld, ...", spec, count[i], what, g, count[i] % g, g, g,
+                                 2 * g);
     return 0;
 }
 
@@ -188,12 +194,12 @@ static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_exper
     case SPARES:
         tmc_config_key_bounds("failures.spares", &lo, &hi, &lo_open);
         return parse_counts(spec, v, "spares", lo, hi, l->spares, &l->n_spares, x, err) ||
-               whole_counts(spec, "spares", l->spares, l->n_spares, l->card_step, err) ? -1 : 0;
+               whole_counts(spec, "spares", l->spares, l->n_spares, x, err) ? -1 : 0;
     case STANDBYS:
         tmc_config_key_bounds("failures.standbys", &lo, &hi, &lo_open);
         return parse_counts(spec, v, "standbys", lo, hi, l->standbys, &l->n_standbys, x,
                             err) ||
-               whole_counts(spec, "standbys", l->standbys, l->n_standbys, l->card_step, err)
+               whole_counts(spec, "standbys", l->standbys, l->n_standbys, x, err)
                    ? -1 : 0;
     default:
         return parse_modes(spec, v, l, err);

@@ -39,4 +39,31 @@ static inline long tmc_job_nodes(long cards, long g)
     return g > 0 ? (cards + g - 1) / g : 0;
 }
 
+/* The cards a spare pool or a set of standbys is counted in: a node's g
+ * (failures.cards_per_node > 1) when every failure that takes hardware
+ * takes a whole node (the per-node part, a card failure of a cause of
+ * scope "node"); 1 when some take a single card (the per-card part
+ * without causes, or a cause of scope "card" that takes a spare), or
+ * none takes hardware. A pool of g-card units has a remainder of
+ * spares % g cards that shortens no wait (a failure still waits for a
+ * whole unit back from repair), though its card-hours are billed: the
+ * loader refuses it without standbys (config_checks.c), and `cheapest`'s
+ * spares and standbys levers ask for multiples of this. */
+static inline long tmc_pool_unit_cards(const tmc_failures *f)
+{
+    long g = f->cards_per_node;
+    if (!f->enabled || g <= 1)
+        return 1;
+    int card_part = f->per_card_mtbf_days > 0 || tmc_failures_replayed(f);
+    int spare = f->n_causes == 0, node_cause = 0, card = card_part && f->n_causes == 0;
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].takes_spare) {
+            spare = 1;
+            node_cause |= f->causes[i].scope == TMC_CAUSE_NODE && card_part;
+            card |= f->causes[i].scope != TMC_CAUSE_NODE && card_part;
+        }
+    int node = (f->per_node_mtbf_days > 0 && spare) || node_cause;
+    return node && !card ? g : 1;
+}
+
 #endif

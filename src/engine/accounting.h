@@ -72,8 +72,9 @@ enum {
     COUNT(bad_nodes_start, "bad_nodes_at_start", "bad nodes at the start")                \
     COUNT(standby_swaps, "standbys_taken", "standbys taken") /* cards          \
         (failures.standbys) */                                                             \
-    COUNT(spare_provisions, "spares_taken", "spare cards taken") /* cards   \
-        taken from the pool or back from repair (failures.spares) */                       \
+    COUNT(spare_provisions, "spares_taken", "cards from pool or repair") /* cards \
+        taken from the pool, or waited for from repair when it is empty (always with 0  \
+        spares); a bad repair is counted again when its replacement is taken */          \
     COUNT(before_restarts, "restarts_before_forecast", "restarts before the forecast")    \
         /* a forecast: the failures and outages seen (progress): the budget's past */     \
     COUNT(node_failures, "node_failures", "node failures") /* last, so that \

@@ -153,13 +153,34 @@ static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err
     return 0;
 }
 
+/* Spares in whole units when every failure that takes hardware takes a
+ * node's g cards (tmc_pool_unit_cards) and no standby shares the pool: a
+ * remainder would shorten no wait (a failure still waits for a whole node
+ * back from repair), though billed. A mixed card and node model uses it
+ * for card failures, and takes any count. Standbys are not refused: a
+ * partial node of them is taken beside cold cards and keeps that many in
+ * the pool (test_standbys 1.1 (c)), so what a remainder is worth depends
+ * on spares + standbys and the refill, not ruled on here. */
+static int check_whole_units(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    long g = tmc_pool_unit_cards(f);
+    if (g > 1 && f->standbys == 0 && f->spares > 0 && f->spares % g)
+        return tmc_error_set(err, "%s: failures.spares: %ld cards are not whole nodes: every "
+                                  "failure that takes hardware takes a node's %ld cards "
+                                  "(failures.cards_per_node), so a remainder of %ld would "
+                                  "shorten no wait, though billed; give a multiple of g = %ld: "
+                                  "0, %ld, %ld, ... (or -1, unlimited)",
+                             label, f->spares, g, f->spares % g, g, g, 2 * g);
+    return 0;
+}
+
 /* A failure law needs its mean lifetime, and a trace its file. Without a
  * per-card part (per-node or per-job rates only) lifetimes are exponential. */
 static int check_failures(const tmc_failures *f, const char *label, tmc_error *err)
 {
     if (!f->enabled)
         return 0;
-    if (check_scoped(f, label, err))
+    if (check_scoped(f, label, err) || check_whole_units(f, label, err))
         return -1;
     int trace = tmc_failures_replayed(f);
     int scoped = f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0;

@@ -89,6 +89,8 @@ static const field failure_fields[] = {
     {.key = "lifetime_cv", .type = T_NUM, .lo = 0.01, .hi = 20, .def = 1, .unit = "",
      .help = "lognormal lifetimes: sd / mean",
      .off = offsetof(tmc_failures, lifetime_cv)},
+    /* whole nodes when every failure that takes hardware takes a node and
+     * no standby shares the pool: check_whole_units (config_checks.c) */
     {.key = "spares", .type = T_INT, .lo = -1, .hi = 1e6, .def = -1, .unit = "cards",
      .help = "spare cards in the pool; -1: unlimited",
      .off = offsetof(tmc_failures, spares)},

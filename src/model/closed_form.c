@@ -403,6 +403,31 @@ static double pool_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, d
     return to_pool * cold * p.wait_p * wait;
 }
 
+/* What the waits for repaired cards add to the delay D of a failure,
+ * averaged over all failures, s: with P = 0 (no pool) the rest of the
+ * card's own repair after its cause's detection, E[(R - d)+] (docs/model.md
+ * 3.16; a hang waits for no repair, issue 19), for the share of failures
+ * that take hardware (not a job's) and find no standby; with a finite
+ * pool its waits (3.21); 0 with unlimited spares. */
+static double repair_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, double cold)
+{
+    const tmc_failures *f = &x->failures;
+    if (f->spares > 0)
+        return pool_delay_s(x, cf, cold);
+    if (f->spares < 0 || !(cf->rate_failures > 0))
+        return 0;
+    double cards, to_pool = hardware_rate(x, cf, &cards) / cf->rate_failures;
+    double wait = own_repair_wait_s(f), share = 0, sum = 0;
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].takes_spare) { /* a hang waits for no repair (issue 19) */
+            share += f->causes[i].share;
+            sum += f->causes[i].share * repair_left_s(f, f->causes[i].detection_s);
+        }
+    if (share > 0)
+        wait = sum / share;
+    return to_pool * cold * wait;
+}
+
 /* Per card failure: the share-weighted restore time, and the delay before it
  * (detection; the rest of the card's own repair when there is no spare
  * pool and its cause takes a spare, an upper bound with standbys, whose
@@ -417,19 +442,15 @@ static void failure_costs(const tmc_experiment *x, const tmc_closed_form *cf, do
                                             : 0;
     double ready = hardware * ready_s(f, cold); /* the share computed once */
     *restore = x->checkpoint.restore_s;
-    *delay = f->spares == 0 ? cold * own_repair_wait_s(f) : 0;
+    *delay = 0;
     if (f->n_causes)
-        *restore = *delay = 0;
+        *restore = 0;
     for (int i = 0; i < f->n_causes; i++) {
         const tmc_failure_cause *c = &f->causes[i];
         *restore += c->share * (c->restore_s >= 0 ? c->restore_s : x->checkpoint.restore_s);
         *delay += c->share * c->detection_s;
-        if (f->spares == 0 && c->takes_spare) /* a hang waits for no repair (issue 19) */
-            *delay += c->share * cold * repair_left_s(f, c->detection_s);
     }
-    *delay += ready;
-    if (f->spares > 0) /* a finite pool's waits (docs/model.md 3.21) */
-        *delay += pool_delay_s(x, cf, cold);
+    *delay += ready + repair_delay_s(x, cf, cold);
 }
 
 /* A spike noticed n snapshots late also redoes n - 1 whole intervals, s. */
@@ -786,11 +807,13 @@ static void spare_waits(const tmc_experiment *x, tmc_closed_form *cf)
 {
     tmc_spare_pool_form p;
     cf->spare_wait_p = cf->spare_wait_per_failure_s = cf->spare_wait_s = 0;
-    if (!(x->failures.spares > 0) || !(cf->rate_failures > 0))
+    cf->spare_finite = x->failures.enabled && x->failures.spares >= 0;
+    if (!cf->spare_finite || !(cf->rate_failures > 0))
         return;
     tmc_closed_form_spare_pool(x, cf, &p);
-    cf->spare_wait_p = p.wait_p;
-    cf->spare_wait_per_failure_s = pool_delay_s(x, cf, cold_share(x, cf));
+    /* P = 0: every failure that takes hardware and finds no standby waits */
+    cf->spare_wait_p = x->failures.spares == 0 ? (p.enabled ? 1 : 0) : p.wait_p;
+    cf->spare_wait_per_failure_s = repair_delay_s(x, cf, cold_share(x, cf));
     double failures = cf->rate_failures * cf->mtbf_s * cf->daly_wall_s /
                       (cf->mtbf_s + cf->delay_mean_s);
     cf->spare_wait_s = failures * cf->spare_wait_per_failure_s;

@@ -130,13 +130,20 @@ typedef struct {
                                  timeout (tau + E[min(C, T)] + q r) / (1 - q) - tau, s */
     double spare_wait_p;      /* a finite pool: the chance that a failure taking
                                  hardware finds it empty, Erlang's B(U, a)
-                                 (docs/model.md 3.21); 0 without a pool */
+                                 (docs/model.md 3.21); 1 with P = 0 (or
+                                 fewer cards than a failure takes: U = 0);
+                                 0 with unlimited spares */
     double spare_wait_per_failure_s; /* what the pool's waits add to the delay D of
                                  a failure, averaged over all failures, s (in
-                                 delay_mean_s already; 0 without a pool) */
+                                 delay_mean_s already; with P = 0 the rest of
+                                 the own repair; 0 with unlimited spares) */
     double spare_wait_s;      /* the expected total spare wait per run: failures per
                                  run (Daly's count) x the wait per failure, s (in
                                  Young's and Daly's T already) */
+    int spare_finite;         /* 1 with failures and finite spares (failures.spares
+                                 >= 0, 0 included: every failure that takes
+                                 hardware waits for a repair, P(wait) 1): the
+                                 three spare_wait_ fields are reported */
     int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
                                  no jitter, spikes or pauses; exponential
                                  lifetimes, one restore time, no spare pool */

@@ -223,11 +223,19 @@ static void failures(FILE *f, int *first, const tmc_report *r, double n)
     int any = count(f, first, "card failures", card);
     any += count(f, first, "node failures", node);
     any += count(f, first, "job failures", job);
-    if (any && taken > 0)
-        fprintf(f, r->x->failures.spares < 0
-                       ? " (%.3g cards replaced at once: spares assumed unlimited)"
-                       : " (%.3g spare cards taken from the pool of %ld)",
-                taken, r->x->failures.spares);
+    /* what the engine counts (failures.c): cards taken from the pool, or
+     * when it is empty (always with 0 spares) from the earliest repair in
+     * progress; a bad repair (repair_fail_share) fails on first use and is
+     * counted again when its replacement is taken */
+    const char *bad = r->x->failures.repair_fail_share > 0 ? ", bad repairs counted each time"
+                                                           : "";
+    if (any && taken > 0 && r->x->failures.spares < 0)
+        fprintf(f, " (%.3g cards replaced at once: spares assumed unlimited)", taken);
+    else if (any && taken > 0 && r->x->failures.spares == 0)
+        fprintf(f, " (%.3g cards waited for from repair: no spare pool%s)", taken, bad);
+    else if (any && taken > 0)
+        fprintf(f, " (%.3g cards taken from the pool of %ld or, when empty, waited for from "
+                   "repair%s)", taken, r->x->failures.spares, bad);
     count(f, first, "standbys taken", t->standby_swaps / n);
 }
 

@@ -397,7 +397,7 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
     cJSON_AddNumberToObject(o, "completion_days", cf->completion_days);
     cJSON_AddNumberToObject(o, "completion_days_daly", cf->completion_days_daly);
     cJSON_AddNumberToObject(o, "budget_step_s", cf->budget_step_s);
-    if (cf->spare_wait_s > 0 || cf->spare_wait_p > 0) { /* a pool (docs/model.md 3.21) */
+    if (cf->spare_finite) { /* finite spares, 0 included (docs/model.md 3.21) */
         cJSON_AddNumberToObject(o, "spare_wait_p", cf->spare_wait_p);
         cJSON_AddNumberToObject(o, "spare_wait_per_failure_s", cf->spare_wait_per_failure_s);
         cJSON_AddNumberToObject(o, "spare_wait_days", cf->spare_wait_s / TMC_DAY_S);
