@@ -550,12 +550,13 @@ static void test_node_spares(void **state)
     tmc_failures_end(&s);
     gsl_rng_free(r);
 
-    /* the engine: nodes of 4 with a pool of 3 and fixed 10 h repairs, no
-     * detection delay. A node failure takes the 3, then waits for its own
-     * repair, 36,000 s, by which time its other 3 cards are back: every
-     * failure waits exactly 36,000 s. A job failure takes no card: none. */
+    /* the engine: nodes of 4 with no pool and fixed 10 h repairs, no
+     * detection delay. A node failure waits for its own repair: every
+     * failure waits exactly 36,000 s (a pool of 3, less than a node, is
+     * refused: it would shorten no wait, rules-1.4). A job failure takes no
+     * card: none. */
     static const char *const parts[2] = {
-        "\"per_node_mtbf_days\": 0.2, \"cards_per_node\": 4, \"spares\": 3, "
+        "\"per_node_mtbf_days\": 0.2, \"cards_per_node\": 4, \"spares\": 0, "
         "\"repair_mean_hours\": 10, \"repair_distribution\": \"fixed\"",
         "\"per_job_mtbf_days\": 0.2, \"spares\": 0, \"repair_mean_hours\": 10, "
         "\"repair_distribution\": \"fixed\""};
