@@ -50,24 +50,10 @@
 #include "assumed.h"
 #include "support.h"
 
-/* 1 when key is in the list of experiments/NAME.json with the overrides. */
-static int listed(const char *name, const char *const *sets, int n, const char *key)
-{
-    tmc_experiment x = test_load(name, sets, n);
-    tmc_closed_form cf;
-    tmc_closed_form_compute(&x, &cf);
-    tmc_assumed a;
-    tmc_assumed_list(&x, &cf, &a);
-    for (int i = 0; i < a.n; i++)
-        if (!strcmp(a.item[i].key, key))
-            return 1;
-    return 0;
-}
-
 /* The item of key in the list of experiments/NAME.json with the overrides
- * (into *out), or fail. */
-static void item_of(const char *name, const char *const *sets, int n, const char *key,
-                    tmc_assumed_item *out)
+ * (into *out): 1 when listed, else 0. */
+static int find(const char *name, const char *const *sets, int n, const char *key,
+                tmc_assumed_item *out)
 {
     tmc_experiment x = test_load(name, sets, n);
     tmc_closed_form cf;
@@ -77,9 +63,23 @@ static void item_of(const char *name, const char *const *sets, int n, const char
     for (int i = 0; i < a.n; i++)
         if (!strcmp(a.item[i].key, key)) {
             *out = a.item[i];
-            return;
+            return 1;
         }
-    fail_msg("%s: %s not listed", name, key);
+    return 0;
+}
+
+static int listed(const char *name, const char *const *sets, int n, const char *key)
+{
+    tmc_assumed_item it;
+    return find(name, sets, n, key, &it);
+}
+
+/* The item of key (into *out), or fail. */
+static void item_of(const char *name, const char *const *sets, int n, const char *key,
+                    tmc_assumed_item *out)
+{
+    if (!find(name, sets, n, key, out))
+        fail_msg("%s: %s not listed", name, key);
 }
 
 static void expect(const char *set1, const char *set2, const char *key, int want)

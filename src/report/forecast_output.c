@@ -165,6 +165,22 @@ static double plan_steps_a_day(const tmc_experiment *x)
     return x->job.steps / (plan_cf.uninterrupted_s / TMC_DAY_S);
 }
 
+/* The deadline passed, or out of reach without any interruption, after
+ * lead (an indent, or "Warning: "); nothing when neither. */
+static void deadline_state(FILE *f, const char *lead, const tmc_experiment *x,
+                           const tmc_closed_form *cf)
+{
+    const tmc_observed *p = &x->observed;
+    double left_days = x->deadline.days - x->deadline.reserve_days - p->elapsed_days;
+    double work_days = cf->remaining_free_s / TMC_DAY_S;
+    if (left_days <= 0)
+        fprintf(f, "%sthe deadline has passed: day %.3f of the %.3f days it leaves for "
+                   "training\n", lead, p->elapsed_days, x->deadline.days - x->deadline.reserve_days);
+    else if (work_days > left_days)
+        fprintf(f, "%sthe deadline cannot be met: %.3f days of steps left without any "
+                   "interruption, %.3f days before it\n", lead, work_days, left_days);
+}
+
 /* The steps a day so far (interruptions included) against the plan's
  * without interruptions, warned of from TMC_FORECAST_PACE_WARN slower, and
  * a deadline that can no longer be met at the pace the steps left run at. */
@@ -181,14 +197,7 @@ static void text_pace(FILE *f, const tmc_experiment *x, const tmc_closed_form *c
                     100 * (1 - pace / plan));
         fputc('\n', f);
     }
-    double left_days = x->deadline.days - x->deadline.reserve_days - p->elapsed_days;
-    double work_days = cf->remaining_free_s / TMC_DAY_S;
-    if (left_days <= 0)
-        fprintf(f, "            the deadline has passed: day %.3f of the %.3f days it leaves "
-                   "for training\n", p->elapsed_days, x->deadline.days - x->deadline.reserve_days);
-    else if (work_days > left_days)
-        fprintf(f, "            the deadline cannot be met: %.3f days of steps left without "
-                   "any interruption, %.3f days before it\n", work_days, left_days);
+    deadline_state(f, "            ", x, cf);
 }
 
 void tmc_forecast_output_text(FILE *f, const tmc_report *r)
@@ -388,12 +397,5 @@ void tmc_forecast_output_brief(FILE *f, const tmc_report *r, const char *closed_
                    "interruptions included, %.0f %% below the plan's %.0f without them\n",
                 p->steps_done / p->elapsed_days,
                 100 * (1 - p->steps_done / p->elapsed_days / plan), plan);
-    double left_days = x->deadline.days - x->deadline.reserve_days - p->elapsed_days;
-    double work_days = cf->remaining_free_s / TMC_DAY_S;
-    if (left_days <= 0)
-        fprintf(f, "Warning: the deadline has passed: day %.3f of the %.3f days it leaves for "
-                   "training\n", p->elapsed_days, x->deadline.days - x->deadline.reserve_days);
-    else if (work_days > left_days)
-        fprintf(f, "Warning: the deadline cannot be met: %.3f days of steps left without any "
-                   "interruption, %.3f days before it\n", work_days, left_days);
+    deadline_state(f, "Warning: ", x, cf);
 }
