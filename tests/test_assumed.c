@@ -25,6 +25,11 @@
  *             contradiction, 5e-5 off is (1e-6 x 24.589 = 2.46e-5); with
  *             se 0.1 T 0.5 days outside is (0.3 + 2.5e-5 < 0.5), with se
  *             0.2 it is not (0.6 > 0.5).
+ * assumed-1.13 P's interval decides, not its estimate: meets with P 0.4983
+ *             in [0.4885, 0.5081] (a new user's seed 4, 10,000 replicas) is a
+ *             coin flip, no contradiction; in [0.480, 0.4999] it is one;
+ *             misses with P 0.52 in [0.4999, 0.54] is none, in [0.5001,
+ *             0.54] it is one.
  * assumed-1.9 the share of runs in words: 1 "in every run", 0 "in no
  *             run", else 4 decimals ("in only 0.4900 of runs").
  * assumed-1.10 stated or default, as the files give them: design-48's
@@ -180,10 +185,28 @@ static void test_provision(void **state)
 
 static char why[192];
 
+static int contradicts_ci(double t, double deadline, double p, double lo, double hi)
+{
+    double ps[3] = {p, lo, hi};
+    char buf[192];
+    return tmc_assumed_contradicts("Young's T", t, deadline, ps, t, t, 0, buf, sizeof buf);
+}
+
+/* assumed-1.13 */
+static void test_interval(void **state)
+{
+    (void)state;
+    assert_false(contradicts_ci(20.69, 21, 0.4983, 0.4885, 0.5081));
+    assert_true(contradicts_ci(20.69, 21, 0.49, 0.480, 0.4999));
+    assert_false(contradicts_ci(21.2, 21, 0.52, 0.4999, 0.54));
+    assert_true(contradicts_ci(21.2, 21, 0.52, 0.5001, 0.54));
+}
+
 static int contradicts_se(double young, double deadline, double p, double p01, double p99,
                           double se)
 {
-    int c = tmc_assumed_contradicts("Young's T", young, deadline, p, p01, p99, se, why,
+    double ps[3] = {p, p, p};
+    int c = tmc_assumed_contradicts("Young's T", young, deadline, ps, p01, p99, se, why,
                                     sizeof why);
     assert_int_equal(c, why[0] != '\0');
     return c;
@@ -192,7 +215,8 @@ static int contradicts_se(double young, double deadline, double p, double p01, d
 static int contradicts(double young, double deadline, double p, double p01, double p99)
 {
     char buf[192];
-    int c = tmc_assumed_contradicts("Young's T", young, deadline, p, p01, p99, 0, buf,
+    double ps[3] = {p, p, p};
+    int c = tmc_assumed_contradicts("Young's T", young, deadline, ps, p01, p99, 0, buf,
                                     sizeof buf);
     assert_int_equal(c, buf[0] != '\0');
     return c;
@@ -307,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_contradiction), cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_share_words), cmocka_unit_test(test_stated),
         cmocka_unit_test(test_causes_without_delay), cmocka_unit_test(test_provision),
+        cmocka_unit_test(test_interval),
     };
     return cmocka_run_group_tests_name("assumed-1", tests, NULL, NULL);
 }

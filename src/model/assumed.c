@@ -110,19 +110,19 @@ static const char *share_of_runs(double p, const char *only, char *buf, size_t n
 }
 
 int tmc_assumed_contradicts(const char *form, double t_days, double deadline_days,
-                            double p_met, double p01, double p99, double se_days, char *buf,
+                            const double p[3], double p01, double p99, double se_days, char *buf,
                             size_t n)
 {
     int meets = t_days <= deadline_days;
     double tol = TMC_ASSUMED_SE * se_days + TMC_ASSUMED_REL * fabs(t_days);
     char share[48];
     buf[0] = '\0';
-    if (meets && p_met < 0.5)
+    if (meets && p[2] < 0.5)
         snprintf(buf, n, "the closed form meets the deadline, the simulation meets it %s",
-                 share_of_runs(p_met, "only ", share, sizeof share));
-    else if (!meets && p_met > 0.5)
+                 share_of_runs(p[0], "only ", share, sizeof share));
+    else if (!meets && p[1] > 0.5)
         snprintf(buf, n, "the closed form misses the deadline, the simulation meets it %s",
-                 share_of_runs(p_met, "", share, sizeof share));
+                 share_of_runs(p[0], "", share, sizeof share));
     else if (t_days < p01 - tol || t_days > p99 + tol)
         snprintf(buf, n, "%s %.4f days lies outside the simulated p01..p99 [%.4f, %.4f] "
                  "(give or take %.2g days)", form, t_days, p01, p99, tol);

@@ -59,13 +59,16 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
 
 /* Why the closed form's deadline verdict contradicts the simulation (into
  * buf[n], "" when it does not): the verdict "meets" (the closed form's T,
- * t_days, at most deadline_days) beside a simulated P(T <= deadline) below
- * 0.5, "misses" beside P above 0.5, or t_days outside the simulated
+ * t_days, at most deadline_days) beside a simulated P(T <= deadline) whose
+ * interval p[1]..p[2] lies below 0.5, "misses" beside an interval above 0.5
+ * (p[0] is the estimate; a P whose interval holds 0.5 is a coin flip, which
+ * neither verdict contradicts: the flag must not turn with the seed), or
+ * t_days outside the simulated
  * [p01, p99] widened each way by TMC_ASSUMED_SE x se_days + TMC_ASSUMED_REL x
  * t_days. form names the closed form's T in the message ("Young's T", "the
  * elastic T"). Returns 1 when it does. */
 int tmc_assumed_contradicts(const char *form, double t_days, double deadline_days,
-                            double p_met, double p01, double p99, double se_days, char *buf,
+                            const double p[3], double p01, double p99, double se_days, char *buf,
                             size_t n);
 
 #endif

@@ -51,7 +51,8 @@ static int contradiction(const tmc_experiment *x, const tmc_closed_form *cf,
 {
     const char *name, *noun;
     double t = shown(x, cf, &name, &noun);
-    return tmc_assumed_contradicts(noun, t, x->deadline.days, d->p_met, d->quantile[0],
+    double p[3] = {d->p_met, d->ci_lo, d->ci_hi};
+    return tmc_assumed_contradicts(noun, t, x->deadline.days, p, d->quantile[0],
                                    d->quantile[TMC_STATS_NQ - 1], d->se, buf, n);
 }
 
