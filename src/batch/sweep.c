@@ -16,9 +16,13 @@ static int check_key(const tmc_sweep_base *b, int i, tmc_error *err)
     if (!strncmp(key, "monte_carlo.", 12))
         return tmc_error_set(err, "--vary %s: every setting runs the same replicas and seed "
                                   "(common random numbers); use --replicas and --seed", key);
-    for (int j = 0; j < i; j++)
+    for (int j = 0; j < i; j++) {
         if (!strcmp(key, b->keys[j]))
             return tmc_error_set(err, "--vary %s: the key is varied twice", key);
+        if (tmc_config_keys_alternative(key, b->keys[j]))
+            return tmc_error_set(err, "--vary %s: %s and %s are alternatives (an experiment "
+                                      "gives one of them); vary one", key, b->keys[j], key);
+    }
     tmc_key_kind kind = tmc_config_classify_key(key);
     if (kind == TMC_KEY_OTHER)
         return tmc_error_set(err, "--vary %s: not a numeric key (it holds a string or a "

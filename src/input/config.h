@@ -51,6 +51,11 @@ typedef enum {
  * sweep) knows whether its values must be integers. */
 tmc_key_kind tmc_config_classify_key(const char *key);
 
+/* 1 when the dotted keys a and b ("checkpoint.interval_s",
+ * "checkpoint.interval_steps") are alternatives: an experiment gives one of
+ * them (the row's `alternative`), so a sweep cannot vary both. */
+int tmc_config_keys_alternative(const char *a, const char *b);
+
 /* The bounds of the numeric dotted key `key` ("monte_carlo.replicas"):
  * [lo, hi], or (lo, hi] with *lo_open; 0, or -1 if key is not numeric. */
 int tmc_config_key_bounds(const char *key, double *lo, double *hi, int *lo_open);

@@ -750,6 +750,14 @@ int tmc_config_key_bounds(const char *key, double *lo, double *hi, int *lo_open)
     return 0;
 }
 
+int tmc_config_keys_alternative(const char *a, const char *b)
+{
+    const field *f = find_dotted(a);
+    const char *dot = strchr(a, '.');
+    size_t n = dot ? (size_t)(dot - a) + 1 : 0;
+    return f && f->alternative && dot && !strncmp(a, b, n) && !strcmp(b + n, f->alternative);
+}
+
 /* config.h: the word of a choice, as an experiment spells it. */
 const char *tmc_config_choice_name(const char *key, int value)
 {
