@@ -79,6 +79,25 @@ static int close_to(double a, double b, double rel, double ref)
     return fabs(a - b) <= rel * fabs(ref);
 }
 
+/* A forecast's replica: it computed n whole steps, n from its fixed part
+ * (or its compute), from steps - steps_done to steps - committed_step. */
+static void forecast_steps(const tmc_experiment *x, const tmc_engine *e, const tmc_replica *r,
+                           const char *why)
+{
+    double per = e->stragglers.fixed_s > 0 ? e->stragglers.fixed_s : e->stragglers.max.mu;
+    if (!(per > 0))
+        return;
+    double n = (e->stragglers.fixed_s > 0 ? r->fixed_s : r->compute_s) / per;
+    double lo = (double)(x->job.steps - x->observed.steps_done);
+    double hi = (double)(x->job.steps - x->observed.committed_step);
+    if (!(n >= lo - 1e-6 * hi && n <= hi + 1e-6 * hi) || fabs(n - round(n)) > 1e-6 * hi)
+        fuzz_fail("a forecast's replica computed no whole number of steps from steps - "
+                  "steps_done to steps - committed_step", why);
+    if (!close_to(r->compute_s, round(n) * e->stragglers.max.mu, 1e-6,
+                  round(n) * e->stragglers.max.mu))
+        fuzz_fail("a forecast's compute_s is not mu x the steps it computed", why);
+}
+
 static void check_replica(const tmc_engine *e, const tmc_experiment *x,
                           const tmc_closed_form *cf, const tmc_replica *r, long k)
 {
@@ -115,8 +134,14 @@ static void check_replica(const tmc_engine *e, const tmc_experiment *x,
                         tmc_accounting_get(r, &tmc_accounting_split[i]));
     if (!close_to(rows, r->wall_s, 1e-6, r->wall_s))
         fuzz_fail("the split rows do not add to wall_s within 1e-6 (section 8)", why);
-    /* every step is committed once at the end of a finished run */
+    /* every step is committed once at the end of a finished run; a forecast
+     * computes the steps after steps_done, and again those after its last
+     * commit when a failure strikes before the next (section 10) */
     double steps = (double)x->job.steps;
+    if (x->observed.enabled) {
+        forecast_steps(x, e, r, why);
+        return;
+    }
     if (!close_to(r->compute_s, steps * e->stragglers.max.mu, 1e-6, steps * e->stragglers.max.mu))
         fuzz_fail("compute_s is not mu x steps for a finished replica", why);
     if (!close_to(r->fixed_s, steps * e->stragglers.fixed_s, 1e-6, steps * e->stragglers.fixed_s))
