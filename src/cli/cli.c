@@ -119,20 +119,80 @@ int tmc_cli_check_stdout(void)
     return 1;
 }
 
-int tmc_cli_check_not_input(const char *output_path, const tmc_experiment *x)
+/* The folder of path made absolute (realpath), then its last name. */
+static int absolute_name(const char *path, char *out, size_t size)
 {
-    struct stat a, b;
-    if (!x || stat(output_path, &a) != 0)
-        return 0;
-    for (int i = 0; i < x->n_inputs; i++) {
-        /* the same device and inode: through a symlink, a hard link or ".." too */
-        if (stat(x->inputs[i], &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
-            continue;
-        fprintf(stderr, "trainmc: %s: the output file is an input of the run (%s); choose "
-                        "another path\n", output_path, x->inputs[i]);
-        return 2;
+    char dir[TMC_PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    if (!realpath(dir, real))
+        return -1;
+    return snprintf(out, size, "%s/%s", real, name) >= (int)size ? -1 : 0;
+}
+
+/* 1 when a and b name one file: the same name, or the same name once its
+ * folder is made absolute (a file not written yet: "./x.json" and
+ * "x.json"), or, for files that exist, the same device and inode (a hard
+ * link, a symbolic link, ".."). */
+static int same_file(const char *a, const char *b)
+{
+    char x[TMC_PATH_MAX + PATH_MAX], y[TMC_PATH_MAX + PATH_MAX];
+    struct stat sa, sb; /* existing files (links followed): the same inode */
+    if (!strcmp(a, b) ||
+        (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino))
+        return 1;
+    return !absolute_name(a, x, sizeof x) && !absolute_name(b, y, sizeof y) && !strcmp(x, y);
+}
+
+/* "--json" for an option, the name as it is for an operand or a file the
+ * experiment reads. */
+static void path_label(const tmc_cli_path *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s", p->is_operand ? "" : "--", p->name);
+}
+
+int tmc_cli_check_paths(const tmc_cli_path *in, int n_in, const tmc_cli_path *out, int n_out)
+{
+    char a[64], b[64];
+    for (int i = 0; i < n_out; i++) {
+        path_label(&out[i], a, sizeof a);
+        for (int j = i + 1; j < n_out; j++)
+            if (same_file(out[i].path, out[j].path)) {
+                path_label(&out[j], b, sizeof b);
+                fprintf(stderr, "trainmc: %s and %s name the same file: %s\n", a, b,
+                        out[j].path);
+                return 2;
+            }
+        for (int j = 0; j < n_in; j++)
+            if (same_file(out[i].path, in[j].path)) {
+                path_label(&in[j], b, sizeof b);
+                fprintf(stderr, "trainmc: %s %s is an input of the run (%s %s): it would be "
+                                "replaced; choose another path\n", a, out[i].path, b,
+                        in[j].path);
+                return 2;
+            }
     }
     return 0;
+}
+
+int tmc_cli_check_option_paths(const tmc_cli_options *o)
+{
+    tmc_cli_path in[TMC_CLI_MAX_PATHS], out[TMC_CLI_MAX_PATHS];
+    int n_in = tmc_cli_option_paths(o, TMC_CLI_PATH_INPUT, in, TMC_CLI_MAX_PATHS);
+    int n_out = tmc_cli_option_paths(o, TMC_CLI_PATH_OUTPUT, out, TMC_CLI_MAX_PATHS);
+    return tmc_cli_check_paths(in, n_in, out, n_out);
+}
+
+int tmc_cli_check_not_input(const char *output_path, const tmc_experiment *x)
+{
+    tmc_cli_path out = {"output file", output_path, 1};
+    int rc = 0;
+    for (int i = 0; x && i < x->n_inputs && !rc; i++) {
+        tmc_cli_path in = {"read by the experiment:", x->inputs[i], 1};
+        rc = tmc_cli_check_paths(&in, 1, &out, 1);
+    }
+    return rc;
 }
 
 /* "SETTING: " or "" */
@@ -320,40 +380,6 @@ int tmc_cli_write_text(tmc_outfile *out, char *text)
     return rc ? 1 : 0;
 }
 
-/* The folder of path made absolute (realpath), then its last name. */
-static int absolute_name(const char *path, char *out, size_t size)
-{
-    char dir[TMC_PATH_MAX], real[PATH_MAX];
-    const char *slash = strrchr(path, '/');
-    const char *name = slash ? slash + 1 : path;
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-    if (!realpath(dir, real))
-        return -1;
-    return snprintf(out, size, "%s/%s", real, name) >= (int)size ? -1 : 0;
-}
-
-static int same_file(const char *a, const char *b)
-{
-    char x[TMC_PATH_MAX + PATH_MAX], y[TMC_PATH_MAX + PATH_MAX];
-    struct stat sa, sb; /* existing files (links followed): the same inode */
-    if (!strcmp(a, b) ||
-        (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino))
-        return 1;
-    return !absolute_name(a, x, sizeof x) && !absolute_name(b, y, sizeof y) && !strcmp(x, y);
-}
-
-static int check_distinct_outputs(const char *const flag[], const char *const path[], int n)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (path[i] && path[j] && same_file(path[i], path[j])) {
-                fprintf(stderr, "trainmc: --%s and --%s name the same file: %s\n", flag[i],
-                        flag[j], path[j]);
-                return 2;
-            }
-    return 0;
-}
-
 /* --plot: 0 for a FILE.svg (gnuplot writes SVG, whatever the name), else 2
  * with a message. */
 static int check_plot_path(const char *path)
@@ -390,7 +416,7 @@ static int open_all(tmc_outfile *const file[], const char *const path[], int n,
 int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
                          const char *const path[], int n, const tmc_experiment *x)
 {
-    int rc = check_distinct_outputs(flag, path, n);
+    int rc = 0; /* distinct from each other and the inputs: tmc_cli_check_option_paths */
     for (int i = 0; i < n && !rc; i++)
         if (path[i] && !strcmp(flag[i], "plot") && !(rc = check_plot_path(path[i])))
             rc = check_gnuplot();
@@ -401,10 +427,8 @@ int tmc_cli_open_json_svg(tmc_outfile *json, const char *json_path, tmc_outfile 
                           const char *svg_path, const tmc_experiment *x)
 {
     tmc_outfile *const file[2] = {json, svg};
-    const char *const flag[2] = {"json", "plot"}, *const path[2] = {json_path, svg_path};
+    const char *const path[2] = {json_path, svg_path};
     int rc = svg_path ? check_plot_path(svg_path) : 0;
-    if (!rc)
-        rc = check_distinct_outputs(flag, path, 2);
     return rc ? rc : open_all(file, path, 2, x);
 }
 

@@ -47,10 +47,25 @@ void tmc_cli_catch_stop_signals(void);
  * on stderr and return 1, else 0. */
 int tmc_cli_check_stdout(void);
 
-/* 2 with a message if output_path names the same file as any input of x
- * (the experiment, a distribution or model file, a trace: the results would
- * overwrite it), however reached (symlink, hard link, ".."), else 0. x may be
- * NULL (no inputs). */
+/* The most files one command names on its command line (options.h). */
+#define TMC_CLI_MAX_PATHS 16
+
+/* The one check that no output replaces an input: 2 after a message on
+ * stderr naming both (their flags and paths) when an output names the same
+ * file as another output or as an input, else 0. Two paths name the same
+ * file when their names match once their folders are made absolute
+ * ("./x.json" and "x.json"), or, for files that exist, by device and inode
+ * (a hard link, a symbolic link, ".."). in and out may be empty. */
+int tmc_cli_check_paths(const tmc_cli_path *in, int n_in, const tmc_cli_path *out, int n_out);
+
+/* tmc_cli_check_paths over every file o's command was given, read from the
+ * option table: the operand and each input option against each output
+ * option. tmc_cli_parse_options calls it, before any file is read. */
+int tmc_cli_check_option_paths(const tmc_cli_options *o);
+
+/* tmc_cli_check_paths of output_path against every file x was read from
+ * (the experiment, a distribution or model file, a trace, a progress file,
+ * a history), known only once x is loaded. x may be NULL (no inputs). */
 int tmc_cli_check_not_input(const char *output_path, const tmc_experiment *x);
 
 /* Print x's memory feasibility line (tmc_plan_feasibility, plan.h) on
@@ -131,15 +146,16 @@ int tmc_cli_write_json(tmc_outfile *out, cJSON *doc);
  * message. */
 int tmc_cli_write_text(tmc_outfile *out, char *text);
 
-/* The n output files of a command, before any work: paths (NULL: not asked
- * for) that name different files, gnuplot there for the one whose flag is
- * "plot", then each opened (tmc_cli_open_output). Returns 0, or 2 with a
+/* The n output files of a command, before any work (paths NULL: not asked
+ * for; that they name different files tmc_cli_parse_options checked):
+ * gnuplot there for the one whose flag is "plot", then each opened
+ * (tmc_cli_open_output). Returns 0, or 2 with a
  * message and none left open. */
 int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
                          const char *const path[], int n, const tmc_experiment *x);
 
 /* --json and a --plot that trainmc draws itself as SVG (no gnuplot): the
- * plot's name ends in .svg, the two name different files, both opened
+ * plot's name ends in .svg, both opened
  * (tmc_cli_open_output; paths NULL: not asked for). Returns 0, or 2 with a
  * message and none left open; tmc_cli_abort_outputs removes them. */
 int tmc_cli_open_json_svg(tmc_outfile *json, const char *json_path, tmc_outfile *svg,

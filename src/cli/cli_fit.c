@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "fault_log.h"
@@ -102,25 +101,10 @@ static int steps_args(const tmc_cli_options *o)
     return 0;
 }
 
-/* 2 with a message when path names the log itself (it would be overwritten);
- * kind: "fault" or "step-time". */
-static int check_not_log(const char *path, const char *log, const char *kind)
-{
-    struct stat a, b;
-    if (path && !stat(path, &a) && !stat(log, &b) && a.st_dev == b.st_dev &&
-        a.st_ino == b.st_ino)
-        return tmc_cli_usage_error("fit", "%s is the %s log: it would be overwritten", path,
-                                   kind);
-    return 0;
-}
-
 static int fit_faults(const fit_args *pa)
 {
     fit_args a = *pa;
-    int rc;
-    if ((rc = check_not_log(a.json_path, a.fit.log_path, "fault")) ||
-        (rc = check_not_log(a.write_path, a.fit.log_path, "fault")))
-        return rc;
+    int rc; /* no output names the log: tmc_cli_parse_options checked */
     tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
     const char *flags[] = {"json", "write"}, *paths[] = {a.json_path, a.write_path};
     if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
@@ -183,10 +167,7 @@ static int fit_steps(const tmc_cli_options *o)
 {
     const char *path = o->experiment;
     double cl = o->confidence > 0 ? o->confidence : 0.95;
-    int rc;
-    if ((rc = check_not_log(o->json_path, path, "step-time")) ||
-        (rc = check_not_log(o->write_path, path, "step-time")))
-        return rc;
+    int rc; /* no output names the log: tmc_cli_parse_options checked */
     tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
     const char *flags[] = {"json", "write"}, *paths[] = {o->json_path, o->write_path};
     if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))

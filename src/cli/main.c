@@ -119,6 +119,9 @@ int main(int argc, char **argv)
         return finish(tmc_cli_print_man(commands, N_COMMANDS, SUMMARY));
     if (!strcmp(cmd, "help-bash-completion"))
         return finish(tmc_cli_print_bash_completion(commands, N_COMMANDS));
+    /* for tests/check_output_paths.py: each command's input and output files */
+    if (!strcmp(cmd, "help-paths"))
+        return finish(tmc_cli_print_paths(commands, N_COMMANDS));
     /* for docs/reference/keys.md (the test keys-reference compares them):
      * made from the experiment's validation table (config.h) */
     if (!strcmp(cmd, "help-keys"))

@@ -43,6 +43,7 @@ struct option_row {
     const char *choices; /* parse_choice: its words, ", "-separated */
     const char *key;   /* the experiment key it overrides in commands that read one */
     size_t set_offset; /* ... through this buffer */
+    int role;          /* TMC_CLI_PATH_INPUT or _OUTPUT: its value names a file; 0: not */
 };
 
 #define OFF(field) offsetof(tmc_cli_options, field)
@@ -273,6 +274,7 @@ static const option_row table[] = {
               {CHEAPEST, "P or deadline.probability>=P, P in (0, 1): the plan must meet "
                          "P(T <= deadline) >= P (default 0.9)"}}},
     {.name = "inputs", .arg = "FILE.json", .parse = parse_text, .offset = OFF(inputs_path),
+     .role = TMC_CLI_PATH_INPUT,
      .help = {{SENSITIVITY, "the inputs and their ranges, {\"KEY\": [LOW, HIGH], ...}: numeric "
                             "experiment keys, or interconnect.link_gb_per_s (prefetch "
                             "working) and interconnect.link_gb_per_s:prefetch_failed "
@@ -373,6 +375,7 @@ static const option_row table[] = {
      .lo = 0.5, .hi = 0.9999,
      .help = {{FIT, "of every interval and test, {range} (default 0.95)"}}},
     {.name = "json", .letter = 'j', .arg = "FILE", .parse = parse_text, .offset = OFF(json_path),
+     .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN | EMAX | SWEEP | RESCUE | SENSITIVITY | CHEAPEST | FORECAST,
                "also write the results "
                                                                      "as JSON to "
@@ -381,6 +384,7 @@ static const option_row table[] = {
               {PLAN, "also write the board as JSON to FILE (atomically)"},
               {FIT, "also write the report as JSON to FILE (atomically)"}}},
     {.name = "write", .arg = "FILE", .parse = parse_text, .offset = OFF(write_path),
+     .role = TMC_CLI_PATH_OUTPUT,
      .help = {{FIT, "write a distribution file an experiment can name (atomically): of a "
                     "fault log its \"failures\", with --steps its \"jitter\""}}},
     {.name = "law", .arg = "L", .parse = parse_choice, .offset = OFF(law),
@@ -388,10 +392,12 @@ static const option_row table[] = {
      .help = {{FIT, "the lifetime law --write uses: exponential (the Poisson rate; default) "
                     "or weibull (the fitted shape)"}}},
     {.name = "csv", .arg = "FILE", .parse = parse_text, .offset = OFF(csv_path),
+     .role = TMC_CLI_PATH_OUTPUT,
      .help = {{SWEEP, "also write the table as CSV to FILE (atomically): every column, "
                       "quantiles included"},
               {EMAX, "also write the tables as CSV to FILE (atomically), a row per N"}}},
     {.name = "plot", .arg = "FILE.svg", .parse = parse_text, .offset = OFF(plot_path),
+     .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also draw the completion time's histogram and CDF, deadline marked, "
                     "as SVG to FILE (atomically; needs gnuplot)"},
               {SWEEP, "also draw mean T and P(deadline) against the first key, with "
@@ -403,13 +409,16 @@ static const option_row table[] = {
               {FORECAST, "also draw P(deadline) at each snapshot against its elapsed day, "
                          "with its Wilson 95 % interval, as SVG to FILE (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
+     .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "
                     "as CSV to FILE (atomically)"}}},
     {.name = "progress", .arg = "FILE", .parse = parse_text, .offset = OFF(progress_path),
+     .role = TMC_CLI_PATH_INPUT,
      .help = {{RUN, "forecast from where a run stands: FILE is a JSON object with the keys "
                     "of the progress section (what a training job writes), which replaces "
                     "the experiment's; checked as that section is"}}},
     {.name = "history", .arg = "FILE.jsonl", .parse = parse_text, .offset = OFF(history_path),
+     .role = TMC_CLI_PATH_INPUT,
      .help = {{FORECAST, "the snapshots, one JSON object a line with the keys of the "
                          "progress section (blank lines skipped); required"}}},
     {.name = "set", .arg = "KEY=VALUE", .parse = parse_set,
@@ -831,6 +840,46 @@ int tmc_cli_print_bash_completion(const tmc_cli_entry *commands, size_t n)
     return 0;
 }
 
+/* ---------- the files a command names ---------- */
+
+int tmc_cli_option_paths(const tmc_cli_options *o, int role, tmc_cli_path *out, int max)
+{
+    int n = 0;
+    if (role == TMC_CLI_PATH_INPUT && o->command->operand && o->experiment && n < max)
+        out[n++] = (tmc_cli_path){o->command->operand, o->experiment, 1};
+    for (size_t i = 0; i < N_ROWS && n < max; i++) {
+        const option_row *r = &table[i];
+        const char *path = r->role == role && row_help(r, o->command->bit)
+                               ? *(const char *const *)((const char *)o + r->offset) : NULL;
+        if (path)
+            out[n++] = (tmc_cli_path){r->name, path, 0};
+    }
+    return n;
+}
+
+/* cmd's file options, as tmc_cli_print_paths prints them. */
+static void print_command_paths(FILE *f, const tmc_cli_command *cmd)
+{
+    if (cmd->operand)
+        fprintf(f, "%s input %s\n", cmd->name, cmd->operand);
+    for (int role = TMC_CLI_PATH_INPUT; role <= TMC_CLI_PATH_OUTPUT; role++)
+        for (size_t i = 0; i < N_ROWS; i++)
+            if (table[i].role == role && row_help(&table[i], cmd->bit))
+                fprintf(f, "%s %s --%s %s\n", cmd->name,
+                        role == TMC_CLI_PATH_INPUT ? "input" : "output", table[i].name,
+                        table[i].arg);
+}
+
+int tmc_cli_print_paths(const tmc_cli_entry *commands, size_t n)
+{
+    const tmc_cli_command *cmds[MAX_COMMANDS];
+    if (describe_all(commands, n, cmds))
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        print_command_paths(stdout, cmds[i]);
+    return 0;
+}
+
 /* ---------- parsing ---------- */
 
 /* getopt_long's arguments for the rows command takes. A row without a
@@ -914,5 +963,7 @@ int tmc_cli_parse_options(const tmc_cli_command *cmd, int argc, char **argv,
             return rc;
     }
     append_flag_sets(o);
-    return parse_operands(argc, argv, o);
+    if ((rc = parse_operands(argc, argv, o)))
+        return rc;
+    return tmc_cli_check_option_paths(o);
 }

@@ -83,9 +83,26 @@ typedef struct {
     int steps;              /* --steps: the log is a step-time log */
 } tmc_cli_options;
 
+/* What an option's value (or the operand) names: a file the command reads,
+ * or one it writes (the option table's role column). */
+enum { TMC_CLI_PATH_INPUT = 1, TMC_CLI_PATH_OUTPUT = 2 };
+
+/* A file named on the command line: its option's name without "--" (the
+ * operand: its placeholder, e.g. "EXPERIMENT.json", with is_operand 1). */
+typedef struct {
+    const char *name;
+    const char *path;
+    int is_operand;
+} tmc_cli_path;
+
+/* The files of `role` given to o's command, in table order (an input: the
+ * operand first), into out[max]. Returns how many (at most max). */
+int tmc_cli_option_paths(const tmc_cli_options *o, int role, tmc_cli_path *out, int max);
+
 /* Parse argv (argv[0]: the subcommand) into o for cmd: its options, then
- * its operand. 0; 2 after a usage error on stderr; TMC_CLI_HELP_SHOWN after
- * printing cmd's help on stdout. */
+ * its operand, then the files they name (tmc_cli_check_paths, cli.h: no
+ * output names an input or another output). 0; 2 after a usage error on
+ * stderr; TMC_CLI_HELP_SHOWN after printing cmd's help on stdout. */
 int tmc_cli_parse_options(const tmc_cli_command *cmd, int argc, char **argv,
                           tmc_cli_options *o);
 
@@ -106,5 +123,10 @@ int tmc_cli_print_man(const tmc_cli_entry *commands, size_t n, const char *summa
  * options and letters, file names after an option whose value is a FILE,
  * and *.json files for an EXPERIMENT.json operand. 0, or 1 as above. */
 int tmc_cli_print_bash_completion(const tmc_cli_entry *commands, size_t n);
+
+/* Print, for tests (tests/check_output_paths.py), each command's file
+ * options from the table, a line each: "COMMAND input|output --NAME ARG",
+ * and "COMMAND input OPERAND" for an operand. 0, or 1 as above. */
+int tmc_cli_print_paths(const tmc_cli_entry *commands, size_t n);
 
 #endif
