@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,17 +66,38 @@ static int resolve_target(const char *path, char *target, size_t n, tmc_error *e
     return too_long ? tmc_error_set(err, "%s: output path too long", path) : 0;
 }
 
-/* The mode the file written in place of path gets: an existing target's own
- * (a report rewritten keeps the permissions its owner gave it), else what a
- * new file gets under the umask. */
-static mode_t target_mode(const char *path)
+/* Give fd, the file written in place of path, an existing target's owner,
+ * group and mode (a report rewritten keeps the permissions its owner gave
+ * it, and a 0600 file stays private), else what a new file gets under the
+ * umask (mkstemp makes 0600). The owner first: chown may clear set-id bits,
+ * and an owner only root may give is kept where allowed (else the group
+ * alone, else neither: the mode still holds). */
+static void keep_target_attributes(int fd, const char *path)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-        return st.st_mode & 07777;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (fchown(fd, st.st_uid, st.st_gid) != 0 && fchown(fd, (uid_t)-1, st.st_gid) != 0)
+            errno = 0; /* not allowed: the file is the writer's, as a new one would be */
+        fchmod(fd, st.st_mode & 07777);
+        return;
+    }
     mode_t mask = umask(0);
     umask(mask);
-    return 0666 & ~mask;
+    fchmod(fd, 0666 & ~mask);
+}
+
+/* The temporary file's template beside target, "NAME.tmp.XXXXXX", NAME cut
+ * so that it stays within NAME_MAX bytes: the suffix adds 11, so a 245- to
+ * 255-byte name failed with "File name too long". 0, or -1 if it does not
+ * fit in n. */
+static int temp_template(const char *target, char *tmp, size_t n)
+{
+    static const char suffix[] = ".tmp.XXXXXX";
+    const char *slash = strrchr(target, '/');
+    const char *name = slash ? slash + 1 : target;
+    size_t len = strlen(name), most = NAME_MAX - (sizeof suffix - 1);
+    int dir = (int)(name - target), keep = (int)(len < most ? len : most);
+    return snprintf(tmp, n, "%.*s%.*s%s", dir, target, keep, name, suffix) >= (int)n ? -1 : 0;
 }
 
 /* The temporary files being written (a command writes at most
@@ -111,11 +133,12 @@ int tmc_output_open(tmc_outfile *o, const char *path, tmc_error *err)
                              TMC_OUTPUT_PENDING_MAX);
     if (resolve_target(path, o->path, sizeof o->path, err))
         return -1;
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.XXXXXX", o->path);
+    if (temp_template(o->path, o->tmp, sizeof o->tmp))
+        return tmc_error_set(err, "%s: output path too long", path);
     int fd = mkstemp(o->tmp);
     if (fd < 0)
         return tmc_error_set(err, "%s: cannot create output file: %s", path, strerror(errno));
-    fchmod(fd, target_mode(o->path));
+    keep_target_attributes(fd, o->path);
     o->fp = fdopen(fd, "w");
     if (!o->fp) {
         close(fd);
