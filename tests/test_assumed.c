@@ -185,54 +185,41 @@ static void test_provision(void **state)
 
 static char why[192];
 
-static int contradicts_ci(double t, double deadline, double p, double lo, double hi)
+/* tmc_assumed_contradicts on Young's T (days) against a deadline (days), a
+ * simulated P with its 95 % interval [lo, hi] (lo = hi = p: a point), T's
+ * p01..p99 (days) and the standard error of T's mean (days); the message in
+ * why, which must be non-empty exactly when it contradicts. */
+static int contradicts(double young, double deadline, double p, double lo, double hi,
+                       double p01, double p99, double se)
 {
     double ps[3] = {p, lo, hi};
-    char buf[192];
-    return tmc_assumed_contradicts("Young's T", t, deadline, ps, t, t, 0, buf, sizeof buf);
-}
-
-/* assumed-1.13 */
-static void test_interval(void **state)
-{
-    (void)state;
-    assert_false(contradicts_ci(20.69, 21, 0.4983, 0.4885, 0.5081));
-    assert_true(contradicts_ci(20.69, 21, 0.49, 0.480, 0.4999));
-    assert_false(contradicts_ci(21.2, 21, 0.52, 0.4999, 0.54));
-    assert_true(contradicts_ci(21.2, 21, 0.52, 0.5001, 0.54));
-}
-
-static int contradicts_se(double young, double deadline, double p, double p01, double p99,
-                          double se)
-{
-    double ps[3] = {p, p, p};
     int c = tmc_assumed_contradicts("Young's T", young, deadline, ps, p01, p99, se, why,
                                     sizeof why);
     assert_int_equal(c, why[0] != '\0');
     return c;
 }
 
-static int contradicts(double young, double deadline, double p, double p01, double p99)
+/* assumed-1.13 */
+static void test_interval(void **state)
 {
-    char buf[192];
-    double ps[3] = {p, p, p};
-    int c = tmc_assumed_contradicts("Young's T", young, deadline, ps, p01, p99, 0, buf,
-                                    sizeof buf);
-    assert_int_equal(c, buf[0] != '\0');
-    return c;
+    (void)state;
+    assert_false(contradicts(20.69, 21, 0.4983, 0.4885, 0.5081, 20.69, 20.69, 0));
+    assert_true(contradicts(20.69, 21, 0.49, 0.480, 0.4999, 20.69, 20.69, 0));
+    assert_false(contradicts(21.2, 21, 0.52, 0.4999, 0.54, 21.2, 21.2, 0));
+    assert_true(contradicts(21.2, 21, 0.52, 0.5001, 0.54, 21.2, 21.2, 0));
 }
 
 /* assumed-1.7 */
 static void test_contradiction(void **state)
 {
     (void)state;
-    assert_true(contradicts(25, 30, 0.49, 24, 26));
-    assert_false(contradicts(25, 30, 0.5, 24, 26));
-    assert_true(contradicts(31, 30, 0.51, 30, 32));
-    assert_false(contradicts(31, 30, 0.5, 30, 32));
-    assert_true(contradicts(25, 30, 1, 25.5, 26));
-    assert_true(contradicts(25, 30, 1, 24, 24.5));
-    assert_false(contradicts(25, 30, 1, 25, 25));
+    assert_true(contradicts(25, 30, 0.49, 0.49, 0.49, 24, 26, 0));
+    assert_false(contradicts(25, 30, 0.5, 0.5, 0.5, 24, 26, 0));
+    assert_true(contradicts(31, 30, 0.51, 0.51, 0.51, 30, 32, 0));
+    assert_false(contradicts(31, 30, 0.5, 0.5, 0.5, 30, 32, 0));
+    assert_true(contradicts(25, 30, 1, 1, 1, 25.5, 26, 0));
+    assert_true(contradicts(25, 30, 1, 1, 1, 24, 24.5, 0));
+    assert_false(contradicts(25, 30, 1, 1, 1, 25, 25, 0));
 }
 
 /* assumed-1.8 */
@@ -240,15 +227,15 @@ static void test_tolerance(void **state)
 {
     (void)state;
     /* no spread (se 0): 1e-6 of T = 24.589e-6 = 2.4589e-5 days each way */
-    assert_false(contradicts_se(24.58899, 30, 1, 24.589, 24.589, 0));  /* 1e-5 off */
-    assert_false(contradicts_se(24.58901, 30, 1, 24.589, 24.589, 0));
-    assert_true(contradicts_se(24.58895, 30, 1, 24.589, 24.589, 0));   /* 5e-5 off */
-    assert_true(contradicts_se(24.58905, 30, 1, 24.589, 24.589, 0));
+    assert_false(contradicts(24.58899, 30, 1, 1, 1, 24.589, 24.589, 0));  /* 1e-5 off */
+    assert_false(contradicts(24.58901, 30, 1, 1, 1, 24.589, 24.589, 0));
+    assert_true(contradicts(24.58895, 30, 1, 1, 1, 24.589, 24.589, 0));   /* 5e-5 off */
+    assert_true(contradicts(24.58905, 30, 1, 1, 1, 24.589, 24.589, 0));
     /* 3 se: se 0.1 widens by 0.300025, se 0.2 by 0.600025; T 25 is 0.5 below 25.5 */
-    assert_true(contradicts_se(25, 30, 1, 25.5, 26, 0.1));
-    assert_false(contradicts_se(25, 30, 1, 25.5, 26, 0.2));
-    assert_false(contradicts_se(26.5, 30, 1, 25, 26, 0.2));
-    assert_true(contradicts_se(26.5, 30, 1, 25, 26, 0.1));
+    assert_true(contradicts(25, 30, 1, 1, 1, 25.5, 26, 0.1));
+    assert_false(contradicts(25, 30, 1, 1, 1, 25.5, 26, 0.2));
+    assert_false(contradicts(26.5, 30, 1, 1, 1, 25, 26, 0.2));
+    assert_true(contradicts(26.5, 30, 1, 1, 1, 25, 26, 0.1));
     assert_non_null(strstr(why, "Young's T 26.5000 days lies outside the simulated p01..p99 "
                                 "[25.0000, 26.0000]"));
 }
@@ -257,16 +244,16 @@ static void test_tolerance(void **state)
 static void test_share_words(void **state)
 {
     (void)state;
-    assert_true(contradicts_se(31, 30, 1, 1, 99, 0));
+    assert_true(contradicts(31, 30, 1, 1, 1, 1, 99, 0));
     assert_string_equal(why, "the closed form misses the deadline, the simulation meets it "
                              "in every run");
-    assert_true(contradicts_se(31, 30, 0.75, 1, 99, 0));
+    assert_true(contradicts(31, 30, 0.75, 0.75, 0.75, 1, 99, 0));
     assert_string_equal(why, "the closed form misses the deadline, the simulation meets it "
                              "in 0.7500 of runs");
-    assert_true(contradicts_se(25, 30, 0.49, 1, 99, 0));
+    assert_true(contradicts(25, 30, 0.49, 0.49, 0.49, 1, 99, 0));
     assert_string_equal(why, "the closed form meets the deadline, the simulation meets it "
                              "in only 0.4900 of runs");
-    assert_true(contradicts_se(25, 30, 0, 1, 99, 0));
+    assert_true(contradicts(25, 30, 0, 0, 0, 1, 99, 0));
     assert_string_equal(why, "the closed form meets the deadline, the simulation meets it "
                              "in no run");
 }
