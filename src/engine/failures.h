@@ -109,6 +109,9 @@ typedef struct {
     double node_rate;        /* ceil(N / g) / MTBF_node, 1/s (0: none) */
     double job_rate;         /* 1 / MTBF_job, 1/s (0: none) */
     long cards_per_node;     /* g: the cards (and spares) a node failure takes */
+    long unit_cards;         /* g when some failure takes a whole node (per-node part or
+                                a cause of scope "node"), so the pool keeps whole nodes
+                                as units; else 1: every card loose */
     long nodes;              /* ceil(N / g): the nodes the job holds (bad nodes) */
     double bad_share;        /* b: a node is bad with this probability (0: none) */
     double bad_rate;         /* a bad node's extra failure rate, 1/s */
@@ -132,6 +135,8 @@ typedef struct {
     long *repair_cards; /* the cards each of them holds (g for a node's) */
     char *repair_bad;   /* fail_share > 0: 1 if that repair failed silently (its
                            cards come back bad), else NULL */
+    char *repair_node;  /* unit_cards > 1: 1 if that repair holds a whole node (it
+                           comes back as one), else NULL */
     long n_repairs;
     long spares_left;
     long standbys_left;
@@ -140,6 +145,8 @@ typedef struct {
                                queue in time order (room: W) */
     long refill_head, refill_n;
     long bad_left;      /* of spares_left, the cards whose repair failed silently */
+    long nodes_left;    /* of spares_left, whole nodes (unit_cards cards each) */
+    long bad_nodes_left; /* of nodes_left, those whose repair failed silently */
     double rate_scale;       /* this replica's failure rate over the model's (1, or a
                                 Gamma(n, 1/n) draw with mtbf_events = n) */
     double repair_scale;     /* this replica's repair mean over the model's; read only
