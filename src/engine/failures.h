@@ -24,6 +24,13 @@
  * P = 0 that is the failed card's own repair. A failure striking while the
  * job is already down is swapped within the same recovery and takes no
  * spare. Unlimited spares (the default) never wait for a repair.
+ * Units (issue 33). When some failure takes a whole node (unit_cards g >
+ * 1), the pool holds whole nodes and loose cards: it starts as floor(P /
+ * g) nodes and P mod g cards; a node's repair comes back as one node, all
+ * good or all bad; a node failure takes a whole node if the pool holds one,
+ * else the loose cards at hand, then the earliest repairs in progress; a
+ * card failure takes a loose card, else one card of a whole node (the
+ * rest stay, loose, with that node's outcome).
  *
  * Standbys (docs/model.md 3.20). W warm standby cards are taken first, each
  * ready standby_swap_s after the job asks; they are never refilled (a
@@ -228,11 +235,14 @@ tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failu
  * swap), then what the pool holds, then the earliest repairs in progress
  * (each ready after provisioning; 0 with enough spares at hand and no
  * provisioning time, or unlimited spares).
- * Silently failed repairs (fail_share > 0): the bad cards among those taken
- * from the pool are drawn hypergeometric (only when the pool holds some),
- * fail at t and go back to repair together (one new repair from t); cards
- * of a failed repair in progress fail when it ends and go back the same
- * way; the job takes more until it has good ones. */
+ * Silently failed repairs (fail_share > 0): a whole node taken is bad
+ * with probability bad nodes / nodes in the pool (drawn only when some are
+ * bad), and all its cards with it; the bad ones among loose cards taken
+ * are drawn hypergeometric (only when the loose cards hold some); they
+ * fail when provisioned and go back to repair together (one new repair,
+ * a whole node's if one was taken whole); cards of a failed repair in
+ * progress fail when it ends and go back the same way; the job takes more
+ * until it has good ones. */
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
                                gsl_rng *r, double failed_at, double t, long cards);
 
