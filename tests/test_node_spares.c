@@ -39,6 +39,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "engine.h"
+#include "failures.h"
 #include "support.h"
 
 enum { N = 20000, STEPS = 1000, HOSTS = 128, G = 8, POOL = 4, MAX_REPAIRS = 64 };
@@ -175,11 +176,48 @@ static void nodespares_1_2_bad_returns(void **state)
     hosts_agree(0.5);
 }
 
+/* nodespares-1.3: a forecast's cards in repair (progress.cards_in_repair)
+ * are whole nodes in repair when failures take nodes. Nodes of 8, a pool
+ * of 2 nodes both in repair at the start, exponential repairs of mean
+ * 100 s; a node fails at 0 and is needed at once. Its own repair and the
+ * two in progress are three independent exponential repairs of mean 100 s,
+ * so the wait is their minimum: exponential of mean 100 / 3 s (by hand).
+ * Before, the 16 cards in repair were 16 single-card repairs and the node
+ * was stitched from the earliest 8 (a wait of about 43 s).
+ * Estimator: the mean wait over M draws, se = sd / sqrt(M), |z| < 4. */
+static void nodespares_1_3_forecast_in_repair(void **state)
+{
+    (void)state;
+    enum { M = 20000 };
+    tmc_failure_model m = {.cards = 128, .tilt = 1, .repair_tilt = 1, .spares = 16,
+                           .pool_cards = 16, .repair_mean_s = 100,
+                           .repair_kind = TMC_REPAIR_EXPONENTIAL, .start_in_repair = 16,
+                           .scoped = 1, .node_rate = 1, .cards_per_node = 8, .unit_cards = 8,
+                           .nodes = 16, .kind = TMC_LIFETIME_EXPONENTIAL, .mean_s = 1e6};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3313);
+    double *w = malloc(M * sizeof *w);
+    for (int i = 0; i < M; i++) {
+        tmc_failure_state s;
+        assert_true(tmc_failures_start(&m, &s, r, r, 0) >= 0);
+        w[i] = tmc_failures_take_spare(&m, &s, r, 0, 0, 8);
+        tmc_failures_end(&s);
+    }
+    double mean = gsl_stats_mean(w, 1, M), se = gsl_stats_sd(w, 1, M) / sqrt(M);
+    print_message("forecast: mean wait %.3f +- %.3f s, by hand %.3f s (z = %.2f)\n", mean, se,
+                  100 / 3.0, (mean - 100 / 3.0) / se);
+    if (!(fabs(mean - 100 / 3.0) <= 4 * se))
+        fail_msg("mean wait %.3f s against 100 / 3 s, %.2f se", mean, (mean - 100 / 3.0) / se);
+    free(w);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nodespares_1_1_good_returns),
         cmocka_unit_test(nodespares_1_2_bad_returns),
+        cmocka_unit_test(nodespares_1_3_forecast_in_repair),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
