@@ -189,7 +189,8 @@ int tmc_failures_poisson(const tmc_failure_model *m);
  * 3.11; with it, forecast.h's posterior): rates are multiplied, lifetimes
  * divided, by u. A forecast's cards in repair (start_in_repair) leave the
  * pool, each back after a repair time drawn from t0 (exact for exponential
- * repairs, which forget how long they have run). */
+ * repairs, which forget how long they have run); with unit_cards g > 1 a
+ * repair for each whole node of g (a remainder: one a card). */
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           gsl_rng *scale, double t0);
 
