@@ -3,7 +3,11 @@
  * min-heap over heap[0..N-1]); repairs[0..n_repairs-1] are the completion
  * times of repairs in progress, unordered, each of repair_cards[i] cards
  * (a node's g cards are one repair, so the list stays as short as the
- * failures in repair, whatever g). */
+ * failures in repair, whatever g). With unit_cards g > 1 the pool's
+ * spares_left cards are nodes_left whole nodes (g cards each, bad_nodes_left
+ * of them bad) and loose cards (spares_left - g nodes_left, bad_left - g
+ * bad_nodes_left of them bad): a node is taken, repaired and comes back
+ * whole, so a bad return is never split across replacements. */
 #include "failures.h"
 
 #include <math.h>
@@ -13,6 +17,17 @@
 #include "closed_form.h"
 #include "experiment_rules.h"
 #include "forecast.h"
+
+/* The pool's unit: a node's g cards when some failure takes a whole node
+ * (per-node part, or a cause of scope "node": real hosts are swapped and
+ * come back from repair as whole machines), else 1. */
+static long node_unit(const tmc_failure_model *m)
+{
+    int node = m->node_rate > 0;
+    for (int i = 0; i < m->n_causes; i++)
+        node |= m->cause_cards[i] > 1 && m->takes_spare[i];
+    return node && m->cards_per_node > 1 ? m->cards_per_node : 1;
+}
 
 void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
 {
@@ -78,6 +93,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
             m->detection[i] = tmc_law_prepare(tmc_detection_laws[m->detection_law[i]],
                                               m->detection_s[i], 0, f->causes[i].detection_cv);
     }
+    m->unit_cards = node_unit(m);
 }
 
 int tmc_failures_poisson(const tmc_failure_model *m)
@@ -145,26 +161,35 @@ double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state
 static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r);
 
 /* `cards` cards go to one repair starting at `from`: its time, then (fail_share
- * > 0 only) whether it fails silently, both drawn from r. */
+ * > 0 only) whether it fails silently, both drawn from r. A repair of
+ * unit_cards > 1 cards that were one node comes back as one (`whole`). */
 static void add_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                       double from, long cards)
+                       double from, long cards, int whole)
 {
     s->repairs[s->n_repairs] = from + repair_time(m, s, r);
     s->repair_cards[s->n_repairs] = cards;
+    if (s->repair_node)
+        s->repair_node[s->n_repairs] = whole && cards == m->unit_cards;
     if (s->repair_bad)
         s->repair_bad[s->n_repairs] = gsl_rng_uniform(r) < m->fail_share;
     s->n_repairs++;
 }
 
 /* A forecast's cards already in repair at t0: out of the pool until their
- * repairs, drawn from t0, end. */
+ * repairs, drawn from t0, end; whole nodes when the pool's unit is a node
+ * (a remainder as loose cards). The rest of the pool: whole nodes, then
+ * loose cards. */
 static void start_repairs(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           double t0)
 {
-    for (long i = 0; i < m->start_in_repair; i++) {
-        add_repair(m, s, r, t0, 1);
-        s->spares_left--;
+    long g = m->unit_cards > 1 ? m->unit_cards : 1;
+    for (long left = m->start_in_repair; left > 0;) {
+        long cards = left >= g ? g : 1;
+        add_repair(m, s, r, t0, cards, cards == g);
+        s->spares_left -= cards;
+        left -= cards;
     }
+    s->nodes_left = g > 1 && s->spares_left > 0 ? s->spares_left / g : 0;
 }
 
 long tmc_failures_draw_bad_nodes(const tmc_failure_model *m, gsl_rng *r)
@@ -210,13 +235,14 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repairs = NULL;
     s->repair_cards = NULL;
     s->repair_bad = NULL;
+    s->repair_node = NULL;
     s->n_repairs = 0;
     s->spares_left = m->spares;
     s->standbys_left = m->standbys;
     s->swaps = s->provisions = 0;
     s->refills = NULL;
     s->refill_head = s->refill_n = 0;
-    s->bad_left = 0;
+    s->bad_left = s->nodes_left = s->bad_nodes_left = 0;
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
     s->next_card = s->next_scoped = INFINITY;
     s->scoped_struck = 0;
@@ -232,7 +258,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->spares >= 0 &&
         (!(s->repairs = malloc(room * sizeof *s->repairs)) ||
          !(s->repair_cards = malloc(room * sizeof *s->repair_cards)) ||
-         (m->fail_share > 0 && !(s->repair_bad = malloc(room * sizeof *s->repair_bad)))))
+         (m->fail_share > 0 && !(s->repair_bad = malloc(room * sizeof *s->repair_bad))) ||
+         (m->unit_cards > 1 && !(s->repair_node = malloc(room * sizeof *s->repair_node)))))
         return -1;
     start_repairs(m, s, r, t0);
     if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
@@ -345,16 +372,22 @@ static void drop_repair(tmc_failure_state *s, long i)
     s->repair_cards[i] = s->repair_cards[s->n_repairs];
     if (s->repair_bad)
         s->repair_bad[i] = s->repair_bad[s->n_repairs];
+    if (s->repair_node)
+        s->repair_node[i] = s->repair_node[s->n_repairs];
 }
 
-/* Repairs finished by time t return to the pool. */
+/* Repairs finished by time t return to the pool (a node's as a whole node). */
 static void collect_repairs(tmc_failure_state *s, double t)
 {
     for (long i = 0; i < s->n_repairs;)
         if (s->repairs[i] <= t) {
+            int bad = s->repair_bad && s->repair_bad[i]; /* back looking repaired */
             s->spares_left += s->repair_cards[i];
-            if (s->repair_bad && s->repair_bad[i]) /* back looking repaired */
-                s->bad_left += s->repair_cards[i];
+            s->bad_left += bad ? s->repair_cards[i] : 0;
+            if (s->repair_node && s->repair_node[i]) {
+                s->nodes_left++;
+                s->bad_nodes_left += bad;
+            }
             drop_repair(s, i);
         } else {
             i++;
@@ -420,25 +453,61 @@ static long take_standbys(const tmc_failure_model *m, tmc_failure_state *s, doub
     return take;
 }
 
-/* The cold pool holds cards at `now`: takes up to `need`, ready after
- * provisioning at *ready; the bad ones among them (*bad, drawn
- * hypergeometric, only when the pool holds some) fail then and go back to
- * repair. Returns the good ones. */
-static long take_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                      double now, long need, double *ready, long *bad)
+/* The pool's loose cards hold some at `now`: takes up to `need`, ready
+ * after provisioning at *ready; the bad ones among them (*bad, drawn
+ * hypergeometric, only when the loose cards hold some) fail then and go
+ * back to repair. Returns the good ones. */
+static long take_loose(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                       double now, long need, double *ready, long *bad)
 {
-    long take = s->spares_left < need ? s->spares_left : need;
-    *bad = s->bad_left > 0
-        ? (long)gsl_ran_hypergeometric(r, (unsigned)s->bad_left,
-                                       (unsigned)(s->spares_left - s->bad_left),
+    long g = m->unit_cards, loose = s->spares_left - g * s->nodes_left;
+    long loose_bad = s->bad_left - g * s->bad_nodes_left;
+    long take = loose < need ? loose : need;
+    *bad = loose_bad > 0
+        ? (long)gsl_ran_hypergeometric(r, (unsigned)loose_bad, (unsigned)(loose - loose_bad),
                                        (unsigned)take) : 0;
     s->spares_left -= take;
     s->bad_left -= *bad;
     s->provisions += take;
     *ready = now + m->provision_s;
     if (*bad > 0) /* they fail on first use and go back */
-        add_repair(m, s, r, *ready, *bad);
+        add_repair(m, s, r, *ready, *bad, 0);
     return take - *bad;
+}
+
+/* One whole node of the pool at `now` (uniform: bad with probability
+ * bad_nodes_left / nodes_left, drawn only when some are bad): all of it
+ * when `need` >= g, else `need` of its cards, the rest left loose. Ready
+ * at *ready; a bad node's cards taken (*bad: all of them) fail then and
+ * go back to repair together, whole if all g were taken. Returns the good
+ * ones. */
+static long take_node(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                      double now, long need, double *ready, long *bad)
+{
+    long g = m->unit_cards, take = need < g ? need : g;
+    int is_bad = s->bad_nodes_left > 0 &&
+                 (long)gsl_rng_uniform_int(r, (unsigned long)s->nodes_left) < s->bad_nodes_left;
+    s->nodes_left--;
+    s->bad_nodes_left -= is_bad;
+    s->spares_left -= take;
+    s->bad_left -= is_bad ? take : 0; /* the g - take left loose stay bad */
+    s->provisions += take;
+    *ready = now + m->provision_s;
+    *bad = is_bad ? take : 0;
+    if (is_bad)
+        add_repair(m, s, r, *ready, take, take == g);
+    return take - *bad;
+}
+
+/* The cold pool holds cards at `now`: a whole node for a need of a node
+ * or more, else its loose cards first, then a node broken for the rest. */
+static long take_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                      double now, long need, double *ready, long *bad)
+{
+    long loose = s->spares_left - m->unit_cards * s->nodes_left;
+    if (s->nodes_left > 0 && (need >= m->unit_cards || loose == 0))
+        return take_node(m, s, r, now, need, ready, bad);
+    return take_loose(m, s, r, now, need, ready, bad);
 }
 
 /* The pool is empty at `now`: takes up to `need` cards of the earliest
@@ -453,13 +522,16 @@ static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         if (s->repairs[i] < s->repairs[first])
             first = i;
     long take = s->repair_cards[first] < need ? s->repair_cards[first] : need;
+    int whole = s->repair_node && s->repair_node[first] && take == m->unit_cards;
     *bad = s->repair_bad && s->repair_bad[first] ? take : 0;
     *ready = fmax(s->repairs[first], now) + m->provision_s;
     if ((s->repair_cards[first] -= take) == 0)
         drop_repair(s, first);
+    else if (s->repair_node) /* part of a node taken: the rest comes back loose */
+        s->repair_node[first] = 0;
     s->provisions += take;
     if (*bad > 0)
-        add_repair(m, s, r, *ready, take);
+        add_repair(m, s, r, *ready, take, whole);
     return take - *bad;
 }
 
@@ -471,8 +543,8 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
         /* the failed cards join the pool through repair (a node's: one
          * repair), but not those whose standbys are replaced from outside */
         long back = m->refill_s > 0 ? cards - warm : cards;
-        if (back > 0)
-            add_repair(m, s, r, failed_at, back);
+        if (back > 0) /* a node with no standby taken goes whole */
+            add_repair(m, s, r, failed_at, back, back == cards);
         collect_repairs(s, t);
     }
     double wait = warm > 0 ? m->swap_s : 0;
@@ -526,7 +598,8 @@ void tmc_failures_end(tmc_failure_state *s)
     free(s->repairs);
     free(s->repair_cards);
     free(s->repair_bad);
+    free(s->repair_node);
     s->heap = s->repairs = NULL;
     s->repair_cards = NULL;
-    s->repair_bad = NULL;
+    s->repair_bad = s->repair_node = NULL;
 }

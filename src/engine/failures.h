@@ -24,6 +24,13 @@
  * P = 0 that is the failed card's own repair. A failure striking while the
  * job is already down is swapped within the same recovery and takes no
  * spare. Unlimited spares (the default) never wait for a repair.
+ * Units (issue 33). When some failure takes a whole node (unit_cards g >
+ * 1), the pool holds whole nodes and loose cards: it starts as floor(P /
+ * g) nodes and P mod g cards; a node's repair comes back as one node, all
+ * good or all bad; a node failure takes a whole node if the pool holds one,
+ * else the loose cards at hand, then the earliest repairs in progress; a
+ * card failure takes a loose card, else one card of a whole node (the
+ * rest stay, loose, with that node's outcome).
  *
  * Standbys (docs/model.md 3.20). W warm standby cards are taken first, each
  * ready standby_swap_s after the job asks; they are never refilled (a
@@ -109,6 +116,9 @@ typedef struct {
     double node_rate;        /* ceil(N / g) / MTBF_node, 1/s (0: none) */
     double job_rate;         /* 1 / MTBF_job, 1/s (0: none) */
     long cards_per_node;     /* g: the cards (and spares) a node failure takes */
+    long unit_cards;         /* g when some failure takes a whole node (per-node part or
+                                a cause of scope "node"), so the pool keeps whole nodes
+                                as units; else 1: every card loose */
     long nodes;              /* ceil(N / g): the nodes the job holds (bad nodes) */
     double bad_share;        /* b: a node is bad with this probability (0: none) */
     double bad_rate;         /* a bad node's extra failure rate, 1/s */
@@ -132,6 +142,8 @@ typedef struct {
     long *repair_cards; /* the cards each of them holds (g for a node's) */
     char *repair_bad;   /* fail_share > 0: 1 if that repair failed silently (its
                            cards come back bad), else NULL */
+    char *repair_node;  /* unit_cards > 1: 1 if that repair holds a whole node (it
+                           comes back as one), else NULL */
     long n_repairs;
     long spares_left;
     long standbys_left;
@@ -140,6 +152,8 @@ typedef struct {
                                queue in time order (room: W) */
     long refill_head, refill_n;
     long bad_left;      /* of spares_left, the cards whose repair failed silently */
+    long nodes_left;    /* of spares_left, whole nodes (unit_cards cards each) */
+    long bad_nodes_left; /* of nodes_left, those whose repair failed silently */
     double rate_scale;       /* this replica's failure rate over the model's (1, or a
                                 Gamma(n, 1/n) draw with mtbf_events = n) */
     double repair_scale;     /* this replica's repair mean over the model's; read only
@@ -175,7 +189,8 @@ int tmc_failures_poisson(const tmc_failure_model *m);
  * 3.11; with it, forecast.h's posterior): rates are multiplied, lifetimes
  * divided, by u. A forecast's cards in repair (start_in_repair) leave the
  * pool, each back after a repair time drawn from t0 (exact for exponential
- * repairs, which forget how long they have run). */
+ * repairs, which forget how long they have run); with unit_cards g > 1 a
+ * repair for each whole node of g (a remainder: one a card). */
 double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           gsl_rng *scale, double t0);
 
@@ -221,11 +236,14 @@ tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failu
  * swap), then what the pool holds, then the earliest repairs in progress
  * (each ready after provisioning; 0 with enough spares at hand and no
  * provisioning time, or unlimited spares).
- * Silently failed repairs (fail_share > 0): the bad cards among those taken
- * from the pool are drawn hypergeometric (only when the pool holds some),
- * fail at t and go back to repair together (one new repair from t); cards
- * of a failed repair in progress fail when it ends and go back the same
- * way; the job takes more until it has good ones. */
+ * Silently failed repairs (fail_share > 0): a whole node taken is bad
+ * with probability bad nodes / nodes in the pool (drawn only when some are
+ * bad), and all its cards with it; the bad ones among loose cards taken
+ * are drawn hypergeometric (only when the loose cards hold some); they
+ * fail when provisioned and go back to repair together (one new repair,
+ * a whole node's if one was taken whole); cards of a failed repair in
+ * progress fail when it ends and go back the same way; the job takes more
+ * until it has good ones. */
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
                                gsl_rng *r, double failed_at, double t, long cards);
 
