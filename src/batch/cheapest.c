@@ -214,21 +214,17 @@ static long between(long a, long b)
 }
 
 /* The next count to probe when none probed (at[n], ascending) meets, or -1
- * when none is left: (1) inside a gap between a count that ran and one
- * refused (the refusals' edge); (2) inside the wider gap beside the count
- * that runs best (its optimum, P unimodal in the cards); (3) with none run,
- * inside the widest gap, by ratio. */
+ * when none is left: inside the wider gap beside the count that runs best
+ * (P taken as unimodal in the cards, a refusal the worst: its optimum lies
+ * between its neighbours, a refusal's edge included); with none run, inside
+ * the widest gap, by ratio. */
 static long next_probe(const tmc_cheapest *c, const long *at, int n)
 {
     int best = -1, wide = -1;
-    for (int k = 0; k + 1 < n; k++) {
-        if (at[k + 1] - at[k] < 2)
-            continue;
-        if (plan_at(c, at[k])->refused != plan_at(c, at[k + 1])->refused)
-            return between(at[k], at[k + 1]);
-        if (wide < 0 || (double)at[k + 1] / at[k] > (double)at[wide + 1] / at[wide])
+    for (int k = 0; k + 1 < n; k++)
+        if (at[k + 1] - at[k] > 1 &&
+            (wide < 0 || (double)at[k + 1] / at[k] > (double)at[wide + 1] / at[wide]))
             wide = k;
-    }
     for (int k = 0; k < n; k++)
         if (!plan_at(c, at[k])->refused && (best < 0 || runs_better(c, at[k], at[best])))
             best = k;

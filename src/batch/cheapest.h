@@ -13,13 +13,13 @@
  * per-step time no card shares and the failures more cards bring), so its
  * cheapest feasible plan is its fewest feasible cards. When no grid count
  * meets, the search refines before it says no (issue 33, item 3: a grid of
- * misses and refusals had skipped every count that meets): it bisects each
- * gap between a count that ran and one refused (memory refuses below some
- * count, "cannot finish" above one: both monotone in the cards) down to
- * adjacent counts, then narrows in on the count that runs best (highest P,
- * then least mean completion time; taken as unimodal in the cards: compute
- * shrinks as failures grow) until its neighbours are adjacent; with no
- * count that runs it probes the widest gaps. A count that meets on the way
+ * misses and refusals had skipped every count that meets): it narrows in
+ * on the count that runs best (highest P, then least mean completion time,
+ * a refusal the worst; taken as unimodal in the cards: compute shrinks as
+ * failures grow, and memory refuses below some count, "cannot finish" above
+ * one) by probing the geometric middle of the wider gap beside it, until
+ * its neighbours are adjacent; with no count that runs it probes the widest
+ * gaps. A count that meets on the way
  * is bisected down from as a grid count is. If none meets when nothing is
  * left to probe, no plan meets; if the TMC_CHEAPEST_REFINE probes run out
  * first, the combination is undecided, with why and the card ranges not
