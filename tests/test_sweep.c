@@ -344,13 +344,19 @@ static void test_bisect_synthetic(void **state)
     edge = 0;
     assert_int_equal(tmc_sweep_bisect(&at_least, &cards, 1, step_metric, &edge, &out, &err), 1);
     assert_string_equal(err.msg, "--target deadline.probability>=0.5: each end meets it "
-                                 "(job.cards=1 gives 1, job.cards=1000 gives 1); the boundary "
-                                 "is outside [1, 1000]");
+                                 "(job.cards=1 gives 1, job.cards=1000 gives 1); undecided: "
+                                 "bisection needs exactly one end that meets, and the values "
+                                 "inside [1, 1000] were not examined (a metric that rises and "
+                                 "falls can cross the target there); give a bracket with one "
+                                 "end on each side");
     edge = 5000;
     assert_int_equal(tmc_sweep_bisect(&at_least, &cards, 1, step_metric, &edge, &out, &err), 1);
     assert_string_equal(err.msg, "--target deadline.probability>=0.5: neither end meets it "
-                                 "(job.cards=1 gives 0, job.cards=1000 gives 0); the boundary "
-                                 "is outside [1, 1000]");
+                                 "(job.cards=1 gives 0, job.cards=1000 gives 0); undecided: "
+                                 "bisection needs exactly one end that meets, and the values "
+                                 "inside [1, 1000] were not examined (a metric that rises and "
+                                 "falls can cross the target there); give a bracket with one "
+                                 "end on each side");
     /* bracket checks */
     tmc_sweep_bracket tol_int = {"job.cards", 32, 64, 2};
     assert_int_equal(tmc_sweep_check_bracket(&tol_int, 1, "job.cards=32:64:2", &err), -1);

@@ -133,7 +133,7 @@ static int cost_at(tmc_cheapest *c, long steps, double *cost, tmc_error *err)
 }
 
 /* The combination's cheapest plan that meets, from `fewest` card steps up
- * (grid[g_n] in steps too): the
+ * (grid[g_n]: the counts probed, ascending, in steps too): the
  * cost need not rise with the cards (a spare pool is held whatever their
  * count, so it weighs less on more cards), so around the cheapest count
  * run so far a ternary search on the integers narrows it, between its grid
@@ -169,36 +169,187 @@ static int lowest_cost(tmc_cheapest *c, int i, long fewest, const long *grid, in
     return rc;
 }
 
-/* The coarse grid of combination i, then bisection between its last count
- * that misses and its first that meets; in card steps (whole nodes, or
- * cards). 0, or as simulate. */
+/* The search plans of combination combo_now in card steps, ascending, into
+ * at[] (room for all of c's plans); their count. */
+static int probed(const tmc_cheapest *c, long *at)
+{
+    int n = 0;
+    for (int j = 0; j < c->n_plans; j++) {
+        const tmc_cheapest_plan *p = &c->plans[j];
+        if (p->fresh || p->combo != c->combo_now)
+            continue;
+        long s = p->cards / c->levers.card_step;
+        int k = n++;
+        for (; k > 0 && at[k - 1] > s; k--)
+            at[k] = at[k - 1];
+        at[k] = s;
+    }
+    return n;
+}
+
+static const tmc_cheapest_plan *plan_at(const tmc_cheapest *c, long steps)
+{
+    return &c->plans[find_plan(c, c->combo_now, steps * c->levers.card_step, 0)];
+}
+
+/* 1 when the plan at a runs better than the one at b: it ran and b was
+ * refused, or a higher P, or the same P and a shorter mean completion. */
+static int runs_better(const tmc_cheapest *c, long a, long b)
+{
+    const tmc_cheapest_plan *p = plan_at(c, a), *q = plan_at(c, b);
+    if (p->refused || q->refused)
+        return !p->refused && q->refused;
+    if (p->p != q->p)
+        return p->p > q->p;
+    return p->result.days.mean < q->result.days.mean;
+}
+
+/* A count strictly between a and b (b - a > 1, a >= 1): their geometric
+ * mean, so a range of decades is narrowed in about as few probes as a
+ * range of units (24:1000000 has its feasible counts in the first 0.1 %). */
+static long between(long a, long b)
+{
+    long m = llround(sqrt((double)a * (double)b));
+    return m <= a ? a + 1 : m >= b ? b - 1 : m;
+}
+
+/* The next count to probe when none probed (at[n], ascending) meets, or -1
+ * when none is left: inside the wider gap beside the count that runs best
+ * (P taken as unimodal in the cards, a refusal the worst: its optimum lies
+ * between its neighbours, a refusal's edge included); with none run, inside
+ * the widest gap, by ratio. */
+static long next_probe(const tmc_cheapest *c, const long *at, int n)
+{
+    int best = -1, wide = -1;
+    for (int k = 0; k + 1 < n; k++)
+        if (at[k + 1] - at[k] > 1 &&
+            (wide < 0 || (double)at[k + 1] / at[k] > (double)at[wide + 1] / at[wide]))
+            wide = k;
+    for (int k = 0; k < n; k++)
+        if (!plan_at(c, at[k])->refused && (best < 0 || runs_better(c, at[k], at[best])))
+            best = k;
+    if (best < 0)
+        return wide < 0 ? -1 : between(at[wide], at[wide + 1]);
+    long left = best > 0 ? at[best] - at[best - 1] : 0;
+    long right = best + 1 < n ? at[best + 1] - at[best] : 0;
+    if (left < 2 && right < 2)
+        return -1;
+    return right >= left ? between(at[best], at[best + 1]) : between(at[best - 1], at[best]);
+}
+
+/* Keep the gap [lo, hi] (cards) among combination cb's widest. */
+static void keep_gap(tmc_cheapest_combo *cb, long lo, long hi)
+{
+    int j = cb->n_gaps < TMC_CHEAPEST_MAX_GAPS ? cb->n_gaps++ : TMC_CHEAPEST_MAX_GAPS;
+    for (; j > 0 && cb->gaps[j - 1][1] - cb->gaps[j - 1][0] < hi - lo; j--)
+        if (j < TMC_CHEAPEST_MAX_GAPS)
+            memcpy(cb->gaps[j], cb->gaps[j - 1], sizeof cb->gaps[j]);
+    if (j < TMC_CHEAPEST_MAX_GAPS) {
+        cb->gaps[j][0] = lo;
+        cb->gaps[j][1] = hi;
+    }
+}
+
+/* Combination combo_now is undecided: none of at[n] meets, and the counts
+ * in the gaps between them were not examined. */
+static void record_undecided(tmc_cheapest *c, const long *at, int n)
+{
+    tmc_cheapest_combo *cb = &c->combos[c->combo_now];
+    long g = c->levers.card_step;
+    int ran = 0;
+    cb->undecided = 1;
+    c->n_undecided++;
+    for (int k = 0; k < n; k++) {
+        ran += !plan_at(c, at[k])->refused;
+        if (k + 1 < n && at[k + 1] - at[k] > 1) {
+            cb->unexamined += at[k + 1] - at[k] - 1;
+            keep_gap(cb, (at[k] + 1) * g, (at[k + 1] - 1) * g);
+        }
+    }
+    if (ran == 0)
+        snprintf(cb->undecided_why, sizeof cb->undecided_why,
+                 "every one of the %d counts probed was refused", n);
+    else
+        snprintf(cb->undecided_why, sizeof cb->undecided_why,
+                 "none of the %d counts probed meets, and the %d probes past the grid ran "
+                 "out before the best count was bracketed", n, TMC_CHEAPEST_REFINE);
+}
+
+/* None of the grid meets: probe (next_probe) until a count meets (*found,
+ * with *below the count probed just under it), none is left to probe
+ * (no plan meets: *found = -1) or TMC_CHEAPEST_REFINE probes are spent
+ * (undecided). 0, or as simulate. */
+static int refine(tmc_cheapest *c, long *found, long *below, tmc_error *err)
+{
+    long *at = malloc((size_t)(c->n_plans + TMC_CHEAPEST_REFINE + 1) * sizeof *at);
+    int rc = 0, n;
+    double m;
+    *found = *below = -1;
+    if (!at)
+        return tmc_error_set(err, "out of memory for %d plans", c->n_plans);
+    for (int left = TMC_CHEAPEST_REFINE;; left--) {
+        n = probed(c, at);
+        long next = next_probe(c, at, n);
+        if (next < 0)
+            break;
+        if (left == 0) {
+            record_undecided(c, at, n);
+            break;
+        }
+        if (evaluate((double)next, c, &m, err)) {
+            rc = c->failure;
+            break;
+        }
+        if (tmc_sweep_meets_target(&c->target, m)) {
+            *found = next;
+            for (int k = 0; k < n; k++) /* at[] is from before next was probed */
+                *below = at[k] < next ? at[k] : *below;
+            break;
+        }
+    }
+    free(at);
+    return rc;
+}
+
+/* The coarse grid of combination i, then (when none of it meets) the
+ * refinement, then bisection between the last count that misses and the
+ * first that meets; in card steps (whole nodes, or cards). 0, or as
+ * simulate. */
 static int search_combo(tmc_cheapest *c, int i, tmc_error *err)
 {
     const tmc_cheapest_levers *l = &c->levers;
     long lo = l->cards_lo / l->card_step, hi = l->cards_hi / l->card_step;
-    long grid[TMC_CHEAPEST_GRID];
+    long grid[TMC_CHEAPEST_GRID], found = -1, below = -1;
     int g_n = hi - lo + 1 < TMC_CHEAPEST_GRID ? (int)(hi - lo + 1) : TMC_CHEAPEST_GRID;
-    int first = -1, rc;
+    int rc;
     double m;
     c->combo_now = i;
     for (int g = 0; g < g_n; g++) {
         grid[g] = lo + (long)llround((double)g * (double)(hi - lo) / (g_n - 1));
         if (evaluate((double)grid[g], c, &m, err))
             return c->failure;
-        if (first < 0 && tmc_sweep_meets_target(&c->target, m))
-            first = g;
+        if (found < 0 && tmc_sweep_meets_target(&c->target, m)) {
+            found = grid[g];
+            below = g > 0 ? grid[g - 1] : -1;
+        }
     }
-    if (first < 0)
-        return 0; /* no count in the range meets */
-    long found = grid[first];
-    if (first > 0) {
-        tmc_sweep_bracket b = {"job.cards", (double)grid[first - 1], (double)grid[first], 0};
+    if (found < 0 && ((rc = refine(c, &found, &below, err)) || found < 0))
+        return rc; /* 0: no count meets, or undecided */
+    if (below >= 0) {
+        tmc_sweep_bracket b = {"job.cards", (double)below, (double)found, 0};
         tmc_sweep_bisection bis;
         if ((rc = tmc_sweep_bisect(&c->target, &b, 1, evaluate, c, &bis, err)))
             return rc < 0 ? c->failure : -1; /* both ends were run: 1 cannot happen */
         found = (long)bis.found;
     }
-    return lowest_cost(c, i, found, grid, g_n, err);
+    /* the counts probed, the grid's and the refinement's: the ternary
+     * search's bracket is the cheapest one's neighbours among them */
+    long *at = malloc((size_t)(c->n_plans + 1) * sizeof *at);
+    if (!at)
+        return tmc_error_set(err, "out of memory for %d plans", c->n_plans);
+    rc = lowest_cost(c, i, found, at, probed(c, at), err);
+    free(at);
+    return rc;
 }
 
 /* Search plans that meet, by cost: their indices into idx; the count. */

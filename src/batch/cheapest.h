@@ -11,8 +11,19 @@
  * last grid count that misses and the first that meets: within a
  * combination the cost rises with the cards (the same work, plus the
  * per-step time no card shares and the failures more cards bring), so its
- * cheapest feasible plan is its fewest feasible cards. Every search
- * evaluation runs the same replicas and seed (common random numbers, as
+ * cheapest feasible plan is its fewest feasible cards. When no grid count
+ * meets, the search refines before it says no (issue 33, item 3: a grid of
+ * misses and refusals had skipped every count that meets): it narrows in
+ * on the count that runs best (highest P, then least mean completion time,
+ * a refusal the worst; taken as unimodal in the cards: compute shrinks as
+ * failures grow, and memory refuses below some count, "cannot finish" above
+ * one) by probing the geometric middle of the wider gap beside it, until
+ * its neighbours are adjacent; with no count that runs it probes the widest
+ * gaps. A count that meets on the way
+ * is bisected down from as a grid count is. If none meets when nothing is
+ * left to probe, no plan meets; if the TMC_CHEAPEST_REFINE probes run out
+ * first, the combination is undecided, with why and the card ranges not
+ * examined. Every search evaluation runs the same replicas and seed (common random numbers, as
  * `sweep`). Card counts move in steps of card_step: whole nodes when the
  * failures name them (a node's failure takes all its cards, and a job is
  * given whole nodes), so every count searched, bisected or re-run is a
@@ -38,6 +49,9 @@
 #define TMC_CHEAPEST_MAX_VALUES 16   /* values of one list lever */
 #define TMC_CHEAPEST_MAX_COMBOS 64   /* combinations of the levers other than cards */
 #define TMC_CHEAPEST_GRID 5          /* card counts of the coarse grid per combination */
+#define TMC_CHEAPEST_REFINE 64       /* counts probed past the grid per combination when
+                                        none of the grid meets; then undecided */
+#define TMC_CHEAPEST_MAX_GAPS 4      /* unexamined card ranges an undecided combination keeps */
 #define TMC_CHEAPEST_FINALISTS 3     /* cheapest plans re-run on fresh replicas */
 #define TMC_CHEAPEST_FRESH_BIT ((uint64_t)1 << 52) /* fresh seed = seed XOR this */
 #define TMC_CHEAPEST_MAX_OVERRIDES 6 /* "KEY=VALUE" per combination: interval, spares,
@@ -72,6 +86,12 @@ typedef struct {
     char overrides[TMC_CHEAPEST_MAX_OVERRIDES][TMC_CHEAPEST_OVERRIDE_LEN]; /* "KEY=VALUE" */
     char label[300];  /* "checkpoint.interval_s=900, failures.spares=1, async" or "as given" */
     int cheapest;     /* the plan with the fewest cards meeting the target; -1: none */
+    int undecided;    /* 1: no count probed meets, yet the refinement stopped (budget)
+                         before it could rule out the counts between them */
+    char undecided_why[256];
+    int n_gaps;       /* undecided: the widest card ranges not examined, inclusive */
+    long gaps[TMC_CHEAPEST_MAX_GAPS][2];
+    long unexamined;  /* undecided: card counts (multiples of card_step) never probed */
 } tmc_cheapest_combo;
 
 /* One simulated plan: a combination at a card count, on the search
@@ -117,6 +137,7 @@ typedef struct {
     uint64_t fresh_seed;
     int n_combos;
     tmc_cheapest_combo combos[TMC_CHEAPEST_MAX_COMBOS];
+    int n_undecided;           /* combinations undecided (tmc_cheapest_combo.undecided) */
     int n_plans, cap_plans;
     tmc_cheapest_plan *plans;  /* every simulation, in the order made */
     int n_finalists;

@@ -249,6 +249,124 @@ static int settle(tmc_rescue_lever *l, const tmc_sweep_target *t, int rc, tmc_er
     return 0;
 }
 
+/* A job.cards probe: its count and evaluation index (-1: refused). */
+typedef struct {
+    double v;
+    int i;
+} probe;
+
+/* 1 when probe a runs better than b: a ran and b was refused, or a better
+ * metric, or the same and a shorter mean completion. */
+static int runs_better(const tmc_rescue_lever *l, const tmc_sweep_target *t, const probe *a,
+                       const probe *b)
+{
+    if (a->i < 0 || b->i < 0)
+        return a->i >= 0 && b->i < 0;
+    const tmc_sweep_result *ra = &l->search.results[a->i], *rb = &l->search.results[b->i];
+    double va, vb, lo, hi;
+    tmc_sweep_estimate_metric(ra, t->metric, &va, &lo, &hi);
+    tmc_sweep_estimate_metric(rb, t->metric, &vb, &lo, &hi);
+    if (va != vb)
+        return t->at_least ? va > vb : va < vb;
+    return ra->days.mean < rb->days.mean;
+}
+
+/* Probe count v into at[*n], kept ascending; *met when it meets. 0, or the
+ * failure to pass on (a refusal is a probe, not a failure). */
+static int probe_count(tmc_rescue_lever *l, const tmc_sweep_target *t, double v, probe *at,
+                       int *n, int *met, tmc_error *err)
+{
+    double m;
+    int k = (*n)++;
+    for (; k > 0 && at[k - 1].v > v; k--)
+        at[k] = at[k - 1];
+    at[k] = (probe){v, -1};
+    *met = 0;
+    if (tmc_sweep_search_evaluate(v, &l->search, &m, err)) {
+        if (l->search.failure != TMC_SWEEP_SEARCH_REFUSED)
+            return l->search.failure;
+        err->msg[0] = '\0';
+        return 0;
+    }
+    at[k].i = tmc_sweep_search_find(&l->search, v);
+    *met = tmc_sweep_meets_target(t, m);
+    return 0;
+}
+
+/* A count strictly between a and b (b - a > 1): their geometric mean. */
+static double between(double a, double b)
+{
+    double m = round(sqrt(a * b));
+    return m <= a ? a + 1 : m >= b ? b - 1 : m;
+}
+
+/* The best-running of at[n] (one ran: the plan). */
+static int best_probe(const tmc_rescue_lever *l, const tmc_sweep_target *t, const probe *at,
+                      int n)
+{
+    int best = 0;
+    for (int k = 1; k < n; k++)
+        if (runs_better(l, t, &at[k], &at[best]))
+            best = k;
+    return best;
+}
+
+/* The next count to probe beside the best-running of at[n], or -1 when
+ * both its neighbours are adjacent. */
+static double next_count(const tmc_rescue_lever *l, const tmc_sweep_target *t, const probe *at,
+                         int n)
+{
+    int best = best_probe(l, t, at, n);
+    double left = best > 0 ? at[best].v - at[best - 1].v : 0;
+    double right = best + 1 < n ? at[best + 1].v - at[best].v : 0;
+    if (left < 2 && right < 2)
+        return -1;
+    return right >= left ? between(at[best].v, at[best + 1].v)
+                         : between(at[best - 1].v, at[best].v);
+}
+
+static void record_undecided(tmc_rescue_lever *l, const probe *at, int n)
+{
+    l->outcome = TMC_RESCUE_UNDECIDED;
+    for (int k = 0; k + 1 < n; k++) {
+        double w = at[k + 1].v - at[k].v - 1;
+        if (w < 1)
+            continue;
+        l->n_unexamined += (long)w;
+        if (w > l->unexamined[1] - l->unexamined[0] + 1 || l->unexamined[1] == 0) {
+            l->unexamined[0] = at[k].v + 1;
+            l->unexamined[1] = at[k + 1].v - 1;
+        }
+    }
+    snprintf(l->why, sizeof l->why, "none of the %d counts probed meets, and the %d probes "
+                                    "inside the bracket ran out before the best count was "
+                                    "bracketed", n, TMC_RESCUE_REFINE);
+}
+
+/* job.cards: probe the far end, then inside the bracket while none meets
+ * (rescue.h). A count that meets becomes the far end; none left: not
+ * reached; the probes spent: undecided. 0, or the failure to pass on. */
+static int refine_cards(tmc_rescue_lever *l, const tmc_sweep_target *t, tmc_error *err)
+{
+    probe at[TMC_RESCUE_REFINE + 2] = {{l->current, 0}}; /* the plan: evaluation 0 */
+    int n = 1, met = 0, rc = probe_count(l, t, l->bracket.hi, at, &n, &met, err);
+    for (int left = TMC_RESCUE_REFINE; !rc && !met; left--) {
+        double next = next_count(l, t, at, n);
+        if (next < 0) {
+            l->outcome = TMC_RESCUE_UNREACHED; /* the count it converged on */
+            l->best = at[best_probe(l, t, at, n)].i;
+            return 0;
+        }
+        if (left == 0) {
+            record_undecided(l, at, n);
+            return 0;
+        }
+        if (!(rc = probe_count(l, t, next, at, &n, &met, err)) && met)
+            l->bracket.hi = next; /* the bisection runs below it */
+    }
+    return rc;
+}
+
 int tmc_rescue_run_lever(tmc_rescue *r, int i, const tmc_rescue_options *o, tmc_error *err)
 {
     tmc_rescue_lever *l = &r->levers[i];
@@ -260,7 +378,11 @@ int tmc_rescue_run_lever(tmc_rescue *r, int i, const tmc_rescue_options *o, tmc_
     s->progress = o->progress;
     s->check = o->check;
     s->check_ctx = o->check_ctx;
-    int rc = l->kind == TMC_RESCUE_DEADLINE ? grow_deadline(l, &r->target, err) : 0;
+    int rc = l->kind == TMC_RESCUE_DEADLINE ? grow_deadline(l, &r->target, err)
+             : l->kind == TMC_RESCUE_CARDS  ? refine_cards(l, &r->target, err)
+                                            : 0;
+    if (!rc && l->outcome != TMC_RESCUE_PENDING)
+        return 0; /* refine_cards decided: not reached, or undecided */
     if (!rc)
         rc = tmc_sweep_bisect(&r->target, &l->bracket, l->base.integer[0],
                               tmc_sweep_search_evaluate, s, &l->bisection, err);

@@ -15,7 +15,16 @@
  * run's length when nothing interrupts it), since past the optimum the
  * metric turns back and bisection needs it monotone. A non-integer lever is
  * bisected until its bracket is TMC_RESCUE_TOLERANCE of the current value
- * wide. It prints nothing and never exits: src/cli/cli_rescue.c is its
+ * wide. Every lever but the cards moves the metric one way (fewer steps,
+ * a later deadline, a higher efficiency, an interval nearer the optimum);
+ * more cards compute faster but fail more often, so when job.cards' far end
+ * misses or is refused, counts inside the bracket are probed first (issue
+ * 33, item 3: the far end alone had said "not reached" though counts
+ * between meet): the geometric middle of the wider gap beside the count
+ * that runs best (P taken as unimodal in the cards, a refusal the worst),
+ * until one meets (the bracket's far end is pulled in to it and bisected
+ * as usual), none is left (not reached) or TMC_RESCUE_REFINE probes are
+ * spent (undecided). It prints nothing and never exits: src/cli/cli_rescue.c is its
  * client, src/report/rescue_output.h its report. */
 #ifndef TMC_RESCUE_H
 #define TMC_RESCUE_H
@@ -28,6 +37,8 @@
 #define TMC_RESCUE_MIN_STEPS 0.1     /* job.steps' far end, of the current steps */
 #define TMC_RESCUE_MAX_CARDS 4       /* job.cards' far end, times the current cards */
 #define TMC_RESCUE_MAX_DOUBLINGS 6   /* deadline.days' far end: at most 64x the current */
+#define TMC_RESCUE_REFINE 16         /* job.cards: counts probed inside the bracket when
+                                        its far end misses or is refused; then undecided */
 
 typedef enum {
     TMC_RESCUE_STEPS,
@@ -42,7 +53,9 @@ typedef enum {
     TMC_RESCUE_FOUND,          /* found meets the target, neighbour does not */
     TMC_RESCUE_UNREACHED,      /* no end of the bracket meets it: best is the best reached */
     TMC_RESCUE_NOT_APPLICABLE, /* the lever cannot help (why says why) */
-    TMC_RESCUE_REFUSED         /* a setting was refused (why, or the check, says why) */
+    TMC_RESCUE_REFUSED,        /* a setting was refused (why, or the check, says why) */
+    TMC_RESCUE_UNDECIDED       /* job.cards: none probed meets, the probes ran out (why;
+                                  unexamined) before the best count was bracketed */
 } tmc_rescue_outcome;
 
 typedef struct {
@@ -59,6 +72,8 @@ typedef struct {
     int found, neighbour;       /* FOUND: their indices in search */
     int best;                   /* UNREACHED: the index of the best metric */
     int unresolved;             /* FOUND: the target lies inside either one's 95 % interval */
+    double unexamined[2];       /* UNDECIDED: the widest range of counts never probed */
+    long n_unexamined;          /* UNDECIDED: the counts never probed, in all */
 } tmc_rescue_lever;
 
 /* The whole search (large: on the heap). */

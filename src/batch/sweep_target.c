@@ -59,8 +59,13 @@ static int refuse_unbracketed(const tmc_sweep_target *t, const tmc_sweep_bracket
                               double m_lo, double m_hi, tmc_error *err)
 {
     int met = tmc_sweep_meets_target(t, m_lo);
+    /* two ends alone do not show where the metric crosses: it can rise and
+     * fall inside (P(deadline) over job.cards: more cards, more failures) */
     tmc_error_set(err, "--target %s: %s end meets it (%s=%.10g gives %.6g, %s=%.10g gives "
-                       "%.6g); the boundary is outside [%.10g, %.10g]",
+                       "%.6g); undecided: bisection needs exactly one end that meets, and "
+                       "the values inside [%.10g, %.10g] were not examined (a metric that "
+                       "rises and falls can cross the target there); give a bracket with "
+                       "one end on each side",
                   t->text, met ? "each" : "neither", b->key, b->lo, m_lo, b->key, b->hi,
                   m_hi, b->lo, b->hi);
     return 1;

@@ -119,6 +119,16 @@ static int label_width(const tmc_cheapest *c)
     return w;
 }
 
+/* An undecided combination's row: why, and the card ranges not examined. */
+static void text_undecided(FILE *f, const tmc_cheapest *c, const tmc_cheapest_combo *cb)
+{
+    fprintf(f, "%6s  undecided in [%ld, %ld]: %s; not examined:", "-", c->levers.cards_lo,
+            c->levers.cards_hi, cb->undecided_why);
+    for (int k = 0; k < cb->n_gaps; k++)
+        fprintf(f, "%s %ld-%ld", k ? "," : "", cb->gaps[k][0], cb->gaps[k][1]);
+    fprintf(f, "%s (%ld counts)\n", cb->n_gaps ? "" : " none", cb->unexamined);
+}
+
 static void text_search(FILE *f, const tmc_cheapest *c)
 {
     int w = label_width(c);
@@ -141,6 +151,10 @@ static void text_search(FILE *f, const tmc_cheapest *c)
                 refused += q->refused;
                 if (q->refused && first < 0)
                     first = j;
+            }
+            if (cb->undecided) {
+                text_undecided(f, c, cb);
+                continue;
             }
             fprintf(f, "%6s  none in [%ld, %ld] meets", "-", c->levers.cards_lo,
                     c->levers.cards_hi);
@@ -227,8 +241,16 @@ static void text_chosen(FILE *f, const tmc_cheapest *c)
 static void text_closest(FILE *f, const tmc_cheapest *c)
 {
     int idx[TMC_CHEAPEST_FINALISTS], n = tmc_cheapest_list_closest(c, idx, TMC_CHEAPEST_FINALISTS);
-    fprintf(f, "\nNo plan meets %s within the levers' ranges (%d plans run).\nThe closest "
-               "(the highest P(deadline), search seed):\n", c->target.text, count_plans(c, 0));
+    if (c->n_undecided)
+        fprintf(f, "\nUndecided: no plan run meets %s (%d plans run), but %d of %d "
+                   "combinations were not\nsearched to the end: the counts between those "
+                   "probed were not all examined (the search\nbelow says why and which "
+                   "card ranges); narrow job.cards=LO:HI to those ranges to decide.\n",
+                c->target.text, count_plans(c, 0), c->n_undecided, c->n_combos);
+    else
+        fprintf(f, "\nNo plan meets %s within the levers' ranges (%d plans run).\n",
+                c->target.text, count_plans(c, 0));
+    fprintf(f, "The closest (the highest P(deadline), search seed):\n");
     for (int k = 0; k < n; k++) {
         char label[400];
         tmc_cheapest_format_plan(c, &c->plans[idx[k]], label, sizeof label);
@@ -380,6 +402,22 @@ static cJSON *json_closest(const tmc_cheapest *c)
     return list;
 }
 
+/* A combination's undecided search (null when decided): why, the widest
+ * card ranges not examined, and how many counts were not. */
+static cJSON *json_undecided(const tmc_cheapest_combo *cb)
+{
+    if (!cb->undecided)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject(), *gaps = cJSON_AddArrayToObject(o, "unexamined_cards");
+    cJSON_AddStringToObject(o, "reason", cb->undecided_why);
+    for (int k = 0; k < cb->n_gaps; k++) {
+        double g[2] = {(double)cb->gaps[k][0], (double)cb->gaps[k][1]};
+        cJSON_AddItemToArray(gaps, cJSON_CreateDoubleArray(g, 2));
+    }
+    cJSON_AddNumberToObject(o, "unexamined_counts", (double)cb->unexamined);
+    return o;
+}
+
 cJSON *tmc_cheapest_output_json(const tmc_cheapest_report *r)
 {
     const tmc_cheapest *c = r->c;
@@ -400,9 +438,18 @@ cJSON *tmc_cheapest_output_json(const tmc_cheapest_report *r)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "label", c->combos[i].label);
         add_plan_or_null(o, "cheapest", c, c->combos[i].cheapest);
+        cJSON_AddItemToObject(o, "undecided", json_undecided(&c->combos[i]));
         cJSON_AddItemToArray(combos, o);
     }
     cJSON_AddBoolToObject(root, "met", c->chosen >= 0);
+    if (c->n_undecided) {
+        cJSON *u = cJSON_AddObjectToObject(root, "undecided");
+        cJSON_AddNumberToObject(u, "combinations", c->n_undecided);
+        cJSON_AddStringToObject(u, "reason", "the refinement stopped before the counts "
+                                             "between those probed were examined");
+    } else {
+        cJSON_AddNullToObject(root, "undecided");
+    }
     add_plan_or_null(root, "chosen", c, c->chosen);
     if (c->chosen >= 0)
         cJSON_AddBoolToObject(cJSON_GetObjectItem(root, "chosen"), "at_lower_edge",

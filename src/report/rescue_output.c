@@ -130,6 +130,11 @@ static void text_lever(FILE *f, const tmc_rescue *r, const tmc_rescue_lever *l)
         fprintf(f, "  refused: %s\n", l->why);
         return;
     }
+    if (l->outcome == TMC_RESCUE_UNDECIDED) {
+        fprintf(f, "  undecided: %s; not examined: %.10g-%.10g (%ld counts in all)\n", l->why,
+                l->unexamined[0], l->unexamined[1], l->n_unexamined);
+        return;
+    }
     if (l->outcome == TMC_RESCUE_UNREACHED) {
         fprintf(f, "  does not reach %s within its bracket; the best it reached:\n",
                 r->target.text);
@@ -162,6 +167,7 @@ static void text_summary(FILE *f, const tmc_rescue *r)
         } else {
             fprintf(f, "%14s %10s  %s\n", "-", "-",
                     l->outcome == TMC_RESCUE_UNREACHED ? "not reached within its bracket"
+                    : l->outcome == TMC_RESCUE_UNDECIDED ? "undecided (not all examined)"
                     : l->outcome == TMC_RESCUE_REFUSED ? "refused"
                                                        : "does not apply");
         }
@@ -219,6 +225,8 @@ static const char *outcome_name(tmc_rescue_outcome o)
         return "not_reached";
     case TMC_RESCUE_REFUSED:
         return "refused";
+    case TMC_RESCUE_UNDECIDED:
+        return "undecided";
     default:
         return "not_applicable";
     }
@@ -252,6 +260,13 @@ static cJSON *json_lever(const tmc_rescue *r, const tmc_rescue_lever *l)
     add_point_or_null(o, "neighbour", found, r, l, l->neighbour);
     cJSON_AddBoolToObject(o, "uncertain", l->unresolved);
     add_point_or_null(o, "best", l->outcome == TMC_RESCUE_UNREACHED, r, l, l->best);
+    if (l->outcome == TMC_RESCUE_UNDECIDED) {
+        cJSON *u = cJSON_AddObjectToObject(o, "unexamined");
+        cJSON_AddItemToObject(u, "widest", cJSON_CreateDoubleArray(l->unexamined, 2));
+        cJSON_AddNumberToObject(u, "counts", (double)l->n_unexamined);
+    } else {
+        cJSON_AddNullToObject(o, "unexamined");
+    }
     cJSON *list = cJSON_AddArrayToObject(o, "evaluations");
     for (int i = 0; i < l->search.n; i++)
         cJSON_AddItemToArray(list, json_point(r, l, i));
