@@ -1,5 +1,6 @@
 /* dispersion.c - overdispersion and simultaneous faults (dispersion.h). */
 #include "dispersion.h"
+#include "laws.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -111,7 +112,7 @@ int tmc_dispersion_count_simultaneous(const tmc_fault_log *log, double span_days
     double q = window_days / span_days, prob = q < 1 ? 2 * q - q * q : 1;
     out->expected = prob * 0.5 * (sum * sum - sum_sq);
     out->ratio = out->expected > 0 ? out->pairs / out->expected : NAN;
-    out->p = out->pairs > 0 ? gsl_cdf_poisson_Q((unsigned)(out->pairs - 1), out->expected) : 1;
+    out->p = out->pairs > 0 ? tmc_laws_poisson_over((unsigned)(out->pairs - 1), out->expected) : 1;
     free(per_node);
     free(seen);
     return 0;

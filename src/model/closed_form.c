@@ -181,7 +181,7 @@ static double cold_share(const tmc_experiment *x, const tmc_closed_form *cf)
     if (refill > 0)
         return erlang_b(w, rate * refill);
     for (long j = 0; j < w; j++) {
-        double q = gsl_cdf_poisson_Q((unsigned)j, k);
+        double q = tmc_laws_poisson_over((unsigned)j, k);
         if (q < 1e-17) /* the rest add nothing */
             break;
         warm += q;
@@ -321,7 +321,7 @@ static double blocking_over(long u, double rate, double repair_s, double t, long
     double *q = p + u + 1;
     p[start < u ? start : u] = 1;
     for (unsigned n = 0;; n++) {
-        double tail = gsl_cdf_poisson_Q(n, m);
+        double tail = tmc_laws_poisson_over(n, m);
         sum += tail * p[u];
         if (tail < 1e-15 && n > m)
             break;
