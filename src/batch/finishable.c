@@ -327,15 +327,17 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
                          "job.efficiency) overflows)");
         return 1;
     }
+    char steps[TMC_ERROR_NUMBER_CHARS];
     if (tmc_window_on(x) && cf->uninterrupted_s <= x->window.days * 86400.0) {
         /* a calendar window measures a job still running at its end
          * (docs/reference/simulation-semantics.md 11) */
         snprintf(why, n, "job.steps: %ld steps take %.6g days at the plan's pace with nothing "
                          "striking, not more than window.days = %.10g: the job could end inside "
-                         "the window; give job.steps above %.0f (e.g. 1e9: the window cuts "
+                         "the window; give job.steps above %s (e.g. 1e9: the window cuts "
                          "every replica)", x->job.steps, cf->uninterrupted_s / 86400.0,
                  x->window.days,
-                 ceil(x->job.steps * x->window.days * 86400.0 / cf->uninterrupted_s));
+                 tmc_error_format_whole(steps, ceil(x->job.steps * x->window.days * 86400.0 /
+                                                    cf->uninterrupted_s)));
         return 1;
     }
     if (limit_too_short(x, cf, why, n))
