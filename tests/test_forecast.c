@@ -659,6 +659,23 @@ static void test_forecast_daly_exact_flag(void **state)
     assert_true(cf.daly_exact);
 }
 
+/* forecast-1.13: no rate or no exposure, the predictive count is 0 surely:
+ * P(0) = 1 and P(2) = 0, exact or not (GSL's Poisson and negative binomial
+ * pdfs are NaN at k = 0, mean 0: issue 33 item 5). */
+static void test_forecast_count_pmf_mean_zero(void **state)
+{
+    (void)state;
+    tmc_forecast_rate r = {.exact = 1, .base_rate = 1e-5, .shape = 3, .rate = 2};
+    for (int exact = 0; exact < 2; exact++) {
+        r.exact = exact;
+        assert_true(tmc_forecast_count_pmf(&r, 0, 0) == 1);
+        assert_true(tmc_forecast_count_pmf(&r, 0, 2) == 0);
+        double p0 = tmc_forecast_count_pmf(&r, 1e5, 0); /* mean 1 */
+        double want = exact ? exp(-1) : pow(2.0 / 3, 3); /* (rate / (rate + 1))^shape */
+        expect_near(p0, want, 1e-12, "P(0) at mean 1");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -674,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_forecast_final_save_pending),
         cmocka_unit_test(test_forecast_observed_pace),
         cmocka_unit_test(test_forecast_daly_exact_flag),
+        cmocka_unit_test(test_forecast_count_pmf_mean_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
