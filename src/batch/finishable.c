@@ -138,7 +138,7 @@ static int elastic_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, 
                  TMC_FINISHABLE_MAX_DALY_FACTOR);
         return 1;
     }
-    if (factor <= TMC_FINISHABLE_MAX_DALY_FACTOR)
+    if (!(factor > TMC_FINISHABLE_MAX_DALY_FACTOR)) /* NaN: no judgement, no refusal */
         return 0;
     snprintf(why, n, "the run cannot finish in practice: each of the %ld elastic groups is up "
              "a fraction %.4g of the time (up %.4g s, down %.4g s), so the expected wall time "
@@ -270,7 +270,7 @@ static int daly_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, tmc
                          char *why, size_t n)
 {
     double factor = cf->daly_wall_s / cf->uninterrupted_s;
-    if (factor <= TMC_FINISHABLE_MAX_DALY_FACTOR)
+    if (!(factor > TMC_FINISHABLE_MAX_DALY_FACTOR)) /* NaN: no judgement, no refusal */
         return 0;
     if (limits_too_costly(y, factor, why, n))
         return 1;

@@ -229,8 +229,9 @@ static double manual_excess(const repair_shape *r, double x)
         z = (r->mu - log(x)) / r->sigma;
         return r->m * gsl_cdf_ugaussian_P(z + r->sigma) - x * gsl_cdf_ugaussian_P(z);
     case TMC_REPAIR_WEIBULL:
-        return r->scale * gsl_sf_gamma(1 + 1 / k) * gsl_sf_gamma_inc_Q(1 / k,
-                                                                       pow(x / r->scale, k));
+        z = pow(x / r->scale, k); /* GSL's Q(a, inf) is NaN, not 0 */
+        return isfinite(z) ? r->scale * gsl_sf_gamma(1 + 1 / k) * gsl_sf_gamma_inc_Q(1 / k, z)
+                           : 0;
     default: return r->m * exp(-x / r->m);
     }
 }
@@ -263,6 +264,8 @@ static repair_shape repair_shape_of(const tmc_failures *f, long units)
 double tmc_closed_form_blocked_wait_s(const tmc_failures *f, long units, double d)
 {
     repair_shape r = repair_shape_of(f, units);
+    if (!(r.mean > 0)) /* instant repairs: no wait (and S_e would be 0 / 0) */
+        return 0;
     double n = (double)units + 1, se = d > 0 ? repair_excess(&r, d) / r.mean : 1;
     return r.mean / n * pow(fmax(se, 0), n) / (1 - f->repair_fail_share);
 }
