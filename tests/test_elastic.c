@@ -12,6 +12,8 @@
 #include <cmocka.h>
 #include <gsl/gsl_randist.h>
 
+#include "finishable.h"
+#include "laws.h"
 #include "support.h"
 
 #define TOL_SE 4.0
@@ -236,6 +238,42 @@ static void test_limit_min_groups(void **state)
     free(wb);
 }
 
+/* elastic-1.6: a spare pool with instant repairs (issue 33 item 5). The
+ * pool's wait is R x P(more than P cards in repair), the count Poisson of
+ * mean rate x R; with R = 0 that mean is 0 and the wait 0 (GSL's Poisson
+ * tail is NaN there), so a group is up A = 43,200 / (43,200 + 3,605) as
+ * with unlimited spares (elastic-1.3b's case, by hand; relative 1e-12). */
+static void test_instant_repairs_pool(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_parse(
+        "{\"name\": \"g\", \"source\": \"test_elastic.c\","
+        " \"job\": {\"steps\": 1000, \"cards\": 6, \"flop_per_step\": 60,"
+        "         \"peak_flops\": 1, \"efficiency\": 1, \"exposed_comm_s\": 0,"
+        "         \"input_wait_s\": 0},"
+        " \"jitter\": {\"distribution\": \"normal\", \"cv\": 0},"
+        " \"failures\": {\"distribution\": \"exponential\", \"per_card_mtbf_days\": 1,"
+        "              \"spares\": 2, \"repair_mean_hours\": 0},"
+        " \"checkpoint\": {\"interval_steps\": 100, \"save_s\": 1, \"restore_s\": 1},"
+        " \"elastic\": {\"groups\": 3, \"min_groups\": 2, \"heal_s\": 3600},"
+        " \"deadline\": {\"days\": 30, \"reserve_days\": 0}}");
+    tmc_closed_form cf;
+    tmc_elastic_form ef;
+    tmc_closed_form_compute(&x, &cf);
+    tmc_closed_form_elastic(&x, &cf, &ef);
+    double a = 43200.0 / (43200 + 3605);
+    if (!(fabs(ef.availability - a) <= 1e-12 * a))
+        fail_msg("availability %.12g, by hand %.12g", ef.availability, a);
+    assert_true(isfinite(ef.wall_s) && isfinite(ef.down_s));
+    char why[1024];
+    assert_int_equal(tmc_finishable_check(&x, why, sizeof why), 0);
+    assert_true(tmc_laws_poisson_over(0, 0) == 0 && tmc_laws_poisson_over(7, 0) == 0);
+    double p1 = tmc_laws_poisson_over(0, 1); /* 1 - e^-1 */
+    if (!(fabs(p1 - (1 - exp(-1))) <= 1e-15))
+        fail_msg("P(N > 0 | mean 1) %.17g, by hand %.17g", p1, 1 - exp(-1));
+    assert_true(isnan(tmc_laws_poisson_over(0, -1)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_hand_global_restart),
         cmocka_unit_test(test_closed_form),
         cmocka_unit_test(test_global_rate),
+        cmocka_unit_test(test_instant_repairs_pool),
         cmocka_unit_test(test_limit_min_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

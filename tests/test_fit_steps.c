@@ -232,10 +232,46 @@ static void test_slow_rank(void **state)
     tmc_step_fit_free(&r);
 }
 
+/* fit-3.9: the hand case above shifted by 1e8 s (every value still an
+ * integer, exact in a double): the spreads do not move. By hand: step
+ * maxima 3, 4, 8 (+ 1e8), so their sd is sqrt((4 + 1 + 9) / 2) = sqrt(7);
+ * each max is 1 above its step's mean, so c_N = 1 / sqrt(MSW) = 1 / sqrt(2)
+ * with a standard error of 0; MSB 14, MSW 2 (1e-6). A sum of squares less
+ * a square cancels at 3e16 s^2 (a double's step there is 4). Then a log
+ * whose ranks differ by one unit in the last place of 1e8 s is refused as
+ * constant to within rounding (issue 33 item 4), not fitted. */
+static void test_shifted_by_1e8(void **state)
+{
+    (void)state;
+    const double b = 1e8, v[] = {b + 1, b + 3, b + 2, b + 4, b + 6, b + 8};
+    tmc_step_log log;
+    tmc_step_fit r;
+    tmc_error err = {""};
+    assert_int_equal(tmc_step_log_from_matrix(v, 3, 2, &log, &err), 0);
+    assert_int_equal(tmc_step_fit_compute(&log, 0.95, &r, &err), 0);
+    near(r.grand_mean_s, b + 4, 1e-6, "G");
+    near(r.msb, 14, 1e-6, "MSB");
+    near(r.msw, 2, 1e-6, "MSW");
+    near(r.step_max_mean_s, b + 5, 1e-6, "mean of the step maxima");
+    near(r.step_max_sd_s, sqrt(7), 1e-6, "sd of the step maxima");
+    near(r.cn_empirical, 1 / sqrt(2), 1e-6, "c_N");
+    near(r.cn_se, 0, 1e-6, "c_N's se");
+    tmc_step_fit_free(&r);
+    tmc_step_log_free(&log);
+    double u = nextafter(b, 2 * b), w[] = {b, u, u, b, b, u, u, b};
+    assert_int_equal(tmc_step_log_from_matrix(w, 4, 2, &log, &err), 0);
+    assert_int_equal(tmc_step_fit_compute(&log, 0.95, &r, &err), -1);
+    if (!strstr(err.msg, "to within rounding"))
+        fail_msg("a spread of one unit in the last place fitted or refused otherwise: %s",
+                 err.msg);
+    tmc_step_log_free(&log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_anova_by_hand),
+        cmocka_unit_test(test_shifted_by_1e8),
         cmocka_unit_test(test_normal_correlated),
         cmocka_unit_test(test_lognormal),
         cmocka_unit_test(test_gamma),

@@ -631,6 +631,51 @@ static void test_forecast_observed_pace(void **state)
     }
 }
 
+/* forecast-1.12: daly_exact claims no more than Daly's form holds (issue
+ * 33 item 6): from a commit (steps_done = committed_step) with known rates
+ * it holds (forecast-1.7 checks the figure); 10 steps past the commit, which
+ * a failure in the first segment redoes and the form leaves out
+ * (docs/model.md 3.15), or a rate drawn per replica (mtbf_events > 0: Daly's
+ * T at the mean rate is below the mean of T, T convex in the rate), and the
+ * flag is off. */
+static void test_forecast_daly_exact_flag(void **state)
+{
+    (void)state;
+    tmc_closed_form cf;
+    tmc_experiment x = mid_case(2); /* steps_done 610, committed_step 600 */
+    tmc_closed_form_compute(&x, &cf);
+    assert_false(cf.daly_exact);
+    x.observed.steps_done = 600;
+    tmc_closed_form_compute(&x, &cf);
+    assert_true(cf.daly_exact);
+    x.failures.mtbf_events = 10;
+    tmc_closed_form_compute(&x, &cf);
+    assert_false(cf.daly_exact);
+    x.observed.enabled = 0; /* a plain run with a drawn rate */
+    tmc_closed_form_compute(&x, &cf);
+    assert_false(cf.daly_exact);
+    x.failures.mtbf_events = 0;
+    tmc_closed_form_compute(&x, &cf);
+    assert_true(cf.daly_exact);
+}
+
+/* forecast-1.13: no rate or no exposure, the predictive count is 0 surely:
+ * P(0) = 1 and P(2) = 0, exact or not (GSL's Poisson and negative binomial
+ * pdfs are NaN at k = 0, mean 0: issue 33 item 5). */
+static void test_forecast_count_pmf_mean_zero(void **state)
+{
+    (void)state;
+    tmc_forecast_rate r = {.exact = 1, .base_rate = 1e-5, .shape = 3, .rate = 2};
+    for (int exact = 0; exact < 2; exact++) {
+        r.exact = exact;
+        assert_true(tmc_forecast_count_pmf(&r, 0, 0) == 1);
+        assert_true(tmc_forecast_count_pmf(&r, 0, 2) == 0);
+        double p0 = tmc_forecast_count_pmf(&r, 1e5, 0); /* mean 1 */
+        double want = exact ? exp(-1) : pow(2.0 / 3, 3); /* (rate / (rate + 1))^shape */
+        expect_near(p0, want, 1e-12, "P(0) at mean 1");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -645,6 +690,8 @@ int main(void)
         cmocka_unit_test(test_forecast_combinations),
         cmocka_unit_test(test_forecast_final_save_pending),
         cmocka_unit_test(test_forecast_observed_pace),
+        cmocka_unit_test(test_forecast_daly_exact_flag),
+        cmocka_unit_test(test_forecast_count_pmf_mean_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "closed_form.h"
+#include "finishable.h"
 #include "engine.h"
 #include "support.h"
 
@@ -423,9 +424,39 @@ static void p0_reported(void **state)
     assert_true(c.spare_wait_p == 0 && c.spare_wait_s == 0);
 }
 
+/* spare-wait-1.9: instant Weibull repairs (repair_mean_hours 0) behind a
+ * detection delay of 600 s: the blocked wait is 0 by hand (no card is ever
+ * in repair), and the closed form and the finishable check see a number:
+ * GSL's Q(a, inf) and E[R] = 0 gave 0 x NaN, and the run was refused as
+ * "more than 1e300 times" the uninterrupted one (issue 33 item 5). */
+static void test_instant_weibull_repairs(void **state)
+{
+    (void)state;
+    tmc_experiment x = test_parse(
+        "{\"name\": \"w0\", \"source\": \"test_spare_wait.c\","
+        " \"job\": {\"steps\": 1000, \"cards\": 48, \"flop_per_step\": 480,"
+        "         \"peak_flops\": 1, \"efficiency\": 1},"
+        " \"failures\": {\"distribution\": \"exponential\", \"per_card_mtbf_days\": 337,"
+        "              \"spares\": 2, \"repair_distribution\": \"weibull\","
+        "              \"repair_shape\": 0.7, \"repair_mean_hours\": 0,"
+        "              \"causes\": [{\"name\": \"x\", \"share\": 1, \"detection_s\": 600}]},"
+        " \"checkpoint\": {\"interval_steps\": 100, \"save_s\": 10, \"restore_s\": 60},"
+        " \"deadline\": {\"days\": 30, \"reserve_days\": 0}}");
+    double w = tmc_closed_form_blocked_wait_s(&x.failures, 2, 600);
+    if (!(w == 0))
+        fail_msg("blocked wait of instant repairs %g s, by hand 0", w);
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&x, &cf);
+    assert_true(isfinite(cf.daly_wall_s) && isfinite(cf.delay_mean_s));
+    char why[1024];
+    if (tmc_finishable_check(&x, why, sizeof why) != 0)
+        fail_msg("refused: %s", why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_instant_weibull_repairs),
         cmocka_unit_test(erlang_by_hand),
         cmocka_unit_test(blocked_wait_by_quadrature),
         cmocka_unit_test(p0_p1_by_hand),

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "closed_form.h"
+#include "error.h"
 #include "experiment_rules.h"
 #include "forecast.h"
 
@@ -137,7 +138,7 @@ static int elastic_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, 
                  TMC_FINISHABLE_MAX_DALY_FACTOR);
         return 1;
     }
-    if (factor <= TMC_FINISHABLE_MAX_DALY_FACTOR)
+    if (!(factor > TMC_FINISHABLE_MAX_DALY_FACTOR)) /* NaN: no judgement, no refusal */
         return 0;
     snprintf(why, n, "the run cannot finish in practice: each of the %ld elastic groups is up "
              "a fraction %.4g of the time (up %.4g s, down %.4g s), so the expected wall time "
@@ -148,12 +149,176 @@ static int elastic_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, 
     return 1;
 }
 
+/* Daly's factor: x's expected wall time over the uninterrupted one. */
+static double daly_factor(const tmc_experiment *x)
+{
+    tmc_closed_form c;
+    tmc_closed_form_compute(x, &c);
+    return c.daly_wall_s / c.uninterrupted_s;
+}
+
+/* "more than 1e300 times" or "2.78e+03 times": Daly's factor in a message. */
+static void format_times(char *buf, size_t n, double factor)
+{
+    if (isfinite(factor))
+        snprintf(buf, n, "%.3g times", factor);
+    else
+        snprintf(buf, n, "more than 1e300 times");
+}
+
+/* Time limits the run would finish without: their requeue waits and
+ * restores (docs/model.md 3.9) are the cause, not the interruptions.
+ * base: x without traces (the judged experiment). */
+static int limits_too_costly(const tmc_experiment *base, double factor, char *why, size_t n)
+{
+    if (!base->time_limit.enabled)
+        return 0;
+    tmc_experiment z = *base; /* a view: plain fields changed, never released */
+    z.time_limit.enabled = 0;
+    double without = daly_factor(&z);
+    if (!(without <= TMC_FINISHABLE_MAX_DALY_FACTOR))
+        return 0;
+    char times[48];
+    format_times(times, sizeof times, factor);
+    snprintf(why, n, "the run cannot finish in practice: time limits: each allocation of "
+             "%.6g h (time_limit.wall_hours) ends in a requeue wait of %.6g s "
+             "(time_limit.requeue_s) and a restore of %.6g s, so the expected wall time is "
+             "%s the uninterrupted one, %.3g times without the limits (docs/model.md "
+             "3.9; the limit is %.0f); shorten time_limit.requeue_s or lengthen "
+             "time_limit.wall_hours", base->time_limit.wall_hours, base->time_limit.requeue_s,
+             base->checkpoint.restore_s, times, without, TMC_FINISHABLE_MAX_DALY_FACTOR);
+    return 1;
+}
+
+/* "failures (48 cards, failures.per_card_mtbf_days = 337)": the failure
+ * keys given (0: not given), into buf. */
+static void failures_named(const tmc_experiment *x, char *buf, size_t n)
+{
+    const tmc_failures *f = &x->failures;
+    int k = snprintf(buf, n, "failures (%ld cards", x->job.cards);
+    if (f->per_card_mtbf_days > 0 && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, ", failures.per_card_mtbf_days = %.6g",
+                      f->per_card_mtbf_days);
+    if (f->per_node_mtbf_days > 0 && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, ", failures.per_node_mtbf_days = %.6g",
+                      f->per_node_mtbf_days);
+    if (f->per_job_mtbf_days > 0 && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, ", failures.per_job_mtbf_days = %.6g",
+                      f->per_job_mtbf_days);
+    if (k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, ")");
+}
+
+/* The process that interrupts the run most often (of those that lose
+ * work), named with the keys that set it, into buf. */
+static void most_frequent(const tmc_experiment *x, const tmc_closed_form *cf, char *buf,
+                          size_t n)
+{
+    double limits = x->time_limit.enabled && !tmc_limit_saves(x) ? cf->rate_limits : 0;
+    double f = cf->rate_failures, o = cf->rate_outages, s = cf->rate_spikes;
+    if (o >= f && o >= s && o >= limits)
+        snprintf(buf, n, "outages (outages.mean_interval_days = %.6g)",
+                 x->outages.mean_interval_days);
+    else if (s >= f && s >= limits)
+        snprintf(buf, n, "loss spikes (loss_spikes.mean_interval_days = %.6g)",
+                 x->loss_spikes.mean_interval_days);
+    else if (limits >= f)
+        snprintf(buf, n, "time limits (time_limit.wall_hours = %.6g)",
+                 x->time_limit.wall_hours);
+    else
+        failures_named(x, buf, n);
+}
+
+/* The wait before restores that dominates Daly's (M + D) / M: the spare
+ * pool's (failures.spares and the repairs), outages' downtime, or the rest
+ * (detection delays, spikes' redo). */
+static void longest_waits(const tmc_experiment *x, const tmc_closed_form *cf, char *buf,
+                          size_t n, char *advice, size_t na)
+{
+    double total = cf->delay_mean_s / cf->mtbf_s; /* sum of rate x wait */
+    double spare = cf->rate_failures * cf->spare_wait_per_failure_s;
+    double outage = x->outages.enabled ? cf->rate_outages * x->outages.downtime_s : 0;
+    if (spare >= outage && spare >= total - spare - outage) {
+        snprintf(buf, n, "failures wait for cards: with failures.spares = %ld and repairs "
+                 "of mean %.6g h (failures.repair_mean_hours) a failure waits %.4g s on "
+                 "average for a card (docs/model.md 3.21), one every %.4g s",
+                 x->failures.spares, x->failures.repair_mean_hours,
+                 cf->spare_wait_per_failure_s, 1 / cf->rate_failures);
+        snprintf(advice, na, "add spares (failures.spares) or shorten the repairs");
+    } else if (outage >= total - spare - outage) {
+        snprintf(buf, n, "outages (one every %.4g s, outages.mean_interval_days = %.6g) "
+                 "each stop the job for %.6g s (outages.downtime_s)", 1 / cf->rate_outages,
+                 x->outages.mean_interval_days, x->outages.downtime_s);
+        snprintf(advice, na, "shorten outages.downtime_s or make outages rarer");
+    } else {
+        snprintf(buf, n, "each interruption (one every %.4g s) waits %.4g s on average "
+                 "before its restore (detection delays, loss spikes' redo)", cf->mtbf_s,
+                 cf->delay_mean_s);
+        snprintf(advice, na, "shorten the detection delays (failures.causes) or the "
+                 "snapshots a loss spike rolls back");
+    }
+}
+
+/* Daly's expected wall time over the uninterrupted one above the limit:
+ * the reason names the process behind it (issue 33 item 12). Daly's
+ * factor is about e^(w/M) (attempts per segment) x (1 + D/M) (the waits
+ * before restores) x e^(r/M) (restores struck again), M the mean time
+ * between interruptions that lose work: the largest of the three, in
+ * logarithms, is the mechanism; time limits are judged by their absence.
+ * y: x without traces on entry, then scratch room. */
+static int daly_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experiment *y,
+                         char *why, size_t n)
+{
+    double factor = cf->daly_wall_s / cf->uninterrupted_s;
+    if (!(factor > TMC_FINISHABLE_MAX_DALY_FACTOR)) /* NaN: no judgement, no refusal */
+        return 0;
+    if (limits_too_costly(y, factor, why, n))
+        return 1;
+    double segment_s = cf->interval_s + x->checkpoint.save_s, m = cf->rework_mtbf_s;
+    double ln_attempts = segment_s / m, ln_restore = cf->restore_mean_s / m;
+    double ln_wait = log1p(cf->delay_mean_s / cf->mtbf_s);
+    char times[48], what[256], advice[160], big[TMC_ERROR_NUMBER_CHARS];
+    format_times(times, sizeof times, factor);
+    if (ln_wait > ln_attempts && ln_wait > ln_restore) {
+        longest_waits(x, cf, what, sizeof what, advice, sizeof advice);
+        snprintf(why, n, "the run cannot finish in practice: %s, so the expected wall time "
+                 "is %s the uninterrupted one (Daly, docs/model.md 3.5; the limit is %.0f); "
+                 "%s", what, times, TMC_FINISHABLE_MAX_DALY_FACTOR, advice);
+        return 1;
+    }
+    most_frequent(x, cf, what, sizeof what);
+    if (ln_restore > ln_attempts) {
+        snprintf(why, n, "the run cannot finish in practice: restores of %.4g s on average "
+                 "against an interruption that loses work every %.4g s, most often %s, are "
+                 "struck again about %s times each, so the expected wall time is %s the "
+                 "uninterrupted one (Daly, docs/model.md 3.5; the limit is %.0f); shorten "
+                 "the restores (checkpoint.restore_s) or make interruptions rarer",
+                 cf->restore_mean_s, m, what, tmc_error_format_exp(big, ln_restore), times,
+                 TMC_FINISHABLE_MAX_DALY_FACTOR);
+        return 1;
+    }
+    if (finishable_at_optimum(x, cf, y))
+        snprintf(advice, sizeof advice, "try a checkpoint interval near Daly's optimum, "
+                 "%.4g s, or fewer interruptions", cf->daly_interval_s);
+    else
+        snprintf(advice, sizeof advice, "try fewer interruptions (cards, outages, spikes) "
+                 "or faster saves: no checkpoint interval fixes it");
+    /* a segment of w seconds needs e^(w/M) attempts on average (Daly 2006) */
+    snprintf(why, n,
+             "the run cannot finish in practice: an interruption every %.4g s, most often "
+             "%s, against segments of %.4g s (interval + save) means about %s attempts per "
+             "segment and an expected wall time %s the uninterrupted one (Daly, "
+             "docs/model.md 3.5; the limit is %.0f); %s",
+             m, what, segment_s, tmc_error_format_exp(big, ln_attempts), times,
+             TMC_FINISHABLE_MAX_DALY_FACTOR, advice);
+    return 1;
+}
+
 /* The reason of a run that cannot finish, given its closed form without
  * traces. 0 when it can. */
 static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experiment *y,
                  char *why, size_t n)
 {
-    char advice[160];
     if (saves_time_out(x, cf, why, n))
         return 1;
     if (!isfinite(cf->uninterrupted_s)) {
@@ -162,15 +327,17 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
                          "job.efficiency) overflows)");
         return 1;
     }
+    char steps[TMC_ERROR_NUMBER_CHARS];
     if (tmc_window_on(x) && cf->uninterrupted_s <= x->window.days * 86400.0) {
         /* a calendar window measures a job still running at its end
          * (docs/reference/simulation-semantics.md 11) */
         snprintf(why, n, "job.steps: %ld steps take %.6g days at the plan's pace with nothing "
                          "striking, not more than window.days = %.10g: the job could end inside "
-                         "the window; give job.steps above %.0f (e.g. 1e9: the window cuts "
+                         "the window; give job.steps above %s (e.g. 1e9: the window cuts "
                          "every replica)", x->job.steps, cf->uninterrupted_s / 86400.0,
                  x->window.days,
-                 ceil(x->job.steps * x->window.days * 86400.0 / cf->uninterrupted_s));
+                 tmc_error_format_whole(steps, ceil(x->job.steps * x->window.days * 86400.0 /
+                                                    cf->uninterrupted_s)));
         return 1;
     }
     if (limit_too_short(x, cf, why, n))
@@ -185,36 +352,7 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
     }
     if (x->elastic.enabled && x->elastic.min_groups < x->elastic.groups)
         return elastic_too_slow(x, cf, why, n); /* min_groups = G: Daly's model below */
-    double factor = cf->daly_wall_s / cf->uninterrupted_s;
-    if (factor <= TMC_FINISHABLE_MAX_DALY_FACTOR)
-        return 0;
-    double segment_s = cf->interval_s + x->checkpoint.save_s;
-    if (finishable_at_optimum(x, cf, y))
-        snprintf(advice, sizeof advice, "try a checkpoint interval near Daly's optimum, "
-                 "%.4g s, or fewer interruptions", cf->daly_interval_s);
-    else
-        snprintf(advice, sizeof advice, "try fewer interruptions (cards, outages, spikes) "
-                 "or faster saves: no checkpoint interval fixes it");
-    /* a segment of w seconds needs e^(w/M) attempts on average (Daly 2006);
-     * as a power of ten where e^(w/M) and the factor overflow a double */
-    double decades = segment_s / cf->rework_mtbf_s / log(10);
-    char attempts[48], times[48];
-    if (decades > 300)
-        snprintf(attempts, sizeof attempts, "10^%.0f", decades);
-    else
-        snprintf(attempts, sizeof attempts, "%.3g", exp(segment_s / cf->rework_mtbf_s));
-    if (isfinite(factor))
-        snprintf(times, sizeof times, "%.3g times", factor);
-    else
-        snprintf(times, sizeof times, "more than 1e300 times");
-    snprintf(why, n,
-             "the run cannot finish in practice: an interruption every %.4g s "
-             "against segments of %.4g s (interval + save) means about %s attempts per "
-             "segment and an expected wall time %s the uninterrupted one (Daly, "
-             "docs/model.md 3.5; the limit is %.0f); %s",
-             cf->rework_mtbf_s, segment_s, attempts, times, TMC_FINISHABLE_MAX_DALY_FACTOR,
-             advice);
-    return 1;
+    return daly_too_slow(x, cf, y, why, n);
 }
 
 int tmc_finishable_check(const tmc_experiment *x, char *why, size_t n)

@@ -1,6 +1,7 @@
 /* restarts.c - restarts per run and the restart budget (restarts.h). */
 #include "restarts.h"
 #include "forecast.h"
+#include "laws.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,8 +37,7 @@ static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_rest
     double past = x->observed.enabled ? (double)(x->observed.failures + x->observed.outages) : 0;
     out->poisson_mean = past + wall_s * rate / (1 + rate * cf->delay_mean_s) + timeouts;
     out->poisson_p_over = out->budget < 0 ? NAN
-        : out->poisson_mean == 0 ? 0 /* nothing interrupts (GSL wants a mean > 0) */
-        : gsl_cdf_poisson_Q((unsigned)fmin((double)out->budget, 4e9), out->poisson_mean);
+        : tmc_laws_poisson_over((unsigned)fmin((double)out->budget, 4e9), out->poisson_mean);
 }
 
 int tmc_restarts_summarize(const double *restarts, const double *days, long n,

@@ -27,7 +27,10 @@ static const tmc_cli_command command = {
 
 /* ---------- text ---------- */
 
-/* v rounded to an integer with thousands separators: 114,670,295,040. */
+/* v rounded to an integer with thousands separators: 114,670,295,040;
+ * from 1e15 on "%.4g" (2.226e+29): "%.0f" would run past the 32 digits
+ * and 40 characters kept here, cutting the number and overflowing t.s
+ * (issue 33 item 4). */
 typedef struct {
     char s[40];
 } ntext;
@@ -36,6 +39,10 @@ static ntext commas(double v)
 {
     char digits[32];
     ntext t;
+    if (!(fabs(v) < 1e15)) {
+        snprintf(t.s, sizeof t.s, "%.4g", v);
+        return t;
+    }
     snprintf(digits, sizeof digits, "%.0f", fabs(v));
     size_t len = strlen(digits), k = 0;
     if (v <= -0.5)
@@ -180,14 +187,17 @@ static void text_scaling(FILE *f, const tmc_experiment *x, const tmc_plan_scalin
 
 static void text_scale_up(FILE *f, const tmc_scale_up *u, const tmc_plan_scale_up *p)
 {
-    fprintf(f, "Scale-up    6ND = 6 x %.4g x %.4g = %.4g FLOP on %s cards at %.1f %%, "
+    double pct = 100 * u->efficiency; /* below 0.05 %, "%.1f" would print 0.0 */
+    fprintf(f, "Scale-up    6ND = 6 x %.4g x %.4g = %.4g FLOP on %s cards at %.*f %%, "
                "deadline %.4g days\n",
             u->parameters, u->tokens, p->flop, commas((double)u->cards).s,
-            100 * u->efficiency, u->deadline_days);
+            pct >= 0.05 ? 1 : 2 - (int)floor(log10(pct)), pct, u->deadline_days);
     for (int i = 0; i < TMC_PLAN_ACCELERATORS; i++) {
         const tmc_plan_accelerator *a = &p->acc[i];
-        fprintf(f, "            %s %5.0f TFLOP/s %8.1f days %-6s %10s cards for %.4g days\n",
-                a->name, a->peak_flops / 1e12, a->days, a->meets ? "meets" : "misses",
+        char days[32]; /* "%.1f" of 1e19 days prints 20 digits of nothing */
+        snprintf(days, sizeof days, a->days < 1e7 ? "%.1f" : "%.4g", a->days);
+        fprintf(f, "            %s %5.0f TFLOP/s %8s days %-6s %10s cards for %.4g days\n",
+                a->name, a->peak_flops / 1e12, days, a->meets ? "meets" : "misses",
                 commas(a->cards_needed).s, u->deadline_days);
     }
 }

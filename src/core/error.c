@@ -1,7 +1,26 @@
 #include "error.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+
+const char *tmc_error_format_exp(char *buf, double ln_x)
+{
+    double decades = ln_x / log(10);
+    if (isnan(ln_x))
+        snprintf(buf, TMC_ERROR_NUMBER_CHARS, "NaN");
+    else if (decades > 300)
+        snprintf(buf, TMC_ERROR_NUMBER_CHARS, "10^%.4g", decades);
+    else
+        snprintf(buf, TMC_ERROR_NUMBER_CHARS, "%.3g", exp(ln_x));
+    return buf;
+}
+
+const char *tmc_error_format_whole(char *buf, double x)
+{
+    snprintf(buf, TMC_ERROR_NUMBER_CHARS, fabs(x) < 1e15 ? "%.0f" : "%.4g", x);
+    return buf;
+}
 
 int tmc_error_set(tmc_error *err, const char *fmt, ...)
 {

@@ -1,5 +1,6 @@
 /* dispersion.c - overdispersion and simultaneous faults (dispersion.h). */
 #include "dispersion.h"
+#include "laws.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,9 +51,11 @@ int tmc_dispersion_count_windows(const tmc_fault_log *log, double span_days,
         return tmc_error_set(err, "a window of %g days does not fit in the span of %g days",
                              window_days, span_days);
     double nw = floor(span_days / window_days);
+    char count[TMC_ERROR_NUMBER_CHARS];
     if (nw > 1e7)
-        return tmc_error_set(err, "%.0f windows of %g days in the span of %.6g days; at most "
-                             "1e7 (a window of at least %.3g days)", nw, window_days, span_days,
+        return tmc_error_set(err, "%s windows of %g days in the span of %.6g days; at most "
+                             "1e7 (a window of at least %.3g days)",
+                             tmc_error_format_whole(count, nw), window_days, span_days,
                              span_days / 1e7);
     int n = (int)nw;
     *counts = calloc((size_t)n, sizeof **counts);
@@ -111,7 +114,7 @@ int tmc_dispersion_count_simultaneous(const tmc_fault_log *log, double span_days
     double q = window_days / span_days, prob = q < 1 ? 2 * q - q * q : 1;
     out->expected = prob * 0.5 * (sum * sum - sum_sq);
     out->ratio = out->expected > 0 ? out->pairs / out->expected : NAN;
-    out->p = out->pairs > 0 ? gsl_cdf_poisson_Q((unsigned)(out->pairs - 1), out->expected) : 1;
+    out->p = out->pairs > 0 ? tmc_laws_poisson_over((unsigned)(out->pairs - 1), out->expected) : 1;
     free(per_node);
     free(seen);
     return 0;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,9 +491,11 @@ static void fit_laws(const double *y, long n, tmc_step_fit *out)
                         0, sdl > 0};
     double k = gamma_shape(log(mean) - mean_log), theta = mean / k;
     l = &out->law[TMC_STEP_LAW_GAMMA];
-    *l = (tmc_step_law){"gamma", k, theta,
-                        (k - 1) * sum_log - sum / theta - n * k * log(theta) - n * gsl_sf_lngamma(k),
-                        0, isfinite(k)};
+    /* no shape (NaN): GSL's lngamma is a domain error there (issue 33 item 5) */
+    double loglik = isfinite(k) ? (k - 1) * sum_log - sum / theta - n * k * log(theta) -
+                                      n * gsl_sf_lngamma(k)
+                                : NAN;
+    *l = (tmc_step_law){"gamma", k, theta, loglik, 0, isfinite(k)};
     out->best = -1;
     for (int i = 0; i < TMC_STEP_LAWS; i++) {
         l = &out->law[i];
@@ -512,6 +515,7 @@ int tmc_step_fit_compute(const tmc_step_log *log, double confidence, tmc_step_fi
     memset(out, 0, sizeof *out);
     const int a = log->n_steps, n = log->n_ranks;
     const double *x = log->x, alpha = 1 - confidence;
+    double c = 0; /* the log's mean, s: the sums below are over x - c */
     out->confidence = confidence;
     out->n_steps = a;
     out->n_ranks = n;
@@ -523,12 +527,23 @@ int tmc_step_fit_compute(const tmc_step_log *log, double confidence, tmc_step_fi
     out->rank_z = calloc((size_t)n, sizeof *out->rank_z);
     out->slow = calloc((size_t)n, sizeof *out->slow);
     double *r = malloc(sizeof *r * (size_t)a);
-    double *y = malloc(sizeof *y * (size_t)a * (size_t)n);
+    /* y: the ratios, then the log less its mean, then each step's max */
+    double *y = malloc(sizeof *y * ((size_t)a * (size_t)n * 2 + (size_t)a));
     if (!out->rank_mean || !out->rank_z || !out->slow || !r || !y) {
         free(r), free(y);
         tmc_step_fit_free(out);
         return tmc_error_set(err, "out of memory");
     }
+    /* sums of times near 1e8 s that differ in the 16th digit cancel: every
+     * sum is over deviations from the mean c (issue 33 item 4), and a
+     * spread within DBL_EPSILON x 64 of c is rounding, not jitter */
+    double *xs = y + (size_t)a * (size_t)n, *step_max = xs + (size_t)a * (size_t)n;
+    for (long k = 0; k < (long)a * n; k++)
+        c += x[k] / ((double)a * n);
+    for (long k = 0; k < (long)a * n; k++)
+        xs[k] = x[k] - c;
+    x = xs;
+    const double resolution = 64 * DBL_EPSILON * fabs(c);
     /* slow ranks: the two-way layout with every rank */
     double g = 0;
     for (int j = 0; j < a; j++) {
@@ -549,11 +564,13 @@ int tmc_step_fit_compute(const tmc_step_log *log, double confidence, tmc_step_fi
     out->mse = sse / ((double)(a - 1) * (n - 1));
     out->z_threshold = gsl_cdf_ugaussian_Qinv(alpha / n);
     double se_d = sqrt(out->mse * n / ((double)a * (n - 1)));
+    int rounding = !(sqrt(out->mse) > resolution); /* no spread: no rank is slow */
     for (int i = 0; i < n; i++) {
         double others = (n * g - out->rank_mean[i]) / (n - 1);
-        out->rank_z[i] = se_d > 0 ? (out->rank_mean[i] - others) / se_d : 0;
+        out->rank_z[i] = se_d > 0 && !rounding ? (out->rank_mean[i] - others) / se_d : 0;
         if (n >= 3 && out->rank_z[i] > out->z_threshold)
             out->slow[i] = 1, out->n_slow++;
+        out->rank_mean[i] += c;
     }
     int m = out->n_kept = n - out->n_slow;
     if (m < 2) {
@@ -581,28 +598,42 @@ int tmc_step_fit_compute(const tmc_step_log *log, double confidence, tmc_step_fi
                 continue;
             double v = x[(long)j * n + i];
             ssw += (v - r[j]) * (v - r[j]);
-            y[k++] = v / r[j];
+            y[k++] = (v + c) / (r[j] + c);
             mx = v > mx ? v : mx;
         }
-        sum_d += mx - r[j], sum_d2 += (mx - r[j]) * (mx - r[j]);
-        sum_max += mx, sum_max2 += mx * mx;
+        step_max[j] = mx;
+        sum_d += mx - r[j];
+        sum_max += mx;
+    }
+    for (int j = 0; j < a; j++) { /* second passes: no sum of squares less a square */
+        double d = step_max[j] - r[j] - sum_d / a, e = step_max[j] - sum_max / a;
+        sum_d2 += d * d, sum_max2 += e * e;
     }
     double dfb = a - 1, dfw = (double)a * (m - 1);
-    out->grand_mean_s = g;
+    out->grand_mean_s = g + c;
     out->msb = ssb / dfb;
     out->msw = ssw / dfw;
     out->sigma_w2 = out->msw;
     out->sigma_b2 = out->msb > out->msw ? (out->msb - out->msw) / m : 0;
     out->step_mean_sd_s = sqrt(ssb / m / dfb);
-    out->step_max_mean_s = sum_max / a;
-    out->step_max_sd_s = sqrt(fmax(0, (sum_max2 - a * out->step_max_mean_s *
-                                       out->step_max_mean_s) / (a - 1)));
+    out->step_max_mean_s = sum_max / a + c;
+    out->step_max_sd_s = sqrt(sum_max2 / (a - 1));
     double total = out->sigma_b2 + out->sigma_w2;
+    g += c;
     if (!(out->msw > 0) || !(g > 0)) {
         free(r), free(y);
         tmc_step_fit_free(out);
         return tmc_error_set(err, "every rank's time is the same within each step: no "
                              "per-card spread to fit");
+    }
+    if (!(sqrt(out->msw) > resolution)) {
+        double sd = sqrt(out->msw);
+        free(r), free(y);
+        tmc_step_fit_free(out);
+        return tmc_error_set(err, "every rank's time is the same within each step to within "
+                             "rounding: a within-step sd of %.3g s is %.3g of the mean %.10g "
+                             "s, not above 64 x %.3g of it (a double's resolution): no "
+                             "per-card spread to fit", sd, sd / g, g, DBL_EPSILON);
     }
     double z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2);
     /* cv: the delta method on the ANOVA estimator, var(MS) = 2 MS^2 / df */
@@ -624,7 +655,7 @@ int tmc_step_fit_compute(const tmc_step_log *log, double confidence, tmc_step_fi
     /* c_N */
     double sw = sqrt(out->sigma_w2);
     out->cn_empirical = sum_d / a / sw;
-    out->cn_se = sqrt(fmax(0, (sum_d2 - sum_d * sum_d / a) / (a - 1))) / (sw * sqrt(a));
+    out->cn_se = sqrt(sum_d2 / (a - 1)) / (sw * sqrt(a));
     out->cn_normal = tmc_dist_normal_emax(m, NULL);
     out->cn_law = NAN;
     if (out->best >= 0) {

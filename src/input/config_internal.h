@@ -126,6 +126,14 @@ int tmc_cfg_unknown_key(tmc_error *err, const char *label, const char *prefix,
  * syntax error, or a message for an empty file or a non-object. */
 cJSON *tmc_cfg_parse_object(const char *text, const char *label, tmc_error *err);
 
+/* -1 with err "LABEL:LINE:COL: PATH: a NUL character (\u0000) in a string
+ * ..." when JSON text holds the escape \u0000 inside a string (a key or a
+ * value): cJSON decodes it to a NUL byte and every C string reader would
+ * silently cut the text there (issue 33 item 4). PATH is the JSON path of
+ * the string ("name", "failures.causes[1].name", a key's own path); 0 when
+ * there is none. Every JSON text the loader parses passes here first. */
+int tmc_cfg_refuse_nul(const char *text, const char *label, tmc_error *err);
+
 /* Reject keys not in `valid` and keys given twice; `prefix` ("job.") leads
  * each key's path in messages. */
 int tmc_cfg_check_keys(const cJSON *obj, const char *label, const char *prefix,

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* 1 if s is valid UTF-8 without control characters (which would garble a
@@ -66,10 +67,92 @@ static void syntax_error(const char *text, const char *end, const char *label,
                   k < n ? "..." : "");
 }
 
+/* The first \u0000 escape inside a JSON string of text, or NULL: strings
+ * are tracked by their quotes, escapes skipped two bytes at a time. */
+static const char *nul_escape(const char *text)
+{
+    int in_string = 0;
+    for (const char *q = text; *q; q++) {
+        if (!in_string) {
+            in_string = *q == '"';
+            continue;
+        }
+        if (*q == '"')
+            in_string = 0;
+        else if (*q == '\\') {
+            if (q[1] == 'u' && strncmp(q + 2, "0000", 4) == 0)
+                return q;
+            if (q[1])
+                q++;
+        }
+    }
+    return NULL;
+}
+
+/* The path of the first key or string value under node that holds marker,
+ * into path (prefix: node's own path); 1 when found. */
+static int path_of(const cJSON *node, const char *prefix, const char *marker, char *path,
+                   size_t n)
+{
+    int i = 0;
+    for (const cJSON *c = node->child; c; c = c->next, i++) {
+        char here[512];
+        if (cJSON_IsArray(node))
+            snprintf(here, sizeof here, "%s[%d]", prefix, i);
+        else
+            snprintf(here, sizeof here, "%s%s%s", prefix, *prefix ? "." : "",
+                     c->string ? c->string : "");
+        if ((c->string && strstr(c->string, marker)) ||
+            (cJSON_IsString(c) && strstr(c->valuestring, marker)) ||
+            path_of(c, here, marker, path, n)) {
+            if (!path[0])
+                snprintf(path, n, "%s", here);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int tmc_cfg_refuse_nul(const char *text, const char *label, tmc_error *err)
+{
+    const char *at = nul_escape(text);
+    if (!at)
+        return 0;
+    int line = 1, col = 1;
+    for (const char *q = text; q < at; q++) {
+        if (*q == '\n')
+            line++, col = 1;
+        else if ((*q & 0xC0) != 0x80)
+            col++;
+    }
+    /* its path: the text parsed again with U+FFFF (a noncharacter) in its
+     * place, the same length of escape, then looked for */
+    char path[512] = "";
+    size_t len = strlen(text);
+    char *copy = malloc(len + 1);
+    if (copy) {
+        memcpy(copy, text, len + 1);
+        for (char *q = copy + (at - text); q; q = (char *)nul_escape(copy))
+            memcpy(q + 2, "ffff", 4);
+        cJSON *root = cJSON_ParseWithOpts(copy, NULL, 1);
+        if (root && !cJSON_IsObject(root) && !cJSON_IsArray(root))
+            snprintf(path, sizeof path, "the value");
+        else if (root)
+            path_of(root, "", "\xef\xbf\xbf", path, sizeof path);
+        cJSON_Delete(root);
+        free(copy);
+    }
+    return tmc_error_set(err, "%s:%d:%d: %s%sa NUL character (\\u0000) in a string, which "
+                         "would cut it there; expected text without NUL", label, line, col,
+                         path, path[0] ? ": " : "");
+}
+
 /* cJSON gives where it stopped only as a pointer: syntax_error turns it into
  * a line and column. */
 cJSON *tmc_cfg_parse_object(const char *text, const char *label, tmc_error *err)
 {
+    if (tmc_cfg_refuse_nul(text, label, err))
+        return NULL;
     const char *p = text;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;

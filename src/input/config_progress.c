@@ -54,10 +54,17 @@ static int check_state(const tmc_experiment *x, const char *label, tmc_error *er
                                   "-1 (the default: progress.elapsed_days) or a number in "
                                   "[0, %s], days", label, exposure,
                              tmc_cfg_number_text(f, f->hi).s);
-    if (exposure == 0 && p->failures + p->outages > 0)
-        return tmc_error_set(err, "%s: progress.exposure_days: 0 with %ld failures and %ld "
+    /* the rates' exposure: exposure_days, or elapsed_days by default
+     * (forecast.c); counts seen over none would move the posterior by
+     * an infinite rate, so either key at 0 is refused (issue 33 item 4) */
+    int by_default = exposure == -1;
+    if ((by_default ? p->elapsed_days : exposure) == 0 && p->failures + p->outages > 0)
+        return tmc_error_set(err, "%s: progress.%s: 0 with %ld failures and %ld "
                                   "outages seen; expected the time they were seen over, days "
-                                  "(> 0)", label, p->failures, p->outages);
+                                  "(> 0)%s", label, by_default ? "elapsed_days" : "exposure_days",
+                             p->failures, p->outages,
+                             by_default ? " (progress.exposure_days is not given, so the "
+                                          "elapsed time is their exposure)" : "");
     if (p->outages > 0 && !x->outages.enabled)
         return tmc_error_set(err, "%s: progress.outages: %ld outages observed, but the "
                                   "experiment has no outages section; give one, or 0",

@@ -101,6 +101,8 @@ static int read_line(tmc_experiment *x, const char *line, const char *path, long
     char label[TMC_PATH_MAX + 24];
     snprintf(label, sizeof label, "%s:%ld", path, no);
     const char *end = NULL;
+    if (tmc_cfg_refuse_nul(line, label, err))
+        return -1;
     cJSON *obj = cJSON_ParseWithOpts(line, &end, 1);
     if (!obj)
         return line_syntax_error(line, end, path, no, err);

@@ -181,7 +181,7 @@ static double cold_share(const tmc_experiment *x, const tmc_closed_form *cf)
     if (refill > 0)
         return erlang_b(w, rate * refill);
     for (long j = 0; j < w; j++) {
-        double q = gsl_cdf_poisson_Q((unsigned)j, k);
+        double q = tmc_laws_poisson_over((unsigned)j, k);
         if (q < 1e-17) /* the rest add nothing */
             break;
         warm += q;
@@ -229,8 +229,9 @@ static double manual_excess(const repair_shape *r, double x)
         z = (r->mu - log(x)) / r->sigma;
         return r->m * gsl_cdf_ugaussian_P(z + r->sigma) - x * gsl_cdf_ugaussian_P(z);
     case TMC_REPAIR_WEIBULL:
-        return r->scale * gsl_sf_gamma(1 + 1 / k) * gsl_sf_gamma_inc_Q(1 / k,
-                                                                       pow(x / r->scale, k));
+        z = pow(x / r->scale, k); /* GSL's Q(a, inf) is NaN, not 0 */
+        return isfinite(z) ? r->scale * gsl_sf_gamma(1 + 1 / k) * gsl_sf_gamma_inc_Q(1 / k, z)
+                           : 0;
     default: return r->m * exp(-x / r->m);
     }
 }
@@ -263,6 +264,8 @@ static repair_shape repair_shape_of(const tmc_failures *f, long units)
 double tmc_closed_form_blocked_wait_s(const tmc_failures *f, long units, double d)
 {
     repair_shape r = repair_shape_of(f, units);
+    if (!(r.mean > 0)) /* instant repairs: no wait (and S_e would be 0 / 0) */
+        return 0;
     double n = (double)units + 1, se = d > 0 ? repair_excess(&r, d) / r.mean : 1;
     return r.mean / n * pow(fmax(se, 0), n) / (1 - f->repair_fail_share);
 }
@@ -321,7 +324,7 @@ static double blocking_over(long u, double rate, double repair_s, double t, long
     double *q = p + u + 1;
     p[start < u ? start : u] = 1;
     for (unsigned n = 0;; n++) {
-        double tail = gsl_cdf_poisson_Q(n, m);
+        double tail = tmc_laws_poisson_over(n, m);
         sum += tail * p[u];
         if (tail < 1e-15 && n > m)
             break;
@@ -597,10 +600,27 @@ static double random_wall_s(long steps, double step_s, long k, const tmc_checkpo
     return wall;
 }
 
+/* Daly's form sees one rate per process and a run that starts at a
+ * commit: rates drawn per replica (mtbf_events > 0: Daly's T is convex
+ * in the rate, so T at the mean rate is below the mean T) and a forecast's
+ * steps done past its last commit (redone after a failure in the first
+ * segment, left out by forecast()) make it approximate (docs/model.md
+ * 3.11, 3.15). */
+static int daly_one_rate_from_commit(const tmc_experiment *x)
+{
+    if (x->failures.enabled && x->failures.mtbf_events > 0)
+        return 0;
+    if (x->outages.enabled && x->outages.mtbf_events > 0)
+        return 0;
+    return !x->observed.enabled || x->observed.steps_done <= x->observed.committed_step;
+}
+
 /* Daly's assumptions hold exactly: constant steps, every interruption
  * Poisson, one restore time; spikes (compute only) are in spike_segment. */
 static int daly_exact(const tmc_experiment *x)
 {
+    if (!daly_one_rate_from_commit(x))
+        return 0;
     const tmc_failures *f = &x->failures;
     int one_restore = 1;
     for (int i = 0; i < f->n_causes; i++)

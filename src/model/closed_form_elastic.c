@@ -10,6 +10,7 @@
  * group's down time, first order); rough when P(fewer than min_groups up)
  * is not small. */
 #include "closed_form.h"
+#include "laws.h"
 
 #include <math.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static double spare_wait_s(const tmc_failures *f, double rate)
     double r = f->repair_mean_hours * 3600;
     if (f->spares < 0)
         return 0;
-    return f->spares == 0 ? r : r * gsl_cdf_poisson_Q((unsigned)f->spares, rate * r);
+    return f->spares == 0 ? r : r * tmc_laws_poisson_over((unsigned)f->spares, rate * r);
 }
 
 /* Progress per second of compute with g of G groups up, in steps: g / G

@@ -66,6 +66,8 @@ int tmc_forecast_outage_rate(const tmc_experiment *x, tmc_forecast_rate *out)
 double tmc_forecast_count_pmf(const tmc_forecast_rate *r, double f_s, unsigned k)
 {
     double mu = r->base_rate * f_s;
+    if (mu == 0) /* GSL: 0 x log(0) = NaN at k = 0 */
+        return k == 0 ? 1 : 0;
     if (r->exact)
         return gsl_ran_poisson_pdf(k, mu);
     return gsl_ran_negative_binomial_pdf(k, r->rate / (r->rate + mu), r->shape);

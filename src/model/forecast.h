@@ -46,7 +46,9 @@ int tmc_forecast_outage_rate(const tmc_experiment *x, tmc_forecast_rate *out);
 
 /* The negative binomial probability of k failures over a further exposure
  * of f_s seconds under the posterior r (the predictive count); a
- * Poisson(lambda_0 f_s) probability when r->exact. */
+ * Poisson(lambda_0 f_s) probability when r->exact. With no rate or no
+ * exposure (mean 0) the count is 0 surely: 1 for k = 0, else 0 (GSL's
+ * Poisson and negative binomial give NaN at k = 0 there). */
 double tmc_forecast_count_pmf(const tmc_forecast_rate *r, double f_s, unsigned k);
 
 /* What the observed mean step (progress.step_s) is known to (issue 32 item

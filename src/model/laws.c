@@ -9,6 +9,13 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
+double tmc_laws_poisson_over(unsigned k, double mu)
+{
+    if (mu == 0)
+        return 0; /* N = 0 surely; GSL refuses the mean 0 */
+    return mu > 0 ? gsl_cdf_poisson_Q(k, mu) : NAN;
+}
+
 tmc_law tmc_law_prepare(const tmc_law_type *t, double mean, double shape, double cv)
 {
     tmc_law l = {.mean = mean, .shape = shape, .cv = cv, .a = 0, .b = 0};

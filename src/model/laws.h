@@ -72,4 +72,10 @@ static inline int tmc_laws_lifetime_memoryless(tmc_lifetime_kind k)
  * t uses them, as the loader validates: input/config.h), its a and b derived. */
 tmc_law tmc_law_prepare(const tmc_law_type *t, double mean, double shape, double cv);
 
+/* P(N > k) for N Poisson of mean mu (events; mu >= 0): GSL's
+ * gsl_cdf_poisson_Q, which returns NaN (GSL_EDOM) at mu = 0, where N = 0
+ * surely and the tail is 0 (issue 33 item 5: an instant repair, a zero
+ * window). NaN for a NaN or negative mu. */
+double tmc_laws_poisson_over(unsigned k, double mu);
+
 #endif

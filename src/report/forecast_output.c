@@ -7,6 +7,7 @@
 
 #include "closed_form.h"
 #include "config.h"
+#include "error.h"
 #include "forecast.h"
 #include "stats.h"
 
@@ -190,8 +191,10 @@ static void text_pace(FILE *f, const tmc_experiment *x, const tmc_closed_form *c
     double plan = plan_steps_a_day(x);
     if (p->steps_done > 0) {
         double pace = p->steps_done / p->elapsed_days;
-        fprintf(f, "            pace: %.0f steps a day so far, interruptions included; %.0f "
-                   "in the plan without them", pace, plan);
+        char a[TMC_ERROR_NUMBER_CHARS], b[TMC_ERROR_NUMBER_CHARS];
+        fprintf(f, "            pace: %s steps a day so far, interruptions included; %s "
+                   "in the plan without them", tmc_error_format_whole(a, pace),
+                tmc_error_format_whole(b, plan));
         if (pace <= (1 - TMC_FORECAST_PACE_WARN) * plan)
             fprintf(f, " (%.0f %% slower: warning, the run is behind the plan)",
                     100 * (1 - pace / plan));
@@ -392,10 +395,12 @@ void tmc_forecast_output_brief(FILE *f, const tmc_report *r, const char *closed_
     fprintf(f, "%s\n", first ? "none" : "");
     /* the other warnings, only those that fire */
     double plan = plan_steps_a_day(x);
+    char a[TMC_ERROR_NUMBER_CHARS], b[TMC_ERROR_NUMBER_CHARS];
     if (p->steps_done > 0 && p->steps_done / p->elapsed_days <= (1 - TMC_FORECAST_PACE_WARN) * plan)
-        fprintf(f, "Warning: the run is behind the plan: %.0f steps a day so far, "
-                   "interruptions included, %.0f %% below the plan's %.0f without them\n",
-                p->steps_done / p->elapsed_days,
-                100 * (1 - p->steps_done / p->elapsed_days / plan), plan);
+        fprintf(f, "Warning: the run is behind the plan: %s steps a day so far, "
+                   "interruptions included, %.0f %% below the plan's %s without them\n",
+                tmc_error_format_whole(a, p->steps_done / p->elapsed_days),
+                100 * (1 - p->steps_done / p->elapsed_days / plan),
+                tmc_error_format_whole(b, plan));
     deadline_state(f, "Warning: ", x, cf);
 }
