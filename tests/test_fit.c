@@ -301,10 +301,42 @@ static void test_bad_input(void **state)
     tmc_fault_log_free(&log);
 }
 
+/* fit-1.9: Garwood's interval at 16,001 to 10 million events (issue 33
+ * item 11: GSL's chi-square inverse returned NaN there, from 16,000 events
+ * on). Checked against its definition on the Poisson CDF, written apart:
+ * P(X >= n; lo) = a/2 and P(X <= n; hi) = a/2, each tail summed here term
+ * by term from the Poisson pmf in logs (lgamma; GSL's own Poisson CDF
+ * fails above a million), to 1e-6 absolute. */
+static double poisson_tail(long n, double mu, int upper)
+{
+    double sum = 0; /* upper: P(X >= n), else P(X <= n); terms past 12 sd are < 1e-30 */
+    long span = 12 * (long)sqrt(mu) + 50;
+    for (long k = n, d = 0; d < span && k >= 0; d++, k += upper ? 1 : -1)
+        sum += exp((double)k * log(mu) - mu - lgamma((double)k + 1));
+    return sum;
+}
+
+static void test_poisson_ci_large(void **state)
+{
+    (void)state;
+    const long ns[] = {16001, 256000, 1000000, 10000000};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        double lo, hi;
+        assert_int_equal(tmc_poisson_ci_compute(ns[i], 0.95, &lo, &hi), 0);
+        double p_lo = poisson_tail(ns[i], lo, 1), p_hi = poisson_tail(ns[i], hi, 0);
+        print_message("fit-1.9: %ld events: [%.10g, %.10g], tails %.8f %.8f\n", ns[i], lo, hi,
+                      p_lo, p_hi);
+        if (!(fabs(p_lo - 0.025) < 1e-6 && fabs(p_hi - 0.025) < 1e-6))
+            fail_msg("%ld events: [%g, %g] has tails %g and %g, not 0.025", ns[i], lo, hi, p_lo,
+                     p_hi);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_poisson_ci),
+        cmocka_unit_test(test_poisson_ci_large),
         cmocka_unit_test(test_censored_exponential),
         cmocka_unit_test(test_weibull_recovers_shape),
         cmocka_unit_test(test_weibull_censored_is_maximum),
