@@ -5,10 +5,11 @@
 #   sh tests/bench_fit.sh TRAINMC ROWS [NODES]
 #
 # writes a CSV of ROWS faults (awk, seed 1: exponential up times of mean
-# 300 days per node, lognormal repairs of median 0.5 day, renewed per node
+# 3 days per node, lognormal repairs of median 0.5 day (times to 1e-3 day,
+# about 24 bytes a row), renewed per node
 # so that no two faults of a node overlap) over NODES nodes (default
 # ROWS / 10) into a temporary folder, then times `trainmc fit` on it with
-# --json (the wall seconds and the peak memory from /usr/bin/time when it
+# --json (wall and CPU seconds and the peak memory from /usr/bin/time when it
 # is there). The log is removed at the end.
 set -eu
 bin=$1
@@ -39,7 +40,7 @@ size=$(wc -c < "$log")
 echo "rows $rows nodes $nodes bytes $size (written in ${gen} s)"
 start=$(date +%s.%N)
 if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f "peak %M KiB" "$bin" fit "$log" --nodes "$nodes" --cards-per-node 8 \
+    /usr/bin/time -f "%e s wall, %U s user, %S s sys (CPU: the machine may be shared), peak %M KiB" "$bin" fit "$log" --nodes "$nodes" --cards-per-node 8 \
         --json "$dir/out.json" > "$dir/out.txt"
 else
     "$bin" fit "$log" --nodes "$nodes" --cards-per-node 8 --json "$dir/out.json" > "$dir/out.txt"
