@@ -124,9 +124,9 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
     if (tmc_lifetime_collect_intervals(log, (int)opt->nodes, r->span_days, &r->sample, &e))
         return tmc_error_set(err, "%s", e.msg);
     if (set_rates(log->n_faults, r))
-        return tmc_error_set(err, "%s: no node is ever up in the span (every node down "
-                             "from day 0 to %.6g): no failure rate", opt->log_path,
-                             r->span_days);
+        return tmc_error_set(err, "%s: the %ld nodes are up 0 node-days of the %.6g-day "
+                             "span (each down from day 0, never repaired): a failure rate "
+                             "needs up time > 0", opt->log_path, opt->nodes, r->span_days);
     r->life_ok = !tmc_lifetime_fit_compare(&r->sample, cl, &r->life, &e);
     if (!r->life_ok)
         snprintf(r->life_note, sizeof r->life_note, "no lifetime fit: %s", e.msg);
