@@ -301,6 +301,28 @@ static void test_bad_input(void **state)
     tmc_fault_log_free(&log);
 }
 
+/* fit-1.10: simultaneous pairs count pairs on different nodes only: a at
+ * day 1 and 1.0001, b at 1.0002, c at 5, window 0.001 day: (a, b) twice,
+ * never (a, a) nor c: 2 pairs (issue 33: the count became a sliding window
+ * with counts per node). */
+static void test_simultaneous_same_node(void **state)
+{
+    (void)state;
+    tmc_fault_log log = {0};
+    tmc_error err = {""};
+    assert_int_equal(tmc_fault_log_add(&log, "a", 1, 1.00005, "hw", &err), 0);
+    assert_int_equal(tmc_fault_log_add(&log, "a", 1.0001, 2, "hw", &err), 0);
+    assert_int_equal(tmc_fault_log_add(&log, "b", 1.0002, 2, "hw", &err), 0);
+    assert_int_equal(tmc_fault_log_add(&log, "c", 5, 6, "hw", &err), 0);
+    tmc_fault_log_finish(&log);
+    tmc_simultaneous m;
+    assert_int_equal(tmc_dispersion_count_simultaneous(&log, 10, 0.001, &m, &err), 0);
+    assert_int_equal(m.pairs, 2);
+    assert_int_equal(m.groups, 1);
+    assert_int_equal(m.largest, 2);
+    tmc_fault_log_free(&log);
+}
+
 /* fit-1.9: Garwood's interval at 16,001 to 10 million events (issue 33
  * item 11: GSL's chi-square inverse returned NaN there, from 16,000 events
  * on). Checked against its definition on the Poisson CDF, written apart:
@@ -337,6 +359,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_poisson_ci),
         cmocka_unit_test(test_poisson_ci_large),
+        cmocka_unit_test(test_simultaneous_same_node),
         cmocka_unit_test(test_censored_exponential),
         cmocka_unit_test(test_weibull_recovers_shape),
         cmocka_unit_test(test_weibull_censored_is_maximum),
