@@ -87,14 +87,6 @@ def main():
     check("faults fitted", rep["faults"]["fitted"], n, 0)
     check("nodes with faults", rep["faults"]["nodes_with_faults"],
           len({f[0] for f in faults}), 0)
-    # rates and MTBF: exposure nodes x span; Garwood by bisection
-    node_days = NODES * span
-    lo, hi = garwood(n)
-    check("node MTBF", rep["mtbf_days"]["node"]["value"], node_days / n)
-    check("node MTBF lower", rep["mtbf_days"]["node"]["lo"], node_days / hi, 1e-6)
-    check("node MTBF upper", rep["mtbf_days"]["node"]["hi"], node_days / lo, 1e-6)
-    check("card MTBF", rep["mtbf_days"]["card"]["value"], node_days * CARDS / n)
-
     # up times: from 0 or the last repair to the next fault; censored to span
     up = {}
     obs, cens = [], []
@@ -105,6 +97,19 @@ def main():
         up[node] = max(u, end)
     cens = [span - u for u in up.values() if span - u > 0] + [span] * (NODES - len(up))
     total = sum(obs) + sum(cens)
+
+    # rates and MTBF: every fault over the node-days up (issue 33: repair
+    # days are no exposure); Garwood by bisection; the calendar beside
+    node_days = NODES * span
+    lo, hi = garwood(n)
+    check("node MTBF", rep["mtbf_days"]["node"]["value"], total / n)
+    check("node MTBF lower", rep["mtbf_days"]["node"]["lo"], total / hi, 1e-6)
+    check("node MTBF upper", rep["mtbf_days"]["node"]["hi"], total / lo, 1e-6)
+    check("card MTBF", rep["mtbf_days"]["card"]["value"], total * CARDS / n)
+    check("calendar node MTBF", rep["calendar_mtbf_days"]["node"], node_days / n)
+    check("calendar card MTBF", rep["calendar_mtbf_days"]["card"], node_days * CARDS / n)
+    check("up node-days", rep["exposure"]["up_node_days"], total, 1e-9)
+
     check("up times observed", rep["lifetime"]["observed"], len(obs), 0)
     check("exponential rate", rep["lifetime"]["exponential"]["rate_per_day"]["value"],
           len(obs) / total, 1e-9)

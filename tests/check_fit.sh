@@ -93,6 +93,10 @@ refuse "trainmc: --window-days 1e-05: 34897980 windows of 1e-05 days in the span
   "$log" --nodes 400 --cards-per-node 8 --window-days 1e-5
 
 # --write with no law to write fails before --json is written: no file at all
+# no up time at all: no exposure, no rate (issue 33: the exposure is the up time)
+printf 'node,start,end\na,0,\nb,0,\n' >"$dir/down.csv"
+refuse "trainmc: $dir/down.csv: the 2 nodes are up 0 node-days of the 10-day span (each down from day 0, never repaired): a failure rate needs up time > 0" \
+  "$dir/down.csv" --nodes 2 --cards-per-node 8 --span-days 10
 printf 'node,start,end\nn1,1,2\n' >"$dir/one.csv"
 "$bin" fit "$dir/one.csv" --nodes 10 --cards-per-node 8 --json "$dir/x1.json" \
   --write "$dir/x2.json" --law weibull >/dev/null 2>"$dir/stderr"

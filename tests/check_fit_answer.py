@@ -3,8 +3,9 @@
 Usage: check_fit_answer.py TEXT JSON [WRITTEN]
 
 After the heading (up to its first blank line) the first line gives the
-per-card and per-node MTBF with their intervals, as the JSON report has them
-(mtbf_days.card, .node), the confidence and the faults; the next, when
+per-card and per-node MTBF per day up with their intervals, as the JSON
+report has them (mtbf_days.card, .node), the confidence, the faults, the
+card-days up and the calendar MTBFs (calendar_mtbf_days); the next, when
 WRITTEN (the --write failures file) is given, its numeric keys, in its order,
 with their values."""
 import json
@@ -23,9 +24,11 @@ lines = open(sys.argv[1]).read().split("\n")
 rep = json.load(open(sys.argv[2]))
 body = lines[lines.index("") + 1:]
 m = rep["mtbf_days"]
+c = rep["calendar_mtbf_days"]
 want = (f"Answer: per-card MTBF {interval(m['card'])} days, per-node {interval(m['node'])} days "
-        f"({100 * rep['confidence']:g} %; {rep['faults']['fitted']} faults over "
-        f"{rep['exposure']['card_days']:.0f} card-days)")
+        f"up ({100 * rep['confidence']:g} %; {rep['faults']['fitted']} faults over "
+        f"{rep['exposure']['up_card_days']:.0f} card-days up; calendar, down time included: "
+        f"{g(c['card'])} and {g(c['node'])} days)")
 bad = []
 if body[0] != want:
     bad.append(f"answer {body[0]!r}\n  from the JSON {want!r}")

@@ -301,10 +301,65 @@ static void test_bad_input(void **state)
     tmc_fault_log_free(&log);
 }
 
+/* fit-1.10: simultaneous pairs count pairs on different nodes only: a at
+ * day 1 and 1.0001, b at 1.0002, c at 5, window 0.001 day: (a, b) twice,
+ * never (a, a) nor c: 2 pairs (issue 33: the count became a sliding window
+ * with counts per node). */
+static void test_simultaneous_same_node(void **state)
+{
+    (void)state;
+    tmc_fault_log log = {0};
+    tmc_error err = {""};
+    assert_int_equal(tmc_fault_log_add(&log, "a", 1, 1.00005, "hw", &err), 0);
+    assert_int_equal(tmc_fault_log_add(&log, "a", 1.0001, 2, "hw", &err), 0);
+    assert_int_equal(tmc_fault_log_add(&log, "b", 1.0002, 2, "hw", &err), 0);
+    assert_int_equal(tmc_fault_log_add(&log, "c", 5, 6, "hw", &err), 0);
+    tmc_fault_log_finish(&log);
+    tmc_simultaneous m;
+    assert_int_equal(tmc_dispersion_count_simultaneous(&log, 10, 0.001, &m, &err), 0);
+    assert_int_equal(m.pairs, 2);
+    assert_int_equal(m.groups, 1);
+    assert_int_equal(m.largest, 2);
+    tmc_fault_log_free(&log);
+}
+
+/* fit-1.9: Garwood's interval at 16,001 to 10 million events (issue 33
+ * item 11: GSL's chi-square inverse returned NaN there, from 16,000 events
+ * on). Checked against its definition on the Poisson CDF, written apart:
+ * P(X >= n; lo) = a/2 and P(X <= n; hi) = a/2, each tail summed here term
+ * by term from the Poisson pmf in logs (lgamma; GSL's own Poisson CDF
+ * fails above a million), to 1e-6 absolute. */
+static double poisson_tail(long n, double mu, int upper)
+{
+    double sum = 0; /* upper: P(X >= n), else P(X <= n); terms past 12 sd are < 1e-30 */
+    long span = 12 * (long)sqrt(mu) + 50;
+    for (long k = n, d = 0; d < span && k >= 0; d++, k += upper ? 1 : -1)
+        sum += exp((double)k * log(mu) - mu - lgamma((double)k + 1));
+    return sum;
+}
+
+static void test_poisson_ci_large(void **state)
+{
+    (void)state;
+    const long ns[] = {16001, 256000, 1000000, 10000000};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        double lo, hi;
+        assert_int_equal(tmc_poisson_ci_compute(ns[i], 0.95, &lo, &hi), 0);
+        double p_lo = poisson_tail(ns[i], lo, 1), p_hi = poisson_tail(ns[i], hi, 0);
+        print_message("fit-1.9: %ld events: [%.10g, %.10g], tails %.8f %.8f\n", ns[i], lo, hi,
+                      p_lo, p_hi);
+        if (!(fabs(p_lo - 0.025) < 1e-6 && fabs(p_hi - 0.025) < 1e-6))
+            fail_msg("%ld events: [%g, %g] has tails %g and %g, not 0.025", ns[i], lo, hi, p_lo,
+                     p_hi);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_poisson_ci),
+        cmocka_unit_test(test_poisson_ci_large),
+        cmocka_unit_test(test_simultaneous_same_node),
         cmocka_unit_test(test_censored_exponential),
         cmocka_unit_test(test_weibull_recovers_shape),
         cmocka_unit_test(test_weibull_censored_is_maximum),

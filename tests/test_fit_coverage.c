@@ -39,6 +39,27 @@
  *         a grid search of the lognormal log-likelihood (gsl_ran_lognormal_pdf) over mu in [-1, 1] and
  *         sigma in [0.5, 1.5], refined as above, lands on (mu, sigma)
  *         within 1e-3 (first 5 logs).
+ * fit-2.4 the failure rates per day up (issue 33 item 2): exponential up
+ *         times of mean 100 days on 400 nodes over 300 days, exponential
+ *         repairs of mean 3 and of mean 30 days (a node is down while in
+ *         repair, so the calendar holds about 3 % and 23 % of down time),
+ *         LOGS_RATE = 200 logs each (repairs kept past the span's end, so
+ *         that they are a plain sample). Every rate interval the report
+ *         prints covers its truth: the cluster's rate 400/100 a day
+ *         (every node up) and its days between faults, the node's 1/100 and
+ *         MTBF 100 days, the card's 1/800 and MTBF 800 days (8 cards), and
+ *         the lifetime fit's rate. Binomial: 200 logs, SE sqrt(0.95 x 0.05 /
+ *         200) = 1.54 %; asked 90.5-99.5 % (+-2.9 SE). The calendar
+ *         exposure (issue 33) covered 100 days in 44 of 60 logs at 3-day
+ *         repairs. The repair mean's interval (bootstrap-t here, ~1,000
+ *         repairs a log) is counted the same way. The written per_card_mtbf_days
+ *         (tmc_fit_output_distribution, exponential law): its mean over the
+ *         logs is within 3 SE of 800 (SE from the logs' spread / sqrt 200).
+ * fit-2.5 the repair mean's interval above TMC_REPAIR_BOOTSTRAP_MAX
+ *         (Student's t, issue 33 item 11): 1000 samples of 10,001
+ *         lognormal (0, 1) times (mean e^0.5) through
+ *         tmc_repair_mean_interval, coverage asked 93-97 % as above; and
+ *         logs of 12,000 exponential repairs (Student's t), 200 each.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -49,6 +70,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -316,6 +338,163 @@ static void test_lognormal_repair_mean(void **state)
     check_coverage("fit-2.3 lognormal repair mean (bootstrap-t)", covered, LOGS);
 }
 
+/* ---------- fit-2.4 ---------- */
+
+#define LOGS_RATE 200
+#define RATE_COVER_LO 0.905
+#define RATE_COVER_HI 0.995
+
+/* Renewals per node, exponential up times (mean_up) and exponential
+ * repairs (mean_repair), over [0, span]; a repair running past the span is
+ * not repaired in the log. Written here apart from fit's code. */
+static void draw_exponential(gsl_rng *rng, int nodes, double span, double mean_up,
+                             double mean_repair, tmc_fault_log *log)
+{
+    tmc_error err = {""};
+    memset(log, 0, sizeof *log);
+    for (int i = 0; i < nodes; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "n%d", i);
+        for (double now = 0;;) {
+            double start = now + gsl_ran_exponential(rng, mean_up);
+            if (start > span)
+                break;
+            /* the end is kept past the span: the repair times are then a
+             * plain sample of their law (an open repair would censor it) */
+            now = start + gsl_ran_exponential(rng, mean_repair);
+            assert_int_equal(tmc_fault_log_add(log, id, start, now, "hw", &err), 0);
+        }
+    }
+    tmc_fault_log_finish(log);
+}
+
+static int holds(const tmc_fit_interval *v, double truth)
+{
+    return v->lo <= truth && truth <= v->hi;
+}
+
+static void check_rate_coverage(const char *what, int covered, int n)
+{
+    double c = (double)covered / n, se = sqrt(0.95 * 0.05 / n);
+    print_message("%s: %d of %d logs covered, %.1f %% (binomial SE %.2f %%; asked %.1f-%.1f "
+                  "%%)\n", what, covered, n, 100 * c, 100 * se, 100 * RATE_COVER_LO,
+                  100 * RATE_COVER_HI);
+    if (!(c >= RATE_COVER_LO && c <= RATE_COVER_HI))
+        fail_msg("%s: %d of %d covered (%.4f) outside [%.3f, %.3f]", what, covered, n, c,
+                 RATE_COVER_LO, RATE_COVER_HI);
+}
+
+static void rate_case(double mean_repair, unsigned long seed)
+{
+    enum { NODES = 400, CARDS = 8, WHAT = 8 };
+    const double span = 300, mean_up = 100, mean_card = CARDS * mean_up;
+    const char *names[WHAT] = {"cluster rate", "cluster days between", "node rate",
+                               "node MTBF", "card rate", "card MTBF", "lifetime rate",
+                               "repair mean"};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    int covered[WHAT] = {0};
+    double sum = 0, sum2 = 0, repairs = 0;
+    for (int k = 0; k < LOGS_RATE; k++) {
+        tmc_fault_log log;
+        draw_exponential(rng, NODES, span, mean_up, mean_repair, &log);
+        tmc_fit_options o = {.log_path = "synthetic", .nodes = NODES, .cards_per_node = CARDS,
+                             .span_days = span, .confidence = 0.95, .window_days = 7,
+                             .simultaneous_s = 60};
+        tmc_error err = {""};
+        if (tmc_fit_compute(&log, &o, log.n_faults, NULL, &result, &err))
+            fail_msg("tmc_fit_compute: %s", err.msg);
+        const tmc_fit_result *r = &result;
+        covered[0] += holds(&r->rate_cluster, NODES / mean_up);
+        covered[1] += holds(&r->mtbf_cluster, mean_up / NODES);
+        covered[2] += holds(&r->rate_node, 1 / mean_up);
+        covered[3] += holds(&r->mtbf_node, mean_up);
+        covered[4] += holds(&r->rate_card, 1 / mean_card);
+        covered[5] += holds(&r->mtbf_card, mean_card);
+        covered[6] += holds(&(tmc_fit_interval){r->life.rate, r->life.rate_lo, r->life.rate_hi},
+                            1 / mean_up);
+        covered[7] += holds(&r->repair_mean_days, mean_repair);
+        repairs += r->repair.n;
+        cJSON *doc = tmc_fit_output_distribution(r, "exponential");
+        assert_non_null(doc);
+        double w = cJSON_GetObjectItem(doc, "per_card_mtbf_days")->valuedouble;
+        sum += w, sum2 += w * w;
+        cJSON_Delete(doc);
+        tmc_fit_free(&result);
+        tmc_fault_log_free(&log);
+    }
+    gsl_rng_free(rng);
+    char what[160];
+    for (int i = 0; i < WHAT; i++) {
+        snprintf(what, sizeof what, "fit-2.4 repairs %g d: %s", mean_repair, names[i]);
+        check_rate_coverage(what, covered[i], LOGS_RATE);
+    }
+    double mean = sum / LOGS_RATE, sd = sqrt((sum2 - LOGS_RATE * mean * mean) / (LOGS_RATE - 1));
+    double se = sd / sqrt(LOGS_RATE), z = (mean - mean_card) / se;
+    print_message("fit-2.4 repairs %g d: written per_card_mtbf_days %.2f on average over %d "
+                  "logs (SE %.2f; truth %.0f, %.2f SE off; %.0f repairs a log)\n", mean_repair,
+                  mean, LOGS_RATE, se, mean_card, z, repairs / LOGS_RATE);
+    if (!(fabs(z) <= 3))
+        fail_msg("written per_card_mtbf_days %.2f, %.2f SE from %.0f", mean, z, mean_card);
+}
+
+static void test_rates_short_repairs(void **state)
+{
+    (void)state;
+    rate_case(3, 2401);
+}
+
+static void test_rates_long_repairs(void **state)
+{
+    (void)state;
+    rate_case(30, 2402);
+}
+
+/* ---------- fit-2.5 ---------- */
+
+static void test_repair_mean_student(void **state)
+{
+    (void)state;
+    enum { N = TMC_REPAIR_BOOTSTRAP_MAX + 1 };
+    const double truth = exp(0.5);
+    static double t[N];
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 2501);
+    int covered = 0;
+    for (int k = 0; k < LOGS; k++) {
+        for (int i = 0; i < N; i++)
+            t[i] = gsl_ran_lognormal(rng, 0, 1);
+        double lo, hi;
+        assert_int_equal(tmc_repair_mean_interval(t, N, 0.95, &lo, &hi), 0);
+        covered += lo <= truth && truth <= hi;
+    }
+    print_message("fit-2.5: %d of %d samples of %d lognormal times covered\n", covered, LOGS,
+                  N);
+    check_coverage("fit-2.5 lognormal repair mean, n = 10,001 (Student's t)", covered, LOGS);
+    /* exponential repairs through fit: 12,000 faults, one per node */
+    covered = 0;
+    for (int k = 0; k < LOGS_RATE; k++) {
+        tmc_fault_log log = {0};
+        tmc_error err = {""};
+        for (int i = 0; i < 12000; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "n%d", i);
+            double start = gsl_rng_uniform(rng) * 100;
+            assert_int_equal(tmc_fault_log_add(&log, id, start,
+                                               start + gsl_ran_exponential(rng, 2), "hw", &err),
+                             0);
+        }
+        tmc_fault_log_finish(&log);
+        fit(&log, 12000, 1000);
+        covered += holds(&result.repair_mean_days, 2);
+        tmc_fit_free(&result);
+        tmc_fault_log_free(&log);
+    }
+    gsl_rng_free(rng);
+    check_rate_coverage("fit-2.5 exponential repair mean, 12,000 a log (Student's t)", covered,
+                        LOGS_RATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +502,9 @@ int main(void)
         cmocka_unit_test(test_weibull_shape_07),
         cmocka_unit_test(test_weibull_shape_2),
         cmocka_unit_test(test_lognormal_repair_mean),
+        cmocka_unit_test(test_rates_short_repairs),
+        cmocka_unit_test(test_rates_long_repairs),
+        cmocka_unit_test(test_repair_mean_student),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fault_log.h"
@@ -101,6 +104,26 @@ static int steps_args(const tmc_cli_options *o)
     return 0;
 }
 
+/* Inputs of at least this many bytes (about a million CSV rows, 30 s
+ * before issue 33) get progress lines on stderr even when it is no terminal. */
+#define FIT_PROGRESS_BYTES (32L << 20)
+
+/* Seconds on a monotonic clock. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* 1 when `fit` says on stderr what it is doing: stderr is a terminal, or
+ * the log is long (FIT_PROGRESS_BYTES). Never on stdout or in --json. */
+static int wants_progress(const char *log)
+{
+    struct stat st;
+    return isatty(STDERR_FILENO) || (!stat(log, &st) && st.st_size >= FIT_PROGRESS_BYTES);
+}
+
 static int fit_faults(const fit_args *pa)
 {
     fit_args a = *pa;
@@ -111,6 +134,10 @@ static int fit_faults(const fit_args *pa)
         return rc;
     tmc_error err = {""};
     tmc_fault_log log;
+    int progress = wants_progress(a.fit.log_path);
+    double t0 = now_s();
+    if (progress)
+        fprintf(stderr, "trainmc fit: reading %s\n", a.fit.log_path);
     int bad = !strcmp(a.format, "csv") ? tmc_fault_log_read_csv(a.fit.log_path, &a.cols, &log,
                                                                  &err)
                                        : tmc_fault_log_read_json(a.fit.log_path, &log, &err);
@@ -119,6 +146,9 @@ static int fit_faults(const fit_args *pa)
         tmc_cli_abort_outputs(files, paths, 2);
         return 2;
     }
+    if (progress)
+        fprintf(stderr, "trainmc fit: %d faults on %d nodes read in %.1f s; fitting\n",
+                log.n_faults, log.n_nodes, now_s() - t0);
     int n_read = log.n_faults, excluded[TMC_FIT_MAX_EXCLUDE] = {0};
     tmc_fault_log_exclude(&log, a.fit.exclude, a.fit.n_exclude, excluded);
     static tmc_fit_result r; /* large: off the stack */
@@ -127,6 +157,8 @@ static int fit_faults(const fit_args *pa)
                            a.fit.log_path);
     else
         rc = tmc_fit_compute(&log, &a.fit, n_read, excluded, &r, &err);
+    if (progress && !rc)
+        fprintf(stderr, "trainmc fit: fitted in %.1f s\n", now_s() - t0);
     if (rc) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         tmc_fit_free(&r);

@@ -87,11 +87,22 @@ int tmc_dispersion_count_simultaneous(const tmc_fault_log *log, double span_days
     }
     const tmc_fault *f = log->faults; /* sorted by start */
     int n = log->n_faults, stamp = 0;
-    for (int i = 0; i < n; i++) {
+    /* pairs (i, j > i) within w on different nodes: the window (i, hi) of
+     * starts within w after i, less its faults on i's node, counted per node
+     * as the window slides (O(n), not O(n x faults per window): 200 a window
+     * on 10M rows). seen counts the window's faults per node here. */
+    for (int i = 0, hi = 0; i < n; i++) {
         per_node[f[i].node]++;
-        for (int j = i + 1; j < n && f[j].start_days - f[i].start_days <= window_days; j++)
-            out->pairs += f[j].node != f[i].node;
+        if (hi > i)
+            seen[f[i].node]--; /* i leaves the window it was in */
+        else
+            hi = i + 1;
+        for (; hi < n && f[hi].start_days - f[i].start_days <= window_days; hi++)
+            seen[f[hi].node]++;
+        out->pairs += (long)(hi - i - 1) - seen[f[i].node];
     }
+    for (int i = 0; i <= log->n_nodes; i++)
+        seen[i] = 0; /* the groups below stamp it */
     for (int i = 0; i < n;) { /* groups: chains of starts within w */
         int j = i + 1;
         while (j < n && f[j].start_days - f[j - 1].start_days <= window_days)

@@ -21,6 +21,30 @@ static tmc_fit_interval rate(long n, double exposure, double confidence)
     return r;
 }
 
+/* The failure rates of n faults per day up (docs/fit.md 2): the exposure is
+ * the nodes' up time (the lifetime sample's observed and censored times),
+ * not the calendar, whose repair days would lower the rate by about
+ * repair/MTBF. The cluster's exposure is the mean up time of a node (its
+ * rate: every node up). -1 when there is no up time. */
+static int set_rates(long n, tmc_fit_result *r)
+{
+    double cl = r->opt.confidence;
+    r->up_node_days = r->sample.exposure_days;
+    r->up_card_days = r->up_node_days * (double)r->opt.cards_per_node;
+    if (!(r->up_node_days > 0))
+        return -1;
+    r->rate_cluster = rate(n, r->up_node_days / (double)r->opt.nodes, cl);
+    r->rate_node = rate(n, r->up_node_days, cl);
+    r->rate_card = rate(n, r->up_card_days, cl);
+    r->mtbf_cluster = inverse(r->rate_cluster);
+    r->mtbf_node = inverse(r->rate_node);
+    r->mtbf_card = inverse(r->rate_card);
+    r->calendar_cluster = r->span_days / (double)n;
+    r->calendar_node = r->node_days / (double)n;
+    r->calendar_card = r->card_days / (double)n;
+    return 0;
+}
+
 static int by_count(const void *a, const void *b)
 {
     const tmc_fit_cause *x = a, *y = b;
@@ -96,17 +120,13 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
     double cl = opt->confidence;
     r->node_days = (double)opt->nodes * r->span_days;
     r->card_days = r->node_days * (double)opt->cards_per_node;
-    long n = log->n_faults;
-    r->rate_cluster = rate(n, r->span_days, cl);
-    r->rate_node = rate(n, r->node_days, cl);
-    r->rate_card = rate(n, r->card_days, cl);
-    r->mtbf_cluster = inverse(r->rate_cluster);
-    r->mtbf_node = inverse(r->rate_node);
-    r->mtbf_card = inverse(r->rate_card);
-
     tmc_error e = {""};
     if (tmc_lifetime_collect_intervals(log, (int)opt->nodes, r->span_days, &r->sample, &e))
         return tmc_error_set(err, "%s", e.msg);
+    if (set_rates(log->n_faults, r))
+        return tmc_error_set(err, "%s: the %ld nodes are up 0 node-days of the %.6g-day "
+                             "span (each down from day 0, never repaired): a failure rate "
+                             "needs up time > 0", opt->log_path, opt->nodes, r->span_days);
     r->life_ok = !tmc_lifetime_fit_compare(&r->sample, cl, &r->life, &e);
     if (!r->life_ok)
         snprintf(r->life_note, sizeof r->life_note, "no lifetime fit: %s", e.msg);
@@ -128,7 +148,8 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
     if (!tmc_dispersion_compute_index(counts, (int)opt->nodes, &r->per_node, &e))
         r->worst_node = log->nodes[r->per_node.argmax];
     r->bad_nodes_ok = opt->mixture_sets > 0 &&
-                      !tmc_node_mixture_fit(counts, (int)opt->nodes, r->span_days,
+                      !tmc_node_mixture_fit(counts, (int)opt->nodes, r->up_node_days /
+                                            (double)opt->nodes, /* a node's mean up time */
                                             opt->mixture_sets, 1, &r->bad_nodes);
     free(counts);
     long *w = NULL;

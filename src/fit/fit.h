@@ -49,9 +49,14 @@ typedef struct {
     int n_read;                            /* faults in the log */
     int excluded[TMC_FIT_MAX_EXCLUDE];     /* faults each exclusion removed */
     int n_excluded, n_faults, nodes_seen, unmatched_ends;
-    double span_days, node_days, card_days; /* exposure */
-    /* events per day, and days between events */
+    double span_days, node_days, card_days; /* calendar exposure: nodes (cards) x span */
+    double up_node_days, up_card_days; /* exposure: the time up, repairs left out */
+    /* faults per day up, and days up between faults (Garwood intervals): the
+     * cluster's with every node up, a node's, a card's */
     tmc_fit_interval rate_cluster, rate_node, rate_card, mtbf_cluster, mtbf_node, mtbf_card;
+    /* calendar days between faults, down time included (point values; not
+     * a failure law's MTBF: repair time inflates them by about repair/MTBF) */
+    double calendar_cluster, calendar_node, calendar_card;
     tmc_lifetime_sample sample;
     tmc_lifetime_fit life;
     int life_ok;
@@ -89,7 +94,7 @@ cJSON *tmc_fit_output_json(const tmc_fit_result *r);
 
 /* A failures distribution file (docs/reference/experiment-keys.md, Failures) an
  * experiment names as its "failures": distribution `law` ("exponential":
- * per_card_mtbf_days = card-days / faults; "weibull": the fitted shape and
+ * per_card_mtbf_days = card-days up / faults; "weibull": the fitted shape and
  * cards_per_node x the Weibull mean of a node's up time), repair_mean_hours
  * (the mean of the positive repair times), repair_distribution exponential,
  * a "source" naming the data and the exposure and a "description" with the

@@ -107,26 +107,51 @@ static int tally(const long *counts, int n, long top, histogram *k)
     return 0;
 }
 
+/* The histogram of n Poisson(mean) counts drawn at once, O(top) and not
+ * O(n): the counts of each value c = 0, 1, ... are the cells of a
+ * multinomial, drawn as binomials of the nodes left with P(c) / P(>= c)
+ * (the conditional form of gsl_ran_multinomial). -1 if memory runs out. */
+static int draw_histogram(gsl_rng *r, int n, double mean, histogram *k)
+{
+    long cap = (long)(mean + 12 * sqrt(mean) + 32), c = 0;
+    unsigned left = (unsigned)n;
+    double tail = 1; /* P(X >= c) */
+    k->n = n;
+    if (!(k->h = calloc((size_t)cap + 1, sizeof *k->h)))
+        return -1;
+    for (; left > 0; c++) {
+        if (c > cap) { /* beyond 12 sd: grow */
+            double *h = realloc(k->h, sizeof *h * (size_t)(2 * cap + 1));
+            if (!h)
+                return free(k->h), -1;
+            for (long i = cap + 1; i <= 2 * cap; i++)
+                h[i] = 0;
+            k->h = h, cap *= 2;
+        }
+        double pc = gsl_ran_poisson_pdf((unsigned)c, mean);
+        unsigned x = pc < tail ? gsl_ran_binomial(r, pc / tail, left) : left;
+        k->h[c] = x;
+        left -= x;
+        tail = fmax(tail - pc, 0);
+    }
+    k->top = c - 1;
+    return 0;
+}
+
 /* P(LR >= lr) when every node fails at one rate (the mean count), from
- * `sets` sets of n Poisson counts (seed): (above + 1) / (sets + 1), never 0
- * (Davison and Hinkley, "Bootstrap Methods", 1997, 4.2). NAN if memory runs
- * out (*done 0). */
+ * `sets` sets of n Poisson counts (seed), each drawn as its histogram:
+ * (above + 1) / (sets + 1), never 0 (Davison and Hinkley, "Bootstrap
+ * Methods", 1997, 4.2). NAN if memory runs out (*done 0). */
 static double bootstrap_p(int n, double mean, double lr, int sets, unsigned long seed,
                           int *done)
 {
-    long *c = malloc((size_t)n * sizeof *c);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     *done = 0;
     int above = 0;
-    for (int b = 0; c && r && b < sets; b++) {
+    for (int b = 0; r && b < sets; b++) {
         gsl_rng_set(r, seed + (unsigned long)b);
-        long top = 0;
-        for (int i = 0; i < n; i++) {
-            c[i] = (long)gsl_ran_poisson(r, mean);
-            top = c[i] > top ? c[i] : top;
-        }
         histogram k;
-        if (tally(c, n, top, &k))
+        if (draw_histogram(r, n, mean, &k))
             break;
         double bp, bg, bb, l1, l0;
         int steps;
@@ -134,7 +159,6 @@ static double bootstrap_p(int n, double mean, double lr, int sets, unsigned long
         free(k.h);
         (*done)++;
     }
-    free(c);
     gsl_rng_free(r);
     return *done == sets ? (above + 1.0) / (sets + 1.0) : NAN;
 }

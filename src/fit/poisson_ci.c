@@ -2,7 +2,7 @@
 #include "poisson_ci.h"
 
 #include <math.h>
-#include <gsl/gsl_cdf.h>
+#include "laws.h"
 
 int tmc_poisson_ci_compute(long n, double confidence, double *lo, double *hi)
 {
@@ -10,8 +10,9 @@ int tmc_poisson_ci_compute(long n, double confidence, double *lo, double *hi)
     if (n < 0 || !(confidence > 0 && confidence < 1))
         return -1;
     double a = 1 - confidence;
-    *lo = n == 0 ? 0 : 0.5 * gsl_cdf_chisq_Pinv(a / 2, 2.0 * (double)n);
-    *hi = 0.5 * gsl_cdf_chisq_Pinv(1 - a / 2, 2.0 * (double)n + 2);
+    /* chi2_q(2n) / 2 = the q-quantile of Gamma(n, 1) */
+    *lo = n == 0 ? 0 : tmc_law_gamma_quantile(a / 2, (double)n, 1);
+    *hi = tmc_law_gamma_quantile(1 - a / 2, (double)n + 1, 1);
     return isfinite(*lo) && isfinite(*hi) ? 0 : -1;
 }
 

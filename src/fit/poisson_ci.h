@@ -6,7 +6,8 @@
 /* The two-sided exact interval of a Poisson mean from n observed events
  * (Garwood 1936, Biometrika 28:437): lower = chi2_quantile(a/2, 2n) / 2
  * (0 for n = 0), upper = chi2_quantile(1 - a/2, 2n + 2) / 2, a = 1 -
- * confidence; quantiles by gsl_cdf_chisq_Pinv. Events, unitless; divide by
+ * confidence; quantiles by tmc_law_gamma_quantile (GSL's chi-square inverse
+ * fails above about 16,000 events). Events, unitless; divide by
  * the exposure for a rate (tmc_poisson_ci_rate). Returns 0, or -1 (lo, hi
  * set to NAN) for n < 0 or confidence outside (0, 1). */
 int tmc_poisson_ci_compute(long n, double confidence, double *lo, double *hi);

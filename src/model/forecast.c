@@ -10,6 +10,7 @@
 
 #include "closed_form.h"
 #include "experiment_rules.h"
+#include "laws.h"
 
 /* The observed count k and its exposure E from the progress section. */
 static void exposure(const tmc_observed *p, long k, tmc_forecast_rate *out)
@@ -31,8 +32,8 @@ static void update(double n, tmc_forecast_rate *out)
     out->shape = n + (double)out->observed;
     out->rate = n + out->observed_rate * out->exposure_s;
     out->mean = out->shape / out->rate;
-    out->lo = gsl_cdf_gamma_Pinv(0.025, out->shape, 1 / out->rate);
-    out->hi = gsl_cdf_gamma_Pinv(0.975, out->shape, 1 / out->rate);
+    out->lo = tmc_law_gamma_quantile(0.025, out->shape, 1 / out->rate);
+    out->hi = tmc_law_gamma_quantile(0.975, out->shape, 1 / out->rate);
 }
 
 int tmc_forecast_failure_rate(const tmc_experiment *x, tmc_forecast_rate *out)

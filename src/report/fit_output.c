@@ -92,8 +92,9 @@ static void text_answer(FILE *f, const tmc_fit_result *r)
     interval_text(f, r->mtbf_card);
     fprintf(f, " days, per-node ");
     interval_text(f, r->mtbf_node);
-    fprintf(f, " days (%g %%; %d faults over %.0f card-days)\n", 100 * r->opt.confidence,
-            r->n_faults, r->card_days);
+    fprintf(f, " days up (%g %%; %d faults over %.0f card-days up; calendar, down time "
+               "included: %.4g and %.4g days)\n", 100 * r->opt.confidence, r->n_faults,
+            r->up_card_days, r->calendar_card, r->calendar_node);
     cJSON *doc = tmc_fit_output_distribution(r, tmc_law_exponential->name);
     if (!doc)
         return;
@@ -124,20 +125,25 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
         fprintf(f, "           %d fault_end events without an open fault on their node "
                    "(ignored)\n", r->unmatched_ends);
     fprintf(f, "exposure   %ld nodes x %ld cards over %.6g days%s = %.0f node-days, %.0f "
-               "card-days\n\n", o->nodes, o->cards_per_node, r->span_days,
+               "card-days\n", o->nodes, o->cards_per_node, r->span_days,
             o->span_days > 0 ? "" : " (the last event)", r->node_days, r->card_days);
+    fprintf(f, "           up (repairs left out): %.0f node-days, %.0f card-days (%.2f %% of "
+               "the calendar)\n\n", r->up_node_days, r->up_card_days,
+            100 * r->up_node_days / r->node_days);
     text_answer(f, r);
 
-    fprintf(f, "Failure rate (exact Poisson %g %% intervals, Garwood 1936)\n", cl);
+    fprintf(f, "Failure rate per day up (exact Poisson %g %% intervals, Garwood 1936; the "
+               "cluster's with every node up)\n", cl);
     const char *who[] = {"cluster", "node", "card"};
     const tmc_fit_interval *rates[] = {&r->rate_cluster, &r->rate_node, &r->rate_card};
     const tmc_fit_interval *mtbf[] = {&r->mtbf_cluster, &r->mtbf_node, &r->mtbf_card};
+    const double calendar[] = {r->calendar_cluster, r->calendar_node, r->calendar_card};
     for (int i = 0; i < 3; i++) {
         fprintf(f, "  %-8s faults/day ", who[i]);
         interval_text(f, *rates[i]);
         fprintf(f, "   %s days ", i ? "MTBF" : "between faults,");
         interval_text(f, *mtbf[i]);
-        fprintf(f, "\n");
+        fprintf(f, "   calendar %.4g\n", calendar[i]);
     }
 
     fprintf(f, "\nLifetime of a node (up time from the start or the last repair to the next "
@@ -285,6 +291,8 @@ cJSON *tmc_fit_output_json(const tmc_fit_result *r)
     cJSON_AddNumberToObject(x, "span_days", r->span_days);
     cJSON_AddNumberToObject(x, "node_days", r->node_days);
     cJSON_AddNumberToObject(x, "card_days", r->card_days);
+    cJSON_AddNumberToObject(x, "up_node_days", r->up_node_days);
+    cJSON_AddNumberToObject(x, "up_card_days", r->up_card_days);
     x = cJSON_AddObjectToObject(root, "faults");
     cJSON_AddNumberToObject(x, "read", r->n_read);
     y = cJSON_AddArrayToObject(x, "excluded");
@@ -305,6 +313,10 @@ cJSON *tmc_fit_output_json(const tmc_fit_result *r)
     cJSON_AddItemToObject(x, "cluster", interval_json(r->mtbf_cluster));
     cJSON_AddItemToObject(x, "node", interval_json(r->mtbf_node));
     cJSON_AddItemToObject(x, "card", interval_json(r->mtbf_card));
+    x = cJSON_AddObjectToObject(root, "calendar_mtbf_days"); /* down time included */
+    cJSON_AddNumberToObject(x, "cluster", r->calendar_cluster);
+    cJSON_AddNumberToObject(x, "node", r->calendar_node);
+    cJSON_AddNumberToObject(x, "card", r->calendar_card);
 
     x = cJSON_AddObjectToObject(root, "lifetime");
     cJSON_AddNumberToObject(x, "observed", r->sample.n_obs);
@@ -462,17 +474,17 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
                  r->life.weibull.mean);
     } else {
         mtbf = r->mtbf_card.value;
-        snprintf(lawtext, sizeof lawtext, "exponential; per_card_mtbf_days = card-days / "
-                 "faults = %.0f / %d, %g %% Garwood interval [%.4g, %s] days; the node "
-                 "lifetime's Weibull shape was %s (LR test of shape 1: p = %s)",
-                 r->card_days, r->n_faults, cl, r->mtbf_card.lo, num(b[0], r->mtbf_card.hi, 4),
-                 num(b[1], r->life_ok ? r->life.weibull.shape : NAN, 3),
+        snprintf(lawtext, sizeof lawtext, "exponential; per_card_mtbf_days = card-days up / "
+                 "faults = %.0f / %d, %g %% Garwood interval [%.4g, %s] days (calendar, "
+                 "repairs included: %.4g); the node lifetime's Weibull shape was %s (LR test "
+                 "of shape 1: p = %s)", r->up_card_days, r->n_faults, cl, r->mtbf_card.lo, num(b[0], r->mtbf_card.hi, 4),
+                 r->calendar_card, num(b[1], r->life_ok ? r->life.weibull.shape : NAN, 3),
                  num(b[2], r->life_ok ? r->life.lr_p : NAN, 3));
     }
     snprintf(source, sizeof source, "trainmc fit of %s: %d faults%s%s on %ld nodes x %ld cards "
-             "over %.6g days (%.0f card-days)", o->log_path, r->n_faults, excl,
-             o->n_exclude ? ")," : ",", o->nodes,
-             o->cards_per_node, r->span_days, r->card_days);
+             "over %.6g days (%.0f card-days, %.0f of them up)", o->log_path, r->n_faults,
+             excl, o->n_exclude ? ")," : ",", o->nodes, o->cards_per_node, r->span_days,
+             r->card_days, r->up_card_days);
     const tmc_repair_fit *p = &r->repair;
     const tmc_repair_law *best = &p->law[p->best];
     snprintf(desc, sizeof desc, "lifetime: %s. Node MTBF %.4g days [%.4g, %s] (%g %%). "
