@@ -39,9 +39,9 @@ static void note_override(tmc_error *err, const char *label, const char *const *
         size_t kl = strcspn(key, "="), m = kl < pl ? kl : pl;
         char next = (kl < pl ? path : key)[m]; /* a key's part ends at '.' or '[' */
         if (strncmp(path, key, m) == 0 && (kl == pl || next == '.' || next == '[')) {
-            size_t used = strlen(err->msg);
-            snprintf(err->msg + used, sizeof err->msg - used,
-                     " (with the override %s)", key);
+            char base[sizeof err->msg]; /* through tmc_error_set: the key is escaped */
+            snprintf(base, sizeof base, "%s", err->msg);
+            tmc_error_set(err, "%s (with the override %s)", base, key);
             return;
         }
     }

@@ -7,27 +7,12 @@
  * refused before any value is read; a field is written only once its value
  * passed its type and range (an absent optional one gets its default). */
 #include "config_internal.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-/* 1 if s is valid UTF-8 without control characters (which would garble a
- * terminal or the JSON written back). */
-static int printable_utf8(const unsigned char *s)
-{
-    while (*s) {
-        int extra = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2
-                  : (*s & 0xf8) == 0xf0 ? 3 : -1;
-        if (extra < 0 || *s < 0x20 || *s == 0x7f || (extra == 1 && *s < 0xc2))
-            return 0;
-        for (s++; extra > 0; extra--, s++)
-            if ((*s & 0xc0) != 0x80)
-                return 0;
-    }
-    return 1;
-}
 
 /* ---------- JSON text ---------- */
 
@@ -48,8 +33,8 @@ static void syntax_error(const char *text, const char *end, const char *label,
         tmc_error_set(err, "%s:%d:%d: invalid JSON: unexpected end of file", label, line, col);
         return;
     }
-    /* up to 30 bytes of the rest of the line, cut between characters, shown
-     * only as printable UTF-8 (anything else becomes '?') */
+    /* up to 30 bytes of the rest of the line, cut between characters; what is
+     * not printable UTF-8 tmc_error_set escapes (text.h) */
     char near[32];
     int n = (int)strcspn(end, "\r\n"), k0 = n > 30 ? 30 : n, k = k0;
     while (k > 0 && k < n && (end[k] & 0xC0) == 0x80)
@@ -58,10 +43,6 @@ static void syntax_error(const char *text, const char *end, const char *label,
         k = k0;
     memcpy(near, end, (size_t)k);
     near[k] = '\0';
-    if (!printable_utf8((const unsigned char *)near))
-        for (int i = 0; i < k; i++)
-            if ((unsigned char)near[i] < 0x20 || (unsigned char)near[i] >= 0x7f)
-                near[i] = '?';
     tmc_error_set(err, "%s:%d:%d: invalid JSON near '%s%s'", label, line, col, near,
                   k < n ? "..." : "");
 }
@@ -81,6 +62,15 @@ cJSON *tmc_cfg_parse_object(const char *text, const char *label, tmc_error *err)
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {
         syntax_error(text, end ? end : text, label, err);
+        return NULL;
+    }
+    const char *nul = tmc_text_json_nul(text); /* cJSON cut a string there: text.h */
+    if (nul) {
+        long line, col;
+        tmc_text_position(text, nul, &line, &col);
+        tmc_error_set(err, "%s:%ld:%ld: a \\u0000 escape (NUL) in a string; text must be "
+                      "printable UTF-8", label, line, col);
+        cJSON_Delete(root);
         return NULL;
     }
     if (!cJSON_IsObject(root)) {
@@ -126,9 +116,8 @@ int tmc_cfg_read_string_at(const cJSON *obj, const char *key, const char *path, 
                              tmc_cfg_value_text(v).s);
     if (required && !v->valuestring[0])
         return tmc_error_set(err, "%s: %s: must not be empty", label, path);
-    if (!printable_utf8((const unsigned char *)v->valuestring))
-        return tmc_error_set(err, "%s: %s: not valid UTF-8 text, or holds control "
-                                  "characters", label, path);
+    if (tmc_text_require(v->valuestring, label, path, err))
+        return -1;
     if (dst && strlen(v->valuestring) >= n)
         return tmc_error_set(err, "%s: %s: longer than %zu bytes of UTF-8", label, path, n - 1);
     if (dst)
