@@ -44,6 +44,7 @@ typedef struct {
     tmc_fit_options fit;
     tmc_fault_log_columns cols;
     const char *format, *json_path, *write_path, *law;
+    int dedupe;
 } fit_args;
 
 static int fault_args(const tmc_cli_options *o, fit_args *a)
@@ -56,7 +57,8 @@ static int fault_args(const tmc_cli_options *o, fit_args *a)
                             .span_days = o->span_days, .log_path = o->experiment},
                     .cols = {"node", "start", "end", "cause", 0, 1, 1}, /* if present */
                     .format = o->format, .json_path = o->json_path,
-                    .write_path = o->write_path, .law = o->law ? o->law : "exponential"};
+                    .write_path = o->write_path, .law = o->law ? o->law : "exponential",
+                    .dedupe = o->dedupe};
     if (o->node_col)
         a->cols.node = o->node_col;
     if (o->start_col)
@@ -94,7 +96,8 @@ static int steps_args(const tmc_cli_options *o)
                       {o->end_col != NULL, "end"}, {o->cause_col != NULL, "cause"},
                       {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
                       {o->window_days != 0, "window-days"},
-                      {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"}};
+                      {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"},
+                      {o->dedupe != 0, "dedupe"}};
     for (size_t i = 0; i < sizeof fault_only / sizeof fault_only[0]; i++)
         if (fault_only[i].given)
             return tmc_cli_usage_error("fit", "--%s is an option of a fault log, not of a "
@@ -135,7 +138,22 @@ static int fit_faults(const fit_args *pa)
         tmc_cli_abort_outputs(files, paths, 2);
         return 2;
     }
-    int n_read = log.n_faults, excluded[TMC_FIT_MAX_EXCLUDE] = {0};
+    int n_read = log.n_faults, excluded[TMC_FIT_MAX_EXCLUDE] = {0}, dropped = 0;
+    if (log.duplicates && !a.dedupe) {
+        tmc_cli_fail(2, "%s: %d fault%s repeat%s an earlier one exactly (node, start, end and "
+                     "cause; the first: %s %ld repeats %s %ld); counted twice they would raise "
+                     "the rate: remove them, or pass --dedupe to drop them", a.fit.log_path,
+                     log.duplicates, log.duplicates == 1 ? "" : "s",
+                     log.duplicates == 1 ? "s" : "", strcmp(a.format, "csv") ? "event" : "line",
+                     log.duplicate_where, strcmp(a.format, "csv") ? "event" : "line",
+                     log.duplicate_of);
+        tmc_fault_log_free(&log);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 2;
+    }
+    if (a.dedupe && (dropped = tmc_fault_log_dedupe(&log)))
+        tmc_cli_fail(0, "%s: --dedupe dropped %d exact duplicate fault%s", a.fit.log_path,
+                     dropped, dropped == 1 ? "" : "s");
     tmc_fault_log_exclude(&log, a.fit.exclude, a.fit.n_exclude, excluded);
     static tmc_fit_result r; /* large: off the stack */
     if (log.n_faults == 0)
@@ -143,6 +161,7 @@ static int fit_faults(const fit_args *pa)
                            a.fit.log_path);
     else
         rc = tmc_fit_compute(&log, &a.fit, n_read, excluded, &r, &err);
+    r.duplicates_dropped = dropped;
     if (rc) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         tmc_fit_free(&r);

@@ -49,6 +49,7 @@ typedef struct {
     int n_read;                            /* faults in the log */
     int excluded[TMC_FIT_MAX_EXCLUDE];     /* faults each exclusion removed */
     int n_excluded, n_faults, nodes_seen, unmatched_ends;
+    int duplicates_dropped; /* exact repeats `fit --dedupe` dropped (set by its caller) */
     double span_days, node_days, card_days; /* exposure */
     /* events per day, and days between events */
     tmc_fit_interval rate_cluster, rate_node, rate_card, mtbf_cluster, mtbf_node, mtbf_card;
