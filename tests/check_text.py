@@ -126,6 +126,16 @@ def experiment_cases(d):
     # trace paths and section files are written back into --json
     refused("trace path", base + ["--set", "outages.trace=o\x1b.csv"], d,
             "outages.trace: at byte offset 1 (column 2): U+001B")
+    # file names are printed and written to --json (experiment_path, the log's)
+    write(os.path.join(d, "e\x1b]0;x\x07.json"), json.dumps(EXPERIMENT).encode())
+    refused("experiment file name", ["run", "e\x1b]0;x\x07.json", "--quiet"], d,
+            "e\\x1B]0;x\\x07.json: the experiment's file name: at byte offset 1 (column 2): "
+            "U+001B")
+    write(os.path.join(d, "l\u202e.csv"), b"node,start,end\nn1,1,2\n")
+    refused("log file name", fault_args("l\u202e.csv"), d,
+            "l\\u{202E}.csv: the log's file name: at byte offset 1 (column 2): U+202E")
+    refused("step log file name", ["fit", "--steps", "l\u202e.csv"], d,
+            "the log's file name: at byte offset 1 (column 2): U+202E")
     # numbers outside JSON: decimal only
     refused("--vary hex", ["sweep", "e.json", "--quiet", "--vary", "job.cards=0x10,32"], d,
             "'0x10' is not a finite decimal number")

@@ -14,6 +14,7 @@
 #include "fit.h"
 #include "options.h"
 #include "step_fit.h"
+#include "text.h"
 
 static const tmc_cli_command command = {
     "fit", TMC_CLI_FIT, "LOG",
@@ -117,10 +118,22 @@ static int check_not_log(const char *path, const char *log, const char *kind)
     return 0;
 }
 
+/* 2 with a message when a log's file name is not printable UTF-8 (text.h):
+ * the report prints it and --json writes it. */
+static int check_log_name(const char *path)
+{
+    tmc_error err;
+    if (tmc_text_require(path, path, "the log's file name", &err))
+        return tmc_cli_fail(2, "%s", err.msg);
+    return 0;
+}
+
 static int fit_faults(const fit_args *pa)
 {
     fit_args a = *pa;
     int rc;
+    if ((rc = check_log_name(a.fit.log_path)))
+        return rc;
     if ((rc = check_not_log(a.json_path, a.fit.log_path, "fault")) ||
         (rc = check_not_log(a.write_path, a.fit.log_path, "fault")))
         return rc;
@@ -203,6 +216,8 @@ static int fit_steps(const tmc_cli_options *o)
     const char *path = o->experiment;
     double cl = o->confidence > 0 ? o->confidence : 0.95;
     int rc;
+    if ((rc = check_log_name(path)))
+        return rc;
     if ((rc = check_not_log(o->json_path, path, "step-time")) ||
         (rc = check_not_log(o->write_path, path, "step-time")))
         return rc;
