@@ -138,9 +138,9 @@ def experiment_cases(d):
             "the log's file name: at byte offset 1 (column 2): U+202E")
     # numbers outside JSON: decimal only
     refused("--vary hex", ["sweep", "e.json", "--quiet", "--vary", "job.cards=0x10,32"], d,
-            "'0x10' is not a finite decimal number")
+            "'0x10' is not a number")
     refused("--vary inf", ["sweep", "e.json", "--quiet", "--vary", "job.cards=inf"], d,
-            "'inf' is not a finite decimal number")
+            "'inf' is not a finite number")
     refused("--confidence hex", ["fit", "x.csv", "--nodes", "4", "--cards-per-node", "8",
                                  "--confidence", "0x0.f"], d, "'0x0.f' is not a number")
     write(os.path.join(d, "trace.csv"), b"time_days\n1.5\n0x10\n")

@@ -20,8 +20,13 @@ static int parse_number(const char *s, size_t len, double *v, tmc_error *err)
     memcpy(buf, s, len);
     buf[len] = '\0';
     /* decimal only (number.h): strtod would take 0x10, inf and nan */
-    if (tmc_number_parse(buf, v))
-        return tmc_error_set(err, "'%s' is not a finite decimal number", buf);
+    if (tmc_number_parse(buf, v)) {
+        char *end; /* inf and nan: strtod reads them whole, not finite */
+        double x = strtod(buf, &end);
+        if (end != buf && !*end && !isfinite(x))
+            return tmc_error_set(err, "'%s' is not a finite number", buf);
+        return tmc_error_set(err, "'%s' is not a number", buf);
+    }
     return 0;
 }
 
