@@ -108,7 +108,8 @@ if [ "$rc" -ne 1 ] || [ -e "$dir/x1.json" ] || [ -e "$dir/x2.json" ] ||
 fi
 
 # small logs: no nan in the text, the written file or the JSON (null there)
-printf 'node,start,end,cause\nn1,1,2,GPU\nn1,1,2,GPU\n' >"$dir/dup.csv"
+# dup.csv: two equal repairs (on two nodes: an exact repeat of a row is refused)
+printf 'node,start,end,cause\nn1,1,2,GPU\nn2,1,2,GPU\n' >"$dir/dup.csv"
 printf 'node,start,end,cause\nn1,1,2,GPU\nn1,3,4,GPU\nn1,5,5.5,NIC\n' >"$dir/onenode.csv"
 for f in dup onenode; do
   "$bin" fit "$dir/$f.csv" --nodes 10 --cards-per-node 8 --json "$dir/$f.json" \

@@ -2,6 +2,7 @@
  * `trainmc cheapest` (cheapest.h). */
 #include "cheapest.h"
 #include "experiment_rules.h"
+#include "number.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,9 +13,8 @@ enum { CARDS, INTERVAL, SPARES, MODE, STANDBYS };
 
 int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err)
 {
-    char *end;
-    double p = strtod(text, &end);
-    if (end != text && *end == '\0') { /* a bare probability */
+    double p = NAN;
+    if (!tmc_number_parse(text, &p)) { /* a bare probability (decimal, number.h) */
         memset(t, 0, sizeof *t);
         t->metric = TMC_SWEEP_PROBABILITY;
         t->at_least = 1;
@@ -53,17 +53,17 @@ static int whole_nodes(const char *spec, tmc_cheapest_levers *l, tmc_error *err)
  * into the card range. */
 static int parse_cards(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
 {
-    char *end;
-    double lo = strtod(v, &end), hi = NAN, key_lo, key_hi;
-    int lo_open;
-    if (end != v && *end == ':') {
-        const char *h = end + 1;
-        hi = strtod(h, &end);
-        if (end == h)
-            hi = NAN;
+    char buf[64]; /* LO and HI apart, each read as a decimal number (number.h) */
+    const char *colon = strchr(v, ':');
+    double lo = NAN, hi = NAN, key_lo, key_hi;
+    int lo_open, bad = !colon || (size_t)(colon - v) >= sizeof buf;
+    if (!bad) {
+        memcpy(buf, v, (size_t)(colon - v));
+        buf[colon - v] = '\0';
+        bad = tmc_number_parse(buf, &lo) || tmc_number_parse(colon + 1, &hi);
     }
     tmc_config_key_bounds("job.cards", &key_lo, &key_hi, &lo_open);
-    if (*end || !(lo >= key_lo && hi > lo && hi <= key_hi) || lo != floor(lo) ||
+    if (bad || !(lo >= key_lo && hi > lo && hi <= key_hi) || lo != floor(lo) ||
         hi != floor(hi)) {
         return tmc_error_set(err, "--lever %s: expected job.cards=LO:HI, integers with "
                                   "%s <= LO < HI <= %s (the range of job.cards)", spec,

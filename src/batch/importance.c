@@ -10,6 +10,7 @@
 
 #include "runner.h"
 #include "weights.h"
+#include "number.h"
 
 #define RHO 0.1
 #define MAX_LEVELS 30
@@ -138,11 +139,13 @@ int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS])
     double t[TMC_TILTS] = {1, 1, 1, 1, 1};
     int n = 0;
     for (const char *p = s;; n++) { /* numbers, each ended by a comma or the end */
-        char *end;
-        if (n == TMC_TILTS)
+        char buf[64]; /* one number, read as a decimal one (number.h) */
+        const char *end = p + strcspn(p, ",");
+        if (n == TMC_TILTS || (size_t)(end - p) >= sizeof buf)
             return -1;
-        t[n] = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0'))
+        memcpy(buf, p, (size_t)(end - p));
+        buf[end - p] = '\0';
+        if (tmc_number_parse(buf, &t[n]))
             return -1;
         if (*end == '\0')
             break;

@@ -9,6 +9,7 @@
 #include "closed_form.h"
 #include "restarts.h"
 #include "stats.h"
+#include "number.h"
 
 int tmc_precision_parse(const char *s, tmc_precision *p)
 {
@@ -18,11 +19,11 @@ int tmc_precision_parse(const char *s, tmc_precision *p)
         if (strncmp(s, metrics[m], len) != 0)
             continue;
         const char *kind = s + len;
-        double v;
-        char tail;
+        double v = NAN;
         int rel = strncmp(kind, "rel=", 4) == 0;
-        if ((rel || strncmp(kind, "abs=", 4) == 0) && sscanf(kind + 4, "%lf%c", &v, &tail) == 1 &&
-            v > 0 && isfinite(v)) {
+        /* decimal only (number.h): sscanf's %lf takes 0x10 and leading spaces */
+        if ((rel || strncmp(kind, "abs=", 4) == 0) && !tmc_number_parse(kind + 4, &v) &&
+            v > 0) {
             p->metric = (tmc_precision_metric)m;
             p->relative = rel;
             p->target = v;

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "plan.h"
+#include "number.h"
 
 /* Sections whose keys only `trainmc plan` reads (docs/reference/experiment-keys.md):
  * moving one changes no simulated figure. */
@@ -211,7 +212,7 @@ static int add_file_inputs(tmc_sensitivity *s, tmc_error *err)
 static int parse_degradation(const tmc_sensitivity *s, const char *item, size_t len,
                              tmc_sensitivity_degradation *d, tmc_error *err)
 {
-    char text[TMC_SWEEP_KEY_LEN + 64], *end;
+    char text[TMC_SWEEP_KEY_LEN + 64];
     if (len >= sizeof text)
         return tmc_error_set(err, "'%.40s...': too long", item);
     snprintf(text, sizeof text, "%.*s", (int)len, item);
@@ -219,8 +220,7 @@ static int parse_degradation(const tmc_sensitivity *s, const char *item, size_t 
     if (!eq || eq == text)
         return tmc_error_set(err, "'%s': expected NAME=VALUE", text);
     *eq = '\0';
-    d->value = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end || !isfinite(d->value))
+    if (tmc_number_parse(eq + 1, &d->value)) /* decimal only (number.h) */
         return tmc_error_set(err, "%s: '%s' is not a number", text, eq + 1);
     return identify(&s->base.setting.x, text, &d->key, err);
 }

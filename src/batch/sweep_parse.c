@@ -6,22 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
+
 /* Range ends count as reached within this fraction of a step (rounding). */
 #define RANGE_SLACK 1e-9
 
 /* The number that fills s[0..len), finite, into *v. 0, or -1 with err. */
 static int parse_number(const char *s, size_t len, double *v, tmc_error *err)
 {
-    char buf[64], *end;
+    char buf[64];
     if (len >= sizeof buf)
         return tmc_error_set(err, "'%.*s' is not a number", (int)len, s);
     memcpy(buf, s, len);
     buf[len] = '\0';
-    *v = strtod(buf, &end);
-    if (end == buf || *end)
+    /* decimal only (number.h): strtod would take 0x10, inf and nan */
+    if (tmc_number_parse(buf, v)) {
+        char *end; /* inf and nan: strtod reads them whole, not finite */
+        double x = strtod(buf, &end);
+        if (end != buf && !*end && !isfinite(x))
+            return tmc_error_set(err, "'%s' is not a finite number", buf);
         return tmc_error_set(err, "'%s' is not a number", buf);
-    if (!isfinite(*v))
-        return tmc_error_set(err, "'%s' is not a finite number", buf);
+    }
     return 0;
 }
 

@@ -22,14 +22,29 @@
 #include "observed_input.h"
 #include "ranks.h"
 
-int tmc_cli_usage_error(const char *command, const char *fmt, ...)
+int tmc_cli_fail(int rc, const char *fmt, ...)
 {
+    tmc_error e;
+    char raw[sizeof e.msg];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "trainmc: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see `trainmc %s --help`)\n", command);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    tmc_error_set(&e, "%s", raw);
+    fprintf(stderr, "trainmc: %s\n", e.msg);
+    return rc;
+}
+
+int tmc_cli_usage_error(const char *command, const char *fmt, ...)
+{
+    tmc_error e; /* escaped there: the message echoes an argument */
+    char raw[sizeof e.msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    tmc_error_set(&e, "%s", raw);
+    fprintf(stderr, "trainmc: %s\n(see `trainmc %s --help`)\n", e.msg, command);
     return 2;
 }
 
@@ -222,8 +237,7 @@ int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting)
     if (rc == 0)
         return 0;
     setting_prefix(setting, prefix, sizeof prefix);
-    fprintf(stderr, "trainmc: %s: %s%s\n", x->path, prefix, why);
-    return rc < 0 ? 1 : 2;
+    return tmc_cli_fail(rc < 0 ? 1 : 2, "%s: %s%s", x->path, prefix, why);
 }
 
 int tmc_cli_is_root(void)
@@ -387,9 +401,7 @@ static int check_plot_path(const char *path)
     size_t n = strlen(path);
     if (n > 4 && !strcasecmp(path + n - 4, ".svg"))
         return 0;
-    fprintf(stderr, "trainmc: --plot %s: the file must end in .svg (the picture is SVG)\n",
-            path);
-    return 2;
+    return tmc_cli_fail(2, "--plot %s: the file must end in .svg (the picture is SVG)", path);
 }
 
 /* --plot: 0 when gnuplot runs, else 2 after saying how to install it. */

@@ -30,6 +30,9 @@ int tmc_cli_forecast(int argc, char **argv); /* cli_forecast.c: a history of for
 
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */
+/* "trainmc: MESSAGE" on stderr, the message escaped as tmc_error_set's (it
+ * echoes paths and arguments); returns rc. */
+int tmc_cli_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int tmc_cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -16,6 +16,7 @@
 #include "fit.h"
 #include "options.h"
 #include "step_fit.h"
+#include "text.h"
 
 static const tmc_cli_command command = {
     "fit", TMC_CLI_FIT, "LOG",
@@ -46,6 +47,7 @@ typedef struct {
     tmc_fit_options fit;
     tmc_fault_log_columns cols;
     const char *format, *json_path, *write_path, *law;
+    int dedupe;
 } fit_args;
 
 static int fault_args(const tmc_cli_options *o, fit_args *a)
@@ -58,7 +60,8 @@ static int fault_args(const tmc_cli_options *o, fit_args *a)
                             .span_days = o->span_days, .log_path = o->experiment},
                     .cols = {"node", "start", "end", "cause", 0, 1, 1}, /* if present */
                     .format = o->format, .json_path = o->json_path,
-                    .write_path = o->write_path, .law = o->law ? o->law : "exponential"};
+                    .write_path = o->write_path, .law = o->law ? o->law : "exponential",
+                    .dedupe = o->dedupe};
     if (o->node_col)
         a->cols.node = o->node_col;
     if (o->start_col)
@@ -96,7 +99,8 @@ static int steps_args(const tmc_cli_options *o)
                       {o->end_col != NULL, "end"}, {o->cause_col != NULL, "cause"},
                       {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
                       {o->window_days != 0, "window-days"},
-                      {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"}};
+                      {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"},
+                      {o->dedupe != 0, "dedupe"}};
     for (size_t i = 0; i < sizeof fault_only / sizeof fault_only[0]; i++)
         if (fault_only[i].given)
             return tmc_cli_usage_error("fit", "--%s is an option of a fault log, not of a "
@@ -124,10 +128,22 @@ static int wants_progress(const char *log)
     return isatty(STDERR_FILENO) || (!stat(log, &st) && st.st_size >= FIT_PROGRESS_BYTES);
 }
 
+/* 2 with a message when a log's file name is not printable UTF-8 (text.h):
+ * the report prints it and --json writes it. */
+static int check_log_name(const char *path)
+{
+    tmc_error err;
+    if (tmc_text_require(path, path, "the log's file name", &err))
+        return tmc_cli_fail(2, "%s", err.msg);
+    return 0;
+}
+
 static int fit_faults(const fit_args *pa)
 {
     fit_args a = *pa;
     int rc; /* no output names the log: tmc_cli_parse_options checked */
+    if ((rc = check_log_name(a.fit.log_path)))
+        return rc;
     tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
     const char *flags[] = {"json", "write"}, *paths[] = {a.json_path, a.write_path};
     if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
@@ -149,7 +165,22 @@ static int fit_faults(const fit_args *pa)
     if (progress)
         fprintf(stderr, "trainmc fit: %d faults on %d nodes read in %.1f s; fitting\n",
                 log.n_faults, log.n_nodes, now_s() - t0);
-    int n_read = log.n_faults, excluded[TMC_FIT_MAX_EXCLUDE] = {0};
+    int n_read = log.n_faults, excluded[TMC_FIT_MAX_EXCLUDE] = {0}, dropped = 0;
+    if (log.duplicates && !a.dedupe) {
+        tmc_cli_fail(2, "%s: %d fault%s repeat%s an earlier one exactly (node, start, end and "
+                     "cause; the first: %s %ld repeats %s %ld); counted twice they would raise "
+                     "the rate: remove them, or pass --dedupe to drop them", a.fit.log_path,
+                     log.duplicates, log.duplicates == 1 ? "" : "s",
+                     log.duplicates == 1 ? "s" : "", strcmp(a.format, "csv") ? "event" : "line",
+                     log.duplicate_where, strcmp(a.format, "csv") ? "event" : "line",
+                     log.duplicate_of);
+        tmc_fault_log_free(&log);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 2;
+    }
+    if (a.dedupe && (dropped = tmc_fault_log_dedupe(&log)))
+        tmc_cli_fail(0, "%s: --dedupe dropped %d exact duplicate fault%s", a.fit.log_path,
+                     dropped, dropped == 1 ? "" : "s");
     tmc_fault_log_exclude(&log, a.fit.exclude, a.fit.n_exclude, excluded);
     static tmc_fit_result r; /* large: off the stack */
     if (log.n_faults == 0)
@@ -159,6 +190,7 @@ static int fit_faults(const fit_args *pa)
         rc = tmc_fit_compute(&log, &a.fit, n_read, excluded, &r, &err);
     if (progress && !rc)
         fprintf(stderr, "trainmc fit: fitted in %.1f s\n", now_s() - t0);
+    r.duplicates_dropped = dropped;
     if (rc) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
         tmc_fit_free(&r);
@@ -200,6 +232,8 @@ static int fit_steps(const tmc_cli_options *o)
     const char *path = o->experiment;
     double cl = o->confidence > 0 ? o->confidence : 0.95;
     int rc; /* no output names the log: tmc_cli_parse_options checked */
+    if ((rc = check_log_name(path)))
+        return rc;
     tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
     const char *flags[] = {"json", "write"}, *paths[] = {o->json_path, o->write_path};
     if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))

@@ -129,6 +129,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(cmd, commands[i].name))
             return run_command(commands[i].fn, argc, argv);
-    fprintf(stderr, "trainmc: unknown command '%s' (see `trainmc --help`)\n", cmd);
-    return 2;
+    return tmc_cli_fail(2, "unknown command '%s' (see `trainmc --help`)", cmd);
 }

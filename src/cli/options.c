@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "number.h"
+#include "text.h"
 #include "importance.h"
 
 typedef struct option_row option_row;
@@ -122,10 +124,10 @@ static int parse_integer(const option_row *r, const char *arg, tmc_cli_options *
 /* A finite number in the row's bounds that fills all of arg. */
 static int parse_number(const option_row *r, const char *arg, tmc_cli_options *o)
 {
-    char *end;
-    double v = strtod(arg, &end);
+    double v = NAN; /* decimal only (number.h): not 0x10, inf or nan */
+    int bad = tmc_number_parse(arg, &v);
     int below = r->lo_open ? v <= r->lo : v < r->lo;
-    if (end == arg || *end || !isfinite(v) || below || v > r->hi)
+    if (bad || below || v > r->hi)
         return tmc_cli_usage_error(o->command->name, "--%s: '%s' is not a number in %s",
                                    r->name, arg, row_bounds(r).s);
     *(double *)field(r, o) = v;
@@ -231,6 +233,11 @@ static int parse_exclude(const option_row *r, const char *arg, tmc_cli_options *
                                    TMC_CLI_MAX_EXCLUDE);
     if (!*arg)
         return tmc_cli_usage_error(o->command->name, "--%s: an empty cause", r->name);
+    tmc_error err; /* the cause is printed in the report and its --json */
+    char where[64];
+    snprintf(where, sizeof where, "--%s", r->name);
+    if (tmc_text_require(arg, o->command->name, where, &err))
+        return tmc_cli_usage_error(o->command->name, "%s", err.msg);
     o->exclude[o->n_exclude++] = arg;
     return 0;
 }
@@ -361,6 +368,9 @@ static const option_row table[] = {
      .help = {{FIT, "CSV: the times' unit, one of {choices} (default days)"}}},
     {.name = "exclude-cause", .arg = "T", .parse = parse_exclude,
      .help = {{FIT, "leave out faults whose Class or Desc is T (case ignored); repeatable"}}},
+    {.name = "dedupe", .parse = parse_flag, .offset = OFF(dedupe),
+     .help = {{FIT, "drop faults that repeat an earlier one exactly (node, start, end, "
+                    "cause); without it such a log is refused"}}},
     {.name = "window-days", .arg = "D", .parse = parse_number, .offset = OFF(window_days),
      .lo = 0, .hi = 1e6, .lo_open = 1,
      .help = {{FIT, "counts per window of D days (default 7)"}}},

@@ -81,6 +81,7 @@ typedef struct {
     int n_exclude;
     const char *write_path; /* --write; NULL: none */
     int steps;              /* --steps: the log is a step-time log */
+    int dedupe;             /* --dedupe: drop a fault log's exact duplicate faults */
 } tmc_cli_options;
 
 /* What an option's value (or the operand) names: a file the command reads,

@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 
+#include "number.h"
+#include "text.h"
+
 #define MAX_LOG_BYTES (256L << 20) /* a log of millions of faults */
 #define MAX_ID_BYTES 255           /* a node id or a cause */
 #define MAX_DAYS 1e7               /* an event time, as --span-days */
@@ -153,9 +156,63 @@ static int by_start(const void *a, const void *b)
     return (x->where > y->where) - (x->where < y->where);
 }
 
+/* 1 when a and b are the same fault: node, start, end and cause. */
+static int same_fault(const tmc_fault *a, const tmc_fault *b)
+{
+    return a->node == b->node && a->start_days == b->start_days &&
+           (a->end_days == b->end_days || (isnan(a->end_days) && isnan(b->end_days))) &&
+           !strcmp(a->level, b->level) && !strcmp(a->cls, b->cls) && !strcmp(a->desc, b->desc);
+}
+
+/* The index of an earlier fault that fault i repeats exactly, or -1. Faults
+ * are sorted by start: only those with i's start can be the same. */
+static int repeats(const tmc_fault_log *log, int i)
+{
+    for (int j = i - 1; j >= 0 && log->faults[j].start_days == log->faults[i].start_days; j--)
+        if (same_fault(&log->faults[j], &log->faults[i]))
+            return j;
+    return -1;
+}
+
+/* Exact duplicates are counted, not dropped: a log read twice over, or two
+ * logs concatenated, would double the failure rate unseen (fault_log.h). */
+static void count_duplicates(tmc_fault_log *log)
+{
+    log->duplicates = 0;
+    for (int i = 1; i < log->n_faults; i++) {
+        int j = repeats(log, i);
+        if (j >= 0 && !log->duplicates++) {
+            log->duplicate_where = log->faults[i].where;
+            log->duplicate_of = log->faults[j].where;
+        }
+    }
+}
+
+int tmc_fault_log_dedupe(tmc_fault_log *log)
+{
+    int kept = 0, dropped = 0;
+    for (int i = 0; i < log->n_faults; i++) {
+        tmc_fault *f = &log->faults[i];
+        /* compared with the faults kept: a repeat of a dropped one repeats a kept one */
+        int dup = 0;
+        for (int j = kept - 1; j >= 0 && log->faults[j].start_days == f->start_days && !dup; j--)
+            dup = same_fault(&log->faults[j], f);
+        if (!dup) {
+            log->faults[kept++] = *f;
+            continue;
+        }
+        free(f->level), free(f->cls), free(f->desc);
+        dropped++;
+    }
+    log->n_faults = kept;
+    log->duplicates = 0;
+    return dropped;
+}
+
 static void finish_log(tmc_fault_log *log)
 {
     qsort(log->faults, (size_t)log->n_faults, sizeof *log->faults, by_start);
+    count_duplicates(log);
     for (int i = 0; i < log->n_faults; i++) {
         const tmc_fault *f = &log->faults[i];
         double t = isnan(f->end_days) ? f->start_days : f->end_days;
@@ -278,8 +335,13 @@ static int read_event(const char *path, const char *at, long index, const cJSON 
     const cJSON *ft = cJSON_GetObjectItemCaseSensitive(e, "fault_type");
     char idbuf[64];
     const char *node;
-    if (cJSON_IsString(id) && id->valuestring[0] && strlen(id->valuestring) <= MAX_ID_BYTES)
+    char where[64];
+    snprintf(where, sizeof where, "%s.node_id", at);
+    if (cJSON_IsString(id) && id->valuestring[0] && strlen(id->valuestring) <= MAX_ID_BYTES) {
+        if (tmc_text_require(id->valuestring, path, where, err)) /* it reaches the report */
+            return -1;
         node = id->valuestring;
+    }
     else if (cJSON_IsNumber(id) && isfinite(id->valuedouble)) {
         snprintf(idbuf, sizeof idbuf, "%.17g", id->valuedouble);
         node = idbuf;
@@ -315,6 +377,9 @@ static int read_event(const char *path, const char *at, long index, const cJSON 
             if (!s || strlen(s) > MAX_ID_BYTES)
                 return tmc_error_set(err, "%s: %s.fault_type.%s: expected a string of at most "
                                      "%d bytes", path, at, keys[k], MAX_ID_BYTES);
+            snprintf(where, sizeof where, "%s.fault_type.%s", at, keys[k]);
+            if (tmc_text_require(s, path, where, err))
+                return -1;
             *dst[k] = s;
         }
     }
@@ -357,6 +422,54 @@ static int read_event(const char *path, const char *at, long index, const cJSON 
     return 0;
 }
 
+/* "PATH:LINE:COL: not valid JSON ..." for a parse that stopped at `stop` in
+ * text: where the text ends early (truncated), or where cJSON gave up (a
+ * syntax error, or arrays or objects nested deeper than its limit). */
+static int json_error(const char *path, const char *text, const char *stop, tmc_error *err)
+{
+    /* cJSON stops inside a string that the end of the text left open: where
+     * it ends is the place to show */
+    int open = 0;
+    for (const char *q = text; q < stop && *q; q++)
+        if (*q == '\\' && open && q[1])
+            q++;
+        else if (*q == '"')
+            open = !open;
+    if (open && !strchr(stop, '"'))
+        stop += strlen(stop);
+    long line, col;
+    tmc_text_position(text, stop, &line, &col);
+    if (!*stop)
+        return tmc_error_set(err, "%s:%ld:%ld: not valid JSON: the text ends early "
+                             "(truncated?)", path, line, col);
+    if (!strncmp(stop, "\\u0000", 6))
+        return tmc_error_set(err, "%s:%ld:%ld: a \\u0000 escape (NUL) in a string; text "
+                             "must be printable UTF-8", path, line, col);
+    return tmc_error_set(err, "%s:%ld:%ld: not valid JSON near '%.20s' (a syntax error, or "
+                         "nested deeper than %d)", path, line, col, stop, CJSON_NESTING_LIMIT);
+}
+
+/* One line of JSON lines: `s` in the line `start` (the position counts from
+ * there), number `line` of the file. */
+static int read_json_line(const char *path, long line, const char *start, const char *s,
+                          tmc_fault_log *log, open_faults *of, tmc_error *err)
+{
+    char at[32];
+    snprintf(at, sizeof at, "line %ld", line);
+    const char *stop = NULL, *nul = tmc_text_json_nul(s);
+    cJSON *e = cJSON_ParseWithOpts(s, &stop, 1);
+    long col, one;
+    tmc_text_position(start, e ? nul : stop ? stop : s, &one, &col);
+    int rc = e && nul ? tmc_error_set(err, "%s:%ld:%ld: a \\u0000 escape (NUL) in a string; "
+                                      "text must be printable UTF-8", path, line, col)
+           : e ? read_event(path, at, line, e, log, of, err)
+               : tmc_error_set(err, "%s:%ld:%ld: not valid JSON%s (expected a JSON array of "
+                               "events or one event object a line)", path, line, col,
+                               stop && !*stop ? ": the line ends early" : "");
+    cJSON_Delete(e);
+    return rc;
+}
+
 int tmc_fault_log_read_json(const char *path, tmc_fault_log *log, tmc_error *err)
 {
     memset(log, 0, sizeof *log);
@@ -369,14 +482,12 @@ int tmc_fault_log_read_json(const char *path, tmc_fault_log *log, tmc_error *err
     while (isspace((unsigned char)*p))
         p++;
     if (*p == '[') {
-        cJSON *root = cJSON_Parse(p);
-        if (!root) {
-            const char *e = cJSON_GetErrorPtr();
-            long line = 1;
-            for (const char *q = text; e && q < e; q++)
-                line += *q == '\n';
-            rc = tmc_error_set(err, "%s: line %ld: not valid JSON", path, line);
-        }
+        const char *stop = NULL;
+        cJSON *root = cJSON_ParseWithOpts(p, &stop, 1);
+        if (!root)
+            rc = json_error(path, text, stop ? stop : p, err);
+        else if (tmc_text_json_nul(p)) /* cJSON cut a string there: text.h */
+            rc = json_error(path, text, tmc_text_json_nul(p), err);
         long i = 0;
         for (const cJSON *e = root ? root->child : NULL; e && !rc; e = e->next, i++) {
             char at[32];
@@ -394,16 +505,8 @@ int tmc_fault_log_read_json(const char *path, tmc_fault_log *log, tmc_error *err
             char *s = q;
             while (isspace((unsigned char)*s))
                 s++;
-            if (*s && *s != '#') {
-                char at[32];
-                snprintf(at, sizeof at, "line %ld", line);
-                cJSON *e = cJSON_Parse(s);
-                rc = e ? read_event(path, at, line, e, log, &of, err) :
-                         tmc_error_set(err, "%s: line %ld: not a JSON object (expected a JSON "
-                                       "array of events or one event object a line)", path,
-                                       line);
-                cJSON_Delete(e);
-            }
+            if (*s && *s != '#')
+                rc = read_json_line(path, line, q, s, log, &of, err);
             q = nl ? nl + 1 : q + strlen(q);
         }
     }
@@ -471,6 +574,31 @@ static void trim(char **s)
 
 #define MAX_COLUMNS 256
 
+/* A cell kept as text (a node id, a cause) is printed and written to --json:
+ * the line was checked, but a tab inside a cell is refused here too. */
+static int cell_text(const char *path, long line, const char *column, const char *s,
+                     tmc_error *err)
+{
+    char label[64 + 4096], where[320];
+    snprintf(label, sizeof label, "%s:%ld", path, line);
+    snprintf(where, sizeof where, "column '%.256s'", column);
+    return tmc_text_require(s, label, where, err);
+}
+
+/* A header naming a column twice is refused: which of the two a role would
+ * read is a guess (the last one, before). */
+static int unique_columns(const char *path, long line, char *const *field, int n,
+                          tmc_error *err)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (*field[i] && !strcmp(field[i], field[j])) /* empty: a stray comma */
+                return tmc_error_set(err, "%s:%ld: column '%.60s' is named twice in the header "
+                                     "(columns %d and %d); each name must be distinct", path,
+                                     line, field[i], j + 1, i + 1);
+    return 0;
+}
+
 int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
                            tmc_fault_log *log, tmc_error *err)
 {
@@ -493,6 +621,8 @@ int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
         size_t len = strlen(row);
         if (len && row[len - 1] == '\r')
             row[len - 1] = '\0';
+        if ((rc = tmc_text_require_line(row, strlen(row), path, line, err)))
+            break; /* before a comment is skipped too: no line may hold control bytes */
         char *probe = row;
         trim(&probe);
         if (!*probe || *probe == '#')
@@ -512,6 +642,8 @@ int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
             trim(&field[i]);
         if (!n_header) { /* the header */
             n_header = n;
+            if ((rc = unique_columns(path, line, field, n, err)))
+                break;
             for (int k = 0; k < 4 && !rc; k++) {
                 for (int i = 0; i < n && want[k]; i++)
                     if (!strcmp(field[i], want[k]))
@@ -534,6 +666,8 @@ int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
                                line, want[0], MAX_ID_BYTES);
             break;
         }
+        if ((rc = cell_text(path, line, want[0], node, err)))
+            break;
         double t[2] = {NAN, NAN};
         for (int k = 1; k <= 2 && !rc; k++) {
             if (col[k] < 0)
@@ -541,9 +675,8 @@ int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
             const char *s = field[col[k]];
             if (k == 2 && !*s)
                 continue; /* not repaired */
-            char *end;
-            double v = strtod(s, &end);
-            if (!*s || *end || isnan(v) || v < 0)
+            double v = NAN;
+            if (tmc_number_parse(s, &v) || v < 0)
                 rc = tmc_error_set(err, "%s:%ld: column '%s': '%.40s' is not a number of %s "
                                    ">= 0%s", path, line, want[k], s,
                                    cols->hours ? "hours" : "days",
@@ -562,6 +695,8 @@ int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
         if (!rc && strlen(cause) > MAX_ID_BYTES)
             rc = tmc_error_set(err, "%s:%ld: column '%s': a cause of at most %d bytes", path,
                                line, want[3], MAX_ID_BYTES);
+        if (!rc && *cause)
+            rc = cell_text(path, line, want[3], cause, err);
         if (rc)
             break;
         int ni = node_index(log, node);

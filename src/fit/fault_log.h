@@ -17,7 +17,11 @@
  *
  * Times are days from the start of the observation (hours in a CSV read with
  * hours = 1 are converted). Faults are kept sorted by start time, file order
- * among equal times. Errors name the file and the CSV line or the JSON path
+ * among equal times. A CSV header naming a column twice is refused. Every
+ * line of a CSV log, and every node id and cause, must be printable UTF-8
+ * (text.h): they reach the terminal and --json. A fault that repeats an
+ * earlier one exactly is counted in duplicates (see tmc_fault_log_dedupe).
+ * Errors name the file and the CSV line (and column) or the JSON path
  * ([12].event_time), the value and what is allowed. */
 #ifndef TMC_FAULT_LOG_H
 #define TMC_FAULT_LOG_H
@@ -39,6 +43,10 @@ typedef struct {
     int n_nodes;
     double last_event_days; /* the latest start or end in the log */
     int unmatched_ends;     /* JSON fault_end events with no open fault */
+    int duplicates;         /* faults that repeat an earlier one exactly (node, start,
+                               end, cause): counted by the readers, never dropped by them */
+    long duplicate_where, duplicate_of; /* the first such: its line or index, and the
+                                           earlier fault's */
     /* private */
     int cap_faults, cap_nodes, *hash, hash_size;
 } tmc_fault_log;
@@ -66,6 +74,11 @@ int tmc_fault_log_match_cause(const tmc_fault *f, const char *text);
  * (tmc_fault_log_match_cause); removed[i] gets the count text i removed
  * (removed may be NULL). Returns the number of faults dropped. Nodes stay. */
 int tmc_fault_log_exclude(tmc_fault_log *log, const char *const *texts, int n, int *removed);
+
+/* Drop every fault that repeats an earlier one exactly (same node, start,
+ * end and cause: `fit --dedupe`); returns how many were dropped, and sets
+ * duplicates to 0. Without it `fit` refuses a log with duplicates. */
+int tmc_fault_log_dedupe(tmc_fault_log *log);
 
 /* Build a log in memory (tests, synthetic logs): append a fault of node
  * (id; new ids become new nodes) from start_days to end_days (NAN: not

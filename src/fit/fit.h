@@ -49,6 +49,7 @@ typedef struct {
     int n_read;                            /* faults in the log */
     int excluded[TMC_FIT_MAX_EXCLUDE];     /* faults each exclusion removed */
     int n_excluded, n_faults, nodes_seen, unmatched_ends;
+    int duplicates_dropped; /* exact repeats `fit --dedupe` dropped (set by its caller) */
     double span_days, node_days, card_days; /* calendar exposure: nodes (cards) x span */
     double up_node_days, up_card_days; /* exposure: the time up, repairs left out */
     /* faults per day up, and days up between faults (Garwood intervals): the

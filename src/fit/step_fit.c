@@ -16,6 +16,8 @@
 #include <gsl/gsl_sf_psi.h>
 
 #include "dist.h"
+#include "number.h"
+#include "text.h"
 
 #define MAX_FIELDS 100000 /* ranks in the wide form, and then some */
 #define MAX_CELLS 200000000L
@@ -79,9 +81,8 @@ static int parse_id(const char *s, long *out)
 /* 0, -1 if s is not a number > 0, -2 if it is outside the range above. */
 static int parse_seconds(const char *s, double *out)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (!*s || *end || isnan(v) || !(v > 0))
+    double v = NAN;
+    if (tmc_number_parse(s, &v) || !(v > 0))
         return -1;
     if (!(v >= MIN_SECONDS && v <= MAX_SECONDS))
         return -2;
@@ -131,19 +132,63 @@ typedef struct {
 } reader;
 
 /* The next line that is neither blank nor a `#` comment, split into
- * r->field; its field count, or 0 at the end of the file. */
-static int next_row(reader *r)
+ * r->field; its field count, 0 at the end of the file, or -1 with err for a
+ * line that is not printable UTF-8 (a rank's name is printed; text.h). */
+static int next_row(reader *r, tmc_error *err)
 {
-    while (getline(&r->line, &r->cap, r->f) >= 0) {
+    ssize_t len;
+    while ((len = getline(&r->line, &r->cap, r->f)) >= 0) {
         r->lineno++;
         char *p = r->line;
         if (r->lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
-            p += 3; /* a UTF-8 byte-order mark, ignored as in an experiment file */
+            p += 3, len -= 3; /* a UTF-8 byte-order mark, ignored as in an experiment file */
+        while (len && (p[len - 1] == '\n' || p[len - 1] == '\r'))
+            len--;
+        if (tmc_text_require_line(p, (size_t)len, r->path, r->lineno, err))
+            return -1;
         p = trim(p);
         if (*p && *p != '#')
             return split(p, r->field, MAX_FIELDS);
     }
     return 0;
+}
+
+/* 1 with err when the header (n fields) names a column twice, ASCII case
+ * ignored as the roles are: which one a role or a rank reads would be a
+ * guess. */
+typedef struct {
+    const char *name;
+    int at;
+} column_name;
+
+static int by_name(const void *a, const void *b)
+{
+    const column_name *x = a, *y = b;
+    int c = strcasecmp(x->name, y->name);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Sorted, not compared pairwise: a wide header has up to MAX_FIELDS names. */
+static int repeated_column(const reader *r, int n, tmc_error *err)
+{
+    column_name *c = malloc(sizeof *c * (size_t)n);
+    if (!c) {
+        tmc_error_set(err, "%s: out of memory", r->path);
+        return 1;
+    }
+    for (int i = 0; i < n; i++)
+        c[i] = (column_name){r->field[i], i};
+    qsort(c, (size_t)n, sizeof *c, by_name);
+    int twice = -1; /* the repeat named first in the header's order */
+    for (int i = 1; i < n; i++)
+        if (!strcasecmp(c[i].name, c[i - 1].name) && (twice < 0 || c[i].at < c[twice].at))
+            twice = i;
+    if (twice >= 0)
+        tmc_error_set(err, "%s:%ld: column '%.60s' is named twice in the header (columns %d "
+                      "and %d); each name must be distinct", r->path, r->lineno,
+                      c[twice].name, c[twice - 1].at + 1, c[twice].at + 1);
+    free(c);
+    return twice >= 0;
 }
 
 /* The long form: cells collected, sorted, and checked to fill a matrix. */
@@ -153,7 +198,7 @@ static int read_long(reader *r, int n_header, int c_step, int c_rank, int c_sec,
     cell *c = NULL;
     long n = 0, cap = 0, *ranks = NULL;
     int nf, rc = -1;
-    while ((nf = next_row(r))) {
+    while ((nf = next_row(r, err)) > 0) {
         if (nf != n_header) {
             tmc_error_set(err, "%s:%ld: %d fields, the header has %d", r->path, r->lineno, nf,
                           n_header);
@@ -189,6 +234,8 @@ static int read_long(reader *r, int n_header, int c_step, int c_rank, int c_sec,
         }
         n++;
     }
+    if (nf < 0)
+        goto out;
     if (!n) {
         tmc_error_set(err, "%s: no compute time after the header", r->path);
         goto out;
@@ -281,7 +328,7 @@ static int read_wide(reader *r, int n_header, int c_step, tmc_step_log *log, tmc
     for (int f = 0, k = 0; f < n_header; f++)
         if (f != c_step && !(log->rank[k++] = strdup(r->field[f])))
             return tmc_error_set(err, "%s: out of memory", r->path);
-    while ((nf = next_row(r))) {
+    while ((nf = next_row(r, err)) > 0) {
         if (nf != n_header)
             return tmc_error_set(err, "%s:%ld: ragged steps: %d fields, the header has %d",
                                  r->path, r->lineno, nf, n_header);
@@ -314,6 +361,8 @@ static int read_wide(reader *r, int n_header, int c_step, tmc_step_log *log, tmc
         }
         log->n_steps++;
     }
+    if (nf < 0)
+        return -1;
     if (log->n_steps < 2 || nr < 2)
         return tmc_error_set(err, "%s: %d step%s x %d rank%s: a fit needs at least 2 of each",
                              r->path, log->n_steps, log->n_steps == 1 ? "" : "s", nr,
@@ -332,7 +381,7 @@ int tmc_step_log_read_csv(const char *path, tmc_step_log *log, tmc_error *err)
     else if (!r.field)
         tmc_error_set(err, "%s: out of memory", path);
     else {
-        int n = next_row(&r), c_step = -1, c_rank = -1, c_sec = -1;
+        int n = next_row(&r, err), c_step = -1, c_rank = -1, c_sec = -1;
         for (int i = 0; i < n && i < MAX_FIELDS; i++) {
             if (!strcasecmp(r.field[i], "step"))
                 c_step = i;
@@ -341,11 +390,15 @@ int tmc_step_log_read_csv(const char *path, tmc_step_log *log, tmc_error *err)
             else if (!strcasecmp(r.field[i], "seconds"))
                 c_sec = i;
         }
-        if (!n)
+        if (n < 0)
+            ; /* next_row said why */
+        else if (!n)
             tmc_error_set(err, "%s: empty: expected a header (step, rank, seconds; or step "
                           "and one column per rank)", path);
         else if (n > MAX_FIELDS)
             tmc_error_set(err, "%s:%ld: more than %d columns", path, r.lineno, MAX_FIELDS);
+        else if (repeated_column(&r, n, err))
+            ; /* it said which */
         else if (c_step < 0)
             tmc_error_set(err, "%s:%ld: no column 'step' in the header (long form: step, rank, "
                           "seconds; wide form: step and one column per rank)", path, r.lineno);

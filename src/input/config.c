@@ -8,6 +8,7 @@
  * message and *out owning nothing (its heap parts released). Overrides edit the parsed document
  * before validation, so an overridden value is checked like the file's. */
 #include "config_internal.h"
+#include "text.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -39,9 +40,9 @@ static void note_override(tmc_error *err, const char *label, const char *const *
         size_t kl = strcspn(key, "="), m = kl < pl ? kl : pl;
         char next = (kl < pl ? path : key)[m]; /* a key's part ends at '.' or '[' */
         if (strncmp(path, key, m) == 0 && (kl == pl || next == '.' || next == '[')) {
-            size_t used = strlen(err->msg);
-            snprintf(err->msg + used, sizeof err->msg - used,
-                     " (with the override %s)", key);
+            char base[sizeof err->msg]; /* through tmc_error_set: the key is escaped */
+            snprintf(base, sizeof base, "%s", err->msg);
+            tmc_error_set(err, "%s (with the override %s)", base, key);
             return;
         }
     }
@@ -116,6 +117,9 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
     if (strlen(path) >= TMC_PATH_MAX)
         return tmc_error_set(err, "%.60s...: the experiment's path (%zu bytes) is too long (at "
                                   "most %d bytes)", path, strlen(path), TMC_PATH_MAX - 1);
+    /* the path is printed and written to --json (experiment_path): text.h */
+    if (tmc_text_require(path, path, "the experiment's file name", err))
+        return -1;
     if (tmc_cfg_read_text(path, &text, err))
         return -1;
     char dir[TMC_PATH_MAX];

@@ -7,28 +7,13 @@
  * refused before any value is read; a field is written only once its value
  * passed its type and range (an absent optional one gets its default). */
 #include "config_internal.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* 1 if s is valid UTF-8 without control characters (which would garble a
- * terminal or the JSON written back). */
-static int printable_utf8(const unsigned char *s)
-{
-    while (*s) {
-        int extra = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2
-                  : (*s & 0xf8) == 0xf0 ? 3 : -1;
-        if (extra < 0 || *s < 0x20 || *s == 0x7f || (extra == 1 && *s < 0xc2))
-            return 0;
-        for (s++; extra > 0; extra--, s++)
-            if ((*s & 0xc0) != 0x80)
-                return 0;
-    }
-    return 1;
-}
 
 /* ---------- JSON text ---------- */
 
@@ -49,8 +34,8 @@ static void syntax_error(const char *text, const char *end, const char *label,
         tmc_error_set(err, "%s:%d:%d: invalid JSON: unexpected end of file", label, line, col);
         return;
     }
-    /* up to 30 bytes of the rest of the line, cut between characters, shown
-     * only as printable UTF-8 (anything else becomes '?') */
+    /* up to 30 bytes of the rest of the line, cut between characters; what is
+     * not printable UTF-8 tmc_error_set escapes (text.h) */
     char near[32];
     int n = (int)strcspn(end, "\r\n"), k0 = n > 30 ? 30 : n, k = k0;
     while (k > 0 && k < n && (end[k] & 0xC0) == 0x80)
@@ -59,35 +44,10 @@ static void syntax_error(const char *text, const char *end, const char *label,
         k = k0;
     memcpy(near, end, (size_t)k);
     near[k] = '\0';
-    if (!printable_utf8((const unsigned char *)near))
-        for (int i = 0; i < k; i++)
-            if ((unsigned char)near[i] < 0x20 || (unsigned char)near[i] >= 0x7f)
-                near[i] = '?';
     tmc_error_set(err, "%s:%d:%d: invalid JSON near '%s%s'", label, line, col, near,
                   k < n ? "..." : "");
 }
 
-/* The first \u0000 escape inside a JSON string of text, or NULL: strings
- * are tracked by their quotes, escapes skipped two bytes at a time. */
-static const char *nul_escape(const char *text)
-{
-    int in_string = 0;
-    for (const char *q = text; *q; q++) {
-        if (!in_string) {
-            in_string = *q == '"';
-            continue;
-        }
-        if (*q == '"')
-            in_string = 0;
-        else if (*q == '\\') {
-            if (q[1] == 'u' && strncmp(q + 2, "0000", 4) == 0)
-                return q;
-            if (q[1])
-                q++;
-        }
-    }
-    return NULL;
-}
 
 /* The path of the first key or string value under node that holds marker,
  * into path (prefix: node's own path); 1 when found. */
@@ -115,7 +75,7 @@ static int path_of(const cJSON *node, const char *prefix, const char *marker, ch
 
 int tmc_cfg_refuse_nul(const char *text, const char *label, tmc_error *err)
 {
-    const char *at = nul_escape(text);
+    const char *at = tmc_text_json_nul(text);
     if (!at)
         return 0;
     int line = 1, col = 1;
@@ -132,7 +92,7 @@ int tmc_cfg_refuse_nul(const char *text, const char *label, tmc_error *err)
     char *copy = malloc(len + 1);
     if (copy) {
         memcpy(copy, text, len + 1);
-        for (char *q = copy + (at - text); q; q = (char *)nul_escape(copy))
+        for (char *q = copy + (at - text); q; q = (char *)tmc_text_json_nul(copy))
             memcpy(q + 2, "ffff", 4);
         cJSON *root = cJSON_ParseWithOpts(copy, NULL, 1);
         if (root && !cJSON_IsObject(root) && !cJSON_IsArray(root))
@@ -209,9 +169,8 @@ int tmc_cfg_read_string_at(const cJSON *obj, const char *key, const char *path, 
                              tmc_cfg_value_text(v).s);
     if (required && !v->valuestring[0])
         return tmc_error_set(err, "%s: %s: must not be empty", label, path);
-    if (!printable_utf8((const unsigned char *)v->valuestring))
-        return tmc_error_set(err, "%s: %s: not valid UTF-8 text, or holds control "
-                                  "characters", label, path);
+    if (tmc_text_require(v->valuestring, label, path, err))
+        return -1;
     if (dst && strlen(v->valuestring) >= n)
         return tmc_error_set(err, "%s: %s: longer than %zu bytes of UTF-8", label, path, n - 1);
     if (dst)

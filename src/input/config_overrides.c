@@ -14,6 +14,7 @@
  * replayed in order gives the same experiment; the recorded overrides take at
  * most TMC_OVERRIDES_BYTES, a NUL after each. */
 #include "config_internal.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -252,13 +253,10 @@ int tmc_cfg_apply_override(cJSON *root, const char *spec, const char *base_dir,
     key[eq - spec] = '\0';
     if (record(rec, spec, err))
         return -1;
-    cJSON *json = cJSON_ParseWithOpts(eq + 1, NULL, 1); /* a JSON value: NUL refused */
-    int is_json = json != NULL;
-    cJSON_Delete(json);
-    char label[300];
-    snprintf(label, sizeof label, "--set %s", key);
-    if (is_json && tmc_cfg_refuse_nul(eq + 1, label, err))
-        return -1;
+    const char *nul = tmc_text_json_nul(eq + 1); /* cJSON would cut the string there */
+    if (nul)
+        return tmc_error_set(err, "--set %s: byte %ld of the value: a \\u0000 escape (NUL); "
+                             "text must be printable UTF-8", spec, (long)(nul - (eq + 1)));
     cJSON *value = parse_value(eq + 1);
     walk w = {root, spec, key, base_dir, cJSON_IsNull(value), rec, err};
     return apply(&w, key, value);

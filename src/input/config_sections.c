@@ -13,10 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 cJSON *tmc_cfg_load_section_file(const char *rel, const char *kind, const char *base_dir,
                                  const char *referrer, char *path, size_t n,
                                  tmc_experiment *rec, tmc_error *err)
 {
+    /* the path is written back as an input of the run (--json): text.h */
+    if (tmc_text_require(rel, referrer, kind, err))
+        return NULL;
     if (tmc_cfg_join_path(base_dir, rel, path, n)) {
         tmc_error_set(err, "%s: the %s path '%.60s...' (%zu bytes) is too long once resolved "
                            "(at most %d bytes)", referrer, kind, rel, strlen(rel),

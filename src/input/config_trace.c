@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
+#include "text.h"
+
 /* A file named at `path` in `label` whose resolved path would not fit: an
  * error, never a truncated path that names another file (issue 13). */
 static int path_too_long(const char *label, const char *path, const char *rel, tmc_error *err)
@@ -37,12 +40,13 @@ static int name_referrer(const char *label, const char *path, tmc_error *err)
 static int trace_line(const char *line, const char *file, int lineno, double prev,
                       double *t, tmc_error *err)
 {
-    char *end;
-    *t = strtod(line, &end);
-    while (*end == ' ' || *end == '\t' || *end == '\r')
-        end++;
-    /* decimal only: strtod would also take hexadecimal ("0x10" = 16 days) */
-    if (end == line || *end != '\0' || !isfinite(*t) || strpbrk(line, "xXpP"))
+    char text[64]; /* the line without its blanks around */
+    const char *s = line + strspn(line, " \t");
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    /* decimal only (number.h): strtod would also take "0x10" as 16 days */
+    if (n >= sizeof text || (memcpy(text, s, n), text[n] = '\0', tmc_number_parse(text, t)))
         return tmc_error_set(err, "%s:%d: '%.40s' is not a number of days", file, lineno, line);
     if (!isfinite(*t * 86400.0)) /* the engine works in seconds */
         return tmc_error_set(err, "%s:%d: %.10g days is too large (at most %.6g)", file, lineno,
@@ -98,6 +102,8 @@ int tmc_cfg_read_trace(const cJSON *v, const char *label, const char *dir, const
     if (!cJSON_IsString(v) || !v->valuestring[0])
         return tmc_error_set(err, "%s: %s: expected a CSV file path, got %s", label, path,
                              tmc_cfg_value_text(v).s);
+    if (tmc_text_require(v->valuestring, label, path, err)) /* written back: text.h */
+        return -1;
     char folder[TMC_PATH_MAX], file[TMC_PATH_MAX];
     snprintf(folder, sizeof folder, "%s", dir ? dir : label);
     char *slash = dir ? NULL : strrchr(folder, '/');

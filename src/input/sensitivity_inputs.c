@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "config_internal.h"
+#include "text.h"
 
 /* One member "NAME": [LOW, HIGH] into *r. 0, or -1 with err. */
 static int read_range(const cJSON *c, const char *label, tmc_sensitivity_range *r,
@@ -19,6 +20,8 @@ static int read_range(const cJSON *c, const char *label, tmc_sensitivity_range *
     const cJSON *lo = cJSON_GetArrayItem(c, 0), *hi = cJSON_GetArrayItem(c, 1);
     if (strlen(c->string) >= sizeof r->name)
         return tmc_error_set(err, "%s: '%.40s...': name too long", label, c->string);
+    if (tmc_text_require(c->string, label, "a name", err)) /* it is printed: text.h */
+        return -1;
     if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 2 || !cJSON_IsNumber(lo) ||
         !cJSON_IsNumber(hi) || !isfinite(lo->valuedouble) || !isfinite(hi->valuedouble))
         return tmc_error_set(err, "%s: %s: expected [LOW, HIGH], two finite numbers", label,

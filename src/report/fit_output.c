@@ -124,6 +124,9 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
     if (r->unmatched_ends)
         fprintf(f, "           %d fault_end events without an open fault on their node "
                    "(ignored)\n", r->unmatched_ends);
+    if (r->duplicates_dropped)
+        fprintf(f, "           %d exact duplicate faults dropped (--dedupe)\n",
+                r->duplicates_dropped);
     fprintf(f, "exposure   %ld nodes x %ld cards over %.6g days%s = %.0f node-days, %.0f "
                "card-days\n", o->nodes, o->cards_per_node, r->span_days,
             o->span_days > 0 ? "" : " (the last event)", r->node_days, r->card_days);
@@ -305,6 +308,7 @@ cJSON *tmc_fit_output_json(const tmc_fit_result *r)
     cJSON_AddNumberToObject(x, "fitted", r->n_faults);
     cJSON_AddNumberToObject(x, "nodes_with_faults", r->nodes_seen);
     cJSON_AddNumberToObject(x, "unmatched_ends", r->unmatched_ends);
+    cJSON_AddNumberToObject(x, "duplicates_dropped", r->duplicates_dropped);
     x = cJSON_AddObjectToObject(root, "rate_per_day");
     cJSON_AddItemToObject(x, "cluster", interval_json(r->rate_cluster));
     cJSON_AddItemToObject(x, "node", interval_json(r->rate_node));

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Seed corpora of the libFuzzer targets (tests/fuzz_*.c): bash tests/fuzz/seed.sh OUT
-# fills OUT/<target>/ for config set vary target precision importance trace engine.
+# fills OUT/<target>/ for config set vary target precision importance trace engine text.
 #   config, engine: every experiment, model and distribution file in the tree, the
 #     experiments of tests/fuzz/experiments (a censored run, every process at once,
 #     aggregated mode), and every experiment of tests/invalid and tests/replays, their
 #     file paths rewritten to be relative to experiments/ (the targets' base directory),
 #     so their CSV traces and distribution files resolve;
 #   trace: every CSV file in the tree (three times: see below), and a few edge cases;
-#   set, vary, target, precision, importance: tests/fuzz/<target>.seeds (one seed a line,
+#   set, vary, target, precision, importance, text: tests/fuzz/<target>.seeds (one seed a line,
 #     "\n" a newline: the README's and the tests' examples) and the options of
 #     tests/invalid/*/args.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-targets="config set vary target precision importance trace engine"
+targets="config set vary target precision importance trace engine text"
 for t in $targets; do mkdir -p "${1:?usage: seed.sh OUT}/$t"; done
 out=$(cd "$1" && pwd)
 cd "$root"
@@ -53,7 +53,7 @@ printf 'time_days # days\n\t0.25 \n1e308\n' >"$out/trace/huge"
 printf 'time_days\n%s\n' $(seq 1 4097) >"$out/trace/too-many"
 
 # option seeds
-for t in set vary target precision importance; do seeds tests/fuzz/$t.seeds $t; done
+for t in set vary target precision importance text; do seeds tests/fuzz/$t.seeds $t; done
 i=0
 for f in tests/invalid/*/args; do
   read -r -a words <"$f" # split on blanks, as tests/check_invalid.sh does
