@@ -116,7 +116,7 @@ def experiment_cases(d):
     write(os.path.join(d, "nul.json"),
           json.dumps(EXPERIMENT).encode().replace(b'"text-case"', b'"text\\u0000case"'))
     refused("file \\u0000", ["run", "nul.json", "--quiet"], d,
-            "nul.json:1:15: a \\u0000 escape (NUL) in a string")
+            "nul.json:1:15: name: a NUL character (\\u0000) in a string")
     # echoes of user text: escaped, not raw
     refused("unknown key echo", base + ["--set", "job.ca\x1b[2Jrds=3"], d,
             "job.ca\\x1B[2Jrds")
