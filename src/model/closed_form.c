@@ -175,9 +175,10 @@ static double cold_share(const tmc_experiment *x, const tmc_closed_form *cf)
     long left = f->standbys - (x->observed.enabled && !(refill > 0)
                                    ? x->observed.standbys_used : 0);
     double rate = hardware_rate(x, cf, &cards), k = rate * cf->failure_free_s, warm = 0;
-    long w = (long)floor((double)left / cards);
-    if (w <= 0 || !(k > 0))
+    double units = (double)left / cards; /* NaN when a rate overflowed: no warm share */
+    if (!(units >= 1) || !(k > 0))
         return 1;
+    long w = units < 1e15 ? (long)floor(units) : (long)1e15; /* the sum below stops early */
     if (refill > 0)
         return erlang_b(w, rate * refill);
     for (long j = 0; j < w; j++) {
