@@ -3,8 +3,9 @@
  * that names it, with the header time_days and one time a line ('#' starts a
  * comment).
  *
- * Invariants: 1 to TMC_MAX_TRACE times, decimal, at least a microsecond
- * (TMC_TRACE_MIN_S) and strictly increasing, each finite in seconds too (the engine works in seconds); a
+ * Invariants: 1 to TMC_MAX_TRACE times, decimal, positive and strictly
+ * increasing, each finite in seconds too (the engine works in seconds), the
+ * rate n over the last time finite (the closed forms use it); a
  * message about the file says "FILE:LINE" (LINE counting non-empty lines) and
  * ends with which key of which file named it. */
 #include "config_internal.h"
@@ -17,9 +18,6 @@
 
 #include "number.h"
 #include "text.h"
-
-/* The earliest time a trace may hold, in seconds after the job's start. */
-#define TMC_TRACE_MIN_S 1e-6
 
 /* A file named at `path` in `label` whose resolved path would not fit: an
  * error, never a truncated path that names another file (issue 13). */
@@ -54,12 +52,6 @@ static int trace_line(const char *line, const char *file, int lineno, double pre
     if (!isfinite(*t * 86400.0)) /* the engine works in seconds */
         return tmc_error_set(err, "%s:%d: %.10g days is too large (at most %.6g)", file, lineno,
                              *t, DBL_MAX / 86400.0);
-    /* a time below a microsecond makes the trace's rate (events over its span)
-     * overflow: 1 event at 1.5e-323 days printed Young's T as NaN */
-    if (*t * 86400.0 < TMC_TRACE_MIN_S && *t > prev)
-        return tmc_error_set(err, "%s:%d: %.10g days is less than a microsecond after the job's "
-                                  "start; times must be at least %.6g days (%g s)", file, lineno,
-                             *t, TMC_TRACE_MIN_S / 86400.0, TMC_TRACE_MIN_S);
     if (*t <= prev)
         return prev == 0 ? tmc_error_set(err, "%s:%d: %.10g days is not after the job's start "
                                               "(0); times must be positive", file, lineno, *t)
@@ -98,6 +90,13 @@ static int parse_trace(char *text, const char *file, double *times, int *n, tmc_
     }
     if (!rc && *n == 0)
         rc = tmc_error_set(err, "%s: no times after the header", file);
+    /* the closed forms take the trace's rate as n over its last time: a last
+     * time this small (15e-324 days) makes it overflow, and Young's T was NaN */
+    if (!rc && !isfinite(*n / (times[*n - 1] * 86400.0)))
+        rc = tmc_error_set(err, "%s: %d time%s ending at %.10g days: the trace's rate (%d over "
+                           "its last time) overflows; the last time must be at least %.6g days",
+                           file, *n, *n == 1 ? "" : "s", times[*n - 1], *n,
+                           *n / DBL_MAX / 86400.0);
     return rc;
 }
 
