@@ -217,7 +217,7 @@ static double cli_seconds(const char *binary, long cards, long replicas)
         snprintf(n, sizeof n, "%ld", k ? replicas : 1);
         char *argv[] = {(char *)binary, "run", path, "--replicas", n, "--threads", "1",
                         "--quiet", "--force", "--set", set, "--set",
-                        "monte_carlo.mode=\"exact\"", "--set", (char *)STEP_COST_CHECKPOINT,
+                        "monte_carlo.mode=\"steps\"", "--set", (char *)STEP_COST_CHECKPOINT,
                         NULL};
         run_cli(argv, &t[k], &rss);
     }
@@ -253,7 +253,7 @@ static void section_step_cost(double zig_ns, double pcg_ns)
     for (int i = 0; i < NC; i++) {
         char set[64];
         snprintf(set, sizeof set, "job.cards=%ld", bench_cards[i]);
-        const char *sets[3] = {set, "monte_carlo.mode=\"exact\"", STEP_COST_CHECKPOINT};
+        const char *sets[3] = {set, "monte_carlo.mode=\"steps\"", STEP_COST_CHECKPOINT};
         x[i] = load("design-48-stress", sets, 3);
         timed_init(&t[i], &x[i], replicas);
     }
@@ -304,7 +304,7 @@ static void section_replicas(void)
         {"design-48-stress at 16,384 cards", "design-48-stress", "job.cards=16384", 4000},
     };
     for (int i = 0; i < 4; i++) {
-        const char *sets[2] = {cases[i].set, "monte_carlo.mode=\"exact\""};
+        const char *sets[2] = {cases[i].set, "monte_carlo.mode=\"steps\""};
         tmc_experiment x = cases[i].set ? load(cases[i].name, sets, 2)
                                         : load(cases[i].name, sets + 1, 1);
         long n = quick ? cases[i].replicas / 10 : cases[i].replicas;
@@ -322,9 +322,9 @@ static void section_aggregated(void)
     snprintf(path, sizeof path, "%s/experiments/design-48-stress.json", TMC_SOURCE_DIR);
     snprintf(replicas, sizeof replicas, "%d", quick ? 100000 : 1000000);
     char *agg[] = {TMC_BINARY, "run", path, "--replicas", replicas, "--quiet", "--set",
-                   "monte_carlo.mode=\"aggregated\"", NULL};
+                   "monte_carlo.mode=\"segments\"", NULL};
     char *exact[] = {TMC_BINARY, "run", path, "--replicas", "10000", "--quiet", "--set",
-                     "monte_carlo.mode=\"exact\"", NULL};
+                     "monte_carlo.mode=\"steps\"", NULL};
     double ta, ra, te, re;
     run_cli(agg, &ta, &ra);
     run_cli(exact, &te, &re);

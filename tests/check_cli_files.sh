@@ -191,7 +191,7 @@ cat >"$dir/long.json" <<'JSON'
 {"name": "long", "job": {"steps": 1000000000, "cards": 8, "flop_per_step": 8, "peak_flops": 1,
  "efficiency": 1}, "jitter": {"distribution": "normal", "cv": 0.05},
  "checkpoint": {"interval_steps": 1000000000, "save_s": 1, "restore_s": 1},
- "deadline": {"days": 100000}, "monte_carlo": {"replicas": 4, "seed": 1, "mode": "exact"}}
+ "deadline": {"days": 100000}, "monte_carlo": {"replicas": 4, "seed": 1, "mode": "steps"}}
 JSON
 "$bin" run "$dir/long.json" --quiet --json "$dir/long-out.json" >/dev/null 2>"$dir/err" &
 pid=$!

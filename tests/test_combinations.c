@@ -38,9 +38,9 @@
  *   COMBO_REPAIR_DISTRIBUTION and COMBO_PROCESS_TRACES to force it off or
  *   on); the random draws are the same either way, so the rest of the list
  *   does not move.
- * combinations-1.2 per combination, R replicas each of the engine in exact
- *   mode, of the engine in aggregated mode where that differs (jitter, and
- *   segments of >= TMC_AGGREGATE_MIN_STEPS steps; with slow cards only if a
+ * combinations-1.2 per combination, R replicas each of the engine in steps
+ *   mode, of the engine in segments mode where that differs (jitter, and
+ *   segments of >= 2 steps; with slow cards only if a
  *   replica without any is likely), and of the oracle (oracle_run with K =
  *   cf.interval_steps, mu = cf.compute_s, horizon = tmc_engine_horizon_s).
  *   Each engine mode against the oracle: wall time by a two-sample
@@ -77,7 +77,7 @@
  *       processes that strike except while the job is down, so
  *       N(T) - lambda (T - detection - spare wait - downtime) has mean 0
  *       (optional stopping), tested by z on every engine.
- *   Each of (a)-(d) runs on every engine (exact, aggregated if run, oracle).
+ *   Each of (a)-(d) runs on every engine (steps, segments if run, oracle).
  *
  * Multiple testing: Bonferroni over every statistical test of the whole
  * suite (all shards: each shard plans the full list to count them),
@@ -193,7 +193,7 @@ typedef struct {
     plan plan;              /* from the generator; checked against the parse */
     tmc_experiment *x;      /* parsed in the combination's own test */
     tmc_closed_form cf;
-    int run_aggregated;     /* 1: the aggregated mode differs from the exact one */
+    int run_segments;     /* 1: the segments mode differs from the steps one */
     int check_daly, check_jitter, check_tail, check_comp_failures, check_comp_outages;
     int n_tests;            /* statistical tests this combination runs */
 } combo;
@@ -306,7 +306,7 @@ static int trace_hits_compute(const combo *c, const double *days, int n)
 }
 
 /* With slow cards, whether a replica without any is likely (P >= 0.1): the
- * aggregated mode then differs from the exact one in those replicas. */
+ * segments mode then differs from the steps one in those replicas. */
 static int slow_free_likely(double fraction, long cards)
 {
     return pow(1 - fraction, (double)cards) >= 0.1;
@@ -348,9 +348,7 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
 static void choose_tests(combo *c)
 {
     const plan *p = &c->plan;
-    long paused_per_segment = p->pauses ? (p->k + p->every - 1) / p->every : 0;
-    c->run_aggregated = p->jitter && p->k - paused_per_segment >= TMC_AGGREGATE_MIN_STEPS &&
-                        (!p->slow || p->slow_free_likely);
+    c->run_segments = p->jitter && p->k >= 2 && (!p->slow || p->slow_free_likely);
     c->check_daly = !p->jitter && !p->pauses && !p->slow && !p->spikes && p->write_free &&
                     !p->censoring && !p->limited &&
                     (!p->failures || (p->fail_exponential && p->one_restore &&
@@ -365,12 +363,12 @@ static void choose_tests(combo *c)
     /* a requeue is time down the compensators do not subtract */
     c->check_comp_failures = p->fail_exponential && !p->censoring && !p->limited;
     c->check_comp_outages = p->outage_poisson && !p->censoring && !p->limited;
-    int engines = 2 + c->run_aggregated;
+    int engines = 2 + c->run_segments;
     int per_pair = p->censoring ? 1 + 2 : 1 + N_ROWS; /* KS + means */
     c->n_tests = (engines - 1) * per_pair +
                  engines * (c->check_daly + c->check_jitter + c->check_comp_failures +
                             c->check_comp_outages) +
-                 2 * c->check_tail; /* the tail test needs no jitter: no aggregated run */
+                 2 * c->check_tail; /* the tail test needs no jitter: no segments run */
 }
 
 /* Build combination `index`: its JSON, trace files, summary and plan
@@ -608,7 +606,7 @@ static void generate(int index, combo *c)
     cJSON *mc = cJSON_AddObjectToObject(root, "monte_carlo");
     cJSON_AddNumberToObject(mc, "replicas", R);
     cJSON_AddNumberToObject(mc, "seed", ENGINE_SEED + (double)index);
-    cJSON_AddStringToObject(mc, "mode", "exact");
+    cJSON_AddStringToObject(mc, "mode", "steps");
 
     /* interruptions: expected arrivals in 0..10 over T0, at most ~1 per segment */
     int fail_on = coin(r, 0.65), out_on = coin(r, 0.35), spike_on = coin(r, 0.35);
@@ -984,23 +982,23 @@ static double one_z(const double *v, size_t stride, long n, double expect, doubl
 
 /* ---------- running one combination ---------- */
 
-static const char *const engine_names[3] = {"engine exact", "engine aggregated", "oracle"};
+static const char *const engine_names[3] = {"engine steps", "engine segments", "oracle"};
 
 typedef struct {
-    double *v[3];  /* [R][N_ROWS] per engine: exact, aggregated, oracle */
+    double *v[3];  /* [R][N_ROWS] per engine: steps, segments, oracle */
 } samples;
 
-static void run_engine(const combo *c, int aggregated, double *v)
+static void run_engine(const combo *c, int segments, double *v)
 {
     tmc_experiment x = *c->x; /* a view in another mode, never released */
-    x.monte_carlo.mode = aggregated ? TMC_MODE_AGGREGATED : TMC_MODE_EXACT;
+    x.monte_carlo.mode = segments ? TMC_MODE_SEGMENTS : TMC_MODE_STEPS;
     tmc_engine e;
     assert_int_equal(tmc_engine_init(&e, &x, &c->cf), 0);
-    assert_int_equal(e.stragglers.aggregated, aggregated);
+    assert_int_equal(e.stragglers.segments, segments);
     gsl_rng *rng[TMC_STREAM_COUNT];
     for (int s = 0; s < TMC_STREAM_COUNT; s++)
         rng[s] = gsl_rng_alloc(tmc_rng_pcg32);
-    uint64_t seed = ENGINE_SEED + (uint64_t)c->index + (aggregated ? 7777 : 0);
+    uint64_t seed = ENGINE_SEED + (uint64_t)c->index + (segments ? 7777 : 0);
     for (long k = 0; k < R; k++) {
         tmc_replica o;
         tmc_engine_run(&e, seed, (uint64_t)k, rng, &o);
@@ -1211,7 +1209,7 @@ static void test_combination(void **state)
         s.v[e] = malloc((size_t)R * N_ROWS * sizeof(double));
     double t_start = cpu_s();
     run_engine(c, 0, s.v[0]);
-    if (c->run_aggregated)
+    if (c->run_segments)
         run_engine(c, 1, s.v[1]);
     double t_engine = cpu_s();
     run_oracle(c, s.v[2]);
@@ -1219,7 +1217,7 @@ static void test_combination(void **state)
     report rep = {NULL, 0, 0};
     long before = tests_run;
     for (int e = 0; e < 3; e++) {
-        if (e == 1 && !c->run_aggregated)
+        if (e == 1 && !c->run_segments)
             continue;
         check_identities(c, e, s.v[e], &rep);
         if (e < 2)
@@ -1229,7 +1227,7 @@ static void test_combination(void **state)
     print_message("combination %d (%.2f s CPU: engine %.2f, oracle %.2f; %ld tests%s%s%s%s%s%s)"
                   ": %s\n", c->index, cpu_s() - t_start, t_engine - t_start,
                   t_oracle - t_engine, tests_run - before,
-                  c->run_aggregated ? ", aggregated" : "", c->check_daly ? ", Daly" : "",
+                  c->run_segments ? ", segments" : "", c->check_daly ? ", Daly" : "",
                   c->check_jitter ? ", jitter-only" : "", c->check_tail ? ", P(N=0)" : "",
                   c->check_comp_failures ? ", failure compensator" : "",
                   c->check_comp_outages ? ", outage compensator" : "", c->summary);
@@ -1238,7 +1236,7 @@ static void test_combination(void **state)
         for (int row = 0; row < N_ROWS; row++) {
             print_message("  %-10s", row_names[row]);
             for (int e = 0; e < 3; e++)
-                if (e != 1 || c->run_aggregated)
+                if (e != 1 || c->run_segments)
                     print_message("  %s %12.6g +- %-9.3g", e == 2 ? "oracle" : e ? "agg" : "exact",
                                   gsl_stats_mean(s.v[e] + row, N_ROWS, R),
                                   gsl_stats_sd(s.v[e] + row, N_ROWS, R) / sqrt(R));

@@ -224,8 +224,8 @@ static void check_pauses_one(const char *mode, uint64_t seed)
 static void test_pauses_one(void **state)
 {
     (void)state;
-    check_pauses_one("monte_carlo.mode=\"exact\"", 110);
-    check_pauses_one("monte_carlo.mode=\"aggregated\"", 111);
+    check_pauses_one("monte_carlo.mode=\"steps\"", 110);
+    check_pauses_one("monte_carlo.mode=\"segments\"", 111);
 }
 
 /* engine-1.6 */

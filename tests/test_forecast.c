@@ -303,7 +303,7 @@ static void test_forecast_predictive_count(void **state)
         " \"progress\": {\"elapsed_days\": 2, \"steps_done\": 0, \"committed_step\": 0,"
         "   \"failures\": 4, \"outages\": 2},"
         " \"monte_carlo\": {\"replicas\": 1, \"seed\": 1, \"horizon_days\": 12,"
-        "   \"mode\": \"exact\"}}");
+        "   \"mode\": \"steps\"}}");
     enum { N = 5000 };
     static tmc_replica r[N];
     run_replicas(&x, 0, 5, N, r);

@@ -52,7 +52,7 @@ static tmc_experiment poisson_case(int k0)
         "job.flop_per_step=1.3321728e15", /* mu = 0.42 s: a 1.00 s step with 0.58 s */
         "checkpoint={\"interval_steps\": 1, \"save_s\": 0, \"restore_s\": 0}",
         "outages={\"mean_interval_days\": 0.028935185185185185, \"downtime_s\": 86400}",
-        deadline, "monte_carlo.mode=\"exact\""};
+        deadline, "monte_carlo.mode=\"steps\""};
     return test_load("design-48", sets, 7);
 }
 

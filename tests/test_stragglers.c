@@ -109,7 +109,7 @@ static void compare_from(const tmc_straggler_model *m, long first, long n, doubl
     int cut, want_cut;
     long want_steps = 0;
     double before = 0;
-    double got = tmc_stragglers_segment(m, &s, first, n, t, limit, a, &no_stop, &cut);
+    double got = tmc_stragglers_segment(m, &s, first, n, t, limit, 1, a, &no_stop, &cut);
     double want = reference(m, first, n, t, limit, b, &want_cut, &want_steps, &before);
     if (!same_sum(m, got, want) || (cut != 0) != want_cut ||
         s.steps_simulated != (double)want_steps)
@@ -122,7 +122,7 @@ static void compare_from(const tmc_straggler_model *m, long first, long n, doubl
                  "%.17g; want %ld, %.17g", first, n, limit, s.done_steps, s.done_sum,
                  want_steps - 1, before);
     long next = first + want_steps;
-    double got2 = tmc_stragglers_segment(m, &s, next, 50, t, INFINITY, a, &no_stop, &cut);
+    double got2 = tmc_stragglers_segment(m, &s, next, 50, t, INFINITY, 1, a, &no_stop, &cut);
     double want2 = reference(m, next, 50, t, INFINITY, b, &want_cut, &want_steps, &before);
     if (!same_sum(m, got2, want2))
         fail_msg("first %ld, n %ld, limit %.17g: the next segment's sum %.17g, want %.17g: the "
@@ -147,7 +147,7 @@ static tmc_straggler_model model(const char *const *sets, int n)
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     tmc_straggler_model m;
-    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, 0), 0);
+    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, x.monte_carlo.mode == TMC_MODE_SEGMENTS), 0);
     return m;
 }
 
@@ -232,32 +232,38 @@ static void stragglers_1_4_clamp(void **state)
 
 /* Constant steps of mu = 10 s plus a fixed 1 s, all cards pausing 5 s on
  * steps 3, 6, 9 (mean 11 + 5 / 3 s a step). From step 0: steps end at 11,
- * 22, 38, 49, 60, 76, ... So 37.9 s into the segment two steps are done
- * (sum of slowest-card times 20), at 38 s three (35); never more than
- * n - 1 (the segment's last step is the one cut). From step 1, step 3 ends
- * at 11 + 16 = 27... steps 2, 3 paused on 3: 11, 27: 26.9 s -> one step. */
-static void stragglers_1_5_estimate_done(void **state)
+ * 22, 38, 49, 60, 76, ... So with an arrival with notice (the engine needs
+ * the steps done) 37.9 s into the segment two steps are done (sum of
+ * slowest-card times 20), at 38 s three (35). From step 1, step 3 ends at
+ * 11 + 16 = 27... steps 2, 3 paused on 3: 11, 27: 26.9 s -> one step.
+ * Constant steps are drawn one by one then, even in segments mode. */
+static void stragglers_1_5_done_by_notice(void **state)
 {
     (void)state;
+    static const volatile sig_atomic_t no_stop = 0;
     const char *sets[] = {"job.cards=1", "jitter.cv=0", "job.flop_per_step=10",
                           "job.peak_flops=1", "job.efficiency=1", "job.exposed_comm_s=1",
-                          "job.input_wait_s=0",
+                          "job.input_wait_s=0", "monte_carlo.mode=\"segments\"",
                           "pauses={\"every_steps\": 3, \"duration_s\": 5, \"cards\": \"all\"}"};
-    tmc_straggler_model m = model(sets, 8);
-    tmc_stragglers s = {0};
+    tmc_straggler_model m = model(sets, 9);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
     static const struct {
         long first, n;
         double elapsed, steps, sum;
-    } cases[] = {{0, 10, 37.9, 2, 20}, {0, 10, 38, 3, 35},   {0, 10, 10.9, 0, 0},
-                 {0, 10, 1000, 9, 105}, {0, 2, 1000, 1, 10}, {1, 10, 26.9, 1, 10},
-                 {1, 10, 27, 2, 25}};
+    } cases[] = {{0, 10, 37.9, 2, 20}, {0, 10, 38, 3, 35}, {0, 10, 10.9, 0, 0},
+                 {1, 10, 26.9, 1, 10}, {1, 10, 27, 2, 25}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tmc_stragglers_estimate_done(&m, &s, cases[i].first, cases[i].n, cases[i].elapsed);
-        if (s.done_steps != cases[i].steps || fabs(s.done_sum - cases[i].sum) > 1e-9)
-            fail_msg("from step %ld, %.1f s in: %ld steps summing %.3f, hand %.0f, %.0f",
-                     cases[i].first, cases[i].elapsed, s.done_steps, s.done_sum,
+        tmc_stragglers s = {0};
+        int cut;
+        tmc_stragglers_segment(&m, &s, cases[i].first, cases[i].n, 0, cases[i].elapsed, 1, r,
+                               &no_stop, &cut);
+        if (cut != TMC_CUT_LIMIT || s.done_steps != cases[i].steps ||
+            fabs(s.done_sum - cases[i].sum) > 1e-9)
+            fail_msg("from step %ld, %.1f s in: cut %d, %ld steps summing %.3f, hand %.0f, %.0f",
+                     cases[i].first, cases[i].elapsed, cut, s.done_steps, s.done_sum,
                      cases[i].steps, cases[i].sum);
     }
+    gsl_rng_free(r);
     tmc_stragglers_free(&m);
 }
 
@@ -268,7 +274,7 @@ int main(void)
         cmocka_unit_test(stragglers_1_2_laws),
         cmocka_unit_test(stragglers_1_3_pauses_and_checks),
         cmocka_unit_test(stragglers_1_4_clamp),
-        cmocka_unit_test(stragglers_1_5_estimate_done),
+        cmocka_unit_test(stragglers_1_5_done_by_notice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

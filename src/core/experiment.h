@@ -342,15 +342,16 @@ typedef struct {
 
 /* How the engine draws a segment's compute time (engine.h). */
 typedef enum {
-    TMC_MODE_AUTO = 0,      /* exact when replicas x steps <= TMC_EXACT_BUDGET */
-    TMC_MODE_EXACT = 1,     /* every step drawn */
-    TMC_MODE_AGGREGATED = 2 /* one draw per segment from the sum's distribution */
+    TMC_MODE_AUTO = 0,    /* segments (steps for elastic groups) */
+    TMC_MODE_STEPS = 1,   /* every step drawn */
+    TMC_MODE_SEGMENTS = 2 /* a segment's sum drawn at once from its exact law where
+                             nothing inside it needs a step's end, else every step */
 } tmc_mode;
 
 typedef struct {
     long replicas; /* independent full runs */
     uint64_t seed; /* run seed */
-    tmc_mode mode; /* "auto", "exact" or "aggregated" */
+    tmc_mode mode; /* "auto", "steps" or "segments" */
     double horizon_days; /* a replica still running at this wall time is censored;
                             0 = 1000 x the uninterrupted wall time, at
                             least twice the deadline's budget; else it must exceed

@@ -58,8 +58,8 @@ enum {
     COUNT(save_timeouts, "save_timeouts", "save timeouts")                                  \
     COUNT(saves, "saves", "committed saves")                                                \
     COUNT(steps_simulated, "steps_simulated", "steps simulated") /* committed or lost: \
-        drawn one by one up to the one an interruption cuts (exact mode), or a whole        \
-        segment at once (aggregated mode, no jitter) */                                     \
+        drawn one by one up to the one an interruption cuts; a segment drawn whole and  \
+        cut: the steps begun by the cut at its own mean step (an estimate) */           \
     COUNT(group_failures, "group_failures", "group failures") /* elastic: those that took \
         down their group only (no restart) */                                               \
     COUNT(heals, "heals", "group heals")     /* elastic: groups that rejoined a live job */ \

@@ -301,8 +301,9 @@ static int draw(elastic *s, long n, double limit, long *done, double *sum, doubl
         return *done < n;
     }
     int cut;
+    /* notice 1: a cut step's group shrinks, so the steps done by the limit count */
     double all = tmc_stragglers_segment(m, &rep->strag, s->prog / s->groups, n, rep->t, limit,
-                                        rep->rng[TMC_STREAM_JITTER], rep->e->stop, &cut);
+                                        1, rep->rng[TMC_STREAM_JITTER], rep->e->stop, &cut);
     if (cut == TMC_CUT_STOP)
         return rep->out->stopped = 1, -1;
     *done = cut ? rep->strag.done_steps : n;

@@ -49,7 +49,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         e->heal_s = x->elastic.heal_s;
     }
     return tmc_stragglers_init(&e->stragglers, x, cf,
-                               tmc_engine_mode(x) == TMC_MODE_AGGREGATED);
+                               tmc_engine_mode(x) == TMC_MODE_SEGMENTS);
 }
 
 double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf)
@@ -68,16 +68,8 @@ tmc_mode tmc_engine_mode(const tmc_experiment *x)
     tmc_mode m = x->monte_carlo.mode;
     if (m != TMC_MODE_AUTO)
         return m;
-    if (x->elastic.enabled) /* a group's failure cuts a step: elastic.c */
-        return TMC_MODE_EXACT;
-    double steps = (double)x->job.steps;
-    if (tmc_window_on(x)) { /* no more steps than the window holds at the bare compute time */
-        const tmc_job *j = &x->job;
-        double mu = j->flop_per_step / ((double)j->cards * j->peak_flops * j->efficiency);
-        steps = fmin(steps, ceil(x->window.days * TMC_DAY_S / mu));
-    }
-    double work = (double)x->monte_carlo.replicas * steps;
-    return work <= TMC_EXACT_BUDGET ? TMC_MODE_EXACT : TMC_MODE_AGGREGATED;
+    return x->elastic.enabled ? TMC_MODE_STEPS /* a group's failure cuts a step: elastic.c */
+                              : TMC_MODE_SEGMENTS;
 }
 
 void tmc_engine_free(tmc_engine *e)
@@ -153,7 +145,8 @@ int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_
     int kind, cut;
     double limit = compute_limit(rep, &kind);
     double sum = tmc_stragglers_segment(&e->stragglers, &rep->strag, first, n, rep->t, limit,
-                                        rep->rng[TMC_STREAM_JITTER], e->stop, &cut);
+                                        kind == TMC_NOTICE, rep->rng[TMC_STREAM_JITTER],
+                                        e->stop, &cut);
     double end = rep->t + sum + n * e->stragglers.fixed_s;
     if (cut == TMC_CUT_STOP) { /* the replica ends at its next check, discarded */
         rep->out->stopped = 1;
@@ -161,9 +154,6 @@ int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_
         return -1;
     }
     if (cut || end > limit) {
-        if (kind == TMC_NOTICE && !cut) /* drawn at once: how far it got */
-            tmc_stragglers_estimate_done(&e->stragglers, &rep->strag, first, n,
-                                         limit - rep->t);
         p->spike_exposure_s += limit - rep->t;
         rep->t = limit;
         return kind;

@@ -3,8 +3,9 @@
  * Semantics: docs/reference/simulation-semantics.md states them rule by rule (the
  * contract that tests/oracle/ and tests/test_replays.c check). The engine
  * is the event loop of that contract; each concern is a module of its own:
- * - stragglers.h: the compute time of steps (jitter, pauses, slow cards;
- *   exact and aggregated modes);
+ * - stragglers.h: the compute time of steps (jitter, pauses, slow cards),
+ *   a segment's sum drawn at once from its exact law (segment_law.h) or
+ *   step by step;
  * - processes.h: what interrupts the run (card failures with failures.h,
  *   outages, loss spikes) and what the job waits before a restore;
  * - checkpoint.c: the save policy (synchronous, or asynchronous with
@@ -46,9 +47,6 @@
 #include "stop.h"
 #include "stragglers.h"
 
-/* Mode auto runs exact while replicas x steps stays within this budget
- * (about 10 s on two cores at the exact mode's cost). */
-#define TMC_EXACT_BUDGET 1e9
 /* A restore struck this many times in a row is an error (TMC_REPLICA_STALLED). */
 #define TMC_STALL_LIMIT 1000000
 
@@ -99,8 +97,8 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
  * so a censored replica is a miss. */
 double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf);
 
-/* The mode an experiment runs in: its monte_carlo.mode, with auto resolved
- * by TMC_EXACT_BUDGET. */
+/* The mode an experiment runs in: its monte_carlo.mode, auto resolved to
+ * segments (steps for elastic groups). */
 tmc_mode tmc_engine_mode(const tmc_experiment *x);
 
 void tmc_engine_free(tmc_engine *e);

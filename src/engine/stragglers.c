@@ -25,27 +25,66 @@ static int init_pauses(tmc_straggler_model *m, const tmc_experiment *x,
            tmc_dist_max_init(&m->single, &indep, cf->compute_s, 1);
 }
 
+/* The segment lengths that recur: K, the last segment's, and a
+ * forecast's first (from its step done to the next multiple of K); two or
+ * more steps (one step is one draw either way). */
+static int recurring_lengths(const tmc_experiment *x, long k, long n[TMC_SEGMENT_LAWS])
+{
+    long steps = x->job.steps, done = x->observed.enabled ? x->observed.steps_done : 0;
+    long want[TMC_SEGMENT_LAWS] = {k, steps % k, done % k ? k - done % k : 0};
+    if (want[2] > steps - done)
+        want[2] = steps - done;
+    int count = 0;
+    for (int i = 0; i < TMC_SEGMENT_LAWS; i++) {
+        int seen = want[i] < 2;
+        for (int j = 0; j < count; j++)
+            seen |= n[j] == want[i];
+        if (!seen)
+            n[count++] = want[i];
+    }
+    return count;
+}
+
+/* Segments mode: the laws of the recurring lengths; one whose measured
+ * error is above TMC_SEGMENT_MAX_ERROR_SIGMA is dropped (that length is
+ * drawn step by step). */
+static int init_laws(tmc_straggler_model *m, const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    long n[TMC_SEGMENT_LAWS];
+    int count = recurring_lengths(x, cf->interval_steps, n), kept = 0;
+    for (int i = 0; i < count; i++) {
+        tmc_segment_law *l = &m->law[kept];
+        if (tmc_segment_law_init(l, &x->jitter, cf->compute_s, x->job.cards, n[i]))
+            return -1;
+        if (l->error_sigma > TMC_SEGMENT_MAX_ERROR_SIGMA) {
+            tmc_segment_law_free(l);
+            continue;
+        }
+        m->law_error = fmax(m->law_error, l->error_sigma);
+        m->law_bytes += l->bytes;
+        kept++;
+    }
+    return 0;
+}
+
 int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
-                        const tmc_closed_form *cf, int aggregated)
+                        const tmc_closed_form *cf, int segments)
 {
     memset(m, 0, sizeof *m);
-    m->aggregated = aggregated;
+    m->segments = segments;
     m->fixed_s = x->job.exposed_comm_s + x->job.input_wait_s;
     m->cards = x->job.cards;
     const tmc_slow_cards *sc = &x->slow_cards;
     m->slow_fraction = sc->enabled ? sc->fraction : 0;
     m->slow_factor = sc->enabled ? sc->factor : 1;
     m->detect_after = sc->enabled ? sc->detect_after_steps : 0;
-    double mean, sd;
-    m->ahead = !aggregated && !x->pauses.enabled && m->slow_fraction == 0;
+    m->ahead = !segments && !x->pauses.enabled && m->slow_fraction == 0;
     if (init_pauses(m, x, cf) ||
-        tmc_dist_max_moments(&x->jitter, x->job.cards, &mean, &sd, &m->max_skew))
-        return -1;
-    m->max_mean_s = mean * cf->compute_s;
-    m->max_sd_s = sd * cf->compute_s;
-    if (tmc_dist_max_init(&m->max, &x->jitter, cf->compute_s, x->job.cards))
+        tmc_dist_max_init(&m->max, &x->jitter, cf->compute_s, x->job.cards))
         return -1;
     m->ahead = m->ahead && m->max.low && m->max.common_s == 0;
+    if (segments && m->max.sigma > 0 && init_laws(m, x, cf))
+        return -1;
     return 0;
 }
 
@@ -54,6 +93,8 @@ void tmc_stragglers_free(tmc_straggler_model *m)
     tmc_dist_max_free(&m->max);
     tmc_dist_max_free(&m->rest);
     tmc_dist_max_free(&m->single);
+    for (int i = 0; i < TMC_SEGMENT_LAWS; i++)
+        tmc_segment_law_free(&m->law[i]);
 }
 
 void tmc_stragglers_start(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r)
@@ -262,52 +303,47 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
     return c.sum;
 }
 
-/* Total slowest-card compute time of n steps drawn at once (aggregated
- * mode; the approximation in stragglers.h). */
-static double segment_sum(const tmc_straggler_model *m, long n, gsl_rng *r)
+/* The law of n steps (segments mode), or NULL. */
+static const tmc_segment_law *law_of(const tmc_straggler_model *m, long n)
 {
-    double z = gsl_ran_gaussian_ziggurat(r, 1.0), rn = sqrt((double)n);
-    double g = m->max_skew / rn;
-    return n * m->max_mean_s + rn * m->max_sd_s * (z + g * (z * z - 1) / 6);
+    for (int i = 0; i < TMC_SEGMENT_LAWS && m->law[i].low; i++)
+        if (m->law[i].n == n)
+            return &m->law[i];
+    return NULL;
 }
 
-/* k steps from step first + 1 at the mean step time, pauses counted. */
-static double done_time(const tmc_straggler_model *m, long first, long k)
+/* The segment drawn whole from its law l: the sum (pauses of all cards
+ * added), and the steps simulated (those begun by the limit when it ends
+ * past it, at the segment's own mean step). */
+static double whole(const tmc_straggler_model *m, tmc_stragglers *s, const tmc_segment_law *l,
+                    long n, long paused, double t, double limit, gsl_rng *r)
 {
-    return k * (m->max_mean_s + m->fixed_s) + tmc_stragglers_paused(m, first, k) * m->pause_s;
-}
-
-void tmc_stragglers_estimate_done(const tmc_straggler_model *m, tmc_stragglers *s,
-                                  long first, long n, double elapsed_s)
-{
-    double per_step = m->max_mean_s + m->fixed_s +
-                      (m->pause_every ? m->pause_s / m->pause_every : 0);
-    long k = per_step > 0 ? (long)fmin(elapsed_s / per_step, (double)(n - 1)) : 0;
-    while (k > 0 && done_time(m, first, k) > elapsed_s)
-        k--;
-    while (k < n - 1 && done_time(m, first, k + 1) <= elapsed_s)
-        k++; /* exact when steps are constant */
-    s->done_steps = k; /* summed without the fixed part: no rounding below mu */
-    s->done_sum = k * m->max_mean_s + tmc_stragglers_paused(m, first, k) * m->pause_s;
+    double sum = tmc_segment_law_draw(l, r) + (double)paused * m->pause_s;
+    double step = sum / (double)n + m->fixed_s, into = limit - t;
+    long begun = into < (double)n * step ? (long)(into / step) + 1 : n;
+    s->steps_simulated += (double)(begun < n ? begun : n);
+    return sum;
 }
 
 double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, long first,
-                              long n, double t, double limit, gsl_rng *r,
+                              long n, double t, double limit, int notice, gsl_rng *r,
                               const volatile sig_atomic_t *stop, int *cut)
 {
     long paused = tmc_stragglers_paused(m, first, n);
     *cut = TMC_CUT_NONE;
-    if (s->slow > 0) /* step by step: detection counts the steps completed */
-        return draw_steps(m, s, first, n, t, limit, r, stop, cut);
-    if (m->max.sigma != 0 && (!m->aggregated || n - paused < TMC_AGGREGATE_MIN_STEPS))
-        return draw_steps(m, s, first, n, t, limit, r, stop, cut);
-    s->steps_simulated += n; /* the segment at once */
-    if (m->max.sigma == 0)
-        return n * m->max.mu + paused * m->pause_s;
-    if (!m->pause_one)
-        return segment_sum(m, n, r) + paused * m->pause_s;
-    double sum = segment_sum(m, n - paused, r);
-    for (long i = 0; i < paused; i++)
-        sum += paused_step(m, r);
-    return sum;
+    if (m->max.sigma == 0 && s->slow == 0 && !(paused && m->pause_one)) {
+        if (!notice || t + n * (m->max.mu + m->fixed_s) + paused * m->pause_s <= limit) {
+            s->steps_simulated += n; /* no jitter: the same sum either way */
+            return n * m->max.mu + paused * m->pause_s;
+        }
+    }
+    const tmc_segment_law *l = m->segments && s->slow == 0 && !(paused && m->pause_one)
+                                   ? law_of(m, n) : NULL;
+    if (l && (!notice || t + l->max_s + paused * m->pause_s + n * m->fixed_s < limit)) {
+        double sum = whole(m, s, l, n, paused, t, limit, r);
+        if (((first ^ (first + n)) & -(long)TMC_STEPS_PER_STOP_CHECK) && *stop)
+            *cut = TMC_CUT_STOP;
+        return sum;
+    }
+    return draw_steps(m, s, first, n, t, limit, r, stop, cut);
 }

@@ -10,11 +10,14 @@
  * factor x max of S), each group's maximum drawn exactly. Detection after W
  * completed steps with them lets the engine evict them at its next commit.
  *
- * Modes: exact draws every step, stopping at the first one past a limit;
- * aggregated draws a segment of n >= TMC_AGGREGATE_MIN_STEPS steps at once
- * as n m + sqrt(n) s (z + g (z^2 - 1) / 6), z ~ N(0, 1), g = skew / sqrt(n)
- * (Cornish-Fisher: mean and variance exact, skewness matched). Slow cards
- * are drawn step by step in both modes (detection counts steps).
+ * Modes: steps draws every step, stopping at the first one past a limit;
+ * segments draws a segment's sum at once from its exact law
+ * (segment_law.h) when the segment may be drawn whole, decided before
+ * drawing (tmc_stragglers_segment): no slow card in the job, no one-card
+ * pause in it, a law built for its length (K, the last segment, a
+ * forecast's first) within TMC_SEGMENT_MAX_ERROR_SIGMA, and the engine
+ * needs no step's end inside it (an arrival with notice that could fall
+ * before its longest possible end). Otherwise it is drawn step by step.
  *
  * Invariant: the draws of a segment depend only on the jitter stream and
  * the segment (first step, length, slow cards), never on the other
@@ -29,17 +32,23 @@
 #include "closed_form.h"
 #include "experiment.h"
 #include "dist.h"
+#include "segment_law.h"
 
-#define TMC_AGGREGATE_MIN_STEPS 16
+/* A segment law whose measured error bound (units of its sd) is above this
+ * is not used: that length is drawn step by step. */
+#define TMC_SEGMENT_MAX_ERROR_SIGMA 0.02
+/* Segment lengths with a law of their own: K, the last segment, a
+ * forecast's first. */
+#define TMC_SEGMENT_LAWS 3
 /* Draws stop to look at a stop request every this many steps (a power of 2). */
 #define TMC_STEPS_PER_STOP_CHECK 65536
 
 /* Constants of the compute time, derived once from an experiment. */
 typedef struct {
-    int aggregated;         /* 1: aggregated mode, 0: exact */
-    double max_mean_s;      /* E[max_i X_i], s */
-    double max_sd_s;        /* sd of max_i X_i, s */
-    double max_skew;        /* skewness of max_i X_i */
+    int segments;           /* 1: segments mode, 0: steps */
+    tmc_segment_law law[TMC_SEGMENT_LAWS]; /* by length; n = 0: none */
+    double law_error;       /* the largest error bound of the laws in use, sds */
+    size_t law_bytes;       /* their tables' memory */
     double fixed_s;         /* exposed comm + input wait per step, s */
     tmc_max_sampler max;    /* slowest-card compute time per step */
     long pause_every;       /* k: a pause on steps k, 2k, ... (0: none) */
@@ -50,7 +59,7 @@ typedef struct {
     long cards;             /* N */
     double slow_fraction, slow_factor; /* slow cards (0: none) */
     long detect_after;      /* steps until slow cards are detected (0: never) */
-    int ahead;              /* 1: every step is plain (exact mode, independent jitter
+    int ahead;              /* 1: every step is plain (steps mode, independent jitter
                                only, no pauses, no slow cards): steps are drawn
                                ahead of use (tmc_stragglers) */
 } tmc_straggler_model;
@@ -75,10 +84,12 @@ typedef struct {
 } tmc_stragglers;
 
 /* Build from a validated experiment and its closed form (the compute time
- * per step, cf->compute_s). Returns 0, or -1 if memory runs out or a moment
- * quadrature fails. Free with tmc_stragglers_free. */
+ * per step, cf->compute_s, and K, cf->interval_steps); in segments mode
+ * also the laws of the segment lengths that recur. Returns 0, or -1 if
+ * memory runs out or a moment quadrature fails. Free with
+ * tmc_stragglers_free. */
 int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
-                        const tmc_closed_form *cf, int aggregated);
+                        const tmc_closed_form *cf, int segments);
 void tmc_stragglers_free(tmc_straggler_model *m);
 
 /* A replica's slow cards, drawn from r (its slow-card stream). */
@@ -100,23 +111,19 @@ enum {
 
 /* The summed slowest-card compute time of steps first + 1 .. first + n,
  * pauses included, seconds, starting at wall time t; each step also costs
- * fixed_s. Exact draws stop at the first step ending past `limit`
- * (*cut = TMC_CUT_LIMIT) or at a stop request (*cut = TMC_CUT_STOP; *stop is
- * read every TMC_STEPS_PER_STOP_CHECK steps); the sum then holds the steps
- * drawn, and after a cut at the limit s->done_steps and s->done_sum the
- * steps completed before it. r: the jitter stream (a tmc_rng_pcg32
- * generator). */
+ * fixed_s. Drawn whole (segments mode, when it may be: the header) when
+ * `notice` is 0 or the segment's longest possible end comes before
+ * `limit`: the sum is then the segment's whole, past the limit or not.
+ * Otherwise steps are drawn one by one and stop at the first step ending
+ * past `limit` (*cut = TMC_CUT_LIMIT) or at a stop request (*cut =
+ * TMC_CUT_STOP; *stop is read every TMC_STEPS_PER_STOP_CHECK steps); the
+ * sum then holds the steps drawn, and after a cut at the limit
+ * s->done_steps and s->done_sum the steps completed before it. notice: 1
+ * when the engine needs the steps completed by `limit` (an emergency save).
+ * r: the jitter stream (a tmc_rng_pcg32 generator). */
 double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, long first,
-                              long n, double t, double limit, gsl_rng *r,
+                              long n, double t, double limit, int notice, gsl_rng *r,
                               const volatile sig_atomic_t *stop, int *cut);
-
-/* A segment drawn at once (aggregated mode) ended past a limit elapsed_s
- * seconds into it: set s->done_steps and s->done_sum to an estimate of the
- * steps completed by then (at the mean step time, never more than fit in
- * elapsed_s, at most n - 1), for an emergency save
- * (docs/reference/simulation-semantics.md 3). */
-void tmc_stragglers_estimate_done(const tmc_straggler_model *m, tmc_stragglers *s,
-                                  long first, long n, double elapsed_s);
 
 /* 1 when slow cards have been detected and must be evicted. */
 static inline int tmc_stragglers_evict_due(const tmc_straggler_model *m,

@@ -65,10 +65,10 @@ static int check_features(const tmc_experiment *x, const char *label, tmc_error 
     if (x->loss_spikes.enabled && x->loss_spikes.rollback_snapshots > 1)
         return refuse(err, label, "loss_spikes.rollback_snapshots", "a rollback past the "
                       "newest commit", "give 1");
-    if (x->monte_carlo.mode == TMC_MODE_AGGREGATED)
-        return refuse(err, label, "monte_carlo.mode", "\"aggregated\"",
+    if (x->monte_carlo.mode == TMC_MODE_SEGMENTS)
+        return refuse(err, label, "monte_carlo.mode", "\"segments\"",
                       "a group's failure cuts a step, so steps are drawn one by one; use "
-                      "\"auto\" or \"exact\"");
+                      "\"auto\" or \"steps\"");
     return 0;
 }
 

@@ -472,7 +472,7 @@ static const field deadline_fields[] = {
      .off = offsetof(tmc_deadline, max_restarts)},
 };
 
-static const char *const mode_choices[] = {"auto", "exact", "aggregated", NULL};
+static const char *const mode_choices[] = {"auto", "steps", "segments", NULL};
 static const field mc_fields[] = {
     {.key = "replicas", .type = T_INT, .lo = 1, .hi = 1e9, .def = 10000, .unit = "replicas",
      .help = "independent full runs",
@@ -481,8 +481,9 @@ static const field mc_fields[] = {
      .help = "run seed",
      .off = offsetof(tmc_monte_carlo, seed)},
     {.key = "mode", .type = T_ENUM, .choices = mode_choices, .unit = "",
-     .help = "how compute time is drawn: auto, exact (every step) or aggregated (one "
-             "draw per segment)",
+     .help = "how compute time is drawn: segments (one exact draw of a segment's sum "
+             "where nothing inside it needs a step's end), steps (every step), or auto "
+             "(segments; steps for elastic groups)",
      .off = offsetof(tmc_monte_carlo, mode)},
     {.key = "horizon_days", .type = T_NUM, .lo = 0, .hi = 1e9, .unit = "days",
      .help = "a replica still running at this wall time is censored; 0: 1000 x the "

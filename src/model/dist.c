@@ -110,6 +110,17 @@ double tmc_dist_card_cdf(const tmc_card_dist *d, double y)
     return gsl_cdf_gamma_P(y, d->shape, d->scale);
 }
 
+double tmc_dist_card_sf(const tmc_card_dist *d, double y)
+{
+    if (d->kind == TMC_JITTER_NORMAL)
+        return d->c > 0 ? gsl_cdf_ugaussian_Q((y - 1) / d->c) : (y < 1);
+    if (y <= 0)
+        return 1;
+    if (d->kind == TMC_JITTER_LOGNORMAL)
+        return gsl_cdf_ugaussian_Q((log(y) - d->m) / d->s);
+    return gsl_cdf_gamma_Q(y, d->shape, d->scale);
+}
+
 /* dQ/dv of tmc_dist_card_max_quantile at v = e^log_v, where y = Q(v):
  * v^(1/n - 1) / (n f(y)), through the normal's for the normal and lognormal. */
 static double card_slope(const tmc_card_dist *d, double log_v, double y, double inv_n)
@@ -121,17 +132,23 @@ static double card_slope(const tmc_card_dist *d, double log_v, double y, double 
     return exp(log_v * (inv_n - 1)) * inv_n / gsl_ran_gamma_pdf(y, d->shape, d->scale);
 }
 
-/* mu Q at t = 2^-(k+2) (1 + i / TMC_MAX_SUB) of one side (t = w = 1 - v on
- * the high side), and its derivative in t. */
-static void side_node(const tmc_max_sampler *s, int high, int k, double i, double *x,
-                      double *slope)
+/* mu Q of the maximum at tail probability t of one side, and its
+ * derivative in t (a tmc_dist_quantile_fn). */
+static void max_quantile(void *ctx, int high, double t, double *x, double *slope)
 {
-    double t = ldexp(1.0 + i / TMC_MAX_SUB, -(k + 2));
+    const tmc_max_sampler *s = ctx;
     double log_v = high ? log1p(-t) : log(t);
     double y = tmc_dist_card_max_quantile(&s->card, log_v, s->inv_n);
     *x = s->mu * y;
     if (slope)
         *slope = s->mu * card_slope(&s->card, log_v, y, s->inv_n) * (high ? -1 : 1);
+}
+
+/* q at t = 2^-(k+2) (1 + i / TMC_MAX_SUB) of one side. */
+static void side_node(tmc_dist_quantile_fn q, void *ctx, int high, int k, double i, double *x,
+                      double *slope)
+{
+    q(ctx, high, ldexp(1.0 + i / TMC_MAX_SUB, -(k + 2)), x, slope);
 }
 
 /* The coefficients of c (in the piece's coordinate f) scaled to g = T - T0
@@ -148,24 +165,24 @@ static void scale_to_g(double *c, int k, int high)
 /* Hermite cubics of one side; returns the largest error found at the
  * quarter points of every piece, seconds, and lowers *lowest to the
  * smallest value at either end of a piece. */
-static double build_side(const tmc_max_sampler *s, tmc_cubic *table, int high,
+static double build_side(tmc_dist_quantile_fn q, void *ctx, tmc_cubic *table, int high,
                          double *lowest)
 {
     double worst = 0;
     for (int k = 0; k < TMC_MAX_OCTAVES; k++) {
         double h = ldexp(1.0 / TMC_MAX_SUB, -(k + 2)), x0, d0, x1, d1;
-        side_node(s, high, k, 0, &x0, &d0);
+        side_node(q, ctx, high, k, 0, &x0, &d0);
         for (int i = 0; i < TMC_MAX_SUB; i++, x0 = x1, d0 = d1) {
-            side_node(s, high, k, i + 1, &x1, &d1);
+            side_node(q, ctx, high, k, i + 1, &x1, &d1);
             double *c = table[TMC_MAX_PIECE(k, i)].c, m0 = d0 * h, m1 = d1 * h;
             c[0] = x0;
             c[1] = m0;
             c[2] = 3 * (x1 - x0) - 2 * m0 - m1;
             c[3] = 2 * (x0 - x1) + m0 + m1;
             *lowest = fmin(*lowest, fmin(c[0], c[0] + c[1] + c[2] + c[3]));
-            for (int q = 1; q < 4; q++) {
-                double f = q / 4.0, exact;
-                side_node(s, high, k, i + f, &exact, NULL);
+            for (int p = 1; p < 4; p++) {
+                double f = p / 4.0, exact;
+                side_node(q, ctx, high, k, i + f, &exact, NULL);
                 double err = fabs(tmc_dist_cubic(c, f) - exact);
                 worst = err > worst || isnan(err) ? err : worst; /* NaN stays NaN */
                 if (isnan(worst))
@@ -175,6 +192,15 @@ static double build_side(const tmc_max_sampler *s, tmc_cubic *table, int high,
         }
     }
     return worst;
+}
+
+double tmc_dist_table_build(tmc_cubic *table, tmc_dist_quantile_fn q, void *ctx,
+                            double *lowest)
+{
+    *lowest = INFINITY;
+    double lo = build_side(q, ctx, table, 0, lowest);
+    double hi = build_side(q, ctx, table + TMC_MAX_SIDE, 1, lowest);
+    return isnan(lo) || isnan(hi) ? NAN : fmax(lo, hi);
 }
 
 tmc_card_dist tmc_dist_card(const tmc_jitter *j)
@@ -210,9 +236,8 @@ int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long
     s->high = s->low + pieces;
     /* a piece is a cubic close to an increasing function, so it dips below
      * its ends by no more than the table's error, far less than the margin */
-    double lowest = INFINITY;
-    double lo = build_side(s, s->low, 0, &lowest), hi = build_side(s, s->high, 1, &lowest);
-    s->max_error = (lo > hi ? lo : hi) / s->sigma;
+    double lowest;
+    s->max_error = tmc_dist_table_build(s->low, max_quantile, s, &lowest) / s->sigma;
     s->nonnegative = lowest > 0.01 * s->sigma;
     return 0;
 }

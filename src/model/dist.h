@@ -98,6 +98,19 @@ typedef struct {
                           clamp at 0 is then a no-op) */
 } tmc_max_sampler;
 
+/* A quantile function for tmc_dist_table_build: the value at tail
+ * probability t of one side (v = t on the low side, v = 1 - t on the
+ * high side) into *x, seconds, and when slope is not NULL dx/dt there. */
+typedef void (*tmc_dist_quantile_fn)(void *ctx, int high, double t, double *x,
+                                     double *slope);
+
+/* Fill a table of 2 TMC_MAX_SIDE pieces (low side, then high) with the
+ * Hermite cubics of q; returns the largest error found at the quarter
+ * points of every piece, seconds (NaN if q gave one), and sets *lowest to
+ * the smallest value at either end of a piece. */
+double tmc_dist_table_build(tmc_cubic *table, tmc_dist_quantile_fn q, void *ctx,
+                            double *lowest);
+
 /* GSL's error handler must be off (gsl_set_error_handler_off; trainmc's main
  * and tmc_config_parse turn it off): GSL's gamma inverse may fail, and its
  * status is checked here rather than aborting. */
@@ -152,6 +165,9 @@ double tmc_dist_card_max_quantile(const tmc_card_dist *d, double log_v, double i
 /* P(Y <= y) for one card's Y = X / mu (independent part). */
 double tmc_dist_card_cdf(const tmc_card_dist *d, double y);
 
+/* P(Y > y), accurate where it is small (the upper tail). */
+double tmc_dist_card_sf(const tmc_card_dist *d, double y);
+
 /* E[max(A, B + p)] / mu where A is the maximum of n - 1 cards, B one card
  * and p = pause_s / mu: the expected slowest-card time of a step in which one
  * card pauses (issue 4), by GSL quadrature of P(max > y) over y >= 0; the
@@ -186,13 +202,14 @@ double tmc_dist_expected_max(const tmc_jitter *j, double mu_s, long n);
 
 #include <gsl/gsl_randist.h>
 
-/* The row and the place in it of a draw u (TMC_MAX_PIECE): T = 2 d + 1 is
+/* The row and the place in it of a draw u (TMC_MAX_PIECE) in a table whose
+ * low side is `low` (the high side follows it): T = 2 d + 1 is
  * exact as a double; its exponent is t's octave, its first TMC_MAX_SUB_BITS
  * mantissa bits the piece and its sign bit (bit 18 of `raw`) the side,
  * moved to TMC_MAX_SIDE. No branch: which side a draw falls on is a coin
  * toss, and a branch would mispredict half the time. */
-static inline const tmc_cubic *tmc_dist_max_row(const tmc_max_sampler *s, uint32_t u,
-                                                double *g)
+static inline const tmc_cubic *tmc_dist_table_row(const tmc_cubic *low, uint32_t u,
+                                                  double *g)
 {
     union { double d; uint64_t u; } t = {2.0 * tmc_dist_as_int32(u) + 1.0};
     uint32_t raw = (uint32_t)(t.u >> TMC_MAX_ROW_SHIFT);
@@ -200,15 +217,21 @@ static inline const tmc_cubic *tmc_dist_max_row(const tmc_max_sampler *s, uint32
     uint32_t row = (raw & ((1u << TMC_MAX_SIGN_BIT) - 1)) - TMC_MAX_FIRST_ROW + side;
     union { uint64_t u; double d; } start = {t.u & ~(((uint64_t)1 << TMC_MAX_ROW_SHIFT) - 1)};
     *g = t.d - start.d; /* exact: start <= |T| < 2 start */
-    return s->low + row;
+    return low + row;
+}
+
+/* A quantile table's value at v = (u + 1/2) 2^-32, seconds. */
+static inline double tmc_dist_table_at(const tmc_cubic *low, uint32_t u)
+{
+    double g;
+    const tmc_cubic *row = tmc_dist_table_row(low, u, &g);
+    return tmc_dist_cubic(row->c, g);
 }
 
 /* mu Q(v) for v = (u + 1/2) 2^-32 from the table; needs s->low. */
 static inline double tmc_dist_max_at(const tmc_max_sampler *s, uint32_t u)
 {
-    double g;
-    const tmc_cubic *row = tmc_dist_max_row(s, u, &g);
-    return tmc_dist_cubic(row->c, g);
+    return tmc_dist_table_at(s->low, u);
 }
 
 static inline double tmc_dist_sample_max(const tmc_max_sampler *s, gsl_rng *r)

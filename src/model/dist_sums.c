@@ -1,6 +1,6 @@
 /* dist_sums.c - running sums of the slowest card's draws (dist_sums.h).
  * Every way reads the same table rows with the same IEEE operations in
- * the same order (tmc_dist_max_row, tmc_dist_cubic), so the bits agree;
+ * the same order (tmc_dist_table_row, tmc_dist_cubic), so the bits agree;
  * the wider ways only put two or four draws side by side in one register.
  * The PCG draws themselves stay one by one: each needs the state before. */
 #include "dist_sums.h"
@@ -26,7 +26,7 @@ double tmc_dist_max_sums_one(const tmc_max_sampler *s, tmc_pcg32_state *st, doub
 }
 
 #ifdef TMC_DIST_X86
-/* Two draws' values, clamped at 0, as tmc_dist_max_row and tmc_dist_cubic
+/* Two draws' values, clamped at 0, as tmc_dist_table_row and tmc_dist_cubic
  * compute them one at a time, lane by lane. */
 static inline __m128d max_pair(const tmc_max_sampler *s, uint32_t u0, uint32_t u1)
 {

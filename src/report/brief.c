@@ -42,7 +42,8 @@ static void header(FILE *f, const tmc_report *r, int with_source)
         source(f, x->source);
     fprintf(f, "  %ld replicas, seed %llu, %s, %.2f s", r->replicas,
             (unsigned long long)r->seed,
-            r->mode == TMC_MODE_AGGREGATED ? "aggregated mode" : "exact mode", r->elapsed_s);
+            r->mode == TMC_MODE_SEGMENTS ? "segment draws (exact)" : "every step drawn",
+            r->elapsed_s);
     for (int i = 0; i < r->n_overrides; i++)
         fprintf(f, "%s%s", i ? ", " : "; overrides: ", r->overrides[i]);
     fprintf(f, "\n");

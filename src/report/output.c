@@ -344,8 +344,7 @@ void tmc_output_text(FILE *f, const tmc_report *r)
             x->source);
     fprintf(f, "  %ld replicas, seed %llu, %d thread%s, %s, %.2f s\n", r->replicas,
             (unsigned long long)r->seed, r->threads, r->threads == 1 ? "" : "s",
-            r->mode == TMC_MODE_AGGREGATED ? "aggregated mode (one draw per segment)"
-                                           : "exact mode (every step)",
+            r->mode == TMC_MODE_SEGMENTS ? "segment draws (exact)" : "every step drawn",
             r->elapsed_s);
     if (r->precision)
         fprintf(f, "  precision target %s: %s after %ld replicas (95 %% half-width %.3g)\n",
@@ -355,9 +354,6 @@ void tmc_output_text(FILE *f, const tmc_report *r)
     for (int i = 0; i < r->n_overrides; i++)
         fprintf(f, "%s%s%s", i ? ", " : "  overrides: ", r->overrides[i],
                 i == r->n_overrides - 1 ? "\n" : "");
-    if (x->monte_carlo.mode == TMC_MODE_AUTO && r->mode == TMC_MODE_AGGREGATED)
-        fprintf(f, "  (mode auto chose aggregated: replicas x steps > %.0e; "
-                   "--set monte_carlo.mode=\"exact\" forces every step)\n", TMC_EXACT_BUDGET);
     fprintf(f, "\n");
     text_closed_form(f, r);
     if (r->window) {
@@ -576,8 +572,8 @@ cJSON *tmc_output_json(const tmc_report *r)
     /* the mode the run took: auto resolves to one of the other two */
     cJSON_AddStringToObject(root, "mode",
                             tmc_config_choice_name("monte_carlo.mode",
-                                                   r->mode == TMC_MODE_AGGREGATED
-                                                       ? TMC_MODE_AGGREGATED : TMC_MODE_EXACT));
+                                                   r->mode == TMC_MODE_SEGMENTS
+                                                       ? TMC_MODE_SEGMENTS : TMC_MODE_STEPS));
     cJSON_AddNumberToObject(root, "max_table_error_sigma", r->table_error);
     cJSON_AddNumberToObject(root, "replicas", n);
     char seed[24]; /* raw: cJSON rounds integers near 2^53 */

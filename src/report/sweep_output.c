@@ -10,14 +10,14 @@
 #include "csv.h"
 #include "output.h"
 
-/* "exact mode", "aggregated mode" or "exact and aggregated modes". */
+/* "every step drawn", "segment draws (exact)" or both. */
 static const char *modes_text(const tmc_sweep_result *r, int n)
 {
-    int agg = 0;
+    int seg = 0;
     for (int i = 0; i < n; i++)
-        agg += r[i].mode == TMC_MODE_AGGREGATED;
-    return agg == 0 ? "exact mode" : agg == n ? "aggregated mode (one draw per segment)"
-                                              : "exact and aggregated modes";
+        seg += r[i].mode == TMC_MODE_SEGMENTS;
+    return seg == 0 ? "every step drawn" : seg == n ? "segment draws (exact)"
+                                                    : "segment draws and every step drawn";
 }
 
 static void text_heading(FILE *f, const tmc_experiment *x, const char *what, long replicas,

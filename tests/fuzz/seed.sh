@@ -3,7 +3,7 @@
 # fills OUT/<target>/ for config set vary target precision importance trace engine text.
 #   config, engine: every experiment, model and distribution file in the tree, the
 #     experiments of tests/fuzz/experiments (a censored run, every process at once,
-#     aggregated mode), and every experiment of tests/invalid and tests/replays, their
+#     segments mode), and every experiment of tests/invalid and tests/replays, their
 #     file paths rewritten to be relative to experiments/ (the targets' base directory),
 #     so their CSV traces and distribution files resolve;
 #   trace: every CSV file in the tree (three times: see below), and a few edge cases;
