@@ -274,6 +274,7 @@ static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_option
         .replicas = r->replicas, .seed = r->x.monte_carlo.seed, .threads = o->threads,
         .elapsed_s = elapsed_s, .mode = tmc_engine_mode(&r->x),
         .table_error = e->stragglers.max.max_error, .horizon_s = e->horizon_s,
+        .segment_error = e->stragglers.law_error, .segment_bytes = e->stragglers.law_bytes,
         .overrides = r->overrides, .n_overrides = list_overrides(r, given),
         .restarts = &r->restart_summary, .cost = &r->cost,
         .importance = o->importance ? &r->importance : NULL,

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 #include <gsl/gsl_fft_complex.h>
 #include <gsl/gsl_math.h>
 
@@ -308,9 +307,6 @@ int tmc_segment_law_init(tmc_segment_law *l, const tmc_jitter *j, double mu_s, l
                          tail_shift(&s, l->sd_s) + alias;
         l->bytes = 2 * TMC_MAX_SIDE * sizeof *l->low;
         status = isfinite(l->error_sigma) ? 0 : -1;
-        if (getenv("SEGDEBUG"))
-            fprintf(stderr, "table %g mean %g sd %g outer %g noise %g tail %g alias %g w %ld h %g\n", table / l->sd_s,
-                    (hist_mean - l->mean_s) / l->sd_s, hist_sd / l->sd_s - 1, outer, s.noise, tail_shift(&s, l->sd_s), alias, s.w, s.h);
     }
     free(c.z);
     free(s.q);

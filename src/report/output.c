@@ -346,6 +346,9 @@ void tmc_output_text(FILE *f, const tmc_report *r)
             (unsigned long long)r->seed, r->threads, r->threads == 1 ? "" : "s",
             r->mode == TMC_MODE_SEGMENTS ? "segment draws (exact)" : "every step drawn",
             r->elapsed_s);
+    if (r->segment_bytes > 0)
+        fprintf(f, "  segment laws: quantile error bound %.2g sd of a segment's sum (measured at "
+                   "build), tables %.0f KiB\n", r->segment_error, r->segment_bytes / 1024.0);
     if (r->precision)
         fprintf(f, "  precision target %s: %s after %ld replicas (95 %% half-width %.3g)\n",
                 r->precision->target->text,
@@ -575,6 +578,8 @@ cJSON *tmc_output_json(const tmc_report *r)
                                                    r->mode == TMC_MODE_SEGMENTS
                                                        ? TMC_MODE_SEGMENTS : TMC_MODE_STEPS));
     cJSON_AddNumberToObject(root, "max_table_error_sigma", r->table_error);
+    cJSON_AddNumberToObject(root, "max_segment_error_sigma", r->segment_error);
+    cJSON_AddNumberToObject(root, "segment_table_bytes", (double)r->segment_bytes);
     cJSON_AddNumberToObject(root, "replicas", n);
     char seed[24]; /* raw: cJSON rounds integers near 2^53 */
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);

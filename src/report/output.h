@@ -28,13 +28,16 @@ typedef struct {
     uint64_t seed;
     int threads;       /* text only: JSON is identical whatever the thread count */
     double elapsed_s;  /* text only */
-    tmc_mode mode;     /* exact or aggregated (auto already resolved) */
+    tmc_mode mode;     /* steps or segments (auto already resolved) */
     double horizon_s;  /* censoring horizon of the wall time, s */
     const tmc_importance *importance; /* NULL unless --importance */
     const tmc_precision_outcome *precision; /* NULL unless --precision */
     const char *const *overrides; /* the --set KEY=VALUE strings applied */
     int n_overrides;
     double table_error; /* the max sampler's measured table error, units of sigma */
+    double segment_error; /* segments mode: the largest measured error bound of the
+                             segment laws in use, units of their sd (0: none used) */
+    size_t segment_bytes; /* their tables' memory */
     const tmc_restarts *restarts; /* restarts per run and the budget (restarts.h) */
     const tmc_cost_summary *cost; /* card-hours and money of days (cost.h) */
     const tmc_summary *plug_in; /* NULL unless rates are drawn per replica
