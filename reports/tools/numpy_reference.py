@@ -103,8 +103,12 @@ def _str(v):
 def _only(*values):
     def check(v):
         if isinstance(v, bool) or v not in values:
+            shown = []
+            for x in values:  # 0 and 0.0 are one value
+                if not any(x == y for y in shown):
+                    shown.append(x)
             return ("is outside this program's subset (it simulates only "
-                    + ", ".join(json.dumps(x) for x in values) + ")")
+                    + ", ".join(json.dumps(x) for x in shown) + ")")
         return None
     return check
 
@@ -476,6 +480,7 @@ def main(argv):
     sd = float(T.std(ddof=1)) if R > 1 else 0.0
     se = sd / math.sqrt(R)
     prob = float(np.mean((T <= p["deadline"]) & ~r["censored"]))
+    restarts = r["failures"] + r["outages"] + r["spikes"]
     cpu = time.process_time()
     out = {
         "experiment": exp["name"], "replicas": R, "seed": seed,
@@ -491,6 +496,8 @@ def main(argv):
                    "outages": float(r["outages"].mean()),
                    "loss_spikes": float(r["spikes"].mean()),
                    "steps_simulated": float(r["drawn"].mean())},
+        "restarts": {"mean": float(restarts.mean()),
+                     "sd": float(restarts.std(ddof=1)) if R > 1 else 0.0},
         "censored": int(r["censored"].sum()),
         "cpu_s": cpu,
     }
