@@ -10,7 +10,7 @@
 # reference (reports/tools/numpy_reference.py under $TRAINMC_PYTHON, else
 # /usr/bin/python3, with OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1), then
 # `trainmc run -t 1 -q --set monte_carlo.mode="MODE"` for each MODE (default:
-# exact). Repetition r uses seed r for every program. CPU seconds are user +
+# steps and segments). Repetition r uses seed r for every program. CPU seconds are user +
 # system of the whole process, from /usr/bin/time (the Python start-up and
 # numpy's import included). Prints the machine, then a markdown table: the
 # CPU seconds of each program and the ratio numpy / trainmc per repetition,
@@ -26,7 +26,7 @@ bin=$1
 shift
 replicas=${1:-10000}
 [ $# -gt 0 ] && shift
-[ $# -eq 0 ] && set -- exact
+[ $# -eq 0 ] && set -- steps segments
 modes=$*
 here=$(cd "$(dirname "$0")" && pwd)
 exp=$here/../experiments/design-48-stress.json

@@ -8,7 +8,7 @@ usage: check_numpy_reference.py agree TRAINMC PYTHON SOURCE_DIR [MODE] [REPLICAS
 agree (cli-numpy-reference, slow): experiments/design-48-stress.json run by
   `trainmc run -n REPLICAS --set monte_carlo.mode="MODE"` (seed 7) and by the
   NumPy reference (seed 11, PYTHON must have numpy), REPLICAS 2,000 and MODE
-  exact unless given. Two estimators, each a mean over independent replicas:
+  segments unless given. Two estimators, each a mean over independent replicas:
   - the completion time T (days, reserve + wall): mean, its standard error
     sd / sqrt(n) from each side;
   - the restarts per run (card failures + outages + loss spikes): mean, and
@@ -46,7 +46,7 @@ def agree(argv):
         print(__doc__, file=sys.stderr)
         return 2
     trainmc, python, source = argv[:3]
-    mode = argv[3] if len(argv) > 3 else "exact"
+    mode = argv[3] if len(argv) > 3 else "segments"
     replicas = int(argv[4]) if len(argv) > 4 else 2000
     exp = os.path.join(source, "experiments", "design-48-stress.json")
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
