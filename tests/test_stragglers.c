@@ -19,9 +19,9 @@
  * stragglers-1.4 a law that can fall below 0 (normal, cv 0.2, one card) is
  *                clamped at 0, drawn ahead and in batches (with pauses); the
  *                nonnegative flag holds for the table
- * stragglers-1.5 the steps done before a limit, estimated for a segment
- *                drawn at once (an emergency save in aggregated mode, or
- *                without jitter): hand-derived with constant steps
+ * stragglers-1.5 the steps done before an arrival with notice (an emergency
+ *                save) without jitter, segments mode: the segment is gone
+ *                through step by step; hand-derived with constant steps
  * Every cut also checks the steps completed before it and their sum.
  * Drawn ahead, a stretch's sum may differ from the in-order sum in the last
  * bits (same_sum); the cut, the steps and the stream must still match. */

@@ -129,7 +129,6 @@ typedef struct {
     double h;
     long kmin, w, used; /* cells from kmin; the first `used` the range sized for */
     double *q, *below, *above;
-    double noise; /* the round-off's mass: twice that of the cells below 0 */
 } histogram;
 
 static long last_below(const histogram *s, double t) /* largest i < w with C[i] <= t */
@@ -184,10 +183,8 @@ static double read_histogram(const circle *c, histogram *s)
 {
     long w = s->w;
     double total = 0, outer = 0;
-    s->noise = 0;
     for (long i = 0; i < w; i++) {
         double q = c->z[2 * at(c, s->kmin + i)];
-        s->noise += q < 0 ? -2 * q : 0; /* round-off is as often above 0 */
         s->q[i] = fmax(q, 0);
         total += s->q[i];
         if (i >= s->used)
@@ -204,22 +201,6 @@ static double read_histogram(const circle *c, histogram *s)
     for (long i = w - 1; i >= 0; i--)
         above += s->q[i], s->above[i] = above;
     return outer / total;
-}
-
-/* How far the round-off can move the quantile at the smallest tail
- * probability a draw reaches (2^-33), either side, in sds: the round-off's
- * mass per cell (over the whole circle) times the cells beyond it, all
- * taken as one sign. */
-static double tail_shift(histogram *s, double sd)
-{
-    double t = ldexp(1.0, -33), worst = 0, per_cell = s->noise / (double)s->w, a, b, unused;
-    for (int high = 0; high < 2; high++) {
-        histogram_quantile(s, high, t, &a, &unused);
-        double k = a / s->h - (double)s->kmin, beyond = high ? (double)s->w - k : k;
-        histogram_quantile(s, high, t + per_cell * beyond, &b, &unused);
-        worst = fmax(worst, fabs(a - b) / sd);
-    }
-    return worst;
 }
 
 /* Mean and sd of the histogram (its cells uniform), s. */
@@ -266,6 +247,50 @@ static void circle_size(circle *c, histogram *s, long n, double my, double sy, d
     }
 }
 
+/* One step's law, as the lattice needs it. */
+typedef struct {
+    max_law m;
+    double lo_m, hi_m; /* M's range (all but TAIL_P each side), s */
+    double cs;         /* the common part's sd, s */
+} step_law;
+
+/* The sum's histogram on a circle of c->size points of spacing c->h:
+ * s's arrays allocated (free s->q) and filled; *alias as sum_of_n.
+ * Returns the slack's mass (read_histogram), or NaN if memory runs out. */
+static double lattice(circle *c, histogram *s, const step_law *y, long n, double *alias)
+{
+    c->z = malloc(2 * (size_t)c->size * sizeof *c->z);
+    s->q = malloc(3 * (size_t)s->w * sizeof *s->q);
+    double outer = NAN;
+    if (c->z && s->q) {
+        s->below = s->q + s->w, s->above = s->below + s->w;
+        step_transform(c, &y->m, y->lo_m, y->hi_m, y->cs);
+        *alias = sum_of_n(c, n);
+        outer = read_histogram(c, s);
+    }
+    free(c->z);
+    c->z = NULL;
+    return outer;
+}
+
+/* The largest gap between two histograms' quantiles, sds, at 8 points per
+ * octave of both tails down to t = 2^-33: the lattice's own error (the
+ * finer one is within it of the exact law when the error falls with h),
+ * and the round-off's in the far tails (the two circles' round-off differs). */
+static double lattice_gap(histogram *a, histogram *b, double sd)
+{
+    double worst = 0, x, y, unused;
+    for (int k = 0; k < TMC_MAX_OCTAVES; k++)
+        for (int i = 0; i < 8; i++)
+            for (int high = 0; high < 2; high++) {
+                double t = ldexp(1.0 + i / 8.0, -(k + 2));
+                histogram_quantile(a, high, t, &x, &unused);
+                histogram_quantile(b, high, t, &y, &unused);
+                worst = fmax(worst, fabs(x - y) / sd);
+            }
+    return worst;
+}
+
 int tmc_segment_law_init(tmc_segment_law *l, const tmc_jitter *j, double mu_s, long cards,
                          long n)
 {
@@ -275,41 +300,45 @@ int tmc_segment_law_init(tmc_segment_law *l, const tmc_jitter *j, double mu_s, l
     if (tmc_dist_max_moments(j, cards, &mean, &sd, &skew))
         return -1;
     double my = mean * mu_s, sy = sd * mu_s;
-    double cs = j->kind == TMC_JITTER_NORMAL ? j->cv * sqrt(j->rho) * mu_s : 0;
-    max_law m = {tmc_dist_card(j), mu_s, cards,
-                 !(j->cv > 0 && !(j->kind == TMC_JITTER_NORMAL && j->rho == 1))};
-    double lo_m = mu_s, hi_m = mu_s;
-    if (!m.constant) {
-        lo_m = mu_s * tmc_dist_card_max_quantile(&m.card, log(TAIL_P), 1.0 / (double)cards);
-        hi_m = mu_s * tmc_dist_card_max_quantile(&m.card, log1p(-TAIL_P), 1.0 / (double)cards);
+    step_law y = {{tmc_dist_card(j), mu_s, cards,
+                   !(j->cv > 0 && !(j->kind == TMC_JITTER_NORMAL && j->rho == 1))},
+                  mu_s, mu_s, j->kind == TMC_JITTER_NORMAL ? j->cv * sqrt(j->rho) * mu_s : 0};
+    if (!y.m.constant) {
+        y.lo_m = mu_s * tmc_dist_card_max_quantile(&y.m.card, log(TAIL_P), 1.0 / (double)cards);
+        y.hi_m = mu_s * tmc_dist_card_max_quantile(&y.m.card, log1p(-TAIL_P), 1.0 / (double)cards);
     }
     l->mean_s = (double)n * my;
     l->sd_s = sqrt((double)n) * sy;
-    circle c = {0};
-    histogram s = {0};
-    circle_size(&c, &s, n, my, sy, fmax(lo_m - COMMON_SDS * cs, 0), hi_m + COMMON_SDS * cs);
-    l->points = c.size;
-    c.z = malloc(2 * (size_t)c.size * sizeof *c.z);
-    s.q = malloc(3 * (size_t)s.w * sizeof *s.q);
+    /* two lattices, the second with cells half as wide: the table is the
+     * finer one's, and their gap is counted in its error */
+    circle c = {0}, fine = {0};
+    histogram coarse_s = {0}, s = {0};
+    circle_size(&c, &coarse_s, n, my, sy, fmax(y.lo_m - COMMON_SDS * y.cs, 0),
+                y.hi_m + COMMON_SDS * y.cs);
+    fine = (circle){c.h / 2, 2 * c.size, NULL};
+    s = (histogram){c.h / 2, 2 * coarse_s.kmin, 2 * coarse_s.w, 2 * coarse_s.used, NULL, NULL,
+                    NULL};
+    l->points = fine.size;
+    double alias, coarse_alias;
+    double outer = lattice(&fine, &s, &y, n, &alias);
+    double coarse_outer = lattice(&c, &coarse_s, &y, n, &coarse_alias);
     l->low = malloc(2 * TMC_MAX_SIDE * sizeof *l->low);
     int status = -1;
-    if (c.z && s.q && l->low) {
-        s.below = s.q + s.w, s.above = s.below + s.w;
-        step_transform(&c, &m, lo_m, hi_m, cs);
-        double alias = sum_of_n(&c, n);
-        double outer = read_histogram(&c, &s), hist_mean, hist_sd, lowest, top, unused;
+    if (l->low && !isnan(outer) && !isnan(coarse_outer)) {
+        double hist_mean, hist_sd, lowest, top, unused;
         histogram_moments(&s, &hist_mean, &hist_sd);
         double table = tmc_dist_table_build(l->low, histogram_quantile, &s, &lowest);
         histogram_quantile(&s, 1, ldexp(1.0, -34), &top, &unused);
         l->max_s = top + table;
         l->error_sigma = table / l->sd_s + fabs(hist_mean - l->mean_s) / l->sd_s +
-                         4 * fabs(hist_sd / l->sd_s - 1) + outer * 2 * WRAP_SDS +
-                         tail_shift(&s, l->sd_s) + alias;
+                         4 * fabs(hist_sd / l->sd_s - 1) + outer * 2 * WRAP_SDS + alias +
+                         2 * lattice_gap(&coarse_s, &s, l->sd_s); /* a margin: the
+                         two round-offs may share a part the gap does not see */
         l->bytes = 2 * TMC_MAX_SIDE * sizeof *l->low;
         status = isfinite(l->error_sigma) ? 0 : -1;
     }
-    free(c.z);
     free(s.q);
+    free(coarse_s.q);
     if (status)
         tmc_segment_law_free(l);
     return status;

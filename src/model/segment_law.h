@@ -20,9 +20,15 @@
  * Measured at build: error_sigma, in units of S's sd, adds the table's
  * largest error against the lattice quantile at the quarter points of
  * every piece, the gap between the lattice's mean and the exact n E[Y],
- * four times the relative gap of its sd (a 4-sd quantile's shift), and the
- * mass found in the circle's outer tenth (what could have wrapped),
- * counted as sds. */
+ * four times the relative gap of its sd (a 4-sd quantile's shift), the
+ * mass found in the circle's slack (what could have wrapped) counted as
+ * sds, the step transform's largest magnitude in the upper half of the
+ * band (a lattice too coarse for the step's law), and twice the largest
+ * gap between this lattice's quantiles and those of one with cells twice
+ * as wide, down to the 2^-33 tails (the lattice's error and the FFT's
+ * round-off in the far tails). Against laws known exactly (one normal or
+ * gamma card, n = 2 to 10,000, tests/test_segment_law.c) the true largest
+ * error was 1.8 to 15 times below the bound. */
 #ifndef TMC_SEGMENT_LAW_H
 #define TMC_SEGMENT_LAW_H
 
