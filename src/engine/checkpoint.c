@@ -19,12 +19,22 @@ static void add_committed(tmc_replica_state *rep, long n, long timed, double sum
 {
     const tmc_engine *e = rep->e;
     double mu = e->stragglers.max.mu;
+    double row[] = {timed * mu, sum_max - timed * mu - pause, pause,
+                    timed * e->stragglers.fixed_s, save_s};
+    if (!rep->ledger.keep) { /* the usual case, once a segment: five rows, no list */
+        double *split = rep->out->split;
+        split[TMC_ROW_compute_s] += row[0], split[TMC_ROW_straggler_s] += row[1];
+        split[TMC_ROW_pause_s] += row[2], split[TMC_ROW_fixed_s] += row[3];
+        split[TMC_ROW_save_s] += row[4];
+        rep->out->saves += 1;
+        return;
+    }
     tmc_commit c = {.steps = n};
-    c.row[TMC_ROW_compute_s] = timed * mu;
-    c.row[TMC_ROW_straggler_s] = sum_max - timed * mu - pause;
-    c.row[TMC_ROW_pause_s] = pause;
-    c.row[TMC_ROW_fixed_s] = timed * e->stragglers.fixed_s;
-    c.row[TMC_ROW_save_s] = save_s;
+    c.row[TMC_ROW_compute_s] = row[0];
+    c.row[TMC_ROW_straggler_s] = row[1];
+    c.row[TMC_ROW_pause_s] = row[2];
+    c.row[TMC_ROW_fixed_s] = row[3];
+    c.row[TMC_ROW_save_s] = row[4];
     tmc_accounting_commit(&rep->ledger, rep->out, &c);
 }
 

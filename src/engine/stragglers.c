@@ -312,15 +312,36 @@ static const tmc_segment_law *law_of(const tmc_straggler_model *m, long n)
     return NULL;
 }
 
+/* A draw of law l. The first law's (K, the length that recurs) are made
+ * TMC_AHEAD at a time into s->prefix and used in order: independent table
+ * reads overlap, where one at a time each waits for the last. The stream's
+ * order is then the batch's, the same in every run. */
+static double law_draw(const tmc_straggler_model *m, tmc_stragglers *s, const tmc_segment_law *l,
+                       gsl_rng *r)
+{
+    if (l != &m->law[0])
+        return tmc_segment_law_draw(l, r);
+    if (s->used == s->held) {
+        for (int i = 0; i < TMC_AHEAD; i++)
+            s->prefix[i] = tmc_segment_law_draw(l, r);
+        s->used = 0, s->held = TMC_AHEAD;
+    }
+    return s->prefix[s->used++];
+}
+
 /* The segment drawn whole from its law l: the sum (pauses of all cards
  * added), and the steps simulated (those begun by the limit when it ends
  * past it, at the segment's own mean step). */
 static double whole(const tmc_straggler_model *m, tmc_stragglers *s, const tmc_segment_law *l,
                     long n, long paused, double t, double limit, gsl_rng *r)
 {
-    double sum = tmc_segment_law_draw(l, r) + (double)paused * m->pause_s;
-    double step = sum / (double)n + m->fixed_s, into = limit - t;
-    long begun = into < (double)n * step ? (long)(into / step) + 1 : n;
+    double sum = law_draw(m, s, l, r) + (double)paused * m->pause_s;
+    double took = sum + (double)n * m->fixed_s, into = limit - t;
+    if (took <= into) { /* the usual case: no division */
+        s->steps_simulated += (double)n;
+        return sum;
+    }
+    long begun = (long)(into / (took / (double)n)) + 1;
     s->steps_simulated += (double)(begun < n ? begun : n);
     return sum;
 }

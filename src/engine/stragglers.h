@@ -64,7 +64,8 @@ typedef struct {
                                ahead of use (tmc_stragglers) */
 } tmc_straggler_model;
 
-/* Steps drawn ahead of use, at most TMC_AHEAD at a time. */
+/* Steps (steps mode) or the K law's segment sums (segments mode) drawn
+ * ahead of use, at most TMC_AHEAD at a time. */
 #define TMC_AHEAD 256
 
 /* One replica's slow cards, and the steps drawn ahead. Drawing ahead: when
