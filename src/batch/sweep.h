@@ -166,7 +166,7 @@ typedef struct {
     double overhead;      /* mean of wall / (S t_s) - 1, per replica */
     double overhead_se;   /* its standard error */
     tmc_replica totals;   /* sums over replicas */
-    tmc_mode mode;        /* exact or aggregated */
+    tmc_mode mode;        /* steps or segments */
     double table_error;   /* the max sampler's table error, units of sigma (dist.h) */
     double horizon_s;     /* the engine's censoring horizon, s (engine.h) */
     int has_importance;   /* with --importance: */

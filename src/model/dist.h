@@ -177,7 +177,7 @@ double tmc_dist_paused_max_mean(const tmc_jitter *j, long n, double pause_rel);
 
 /* Mean, standard deviation and skewness of max_i X_i / mu over n cards,
  * common part included, by GSL quadrature. Returns 0, or -1 if the
- * quadrature fails. The closed form and the aggregated engine use them. */
+ * quadrature fails. The configuration check and the segment laws use them. */
 int tmc_dist_max_moments(const tmc_jitter *j, long n, double *mean, double *sd,
                          double *skew);
 
@@ -189,7 +189,7 @@ double tmc_dist_normal_emax(long n, double *sd_out);
 
 /* Mean, standard deviation and skewness of the maximum of n iid standard
  * normals by GSL quadrature (its first three moments). Returns 0, or -1 if
- * n < 1 or the quadrature fails. The aggregated engine matches them. */
+ * n < 1 or the quadrature fails. c_N (tmc_dist_normal_emax) and tmc_dist_max_moments use them. */
 int tmc_dist_normal_max_moments(long n, double *mean, double *sd, double *skew);
 
 /* Expected slowest-card compute time E[max_i X_i] in seconds for n cards with

@@ -1,6 +1,6 @@
 /* dist_moments.c - moments of the maximum over N cards by GSL quadrature:
  * c_N for docs/model.md 2, and the mean, sd and skewness that the closed form and
- * the aggregated engine use. */
+ * the segment laws use. */
 #include "dist.h"
 
 #include <gsl/gsl_cdf.h>
