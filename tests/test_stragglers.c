@@ -22,6 +22,8 @@
  * stragglers-1.5 the steps done before an arrival with notice (an emergency
  *                save) without jitter, segments mode: the segment is gone
  *                through step by step; hand-derived with constant steps
+ * stragglers-1.6 segments mode: a notice inside the segment's longest end
+ *                makes it step by step; otherwise one draw of its law
  * Every cut also checks the steps completed before it and their sum.
  * Drawn ahead, a stretch's sum may differ from the in-order sum in the last
  * bits (same_sum); the cut, the steps and the stream must still match. */
@@ -267,6 +269,44 @@ static void stragglers_1_5_done_by_notice(void **state)
     tmc_stragglers_free(&m);
 }
 
+/* stragglers-1.6 segments mode with jitter (5 %, 48 cards, K = 31): a
+ * segment whose limit is an arrival with notice falling before its
+ * longest possible end is gone through step by step (the emergency save
+ * needs the steps done: cut at the limit, the steps before it counted,
+ * their sum below the time to the limit); the same limit without notice,
+ * or a notice past the longest end, takes one draw of the law (no cut, the
+ * whole segment's sum, 31 steps simulated). */
+static void stragglers_1_6_notice_steps(void **state)
+{
+    (void)state;
+    static const volatile sig_atomic_t no_stop = 0;
+    const char *sets[] = {"checkpoint.interval_steps=31", "monte_carlo.mode=\"segments\""};
+    tmc_straggler_model m = model(sets, 2);
+    assert_non_null(m.law[0].low);
+    assert_int_equal(m.law[0].n, 31);
+    gsl_rng *r = gsl_rng_alloc(tmc_rng_pcg32);
+    tmc_rng_pcg_seed(r, 16, 7);
+    double mean = m.law[0].mean_s, fixed = m.fixed_s, limit = 0.5 * (mean + 31 * fixed);
+    tmc_stragglers s = {0};
+    int cut;
+    double sum = tmc_stragglers_segment(&m, &s, 0, 31, 0, limit, 1, r, &no_stop, &cut);
+    if (cut != TMC_CUT_LIMIT || s.done_steps < 10 || s.done_steps > 20 ||
+        s.done_sum + s.done_steps * fixed > limit || sum + s.done_steps * fixed <= limit)
+        fail_msg("notice half-way: cut %d, %ld steps done summing %.3f s (limit %.3f s)", cut,
+                 s.done_steps, s.done_sum, limit);
+    for (int notice = 0; notice < 2; notice++) {
+        tmc_stragglers w = {0};
+        double at = notice ? m.law[0].max_s + 31 * fixed + 1 : limit;
+        sum = tmc_stragglers_segment(&m, &w, 0, 31, 0, at, notice, r, &no_stop, &cut);
+        if (cut != TMC_CUT_NONE || fabs(sum - mean) > 6 * m.law[0].sd_s ||
+            (notice && w.steps_simulated != 31))
+            fail_msg("drawn whole (notice %d): cut %d, sum %.3f (mean %.3f), %g steps", notice,
+                     cut, sum, mean, w.steps_simulated);
+    }
+    gsl_rng_free(r);
+    tmc_stragglers_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +315,7 @@ int main(void)
         cmocka_unit_test(stragglers_1_3_pauses_and_checks),
         cmocka_unit_test(stragglers_1_4_clamp),
         cmocka_unit_test(stragglers_1_5_done_by_notice),
+        cmocka_unit_test(stragglers_1_6_notice_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
