@@ -67,7 +67,7 @@ def test_threads_do_not_change_numbers():
 
 def test_per_replica_arrays_match_cli_samples(cli_samples):
     args = dict(replicas=600, seed=5, overrides={"deadline.days": 27.05})
-    header, rows = cli_samples(STRESS, "-n", "600", "--seed", "5", "--set", "deadline.days=27.14")
+    header, rows = cli_samples(STRESS, "-n", "600", "--seed", "5", "--set", "deadline.days=27.05")
     col = {k: i for i, k in enumerate(header)}
     r = trainmc.run(STRESS, **args)
     n = 600
@@ -209,7 +209,7 @@ def test_experiment_handle():
     try:
         d = x.to_dict()
         assert d["deadline"]["days"] == 27.05
-        assert x.path == STRESS and x.overrides == ["deadline.days=27.14"]
+        assert x.path == STRESS and x.overrides == ["deadline.days=27.05"]
         a = trainmc.run(x, replicas=100, seed=1)
         b = x.run(replicas=100, seed=1)
         assert list(a.completion_days) == list(b.completion_days)
