@@ -320,7 +320,7 @@ static void test_threads(void **state)
     tmc_replica totals[2];
     tmc_error err = {""};
     for (int i = 0; i < 2; i++) {
-        tmc_runner_out out = {wall[i], NULL, NULL, steps[i]};
+        tmc_runner_out out = {wall[i], NULL, NULL, steps[i], NULL};
         if (tmc_runner_run_samples(&e, 0, n, 9, i ? 3 : 1, NULL, NULL, &out, &totals[i], &err))
             fail_msg("%s", err.msg);
     }

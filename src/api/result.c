@@ -56,7 +56,7 @@ static int run_precise(tmc_result *r, const tmc_engine *e, const tmc_run_options
             return rc;
         tmc_replica batch;
         tmc_runner_out out = {r->completion_days + done, r->restarts + done,
-                              r->samples ? r->samples + done : NULL, NULL};
+                              r->samples ? r->samples + done : NULL, NULL, NULL};
         rc = tmc_runner_run_samples(e, done, n, seed, o->threads, NULL, NULL, &out, &batch,
                                     err);
         if (rc == TMC_RUNNER_STOPPED) /* the runner counts this batch only */
@@ -95,7 +95,7 @@ static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options
     if (rc)
         return rc;
     r->replicas = n;
-    tmc_runner_out out = {r->completion_days, r->restarts, r->samples, r->window_steps};
+    tmc_runner_out out = {r->completion_days, r->restarts, r->samples, r->window_steps, NULL};
     return tmc_runner_run_samples(e, 0, n, r->x.monte_carlo.seed, o->threads, o->progress,
                                   o->progress_ctx, &out, &r->totals, err);
 }
@@ -148,7 +148,7 @@ static int run_plug_in_replicas(tmc_result *r, const tmc_experiment *x, double *
     if (tmc_engine_init(&e, x, &cf))
         return tmc_error_set(err, "out of memory building the engine");
     tmc_engine_watch_stop(&e, stop);
-    tmc_runner_out out = {days, days + n, NULL, NULL};
+    tmc_runner_out out = {days, days + n, NULL, NULL, NULL};
     tmc_replica totals;
     int rc = tmc_runner_run_samples(&e, 0, n, x->monte_carlo.seed, o->threads, NULL, NULL,
                                     &out, &totals, err);

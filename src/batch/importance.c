@@ -112,25 +112,114 @@ int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
     return rc;
 }
 
+int tmc_gpd_fit(const double *x, long n, int wip, double *k_out, double *sigma_out)
+{
+    if (n < 5)
+        return -1;
+    const double prior = 3, dn = (double)n;
+    long m = 30 + (long)floor(sqrt(dn));
+    double xstar = x[(long)floor(dn / 4 + 0.5) - 1]; /* the first quartile (1-based in the paper) */
+    double *theta = malloc((size_t)m * sizeof *theta), *l = malloc((size_t)m * sizeof *l);
+    if (!theta || !l) {
+        free(theta);
+        free(l);
+        return -1;
+    }
+    double lmax = -INFINITY;
+    for (long j = 0; j < m; j++) { /* the profile log-likelihood at each grid point */
+        theta[j] = 1 / x[n - 1] + (1 - sqrt((double)m / ((double)j + 0.5))) / prior / xstar;
+        double kj = 0;
+        for (long i = 0; i < n; i++)
+            kj += log1p(-theta[j] * x[i]);
+        kj /= dn;
+        l[j] = dn * (log(-theta[j] / kj) - kj - 1);
+        if (isnan(l[j]))
+            l[j] = -INFINITY; /* theta 0: k 0 too, a point of no weight */
+        if (l[j] > lmax)
+            lmax = l[j];
+    }
+    double sw = 0, st = 0;
+    for (long j = 0; j < m; j++) {
+        double w = exp(l[j] - lmax);
+        sw += w;
+        st += w * theta[j];
+    }
+    free(theta);
+    free(l);
+    if (!(sw > 0))
+        return -1;
+    double th = st / sw, k = 0;
+    for (long i = 0; i < n; i++)
+        k += log1p(-th * x[i]);
+    k /= dn;
+    *sigma_out = -k / th;
+    if (wip)
+        k = k * dn / (dn + 10) + 10 * 0.5 / (dn + 10);
+    *k_out = isnan(k) ? INFINITY : k;
+    return 0;
+}
+
+double tmc_importance_pareto_k(double *v, long n)
+{
+    if (n < 6)
+        return NAN;
+    gsl_sort(v, 1, (size_t)n);
+    long m = (long)ceil(fmin(0.2 * (double)n, 3 * sqrt((double)n)));
+    if (m > n - 1)
+        m = n - 1;
+    double cut = v[n - m - 1], k, sigma;
+    long first = n - m;
+    while (first < n && !(v[first] > cut)) /* ties with the cut: no exceedance */
+        first++;
+    double *x = v + first;
+    long nx = n - first;
+    for (long i = 0; i < nx; i++)
+        x[i] -= cut;
+    return tmc_gpd_fit(x, nx, 1, &k, &sigma) ? NAN : k;
+}
+
 int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int threads,
                             tmc_importance *out, tmc_error *err)
 {
-    double *wall = malloc((size_t)replicas * sizeof *wall);
-    if (!wall)
+    double *wall = malloc((size_t)replicas * sizeof *wall),
+           *w = malloc((size_t)replicas * sizeof *w);
+    if (!wall || !w) {
+        free(wall);
+        free(w);
         return tmc_error_set(err, "out of memory for %ld replicas", replicas);
+    }
     tmc_replica t;
+    tmc_runner_out ro = {.wall_s = wall, .weight = w};
     int rc = tmc_importance_check_tilt(e, out->theta, err) ||
                      tmc_engine_tilt(e, out->theta, e->deadline_wall_s)
-        ? -1 : tmc_runner_run_from(e, 0, replicas, seed, threads, NULL, NULL, wall, &t, err);
-    free(wall);
+        ? -1 : tmc_runner_run_samples(e, 0, replicas, seed, threads, NULL, NULL, &ro, &t, err);
     tmc_engine_tilt(e, untilted, e->deadline_wall_s);
-    if (rc)
+    if (rc) {
+        free(wall);
+        free(w);
         return rc;
+    }
     double n = (double)replicas, p = t.w_miss / n;
     out->replicas = replicas;
     out->p_miss = p;
     out->se = sqrt(fmax(t.w2_miss / n - p * p, 0) / n);
     out->ess = t.w2 > 0 ? t.w * t.w / t.w2 : 0;
+    /* The tail diagnostic: the estimate sums w 1{miss} (not self-normalised),
+     * so the tail that matters is that of those terms, PSIS's k-hat for the
+     * functional h w with h the miss indicator (Vehtari et al. 2024, the
+     * k-hat of a specific functional, for a non-self-normalised estimate);
+     * the weights' own k-hat is kept for comparison. wall[] then holds the
+     * terms, w[] is sorted. */
+    out->misses = 0;
+    for (long i = 0; i < replicas; i++) {
+        int miss = wall[i] > e->deadline_wall_s; /* as weights.c counts it */
+        out->misses += miss;
+        wall[i] = miss ? w[i] : 0;
+    }
+    out->pareto_k = tmc_importance_pareto_k(wall, replicas);
+    out->pareto_k_weights = tmc_importance_pareto_k(w, replicas);
+    free(wall);
+    free(w);
     return 0;
 }
 

@@ -31,7 +31,33 @@ typedef struct {
     long replicas;
     double p_miss, se;    /* P(T > deadline) and its standard error */
     double ess;           /* effective sample size (sum w)^2 / sum w^2 */
+    long misses;          /* replicas that missed (under the tilt) */
+    double pareto_k;      /* k-hat of the tail of w 1{miss}, the terms P(miss)'s estimate
+                             sums (tmc_importance_pareto_k); NaN with fewer than 5 misses */
+    double pareto_k_weights; /* the same over all weights, w (the self-normalised
+                                estimator's diagnostic; reported for comparison) */
 } tmc_importance;
+
+/* Above this k-hat the estimate is unreliable (its variance is infinite in
+ * effect: Vehtari, Simpson, Gelman, Yao and Gabry, "Pareto smoothed importance
+ * sampling", JMLR 25(72), 2024); above TMC_PARETO_K_CAUTION, be cautious. */
+#define TMC_PARETO_K_UNRELIABLE 0.7
+#define TMC_PARETO_K_CAUTION 0.5
+
+/* Fit a generalised Pareto distribution to exceedances x[0..n-1] (sorted
+ * ascending, positive) by Zhang and Stephens (2009, Technometrics 51(3)),
+ * as PSIS does: the posterior mean of theta = -k / sigma over a grid of
+ * 30 + floor(sqrt(n)) points with prior 3; with wip, k shrunk towards 0.5
+ * by the weakly informative prior of Vehtari et al. (k n / (n + 10) +
+ * 5 / (n + 10)). Shape *k (> 0: a heavy tail, no variance from k >= 0.5),
+ * scale *sigma. Returns 0, or -1 (n < 5, memory). */
+int tmc_gpd_fit(const double *x, long n, int wip, double *k, double *sigma);
+
+/* PSIS's Pareto k-hat of the values v[0..n-1] (nonnegative; v is sorted in
+ * place): a GPD fitted (wip) to the exceedances of the M = ceil(min(n / 5,
+ * 3 sqrt(n))) largest over the next largest, zero exceedances left out.
+ * NaN with fewer than 5 positive exceedances. */
+double tmc_importance_pareto_k(double *v, long n);
 
 /* Choose the tilt by cross-entropy with `pilot` replicas per level (at most
  * 30 levels, rho = 0.1). e is left untilted. Returns 0, or -1 with err set

@@ -20,6 +20,7 @@ typedef struct {
     double *restarts;           /* each replica's restarts, or NULL */
     tmc_sample *samples;        /* each replica's own figures, or NULL */
     double *window_steps;       /* each replica's committed steps at a window's end, or NULL */
+    double *weight;             /* each replica's likelihood ratio, or NULL */
     tmc_replica *chunk_sums;    /* [n_chunks], all chunks: tmc_ranks_share fills the rest */
     long n_chunks;
     long end_chunk;             /* this rank's chunks end here */
@@ -50,6 +51,8 @@ static void run_chunk(shared_run *sh, long c, gsl_rng *const rng[TMC_STREAM_COUN
             tmc_accounting_sample(&one, &sh->samples[k]);
         if (sh->window_steps)
             sh->window_steps[k] = one.window_steps;
+        if (sh->weight)
+            sh->weight[k] = one.w;
         tmc_accounting_accumulate(&sum, &one);
     }
     sh->chunk_sums[c] = sum;
@@ -142,6 +145,8 @@ static int combine(shared_run *sh, int rc, tmc_replica *totals, tmc_error *err)
                                         TMC_RUNNER_CHUNK, err)) ||
         (sh->window_steps && tmc_ranks_share(sh->window_steps, sizeof *sh->window_steps,
                                              sh->replicas, TMC_RUNNER_CHUNK, err)) ||
+        (sh->weight && tmc_ranks_share(sh->weight, sizeof *sh->weight, sh->replicas,
+                                       TMC_RUNNER_CHUNK, err)) ||
         tmc_ranks_share(sh->chunk_sums, sizeof *sh->chunk_sums, sh->n_chunks, 1, err))
         return -1;
     memset(totals, 0, sizeof *totals);
@@ -162,7 +167,7 @@ int tmc_runner_run_from(const tmc_engine *e, long first, long replicas, uint64_t
                         int threads, tmc_progress_fn progress, void *ctx, double *wall_s,
                         tmc_replica *totals, tmc_error *err)
 {
-    tmc_runner_out out = {wall_s, NULL, NULL, NULL};
+    tmc_runner_out out = {wall_s, NULL, NULL, NULL, NULL};
     return tmc_runner_run_samples(e, first, replicas, seed, threads, progress, ctx, &out,
                                   totals, err);
 }
@@ -173,7 +178,8 @@ int tmc_runner_run_samples(const tmc_engine *e, long first, long replicas, uint6
 {
     shared_run sh = {.e = e, .replicas = replicas, .first_replica = first, .seed = seed,
                      .wall_s = out->wall_s, .restarts = out->restarts,
-                     .samples = out->samples, .window_steps = out->window_steps};
+                     .samples = out->samples, .window_steps = out->window_steps,
+                     .weight = out->weight};
     sh.n_chunks = (replicas + TMC_RUNNER_CHUNK - 1) / TMC_RUNNER_CHUNK;
     long first_chunk;
     tmc_ranks_split(sh.n_chunks, &first_chunk, &sh.end_chunk);

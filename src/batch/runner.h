@@ -44,6 +44,7 @@ typedef struct {
     double *restarts;    /* [replicas] tmc_accounting_restarts, or NULL */
     tmc_sample *samples; /* [replicas] tmc_accounting_sample, or NULL */
     double *window_steps; /* [replicas] a window's committed steps at its end, or NULL */
+    double *weight;       /* [replicas] the likelihood ratio w (importance sampling), or NULL */
 } tmc_runner_out;
 
 /* The same, keeping what *out asks for. */

@@ -268,7 +268,7 @@ int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int thre
     if (build_engine(&e, s, stop, err))
         return -1;
     tmc_replica batch;
-    tmc_runner_out out = {wall_s, restarts, NULL, NULL};
+    tmc_runner_out out = {wall_s, restarts, NULL, NULL, NULL};
     int rc = tmc_runner_run_samples(&e, first, n, s->x.monte_carlo.seed, threads, progress,
                                     ctx, &out, &batch, err);
     r->table_error = e.stragglers.max.max_error;

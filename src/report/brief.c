@@ -178,6 +178,7 @@ static void importance_answer(FILE *f, const tmc_report *r)
     fprintf(f, "%-20s %.4g [%.4g, %.4g] 95 %%, importance sampling (relative error %.2g %%, "
                "effective sample size %.0f)\n", label, is->p_miss, lo > 0 ? lo : 0, hi,
             is->p_miss > 0 ? 100 * is->se / is->p_miss : 0, is->ess);
+    tmc_output_pareto_k(f, is);
 }
 
 /* Rates drawn per replica: the plug-in figures beside the predictive ones

@@ -274,6 +274,29 @@ static void text_window(FILE *f, const tmc_report *r)
                    "steps\n", w->finished);
 }
 
+/* The tail diagnostic of the importance estimate (issue 35): k-hat, and a
+ * line when the estimate cannot be trusted (> 0.7) or needs care (> 0.5). */
+void tmc_output_pareto_k(FILE *f, const tmc_importance *is)
+{
+    if (isnan(is->pareto_k)) {
+        fprintf(f, "  Pareto k-hat: not computed (%ld tilted misses, fewer than 5)\n",
+                is->misses);
+        return;
+    }
+    fprintf(f, "  Pareto k-hat %.2f (tail of the %ld misses' weights; all weights %.2f)\n",
+            is->pareto_k, is->misses, is->pareto_k_weights);
+    double n_plain = is->p_miss > 0 ? 1 / (is->p_miss * 0.01) : INFINITY; /* rel 10 % */
+    if (is->pareto_k > TMC_PARETO_K_UNRELIABLE)
+        fprintf(f, "  UNRELIABLE: k-hat %.2f > %.1f, the weights' tail is too heavy for the "
+                   "stated error (it is likely too small, the estimate likely low); run many "
+                   "more replicas, or plain Monte Carlo: %.3g replicas for a 10 %% relative "
+                   "error (1 / (P rel^2))\n", is->pareto_k, TMC_PARETO_K_UNRELIABLE, n_plain);
+    else if (is->pareto_k > TMC_PARETO_K_CAUTION)
+        fprintf(f, "  caution: k-hat %.2f > %.1f, the weights' variance may be infinite; the "
+                   "stated error may be too small: check with more replicas or another seed\n",
+                is->pareto_k, TMC_PARETO_K_CAUTION);
+}
+
 /* P(miss) by importance sampling beside the plain estimate (issue 8). */
 static void text_importance(FILE *f, const tmc_report *r)
 {
@@ -289,6 +312,7 @@ static void text_importance(FILE *f, const tmc_report *r)
     fprintf(f, "\n  P(T > %g days) = %.4g +- %.2g (relative error %.2g %%), %ld replicas, "
                "effective sample size %.0f\n", r->x->deadline.days, is->p_miss, is->se,
             is->p_miss > 0 ? 100 * is->se / is->p_miss : 0, is->replicas, is->ess);
+    tmc_output_pareto_k(f, is);
     fprintf(f, "  plain Monte Carlo: %ld of %ld replicas missed (%.4g, Wilson 95 %% upper "
                "bound %.3g)\n", d->n - d->met, d->n, 1 - d->p_met, 1 - d->ci_lo);
 }
@@ -650,6 +674,9 @@ cJSON *tmc_output_json(const tmc_report *r)
         cJSON_AddNumberToObject(o, "se", is->se);
         cJSON_AddNumberToObject(o, "replicas", (double)is->replicas);
         cJSON_AddNumberToObject(o, "effective_sample_size", is->ess);
+        cJSON_AddNumberToObject(o, "misses", (double)is->misses);
+        cJSON_AddNumberToObject(o, "pareto_k", is->pareto_k); /* NaN: null */
+        cJSON_AddNumberToObject(o, "pareto_k_weights", is->pareto_k_weights);
         cJSON_AddItemToObject(o, "tilt", cJSON_CreateDoubleArray(is->theta, TMC_TILTS));
         cJSON_AddNumberToObject(o, "levels", is->levels);
         cJSON_AddNumberToObject(o, "pilot_replicas", (double)is->pilot_replicas);

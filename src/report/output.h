@@ -69,4 +69,8 @@ void tmc_output_drawn_keys(const tmc_experiment *x, char *buf, size_t n);
  * memory runs out. */
 cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf);
 
+/* The Pareto k-hat line of an importance estimate, and its warning when
+ * k-hat > TMC_PARETO_K_CAUTION (unreliable above TMC_PARETO_K_UNRELIABLE). */
+void tmc_output_pareto_k(FILE *f, const tmc_importance *is);
+
 #endif

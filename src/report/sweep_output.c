@@ -193,8 +193,11 @@ static void text_importance(FILE *f, const tmc_sweep_report *r)
         fprintf(f, " ");
         for (int a = 0; a < r->n_axes; a++)
             fprintf(f, " %s=%.10g", r->axes[a].key, r->settings[i].value[a]);
-        fprintf(f, ": %.4g +- %.2g (relative error %.2g %%), tilt %.3g, %.3g, %.3g, %.3g, %.3g\n",
+        fprintf(f, ": %.4g +- %.2g (relative error %.2g %%, Pareto k-hat %.2f%s), tilt %.3g, "
+                   "%.3g, %.3g, %.3g, %.3g\n",
                 is->p_miss, is->se, is->p_miss > 0 ? 100 * is->se / is->p_miss : 0,
+                is->pareto_k, is->pareto_k > TMC_PARETO_K_UNRELIABLE ? ": UNRELIABLE"
+                              : is->pareto_k > TMC_PARETO_K_CAUTION ? ": caution" : "",
                 is->theta[TMC_TILT_FAILURES], is->theta[TMC_TILT_OUTAGES],
                 is->theta[TMC_TILT_SPIKES], is->theta[TMC_TILT_REPAIRS],
                 is->theta[TMC_TILT_DOWNTIMES]);
