@@ -42,6 +42,10 @@ m = segments replicas):
       when p is 0 or 1. The Wilson 99.9 % containment is still computed and
       shown (column "wilson") for information only.
 
+  (d) the experiments in EXPECT_LAWS must build a segment law in mode
+      "segments" (--json's segment_table_bytes > 0): otherwise (a)-(c) compare
+      steps mode with itself there.
+
 With ~45 experiments x 3 checks at alpha 0.001 a false alarm somewhere has
 probability about 1 - 0.999^135 = 0.13 at most (the checks are correlated and
 (b) is stricter). So the seeds are fixed (S1 = 1, S2 = 2 by default) and on a
@@ -56,6 +60,7 @@ instead (for experiments slow in steps mode).
 import argparse
 import csv
 import glob
+import json
 import math
 import os
 import subprocess
@@ -67,6 +72,17 @@ ALPHA = 0.001
 Z_MEAN = 4.0
 Z_P = 3.2905267314918945  # two-sided 0.001 of a normal
 TIE = 1e-9
+# The experiments whose segments mode draws segments whole from a law (the
+# JSON's segment_table_bytes > 0 on git 0c4e965); every other experiment has
+# no jitter, slow cards or a notice in every segment and runs step by step in
+# both modes, where the comparison only checks the plumbing. A law whose
+# measured error exceeds TMC_SEGMENT_MAX_ERROR_SIGMA is silently replaced by
+# per-step draws, so a broken law would pass checks (a)-(c): check (d) fails
+# when one of these builds no table.
+EXPECT_LAWS = {"design-48-correlated-jitter", "design-48-lognormal-jitter",
+               "design-48-stress-late-spikes", "design-48-stress-slow-cards",
+               "design-48-stress", "quickstart-64", "restart-budget-64",
+               "save-timeout-70b", "spot-preemption-64"}
 
 try:
     import scipy.special as _sp
@@ -156,11 +172,14 @@ def run(trainmc, exp, n, seed, mode, outdir, threads):
         rows = list(csv.DictReader(f))
     t = [float(r["completion_days"]) for r in rows]
     met = [int(r["met_deadline"]) for r in rows]
-    return (t, met), 0, "", cmd
+    with open(json_path) as f:
+        j = json.load(f)
+    laws = (j.get("segment_table_bytes") or 0, j.get("max_segment_error_sigma") or 0.0)
+    return (t, met, laws), 0, "", cmd
 
 
 def compare(name, steps, segs):
-    (ta, ma), (tb, mb) = steps, segs
+    (ta, ma, _), (tb, mb, laws) = steps, segs
     n, m = len(ta), len(tb)
     d = ks_statistic(ta, tb)
     dcrit = kolmogorov_isf(ALPHA) * math.sqrt((n + m) / (n * m))
@@ -185,8 +204,10 @@ def compare(name, steps, segs):
         fails.append("mean")
     if abs(zp) > Z_P:
         fails.append("P")
+    if name in EXPECT_LAWS and laws[0] <= 0:
+        fails.append("no-law")
     return dict(name=name, n=n, m=m, d=d, dcrit=dcrit, ks_p=ks_p, mean_steps=mua,
-                mean_segs=mub, zmean=zmean, p_steps=pa, p_segs=pb, zp=zp,
+                mean_segs=mub, zmean=zmean, table_bytes=laws[0], err_sigma=laws[1], p_steps=pa, p_segs=pb, zp=zp,
                 wilson=wil, fails=fails)
 
 
@@ -246,6 +267,7 @@ def main(argv):
                       f"  mean z {r['zmean']:+6.2f}  P steps {r['p_steps']:.4f}"
                       f" segments {r['p_segs']:.4f} (z {r['zp']:+5.2f}"
                       f"{'' if r['wilson'] else ', outside Wilson 99.9 %'})"
+                      f"  law {r['table_bytes']} B err {r['err_sigma']:.1e} sd"
                       f"  {'FAIL ' + ','.join(r['fails']) if r['fails'] else 'ok'}",
                       flush=True)
     for name, why in skipped:
@@ -260,14 +282,15 @@ def main(argv):
 
 def write_report(args, results, skipped, caps):
     lines = ["| experiment | n | D | D crit | KS p | mean steps | mean segments | mean z"
-             " | P steps | P segments | P z | Wilson 99.9 % | result |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             " | P steps | P segments | P z | Wilson 99.9 % | law table (bytes) | law error (sd) | result |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         lines.append(
             f"| {r['name']} | {r['n']} | {r['d']:.5f} | {r['dcrit']:.5f} | {r['ks_p']:.3f}"
             f" | {r['mean_steps']:.5f} | {r['mean_segs']:.5f} | {r['zmean']:+.2f}"
             f" | {r['p_steps']:.4f} | {r['p_segs']:.4f} | {r['zp']:+.2f}"
             f" | {'inside' if r['wilson'] else 'outside'}"
+            f" | {r['table_bytes']} | {r['err_sigma']:.1e}"
             f" | {'FAIL ' + ','.join(r['fails']) if r['fails'] else 'ok'} |")
     lines.append("")
     if skipped:
