@@ -42,6 +42,15 @@ m = segments replicas):
       when p is 0 or 1. The Wilson 99.9 % containment is still computed and
       shown (column "wilson") for information only.
 
+  (e) with --seed-steps equal to --seed-segments (paired): replica i of
+      both runs shares every stream but the jitter's, so its failures,
+      outages and spikes are the same draws and the difference
+      d_i = T_steps,i - T_segments,i removes most of their noise. Estimator
+      the mean of d, SE sd(d) / sqrt(n) (the replicas are independent, the
+      pairs are not); fails when |z| > 4; z = 0 when every |d_i| <= 1e-9
+      days (the same runs: no jitter). (a) to (c) stay valid but are
+      conservative for positively correlated samples.
+
   (d) the experiments in EXPECT_LAWS must build a segment law in mode
       "segments" (--json's segment_table_bytes > 0): otherwise (a)-(c) compare
       steps mode with itself there.
@@ -178,7 +187,7 @@ def run(trainmc, exp, n, seed, mode, outdir, threads):
     return (t, met, laws), 0, "", cmd
 
 
-def compare(name, steps, segs):
+def compare(name, steps, segs, paired=False):
     (ta, ma, _), (tb, mb, laws) = steps, segs
     n, m = len(ta), len(tb)
     d = ks_statistic(ta, tb)
@@ -206,9 +215,19 @@ def compare(name, steps, segs):
         fails.append("P")
     if name in EXPECT_LAWS and laws[0] <= 0:
         fails.append("no-law")
+    zpair = None
+    if paired and n == m:
+        diff = [x - y for x, y in zip(ta, tb)]
+        mud, sdd = mean_sd(diff)
+        if max(abs(x) for x in diff) <= TIE:  # the same runs (no jitter): round-off only
+            zpair = 0.0
+        else:
+            zpair = mud / (sdd / math.sqrt(n)) if sdd > 0 else math.inf
+        if abs(zpair) > Z_MEAN:
+            fails.append("paired")
     return dict(name=name, n=n, m=m, d=d, dcrit=dcrit, ks_p=ks_p, mean_steps=mua,
                 mean_segs=mub, zmean=zmean, table_bytes=laws[0], err_sigma=laws[1], p_steps=pa, p_segs=pb, zp=zp,
-                wilson=wil, fails=fails)
+                wilson=wil, zpair=zpair, fails=fails)
 
 
 def main(argv):
@@ -260,11 +279,13 @@ def main(argv):
                     return 2
                 got[mode] = data
             else:
-                r = compare(name, got["steps"], got["segments"])
+                r = compare(name, got["steps"], got["segments"],
+                            args.seed_steps == args.seed_segments)
                 r["secs"] = time.time() - t0
                 results.append(r)
                 print(f"{name:30s} n {r['n']:6d}  D {r['d']:.5f} crit {r['dcrit']:.5f}"
-                      f"  mean z {r['zmean']:+6.2f}  P steps {r['p_steps']:.4f}"
+                      f"  mean z {r['zmean']:+6.2f}"
+                      f"{'' if r['zpair'] is None else '  paired z %+6.2f' % r['zpair']}  P steps {r['p_steps']:.4f}"
                       f" segments {r['p_segs']:.4f} (z {r['zp']:+5.2f}"
                       f"{'' if r['wilson'] else ', outside Wilson 99.9 %'})"
                       f"  law {r['table_bytes']} B err {r['err_sigma']:.1e} sd"
@@ -281,13 +302,16 @@ def main(argv):
 
 
 def write_report(args, results, skipped, caps):
+    paired = args.seed_steps == args.seed_segments
     lines = ["| experiment | n | D | D crit | KS p | mean steps | mean segments | mean z"
-             " | P steps | P segments | P z | Wilson 99.9 % | law table (bytes) | law error (sd) | result |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             + (" | paired z" if paired else "") + " | P steps | P segments | P z | Wilson 99.9 % | law table (bytes) | law error (sd) | result |",
+             "|---|---|---|---|---|---|---|---|" + ("---|" if paired else "")
+             + "---|---|---|---|---|---|---|"]
     for r in results:
         lines.append(
             f"| {r['name']} | {r['n']} | {r['d']:.5f} | {r['dcrit']:.5f} | {r['ks_p']:.3f}"
             f" | {r['mean_steps']:.5f} | {r['mean_segs']:.5f} | {r['zmean']:+.2f}"
+            + (f" | {r['zpair']:+.2f}" if paired else "") +
             f" | {r['p_steps']:.4f} | {r['p_segs']:.4f} | {r['zp']:+.2f}"
             f" | {'inside' if r['wilson'] else 'outside'}"
             f" | {r['table_bytes']} | {r['err_sigma']:.1e}"

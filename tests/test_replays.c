@@ -55,6 +55,10 @@
  *                                                    when the job is up again, before the restore
  * replays-1.32 replay_32_limit_cuts_long_restore     the limit cuts a cause's long restore: after the requeue
  *                                                    that restore is redone in full
+ * replays-1.33 replay_33_block_save_struck           a run of whole segments drawn at once (section 2's blocks)
+ *                                                    only when its longest time, saves and fixed part
+ *                                                    included, ends before the next arrival
+ * replays-1.34 replay_34_block_pauses                the same with pauses of every card inside the block
  *
  * Each case also checks that its hand rows add up to its hand wall time
  * (section 8: "T is the sum of these rows"), and runs three replicas under
@@ -910,6 +914,50 @@ static void replay_32_limit_cuts_long_restore(void **state)
                     .card_failures = 1, .saves = 3, .requeues = 3, .steps = 11});
 }
 
+/* replays-1.33 a block of whole segments only when it cannot be struck
+ * (section 2). S = 8, K = 2; fixed part 1.5 + 0.5 = 2 s, so a step is 12 s,
+ * a segment 24 s and its save 5 s: 29 s. Failure at 0.0013125 d = 113.4 s,
+ * inside the 4th save (111 - 116).
+ *   t = 0: the block of 4 segments would take 4 x 29 = 116 > 113.4: not
+ *   drawn at once; the block of 2 takes 58 <= 113.4: steps 1-4 commit at 58.
+ *   t = 58: 2 segments take 58 > 55.4 left: one at a time.
+ *   seg 3: 58 - 82, save 82 - 87 commits (@ step 6).
+ *   seg 4: 87 - 111, save 111 - 116: struck at 113.4; lost 113.4 - 87 = 26.4.
+ *   restore 113.4 - 133.4; seg 4 again 133.4 - 157.4; save - 162.4. T = 162.4.
+ * Split: compute 10 x 8 = 80; fixed 2 x 8 = 16; save 5 x 4 = 20; lost 26.4;
+ *   restore 20. 80 + 16 + 20 + 26.4 + 20 = 162.4. Counts: 1 failure, 4
+ *   saves. Steps simulated: 8 + 2 (seg 4's lost try) = 10. A block that
+ *   left out the saves (96 s), the fixed part (100 s) or one save (111 s)
+ *   would fit before 113.4 and commit all 8 steps at 116. */
+static void replay_33_block_save_struck(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "33-block-save-struck", .wall = 162.4, .compute = 80, .fixed = 16,
+                    .save = 20, .lost = 26.4, .restore = 20, .card_failures = 1, .saves = 4,
+                    .steps = 10});
+}
+
+/* replays-1.34 pauses inside a block. S = 8, K = 2, step 10 s, save 5 s;
+ * every card pauses 6 s on steps 3 and 6 (pauses.cards "all"). Segments:
+ * seg 1 20 + 5, seg 2 26 + 5, seg 3 26 + 5, seg 4 20 + 5. Failure at
+ * 0.00125 d = 108 s.
+ *   t = 0: the block of 4 would take 80 + 2 x 6 + 4 x 5 = 112 > 108: no;
+ *   the block of 2 (steps 1-4, one pause) takes 40 + 6 + 10 = 56: commits.
+ *   t = 56: steps 5-8 (one pause) would take 56 > 52 left: one at a time.
+ *   seg 3: 56 - 82, save 82 - 87 commits.
+ *   seg 4: 87 - 107, save 107 - 112: struck at 108; lost 108 - 87 = 21.
+ *   restore 108 - 128; seg 4 again 128 - 148; save 148 - 153. T = 153.
+ * Split: compute 80; pause 12; save 20; lost 21; restore 20.
+ *   80 + 12 + 20 + 21 + 20 = 153. Counts: 1 failure, 4 saves. Steps: 10.
+ *   A block that left out its pauses (100 s) would commit all 8 at 112. */
+static void replay_34_block_pauses(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "34-block-pauses", .wall = 153, .compute = 80, .pause = 12,
+                    .save = 20, .lost = 21, .restore = 20, .card_failures = 1, .saves = 4,
+                    .steps = 10});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -945,6 +993,8 @@ int main(void)
         cmocka_unit_test(replay_30_limit_same_allocation),
         cmocka_unit_test(replay_31_limit_while_down),
         cmocka_unit_test(replay_32_limit_cuts_long_restore),
+        cmocka_unit_test(replay_33_block_save_struck),
+        cmocka_unit_test(replay_34_block_pauses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -191,6 +191,56 @@ static void emergency_save(tmc_replica_state *rep, double seg_start, long *done,
     tmc_replica_recover(rep, k);
 }
 
+/* The largest block b whose every draw ends, saves included, within
+ * `clear` seconds, fits in the steps left from `done` and does not pass
+ * the engine's mark inside it; -1 when none. */
+static int block_that_fits(const tmc_replica_state *rep, long done, double clear)
+{
+    const tmc_engine *e = rep->e;
+    const tmc_straggler_model *m = &e->stragglers;
+    long at = e->mark_step;
+    int open = at > done && rep->out->mark_s == 0;
+    for (int b = m->blocks - 1; b >= 0; b--) {
+        long n = m->block_steps << b;
+        if (e->block_need_s[b] > clear || done + n > e->steps || (open && at < done + n))
+            continue;
+        if (!m->pause_every ||
+            e->block_need_s[b] + (double)tmc_stragglers_paused(m, done, n) * m->pause_s <= clear)
+            return b;
+    }
+    return -1;
+}
+
+/* A run of whole segments that nothing can interrupt, drawn at once
+ * (docs/reference/simulation-semantics.md 2): when the longest a block of
+ * 2^(b+1) segments can take, its saves included, ends before every pending
+ * arrival and the horizon, all its segments commit whatever their steps
+ * take, and the clock and the split need only their sum, drawn from the
+ * block's exact law. Decided before anything is drawn, so the run's law is
+ * the same as segment by segment. Returns 1 when a block committed. */
+static int commit_block(tmc_replica_state *rep, long *done)
+{
+    const tmc_engine *e = rep->e;
+    const tmc_straggler_model *m = &e->stragglers;
+    if (!m->blocks || rep->strag.slow > 0 || *done % e->interval_steps ||
+        *done + m->block_steps > e->steps)
+        return 0;
+    int b = block_that_fits(rep, *done, tmc_replica_clear_s(rep));
+    if (b < 0)
+        return 0;
+    long n = m->block_steps << b, segments = 2L << b;
+    double pause = pause_time(e, *done, n);
+    double sum = tmc_stragglers_block(m, &rep->strag, b, rep->rng[TMC_STREAM_JITTER]) + pause;
+    double compute = sum + (double)n * m->fixed_s, saves = (double)segments * e->save_s;
+    rep->proc.spike_exposure_s += compute;
+    rep->t += compute + saves;
+    add_committed(rep, n, n, sum, pause, saves);
+    rep->out->saves += (double)(segments - 1);
+    *done += n;
+    mark(rep, *done, rep->t);
+    return 1;
+}
+
 /* Synchronous saves: each segment's save commits at its end. Segments end
  * on multiples of K, so after an emergency save the next one is shorter.
  * `done` is the committed step, `from` the first step not yet computed:
@@ -202,6 +252,10 @@ void tmc_checkpoint_run_sync(tmc_replica_state *rep)
     const tmc_engine *e = rep->e;
     long done = e->start_committed, from = e->start_done;
     while (done < e->steps && !tmc_replica_must_end(rep)) {
+        if (from == done && commit_block(rep, &done)) {
+            from = done;
+            continue;
+        }
         long n = e->interval_steps - from % e->interval_steps;
         if (n > e->steps - from)
             n = e->steps - from;

@@ -15,6 +15,19 @@ void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag)
     e->stop = flag ? flag : &never;
 }
 
+/* Whether runs of commits may be drawn a block at a time (checkpoint.c's
+ * commit_block): synchronous saves of a fixed duration that cannot time
+ * out, one committed snapshot kept, no window, no pause of one card, no
+ * elastic groups. The rest is decided per block: no slow card in the job,
+ * the block's longest duration within the earliest arrival. */
+static int blocks_apply(const tmc_engine *e, const tmc_experiment *x)
+{
+    const tmc_checkpoint *cp = &x->checkpoint;
+    return !e->async && !e->groups && e->window_s == 0 && e->spike_rollback <= 1 &&
+           cp->save_cv == 0 && (e->save_timeout_s == 0 || e->save_s <= e->save_timeout_s) &&
+           !e->stragglers.pause_one;
+}
+
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
 {
     memset(e, 0, sizeof *e);
@@ -48,8 +61,20 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         e->min_groups = x->elastic.min_groups;
         e->heal_s = x->elastic.heal_s;
     }
-    return tmc_stragglers_init(&e->stragglers, x, cf,
-                               tmc_engine_mode(x) == TMC_MODE_SEGMENTS);
+    int segments = tmc_engine_mode(x) == TMC_MODE_SEGMENTS;
+    if (tmc_stragglers_init(&e->stragglers, x, cf, segments))
+        return -1;
+    tmc_straggler_model *m = &e->stragglers;
+    if (!segments || !blocks_apply(e, x))
+        return 0;
+    if (tmc_stragglers_init_blocks(m, x, cf))
+        return -1;
+    for (int b = 0; b < m->blocks; b++) {
+        long n = m->block_steps << b;
+        e->block_need_s[b] = tmc_stragglers_block_max(m, b) + (double)n * m->fixed_s +
+                             (double)(2L << b) * e->save_s;
+    }
+    return 0;
 }
 
 double tmc_engine_horizon_s(const tmc_experiment *x, const tmc_closed_form *cf)
@@ -136,6 +161,13 @@ static double compute_limit(tmc_replica_state *rep, int *kind)
     return limit;
 }
 
+double tmc_replica_clear_s(tmc_replica_state *rep)
+{
+    const tmc_engine *e = rep->e;
+    tmc_processes_discard_all_until(&e->processes, &rep->proc, rep->rng, 1, rep->t);
+    int kind;
+    return fmin(compute_limit(rep, &kind), e->horizon_s) - rep->t;
+}
 
 int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_max)
 {

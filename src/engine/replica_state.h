@@ -41,6 +41,12 @@ int tmc_replica_next_strike(const tmc_replica_state *rep, int compute, double *a
  * (pauses included). On interruption rep->t is the arrival time. */
 int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_max);
 
+/* From rep->t, how long nothing can strike (in compute or not, the
+ * notices' save times included) and the horizon is not reached, s; the
+ * arrivals of compute-only processes already passed are discarded first,
+ * as at the start of compute. */
+double tmc_replica_clear_s(tmc_replica_state *rep);
+
 /* A phase of d seconds (save, write wait, restore) that only failures and
  * outages can interrupt: -1, or the process that did (rep->t is then its
  * arrival time). */

@@ -88,6 +88,44 @@ int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
     return 0;
 }
 
+int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
+                               const tmc_closed_form *cf)
+{
+    m->block_steps = 2 * cf->interval_steps;
+    if (m->max.sigma == 0) { /* no jitter: a block's sum is known */
+        m->blocks = TMC_BLOCK_LAWS;
+        return 0;
+    }
+    for (int b = 0; b < TMC_BLOCK_LAWS; b++) {
+        tmc_segment_law *l = &m->block[b];
+        if (tmc_segment_law_init(l, &x->jitter, cf->compute_s, x->job.cards,
+                                 m->block_steps << b))
+            return -1;
+        if (l->error_sigma > TMC_SEGMENT_MAX_ERROR_SIGMA) {
+            tmc_segment_law_free(l);
+            break;
+        }
+        m->law_error = fmax(m->law_error, l->error_sigma);
+        m->law_bytes += l->bytes;
+        m->blocks = b + 1;
+    }
+    return 0;
+}
+
+double tmc_stragglers_block_max(const tmc_straggler_model *m, int b)
+{
+    const tmc_segment_law *l = &m->block[b];
+    return m->max.sigma == 0 ? (double)(m->block_steps << b) * m->max.mu : l->max_s;
+}
+
+double tmc_stragglers_block(const tmc_straggler_model *m, tmc_stragglers *s, int b, gsl_rng *r)
+{
+    const tmc_segment_law *l = &m->block[b];
+    s->steps_simulated += (double)(m->block_steps << b);
+    return m->max.sigma == 0 ? (double)(m->block_steps << b) * m->max.mu
+                             : tmc_segment_law_draw(l, r);
+}
+
 void tmc_stragglers_free(tmc_straggler_model *m)
 {
     tmc_dist_max_free(&m->max);
@@ -95,6 +133,8 @@ void tmc_stragglers_free(tmc_straggler_model *m)
     tmc_dist_max_free(&m->single);
     for (int i = 0; i < TMC_SEGMENT_LAWS; i++)
         tmc_segment_law_free(&m->law[i]);
+    for (int b = 0; b < TMC_BLOCK_LAWS; b++)
+        tmc_segment_law_free(&m->block[b]);
 }
 
 void tmc_stragglers_start(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r)
@@ -303,6 +343,8 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
     return c.sum;
 }
 
+#define TMC_AHEAD_BLOCKS 4
+
 /* The law of n steps (segments mode), or NULL. */
 static const tmc_segment_law *law_of(const tmc_straggler_model *m, long n)
 {
@@ -314,17 +356,20 @@ static const tmc_segment_law *law_of(const tmc_straggler_model *m, long n)
 
 /* A draw of law l. The first law's (K, the length that recurs) are made
  * TMC_AHEAD at a time into s->prefix and used in order: independent table
- * reads overlap, where one at a time each waits for the last. The stream's
- * order is then the batch's, the same in every run. */
+ * reads overlap, where one at a time each waits for the last. With blocks
+ * a run of single segments is short (the few before an arrival), so the
+ * batch is TMC_AHEAD_BLOCKS: a replica does not draw hundreds it never
+ * uses. The stream's order is then the batch's, the same in every run. */
 static double law_draw(const tmc_straggler_model *m, tmc_stragglers *s, const tmc_segment_law *l,
                        gsl_rng *r)
 {
     if (l != &m->law[0])
         return tmc_segment_law_draw(l, r);
     if (s->used == s->held) {
-        for (int i = 0; i < TMC_AHEAD; i++)
+        int batch = m->blocks ? TMC_AHEAD_BLOCKS : TMC_AHEAD;
+        for (int i = 0; i < batch; i++)
             s->prefix[i] = tmc_segment_law_draw(l, r);
-        s->used = 0, s->held = TMC_AHEAD;
+        s->used = 0, s->held = batch;
     }
     return s->prefix[s->used++];
 }

@@ -40,6 +40,9 @@
 /* Segment lengths with a law of their own: K, the last segment, a
  * forecast's first. */
 #define TMC_SEGMENT_LAWS 3
+/* Blocks of 2, 4, ..., 2^TMC_BLOCK_LAWS whole segments of K steps with a
+ * law of their own (tmc_stragglers_init_blocks). */
+#define TMC_BLOCK_LAWS 5
 /* Draws stop to look at a stop request every this many steps (a power of 2). */
 #define TMC_STEPS_PER_STOP_CHECK 65536
 
@@ -47,6 +50,10 @@
 typedef struct {
     int segments;           /* 1: segments mode, 0: steps */
     tmc_segment_law law[TMC_SEGMENT_LAWS]; /* by length; n = 0: none */
+    tmc_segment_law block[TMC_BLOCK_LAWS]; /* block[b]: the law of 2^(b+1) K steps */
+    int blocks;             /* block laws in use (0: none); with no jitter, every
+                               block is exact without a law */
+    long block_steps;       /* 2 K: block b holds block_steps << b steps */
     double law_error;       /* the largest error bound of the laws in use, sds */
     size_t law_bytes;       /* their tables' memory */
     double fixed_s;         /* exposed comm + input wait per step, s */
@@ -92,6 +99,23 @@ typedef struct {
 int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
                         const tmc_closed_form *cf, int segments);
 void tmc_stragglers_free(tmc_straggler_model *m);
+
+/* Laws for blocks of 2, 4, ... whole segments of K steps (segments mode,
+ * after tmc_stragglers_init; the engine asks for them when a run of
+ * commits can be drawn at once: engine.c). Stops at the first block whose
+ * law's error is above TMC_SEGMENT_MAX_ERROR_SIGMA. Returns 0, or -1 if
+ * memory runs out. Source: docs/reference/simulation-semantics.md 2. */
+int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
+                               const tmc_closed_form *cf);
+
+/* Block b (2^(b+1) segments of K steps, no slow card, no pause of one
+ * card): the largest summed slowest-card time it can draw, s (pauses not
+ * included). */
+double tmc_stragglers_block_max(const tmc_straggler_model *m, int b);
+
+/* Block b's summed slowest-card time, s (pauses not included), one draw of
+ * r; counts its steps as simulated. */
+double tmc_stragglers_block(const tmc_straggler_model *m, tmc_stragglers *s, int b, gsl_rng *r);
 
 /* A replica's slow cards, drawn from r (its slow-card stream). */
 void tmc_stragglers_start(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng *r);
