@@ -292,7 +292,8 @@ static void section_replicas(void)
     say("\n## Full replicas per second, both modes\n\n");
     say("The engine alone; 1 and 2 threads alternate, medians of %d; the speed-up is\n"
         "taken within each repetition, then the median. *segments*: the default (a\n"
-        "segment's sum drawn at once from its exact law); *steps*: every step drawn.\n\n",
+        "segment's sum drawn at once from its exact law, runs of commits a block at a\n"
+        "time); *steps*: every step drawn.\n\n",
         REPS);
     say("| experiment | mode | replicas | 1 thread, s | 2 threads, s | replicas/s (2 threads) | "
         "speed-up |\n");
@@ -331,8 +332,10 @@ static void section_lengths(void)
     say("design-48-stress's jitter with `checkpoint.interval_steps` = K and nothing that\n"
         "interrupts (failures, outages and spikes off: with them a segment of 10,000 steps,\n"
         "6.7 days, is struck about 800 times before it commits), 2,000 replicas, median of\n"
-        "%d: the engine's time per segment, ceil(S / K) a replica. K = 1 is drawn step by\n"
-        "step (one step is one draw either way).\n\n", REPS);
+        "%d: the engine's time per segment, ceil(S / K) a replica. With nothing that\n"
+        "interrupts, every run of segments goes in blocks of 32 (one draw of the law of\n"
+        "32 K steps: docs/reference/modes-and-speed.md), so the cost is a block's over\n"
+        "32 segments, plus the replica's own fixed cost over its segments.\n\n", REPS);
     say("| K | s per 2,000 replicas | segments per replica | ns per segment |\n"
         "|---|---|---|---|\n");
     static const char *const ks[] = {"1", "10", "100", "1000", "10000"};
@@ -360,13 +363,16 @@ static void section_million(void)
                    "monte_carlo.mode=\"segments\"", NULL};
     char *steps[] = {TMC_BINARY, "run", path, "--replicas", "10000", "--quiet", "--set",
                      "monte_carlo.mode=\"steps\"", NULL};
-    double ta, ra, te, re;
-    run_cli(seg, &ta, &ra);
+    double ta[3], ra, te, re;
+    for (int i = 0; i < 3; i++)
+        run_cli(seg, &ta[i], &ra);
     run_cli(steps, &te, &re);
-    say("\n## A million replicas and memory (the trainmc CLI, 2 threads, one run each)\n\n");
+    gsl_sort(ta, 1, 3);
+    say("\n## A million replicas and memory (the trainmc CLI, 2 threads)\n\n");
+    say("Segments mode: the median of 3 runs (their range in brackets); steps mode: one run.\n\n");
     say("| command | wall s | peak RSS MiB |\n|---|---|---|\n");
-    say("| `trainmc run design-48-stress --replicas %s` (segments) | %.2f | %.1f |\n",
-        replicas, ta, ra);
+    say("| `trainmc run design-48-stress --replicas %s` (segments) | %.2f [%.2f, %.2f] | %.1f |\n",
+        replicas, ta[1], ta[0], ta[2], ra);
     say("| `trainmc run design-48-stress --replicas 10000` (steps) | %.2f | %.1f |\n", te, re);
 }
 
