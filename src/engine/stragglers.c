@@ -45,6 +45,23 @@ static int recurring_lengths(const tmc_experiment *x, long k, long n[TMC_SEGMENT
     return count;
 }
 
+/* The law of n steps into l: 1 when kept (counted in m's error and
+ * bytes), 0 when its bound is above TMC_SEGMENT_MAX_ERROR_SIGMA (freed),
+ * -1 if memory runs out. */
+static int build_law(tmc_straggler_model *m, tmc_segment_law *l, const tmc_experiment *x,
+                     const tmc_closed_form *cf, long n)
+{
+    if (tmc_segment_law_init(l, &x->jitter, cf->compute_s, x->job.cards, n))
+        return -1;
+    if (l->error_sigma > TMC_SEGMENT_MAX_ERROR_SIGMA) {
+        tmc_segment_law_free(l);
+        return 0;
+    }
+    m->law_error = fmax(m->law_error, l->error_sigma);
+    m->law_bytes += l->bytes;
+    return 1;
+}
+
 /* Segments mode: the laws of the recurring lengths; one whose measured
  * error is above TMC_SEGMENT_MAX_ERROR_SIGMA is dropped (that length is
  * drawn step by step). */
@@ -53,16 +70,10 @@ static int init_laws(tmc_straggler_model *m, const tmc_experiment *x, const tmc_
     long n[TMC_SEGMENT_LAWS];
     int count = recurring_lengths(x, cf->interval_steps, n), kept = 0;
     for (int i = 0; i < count; i++) {
-        tmc_segment_law *l = &m->law[kept];
-        if (tmc_segment_law_init(l, &x->jitter, cf->compute_s, x->job.cards, n[i]))
+        int got = build_law(m, &m->law[kept], x, cf, n[i]);
+        if (got < 0)
             return -1;
-        if (l->error_sigma > TMC_SEGMENT_MAX_ERROR_SIGMA) {
-            tmc_segment_law_free(l);
-            continue;
-        }
-        m->law_error = fmax(m->law_error, l->error_sigma);
-        m->law_bytes += l->bytes;
-        kept++;
+        kept += got;
     }
     return 0;
 }
@@ -97,16 +108,9 @@ int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
         return 0;
     }
     for (int b = 0; b < TMC_BLOCK_LAWS; b++) {
-        tmc_segment_law *l = &m->block[b];
-        if (tmc_segment_law_init(l, &x->jitter, cf->compute_s, x->job.cards,
-                                 m->block_steps << b))
-            return -1;
-        if (l->error_sigma > TMC_SEGMENT_MAX_ERROR_SIGMA) {
-            tmc_segment_law_free(l);
-            break;
-        }
-        m->law_error = fmax(m->law_error, l->error_sigma);
-        m->law_bytes += l->bytes;
+        int got = build_law(m, &m->block[b], x, cf, m->block_steps << b);
+        if (got <= 0)
+            return got; /* a block law too coarse: the larger ones too */
         m->blocks = b + 1;
     }
     return 0;
