@@ -145,8 +145,8 @@ if [ $rc -ne 2 ] || [ -e "$dir/target.csv" ]; then
   status=1
 fi
 # shellcheck disable=SC2086
-{ "$bin" sweep "$experiments/design-48.json" $one --json "$dir/pipe.json" --csv "$dir/pipe.csv" \
-    2>/dev/null; echo $? >"$dir/pipe.rc"; } | true
+python3 "$(dirname "$0")/closed_pipe.py" "$bin" sweep "$experiments/design-48.json" $one \
+  --json "$dir/pipe.json" --csv "$dir/pipe.csv" 2>/dev/null; echo $? >"$dir/pipe.rc"
 if [ "$(cat "$dir/pipe.rc")" -ne 1 ] || ls "$dir" | grep -q '^pipe\.[jc]'; then
   echo "closed stdout: exit $(cat "$dir/pipe.rc") (expected 1), left: $(ls "$dir" | grep '^pipe\.[jc]')" >&2
   status=1
