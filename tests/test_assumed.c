@@ -43,7 +43,12 @@
  *             "host", no detection_s): listed as
  *             failures.causes[i].detection_s = 0, not "failures.causes
  *             none"; stated by --set failures.causes[0].detection_s=0; not
- *             listed with 600 s. */
+ *             listed with 600 s.
+ * assumed-1.14 the warning before a time limit (design-48-slurm-100h,
+ *             at_limit "save", save 16.38 s): time_limit.notice_s not
+ *             given is listed (a save assumed to fit); a warning of 120 s
+ *             or of 10 s (too short: the limit then loses the work, no
+ *             assumption left) is not; at_limit "lose" is not. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -309,6 +314,23 @@ static void test_causes_without_delay(void **state)
     assert_int_equal(listed("standbys-1024", delay, 1, "failures.causes[i].detection_s"), 0);
 }
 
+/* assumed-1.14 */
+static void test_limit_notice(void **state)
+{
+    (void)state;
+    tmc_assumed_item it;
+    const char *none[1] = {NULL};
+    item_of("design-48-slurm-100h", none, 0, "time_limit.notice_s", &it);
+    assert_string_equal(it.value, "none");
+    assert_false(it.stated);
+    assert_non_null(strstr(it.why, "assumed to hold the 16.38 s save"));
+    static const char *const given[3] = {"time_limit.notice_s=120", "time_limit.notice_s=10",
+                                         "time_limit.at_limit=lose"};
+    for (int i = 0; i < 3; i++)
+        if (listed("design-48-slurm-100h", &given[i], 1, "time_limit.notice_s"))
+            fail_msg("%s: time_limit.notice_s listed", given[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,7 +340,7 @@ int main(void)
         cmocka_unit_test(test_contradiction), cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_share_words), cmocka_unit_test(test_stated),
         cmocka_unit_test(test_causes_without_delay), cmocka_unit_test(test_provision),
-        cmocka_unit_test(test_interval),
+        cmocka_unit_test(test_interval),    cmocka_unit_test(test_limit_notice),
     };
     return cmocka_run_group_tests_name("assumed-1", tests, NULL, NULL);
 }

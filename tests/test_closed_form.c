@@ -288,7 +288,10 @@ static void test_outage_notice(void **state)
  * the run is deterministic and, without a save before the limit, every
  * loss is (L - r) mod (tau + c) (L mod (tau + c) in the first
  * allocation): the closed form must equal it to 1e-9, at 100 h and at 24 h
- * with hour-long restores. */
+ * with hour-long restores. A warning (time_limit.notice_s) of 10 s, shorter
+ * than the 16.38 s save, turns at_limit "save" into that loss: exact again
+ * without failures; one of 1,800 s ends every allocation 1,783.62 s early
+ * (the job saves at the warning): within 4 se with failures. */
 static double limit_case(const char *const *sets, int n, tmc_closed_form *cf, double *se)
 {
     tmc_experiment x = test_load("design-48-slurm-100h", sets, n);
@@ -326,6 +329,12 @@ static void test_time_limits(void **state)
         double sim = limit_case(plain[i], i ? 4 : 2, &cf, &se);
         near(sim, cf.completion_days_daly, 1e-9 * sim, "deterministic: the closed form exactly");
     }
+    static const char *const short_notice[2] = {"time_limit.notice_s=10", "failures=null"};
+    double sim = limit_case(short_notice, 2, &cf, &se);
+    near(sim, cf.completion_days_daly, 1e-9 * sim, "a short warning: the loss, exactly");
+    static const char *const early[1] = {"time_limit.notice_s=1800"};
+    sim = limit_case(early, 1, &cf, &se);
+    near(sim, cf.completion_days_daly, 4 * se, "a long warning: Daly's, 4 se");
 }
 
 int main(void)

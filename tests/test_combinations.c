@@ -20,7 +20,8 @@
  *   repair_distribution exponential / fixed; outages (mean interval or trace)
  *   with downtime_s and downtime_cv, and with sync saves notice_s (at least
  *   the save: emergency saves; or shorter); time limits (save or lose at the
- *   limit, a requeue wait, restarts in the same or a new allocation); per-node and
+ *   limit, a requeue wait, restarts in the same or a new allocation, and
+ *   with a save a warning notice_s that holds it or not); per-node and
  *   per-job failure rates beside a per-card law (drawn last); each cause's
  *   takes_spare, detection law (fixed / exponential / lognormal with its
  *   cv) and scope (card / node, with cards_per_node) from a stream of their
@@ -835,6 +836,17 @@ static void generate(int index, combo *c)
                                     1 / ((1 - node_share) * extra) / TMC_DAY_S);
         SUM(" scale(node %.2f g %ld, job %.2f of %.3g T0)", node_share, g, 1 - node_share,
             extra * t0);
+    }
+    /* the warning before a time limit with a save (time_limit.notice_s),
+     * drawn after all the rest so that every other key stays as it was:
+     * mostly one that holds the save (the allocation ends early), else one
+     * too short (the limit loses the work) */
+    cJSON *limit = cJSON_GetObjectItem(root, "time_limit");
+    if (limit && !strcmp(cJSON_GetObjectItem(limit, "at_limit")->valuestring, "save") &&
+        coin(r, 0.5)) {
+        double notice = coin(r, 0.6) ? save * unif(r, 1, 3) : save * unif(r, 0, 1);
+        cJSON_AddNumberToObject(limit, "notice_s", notice);
+        SUM(" limit notice(%.3g%s)", notice, notice >= save ? ", saved" : ", too short");
     }
     cause_keys(index, f_obj, cards, sum, sn);
     standby_keys(index, f_obj, t0, pl, sum, sn);

@@ -59,6 +59,10 @@
  *                                                    only when its longest time, saves and fixed part
  *                                                    included, ends before the next arrival
  * replays-1.34 replay_34_block_pauses                the same with pauses of every card inside the block
+ * replays-1.35 replay_35_limit_notice_early          a warning longer than the save: the job saves at the
+ *                                                    warning and ends its allocation (time_limit.notice_s)
+ * replays-1.36 replay_36_limit_notice_short          a warning shorter than the save: every limit loses the
+ *                                                    work since the last commit, as at_limit "lose"
  *
  * Each case also checks that its hand rows add up to its hand wall time
  * (section 8: "T is the sum of these rows"), and runs three replicas under
@@ -958,6 +962,41 @@ static void replay_34_block_pauses(void **state)
                     .steps = 10});
 }
 
+/* replays-1.35 as 1.27 (at_limit "save", limit 48.6 s, 41 s in the queue)
+ * with a warning 7.6 s before the limit (notice_s 7.6 > c = 5): the job
+ * saves at the warning, 48.6 - 7.6 = 41, and its allocation ends with the
+ * save, at 46: every allocation lasts 48.6 - (7.6 - 5) = 46 s.
+ *   seg 1 0 - 20, save 20 - 25 (commits 2). Seg 2 from 25: step 3 25 - 35;
+ *   step 4 cut at 41: lost 6; emergency save 41 - 46 commits 3. Queue
+ *   46 - 87; the new allocation ends at 87 + 46 = 133; restore 87 - 107.
+ *   Step 4 alone 107 - 117; save 117 - 122 (commits 4). Seg 3 from 122: the
+ *   save point 133 - 5 = 128 falls in step 5 (122 - 132) with no step done:
+ *   lost 122 - 133 = 11. Queue 133 - 174 (ends at 174 + 46 = 220); restore
+ *   174 - 194; seg 3 194 - 214; save 214 - 219 (its save point 215 falls in
+ *   this save, which ends before the limit, as in 1.27). T = 219.
+ * Split: compute 60; save 20 (4 saves); lost 17; restore 40; requeue 82.
+ *   60 + 20 + 17 + 40 + 82 = 219. Counts: 2 requeues, 4 saves.
+ * Steps: 2 + 2 + 1 + 1 + 2 = 8, as in 1.27. */
+static void replay_35_limit_notice_early(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "35-limit-notice-early", .wall = 219, .compute = 60, .save = 20,
+                    .lost = 17, .restore = 40, .requeue = 82, .saves = 4, .requeues = 2,
+                    .steps = 8});
+}
+
+/* replays-1.36 as 1.27 with a warning 3 s before the limit (notice_s 3 <
+ * c = 5): the save cannot finish before the limit, so at_limit "save" loses
+ * the work since the last commit at every limit: the run is 1.28's
+ * (at_limit "lose") to the last row. T = 224.2. */
+static void replay_36_limit_notice_short(void **state)
+{
+    (void)state;
+    check(&(replay){.dir = "36-limit-notice-short", .wall = 224.2, .compute = 60, .save = 15,
+                    .lost = 27.2, .restore = 40, .requeue = 82, .saves = 3, .requeues = 2,
+                    .steps = 10});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -995,6 +1034,8 @@ int main(void)
         cmocka_unit_test(replay_32_limit_cuts_long_restore),
         cmocka_unit_test(replay_33_block_save_struck),
         cmocka_unit_test(replay_34_block_pauses),
+        cmocka_unit_test(replay_35_limit_notice_early),
+        cmocka_unit_test(replay_36_limit_notice_short),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,7 +70,7 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
     const tmc_time_limit *tl = &x->time_limit;
     if (!tl->enabled)
         return 0;
-    double limit = tl->wall_hours * TMC_HOUR_S, c = x->checkpoint.save_s, r = longest_restore(x);
+    double limit = tmc_limit_allocation_s(x), c = x->checkpoint.save_s, r = longest_restore(x);
     int save = tmc_limit_saves(x); /* at_limit "save" (synchronous saves) */
     double slow = x->slow_cards.enabled ? x->slow_cards.factor : 1;
     double pause = x->pauses.enabled ? x->pauses.duration_s : 0;
@@ -86,8 +86,11 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
              "an allocation may commit nothing; lengthen the limit%s", tl->wall_hours, limit,
              r, save ? "a step" : "a segment", work,
              save ? "" : " and the asynchronous write", c,
-             save ? "" : ", shorten the checkpoint interval or save before the limit "
-                         "(at_limit \"save\")");
+             save ? "" : tmc_limit_notice_short(x)
+                             ? ", shorten the checkpoint interval or get a warning that holds "
+                               "the save (time_limit.notice_s)"
+                             : ", shorten the checkpoint interval or save before the limit "
+                               "(at_limit \"save\")");
     return 1;
 }
 

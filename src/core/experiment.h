@@ -255,6 +255,9 @@ typedef struct {
     int at_limit;      /* tmc_limit_action: "save": an emergency save just
                           before the limit; "lose": the work since the last commit
                           is lost */
+    double notice_s;   /* the scheduler's warning before the limit (SLURM's
+                          --signal=B:USR1@N), s; -1: not stated (a save is
+                          assumed to fit: tmc_limit_saves) */
     int restarts;      /* tmc_limit_restarts: "same_allocation": failures,
                           outages and spikes restart inside the allocation, its
                           limit still counting; "new_allocation": every restart

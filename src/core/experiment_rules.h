@@ -17,11 +17,35 @@ static inline int tmc_outages_noticed(const tmc_experiment *x)
 }
 
 /* 1 when the job saves just before its time limit (at_limit "save",
- * synchronous saves), so that a limit loses no work. */
+ * synchronous saves, a warning not stated or at least a save long), so that
+ * a limit loses no work. */
 static inline int tmc_limit_saves(const tmc_experiment *x)
 {
-    return x->time_limit.enabled && x->time_limit.at_limit == TMC_LIMIT_SAVE &&
-           x->checkpoint.mode == TMC_SAVE_SYNC;
+    const tmc_time_limit *tl = &x->time_limit;
+    return tl->enabled && tl->at_limit == TMC_LIMIT_SAVE && x->checkpoint.mode == TMC_SAVE_SYNC &&
+           (tl->notice_s < 0 || tl->notice_s >= x->checkpoint.save_s);
+}
+
+/* 1 when at_limit "save" cannot save: the warning (time_limit.notice_s) is
+ * shorter than a save, so every limit loses the work since the last commit,
+ * as at_limit "lose" does. */
+static inline int tmc_limit_notice_short(const tmc_experiment *x)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    return tl->enabled && tl->at_limit == TMC_LIMIT_SAVE && x->checkpoint.mode == TMC_SAVE_SYNC &&
+           tl->notice_s >= 0 && tl->notice_s < x->checkpoint.save_s;
+}
+
+/* An allocation's length in seconds: time_limit.wall_hours, less what a
+ * warning longer than the save leaves unused (the job saves at the warning
+ * and ends its allocation, as SLURM handlers that requeue at once do:
+ * notice_s - save_s). */
+static inline double tmc_limit_allocation_s(const tmc_experiment *x)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    double early = tmc_limit_saves(x) && tl->notice_s > x->checkpoint.save_s
+                       ? tl->notice_s - x->checkpoint.save_s : 0;
+    return tl->wall_hours * 3600 - early;
 }
 
 /* 1 when the failures replay a trace of failure times (failures.trace)

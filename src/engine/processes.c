@@ -30,7 +30,7 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->outage_notice = tmc_outages_noticed(x);
     m->notice_lead_s = x->checkpoint.save_s; /* read only with notice */
     const tmc_time_limit *tl = &x->time_limit;
-    m->limit_s = tl->enabled ? tl->wall_hours * TMC_HOUR_S : INFINITY;
+    m->limit_s = tl->enabled ? tmc_limit_allocation_s(x) : INFINITY;
     m->requeue_s = tl->enabled ? tl->requeue_s : 0;
     m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;

@@ -348,6 +348,13 @@ static const field time_limit_fields[] = {
      .help = "save: an emergency save just before the limit (sync saves only); lose: "
              "the work since the last commit is lost",
      .off = offsetof(tmc_time_limit, at_limit)},
+    {.key = "notice_s", .type = T_NUM, .lo = 0, .hi = 1e7, .def = -1, .def_unset = 1,
+     .unit = "s",
+     .help = "the scheduler's warning before the limit (SLURM's --signal=B:USR1@N); with "
+             "at_limit save: shorter than save_s, the save cannot finish and the work is "
+             "lost; longer, the job saves at the warning and ends its allocation; not "
+             "given: a save is assumed to fit",
+     .off = offsetof(tmc_time_limit, notice_s)},
     {.key = "restarts", .type = T_ENUM, .choices = limit_restart_choices, .unit = "",
      .help = "whether a failure restarts the job inside its allocation (its limit "
              "counting) or in a new one",

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "experiment_rules.h"
 #include "units.h"
 
 static void add(tmc_assumed *out, const char *key, int stated, const char *value,
@@ -95,6 +96,10 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
         add(out, "checkpoint.restore_cv", x->stated & TMC_STATED_RESTORE_CV, "0", "restores "
             "of a fixed time: each of about %.3g restores takes exactly %.4g s", restores,
             cf->restore_mean_s);
+    if (tmc_limit_saves(x) && x->time_limit.notice_s < 0)
+        add(out, "time_limit.notice_s", 0, "none", "the warning before each time limit is "
+            "assumed to hold the %.4g s save; a shorter one (SLURM's --signal) loses the "
+            "work since the last commit", x->checkpoint.save_s);
 }
 
 /* "in [only ]0.4900 of runs", "in every run", "in no run" into buf[n]. */

@@ -15,7 +15,9 @@
  *                          TMC_ASSUMED_SPIKE_DAYS or more (docs/model.md 3.4:
  *                          one spike in 7 days);
  *   checkpoint.restore_cv  0 while restores take TMC_ASSUMED_SHARE of the run
- *                          or more in the closed form (W / M restores of r).
+ *                          or more in the closed form (W / M restores of r);
+ *   time_limit.notice_s    not given while at_limit "save" saves before each
+ *                          limit: the warning is assumed to hold the save.
  * The run, plan and forecast reports (text and JSON "assumed") read this one
  * list. tmc_assumed_contradicts says when the closed form's verdict and the
  * simulation disagree. */
@@ -27,7 +29,7 @@
 #include "closed_form.h"
 #include "experiment.h"
 
-#define TMC_ASSUMED_MAX 6
+#define TMC_ASSUMED_MAX 8
 #define TMC_ASSUMED_JITTER_CARDS 256 /* jitter assumed 0 matters from here */
 #define TMC_ASSUMED_SPIKE_DAYS 7.0   /* loss spikes left out matter from here */
 #define TMC_ASSUMED_SHARE 0.001      /* restores of a fixed time matter from here */

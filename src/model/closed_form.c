@@ -700,7 +700,7 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
     cf->rate_spikes = process_rate(x->loss_spikes.enabled, x->loss_spikes.mean_interval_days,
                                    x->loss_spikes.n_trace, x->loss_spikes.trace_days);
     /* planned, not random: in no M (limits_added_s) */
-    cf->rate_limits = x->time_limit.enabled ? 1 / (x->time_limit.wall_hours * 3600) : 0;
+    cf->rate_limits = x->time_limit.enabled ? 1 / tmc_limit_allocation_s(x) : 0;
     double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
 }
@@ -764,7 +764,7 @@ static double limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf,
     const tmc_time_limit *tl = &x->time_limit;
     if (!tl->enabled)
         return 0;
-    double big_l = tl->wall_hours * 3600, r = x->checkpoint.restore_s;
+    double big_l = tmc_limit_allocation_s(x), r = x->checkpoint.restore_s;
     double seg = cf->interval_s + x->checkpoint.save_s, e1, e;
     double p = exp(-(cf->rate_failures + cf->rate_outages + cf->rate_spikes) * big_l);
     if (tmc_limit_saves(x))

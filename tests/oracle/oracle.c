@@ -558,6 +558,25 @@ static void failure_cause(sim *m, double *detection, double *restore, int *spare
     }
 }
 
+/* Section 4, the warning before a limit (time_limit.notice_s): 1 when the
+ * job saves before its limit: at_limit "save" and a warning that is not
+ * stated or holds the save. */
+static int limit_saves(const tmc_experiment *x)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    return tl->enabled && tl->at_limit == TMC_LIMIT_SAVE &&
+           (tl->notice_s < 0 || tl->notice_s >= x->checkpoint.save_s);
+}
+
+/* Section 4: an allocation lasts wall_hours, or ends with the save the job
+ * starts at a warning longer than the save: notice - save sooner. */
+static double allocation_s(const tmc_experiment *x)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    double c = x->checkpoint.save_s, hours = tl->wall_hours * 3600;
+    return limit_saves(x) && tl->notice_s > c ? hours - (tl->notice_s - c) : hours;
+}
+
 /* A down phase (nothing strikes): its whole length goes to `row`. */
 static int down(sim *m, double len, double *row)
 {
@@ -627,7 +646,7 @@ static int interruption(sim *m)
          * so does every restart with restarts "new_allocation" */
         const tmc_time_limit *tl = &m->x->time_limit;
         if (tl->enabled && (kind == HIT_LIMIT || tl->restarts == TMC_RESTART_NEW))
-            m->limit_at = m->t + tl->wall_hours * 3600;
+            m->limit_at = m->t + allocation_s(m->x);
         /* section 4: with renewal "job" the restarted job's cards are all
          * new: every card gets a fresh lifetime from now */
         if (m->card_clock && m->x->failures.renewal == TMC_RENEWAL_JOB)
@@ -757,7 +776,6 @@ static double draw_step(sim *m, long j, double *pause)
 static double notice_point(const sim *m, int *kind)
 {
     const tmc_outages *o = &m->x->outages;
-    const tmc_time_limit *tl = &m->x->time_limit;
     double c = m->x->checkpoint.save_s, best = INFINITY;
     if (m->x->checkpoint.mode != TMC_SAVE_SYNC)
         return INFINITY;
@@ -767,7 +785,7 @@ static double notice_point(const sim *m, int *kind)
     }
     /* READING: an outage's and the limit's save points at the same moment:
      * the outage's (it comes first in the ties of next_arrival) */
-    if (tl->enabled && tl->at_limit == TMC_LIMIT_SAVE && m->limit_at - c >= m->t &&
+    if (limit_saves(m->x) && m->limit_at - c >= m->t &&
         m->limit_at - c < best) {
         best = m->limit_at - c;
         *kind = HIT_LIMIT;
@@ -991,7 +1009,7 @@ static int setup(sim *m, const tmc_experiment *x, long k, double mu, double hori
     m->mu = mu;
     m->fixed = x->job.exposed_comm_s + x->job.input_wait_s;
     m->horizon = horizon;
-    m->limit_at = x->time_limit.enabled ? x->time_limit.wall_hours * 3600 : INFINITY;
+    m->limit_at = x->time_limit.enabled ? allocation_s(x) : INFINITY;
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     m->card_time = malloc((size_t)m->cards * sizeof *m->card_time);
     if (!m->rng || !m->card_time)
