@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "assumptions.h"
+#include "experiment_rules.h"
 
 void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
@@ -14,6 +15,30 @@ void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_
         fprintf(f, "%s, optimistic: %s (set %s, now %s)\n",
                 a.item[i].stated ? "Stated" : "Default", a.item[i].why, a.item[i].key,
                 a.item[i].value);
+}
+
+void tmc_assumed_output_limit_text(FILE *f, const tmc_experiment *x, int width)
+{
+    if (tmc_limit_notice_short(x))
+        fprintf(f, "%-*s the %g s warning (time_limit.notice_s) cannot hold the %g s save: every "
+                   "time limit loses the work since the last commit, as at_limit \"lose\"\n",
+                width, "", x->time_limit.notice_s, x->checkpoint.save_s);
+}
+
+cJSON *tmc_assumed_output_limit_json(const tmc_experiment *x)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    if (!tl->enabled)
+        return cJSON_CreateNull();
+    const char *notice = tl->at_limit != TMC_LIMIT_SAVE ? "not read"
+                         : tl->notice_s < 0             ? "not stated"
+                         : tmc_limit_notice_short(x)    ? "too short"
+                                                        : "holds the save";
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "allocation_s", tmc_limit_allocation_s(x));
+    cJSON_AddBoolToObject(o, "save_before_limit", tmc_limit_saves(x));
+    cJSON_AddStringToObject(o, "notice", notice);
+    return o;
 }
 
 cJSON *tmc_assumed_output_json(const tmc_experiment *x, const tmc_closed_form *cf)

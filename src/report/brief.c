@@ -8,7 +8,6 @@
 
 #include "assumed_output.h"
 #include "assumptions.h"
-#include "experiment_rules.h"
 #include "forecast_output.h"
 
 /* A closed-form figure as the full report prints it (output.c): 3
@@ -68,10 +67,7 @@ static void p_line(FILE *f, const tmc_report *r, const char *suffix, const char 
     if (r->x->deadline.max_restarts >= 0)
         fprintf(f, "%-20s a run with more than %ld restarts misses (deadline.max_restarts)\n",
                 "", r->x->deadline.max_restarts);
-    if (tmc_limit_notice_short(r->x))
-        fprintf(f, "%-20s the %g s warning (time_limit.notice_s) cannot hold the %g s save: "
-                   "every time limit loses the work since the last commit, as at_limit "
-                   "\"lose\"\n", "", r->x->time_limit.notice_s, r->x->checkpoint.save_s);
+    tmc_assumed_output_limit_text(f, r->x, 20);
 }
 
 /* The closed forms contradicted or their assumptions broken, as warnings. */

@@ -143,6 +143,7 @@ static void text_comparison(FILE *f, const tmc_report *r)
     if (budget >= 0)
         fprintf(f, "%-22s a run with more than %ld restart%s misses (deadline.max_restarts)\n",
                 "", budget, budget == 1 ? "" : "s");
+    tmc_assumed_output_limit_text(f, r->x, 22);
     tmc_assumptions a;
     tmc_assumptions_check(r->x, cf, &a);
     if (a.n)
@@ -646,6 +647,7 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddItemToObject(root, "closed_form", tmc_output_closed_form_json(r->cf));
     cJSON_AddItemToObject(root, "closed_form_warnings", json_assumptions(r));
     cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(r->x, r->cf));
+    cJSON_AddItemToObject(root, "time_limit", tmc_assumed_output_limit_json(r->x));
     if (!r->window)
         cJSON_AddItemToObject(root, "closed_form_verdict",
                               tmc_assumed_output_verdict_json(r->x, r->cf, r->days));
