@@ -81,12 +81,17 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
                              (x->checkpoint.mode == TMC_SAVE_ASYNC ? x->checkpoint.write_s : 0);
     if (limit > r + work + c)
         return 0;
-    snprintf(why, n, "time_limit.wall_hours: %.10g h (%.6g s) cannot hold the longest restore "
+    char early[160] = ""; /* a warning longer than the save shortens the allocation */
+    if (limit < tl->wall_hours * TMC_HOUR_S)
+        snprintf(early, sizeof early, " less the %.6g s its warning leaves after the save "
+                 "(time_limit.notice_s %.6g s - save_s %.6g s: the job saves at the warning)",
+                 tl->wall_hours * TMC_HOUR_S - limit, tl->notice_s, c);
+    snprintf(why, n, "time_limit.wall_hours: %.10g h%s (%.6g s) cannot hold the longest restore "
              "(%.6g s), %s (%.6g s, at the slowest, pauses%s included) and its save (%.6g s): "
-             "an allocation may commit nothing; lengthen the limit%s", tl->wall_hours, limit,
-             r, save ? "a step" : "a segment", work,
+             "an allocation may commit nothing; lengthen the limit%s", tl->wall_hours, early,
+             limit, r, save ? "a step" : "a segment", work,
              save ? "" : " and the asynchronous write", c,
-             save ? "" : tmc_limit_notice_short(x)
+             save ? (early[0] ? " or shorten the warning" : "") : tmc_limit_notice_short(x)
                              ? ", shorten the checkpoint interval or get a warning that holds "
                                "the save (time_limit.notice_s)"
                              : ", shorten the checkpoint interval or save before the limit "
