@@ -5,10 +5,11 @@ check_limit_notice.py TRAINMC EXPERIMENTS_DIR.
 
 On experiments/slurm-warning-30s.json (12 h allocations, a 120 s save):
   - a 30 s warning: JSON time_limit {allocation_s 43200, save_before_limit
-    false, notice "too short"}, and the line under P in the brief and the
-    --detail report;
+    false, notice "too short"}, and its "Time limit:" line in the brief and
+    the --detail report;
   - a 600 s warning: allocation_s 43200 - (600 - 120) = 42720 (by hand),
-    saves, "holds the save", no line;
+    saves, "holds the save", and the line that says each allocation ends
+    480 s early;
   - none given: "not stated", and the assumed list names
     time_limit.notice_s;
   - at_limit "lose": "not read", not in the assumed list.
@@ -20,7 +21,8 @@ import sys
 import tempfile
 
 BIN, EXP = sys.argv[1], os.path.join(sys.argv[2], "slurm-warning-30s.json")
-LINE = "the 30 s warning (time_limit.notice_s) cannot hold the 120 s save"
+LINE = "Time limit: the 30 s warning (time_limit.notice_s) cannot hold the 120 s save"
+EARLY = "Time limit: the 600 s warning (time_limit.notice_s) ends each allocation 480 s early"
 failures = []
 
 
@@ -49,9 +51,11 @@ for sets, alloc, saves, notice, line in cases:
     expect(f"{sets} allocation_s", tl["allocation_s"], alloc)
     expect(f"{sets} save_before_limit", tl["save_before_limit"], saves)
     expect(f"{sets} notice", tl["notice"], notice)
-    expect(f"{sets} line in the brief", LINE in text, line)
+    expect(f"{sets} short line in the brief", LINE in text, line)
+    expect(f"{sets} early line in the brief", EARLY in text, not line)
     _, detail = run(sets, "--detail")
-    expect(f"{sets} line in --detail", LINE in detail, line)
+    expect(f"{sets} short line in --detail", LINE in detail, line)
+    expect(f"{sets} early line in --detail", EARLY in detail, not line)
 
 unset = "time_limit={\"wall_hours\": 12, \"requeue_s\": 3600, \"at_limit\": \"save\"}"
 doc, _ = run([unset])

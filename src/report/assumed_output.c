@@ -6,6 +6,25 @@
 
 #include "assumptions.h"
 #include "experiment_rules.h"
+#include "units.h"
+
+/* What the warning before a time limit does, when it is stated and read:
+ * too short to hold the save, or long enough to end each allocation early
+ * (docs/reference/simulation-semantics.md 4). */
+static void limit_text(FILE *f, const tmc_experiment *x)
+{
+    const tmc_time_limit *tl = &x->time_limit;
+    double notice = tl->notice_s + 0.0, save = x->checkpoint.save_s; /* + 0.0: no "-0" */
+    double early = tl->wall_hours * TMC_HOUR_S - tmc_limit_allocation_s(x);
+    if (tmc_limit_notice_short(x))
+        fprintf(f, "Time limit: the %.10g s warning (time_limit.notice_s) cannot hold the "
+                   "%.10g s save: every time limit loses the work since the last commit, as "
+                   "at_limit \"lose\"\n", notice, save);
+    else if (early > 0)
+        fprintf(f, "Time limit: the %.10g s warning (time_limit.notice_s) ends each "
+                   "allocation %.10g s early: the job saves at the warning and requeues\n",
+                notice, early);
+}
 
 void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf)
 {
@@ -15,14 +34,7 @@ void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_
         fprintf(f, "%s, optimistic: %s (set %s, now %s)\n",
                 a.item[i].stated ? "Stated" : "Default", a.item[i].why, a.item[i].key,
                 a.item[i].value);
-}
-
-void tmc_assumed_output_limit_text(FILE *f, const tmc_experiment *x, int width)
-{
-    if (tmc_limit_notice_short(x))
-        fprintf(f, "%-*s the %g s warning (time_limit.notice_s) cannot hold the %g s save: every "
-                   "time limit loses the work since the last commit, as at_limit \"lose\"\n",
-                width, "", x->time_limit.notice_s, x->checkpoint.save_s);
+    limit_text(f, x);
 }
 
 cJSON *tmc_assumed_output_limit_json(const tmc_experiment *x)

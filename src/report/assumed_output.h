@@ -12,16 +12,13 @@
 #include "experiment.h"
 #include "stats.h"
 
-/* One line per assumption: "Default, optimistic: WHY (set KEY, now VALUE)". */
+/* One line per assumption: "Default, optimistic: WHY (set KEY, now VALUE)";
+ * then, with a time limit whose warning is stated, what the warning does
+ * ("Time limit: ..."). */
 void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf);
 
 /* The "assumed" array: [{key, value, why}]; NULL if memory runs out. */
 cJSON *tmc_assumed_output_json(const tmc_experiment *x, const tmc_closed_form *cf);
-
-/* Under P(T <= deadline), indented `width` columns: when the warning before
- * a time limit cannot hold the save (time_limit.notice_s < save_s with
- * at_limit "save"), the line that says every limit then loses its work. */
-void tmc_assumed_output_limit_text(FILE *f, const tmc_experiment *x, int width);
 
 /* The "time_limit" object {allocation_s, save_before_limit, notice} (notice:
  * "not stated", "holds the save", "too short", or "not read" with at_limit

@@ -67,7 +67,6 @@ static void p_line(FILE *f, const tmc_report *r, const char *suffix, const char 
     if (r->x->deadline.max_restarts >= 0)
         fprintf(f, "%-20s a run with more than %ld restarts misses (deadline.max_restarts)\n",
                 "", r->x->deadline.max_restarts);
-    tmc_assumed_output_limit_text(f, r->x, 20);
 }
 
 /* The closed forms contradicted or their assumptions broken, as warnings. */

@@ -143,7 +143,6 @@ static void text_comparison(FILE *f, const tmc_report *r)
     if (budget >= 0)
         fprintf(f, "%-22s a run with more than %ld restart%s misses (deadline.max_restarts)\n",
                 "", budget, budget == 1 ? "" : "s");
-    tmc_assumed_output_limit_text(f, r->x, 22);
     tmc_assumptions a;
     tmc_assumptions_check(r->x, cf, &a);
     if (a.n)
