@@ -201,7 +201,7 @@ static int block_that_fits(const tmc_replica_state *rep, long done, double clear
     long at = e->mark_step;
     int open = at > done && rep->out->mark_s == 0;
     for (int b = m->blocks - 1; b >= 0; b--) {
-        long n = m->block_steps << b;
+        long n = tmc_stragglers_block_steps(m, b);
         if (e->block_need_s[b] > clear || done + n > e->steps || (open && at < done + n))
             continue;
         if (!m->pause_every ||
@@ -228,7 +228,7 @@ static int commit_block(tmc_replica_state *rep, long *done)
     int b = block_that_fits(rep, *done, tmc_replica_clear_s(rep));
     if (b < 0)
         return 0;
-    long n = m->block_steps << b, segments = 2L << b;
+    long n = tmc_stragglers_block_steps(m, b), segments = 2L << b;
     double pause = pause_time(e, *done, n);
     double sum = tmc_stragglers_block(m, &rep->strag, b, rep->rng[TMC_STREAM_JITTER]) + pause;
     double compute = sum + (double)n * m->fixed_s, saves = (double)segments * e->save_s;

@@ -70,7 +70,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     if (tmc_stragglers_init_blocks(m, x, cf))
         return -1;
     for (int b = 0; b < m->blocks; b++) {
-        long n = m->block_steps << b;
+        long n = tmc_stragglers_block_steps(m, b);
         e->block_need_s[b] = tmc_stragglers_block_max(m, b) + (double)n * m->fixed_s +
                              (double)(2L << b) * e->save_s;
     }

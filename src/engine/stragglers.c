@@ -118,16 +118,15 @@ int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
 
 double tmc_stragglers_block_max(const tmc_straggler_model *m, int b)
 {
-    const tmc_segment_law *l = &m->block[b];
-    return m->max.sigma == 0 ? (double)(m->block_steps << b) * m->max.mu : l->max_s;
+    double n = (double)tmc_stragglers_block_steps(m, b);
+    return m->max.sigma == 0 ? n * m->max.mu : m->block[b].max_s;
 }
 
 double tmc_stragglers_block(const tmc_straggler_model *m, tmc_stragglers *s, int b, gsl_rng *r)
 {
-    const tmc_segment_law *l = &m->block[b];
-    s->steps_simulated += (double)(m->block_steps << b);
-    return m->max.sigma == 0 ? (double)(m->block_steps << b) * m->max.mu
-                             : tmc_segment_law_draw(l, r);
+    s->steps_simulated += (double)tmc_stragglers_block_steps(m, b);
+    return m->max.sigma == 0 ? tmc_stragglers_block_max(m, b) /* no jitter: known */
+                             : tmc_segment_law_draw(&m->block[b], r);
 }
 
 void tmc_stragglers_free(tmc_straggler_model *m)

@@ -113,6 +113,12 @@ int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
  * included). */
 double tmc_stragglers_block_max(const tmc_straggler_model *m, int b);
 
+/* The steps of block b: block_steps << b (2^(b+1) segments of K). */
+static inline long tmc_stragglers_block_steps(const tmc_straggler_model *m, int b)
+{
+    return m->block_steps << b;
+}
+
 /* Block b's summed slowest-card time, s (pauses not included), one draw of
  * r; counts its steps as simulated. */
 double tmc_stragglers_block(const tmc_straggler_model *m, tmc_stragglers *s, int b, gsl_rng *r);
