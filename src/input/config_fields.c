@@ -9,6 +9,7 @@
  * config_checks.c, each named in a comment on the row it qualifies. */
 #include "config_internal.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
@@ -723,9 +724,30 @@ const field *tmc_cfg_find_field(const char *section_name, const char *key)
     return NULL;
 }
 
-/* The row of a dotted key ("job.cards"), or NULL. */
+/* The row of a cause's key "failures.causes[I].KEY" (I a decimal index
+ * below TMC_MAX_CAUSES; whether the experiment has cause I is the
+ * override's to check), or NULL. */
+static const field *find_cause_key(const char *key)
+{
+    static const char prefix[] = "failures.causes[";
+    const char *p = key + sizeof prefix - 1;
+    if (strncmp(key, prefix, sizeof prefix - 1) || !isdigit((unsigned char)*p))
+        return NULL;
+    long i = 0;
+    for (; isdigit((unsigned char)*p) && i < TMC_MAX_CAUSES; p++)
+        i = 10 * i + (*p - '0');
+    if (i >= TMC_MAX_CAUSES || strncmp(p, "].", 2))
+        return NULL;
+    return tmc_cfg_find_field("cause", p + 2);
+}
+
+/* The row of a dotted key ("job.cards", "failures.causes[0].detection_s"),
+ * or NULL. */
 static const field *find_dotted(const char *key)
 {
+    const field *cause = find_cause_key(key);
+    if (cause)
+        return cause;
     char name[64];
     size_t len = strcspn(key, ".");
     if (!key[len] || len >= sizeof name)
