@@ -487,7 +487,12 @@ static void test_flags(void **state)
                                  "or METRIC<=VALUE");
     assert_int_equal(tmc_sweep_parse_target("p>=0.95", &t, &err), -1);
     assert_string_equal(err.msg, "--target p>=0.95: unknown metric 'p'; expected "
-                                 "deadline.probability, completion_days.mean or overhead.mean");
+                                 "deadline.probability, completion_days.mean, overhead.mean "
+                                 "or goodput.mean");
+    assert_int_equal(tmc_sweep_parse_target("goodput.mean>=0.9", &t, &err), 0);
+    assert_true(t.metric == TMC_SWEEP_GOODPUT && t.at_least && t.value == 0.9);
+    assert_int_equal(tmc_sweep_parse_target("goodput.mean>=0", &t, &err), -1);
+    assert_string_equal(err.msg, "--target goodput.mean>=0: 0 is not a goodput in (0, 1]");
     assert_int_equal(tmc_sweep_parse_target("deadline.probability>=1.5", &t, &err), -1);
     assert_string_equal(err.msg, "--target deadline.probability>=1.5: 1.5 is not a "
                                  "probability in [0, 1]");

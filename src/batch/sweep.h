@@ -248,8 +248,11 @@ int tmc_sweep_is_within(const tmc_sweep_diff *d);
 typedef enum {
     TMC_SWEEP_PROBABILITY = 0, /* deadline.probability: P(T <= deadline) */
     TMC_SWEEP_COMPLETION = 1,  /* completion_days.mean: mean T, days */
-    TMC_SWEEP_OVERHEAD = 2     /* overhead.mean: mean wall / (S t_s) - 1 */
+    TMC_SWEEP_OVERHEAD = 2,    /* overhead.mean: mean wall / (S t_s) - 1 */
+    TMC_SWEEP_GOODPUT = 3      /* goodput.mean: S t_s / mean wall = 1 / (1 + overhead.mean),
+                                  the effective training time of many runs */
 } tmc_sweep_metric;
+#define TMC_SWEEP_N_METRICS 4
 
 typedef struct {
     tmc_sweep_metric metric;
@@ -260,15 +263,16 @@ typedef struct {
 
 /* Parse "METRIC>=VALUE" or "METRIC<=VALUE", METRIC one of
  * deadline.probability (VALUE in [0, 1]), completion_days.mean,
- * overhead.mean (the names of `trainmc run --json`). Returns 0, or -1 with
- * err = "--target TEXT: problem". */
+ * overhead.mean, goodput.mean (VALUE in (0, 1]; the names of `trainmc run
+ * --json`). Returns 0, or -1 with err = "--target TEXT: problem". */
 int tmc_sweep_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err);
 
 /* The metric's JSON name. */
 const char *tmc_sweep_name_metric(tmc_sweep_metric m);
 
 /* The metric's estimate at r with its 95 % interval: Wilson for the
- * probability (stats.h), +- 1.96 se for the means. */
+ * probability (stats.h), +- 1.96 se for the means, the overhead's interval
+ * mapped through 1 / (1 + x) for the goodput. */
 void tmc_sweep_estimate_metric(const tmc_sweep_result *r, tmc_sweep_metric m,
                                double *value, double *lo, double *hi);
 

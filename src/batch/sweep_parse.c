@@ -142,8 +142,8 @@ int tmc_sweep_parse_bracket(const char *spec, tmc_sweep_bracket *b, tmc_error *e
     return 0;
 }
 
-static const char *const metric_names[] = {"deadline.probability", "completion_days.mean",
-                                           "overhead.mean"};
+static const char *const metric_names[TMC_SWEEP_N_METRICS] = {
+    "deadline.probability", "completion_days.mean", "overhead.mean", "goodput.mean"};
 
 const char *tmc_sweep_name_metric(tmc_sweep_metric m)
 {
@@ -161,16 +161,20 @@ int tmc_sweep_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err
     t->at_least = op[0] == '>';
     size_t len = (size_t)(op - text);
     int m = 0;
-    while (m < 3 && !(strlen(metric_names[m]) == len && !strncmp(metric_names[m], text, len)))
+    while (m < TMC_SWEEP_N_METRICS &&
+           !(strlen(metric_names[m]) == len && !strncmp(metric_names[m], text, len)))
         m++;
-    if (m == 3)
-        return tmc_error_set(err, "--target %s: unknown metric '%.*s'; expected "
-                                  "deadline.probability, completion_days.mean or overhead.mean",
-                             text, (int)len, text);
+    if (m == TMC_SWEEP_N_METRICS)
+        return tmc_error_set(err, "--target %s: unknown metric '%.*s'; expected %s, %s, %s or "
+                                  "%s", text, (int)len, text, metric_names[0], metric_names[1],
+                             metric_names[2], metric_names[3]);
     t->metric = (tmc_sweep_metric)m;
     tmc_error why = {""};
     if (parse_number(op + 2, strlen(op + 2), &t->value, &why))
         return tmc_error_set(err, "--target %s: %s", text, why.msg);
+    if (t->metric == TMC_SWEEP_GOODPUT && !(t->value > 0 && t->value <= 1))
+        return tmc_error_set(err, "--target %s: %.10g is not a goodput in (0, 1]", text,
+                             t->value);
     if (t->metric == TMC_SWEEP_PROBABILITY && !(t->value >= 0 && t->value <= 1))
         return tmc_error_set(err, "--target %s: %.10g is not a probability in [0, 1]", text,
                              t->value);

@@ -21,6 +21,12 @@ void tmc_sweep_estimate_metric(const tmc_sweep_result *r, tmc_sweep_metric m,
     se = m == TMC_SWEEP_COMPLETION ? r->days.se : r->overhead_se;
     *lo = *value - z * se;
     *hi = *value + z * se;
+    if (m == TMC_SWEEP_GOODPUT) { /* 1 / (1 + x) turns the overhead's interval round */
+        double ov_lo = *lo;
+        *value = 1 / (1 + *value);
+        *lo = 1 / (1 + *hi);
+        *hi = 1 / (1 + ov_lo);
+    }
 }
 
 int tmc_sweep_meets_target(const tmc_sweep_target *t, double value)

@@ -273,10 +273,10 @@ static const option_row table[] = {
                       "at most 1000 settings in all"}}},
     {.name = "target", .arg = "T", .parse = parse_text, .offset = OFF(target),
      .help = {{SWEEP, "METRIC>=VALUE or METRIC<=VALUE, METRIC one of deadline.probability, "
-                      "completion_days.mean, overhead.mean; needs one --vary KEY=LO:HI "
-                      "(integer key) or KEY=LO:HI:TOL"},
+                      "completion_days.mean, overhead.mean, goodput.mean; needs one --vary "
+                      "KEY=LO:HI (integer key) or KEY=LO:HI:TOL"},
               {RESCUE, "METRIC>=VALUE or METRIC<=VALUE, METRIC one of deadline.probability, "
-                       "completion_days.mean, overhead.mean (default "
+                       "completion_days.mean, overhead.mean, goodput.mean (default "
                        "deadline.probability>=0.9)"},
               {CHEAPEST, "P or deadline.probability>=P, P in (0, 1): the plan must meet "
                          "P(T <= deadline) >= P (default 0.9)"}}},
@@ -291,8 +291,11 @@ static const option_row table[] = {
                             "the gain from fixing each one alone (KEY as for --inputs)"}}},
     {.name = "levers", .arg = "KEYS", .parse = parse_text, .offset = OFF(levers),
      .help = {{RESCUE, "the levers to move, comma-separated, among job.steps, deadline.days, "
-                       "job.efficiency, job.cards and the experiment's checkpoint interval "
-                       "key (default: all five)"}}},
+                       "job.efficiency, job.cards, the experiment's checkpoint interval key, "
+                       "checkpoint.restore_s, failures.causes[I].detection_s, "
+                       "failures.causes[I].restore_s, elastic.heal_s, "
+                       "failures.spare_provision_s, failures.repair_mean_hours (default: the "
+                       "first five and every recovery lever that applies)"}}},
     {.name = "lever", .arg = "KEY=VALUES", .parse = parse_lever,
      .help = {{CHEAPEST, "a lever and its values, repeatable: job.cards=LO:HI (default half "
                          "to twice the experiment's), the experiment's checkpoint interval "

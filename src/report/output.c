@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_cdf.h>
 
 #include "assumed_output.h"
 #include "assumptions.h"
@@ -588,6 +589,19 @@ static cJSON *json_window(const tmc_report *r)
     return o;
 }
 
+/* goodput = S t_s / mean wall = 1 / (1 + overhead): the effective training
+ * time of many runs (sweep.h, TMC_SWEEP_GOODPUT); its se by the delta
+ * method, its interval the overhead's mapped through 1 / (1 + x). */
+static void json_goodput(cJSON *root, double ov, double ov_se)
+{
+    double z = gsl_cdf_ugaussian_Pinv(0.975);
+    cJSON *g = cJSON_AddObjectToObject(root, "goodput");
+    cJSON_AddNumberToObject(g, "mean", 1 / (1 + ov));
+    cJSON_AddNumberToObject(g, "se", ov_se / ((1 + ov) * (1 + ov)));
+    double ci[2] = {1 / (1 + ov + z * ov_se), 1 / (1 + ov - z * ov_se)};
+    cJSON_AddItemToObject(g, "ci95", cJSON_CreateDoubleArray(ci, 2));
+}
+
 cJSON *tmc_output_json(const tmc_report *r)
 {
     const tmc_replica *t = r->totals;
@@ -627,6 +641,7 @@ cJSON *tmc_output_json(const tmc_report *r)
         cJSON *oh = cJSON_AddObjectToObject(root, "overhead");
         cJSON_AddNumberToObject(oh, "mean", ov);
         cJSON_AddNumberToObject(oh, "se", ov_se);
+        json_goodput(root, ov, ov_se);
     }
     cJSON *ev = cJSON_AddObjectToObject(root, "events");
     for (int i = 0; i < tmc_accounting_count_rows; i++)

@@ -403,20 +403,22 @@ cJSON *tmc_sweep_output_json(const tmc_sweep_report *r)
 
 /* ---------- --target ---------- */
 
-static const char *metric_format(tmc_sweep_metric m)
+void tmc_sweep_output_metric_text(tmc_sweep_metric metric, const tmc_sweep_result *res,
+                                  char *buf, size_t n)
 {
-    return m == TMC_SWEEP_OVERHEAD ? "%.5f" : "%.4f";
+    double v, lo, hi;
+    tmc_sweep_estimate_metric(res, metric, &v, &lo, &hi);
+    /* fractions near 0 or 1 need the fifth digit; probabilities and days do not */
+    if (metric == TMC_SWEEP_OVERHEAD || metric == TMC_SWEEP_GOODPUT)
+        snprintf(buf, n, "%.5f [%.5f, %.5f]", v, lo, hi);
+    else
+        snprintf(buf, n, "%.4f [%.4f, %.4f]", v, lo, hi);
 }
 
 /* "VALUE [LO, HI]" of the metric at evaluation i. */
 static void metric_text(const tmc_sweep_target_report *r, int i, char *buf, size_t n)
 {
-    double v, lo, hi;
-    tmc_sweep_estimate_metric(&r->results[i], r->target->metric, &v, &lo, &hi);
-    char fmt[40];
-    const char *m = metric_format(r->target->metric);
-    snprintf(fmt, sizeof fmt, "%s [%s, %s]", m, m, m);
-    snprintf(buf, n, fmt, v, lo, hi);
+    tmc_sweep_output_metric_text(r->target->metric, &r->results[i], buf, n);
 }
 
 static int target_inside(const tmc_sweep_target_report *r, int i)

@@ -37,6 +37,12 @@ cJSON *tmc_sweep_output_json_diff(const tmc_sweep_diff *d);
  * empty field where there is none. Caller frees; NULL if memory runs out. */
 char *tmc_sweep_output_csv(const tmc_sweep_report *r);
 
+/* "VALUE [LO, HI]" of the metric at res, its 95 % interval
+ * (tmc_sweep_estimate_metric), to 5 decimals for fractions (overhead,
+ * goodput), else 4. */
+void tmc_sweep_output_metric_text(tmc_sweep_metric metric, const tmc_sweep_result *res,
+                                  char *buf, size_t n);
+
 /* The evaluations (value, K, step time, metric with its 95 % interval,
  * whether it meets the target), the value found and its neighbour, and a
  * warning when the target lies inside either one's interval. */
