@@ -4,12 +4,39 @@
 #include "closed_form.h"
 
 #include <math.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const lever_keys[] = {"job.steps", "deadline.days", "job.efficiency",
-                                         "job.cards", NULL /* the interval: x's own key */};
+/* The levers, in tmc_rescue_kind's order: the key ("%d" where a cause's
+ * index goes; NULL: the interval, x's own key) and the direction. */
+typedef struct {
+    const char *key;
+    const char *direction;
+} lever_row;
+
+static const lever_row levers[TMC_RESCUE_N_KINDS] = {
+    {"job.steps", "fewer steps (and tokens, at the same batch)"},
+    {"deadline.days", "a later deadline"},
+    {"job.efficiency", "a higher efficiency"},
+    {"job.cards", "more cards"},
+    {NULL, "the checkpoint interval toward Daly's optimum"},
+    {"checkpoint.restore_s", "a shorter restore (every restore that no cause gives its own)"},
+    {"failures.causes[%d].detection_s", "a shorter detection delay of this cause"},
+    {"failures.causes[%d].restore_s", "a shorter restore after this cause"},
+    {"elastic.heal_s", "a shorter heal of a rejoining group"},
+    {"failures.spare_provision_s", "a shorter provisioning of a cold spare"},
+    {"failures.repair_mean_hours", "a shorter mean repair (its manual stage, when two)"},
+};
+
+#define FIRST_RECOVERY TMC_RESCUE_RESTORE
+
+static int per_cause(tmc_rescue_kind k)
+{
+    return k == TMC_RESCUE_DETECTION || k == TMC_RESCUE_CAUSE_RESTORE;
+}
 
 /* The interval key x gives (config_checks.c: exactly one). */
 static const char *interval_key(const tmc_experiment *x)
@@ -18,33 +45,159 @@ static const char *interval_key(const tmc_experiment *x)
                                             : "checkpoint.interval_s";
 }
 
-const char *tmc_rescue_name_lever(tmc_rescue_kind kind, const tmc_experiment *x)
+/* l's key (kind and cause set) into l->bracket.key. */
+static void name_lever(tmc_rescue_lever *l, const tmc_experiment *x)
 {
-    return kind == TMC_RESCUE_INTERVAL ? interval_key(x) : lever_keys[kind];
+    const char *key = levers[l->kind].key;
+    if (!key)
+        key = interval_key(x);
+    snprintf(l->bracket.key, sizeof l->bracket.key, key, l->cause);
 }
 
-int tmc_rescue_parse_lever(const char *key, const tmc_experiment *x, tmc_rescue_kind *kind,
+const char *tmc_rescue_describe_lever(const tmc_rescue_lever *l)
+{
+    if (l->kind == TMC_RESCUE_INTERVAL)
+        return l->larger ? "a longer checkpoint interval, toward Daly's optimum"
+                         : "a shorter checkpoint interval, toward Daly's optimum";
+    return levers[l->kind].direction;
+}
+
+/* "failures.causes[I].KEY" for one of the per-cause kinds: its kind and I
+ * (0, or -1 with err when I is not a cause of x). 1: not such a key. */
+static int parse_cause_lever(const char *key, const tmc_experiment *x, tmc_rescue_lever *l,
+                             tmc_error *err)
+{
+    for (int k = 0; k < TMC_RESCUE_N_KINDS; k++) {
+        int i, end = 0;
+        char rest[TMC_SWEEP_KEY_LEN];
+        const char *field = per_cause((tmc_rescue_kind)k) ? strrchr(levers[k].key, '.') : NULL;
+        if (!field || sscanf(key, "failures.causes[%d]%127s%n", &i, rest, &end) != 2 ||
+            key[end] != '\0' || strcmp(rest, field) || strncmp(key, "failures.causes[", 16))
+            continue;
+        if (i < 0 || i >= x->failures.n_causes)
+            return tmc_error_set(err, "--levers %s: the experiment has %d failure cause%s; "
+                                      "expected an index in [0, %d]", key, x->failures.n_causes,
+                                 x->failures.n_causes == 1 ? "" : "s",
+                                 x->failures.n_causes - 1);
+        l->kind = (tmc_rescue_kind)k;
+        l->cause = i;
+        name_lever(l, x);
+        return 0;
+    }
+    return 1;
+}
+
+int tmc_rescue_parse_lever(const char *key, const tmc_experiment *x, tmc_rescue_lever *l,
                            tmc_error *err)
 {
-    for (int k = 0; k < TMC_RESCUE_MAX_LEVERS; k++)
-        if (!strcmp(key, tmc_rescue_name_lever((tmc_rescue_kind)k, x))) {
-            *kind = (tmc_rescue_kind)k;
+    for (int k = 0; k < TMC_RESCUE_N_KINDS; k++) {
+        tmc_rescue_lever try = {.kind = (tmc_rescue_kind)k, .cause = -1};
+        if (per_cause(try.kind))
+            continue;
+        name_lever(&try, x);
+        if (!strcmp(key, try.bracket.key)) {
+            *l = try;
             return 0;
         }
+    }
+    int rc = parse_cause_lever(key, x, l, err);
+    if (rc <= 0)
+        return rc;
     if (!strncmp(key, "checkpoint.interval_", 20))
         return tmc_error_set(err, "--levers %s: the experiment gives its interval as %s; "
                                   "name that key", key, interval_key(x));
-    return tmc_error_set(err, "--levers %s: not a lever; expected job.steps, deadline.days, "
-                              "job.efficiency, job.cards or %s", key, interval_key(x));
+    char names[1024] = "";
+    for (int k = 0; k < TMC_RESCUE_N_KINDS; k++) { /* "a, b, ... or z", from the table */
+        const char *name = levers[k].key ? levers[k].key : interval_key(x);
+        const char *cause = strstr(name, "%d");
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%.*s%s%s",
+                 k == 0 ? "" : k + 1 < TMC_RESCUE_N_KINDS ? ", " : " or ",
+                 cause ? (int)(cause - name) : (int)strlen(name), name, cause ? "I" : "",
+                 cause ? cause + 2 : "");
+    }
+    return tmc_error_set(err, "--levers %s: not a lever; expected %s", key, names);
 }
 
-/* r->levers from "KEY,KEY,..." (NULL: all five). 0, or -1 with err. */
+/* Why recovery lever l cannot help x (a static text), or NULL when it can;
+ * *current its value. */
+static const char *recovery_value(const tmc_rescue_lever *l, const tmc_experiment *x,
+                                  double *current)
+{
+    const tmc_failures *fl = &x->failures;
+    const tmc_failure_cause *c = l->cause >= 0 ? &fl->causes[l->cause] : NULL;
+    switch (l->kind) {
+    case TMC_RESCUE_RESTORE:
+        *current = x->checkpoint.restore_s;
+        if (!fl->enabled && !x->outages.enabled && !x->loss_spikes.enabled &&
+            !x->time_limit.enabled && !x->slow_cards.enabled)
+            return "nothing interrupts the run: no restore happens";
+        break;
+    case TMC_RESCUE_DETECTION:
+        *current = c->detection_s;
+        break;
+    case TMC_RESCUE_CAUSE_RESTORE:
+        *current = c->restore_s;
+        if (c->restore_s < 0)
+            return "the cause gives no restore_s of its own: checkpoint.restore_s is its "
+                   "restore";
+        break;
+    case TMC_RESCUE_HEAL:
+        *current = x->elastic.heal_s;
+        if (!x->elastic.enabled)
+            return "no elastic groups: nothing heals";
+        break;
+    case TMC_RESCUE_PROVISION:
+        *current = fl->spare_provision_s;
+        if (!fl->enabled)
+            return "no card failures: no spare is provisioned";
+        break;
+    case TMC_RESCUE_REPAIR:
+        *current = fl->repair_mean_hours;
+        if (!fl->enabled)
+            return "no card failures: nothing is repaired";
+        if (fl->spares < 0)
+            return "the spare pool is unlimited (failures.spares): no failure waits for a "
+                   "repair";
+        break;
+    default:
+        return "not a recovery lever";
+    }
+    return *current > 0 ? NULL : "it is already 0";
+}
+
+/* Append lever (kind, cause) to r. */
+static void add_lever(tmc_rescue *r, tmc_rescue_kind kind, int cause)
+{
+    tmc_rescue_lever *l = &r->levers[r->n_levers++];
+    l->kind = kind;
+    l->cause = cause;
+    name_lever(l, &r->base.x);
+}
+
+/* The default levers: the five plan levers, then every recovery lever that
+ * applies (one per cause for the per-cause ones). */
+static void default_levers(tmc_rescue *r)
+{
+    const tmc_experiment *x = &r->base.x;
+    for (int k = 0; k < FIRST_RECOVERY; k++)
+        add_lever(r, (tmc_rescue_kind)k, -1);
+    for (int k = FIRST_RECOVERY; k < TMC_RESCUE_N_KINDS; k++)
+        for (int i = 0; i < (per_cause((tmc_rescue_kind)k) ? x->failures.n_causes : 1); i++) {
+            tmc_rescue_lever l = {.kind = (tmc_rescue_kind)k,
+                                  .cause = per_cause((tmc_rescue_kind)k) ? i : -1};
+            double v;
+            if (!recovery_value(&l, x, &v))
+                add_lever(r, l.kind, l.cause);
+        }
+}
+
+/* r->levers from "KEY,KEY,..." (NULL: default_levers). 0, or -1 with err. */
 static int parse_levers(tmc_rescue *r, const char *list, tmc_error *err)
 {
     const tmc_experiment *x = &r->base.x;
     if (!list) {
-        for (int k = 0; k < TMC_RESCUE_MAX_LEVERS; k++)
-            r->levers[r->n_levers++].kind = (tmc_rescue_kind)k;
+        default_levers(r);
         return 0;
     }
     for (const char *p = list;; p += strcspn(p, ",") + 1) {
@@ -54,13 +207,16 @@ static int parse_levers(tmc_rescue *r, const char *list, tmc_error *err)
             return tmc_error_set(err, "--levers %s: expected KEY,KEY,... (no empty or "
                                       "overlong item)", list);
         memcpy(key, p, len);
-        tmc_rescue_kind kind;
-        if (tmc_rescue_parse_lever(key, x, &kind, err))
+        tmc_rescue_lever l;
+        if (tmc_rescue_parse_lever(key, x, &l, err))
             return -1;
         for (int i = 0; i < r->n_levers; i++)
-            if (r->levers[i].kind == kind)
+            if (!strcmp(r->levers[i].bracket.key, l.bracket.key))
                 return tmc_error_set(err, "--levers %s: %s is named twice", list, key);
-        r->levers[r->n_levers++].kind = kind;
+        if (r->n_levers == TMC_RESCUE_MAX_LEVERS)
+            return tmc_error_set(err, "--levers %s: more than %d levers", list,
+                                 TMC_RESCUE_MAX_LEVERS);
+        add_lever(r, l.kind, l.cause);
         if (p[len] == '\0')
             return 0;
     }
@@ -100,6 +256,88 @@ static void bracket_interval(tmc_rescue_lever *l, const tmc_sweep_setting *plan)
     l->larger = opt > l->current;
     l->bracket.lo = fmin(opt, l->current);
     l->bracket.hi = fmax(opt, l->current);
+}
+
+/* The closed form's figure for target t at lever l's value v, signed so
+ * that <= 0 meets: the metric minus the target (its negative for a lower
+ * bound); P(deadline): the closed form's T minus the deadline. NAN when the
+ * setting is refused. */
+static double closed_gap(double v, void *params)
+{
+    const tmc_rescue_lever *l = ((const void *const *)params)[0];
+    const tmc_sweep_target *t = ((const void *const *)params)[1];
+    tmc_sweep_setting s;
+    tmc_error err = {""};
+    if (tmc_sweep_load_setting(&l->base, &v, &s, &err))
+        return NAN;
+    const tmc_experiment *x = &s.x;
+    double overhead = s.cf.overhead_daly, days = s.cf.completion_days_daly;
+    if (x->elastic.enabled) {
+        tmc_elastic_form ef;
+        tmc_closed_form_elastic(x, &s.cf, &ef);
+        overhead = ef.overhead;
+        days = ef.completion_days;
+    }
+    double deadline = x->deadline.days;
+    tmc_experiment_release(&s.x);
+    double m = t->metric == TMC_SWEEP_GOODPUT    ? 1 / (1 + overhead)
+             : t->metric == TMC_SWEEP_OVERHEAD   ? overhead
+             : t->metric == TMC_SWEEP_COMPLETION ? days
+                                                 : days - deadline;
+    if (t->metric == TMC_SWEEP_PROBABILITY)
+        return m;
+    return t->at_least ? t->value - m : m - t->value;
+}
+
+/* Recovery lever l: where the closed form meets the target in [0, current]
+ * (its figures grow with every recovery time), by Brent's method. */
+static void closed_threshold(tmc_rescue_lever *l, const tmc_sweep_target *t)
+{
+    const void *params[2] = {l, t};
+    double g0 = closed_gap(0, params), g1 = closed_gap(l->current, params);
+    if (isnan(g0) || isnan(g1))
+        return;
+    if (g1 <= 0) {
+        l->closed = TMC_RESCUE_CLOSED_MEETS;
+        return;
+    }
+    if (g0 > 0) {
+        l->closed = TMC_RESCUE_CLOSED_UNREACHED;
+        return;
+    }
+    gsl_function fn = {closed_gap, params};
+    gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    if (!s)
+        return;
+    double lo = 0, hi = l->current;
+    /* a refused setting inside gives NAN: an error code, not an abort */
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    int rc = gsl_root_fsolver_set(s, &fn, lo, hi);
+    for (int i = 0; !rc && i < 100; i++) {
+        if ((rc = gsl_root_fsolver_iterate(s)))
+            break;
+        lo = gsl_root_fsolver_x_lower(s);
+        hi = gsl_root_fsolver_x_upper(s);
+        if (gsl_root_test_interval(lo, hi, 0, 1e-9) == GSL_SUCCESS)
+            break;
+    }
+    gsl_set_error_handler(old);
+    gsl_root_fsolver_free(s);
+    if (rc)
+        return;
+    l->closed = TMC_RESCUE_CLOSED_FOUND;
+    l->closed_value = lo; /* the side that meets: the gap grows with the value */
+}
+
+/* A recovery lever: from the current time down to 0 (or NOT_APPLICABLE). */
+static void bracket_recovery(tmc_rescue_lever *l, const tmc_experiment *x)
+{
+    const char *why = recovery_value(l, x, &l->current);
+    l->larger = 0;
+    l->bracket.lo = 0;
+    l->bracket.hi = l->current;
+    if (why)
+        not_applicable(l, why);
 }
 
 /* Lever l's current value, direction and bracket (or NOT_APPLICABLE). */
@@ -146,6 +384,11 @@ static void bracket_lever(tmc_rescue_lever *l, const tmc_rescue *r)
     case TMC_RESCUE_INTERVAL:
         bracket_interval(l, &r->plan);
         break;
+    default: /* a recovery time: down to instant */
+        bracket_recovery(l, x);
+        if (l->outcome != TMC_RESCUE_NOT_APPLICABLE)
+            closed_threshold(l, &r->target);
+        break;
     }
     b->tol = l->base.integer[0] ? 0 : TMC_RESCUE_TOLERANCE * l->current;
 }
@@ -161,10 +404,9 @@ int tmc_rescue_load(tmc_rescue *r, const char *path, const char *const *sets, in
         return -1;
     for (int i = 0; i < r->n_levers; i++) {
         tmc_rescue_lever *l = &r->levers[i];
-        const char *key = tmc_rescue_name_lever(l->kind, &r->base.x);
+        const char *key = l->bracket.key;
         if (tmc_sweep_load_base(&l->base, path, sets, n_sets, &key, 1, err))
             return -1;
-        snprintf(l->bracket.key, sizeof l->bracket.key, "%s", key);
         bracket_lever(l, r);
     }
     return 0;

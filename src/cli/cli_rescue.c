@@ -23,10 +23,13 @@ static const tmc_cli_command command = {
     "deadline.probability>=0.9), find for each lever alone the smallest change that\n"
     "meets it, by bisection: fewer steps (down to 10 % of them), a later deadline\n"
     "(doubled until it meets, at most 64x), a higher efficiency (up to 1), more\n"
-    "cards (up to 4x), the checkpoint interval moved toward Daly's optimum. Every\n"
-    "evaluation runs the same replicas and seed (common random numbers). Print per\n"
-    "lever the value found and its neighbour that misses, each with the metric's 95 %\n"
-    "interval, or the best it reached when no value in its bracket meets.\n"};
+    "cards (up to 4x), the checkpoint interval moved toward Daly's optimum, and\n"
+    "each recovery time that applies down to 0 (the restore, each cause's detection\n"
+    "and restore, the heal, spare provisioning, repair). Every evaluation runs the\n"
+    "same replicas and seed (common random numbers). Print per lever the value found\n"
+    "and its neighbour that misses, each with the metric's 95 % interval, or the best\n"
+    "it reached when no value in its bracket meets; beside a recovery lever, where\n"
+    "the closed form meets the target.\n"};
 
 /* The run's state, for the exit paths. */
 typedef struct {

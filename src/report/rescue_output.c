@@ -7,24 +7,6 @@
 
 /* ---------- shared ---------- */
 
-static const char *direction(const tmc_rescue_lever *l)
-{
-    switch (l->kind) {
-    case TMC_RESCUE_STEPS:
-        return "fewer steps (and tokens, at the same batch)";
-    case TMC_RESCUE_DEADLINE:
-        return "a later deadline";
-    case TMC_RESCUE_EFFICIENCY:
-        return "a higher efficiency";
-    case TMC_RESCUE_CARDS:
-        return "more cards";
-    case TMC_RESCUE_INTERVAL:
-        return l->larger ? "a longer checkpoint interval, toward Daly's optimum"
-                         : "a shorter checkpoint interval, toward Daly's optimum";
-    }
-    return "";
-}
-
 /* The simulations made: the plan's, then each lever's besides the plan's
  * (its first evaluation, reused). */
 static int simulations(const tmc_rescue *r)
@@ -33,18 +15,6 @@ static int simulations(const tmc_rescue *r)
     for (int i = 0; i < r->n_levers; i++)
         n += r->levers[i].search.n > 0 ? r->levers[i].search.n - 1 : 0;
     return n;
-}
-
-/* "VALUE [LO, HI]" of the target's metric at res. */
-static void metric_text(const tmc_sweep_target *t, const tmc_sweep_result *res, char *buf,
-                        size_t n)
-{
-    double v, lo, hi;
-    tmc_sweep_estimate_metric(res, t->metric, &v, &lo, &hi);
-    if (t->metric == TMC_SWEEP_OVERHEAD)
-        snprintf(buf, n, "%.5f [%.5f, %.5f]", v, lo, hi);
-    else
-        snprintf(buf, n, "%.4f [%.4f, %.4f]", v, lo, hi);
 }
 
 static int meets(const tmc_sweep_target *t, const tmc_sweep_result *res)
@@ -80,7 +50,7 @@ static void text_heading(FILE *f, const tmc_rescue_report *rep)
 static void text_plan(FILE *f, const tmc_rescue *r)
 {
     char m[96];
-    metric_text(&r->target, &r->plan_result, m, sizeof m);
+    tmc_sweep_output_metric_text(r->target.metric, &r->plan_result, m, sizeof m);
     int met = tmc_rescue_plan_meets(r);
     fprintf(f, "The plan as it stands: %s %s (95 %%), mean T %.4f days: %s %s.\n",
             tmc_sweep_name_metric(r->target.metric), m, r->plan_result.days.mean,
@@ -92,13 +62,16 @@ static void text_plan(FILE *f, const tmc_rescue *r)
 static void text_bracket(FILE *f, const tmc_rescue_lever *l)
 {
     const tmc_sweep_bracket *b = &l->bracket;
-    fprintf(f, "\n%s: %s\n  bracket [%.10g, %.10g]", b->key, direction(l), b->lo, b->hi);
+    fprintf(f, "\n%s: %s\n  bracket [%.10g, %.10g]", b->key, tmc_rescue_describe_lever(l),
+            b->lo, b->hi);
     if (l->kind == TMC_RESCUE_DEADLINE)
         fprintf(f, " (the far end doubled %d time%s, %s)", l->doublings,
                 l->doublings == 1 ? "" : "s",
                 l->outcome == TMC_RESCUE_UNREACHED ? "up to the cap" : "until it met");
     if (l->kind == TMC_RESCUE_INTERVAL)
         fprintf(f, " (to Daly's optimum)");
+    if (l->kind >= TMC_RESCUE_RESTORE)
+        fprintf(f, " (down to instant)");
     if (b->tol > 0)
         fprintf(f, ", bisected to %.4g", b->tol);
     else
@@ -112,7 +85,7 @@ static void text_row(FILE *f, const tmc_rescue *r, const tmc_rescue_lever *l, co
 {
     const tmc_sweep_result *res = &l->search.results[i];
     char m[96];
-    metric_text(&r->target, res, m, sizeof m);
+    tmc_sweep_output_metric_text(r->target.metric, res, m, sizeof m);
     fprintf(f, "  %-10s %14.10g %+8.3f %%   %s %-6s  mean T %.4f d\n", what,
             l->search.settings[i].value[0], 100 * change(l, i), m,
             meets(&r->target, res) ? "meets" : "misses", res->days.mean);
@@ -149,27 +122,57 @@ static void text_lever(FILE *f, const tmc_rescue *r, const tmc_rescue_lever *l)
                    "intervals.\n", r->target.value, r->plan.x.monte_carlo.replicas);
 }
 
-/* The answer (issue 32): one row per lever, the smallest change found. */
+/* "; Daly: VALUE" (or the elastic form's) for a recovery lever, else "". */
+static void closed_text(const tmc_rescue *r, const tmc_rescue_lever *l, char *buf, size_t n)
+{
+    const char *form = r->plan.x.elastic.enabled ? "elastic form" : "Daly";
+    switch (l->closed) {
+    case TMC_RESCUE_CLOSED_FOUND: /* a closed form has no spread: for P, where T meets */
+        snprintf(buf, n, "; %s%s: %.6g", form,
+                 r->target.metric == TMC_SWEEP_PROBABILITY ? " T meets the deadline" : "",
+                 l->closed_value);
+        break;
+    case TMC_RESCUE_CLOSED_MEETS:
+        snprintf(buf, n, "; %s: meets at the current value", form);
+        break;
+    case TMC_RESCUE_CLOSED_UNREACHED:
+        snprintf(buf, n, "; %s: misses even at 0", form);
+        break;
+    default:
+        buf[0] = '\0';
+    }
+}
+
+/* The answer (issue 32): one row per lever, the smallest change found; a
+ * recovery lever's closed form beside it. */
 static void text_summary(FILE *f, const tmc_rescue *r)
 {
     fprintf(f, "Answer: the smallest change of one lever alone that meets %s\n",
             r->target.text);
-    fprintf(f, "%-26s %12s %14s %10s  %s [95 %%]\n", "lever", "current", "found", "change",
+    int w = 26; /* the widest key: a cause's can be longer */
+    for (int i = 0; i < r->n_levers; i++)
+        if ((int)strlen(r->levers[i].bracket.key) > w)
+            w = (int)strlen(r->levers[i].bracket.key);
+    fprintf(f, "%-*s %12s %14s %10s  %s [95 %%]\n", w, "lever", "current", "found", "change",
             tmc_sweep_name_metric(r->target.metric));
     for (int i = 0; i < r->n_levers; i++) {
         const tmc_rescue_lever *l = &r->levers[i];
-        char m[96];
-        fprintf(f, "%-26s %12.10g ", l->bracket.key, l->current);
+        char m[96], closed[96];
+        closed_text(r, l, closed, sizeof closed);
+        fprintf(f, "%-*s %12.10g ", w, l->bracket.key, l->current);
         if (l->outcome == TMC_RESCUE_FOUND) {
-            metric_text(&r->target, &l->search.results[l->found], m, sizeof m);
-            fprintf(f, "%14.10g %+8.3f %%  %s%s\n", l->search.settings[l->found].value[0],
-                    100 * change(l, l->found), m, l->unresolved ? " (uncertain)" : "");
+            tmc_sweep_output_metric_text(r->target.metric, &l->search.results[l->found], m,
+                                         sizeof m);
+            fprintf(f, "%14.10g %+8.3f %%  %s%s%s\n", l->search.settings[l->found].value[0],
+                    100 * change(l, l->found), m, l->unresolved ? " (uncertain)" : "",
+                    closed);
         } else {
-            fprintf(f, "%14s %10s  %s\n", "-", "-",
+            fprintf(f, "%14s %10s  %s%s\n", "-", "-",
                     l->outcome == TMC_RESCUE_UNREACHED ? "not reached within its bracket"
                     : l->outcome == TMC_RESCUE_UNDECIDED ? "undecided (not all examined)"
                     : l->outcome == TMC_RESCUE_REFUSED ? "refused"
-                                                       : "does not apply");
+                                                       : "does not apply",
+                    closed);
         }
     }
 }
@@ -241,6 +244,22 @@ static void add_point_or_null(cJSON *o, const char *name, int has, const tmc_res
         cJSON_AddNullToObject(o, name);
 }
 
+/* "closed_form": null, or {"outcome", "value"} for a recovery lever. */
+static void json_closed(cJSON *o, const tmc_rescue_lever *l)
+{
+    static const char *const names[] = {NULL, "found", "meets_now", "not_reached"};
+    if (l->closed == TMC_RESCUE_CLOSED_NONE) {
+        cJSON_AddNullToObject(o, "closed_form");
+        return;
+    }
+    cJSON *c = cJSON_AddObjectToObject(o, "closed_form");
+    cJSON_AddStringToObject(c, "outcome", names[l->closed]);
+    if (l->closed == TMC_RESCUE_CLOSED_FOUND)
+        cJSON_AddNumberToObject(c, "value", l->closed_value);
+    else
+        cJSON_AddNullToObject(c, "value");
+}
+
 static cJSON *json_lever(const tmc_rescue *r, const tmc_rescue_lever *l)
 {
     cJSON *o = cJSON_CreateObject();
@@ -267,6 +286,7 @@ static cJSON *json_lever(const tmc_rescue *r, const tmc_rescue_lever *l)
     } else {
         cJSON_AddNullToObject(o, "unexamined");
     }
+    json_closed(o, l);
     cJSON *list = cJSON_AddArrayToObject(o, "evaluations");
     for (int i = 0; i < l->search.n; i++)
         cJSON_AddItemToArray(list, json_point(r, l, i));
