@@ -24,7 +24,10 @@ check_rescue_recovery.py TRAINMC EXPERIMENTS_DIR.
 4. The repair lever on a finite pool: its value found and neighbour run
    again with `trainmc run` (same replicas and seed) meet and miss.
 5. `sweep --target goodput.mean>=G` on the hand case finds the same
-   restore threshold."""
+   restore threshold.
+6. A cause's key in `sensitivity --inputs`: on the hand case the swings of
+   failures.causes[0].detection_s over [100, 900] are (100 - 600) s and
+   (900 - 600) s exactly; cause 1 (share 0) has its own base, 5 s."""
 import json
 import math
 import os
@@ -136,6 +139,31 @@ def hand_case(tmp, x):
               f"sweep --target goodput: found {t['found']}, by hand {R_GOODPUT}")
 
 
+def sensitivity(tmp, x):
+    inputs = os.path.join(tmp, "inputs.json")
+    with open(inputs, "w") as f:
+        json.dump({"failures.causes[0].detection_s": [100, 900]}, f)
+    p, doc = run_json(tmp, "sensitivity", x, "--inputs", inputs)
+    if p.returncode or not doc:
+        check(False, f"sensitivity: exit {p.returncode}: {p.stderr}")
+        return
+    row = doc["inputs"][0]
+    low = row["low_end"]["difference_days"]["mean"]
+    high = row["high_end"]["difference_days"]["mean"]
+    check(abs(low * 86400 + 500) < 1e-6 and abs(high * 86400 - 300) < 1e-6,
+          f"sensitivity: swings {low * 86400} s and {high * 86400} s, by hand -500 and 300")
+    two = json.loads(json.dumps(EXPERIMENT))   # a second cause, its own detection
+    two["failures"]["causes"] = [{"name": "hang", "share": 0.5, "detection_s": DETECT},
+                                 {"name": "crash", "share": 0.5, "detection_s": 5}]
+    with open(os.path.join(tmp, "two.json"), "w") as f:
+        json.dump(two, f)
+    with open(inputs, "w") as f:
+        json.dump({"failures.causes[1].detection_s": [1, 10]}, f)
+    p, doc = run_json(tmp, "sensitivity", os.path.join(tmp, "two.json"), "--inputs", inputs)
+    base = doc["inputs"][0]["base"] if doc else None
+    check(base == 5, f"sensitivity: cause 1's detection read as {base}, not 5")
+
+
 def applicability(tmp, x):
     p, doc = run_json(tmp, "rescue", x, "--set", f"deadline.days={DEADLINE!r}")
     keys = [l["key"] for l in doc["levers"]] if doc else []
@@ -202,6 +230,7 @@ def main():
             json.dump(EXPERIMENT, f)
         hand_case(tmp, x)
         applicability(tmp, x)
+        sensitivity(tmp, x)
         closed_form(tmp)
         repair(tmp)
     for f in failures:
