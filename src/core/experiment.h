@@ -200,9 +200,18 @@ typedef enum {
     TMC_DURATION_UNIFORM = 2    /* m (1 +- sqrt(3) cv): cv <= 1 / sqrt(3) */
 } tmc_duration_kind;
 
+/* checkpoint.interval_s given by name (issue 34 part 5): the closed form's
+ * optimum for the experiment's own interruptions, resolved when it loads. */
+typedef enum {
+    TMC_INTERVAL_GIVEN = 0, /* a number of seconds or steps */
+    TMC_INTERVAL_YOUNG = 1, /* "young": sqrt(2 c M) */
+    TMC_INTERVAL_DALY = 2   /* "daly": Daly's higher-order optimum */
+} tmc_interval_rule;
+
 typedef struct {
     double interval_s;   /* requested interval in seconds, or 0 if given in steps */
     long interval_steps; /* requested interval in steps, or 0 if given in seconds */
+    tmc_interval_rule interval_rule; /* YOUNG, DALY: interval_s is that optimum */
     double save_s;       /* synchronous save time c, s (docs/model.md 3.2: 16.38) */
     double restore_s;    /* restore time r, s (docs/model.md 3.2: 120) */
     tmc_save_mode mode;  /* "sync" or "async": save_s is then the

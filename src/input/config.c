@@ -52,7 +52,7 @@ static void note_override(tmc_error *err, const char *label, const char *const *
 
 /* The top-level keys, then every section, then the rules across keys. */
 static int validate(const cJSON *root, const char *label, const char *base_dir,
-                    tmc_experiment *out, tmc_error *err)
+                    tmc_interval_rule rule, tmc_experiment *out, tmc_error *err)
 {
     const char *keys[3 + TMC_CFG_N_SECTIONS] = {"name", "source", "description"};
     for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++)
@@ -65,6 +65,7 @@ static int validate(const cJSON *root, const char *label, const char *base_dir,
     for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++)
         if (tmc_cfg_read_section(&tmc_cfg_sections[i], root, label, base_dir, out, err))
             return -1;
+    tmc_cfg_interval_resolve(out, rule);
     return tmc_cfg_check_all(root, out, label, err);
 }
 
@@ -83,9 +84,11 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
     if (!root)
         return -1;
     int rc = 0;
+    tmc_interval_rule rule = TMC_INTERVAL_GIVEN;
     for (int i = 0; i < n_overrides && !rc; i++)
         rc = tmc_cfg_apply_override(root, overrides[i], base_dir, out, err);
-    if (!rc && (rc = validate(root, label, base_dir, out, err)))
+    if (!rc && ((rc = tmc_cfg_interval_read(root, label, &rule, err)) ||
+                (rc = validate(root, label, base_dir, rule, out, err))))
         note_override(err, label, overrides, n_overrides);
     for (int i = 0; i < n_overrides && !rc; i++)
         tmc_cfg_note_stated_override(overrides[i], out);

@@ -93,6 +93,10 @@ void tmc_config_pace_step_range(const tmc_experiment *x, double *lo_s, double *h
  * such choice. */
 const char *tmc_config_choice_name(const char *key, int value);
 
+/* "young" or "daly" for a checkpoint interval given by name; NULL for
+ * TMC_INTERVAL_GIVEN (config_interval.c). */
+const char *tmc_config_interval_rule_name(tmc_interval_rule rule);
+
 /* The keys reference (docs/reference/keys.md) as Markdown on f, made from
  * the validation table: per section, each key's type, unit, range,
  * default, choices, whether it is required, and its help. 0, or -1 if f

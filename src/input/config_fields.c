@@ -246,7 +246,9 @@ static const char *const duration_choices[] = {"lognormal", "gamma", "uniform", 
 static const field checkpoint_fields[] = {
     {.key = "interval_s", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1, .def_unset = 1,
      .unit = "s",
-     .help = "checkpoint interval in seconds; give this or interval_steps",
+     .help = "checkpoint interval in seconds, or \"young\" or \"daly\": the closed form's "
+             "optimum for the experiment's own interruptions, found on load "
+             "(docs/reference/experiment-keys.md); give this or interval_steps",
      .alternative = "interval_steps",
      .off = offsetof(tmc_checkpoint, interval_s)},
     {.key = "interval_steps", .type = T_INT, .lo = 1, .hi = 1e9, .def_unset = 1,

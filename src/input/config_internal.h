@@ -217,6 +217,17 @@ int tmc_cfg_apply_override(cJSON *root, const char *spec, const char *base_dir,
 /* ---------- checks across keys (config_checks.c) ---------- */
 
 /* What one key's range cannot say: run once every section is read. */
+/* config_interval.c: checkpoint.interval_s given as "young" or "daly". Read
+ * the name from the document into *rule (GIVEN when a number or absent) and
+ * put a placeholder number in its place. 0, or -1 with err (another
+ * string). */
+int tmc_cfg_interval_read(cJSON *root, const char *label, tmc_interval_rule *rule,
+                          tmc_error *err);
+
+/* Once every section is read: interval_s = the closed form's optimum for
+ * x (the whole run when nothing interrupts it), and the rule recorded. */
+void tmc_cfg_interval_resolve(tmc_experiment *x, tmc_interval_rule rule);
+
 int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *label,
                       tmc_error *err);
 

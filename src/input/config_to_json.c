@@ -77,6 +77,16 @@ static int interval_not_given(const section *sec, const field *f, const char *ba
            (!strcmp(f->key, "interval_steps") && *(const long *)at == 0);
 }
 
+/* The name ("young", "daly") of checkpoint.interval_s given by name, or NULL:
+ * written back as given, so the interval follows the rates again on reload. */
+static const char *interval_by_name(const section *sec, const field *f, const char *base)
+{
+    if (strcmp(sec->name, "checkpoint") != 0 || strcmp(f->key, "interval_s") != 0)
+        return NULL;
+    const tmc_checkpoint *cp = (const void *)base;
+    return tmc_config_interval_rule_name(cp->interval_rule);
+}
+
 /* 1 for a failures key of docs/model.md 3.13 that was not given (it holds 0,
  * which validation would refuse), and for per_card_mtbf_days left out
  * beside per-node or per-job rates. */
@@ -114,8 +124,11 @@ static void add_section(cJSON *obj, const section *sec, const char *base)
             continue;
         if (interval_not_given(sec, f, base) || scoped_not_given(sec, f, base))
             continue;
+        const char *name = interval_by_name(sec, f, base);
         cJSON *v = f->type == T_TRACE ? trace_json(base + f->off)
-                 : f->type == T_CAUSES ? causes_json(base + f->off) : field_json(f, base);
+                 : f->type == T_CAUSES ? causes_json(base + f->off)
+                 : name                ? cJSON_CreateString(name)
+                                       : field_json(f, base);
         if (v)
             cJSON_AddItemToObject(obj, f->type == T_TRACE ? "trace_days" : f->key, v);
     }
