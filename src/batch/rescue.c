@@ -1,4 +1,5 @@
 /* rescue.c - the ways out of a plan that misses its target (rescue.h). */
+#include <ctype.h>
 #include "rescue.h"
 
 #include "closed_form.h"
@@ -68,19 +69,28 @@ static int parse_cause_lever(const char *key, const tmc_experiment *x, tmc_rescu
                              tmc_error *err)
 {
     for (int k = 0; k < TMC_RESCUE_N_KINDS; k++) {
-        int i, end = 0;
-        char rest[TMC_SWEEP_KEY_LEN];
         const char *field = per_cause((tmc_rescue_kind)k) ? strrchr(levers[k].key, '.') : NULL;
-        if (!field || sscanf(key, "failures.causes[%d]%127s%n", &i, rest, &end) != 2 ||
-            key[end] != '\0' || strcmp(rest, field) || strncmp(key, "failures.causes[", 16))
+        if (!field || strncmp(key, "failures.causes[", 16))
             continue;
+        /* the index as --set reads it: DIGITS only (no sign, no space), at
+         * most 9 of them, so that it neither wraps nor names another cause */
+        const char *digits = key + 16, *close = strchr(digits, ']'), *end = digits;
+        if (!close || strcmp(close + 1, field))
+            continue;
+        while (isdigit((unsigned char)*end))
+            end++;
+        long i = end > digits && end == close && end - digits <= 9 ? strtol(digits, NULL, 10)
+                                                                    : -1;
+        if (x->failures.n_causes == 0)
+            return tmc_error_set(err, "--levers %s: the experiment has no failure causes "
+                                      "(failures.causes): no per-cause lever applies", key);
         if (i < 0 || i >= x->failures.n_causes)
             return tmc_error_set(err, "--levers %s: the experiment has %d failure cause%s; "
                                       "expected an index in [0, %d]", key, x->failures.n_causes,
                                  x->failures.n_causes == 1 ? "" : "s",
                                  x->failures.n_causes - 1);
         l->kind = (tmc_rescue_kind)k;
-        l->cause = i;
+        l->cause = (int)i;
         name_lever(l, x);
         return 0;
     }
@@ -119,6 +129,16 @@ int tmc_rescue_parse_lever(const char *key, const tmc_experiment *x, tmc_rescue_
     return tmc_error_set(err, "--levers %s: not a lever; expected %s", key, names);
 }
 
+/* Whether a failure of fl can take a spare (none when every cause is a
+ * restart only, takes_spare false). */
+static int takes_spares(const tmc_failures *fl)
+{
+    int any = fl->n_causes == 0;
+    for (int i = 0; i < fl->n_causes; i++)
+        any |= fl->causes[i].takes_spare;
+    return any;
+}
+
 /* Why recovery lever l cannot help x (a static text), or NULL when it can;
  * *current its value. */
 static const char *recovery_value(const tmc_rescue_lever *l, const tmc_experiment *x,
@@ -127,12 +147,20 @@ static const char *recovery_value(const tmc_rescue_lever *l, const tmc_experimen
     const tmc_failures *fl = &x->failures;
     const tmc_failure_cause *c = l->cause >= 0 ? &fl->causes[l->cause] : NULL;
     switch (l->kind) {
-    case TMC_RESCUE_RESTORE:
+    case TMC_RESCUE_RESTORE: {
         *current = x->checkpoint.restore_s;
-        if (!fl->enabled && !x->outages.enabled && !x->loss_spikes.enabled &&
-            !x->time_limit.enabled && !x->slow_cards.enabled)
-            return "nothing interrupts the run: no restore happens";
+        int failure_restores = fl->enabled && (fl->n_causes == 0 || x->elastic.enabled);
+        for (int i = 0; i < fl->n_causes; i++)
+            failure_restores |= fl->enabled && fl->causes[i].restore_s < 0;
+        if (!failure_restores && !x->outages.enabled && !x->loss_spikes.enabled &&
+            !x->time_limit.enabled && !x->checkpoint.save_timeout_s &&
+            !(x->slow_cards.enabled && x->slow_cards.eviction_restore_s < 0))
+            return fl->enabled ? "every failure cause gives its own restore_s and nothing "
+                                 "else interrupts the run: no restore takes "
+                                 "checkpoint.restore_s"
+                               : "nothing interrupts the run: no restore happens";
         break;
+    }
     case TMC_RESCUE_DETECTION:
         *current = c->detection_s;
         break;
@@ -151,11 +179,16 @@ static const char *recovery_value(const tmc_rescue_lever *l, const tmc_experimen
         *current = fl->spare_provision_s;
         if (!fl->enabled)
             return "no card failures: no spare is provisioned";
+        if (!takes_spares(fl))
+            return "no failure cause takes a spare (takes_spare false): no spare is "
+                   "provisioned";
         break;
     case TMC_RESCUE_REPAIR:
         *current = fl->repair_mean_hours;
         if (!fl->enabled)
             return "no card failures: nothing is repaired";
+        if (!takes_spares(fl))
+            return "no failure cause takes a spare (takes_spare false): nothing is repaired";
         if (fl->spares < 0)
             return "the spare pool is unlimited (failures.spares): no failure waits for a "
                    "repair";
