@@ -16,8 +16,10 @@ check_rescue_recovery.py TRAINMC EXPERIMENTS_DIR.
    completion_days.mean. `run --json`'s goodput is S t / wall exactly.
 2. Which recovery levers apply: the default list holds the restore and the
    cause's detection, not the repair (unlimited spares), the heal (no
-   elastic groups) or the provisioning (0); named, those say why not. A
-   cause index the experiment lacks is refused (exit 2).
+   elastic groups) or the provisioning (0); named, those say why not; a
+   cause with its own restore leaves checkpoint.restore_s nothing to do, a
+   cause that takes no spare leaves provisioning and repair nothing. A cause
+   index the experiment lacks is refused (exit 2).
 3. The closed form beside a recovery lever: Brent's root in rescue against
    `run --json`'s own closed form at that value (Daly's overhead gives
    goodput 1 / (1 + L) = the target to 1e-6).
@@ -177,6 +179,24 @@ def applicability(tmp, x):
     check("unlimited" in why.get("failures.repair_mean_hours", ""), f"repair: {why}")
     check("no elastic groups" in why.get("elastic.heal_s", ""), f"heal: {why}")
     check("already 0" in why.get("failures.spare_provision_s", ""), f"provision: {why}")
+    # the cause's own restore and no spare taken: the restore, provisioning
+    # and repair have nothing to act on
+    own = json.loads(json.dumps(EXPERIMENT))
+    own["failures"]["causes"][0].update({"restore_s": 50, "takes_spare": False})
+    own["failures"].update({"spares": 4, "spare_provision_s": 600})
+    y = os.path.join(tmp, "own.json")
+    with open(y, "w") as f:
+        json.dump(own, f)
+    p, doc = run_json(tmp, "rescue", y, "--set", "deadline.days=0.5", "--levers",
+                      "checkpoint.restore_s,failures.causes[0].restore_s,"
+                      "failures.spare_provision_s,failures.repair_mean_hours")
+    why = {l["key"]: (l["outcome"], l["reason"] or "") for l in doc["levers"]} if doc else {}
+    check("its own restore_s" in why.get("checkpoint.restore_s", ("", ""))[1],
+          f"own restore: {why.get('checkpoint.restore_s')}")
+    check(why.get("failures.causes[0].restore_s", ("",))[0] != "not_applicable",
+          f"the cause's restore: {why.get('failures.causes[0].restore_s')}")
+    for k in ("failures.spare_provision_s", "failures.repair_mean_hours"):
+        check("takes a spare" in why.get(k, ("", ""))[1], f"no spare taken: {k}: {why.get(k)}")
     p, doc = run_json(tmp, "rescue", x, "--levers", "failures.causes[3].detection_s")
     check(p.returncode == 2 and "has 1 failure cause" in p.stderr and doc is None,
           f"a missing cause: exit {p.returncode}, {p.stderr!r}")

@@ -1,9 +1,9 @@
 /* rescue.c - the ways out of a plan that misses its target (rescue.h). */
-#include <ctype.h>
 #include "rescue.h"
 
 #include "closed_form.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
@@ -169,6 +169,9 @@ static const char *recovery_value(const tmc_rescue_lever *l, const tmc_experimen
         if (c->restore_s < 0)
             return "the cause gives no restore_s of its own: checkpoint.restore_s is its "
                    "restore";
+        if (x->elastic.enabled) /* elastic.c: a whole-job restart restores in restore_s */
+            return "elastic groups: a restart of the whole job restores in "
+                   "checkpoint.restore_s, not in the cause's own";
         break;
     case TMC_RESCUE_HEAL:
         *current = x->elastic.heal_s;

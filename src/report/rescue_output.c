@@ -159,7 +159,10 @@ static void text_summary(FILE *f, const tmc_rescue *r)
         const tmc_rescue_lever *l = &r->levers[i];
         char m[96], closed[96];
         closed_text(r, l, closed, sizeof closed);
-        fprintf(f, "%-*s %12.10g ", w, l->bracket.key, l->current);
+        if (l->outcome == TMC_RESCUE_NOT_APPLICABLE && l->kind >= TMC_RESCUE_RESTORE)
+            fprintf(f, "%-*s %12s ", w, l->bracket.key, "-"); /* -1: not given */
+        else
+            fprintf(f, "%-*s %12.10g ", w, l->bracket.key, l->current);
         if (l->outcome == TMC_RESCUE_FOUND) {
             tmc_sweep_output_metric_text(r->target.metric, &l->search.results[l->found], m,
                                          sizeof m);

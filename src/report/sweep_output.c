@@ -408,8 +408,11 @@ void tmc_sweep_output_metric_text(tmc_sweep_metric metric, const tmc_sweep_resul
 {
     double v, lo, hi;
     tmc_sweep_estimate_metric(res, metric, &v, &lo, &hi);
-    /* fractions near 0 or 1 need the fifth digit; probabilities and days do not */
-    if (metric == TMC_SWEEP_OVERHEAD || metric == TMC_SWEEP_GOODPUT)
+    /* fractions near 0 or 1 need more digits than probabilities and days: a
+     * goodput found and its neighbour can differ in the sixth */
+    if (metric == TMC_SWEEP_GOODPUT)
+        snprintf(buf, n, "%.6f [%.6f, %.6f]", v, lo, hi);
+    else if (metric == TMC_SWEEP_OVERHEAD)
         snprintf(buf, n, "%.5f [%.5f, %.5f]", v, lo, hi);
     else
         snprintf(buf, n, "%.4f [%.4f, %.4f]", v, lo, hi);

@@ -38,8 +38,8 @@ cJSON *tmc_sweep_output_json_diff(const tmc_sweep_diff *d);
 char *tmc_sweep_output_csv(const tmc_sweep_report *r);
 
 /* "VALUE [LO, HI]" of the metric at res, its 95 % interval
- * (tmc_sweep_estimate_metric), to 5 decimals for fractions (overhead,
- * goodput), else 4. */
+ * (tmc_sweep_estimate_metric), to 6 decimals for the goodput, 5 for the
+ * overhead, else 4. */
 void tmc_sweep_output_metric_text(tmc_sweep_metric metric, const tmc_sweep_result *res,
                                   char *buf, size_t n);
 
