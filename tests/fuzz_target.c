@@ -71,8 +71,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tmc_error terr = {""};
     int target_ok = tmc_sweep_parse_target(target_text, &t, &terr) == 0;
     if (target_ok) {
-        if ((int)t.metric < 0 || (int)t.metric > 2 || !isfinite(t.value) ||
-            (t.metric == TMC_SWEEP_PROBABILITY && !(t.value >= 0 && t.value <= 1)))
+        if ((int)t.metric < 0 || (int)t.metric >= TMC_SWEEP_N_METRICS || !isfinite(t.value) ||
+            (t.metric == TMC_SWEEP_PROBABILITY && !(t.value >= 0 && t.value <= 1)) ||
+            (t.metric == TMC_SWEEP_GOODPUT && !(t.value > 0 && t.value <= 1)))
             fuzz_fail("an accepted target out of its range", target_text);
         if (strcmp(tmc_sweep_name_metric(t.metric), "") == 0)
             fuzz_fail("a metric without a name", target_text);
