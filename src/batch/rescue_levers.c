@@ -6,7 +6,6 @@
 
 #include "closed_form.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
@@ -71,23 +70,18 @@ const char *tmc_rescue_describe_lever(const tmc_rescue_lever *l)
 static int parse_cause_lever(const char *key, const tmc_experiment *x, tmc_rescue_lever *l,
                              tmc_error *err)
 {
+    long i;
+    const char *name;
+    if (!tmc_config_split_cause_key(key, &i, &name))
+        return 1;
     for (int k = 0; k < TMC_RESCUE_N_KINDS; k++) {
         const char *field = per_cause((tmc_rescue_kind)k) ? strrchr(levers[k].key, '.') : NULL;
-        if (!field || strncmp(key, "failures.causes[", 16))
+        if (!field || strcmp(name, field + 1))
             continue;
-        /* the index as --set reads it: DIGITS only (no sign, no space), at
-         * most 9 of them, so that it neither wraps nor names another cause */
-        const char *digits = key + 16, *close = strchr(digits, ']'), *end = digits;
-        if (!close || strcmp(close + 1, field))
-            continue;
-        while (isdigit((unsigned char)*end))
-            end++;
-        long i = end > digits && end == close && end - digits <= 9 ? strtol(digits, NULL, 10)
-                                                                    : -1;
         if (x->failures.n_causes == 0)
             return tmc_error_set(err, "--levers %s: the experiment has no failure causes "
                                       "(failures.causes): no per-cause lever applies", key);
-        if (i < 0 || i >= x->failures.n_causes)
+        if (i >= x->failures.n_causes)
             return tmc_error_set(err, "--levers %s: the experiment has %d failure cause%s; "
                                       "expected an index in [0, %d]", key, x->failures.n_causes,
                                  x->failures.n_causes == 1 ? "" : "s",

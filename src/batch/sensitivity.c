@@ -3,6 +3,7 @@
  * comparing them is sensitivity_run.c's. */
 #include "sensitivity.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +27,18 @@ static const char *const plan_only[] = {"model.", "memory.", "interconnect.", "s
  * section is off (null); -1 when x does not hold it. */
 static int key_value(const tmc_experiment *x, const char *key, double *v)
 {
-    char section[TMC_SWEEP_KEY_LEN], list[TMC_SWEEP_KEY_LEN] = "";
+    char section[TMC_SWEEP_KEY_LEN];
     const char *dot = strchr(key, '.');
     snprintf(section, sizeof section, "%.*s", dot ? (int)(dot - key) : 0, key);
     cJSON *doc = tmc_config_to_json(x);
     const cJSON *sec = cJSON_GetObjectItemCaseSensitive(doc, section);
     const char *rest = dot ? dot + 1 : NULL;
-    int i, end = 0; /* a cause's key: "causes[I].KEY" inside the section */
-    if (rest && sscanf(rest, "%127[a-z_][%d].%n", list, &i, &end) == 2 && end > 0) {
-        sec = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sec, list), i);
-        rest += end;
+    long i;
+    const char *name;
+    if (tmc_config_split_cause_key(key, &i, &name)) {
+        sec = i < INT_MAX ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sec, "causes"),
+                                               (int)i) : NULL;
+        rest = name;
     }
     const cJSON *item = rest ? cJSON_GetObjectItemCaseSensitive(sec, rest) : NULL;
     int rc = cJSON_IsNull(sec) ? 1 : cJSON_IsNumber(item) ? 0 : -1;

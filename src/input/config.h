@@ -51,6 +51,13 @@ typedef enum {
  * sweep) knows whether its values must be integers. */
 tmc_key_kind tmc_config_classify_key(const char *key);
 
+/* A cause's key "failures.causes[I].NAME": 1 with *index = I and *name
+ * pointing at NAME inside key; 0 when key is not of that form. I is decimal
+ * digits only (no sign, no space); one beyond a long gives LONG_MAX, so
+ * that an index never wraps onto another cause. Whether the experiment has
+ * cause I and whether NAME is a cause's key are the caller's to check. */
+int tmc_config_split_cause_key(const char *key, long *index, const char **name);
+
 /* 1 when the dotted keys a and b ("checkpoint.interval_s",
  * "checkpoint.interval_steps") are alternatives: an experiment gives one of
  * them (the row's `alternative`), so a sweep cannot vary both. */

@@ -10,6 +10,7 @@
 #include "config_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_SEED 9007199254740991.0 /* 2^53 - 1: exact in a JSON number */
@@ -726,21 +727,32 @@ const field *tmc_cfg_find_field(const char *section_name, const char *key)
     return NULL;
 }
 
-/* The row of a cause's key "failures.causes[I].KEY" (I a decimal index
- * below TMC_MAX_CAUSES; whether the experiment has cause I is the
- * override's to check), or NULL. */
-static const field *find_cause_key(const char *key)
+/* config.h */
+int tmc_config_split_cause_key(const char *key, long *index, const char **name)
 {
     static const char prefix[] = "failures.causes[";
-    const char *p = key + sizeof prefix - 1;
-    if (strncmp(key, prefix, sizeof prefix - 1) || !isdigit((unsigned char)*p))
+    const char *digits = key + sizeof prefix - 1, *p = digits;
+    if (strncmp(key, prefix, sizeof prefix - 1))
+        return 0;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (p == digits || strncmp(p, "].", 2))
+        return 0;
+    *index = strtol(digits, NULL, 10); /* LONG_MAX when it overflows */
+    *name = p + 2;
+    return 1;
+}
+
+/* The row of a cause's key "failures.causes[I].KEY" (I below
+ * TMC_MAX_CAUSES; whether the experiment has cause I is the override's to
+ * check), or NULL. */
+static const field *find_cause_key(const char *key)
+{
+    long i;
+    const char *name;
+    if (!tmc_config_split_cause_key(key, &i, &name) || i >= TMC_MAX_CAUSES)
         return NULL;
-    long i = 0;
-    for (; isdigit((unsigned char)*p) && i < TMC_MAX_CAUSES; p++)
-        i = 10 * i + (*p - '0');
-    if (i >= TMC_MAX_CAUSES || strncmp(p, "].", 2))
-        return NULL;
-    return tmc_cfg_find_field("cause", p + 2);
+    return tmc_cfg_find_field("cause", name);
 }
 
 /* The row of a dotted key ("job.cards", "failures.causes[0].detection_s"),

@@ -81,10 +81,10 @@ void tmc_cfg_note_stated_override(const char *override, tmc_experiment *out)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strlen(keys[i].key) == kl && !strncmp(override, keys[i].key, kl))
             out->stated |= keys[i].bit;
-    const char *tail = "].detection_s";
-    size_t tl = strlen(tail);
-    if (!strncmp(override, "failures.causes[", 16) && kl > tl &&
-        !strncmp(override + kl - tl, tail, tl))
+    long cause;
+    const char *name;
+    if (tmc_config_split_cause_key(override, &cause, &name) &&
+        !strncmp(name, "detection_s", 11) && (name[11] == '=' || !name[11]))
         out->stated |= TMC_STATED_DETECTION;
 }
 
