@@ -25,7 +25,8 @@
  *   per-job failure rates beside a per-card law (drawn last); each cause's
  *   takes_spare, detection law (fixed / exponential / lognormal with its
  *   cv) and scope (card / node, with cards_per_node) from a stream of their
- *   own (cause_keys); loss spikes (mean interval or trace)
+ *   own (cause_keys); restores immune to failures and outages in a quarter
+ *   (immune_keys, a stream of its own); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -446,6 +447,21 @@ static void standby_keys(int index, cJSON *f, double t0, plan *pl, char *sum, si
     gsl_rng_free(r);
 }
 
+/* checkpoint.restore_immune (issue 34 part 5) in a quarter of the
+ * combinations, drawn from a stream of its own (MT19937 seeded IMMUNE_SEED
+ * + index) so that every other draw stays where it was. */
+#define IMMUNE_SEED 34051u
+static void immune_keys(int index, cJSON *cp, char *sum, size_t sn)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, IMMUNE_SEED + (unsigned long)index);
+    if (gsl_rng_uniform(r) < 0.25) {
+        cJSON_AddTrueToObject(cp, "restore_immune");
+        snprintf(sum + strlen(sum), sn - strlen(sum), " immune restores");
+    }
+    gsl_rng_free(r);
+}
+
 static void generate(int index, combo *c)
 {
     memset(c, 0, sizeof *c);
@@ -850,6 +866,7 @@ static void generate(int index, combo *c)
     }
     cause_keys(index, f_obj, cards, sum, sn);
     standby_keys(index, f_obj, t0, pl, sum, sn);
+    immune_keys(index, cp, sum, sn);
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);
@@ -1157,6 +1174,8 @@ static void closed_forms(const combo *c, int eng, const double *v, report *rep)
             const double *row = v + k * N_ROWS;
             double exposed = row[ROW_WALL] - row[ROW_DETECTION] - row[ROW_SPARE_WAIT] -
                              row[ROW_DOWNTIME];
+            if (x->checkpoint.restore_immune) /* nothing strikes a restore either */
+                exposed -= row[ROW_RESTORE] + row[ROW_EVICTION];
             y[k] = row[proc ? ROW_OUTAGES : ROW_FAILURES] - rate * exposed;
         }
         against(c, eng, proc ? "outages - compensator" : "failures - compensator", y, 1, 0,

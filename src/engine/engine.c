@@ -48,6 +48,7 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
     e->spike_rollback = x->loss_spikes.enabled ? x->loss_spikes.rollback_snapshots : 1;
     e->evict_restore_s = x->slow_cards.eviction_restore_s >= 0
         ? x->slow_cards.eviction_restore_s : x->checkpoint.restore_s;
+    e->restore_immune = cp->restore_immune;
     tmc_processes_model(&e->processes, x, cf);
     e->processes.horizon_s = e->horizon_s; /* a wait past it is censored */
     if (x->observed.enabled) { /* docs/reference/simulation-semantics.md 10 */
@@ -206,13 +207,24 @@ int tmc_replica_save(tmc_replica_state *rep, double *took_s)
     return hit >= 0 ? hit : late ? TMC_TIMEOUT : -1;
 }
 
-/* A restore attempt of the restore asked for, times its drawn factor. */
+/* A restore attempt of the restore asked for, times its drawn factor.
+ * Immune restores (checkpoint.restore_immune) let only the time limit
+ * strike: the failures and outages due meanwhile are dropped, as while the
+ * job waits (the time is down time, out of the tilt's exposure). */
 static int restore_phase(tmc_replica_state *rep, double restore_s)
 {
     const tmc_engine *e = rep->e;
-    return tmc_replica_phase(rep, restore_s *
-                                  tmc_durations_draw(&e->restore_law,
-                                                     rep->rng[TMC_STREAM_RESTORES]));
+    double d = restore_s * tmc_durations_draw(&e->restore_law, rep->rng[TMC_STREAM_RESTORES]);
+    if (!e->restore_immune)
+        return tmc_replica_phase(rep, d);
+    double limit = fmax(rep->proc.limit_at, rep->t), end = rep->t + d;
+    int hit = end > limit ? TMC_LIMIT : -1;
+    if (hit >= 0)
+        end = limit;
+    rep->proc.down_s += end - rep->t;
+    rep->t = end;
+    tmc_processes_discard_all_until(&e->processes, &rep->proc, rep->rng, 0, end);
+    return hit;
 }
 
 int tmc_replica_phase(tmc_replica_state *rep, double d)

@@ -74,6 +74,7 @@ typedef struct {
                                11): the horizon; record the steps committed by then
                                (window_steps) and the split up to it */
     double evict_restore_s; /* the restore that evicts slow cards, s */
+    int restore_immune;     /* failures and outages due in a restore are dropped */
     double block_need_s[TMC_BLOCK_LAWS]; /* the longest block b of whole segments
                                can take, saves included, pauses not, s */
     tmc_straggler_model stragglers; /* the compute time of steps */

@@ -282,6 +282,12 @@ static const field checkpoint_fields[] = {
     {.key = "restore_cv", .type = T_NUM, .lo = 0, .hi = 2, .unit = "",
      .help = "sd / mean of a restore attempt; 0: fixed; uniform at most 1/sqrt(3)",
      .off = offsetof(tmc_checkpoint, restore_cv)},
+    {.key = "restore_immune", .type = T_BOOL, .unit = "",
+     .help = "true: failures and outages due during a restore are dropped, as simulators "
+             "that charge each failure one restore assume (Daly's form becomes "
+             "(M + D + r)(e^((tau + c)/M) - 1) a segment); false: they strike it and it "
+             "starts again",
+     .off = offsetof(tmc_checkpoint, restore_immune)},
     /* above the shortest save the law allows: check_durations */
     {.key = "save_timeout_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
      .help = "a save still running after this fails the job; 0: none; must exceed the "

@@ -96,6 +96,11 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
         add(out, "checkpoint.restore_cv", x->stated & TMC_STATED_RESTORE_CV, "0", "restores "
             "of a fixed time: each of about %.3g restores takes exactly %.4g s", restores,
             cf->restore_mean_s);
+    if (x->checkpoint.restore_immune && restores > 0) /* stated: its default is false */
+        add(out, "checkpoint.restore_immune", 1, "true", "restores immune: the failures and "
+            "outages due during the restores (about %.3g of them, %.4g s each) are dropped, "
+            "about %.3g a run", restores, cf->restore_mean_s,
+            restores * cf->restore_mean_s / cf->mtbf_s);
     if (tmc_limit_saves(x) && x->time_limit.notice_s < 0)
         add(out, "time_limit.notice_s", 0, "none", "the warning before each time limit is "
             "assumed to hold the %.4g s save; a shorter one (SLURM's --signal) loses the "

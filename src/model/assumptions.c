@@ -30,8 +30,10 @@ static void check_ratios(const tmc_experiment *x, const tmc_closed_form *cf,
             "overhead assumes an interval far shorter than the mean time between "
             "interruptions (Daly's higher order holds further)",
             (cf->interval_s + c) / m_rw, TMC_ASSUMPTIONS_RATIO);
+    /* immune restores: nothing strikes a recovery, Young's (r + D) / M stays exact to
+     * first order however long it is */
     double recovery = cf->restore_mean_s + cf->delay_mean_s;
-    if (isfinite(m) && recovery / m > TMC_ASSUMPTIONS_RATIO)
+    if (isfinite(m) && recovery / m > TMC_ASSUMPTIONS_RATIO && !x->checkpoint.restore_immune)
         add(out, "restore_vs_mtbf", "(r + D) / M = %.3g > %.1f: interruptions often strike "
             "restores, which Young leaves out", recovery / m, TMC_ASSUMPTIONS_RATIO);
     if (c / cf->interval_s > TMC_ASSUMPTIONS_SAVE_RATIO) {

@@ -55,26 +55,45 @@ double tmc_closed_form_young_interval(double save_s, double mtbf_s)
     return sqrt(2 * save_s * mtbf_s);
 }
 
+/* The expected time from an interruption until the work resumes: a delay
+ * d (nothing strikes), then a restore r that interruptions at rate a strike
+ * again, each bringing the delay and the restore afresh:
+ * e^(a r) d + (e^(a r) - 1) / a (Daly 2006); d + r when restores are immune
+ * (a = 0: checkpoint.restore_immune). */
+static double recovery_s(double r, double d, double a)
+{
+    /* (d + 1/a)(e^(a r) - 1) + d: no 0 x inf when d = 0 and a r overflows */
+    return a > 0 ? (d + 1 / a) * expm1(a * r) + d : d + r;
+}
+
 /* Expected time to finish w seconds of work then succeed, exponential
  * interruptions of mean m, a delay d after each (nothing strikes then), and
- * restore r (Daly 2006, eq. 13 per segment; the e^(w/m) - 1 interruptions of
- * the work, times e^(r/m) for those during restores, each cost d more). */
-static double daly_segment(double w, double r, double m, double d)
+ * restore r (Daly 2006, eq. 13 per segment): the e^(w/m) - 1 interruptions
+ * of the work, each costing m + recovery_s, which is (m + d) e^(r/m) when
+ * restores are struck and m + d + r when they are immune. */
+static double daly_segment(double w, double r, double m, double d, int immune)
 {
-    return (m + d) * exp(r / m) * expm1(w / m);
+    return (m + recovery_s(r, d, immune ? 0 : 1 / m)) * expm1(w / m);
+}
+
+/* Daly's wall time: the segments of k steps and the last, shorter one. */
+static double daly_wall_s(long steps, double step_s, long k, double save_s, double restore_s,
+                          double mtbf_s, double delay_s, int immune)
+{
+    long full = steps / k, rest = steps % k;
+    if (isinf(mtbf_s))
+        return steps * step_s + (double)(full + (rest > 0)) * save_s;
+    double wall = full * daly_segment(k * step_s + save_s, restore_s, mtbf_s, delay_s, immune);
+    if (rest > 0)
+        wall += daly_segment(rest * step_s + save_s, restore_s, mtbf_s, delay_s, immune);
+    return wall;
 }
 
 double tmc_closed_form_daly_wall_delayed_s(long steps, double step_s, long k,
                                            double save_s, double restore_s,
                                            double mtbf_s, double delay_s)
 {
-    long full = steps / k, rest = steps % k;
-    if (isinf(mtbf_s))
-        return steps * step_s + (double)(full + (rest > 0)) * save_s;
-    double wall = full * daly_segment(k * step_s + save_s, restore_s, mtbf_s, delay_s);
-    if (rest > 0)
-        wall += daly_segment(rest * step_s + save_s, restore_s, mtbf_s, delay_s);
-    return wall;
+    return daly_wall_s(steps, step_s, k, save_s, restore_s, mtbf_s, delay_s, 0);
 }
 
 double tmc_closed_form_daly_wall_s(long steps, double step_s, long k, double save_s,
@@ -498,19 +517,21 @@ static double truncated_mean(double w, double rate)
  * P(X_a < r_b) R_a. Then, by renewal,
  * E = [E[min(tau, X)] + P(X < tau) R + P(X >= tau) (E[min(c, X_a)] +
  *      P(X_a < c) R_a)] / q,  R = (a R_a + b R_b) / (a + b),
- * which for b = 0 is Daly's (M + D) e^(r/M) (e^((tau + c)/M) - 1). */
+ * which for b = 0 is Daly's (M + D) e^(r/M) (e^((tau + c)/M) - 1). Immune
+ * restores: a strikes no restore, R_a = d_a + r_a, R_b = d_b + r_b. */
 typedef struct {
     double a, b;     /* arrivals per second: failures + outages; spikes */
     double r_a, d_a; /* restore and delay after a failure or outage, s */
     double r_b, d_b; /* after a spike, s */
+    int immune;      /* checkpoint.restore_immune */
 } segment_rates;
 
 static double spike_segment(double tau, double c, const segment_rates *s)
 {
-    double a = s->a, ab = s->a + s->b;
-    double r_a = a > 0 ? exp(a * s->r_a) * s->d_a + expm1(a * s->r_a) / a : s->d_a + s->r_a;
-    double hit_b = a > 0 ? -expm1(-a * s->r_b) : 0;
-    double r_b = s->d_b + truncated_mean(s->r_b, a) + hit_b * r_a;
+    double a = s->a, ab = s->a + s->b, a_restore = s->immune ? 0 : a;
+    double r_a = recovery_s(s->r_a, s->d_a, a_restore);
+    double hit_b = a_restore > 0 ? -expm1(-a_restore * s->r_b) : 0;
+    double r_b = s->d_b + truncated_mean(s->r_b, a_restore) + hit_b * r_a;
     double recover = ab > 0 ? (a * r_a + s->b * r_b) / ab : 0;
     double hit_tau = -expm1(-ab * tau), hit_c = -expm1(-a * c);
     double attempt = truncated_mean(tau, ab) + hit_tau * recover +
@@ -543,6 +564,7 @@ static void segment_rates_of(const tmc_experiment *x, const tmc_closed_form *cf,
                             s->a : 0;
     s->r_b = r;
     s->d_b = spike_redo_s(x, cf);
+    s->immune = x->checkpoint.restore_immune;
 }
 
 /* Saves and restores of random duration, or saves that time out
@@ -554,10 +576,11 @@ static int durations_random(const tmc_checkpoint *cp)
 
 /* The expected time to get through restores of mean r_s (each attempt
  * drawn afresh, struck at rate 1/m, a delay d after each strike):
- * (m + d) (1 - phi) / phi, phi = E[e^(-R/m)]; E[R] = r_s without strikes. */
+ * (m + d) (1 - phi) / phi, phi = E[e^(-R/m)]; E[R] = r_s without strikes
+ * or when restores are immune. */
 static double restores_s(const tmc_checkpoint *cp, double r_s, double m, double d)
 {
-    if (isinf(m))
+    if (isinf(m) || cp->restore_immune)
         return r_s;
     tmc_duration_law l = tmc_durations_law(cp->duration_law, cp->restore_cv);
     double phi = tmc_durations_laplace(&l, r_s, 1 / m);
@@ -717,9 +740,9 @@ static double emergency_cost_s(const tmc_experiment *x, const tmc_closed_form *c
  * the failures' delays, l_f d_f / (1 + l_f d_f) of it, as in Daly's delayed
  * segment, plus the emergency saves and the steps they cut, e = c + t_s / 2
  * each) they strike at rate l: N = l (w - F) / (1 - l e) of them. Each then
- * costs e, its downtime D and a restore r that outages strike again (Daly:
- * (1 / l + D)(e^(l r) - 1) to get through it). First order in the
- * failures' share of the restores. */
+ * costs e, its downtime D and a restore r that outages strike again
+ * (recovery_s; immune restores: D + r). First order in the failures' share
+ * of the restores. */
 static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form *cf,
                                   double w)
 {
@@ -730,7 +753,7 @@ static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form
         return INFINITY;
     double up = w / (1 + cf->rate_failures * d_f);
     double n = l * up / (1 - l * e);
-    return w + n * (e + down + (1 / l + down) * expm1(l * r));
+    return w + n * (e + recovery_s(r, down, x->checkpoint.restore_immune ? 0 : l));
 }
 
 /* The Poisson interruptions that lose work: all but outages with notice
@@ -1029,10 +1052,9 @@ static void compute(const tmc_experiment *x, tmc_closed_form *cf)
         cf->daly_wall_s = random_wall_s(s, cf->step_s, cf->interval_steps, cp,
                                         rw.restore_mean_s, rw.mtbf_s, rw.delay_mean_s);
     } else {
-        cf->daly_wall_s = tmc_closed_form_daly_wall_delayed_s(s, cf->step_s,
-                                                              cf->interval_steps, cp->save_s,
-                                                              rw.restore_mean_s, rw.mtbf_s,
-                                                              rw.delay_mean_s);
+        cf->daly_wall_s = daly_wall_s(s, cf->step_s, cf->interval_steps, cp->save_s,
+                                      rw.restore_mean_s, rw.mtbf_s, rw.delay_mean_s,
+                                      cp->restore_immune);
     }
     if (tmc_outages_noticed(x)) {
         cf->overhead_young += cf->rate_outages * (emergency_cost_s(x, cf) +

@@ -59,10 +59,12 @@ static void text_closed_form(FILE *f, const tmc_report *r)
         snprintf(optimum, sizeof optimum, "Young %.0f s, Daly %.0f s", cf->young_interval_s,
                  cf->daly_interval_s);
     const char *rule = tmc_config_interval_rule_name(x->checkpoint.interval_rule);
-    fprintf(f, "Checkpoint  every %ld steps (%.1f s of work%s%s%s), save %.2f s, restore %.1f s;"
-               " optimum: %s\n", cf->interval_steps, cf->interval_s,
+    fprintf(f, "Checkpoint  every %ld steps (%.1f s of work%s%s%s), save %.2f s, restore %.1f s"
+               "%s; optimum: %s\n", cf->interval_steps, cf->interval_s,
             rule ? ": interval_s \"" : "", rule ? rule : "", rule ? "\", its optimum" : "",
-            x->checkpoint.save_s, x->checkpoint.restore_s, optimum);
+            x->checkpoint.save_s, x->checkpoint.restore_s,
+            x->checkpoint.restore_immune ? " (immune: failures and outages due in it are "
+                                           "dropped)" : "", optimum);
     text_durations(f, x, cf);
     fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind",
             cf->mtbf_s, cf->mtbf_s / TMC_DAY_S);

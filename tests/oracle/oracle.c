@@ -48,6 +48,13 @@ enum { HIT_TIMEOUT = 16 };
 #define STRIKES_RESTORE (HIT_FAILURE | HIT_OUTAGE | HIT_LIMIT) /* restore, eviction restore */
 #define STRIKES_DOWN 0                             /* detection, spare wait, downtime */
 
+/* What strikes a restore: with checkpoint.restore_immune only the limit
+ * (section 5, step 3: failures and outages due meanwhile are discarded). */
+static int restore_strikes(const tmc_experiment *x)
+{
+    return x->checkpoint.restore_immune ? HIT_LIMIT : STRIKES_RESTORE;
+}
+
 /* How a phase ended. PH_NOTICE: compute stopped for an emergency save. */
 enum { PH_NOMEM = -1, PH_RAN = 0, PH_STRUCK = 1, PH_CENSORED = 2, PH_NOTICE = 3 };
 
@@ -656,8 +663,8 @@ static int interruption(sim *m)
          * before the first commit (the job reloads its initial state),
          * as in Daly's model */
         double el;
-        rc = phase(m, restore * draw_factor(m, m->x->checkpoint.restore_cv), STRIKES_RESTORE,
-                   &el);
+        rc = phase(m, restore * draw_factor(m, m->x->checkpoint.restore_cv),
+                   restore_strikes(m->x), &el);
         m->res.restore_s += el; /* READING: a cut restore is still restore time */
         if (rc != PH_STRUCK)
             return rc;
@@ -684,7 +691,8 @@ static int evict(sim *m)
     m->evicted = 1;
     m->res.evictions++;
     double el;
-    int rc = phase(m, len * draw_factor(m, m->x->checkpoint.restore_cv), STRIKES_RESTORE, &el);
+    int rc = phase(m, len * draw_factor(m, m->x->checkpoint.restore_cv), restore_strikes(m->x),
+                   &el);
     m->res.eviction_s += el;
     return rc;
 }
