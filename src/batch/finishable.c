@@ -270,7 +270,8 @@ static void longest_waits(const tmc_experiment *x, const tmc_closed_form *cf, ch
 /* Daly's expected wall time over the uninterrupted one above the limit:
  * the reason names the process behind it (issue 33 item 12). Daly's
  * factor is about e^(w/M) (attempts per segment) x (1 + D/M) (the waits
- * before restores) x e^(r/M) (restores struck again), M the mean time
+ * before restores) x e^(r/M) (restores struck again; immune restores:
+ * 1 + r/M, a restore per interruption), M the mean time
  * between interruptions that lose work: the largest of the three, in
  * logarithms, is the mechanism; time limits are judged by their absence.
  * y: x without traces on entry, then scratch room. */
@@ -283,7 +284,9 @@ static int daly_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, tmc
     if (limits_too_costly(y, factor, why, n))
         return 1;
     double segment_s = cf->interval_s + x->checkpoint.save_s, m = cf->rework_mtbf_s;
-    double ln_attempts = segment_s / m, ln_restore = cf->restore_mean_s / m;
+    int immune = x->checkpoint.restore_immune;
+    double ln_attempts = segment_s / m,
+           ln_restore = immune ? log1p(cf->restore_mean_s / m) : cf->restore_mean_s / m;
     double ln_wait = log1p(cf->delay_mean_s / cf->mtbf_s);
     char times[48], what[256], advice[160], big[TMC_ERROR_NUMBER_CHARS];
     format_times(times, sizeof times, factor);
@@ -295,6 +298,16 @@ static int daly_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, tmc
         return 1;
     }
     most_frequent(x, cf, what, sizeof what);
+    if (ln_restore > ln_attempts && immune) {
+        snprintf(why, n, "the run cannot finish in practice: restores of %.4g s on average "
+                 "(immune: none is struck) against an interruption that loses work every "
+                 "%.4g s, most often %s, make each interruption cost %.4g times that, so the "
+                 "expected wall time is %s the uninterrupted one (Daly, docs/model.md 3.5; the "
+                 "limit is %.0f); shorten the restores (checkpoint.restore_s) or make "
+                 "interruptions rarer", cf->restore_mean_s, m, what,
+                 1 + cf->restore_mean_s / m, times, TMC_FINISHABLE_MAX_DALY_FACTOR);
+        return 1;
+    }
     if (ln_restore > ln_attempts) {
         snprintf(why, n, "the run cannot finish in practice: restores of %.4g s on average "
                  "against an interruption that loses work every %.4g s, most often %s, are "

@@ -15,7 +15,8 @@ int tmc_restarts_met(double days, double restarts, const tmc_deadline *d)
 
 /* The closed form: Poisson with mean W / M over the time the job is up,
  * W / (1 + D / M) (nothing strikes during the delays D: downtime,
- * detection, spare waits), M over failures, outages and spikes (time-limit
+ * detection, spare waits; nor, immune, during the restores r: D + r),
+ * M over failures, outages and spikes (time-limit
  * requeues are planned: not restarts), plus the save timeouts' mean (not
  * Poisson: a first-order count, docs/model.md 3.12). A forecast: the
  * restarts seen before its start, plus those after it at the posterior
@@ -35,7 +36,8 @@ static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_rest
         timeouts *= wall_s / cf->uninterrupted_s;
     }
     double past = x->observed.enabled ? (double)(x->observed.failures + x->observed.outages) : 0;
-    out->poisson_mean = past + wall_s * rate / (1 + rate * cf->delay_mean_s) + timeouts;
+    double down = cf->delay_mean_s + (x->checkpoint.restore_immune ? cf->restore_mean_s : 0);
+    out->poisson_mean = past + wall_s * rate / (1 + rate * down) + timeouts;
     out->poisson_p_over = out->budget < 0 ? NAN
         : tmc_laws_poisson_over((unsigned)fmin((double)out->budget, 4e9), out->poisson_mean);
 }

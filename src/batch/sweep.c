@@ -23,6 +23,15 @@ static int check_key(const tmc_sweep_base *b, int i, tmc_error *err)
             return tmc_error_set(err, "--vary %s: %s and %s are alternatives (an experiment "
                                       "gives one of them); vary one", key, b->keys[j], key);
     }
+    long cause;
+    const char *name;
+    int n = b->x.failures.enabled ? b->x.failures.n_causes : 0;
+    if (tmc_config_split_cause_key(key, &cause, &name) && n == 0)
+        return tmc_error_set(err, "--vary %s: the experiment has no failure causes "
+                                  "(failures.causes)", key);
+    if (tmc_config_split_cause_key(key, &cause, &name) && cause >= n)
+        return tmc_error_set(err, "--vary %s: the experiment has %d failure cause%s; expected "
+                                  "an index in [0, %d]", key, n, n == 1 ? "" : "s", n - 1);
     tmc_key_kind kind = tmc_config_classify_key(key);
     if (kind == TMC_KEY_OTHER)
         return tmc_error_set(err, "--vary %s: not a numeric key (it holds a string or a "

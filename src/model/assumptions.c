@@ -30,12 +30,15 @@ static void check_ratios(const tmc_experiment *x, const tmc_closed_form *cf,
             "overhead assumes an interval far shorter than the mean time between "
             "interruptions (Daly's higher order holds further)",
             (cf->interval_s + c) / m_rw, TMC_ASSUMPTIONS_RATIO);
-    /* immune restores: nothing strikes a recovery, Young's (r + D) / M stays exact to
-     * first order however long it is */
+    /* immune restores: nothing strikes a recovery, but Young still leaves out
+     * its product with the interval's terms, (r + D) / M (c / tau + w / 2M) */
     double recovery = cf->restore_mean_s + cf->delay_mean_s;
-    if (isfinite(m) && recovery / m > TMC_ASSUMPTIONS_RATIO && !x->checkpoint.restore_immune)
-        add(out, "restore_vs_mtbf", "(r + D) / M = %.3g > %.1f: interruptions often strike "
-            "restores, which Young leaves out", recovery / m, TMC_ASSUMPTIONS_RATIO);
+    if (isfinite(m) && recovery / m > TMC_ASSUMPTIONS_RATIO)
+        add(out, "restore_vs_mtbf", "(r + D) / M = %.3g > %.1f: %s", recovery / m,
+            TMC_ASSUMPTIONS_RATIO, x->checkpoint.restore_immune
+                ? "recoveries are long against M (immune: none is struck), and Young leaves "
+                  "out their product with the interval's terms"
+                : "interruptions often strike restores, which Young leaves out");
     if (c / cf->interval_s > TMC_ASSUMPTIONS_SAVE_RATIO) {
         double best = isfinite(m_rw) ? cf->daly_interval_s : INFINITY;
         if (isfinite(best))

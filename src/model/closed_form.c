@@ -383,6 +383,8 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
     /* with a refill a standby's card is repaired outside: only the cold share
      * reaches the pool; without, every card joins it through repair */
     out->rate = refilled ? hw * cold_share(x, cf) : hw;
+    if (x->checkpoint.restore_immune && isfinite(cf->mtbf_s)) /* no failure in restores, */
+        out->rate /= 1 + x->checkpoint.restore_s / cf->mtbf_s; /* where repairs go on */
     out->repair_s = own_repair_wait_s(f);
     out->in_repair_mean = out->rate * out->repair_s;
     long pool = f->spares < 0 ? -1 : f->spares + (refilled ? 0 : left);
@@ -751,7 +753,9 @@ static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form
     failure_costs(x, cf, &r_f, &d_f);
     if (l * e >= 1) /* an emergency save does not fit between outages */
         return INFINITY;
-    double up = w / (1 + cf->rate_failures * d_f);
+    /* immune restores: the failures' restores are down time too */
+    double down_f = d_f + (x->checkpoint.restore_immune ? r_f : 0);
+    double up = w / (1 + cf->rate_failures * down_f);
     double n = l * up / (1 - l * e);
     return w + n * (e + recovery_s(r, down, x->checkpoint.restore_immune ? 0 : l));
 }
@@ -858,8 +862,9 @@ static void spare_waits(const tmc_experiment *x, tmc_closed_form *cf)
     /* P = 0: every failure that takes hardware and finds no standby waits */
     cf->spare_wait_p = x->failures.spares == 0 ? (p.enabled ? 1 : 0) : p.wait_p;
     cf->spare_wait_per_failure_s = repair_delay_s(x, cf, cold_share(x, cf));
+    double immune = x->checkpoint.restore_immune ? cf->restore_mean_s : 0; /* not exposed */
     double failures = cf->rate_failures * cf->mtbf_s * cf->daly_wall_s /
-                      (cf->mtbf_s + cf->delay_mean_s);
+                      (cf->mtbf_s + cf->delay_mean_s + immune);
     cf->spare_wait_s = failures * cf->spare_wait_per_failure_s;
 }
 
