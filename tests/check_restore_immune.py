@@ -44,6 +44,9 @@ cli-restore-immune). Usage: check_restore_immune.py TRAINMC.
      (approximate, docs/model.md 3.21) within 5 % of the simulated mean
      (it was 8.8 % off, 0.892 against 0.820 days, while failures were
      counted as arriving during the restores, where repairs go on);
+   - two causes with their own detection and restore (600 s then 900 s, or
+     none then 1,800 s): Daly's form is exact, linear in the mean D + r
+     (daly_exact true), and the mean within 4 SE of it;
    - "Stated, optimistic" for immune restores only when Daly's form finds
      them shorter: listed at restore_cv 0, not at restore_cv 2, where struck
      restores, drawn again, are the shorter (0.62 days against 0.71).
@@ -226,6 +229,15 @@ def closed_forms_beside(tmp):
     check(abs(daly / mean - 1) < 0.05,
           f"a pool of 1 spare: Daly {daly:.5f} days, simulated {mean:.5f}")
     print(f"spare pool: Daly {daly:.4f}, simulated {mean:.4f} days")
+    x = json.loads(json.dumps(RANDOM))
+    x["failures"]["causes"] = [
+        {"name": "hang", "share": 0.5, "detection_s": 600, "restore_s": 900},
+        {"name": "crash", "share": 0.5, "detection_s": 0}]
+    p, doc = run(tmp, x)
+    c, daly = doc["completion_days"], doc["closed_form"]["completion_days_daly"]
+    check(doc["closed_form"]["daly_exact"] and abs(c["mean"] - daly) < 4 * c["se"],
+          f"two causes: exact {doc['closed_form']['daly_exact']}, Daly {daly:.5f} days, "
+          f"simulated {c['mean']:.5f} +- {c['se']:.5f}")
     for cv, listed in ((0, True), (2, False)):
         p, doc = run(tmp, RANDOM, "-n", "200", "--set", f"checkpoint.restore_cv={cv}")
         keys = [a["key"] for a in doc["assumed"]]

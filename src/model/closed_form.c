@@ -642,14 +642,16 @@ static int daly_one_rate_from_commit(const tmc_experiment *x)
 }
 
 /* Daly's assumptions hold exactly: constant steps, every interruption
- * Poisson, one restore time; spikes (compute only) are in spike_segment. */
+ * Poisson, one restore time (or immune restores: each interruption then
+ * costs its own D + r once, and the form is linear in their means); spikes
+ * (compute only) are in spike_segment. */
 static int daly_exact(const tmc_experiment *x)
 {
     if (!daly_one_rate_from_commit(x))
         return 0;
     const tmc_failures *f = &x->failures;
     int one_restore = 1;
-    for (int i = 0; i < f->n_causes; i++)
+    for (int i = 0; i < f->n_causes && !x->checkpoint.restore_immune; i++)
         one_restore &= f->causes[i].restore_s < 0 ||
                        f->causes[i].restore_s == x->checkpoint.restore_s;
     int one_snapshot = !x->loss_spikes.enabled || x->loss_spikes.rollback_snapshots == 1;
