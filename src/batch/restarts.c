@@ -36,8 +36,8 @@ static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_rest
         timeouts *= wall_s / cf->uninterrupted_s;
     }
     double past = x->observed.enabled ? (double)(x->observed.failures + x->observed.outages) : 0;
-    double down = cf->delay_mean_s + (x->checkpoint.restore_immune ? cf->restore_mean_s : 0);
-    out->poisson_mean = past + wall_s * rate / (1 + rate * down) + timeouts;
+    out->poisson_mean = past + wall_s * rate / (1 + rate * tmc_closed_form_down_s(x, cf)) +
+                        timeouts;
     out->poisson_p_over = out->budget < 0 ? NAN
         : tmc_laws_poisson_over((unsigned)fmin((double)out->budget, 4e9), out->poisson_mean);
 }

@@ -26,10 +26,11 @@ static int check_key(const tmc_sweep_base *b, int i, tmc_error *err)
     long cause;
     const char *name;
     int n = b->x.failures.enabled ? b->x.failures.n_causes : 0;
-    if (tmc_config_split_cause_key(key, &cause, &name) && n == 0)
+    int is_cause = tmc_config_split_cause_key(key, &cause, &name);
+    if (is_cause && n == 0)
         return tmc_error_set(err, "--vary %s: the experiment has no failure causes "
                                   "(failures.causes)", key);
-    if (tmc_config_split_cause_key(key, &cause, &name) && cause >= n)
+    if (is_cause && cause >= n)
         return tmc_error_set(err, "--vary %s: the experiment has %d failure cause%s; expected "
                                   "an index in [0, %d]", key, n, n == 1 ? "" : "s", n - 1);
     tmc_key_kind kind = tmc_config_classify_key(key);

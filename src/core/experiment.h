@@ -221,8 +221,8 @@ typedef struct {
     tmc_duration_kind duration_law; /* of save and restore times */
     double save_cv;      /* sd / mean of a save (the async copy); 0: fixed */
     double restore_cv;   /* sd / mean of a restore attempt; 0: fixed */
-    int restore_immune;  /* 1: failures and outages due in a restore are dropped (the
-                            public peers' reading, issue 34 part 5); 0: they strike it */
+    int restore_immune;  /* 1: failures and outages due in a restore are dropped
+                            (Young's reading, issue 34 part 5); 0: they strike it */
     double save_timeout_s; /* a save still running after this fails the job (a
                               collective's timeout, e.g. 1,800 s); 0: none */
 } tmc_checkpoint;

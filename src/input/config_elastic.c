@@ -53,7 +53,7 @@ static int check_features(const tmc_experiment *x, const char *label, tmc_error 
     if (x->checkpoint.restore_immune)
         return refuse(err, label, "checkpoint.restore_immune", "true",
                       "a group's failure during a restore takes the group down, which "
-                      "the peers' immune reading does not define; give false");
+                      "the immune reading does not define; give false");
     if (x->time_limit.enabled)
         return refuse(err, label, "time_limit", "a scheduler time limit",
                       "its emergency save and requeue are not modelled for groups");

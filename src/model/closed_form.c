@@ -864,10 +864,14 @@ static void spare_waits(const tmc_experiment *x, tmc_closed_form *cf)
     /* P = 0: every failure that takes hardware and finds no standby waits */
     cf->spare_wait_p = x->failures.spares == 0 ? (p.enabled ? 1 : 0) : p.wait_p;
     cf->spare_wait_per_failure_s = repair_delay_s(x, cf, cold_share(x, cf));
-    double immune = x->checkpoint.restore_immune ? cf->restore_mean_s : 0; /* not exposed */
     double failures = cf->rate_failures * cf->mtbf_s * cf->daly_wall_s /
-                      (cf->mtbf_s + cf->delay_mean_s + immune);
+                      (cf->mtbf_s + tmc_closed_form_down_s(x, cf));
     cf->spare_wait_s = failures * cf->spare_wait_per_failure_s;
+}
+
+double tmc_closed_form_down_s(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    return cf->delay_mean_s + (x->checkpoint.restore_immune ? cf->restore_mean_s : 0);
 }
 
 double tmc_closed_form_overhead(const tmc_closed_form *cf, double wall_s)

@@ -202,6 +202,11 @@ double tmc_closed_form_step_at_efficiency(const tmc_experiment *x, double e);
  * here, runs the steps left at that pace. */
 void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf);
 
+/* The time an interruption keeps the job where nothing strikes it, s: the
+ * mean delay D, and with checkpoint.restore_immune the mean restore r too
+ * (the restart count, the spare waits and the dropped arrivals use it). */
+double tmc_closed_form_down_s(const tmc_experiment *x, const tmc_closed_form *cf);
+
 /* The simulated overhead of a run that took wall_s in all (s): the wall
  * time after a forecast's start over the work left, minus 1 (without a
  * forecast, wall / (S t_s) - 1); NaN when no step is left. */
