@@ -26,7 +26,8 @@
  *   takes_spare, detection law (fixed / exponential / lognormal with its
  *   cv) and scope (card / node, with cards_per_node) from a stream of their
  *   own (cause_keys); restores immune to failures and outages in a quarter
- *   (immune_keys, a stream of its own); loss spikes (mean interval or trace)
+ *   (immune_keys, a stream of its own); job renewal timed at the failure in
+ *   half of those with job renewal (renewal_at_keys, likewise); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -462,6 +463,20 @@ static void immune_keys(int index, cJSON *cp, char *sum, size_t sn)
     gsl_rng_free(r);
 }
 
+/* failures.renewal_at "failure" (issue 34 part 5) in half the combinations
+ * with job renewal, from a stream of its own as immune_keys. */
+#define RENEWAL_AT_SEED 34052u
+static void renewal_at_keys(int index, cJSON *f, char *sum, size_t sn)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, RENEWAL_AT_SEED + (unsigned long)index);
+    if (gsl_rng_uniform(r) < 0.5) {
+        cJSON_AddStringToObject(f, "renewal_at", "failure");
+        snprintf(sum + strlen(sum), sn - strlen(sum), " at failure");
+    }
+    gsl_rng_free(r);
+}
+
 static void generate(int index, combo *c)
 {
     memset(c, 0, sizeof *c);
@@ -799,6 +814,7 @@ static void generate(int index, combo *c)
         if (job_mtbf > 0 && t0 / job_mtbf <= 10 && segment_s / job_mtbf <= 1.2) {
             cJSON_AddStringToObject(f_obj, "renewal", "job");
             SUM(" renewal=job");
+            renewal_at_keys(index, f_obj, sum, sn);
         }
     }
 

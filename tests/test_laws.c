@@ -21,7 +21,22 @@
  * laws-1.4 E[(X - d)+]: exponential m e^(-d / m), fixed (m - d)+, by hand.
  * laws-1.5 cdf and quantile are inverses for the laws that have both, at
  *          u = 0.01, 0.3, 0.5, 0.9, 0.999; the uniform's cdf at its ends
- *          and middle is 0, 1, 1/2. */
+ *          and middle is 0, 1, 1/2.
+ * laws-1.6 the renewal function's forward mean (src/model/renewal.[ch]),
+ *          mu (1 + m(d)) - d for gaps the minimum of n lifetimes, against
+ *          what renewal theory gives exactly: Weibull of shape 1 (the
+ *          minimum of 8 exponential, a Poisson process) forgets, mu / 8 at
+ *          every d (0.1, 1 and 3 times it), to 1e-4; far past the start
+ *          (d = 40 mu) the forward time has its stationary mean
+ *          E[X^2] / (2 E[X]), for Weibull of shape 5 and 8 cards
+ *          mu Gamma(1 + 2/k) / (2 Gamma(1 + 1/k)^2) (Ross, Stochastic
+ *          Processes 3.4), to 1e-3; d <= 0 gives mu itself.
+ * laws-1.7 the same at d = 0.9 mu (shape 5, 8 cards: a failure falls in
+ *          (0, d] in about a quarter of the runs), and its mean over d
+ *          exponential of mean 0.9 mu (256 quantiles), against a simulation
+ *          written here: 200,000 renewal sequences of min-of-8 Weibull
+ *          gaps each (fixed seed), the mean first renewal after d minus d,
+ *          within 4 standard errors (sd / sqrt(n), about 0.0016 mu). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,7 +49,11 @@
 #include <gsl/gsl_sf_gamma.h>
 
 #include "config_internal.h"
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "laws.h"
+#include "renewal.h"
 
 static const field *find_field(const field *fields, size_t n, const char *key)
 {
@@ -157,13 +176,81 @@ static void test_cdf_quantile(void **state)
     near("uniform cdf at its mean", tmc_law_uniform->cdf(&u, 2), 0.5, 1e-15);
 }
 
+/* The forward time at d from a table built to reach d. */
+static double forward(const tmc_law *w, double n, double d)
+{
+    tmc_renewal_table t;
+    assert_int_equal(tmc_renewal_build(&t, tmc_law_weibull, w, n, d), 0);
+    double f = tmc_renewal_forward_at(&t, d);
+    tmc_renewal_free(&t);
+    return f;
+}
+
+static void test_renewal_limits(void **state)
+{
+    (void)state;
+    double mu = 36000, n = 8;
+    tmc_law e = tmc_law_prepare(tmc_law_weibull, mu, 1, 0); /* exponential */
+    for (double f = 0.1; f < 4; f *= 3.1623)
+        near("Weibull k = 1: forgets", forward(&e, n, f * mu / n), mu / n, 1e-4);
+    tmc_law w = tmc_law_prepare(tmc_law_weibull, mu, 5, 0);
+    double gap = tmc_law_weibull->min_mean(&w, n);
+    near("d = 0", forward(&w, n, 0), gap, 1e-15);
+    double g1 = gsl_sf_gamma(1.2), g2 = gsl_sf_gamma(1.4);
+    near("stationary forward time", forward(&w, n, 40 * gap), gap * g2 / (2 * g1 * g1), 1e-3);
+}
+
+/* The first renewal after d minus d, of gaps the first of 8 Weibull(5). */
+static double simulated_forward(gsl_rng *r, const tmc_law *w, double d)
+{
+    double t = 0;
+    while (t <= d) {
+        double first = INFINITY;
+        for (int c = 0; c < 8; c++)
+            first = fmin(first, gsl_ran_weibull(r, w->a, 5));
+        t += first;
+    }
+    return t - d;
+}
+
+static void test_renewal_simulated(void **state)
+{
+    (void)state;
+    double mu = 36000, n = 8;
+    tmc_law w = tmc_law_prepare(tmc_law_weibull, mu, 5, 0);
+    double gap = tmc_law_weibull->min_mean(&w, n), d = 0.9 * gap;
+    tmc_law dexp = tmc_law_prepare(tmc_law_exponential, d, 0, 0);
+    tmc_renewal_table t;
+    assert_int_equal(tmc_renewal_build(&t, tmc_law_weibull, &w, n,
+                                       tmc_renewal_reach(tmc_law_exponential, &dexp, 0)), 0);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3406);
+    const int runs = 200000;
+    for (int random = 0; random < 2; random++) { /* d fixed, then exponential of mean d */
+        double sum = 0, sum2 = 0;
+        for (int i = 0; i < runs; i++) {
+            double x = simulated_forward(r, &w, random ? gsl_ran_exponential(r, d) : d);
+            sum += x, sum2 += x * x;
+        }
+        double mean = sum / runs, se = sqrt((sum2 / runs - mean * mean) / runs);
+        double got = random ? tmc_renewal_forward_mean(&t, tmc_law_exponential, &dexp, 0)
+                            : tmc_renewal_forward_at(&t, d);
+        if (!(fabs(got - mean) <= 4 * se))
+            fail_msg("forward mean at d = 0.9 mu (%s): %.6g s, simulated %.6g +- %.3g s",
+                     random ? "exponential" : "fixed", got, mean, se);
+    }
+    gsl_rng_free(r);
+    tmc_renewal_free(&t);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off(); /* a failed quadrature shows as a failed test */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),      cmocka_unit_test(test_moments),
         cmocka_unit_test(test_min_mean),   cmocka_unit_test(test_excess_mean),
-        cmocka_unit_test(test_cdf_quantile),
+        cmocka_unit_test(test_cdf_quantile), cmocka_unit_test(test_renewal_limits),
+        cmocka_unit_test(test_renewal_simulated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,6 +126,12 @@ typedef enum {
     TMC_RENEWAL_JOB = 1   /* the job's: every restart renews every card's clock */
 } tmc_renewal_kind;
 
+/* When job renewal starts the new clocks (failures.renewal_at). */
+typedef enum {
+    TMC_RENEWAL_AT_RESTORE = 0, /* when the job is up again, at its restore's start (default) */
+    TMC_RENEWAL_AT_FAILURE = 1  /* at the interruption's instant: the down time ages them */
+} tmc_renewal_time;
+
 typedef struct {
     int enabled;
     double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
@@ -157,6 +163,7 @@ typedef struct {
     double spare_provision_s;  /* s: host selection and provisioning
                                   of a cold spare (from the pool, or back from repair) */
     tmc_renewal_kind renewal;  /* card or job (docs/reference/simulation-semantics.md 4) */
+    tmc_renewal_time renewal_at; /* job renewal: at the restore or at the failure */
     double mtbf_events;        /* 0: the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
                                   from the Gamma(n) posterior (docs/model.md 3.11) */
@@ -470,6 +477,7 @@ enum {
     TMC_STATED_SPIKES = 1 << 5,     /* loss_spikes */
     TMC_STATED_RESTORE_CV = 1 << 6, /* checkpoint.restore_cv */
     TMC_STATED_PROVISION = 1 << 7,  /* failures.spare_provision_s */
+    TMC_STATED_RENEWAL_AT = 1 << 8, /* failures.renewal_at */
 };
 
 /* Named so that trainmc.h can declare it opaque. */

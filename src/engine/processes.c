@@ -35,6 +35,7 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
     m->any_notice = m->outage_notice || m->limit_save;
+    m->renew_at_failure = x->failures.renewal_at == TMC_RENEWAL_AT_FAILURE;
     m->start_s = x->observed.enabled ? x->observed.elapsed_days * TMC_DAY_S : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
     m->rate[TMC_OUTAGE] = cf->rate_outages;
@@ -340,6 +341,16 @@ const tmc_process_type tmc_process_types[TMC_KINDS] = {
     [TMC_TIMEOUT] = {.name = "save timeout", .wait = timeout_wait},
 };
 
+/* Job renewal: every card's clock starts again at t (failures.h). While
+ * the job is down, the failures that fall due are dropped and each renews
+ * the clocks again from its instant (tmc_failures_after). */
+static void renew_job_clocks(const tmc_process_model *m, tmc_processes *p,
+                             gsl_rng *const *rng, double t)
+{
+    p->next[TMC_FAILURE] = tmc_failures_restart(&m->failures, &p->failures,
+                                                rng[TMC_STREAM_FAILURES], t);
+}
+
 double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                             gsl_rng *const *rng, int k, double t, tmc_replica *out)
 {
@@ -349,11 +360,16 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
         p->arrivals[k]++;
         draw_next(m, p, rng, k, t);
     }
+    /* job renewal: a new process, new clocks, from the interruption's
+     * instant or from the restore's start (failures.renewal_at); with no
+     * time down the two draw the same numbers in the same order */
+    int renews = m->rate[TMC_FAILURE] > 0 && m->failures.job_renewal;
+    if (renews && m->renew_at_failure)
+        renew_job_clocks(m, p, rng, t);
     t = type->wait(m, p, rng, t, out);
     if (type->new_allocation || m->limit_renewed) /* a new allocation from the restore */
         p->limit_at = t + m->limit_s;
-    if (m->rate[TMC_FAILURE] > 0 && m->failures.job_renewal) /* a new process: new clocks */
-        p->next[TMC_FAILURE] = tmc_failures_restart(&m->failures, &p->failures,
-                                                    rng[TMC_STREAM_FAILURES], t);
+    if (renews && !m->renew_at_failure)
+        renew_job_clocks(m, p, rng, t);
     return t;
 }

@@ -80,6 +80,8 @@ typedef struct {
     double requeue_s;           /* the wait for the next allocation, s */
     int limit_save;             /* 1: an emergency save just before the limit */
     int limit_renewed;          /* 1: every restart starts a new allocation */
+    int renew_at_failure;       /* job renewal at the interruption's instant, not
+                                   at the restore (failures.renewal_at) */
     double start_s;             /* when the replicas start: 0, or a forecast's elapsed
                                    time (progress.elapsed_days), s */
     double horizon_s;           /* the engine's horizon: a wait is accounted up to it

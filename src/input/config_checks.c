@@ -200,6 +200,11 @@ static int check_failures(const tmc_failures *f, const char *label, tmc_error *e
         return tmc_error_set(err, "%s: failures.renewal: \"job\" renews lifetimes, which a "
                                   "replayed trace does not have; use \"card\" or a lifetime "
                                   "law", label);
+    if (f->renewal_at == TMC_RENEWAL_AT_FAILURE && f->renewal != TMC_RENEWAL_JOB)
+        return tmc_error_set(err, "%s: failures.renewal_at: \"failure\" needs "
+                                  "failures.renewal \"job\", not \"card\": it says when the "
+                                  "job's clocks start again; a card's own starts when it fails",
+                             label);
     return 0;
 }
 

@@ -75,6 +75,7 @@ static const char *const failure_choices[] = {"exponential", "weibull", "lognorm
 static const char *const repair_choices[] = {"exponential", "fixed", "lognormal", "weibull",
                                              NULL};
 static const char *const renewal_choices[] = {"card", "job", NULL};
+static const char *const renewal_at_choices[] = {"restore", "failure", NULL};
 static const field failure_fields[] = {
     {.key = "distribution", .type = T_ENUM, .choices = failure_choices, .unit = "",
      .help = "per-card lifetime law of mean per_card_mtbf_days, or a replayed trace",
@@ -148,6 +149,11 @@ static const field failure_fields[] = {
      .help = "whose clock a failure renews: the failed card's, or the job's (every "
              "card's); job not with a trace",
      .off = offsetof(tmc_failures, renewal)},
+    /* failure only with renewal job: check_failures */
+    {.key = "renewal_at", .type = T_ENUM, .choices = renewal_at_choices, .unit = "",
+     .help = "job renewal: the new clocks start when the job is up again (restore), or at "
+             "the failure's instant, so that the time down ages them (failure)",
+     .off = offsetof(tmc_failures, renewal_at)},
     /* not with a trace: check_failures */
     {.key = "mtbf_events", .type = T_NUM, .lo = 0, .hi = 1e9, .unit = "failures",
      .help = "n: the MTBF was estimated from n failures and each replica draws its "

@@ -42,23 +42,31 @@ cJSON *tmc_cfg_load_section_file(const char *rel, const char *kind, const char *
     return root;
 }
 
+/* The keys of the assumed list (assumed.c) whose mere presence the report
+ * tells apart from a default: a section's key, or a whole section (key NULL). */
+static const struct {
+    const char *section, *key;
+    unsigned bit;
+} stated_keys[] = {
+    {"failures", "spares", TMC_STATED_SPARES},
+    {"failures", "spare_provision_s", TMC_STATED_PROVISION},
+    {"failures", "causes", TMC_STATED_CAUSES},
+    {"failures", "renewal_at", TMC_STATED_RENEWAL_AT},
+    {"jitter", "cv", TMC_STATED_JITTER_CV},
+    {"checkpoint", "restore_cv", TMC_STATED_RESTORE_CV},
+    {"outages", NULL, TMC_STATED_OUTAGES},
+    {"loss_spikes", NULL, TMC_STATED_SPIKES},
+};
+enum { N_STATED_KEYS = sizeof stated_keys / sizeof stated_keys[0] };
+
 /* out->stated |= the TMC_STATED_* bits of the keys obj (the section named
  * section, inline or from its file) gives. */
 static void note_stated(const char *section, const cJSON *obj, tmc_experiment *out)
 {
-    static const struct {
-        const char *section, *key;
-        unsigned bit;
-    } keys[] = {
-        {"failures", "spares", TMC_STATED_SPARES},
-        {"failures", "spare_provision_s", TMC_STATED_PROVISION},
-        {"failures", "causes", TMC_STATED_CAUSES},
-        {"jitter", "cv", TMC_STATED_JITTER_CV},
-        {"checkpoint", "restore_cv", TMC_STATED_RESTORE_CV},
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (!strcmp(section, keys[i].section) && cJSON_GetObjectItemCaseSensitive(obj, keys[i].key))
-            out->stated |= keys[i].bit;
+    for (size_t i = 0; i < N_STATED_KEYS; i++)
+        if (stated_keys[i].key && !strcmp(section, stated_keys[i].section) &&
+            cJSON_GetObjectItemCaseSensitive(obj, stated_keys[i].key))
+            out->stated |= stated_keys[i].bit;
     const cJSON *causes = NULL, *c;
     if (!strcmp(section, "failures"))
         causes = cJSON_GetObjectItemCaseSensitive(obj, "causes");
@@ -67,20 +75,27 @@ static void note_stated(const char *section, const cJSON *obj, tmc_experiment *o
             out->stated |= TMC_STATED_DETECTION;
 }
 
+/* 1 when the override's key (up to '=') is section.key, or section alone. */
+static int override_names(const char *override, size_t kl, const char *section,
+                          const char *key)
+{
+    size_t sl = strlen(section);
+    if (kl < sl || strncmp(override, section, sl))
+        return 0;
+    if (!key)
+        return kl == sl;
+    return kl == sl + 1 + strlen(key) && override[sl] == '.' &&
+           !strncmp(override + sl + 1, key, kl - sl - 1);
+}
+
+/* Most overrides are in the document when it is read (note_stated); this
+ * also sees "outages=null", which removes its key yet states it. */
 void tmc_cfg_note_stated_override(const char *override, tmc_experiment *out)
 {
-    static const struct {
-        const char *key;
-        unsigned bit;
-    } keys[] = {
-        {"failures.spares", TMC_STATED_SPARES}, {"failures.causes", TMC_STATED_CAUSES},
-        {"outages", TMC_STATED_OUTAGES},         {"jitter.cv", TMC_STATED_JITTER_CV},
-        {"loss_spikes", TMC_STATED_SPIKES},      {"checkpoint.restore_cv", TMC_STATED_RESTORE_CV},
-    };
     size_t kl = strcspn(override, "=");
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strlen(keys[i].key) == kl && !strncmp(override, keys[i].key, kl))
-            out->stated |= keys[i].bit;
+    for (size_t i = 0; i < N_STATED_KEYS; i++)
+        if (override_names(override, kl, stated_keys[i].section, stated_keys[i].key))
+            out->stated |= stated_keys[i].bit;
     long cause;
     const char *name;
     if (tmc_config_split_cause_key(override, &cause, &name) &&
@@ -117,10 +132,9 @@ int tmc_cfg_read_section(const section *s, const cJSON *root, const char *label,
     char *base = (char *)out + s->off;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, s->name);
     int off = !v || cJSON_IsNull(v);
-    if (v && !strcmp(s->name, "outages")) /* null states "no outages" too */
-        out->stated |= TMC_STATED_OUTAGES;
-    if (v && !strcmp(s->name, "loss_spikes"))
-        out->stated |= TMC_STATED_SPIKES;
+    for (size_t i = 0; v && i < N_STATED_KEYS; i++) /* null states "none" too */
+        if (!stated_keys[i].key && !strcmp(s->name, stated_keys[i].section))
+            out->stated |= stated_keys[i].bit;
     if (off && s->required)
         return tmc_error_set(err, "%s: %s: missing required section (an object)", label,
                              s->name);

@@ -84,10 +84,34 @@ static int immune_flatters(const tmc_experiment *x, const tmc_closed_form *cf)
     return struck.daly_wall_s > cf->daly_wall_s;
 }
 
+/* Job renewal timed at the restore (failures.renewal_at "restore"): the
+ * time the job is down after an interruption ages none of its clocks.
+ * Listed when timing them at the failure instead gives Daly a longer run
+ * (never for exponential lifetimes, which forget, nor without time down). */
+static void check_renewal_at(const tmc_experiment *x, const tmc_closed_form *cf,
+                             tmc_assumed *out)
+{
+    const tmc_failures *f = &x->failures;
+    if (!f->enabled || f->renewal != TMC_RENEWAL_JOB ||
+        f->renewal_at != TMC_RENEWAL_AT_RESTORE || !isfinite(cf->mtbf_s))
+        return;
+    tmc_experiment y = *x; /* a view: a plain field changed, never released */
+    y.failures.renewal_at = TMC_RENEWAL_AT_FAILURE;
+    tmc_closed_form aged;
+    tmc_closed_form_compute(&y, &aged);
+    if (!(aged.daly_wall_s > cf->daly_wall_s))
+        return;
+    add(out, "failures.renewal_at", x->stated & TMC_STATED_RENEWAL_AT, "restore",
+        "job renewal at the restart: the %.0f s the job is down after each interruption "
+        "ages none of its clocks (timed at the failure: M %.0f s, not %.0f s)",
+        tmc_closed_form_down_s(x, cf), aged.mtbf_s, cf->mtbf_s);
+}
+
 void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out)
 {
     out->n = 0;
     check_failures(x, out);
+    check_renewal_at(x, cf, out);
     /* a calendar window runs for its days, whatever job.steps (window.h) */
     double run_s = tmc_window_on(x) ? fmin(cf->failure_free_s, x->window.days * TMC_DAY_S)
                                     : cf->failure_free_s;

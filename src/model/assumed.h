@@ -29,7 +29,7 @@
 #include "closed_form.h"
 #include "experiment.h"
 
-#define TMC_ASSUMED_MAX 10
+#define TMC_ASSUMED_MAX 12
 #define TMC_ASSUMED_JITTER_CARDS 256 /* jitter assumed 0 matters from here */
 #define TMC_ASSUMED_SPIKE_DAYS 7.0   /* loss spikes left out matter from here */
 #define TMC_ASSUMED_SHARE 0.001      /* restores of a fixed time matter from here */

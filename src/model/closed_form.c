@@ -15,6 +15,11 @@
 #include "experiment_rules.h"
 #include "forecast.h"
 #include "laws.h"
+#include "renewal.h"
+
+/* Fixed-point steps for the aged clocks of job renewal at the failure
+ * (age_job_clocks): the rate settles to the last bit in a handful. */
+#define TMC_AGE_STEPS 20
 
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
 {
@@ -498,6 +503,95 @@ static void interruption_costs(const tmc_experiment *x, tmc_closed_form *cf)
                                    cf->rate_outages * x->outages.downtime_s +
                                    cf->rate_spikes * spike_redo) / rate
                                 : 0;
+}
+
+/* One kind of interruption after which the job's clocks age while it is
+ * down: its rate, and the time down, shift + X with X of law (a failure
+ * cause's detection delay) or fixed. */
+typedef struct {
+    double rate, shift;
+    const tmc_law_type *law;
+    tmc_law x;
+} down_kind;
+
+/* The kinds: each failure cause (its detection delay drawn from its law,
+ * the rest of the failures' delay at its mean), outages (their mean
+ * downtime), spikes (none); each plus its restore when restores are
+ * immune. Returns how many (at most TMC_MAX_CAUSES + 2). */
+static int down_kinds(const tmc_experiment *x, const tmc_closed_form *cf, down_kind *k)
+{
+    const tmc_failures *f = &x->failures;
+    double r_f, d_f, detected = 0, r = x->checkpoint.restore_s;
+    int immune = x->checkpoint.restore_immune, n = 0;
+    failure_costs(x, cf, &r_f, &d_f);
+    for (int i = 0; i < f->n_causes; i++)
+        detected += f->causes[i].share * f->causes[i].detection_s;
+    for (int i = 0; i < f->n_causes; i++, n++) {
+        const tmc_failure_cause *c = &f->causes[i];
+        k[n].rate = cf->rate_failures * c->share;
+        k[n].law = c->detection_s > 0 ? tmc_detection_laws[c->detection_law] : tmc_law_fixed;
+        k[n].x = tmc_law_prepare(k[n].law, c->detection_s, 0, c->detection_cv);
+        k[n].shift = d_f - detected + (immune ? (c->restore_s >= 0 ? c->restore_s : r) : 0);
+    }
+    if (!f->n_causes)
+        k[n++] = (down_kind){cf->rate_failures, d_f + (immune ? r_f : 0), tmc_law_fixed,
+                             tmc_law_prepare(tmc_law_fixed, 0, 0, 0)};
+    double outage_down = x->outages.enabled ? x->outages.downtime_s : 0;
+    k[n++] = (down_kind){cf->rate_outages, outage_down + (immune ? r : 0), tmc_law_fixed,
+                         tmc_law_prepare(tmc_law_fixed, 0, 0, 0)};
+    k[n++] = (down_kind){cf->rate_spikes, immune ? r : 0, tmc_law_fixed,
+                         tmc_law_prepare(tmc_law_fixed, 0, 0, 0)};
+    return n;
+}
+
+/* The job's clocks' mean forward time after a restart, over the kinds of
+ * interruption by rate, s (NAN if the table cannot be built). */
+static double aged_gap_s(const tmc_experiment *x, const tmc_closed_form *cf,
+                         const tmc_law_type *law, const tmc_law *life)
+{
+    down_kind k[TMC_MAX_CAUSES + 2];
+    int n = down_kinds(x, cf, k);
+    double reach = 0, sum = 0, rate = 0;
+    for (int i = 0; i < n; i++)
+        reach = fmax(reach, tmc_renewal_reach(k[i].law, &k[i].x, k[i].shift));
+    tmc_renewal_table t;
+    if (tmc_renewal_build(&t, law, life, (double)x->job.cards, reach))
+        return NAN;
+    for (int i = 0; i < n; i++) {
+        sum += k[i].rate * tmc_renewal_forward_mean(&t, k[i].law, &k[i].x, k[i].shift);
+        rate += k[i].rate;
+    }
+    tmc_renewal_free(&t);
+    return rate > 0 ? sum / rate : t.mu;
+}
+
+/* failures.renewal_at "failure": the job's clocks start again at each
+ * interruption and age while the job is down, so the first failure after
+ * the restart comes, on average, the forward time at the time down after
+ * it (renewal.h), not the mean gap mu: failures that fall while it is down
+ * are dropped and renew the clocks again. Averaged over each cause's
+ * detection law; the other parts of the time down at their means. The
+ * kinds' weights follow the rate it sets: a fixed point, a few steps. */
+static void age_job_clocks(const tmc_experiment *x, tmc_closed_form *cf)
+{
+    const tmc_failures *f = &x->failures;
+    if (!f->enabled || f->renewal != TMC_RENEWAL_JOB ||
+        f->renewal_at != TMC_RENEWAL_AT_FAILURE || !(f->per_card_mtbf_days > 0) ||
+        tmc_laws_lifetime_memoryless(f->distribution))
+        return;
+    const tmc_law_type *law = tmc_lifetime_laws[f->distribution];
+    tmc_law life = tmc_law_prepare(law, f->per_card_mtbf_days * TMC_DAY_S, f->shape,
+                                   f->lifetime_cv);
+    double scoped = tmc_closed_form_scoped_rate(f, x->job.cards), last = -1;
+    for (int i = 0; i < TMC_AGE_STEPS && cf->rate_failures != last; i++) {
+        double gap = aged_gap_s(x, cf, law, &life);
+        if (!(gap > 0))
+            return; /* no table: the gap unaged */
+        last = cf->rate_failures;
+        cf->rate_failures = 1 / gap + scoped;
+        cf->mtbf_s = 1 / (cf->rate_failures + cf->rate_outages + cf->rate_spikes);
+        interruption_costs(x, cf);
+    }
 }
 
 /* E[min(w, X)] for X exponential of rate `rate` (w when rate is 0), and
@@ -1032,6 +1126,7 @@ static void compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->uninterrupted_s = cf->failure_free_s + cf->segments * cf->save_cost_s;
     interruption_rates(x, cf);
     interruption_costs(x, cf);
+    age_job_clocks(x, cf);
     cf->write_backlog = 0;
     if (cp->mode == TMC_SAVE_ASYNC) {
         /* the run ends when the last write commits; an interruption also

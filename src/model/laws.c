@@ -58,8 +58,14 @@ static double exponential_excess_mean(const tmc_law *l, double d)
     return l->mean * exp(-d / l->mean); /* memoryless: P(X > d) times the mean */
 }
 
+static double exponential_quantile(const tmc_law *l, double u)
+{
+    return -l->mean * log1p(-u);
+}
+
 static const tmc_law_type exponential = {
-    .name = "exponential", .draw = exponential_draw, .min_mean = exponential_min_mean,
+    .name = "exponential", .draw = exponential_draw, .quantile = exponential_quantile,
+    .min_mean = exponential_min_mean,
     .excess_mean = exponential_excess_mean, .memoryless = 1, .tiltable = 1};
 
 /* ---------- Weibull: mean m, shape k, scale m / Gamma(1 + 1/k) ---------- */
@@ -86,8 +92,13 @@ static double weibull_min_mean(const tmc_law *l, double n)
     return l->mean * pow(n, -1 / l->shape);
 }
 
+static double weibull_cdf(const tmc_law *l, double x)
+{
+    return gsl_cdf_weibull_P(x, l->a, l->b);
+}
+
 static const tmc_law_type weibull = {
-    .name = "weibull", .prepare = weibull_prepare, .draw = weibull_draw,
+    .name = "weibull", .prepare = weibull_prepare, .draw = weibull_draw, .cdf = weibull_cdf,
     .min_draw = weibull_min_draw, .min_mean = weibull_min_mean};
 
 /* ---------- lognormal: mean m, cv; sigma^2 = ln(1 + cv^2) ---------- */

@@ -251,11 +251,26 @@ static double next_failure(const sim *m, long *card)
 /* The card fails at its clock time and is replaced at once by a new card:
  * a fresh lifetime from that moment (the other cards keep their ages). A
  * node or the job fails at exponential times (section 4). */
+/* Section 4: renewal "job" timed at "failure": every card new from `from`. */
+static int renews_at_failure(const sim *m)
+{
+    return m->card_clock && m->x->failures.renewal == TMC_RENEWAL_JOB &&
+           m->x->failures.renewal_at == TMC_RENEWAL_AT_FAILURE;
+}
+
+static void renew_cards(sim *m, double from)
+{
+    for (long i = 0; i < m->cards; i++)
+        m->card_clock[i] = from + draw_lifetime(m);
+}
+
 static void consume_failure(sim *m, long card)
 {
     const tmc_failures *f = &m->x->failures;
     if (card < 0)
         arrivals_advance(m, &m->fail_trace);
+    else if (card < m->cards && renews_at_failure(m)) /* dropped or struck: all new */
+        renew_cards(m, m->card_clock[card]);
     else if (card < m->cards)
         m->card_clock[card] += draw_lifetime(m);
     else if (card < m->cards + m->nodes)
@@ -603,6 +618,10 @@ static int interruption(sim *m)
         int kind = m->hit;
         if (lose_uncommitted(m) < 0)
             return PH_NOMEM;
+        /* section 4: renewal "job" at "failure": new clocks from the
+         * interruption's instant, aged by the time down */
+        if (renews_at_failure(m))
+            renew_cards(m, m->t);
         /* section 4: a limit that cuts a restore requeues the job and then
          * redoes that restore in full */
         restore = kind == HIT_LIMIT && cut >= 0 ? cut : m->x->checkpoint.restore_s;
@@ -656,9 +675,8 @@ static int interruption(sim *m)
             m->limit_at = m->t + allocation_s(m->x);
         /* section 4: with renewal "job" the restarted job's cards are all
          * new: every card gets a fresh lifetime from now */
-        if (m->card_clock && m->x->failures.renewal == TMC_RENEWAL_JOB)
-            for (long i = 0; i < m->cards; i++)
-                m->card_clock[i] = m->t + draw_lifetime(m);
+        if (m->card_clock && m->x->failures.renewal == TMC_RENEWAL_JOB && !renews_at_failure(m))
+            renew_cards(m, m->t);
         /* READING: every arrival is followed by a restore, even one
          * before the first commit (the job reloads its initial state),
          * as in Daly's model */
