@@ -13,11 +13,14 @@
  *          k theta and 1 / sqrt(k), uniform (a + b) / 2 and (b - a) /
  *          sqrt(12) / mean; to 1e-12 relative.
  * laws-1.3 the mean of the minimum of n: exponential m / n, Weibull of
- *          shape 2 m / sqrt(n) (by hand), to 1e-12; lognormal (m = 1e4 s,
- *          n = 1024, cv 0.8; at m = 1e6 s and cv <= 1 the qagiu quadrature
- *          fails today and gives NaN, issue 31's report), the integral of S^n over t > 0, against the quantile of
- *          the minimum integrated over u in (0, 1), P^-1(1 - (1 - u)^(1/n))
- *          (another integrand, GSL qags on a finite range), to 1e-7.
+ *          shape 2 m / sqrt(n) (by hand), to 1e-12; lognormal, the
+ *          integral of S^n over t > 0 (in the log scale), against the
+ *          quantile of the minimum integrated over u in (0, 1),
+ *          P^-1(1 - (1 - u)^(1/n)) (another integrand, GSL qags on a finite
+ *          range), to 1e-7: m = 1e4 s, n = 1024, cv 0.8; m = 40,924 s, n =
+ *          8, cv 0.3 and m = 1e6 s, n = 4096, cv 0.5 (where the integral in
+ *          t failed and gave NaN: M = inf and no failure at all under job
+ *          renewal); m = 3600 s, n = 1e6, cv 3.
  * laws-1.4 E[(X - d)+]: exponential m e^(-d / m), fixed (m - d)+, by hand.
  * laws-1.5 cdf and quantile are inverses for the laws that have both, at
  *          u = 0.01, 0.3, 0.5, 0.9, 0.999; the uniform's cdf at its ends
@@ -139,13 +142,18 @@ static void test_min_mean(void **state)
     near("exponential E[min]", tmc_law_exponential->min_mean(&e, n), m / n, 1e-12);
     tmc_law w = tmc_law_prepare(tmc_law_weibull, m, 2, 0);
     near("Weibull k = 2 E[min]", tmc_law_weibull->min_mean(&w, n), m / sqrt(n), 1e-12);
-    tmc_law l = tmc_law_prepare(tmc_law_lognormal, 1e4, 0, 0.8);
-    double q[3] = {l.a, l.b, 1024}, want, abserr;
-    gsl_function fn = {min_quantile, q};
-    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(200);
-    assert_int_equal(gsl_integration_qags(&fn, 0, 1, 0, 1e-10, 200, ws, &want, &abserr), 0);
-    gsl_integration_workspace_free(ws);
-    near("lognormal E[min of 1024]", tmc_law_lognormal->min_mean(&l, 1024), want, 1e-7);
+    const double cases[][3] = {{1e4, 1024, 0.8}, {40924, 8, 0.3}, {1e6, 4096, 0.5},
+                               {3600, 1e6, 3}}; /* mean, n, cv */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tmc_law l = tmc_law_prepare(tmc_law_lognormal, cases[i][0], 0, cases[i][2]);
+        double q[3] = {l.a, l.b, cases[i][1]}, want, abserr;
+        gsl_function fn = {min_quantile, q};
+        gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
+        assert_int_equal(gsl_integration_qags(&fn, 0, 1, 0, 1e-10, 1000, ws, &want, &abserr),
+                         0);
+        gsl_integration_workspace_free(ws);
+        near("lognormal E[min of n]", tmc_law_lognormal->min_mean(&l, cases[i][1]), want, 1e-7);
+    }
 }
 
 static void test_excess_mean(void **state)
