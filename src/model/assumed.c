@@ -102,9 +102,9 @@ static void check_renewal_at(const tmc_experiment *x, const tmc_closed_form *cf,
     if (!(aged.daly_wall_s > cf->daly_wall_s))
         return;
     add(out, "failures.renewal_at", x->stated & TMC_STATED_RENEWAL_AT, "restore",
-        "job renewal at the restart: the %.0f s the job is down after each interruption "
-        "ages none of its clocks (timed at the failure: M %.0f s, not %.0f s)",
-        tmc_closed_form_down_s(x, cf), aged.mtbf_s, cf->mtbf_s);
+        "job renewal at the restart: the time the job is down after each interruption "
+        "(detection, waits, downtime, requeues) ages none of its clocks (timed at the "
+        "failure: M %.0f s, not %.0f s)", aged.mtbf_s, cf->mtbf_s);
 }
 
 void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out)

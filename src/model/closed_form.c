@@ -514,33 +514,43 @@ typedef struct {
     tmc_law x;
 } down_kind;
 
-/* The kinds: each failure cause (its detection delay drawn from its law,
- * the rest of the failures' delay at its mean), outages (their mean
- * downtime), spikes (none); each plus its restore when restores are
- * immune. Returns how many (at most TMC_MAX_CAUSES + 2). */
-static int down_kinds(const tmc_experiment *x, const tmc_closed_form *cf, down_kind *k)
+static down_kind fixed_kind(double rate, double shift)
+{
+    return (down_kind){rate, shift, tmc_law_fixed, tmc_law_prepare(tmc_law_fixed, 0, 0, 0)};
+}
+
+/* The kinds and what ages the clocks after each: at the failure, its time
+ * down (each failure cause's detection delay drawn from its law, the rest
+ * of the failures' delay at its mean; an outage's mean downtime; a time
+ * limit's requeue; a spike's none); at the restore, none of that; in both,
+ * the restore when it is immune (the clocks start at its start). Returns
+ * how many (at most TMC_MAX_CAUSES + 3). */
+static int down_kinds(const tmc_experiment *x, const tmc_closed_form *cf, int at_failure,
+                      down_kind *k)
 {
     const tmc_failures *f = &x->failures;
     double r_f, d_f, detected = 0, r = x->checkpoint.restore_s;
-    int immune = x->checkpoint.restore_immune, n = 0;
+    double immune = x->checkpoint.restore_immune, down = at_failure;
+    int n = 0;
     failure_costs(x, cf, &r_f, &d_f);
     for (int i = 0; i < f->n_causes; i++)
         detected += f->causes[i].share * f->causes[i].detection_s;
     for (int i = 0; i < f->n_causes; i++, n++) {
         const tmc_failure_cause *c = &f->causes[i];
-        k[n].rate = cf->rate_failures * c->share;
-        k[n].law = c->detection_s > 0 ? tmc_detection_laws[c->detection_law] : tmc_law_fixed;
-        k[n].x = tmc_law_prepare(k[n].law, c->detection_s, 0, c->detection_cv);
-        k[n].shift = d_f - detected + (immune ? (c->restore_s >= 0 ? c->restore_s : r) : 0);
+        k[n] = fixed_kind(cf->rate_failures * c->share,
+                          down * (d_f - detected) +
+                              immune * (c->restore_s >= 0 ? c->restore_s : r));
+        if (at_failure && c->detection_s > 0) {
+            k[n].law = tmc_detection_laws[c->detection_law];
+            k[n].x = tmc_law_prepare(k[n].law, c->detection_s, 0, c->detection_cv);
+        }
     }
     if (!f->n_causes)
-        k[n++] = (down_kind){cf->rate_failures, d_f + (immune ? r_f : 0), tmc_law_fixed,
-                             tmc_law_prepare(tmc_law_fixed, 0, 0, 0)};
+        k[n++] = fixed_kind(cf->rate_failures, down * d_f + immune * r_f);
     double outage_down = x->outages.enabled ? x->outages.downtime_s : 0;
-    k[n++] = (down_kind){cf->rate_outages, outage_down + (immune ? r : 0), tmc_law_fixed,
-                         tmc_law_prepare(tmc_law_fixed, 0, 0, 0)};
-    k[n++] = (down_kind){cf->rate_spikes, immune ? r : 0, tmc_law_fixed,
-                         tmc_law_prepare(tmc_law_fixed, 0, 0, 0)};
+    k[n++] = fixed_kind(cf->rate_outages, down * outage_down + immune * r);
+    k[n++] = fixed_kind(cf->rate_spikes, immune * r);
+    k[n++] = fixed_kind(cf->rate_limits, down * x->time_limit.requeue_s + immune * r);
     return n;
 }
 
@@ -549,8 +559,8 @@ static int down_kinds(const tmc_experiment *x, const tmc_closed_form *cf, down_k
 static double aged_gap_s(const tmc_experiment *x, const tmc_closed_form *cf,
                          const tmc_law_type *law, const tmc_law *life)
 {
-    down_kind k[TMC_MAX_CAUSES + 2];
-    int n = down_kinds(x, cf, k);
+    down_kind k[TMC_MAX_CAUSES + 3];
+    int n = down_kinds(x, cf, x->failures.renewal_at == TMC_RENEWAL_AT_FAILURE, k);
     double reach = 0, sum = 0, rate = 0;
     for (int i = 0; i < n; i++)
         reach = fmax(reach, tmc_renewal_reach(k[i].law, &k[i].x, k[i].shift));
@@ -565,19 +575,21 @@ static double aged_gap_s(const tmc_experiment *x, const tmc_closed_form *cf,
     return rate > 0 ? sum / rate : t.mu;
 }
 
-/* failures.renewal_at "failure": the job's clocks start again at each
- * interruption and age while the job is down, so the first failure after
- * the restart comes, on average, the forward time at the time down after
- * it (renewal.h), not the mean gap mu: failures that fall while it is down
- * are dropped and renew the clocks again. Averaged over each cause's
- * detection law; the other parts of the time down at their means. The
- * kinds' weights follow the rate it sets: a fixed point, a few steps. */
+/* Job renewal: the clocks start again at each interruption's instant
+ * (failures.renewal_at "failure") or at its restore's start, and age while
+ * the job is down after that (the time down; an immune restore in either
+ * timing), so the first failure after the job is exposed again comes, on
+ * average, the forward time at that age (renewal.h), not the mean gap mu:
+ * failures that fall due meanwhile are dropped and renew the clocks
+ * again. Averaged over each cause's detection law and over the kinds of
+ * interruption by rate (time limits included), whose weights the new rate
+ * changes: a fixed point, a few steps. */
 static void age_job_clocks(const tmc_experiment *x, tmc_closed_form *cf)
 {
     const tmc_failures *f = &x->failures;
-    if (!f->enabled || f->renewal != TMC_RENEWAL_JOB ||
-        f->renewal_at != TMC_RENEWAL_AT_FAILURE || !(f->per_card_mtbf_days > 0) ||
-        tmc_laws_lifetime_memoryless(f->distribution))
+    if (!f->enabled || f->renewal != TMC_RENEWAL_JOB || !(f->per_card_mtbf_days > 0) ||
+        tmc_laws_lifetime_memoryless(f->distribution) ||
+        (f->renewal_at == TMC_RENEWAL_AT_RESTORE && !x->checkpoint.restore_immune))
         return;
     const tmc_law_type *law = tmc_lifetime_laws[f->distribution];
     tmc_law life = tmc_law_prepare(law, f->per_card_mtbf_days * TMC_DAY_S, f->shape,
