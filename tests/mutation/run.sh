@@ -17,7 +17,7 @@ usage: tests/mutation/run.sh [--all | --sample N [--seed S] | --only ID...]
                              [--source DIR] [--tests REGEX] [--exclude REGEX]
                              [--jobs J] [--timeout SECS] [--report FILE]
                              [--mutants FILE] [--fail-fast] [--run-equivalent]
-                             [--check] [--keep]
+                             [--no-baseline] [--check] [--keep]
 
   --all             every mutant of the list (the default)
   --sample N        N mutants spread evenly over the list (every k-th);
@@ -35,7 +35,13 @@ usage: tests/mutation/run.sh [--all | --sample N [--seed S] | --only ID...]
                     baseline run, at least 60 s)
   --report FILE     also write the table and the score to FILE
   --mutants FILE    the mutant list (default: tests/mutation/mutants.txt)
-  --fail-fast       ctest --stop-on-failure (faster; fewer killing tests shown)
+  --fail-fast       ctest --stop-on-failure, the tiers but `slow` first and the
+                    slow tier only if they pass (faster; fewer killing tests
+                    shown)
+  --no-baseline     do not run the unmutated suite first (needs --timeout): for
+                    CI, whose other stages run that suite on the same tree, so
+                    that a test failing unmutated fails CI there (it would
+                    otherwise seem to kill every mutant)
   --run-equivalent  also run the mutants marked equivalent (to confirm that no
                     test kills them); by default only their anchors are checked
   --check           only check that every selected search text occurs exactly
@@ -59,6 +65,7 @@ timeout=""
 report=""
 mutants=$here/mutants.txt
 fail_fast=0
+baseline=1
 run_equivalent=0
 check_only=0
 keep=0
@@ -81,6 +88,7 @@ while [ $# -gt 0 ]; do
     --report) [ $# -ge 2 ] || die "--report needs FILE"; report=$2; shift 2 ;;
     --mutants) [ $# -ge 2 ] || die "--mutants needs FILE"; mutants=$2; shift 2 ;;
     --fail-fast) fail_fast=1; shift ;;
+    --no-baseline) baseline=0; shift ;;
     --run-equivalent) run_equivalent=1; shift ;;
     --check) check_only=1; shift ;;
     --keep) keep=1; shift ;;
@@ -190,21 +198,27 @@ failed_tests() {
     sed -n 's/^[[:space:]]*[0-9][0-9]* - \(.*\) (\([^)]*\))[[:space:]]*$/\1 (\2)/p'
 }
 
-echo "run.sh: baseline: $n_tests tests (${ctest_sel[*]:-all}) ..." >&2
-base_start=$(date +%s)
-if ! (cd "$build" && ctest -j "$jobs" --timeout "${timeout:-1800}" "${ctest_sel[@]}") \
-     >"$logs/baseline-ctest.log" 2>&1; then
-  failed_tests "$logs/baseline-ctest.log" >&2
-  die "the unmutated suite fails: fix it first (log: $logs/baseline-ctest.log; use --keep)"
+base_s=0
+if [ "$baseline" = 0 ]; then
+  [ -n "$timeout" ] || die "--no-baseline needs --timeout SECS"
+  echo "run.sh: no baseline run (--no-baseline): $n_tests tests (${ctest_sel[*]:-all}); per-test timeout ${timeout} s" >&2
+else
+  echo "run.sh: baseline: $n_tests tests (${ctest_sel[*]:-all}) ..." >&2
+  base_start=$(date +%s)
+  if ! (cd "$build" && ctest -j "$jobs" --timeout "${timeout:-1800}" "${ctest_sel[@]}") \
+       >"$logs/baseline-ctest.log" 2>&1; then
+    failed_tests "$logs/baseline-ctest.log" >&2
+    die "the unmutated suite fails: fix it first (log: $logs/baseline-ctest.log; use --keep)"
+  fi
+  base_s=$(( $(date +%s) - base_start ))
+  slowest=$(awk '/ sec$/ && !/Total Test time/ { t = $(NF-1) + 0; if (t > m) m = t } END { printf "%d", m + 1 }' \
+            "$logs/baseline-ctest.log")
+  if [ -z "$timeout" ]; then
+    timeout=$(( 3 * slowest ))
+    [ "$timeout" -lt 60 ] && timeout=60
+  fi
+  echo "run.sh: baseline passed in ${base_s} s (slowest test ${slowest} s); per-test timeout ${timeout} s" >&2
 fi
-base_s=$(( $(date +%s) - base_start ))
-slowest=$(awk '/ sec$/ { t = $(NF-1) + 0; if (t > m) m = t } END { printf "%d", m + 1 }' \
-          "$logs/baseline-ctest.log")
-if [ -z "$timeout" ]; then
-  timeout=$(( 3 * slowest ))
-  [ "$timeout" -lt 60 ] && timeout=60
-fi
-echo "run.sh: baseline passed in ${base_s} s (slowest test ${slowest} s); per-test timeout ${timeout} s" >&2
 
 # ---- the mutants
 declare -A result first
@@ -243,11 +257,18 @@ for id in "${ids[@]}"; do
     result[$id]="build-failed"; count_build=$((count_build + 1))
     first[$id]=$(grep -m1 'error:' "$log" | sed 's/^.*error: //' | cut -c1-60 || true)
   else
-    extra=()
-    [ $fail_fast -eq 1 ] && extra+=(--stop-on-failure)
     crc=0
-    (cd "$build" && ctest -j "$jobs" --timeout "$timeout" "${extra[@]}" "${ctest_sel[@]}") \
-      >>"$log" 2>&1 || crc=$?
+    if [ $fail_fast -eq 1 ]; then
+      # the fast tiers first: ctest starts its costliest tests first, so a
+      # mutant a unit test kills would otherwise wait for the slow tier
+      (cd "$build" && ctest -j "$jobs" --timeout "$timeout" --stop-on-failure -LE slow \
+         "${ctest_sel[@]}") >>"$log" 2>&1 || crc=$?
+      [ $crc -eq 0 ] && { (cd "$build" && ctest -j "$jobs" --timeout "$timeout" \
+         --stop-on-failure -L slow "${ctest_sel[@]}") >>"$log" 2>&1 || crc=$?; }
+    else
+      (cd "$build" && ctest -j "$jobs" --timeout "$timeout" "${ctest_sel[@]}") \
+        >>"$log" 2>&1 || crc=$?
+    fi
     mapfile -t failing < <(failed_tests "$log")
     if [ $crc -eq 0 ]; then
       r=survived
