@@ -60,9 +60,10 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from cli_checks import check, finish, run_json
 
 BIN = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -97,23 +98,10 @@ RANDOM = {
     "deadline": {"days": 10},
     "monte_carlo": {"replicas": 4000, "seed": 17},
 }
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
 
 
 def run(tmp, experiment, *args):
-    x, out = os.path.join(tmp, "x.json"), os.path.join(tmp, "out.json")
-    with open(x, "w") as f:
-        json.dump(experiment, f)
-    if os.path.exists(out):
-        os.remove(out)
-    p = subprocess.run([BIN, "run", x, "--quiet", "--json", out, *args], capture_output=True,
-                       text=True)
-    return p, json.load(open(out)) if os.path.exists(out) else None
+    return run_json(BIN, tmp, experiment, *args)
 
 
 def by_hand(tmp):
@@ -321,9 +309,7 @@ def main():
         random_detection(tmp)
         immune_and_limits(tmp)
         assumed_and_refused(tmp)
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return finish("check_renewal_at")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ static void test_summary(void **state)
     x.deadline.max_restarts = 1;
     tmc_closed_form cf;
     memset(&cf, 0, sizeof cf);
-    cf.completion_days = 2.5; /* W = 2 days */
+    cf.completion_days = cf.completion_days_daly = 2.5; /* W = 2 days */
     cf.mtbf_s = TMC_DAY_S;
     cf.rate_failures = 1 / TMC_DAY_S; /* one restart a day */
     double days[] = {1, 2, 3, 4}, restarts[] = {0, 1, 2, 5};

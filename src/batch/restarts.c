@@ -14,7 +14,9 @@ int tmc_restarts_met(double days, double restarts, const tmc_deadline *d)
 }
 
 /* The closed form: Poisson with mean W / M over the time the job is up,
- * W / (1 + D / M) (nothing strikes during the delays D: downtime,
+ * W / (1 + D / M), W Daly's wall (Young's first-order one undercounts
+ * where tau + c is not small beside M; Young's with elastic groups)
+ * (nothing strikes during the delays D: downtime,
  * detection, spare waits; nor, immune, during the restores r: D + r),
  * M over failures, outages and spikes (time-limit
  * requeues are planned: not restarts), plus the save timeouts' mean (not
@@ -26,7 +28,11 @@ static void poisson(const tmc_experiment *x, const tmc_closed_form *cf, tmc_rest
     tmc_forecast_rate f, o;
     tmc_forecast_failure_rate(x, &f);
     tmc_forecast_outage_rate(x, &o);
-    double wall_s = (cf->completion_days - x->deadline.reserve_days) * TMC_DAY_S - cf->before_s;
+    /* elastic groups: Daly's checkpoint-restart wall is not theirs (its
+     * failures restart no job; output.c's text_elastic) */
+    double days = x->elastic.enabled || !isfinite(cf->completion_days_daly)
+                      ? cf->completion_days : cf->completion_days_daly;
+    double wall_s = (days - x->deadline.reserve_days) * TMC_DAY_S - cf->before_s;
     double rate = cf->rate_failures * f.mean + cf->rate_outages * o.mean + cf->rate_spikes;
     double timeouts = cf->save_timeouts_mean;
     if (x->observed.enabled) /* the work left's */
