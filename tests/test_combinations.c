@@ -448,33 +448,37 @@ static void standby_keys(int index, cJSON *f, double t0, plan *pl, char *sum, si
     gsl_rng_free(r);
 }
 
+/* 1 with probability p, from a stream of its own (MT19937 seeded seed +
+ * index), so that a key added later leaves every other draw where it was. */
+static int own_coin(int index, unsigned long seed, double p)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed + (unsigned long)index);
+    int yes = gsl_rng_uniform(r) < p;
+    gsl_rng_free(r);
+    return yes;
+}
+
 /* checkpoint.restore_immune (issue 34 part 5) in a quarter of the
- * combinations, drawn from a stream of its own (MT19937 seeded IMMUNE_SEED
- * + index) so that every other draw stays where it was. */
+ * combinations. */
 #define IMMUNE_SEED 34051u
 static void immune_keys(int index, cJSON *cp, char *sum, size_t sn)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, IMMUNE_SEED + (unsigned long)index);
-    if (gsl_rng_uniform(r) < 0.25) {
+    if (own_coin(index, IMMUNE_SEED, 0.25)) {
         cJSON_AddTrueToObject(cp, "restore_immune");
         snprintf(sum + strlen(sum), sn - strlen(sum), " immune restores");
     }
-    gsl_rng_free(r);
 }
 
 /* failures.renewal_at "failure" (issue 34 part 5) in half the combinations
- * with job renewal, from a stream of its own as immune_keys. */
+ * with job renewal. */
 #define RENEWAL_AT_SEED 34052u
 static void renewal_at_keys(int index, cJSON *f, char *sum, size_t sn)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, RENEWAL_AT_SEED + (unsigned long)index);
-    if (gsl_rng_uniform(r) < 0.5) {
+    if (own_coin(index, RENEWAL_AT_SEED, 0.5)) {
         cJSON_AddStringToObject(f, "renewal_at", "failure");
         snprintf(sum + strlen(sum), sn - strlen(sum), " at failure");
     }
-    gsl_rng_free(r);
 }
 
 static void generate(int index, combo *c)

@@ -17,8 +17,8 @@
 #include "laws.h"
 #include "renewal.h"
 
-/* Fixed-point steps for the aged clocks of job renewal at the failure
- * (age_job_clocks): the rate settles to the last bit in a handful. */
+/* Fixed-point steps for the aged clocks of job renewal (age_job_clocks):
+ * the rate settles to the last bit in a handful. */
 #define TMC_AGE_STEPS 20
 
 long tmc_closed_form_steps(double tokens, double batch_sequences, double sequence_tokens)
