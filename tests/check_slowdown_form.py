@@ -19,13 +19,16 @@ numbers: each setting's sd of T is 0.01 days, se 0.0002).
    differences above 0 by more than 4 standard errors of the difference.
 3. The first-order period sqrt(2 C b / (y a)) within 5 % of the best (the
    drift over a period is small: 15 %).
-4. Without failures (per-card MTBF removed, no jitter), a 200-step case of
+4. `cheapest --lever slowdown.refresh_hours=1,1.5,3 --lever job.cards=8:12`
+   (300 replicas) chooses 8 cards and 1.5 h, the period of least T in 2.
+5. Without failures (per-card MTBF removed, no jitter), a 200-step case of
    100 s steps and 10 s fixed, a save of 30 s every 10 steps, refresh every
    2 h at 120 s, drift 0.5 an hour: the form's refresh count equals the
    simulated one, and its T is within 0.5 % of the simulated (exact) wall.
 """
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -106,6 +109,24 @@ def best_is_minimum(tmp):
               f"{mean:+.5f} +- {se:.5f} d longer")
 
 
+def cheapest(tmp):
+    x = os.path.join(tmp, "c.json")
+    with open(x, "w") as f:
+        json.dump(CASE, f)
+    out = os.path.join(tmp, "c-out.json")
+    p = subprocess.run([BIN, "cheapest", x, "--quiet", "--json", out, "-n", "300",
+                        "--lever", "slowdown.refresh_hours=1,1.5,3", "--lever",
+                        "job.cards=8:12"], capture_output=True, text=True)
+    if p.returncode != 0:
+        check(False, f"cheapest: exit {p.returncode}, {p.stderr!r}")
+        return
+    with open(out) as f:
+        doc = json.load(f)
+    label = doc["chosen"]["plan"] if doc.get("chosen") else None
+    check(label == "job.cards=8, slowdown.refresh_hours=1.5", f"cheapest chose {label!r}")
+    print(f"cheapest: {label}")
+
+
 def quiet(tmp):
     p, doc = run_json(BIN, tmp, QUIET)
     sim, cf = doc["completion_days"]["mean"], doc["closed_form"]["completion_days_daly"]
@@ -120,6 +141,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         beside(tmp)
         best_is_minimum(tmp)
+        cheapest(tmp)
         quiet(tmp)
     return finish("check_slowdown_form")
 

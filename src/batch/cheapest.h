@@ -54,8 +54,8 @@
 #define TMC_CHEAPEST_MAX_GAPS 4      /* unexamined card ranges an undecided combination keeps */
 #define TMC_CHEAPEST_FINALISTS 3     /* cheapest plans re-run on fresh replicas */
 #define TMC_CHEAPEST_FRESH_BIT ((uint64_t)1 << 52) /* fresh seed = seed XOR this */
-#define TMC_CHEAPEST_MAX_OVERRIDES 6 /* "KEY=VALUE" per combination: interval, spares,
-                                        standbys, 3 for the mode */
+#define TMC_CHEAPEST_MAX_OVERRIDES 7 /* "KEY=VALUE" per combination: interval, spares,
+                                        standbys, 3 for the mode, the refresh period */
 #define TMC_CHEAPEST_OVERRIDE_LEN (TMC_SWEEP_KEY_LEN + 32)
 
 /* The levers and their values (a lever not named keeps the experiment's). */
@@ -76,8 +76,11 @@ typedef struct {
     int n_modes;
     int async[2];                     /* per mode value: 1 async, 0 sync */
     double async_copy_s;              /* an async save's copy from a sync experiment; NAN: not given */
-    int named[5];                     /* which levers --lever named: cards, interval, spares,
-                                         mode, standbys */
+    int n_refreshes;
+    double refreshes[TMC_CHEAPEST_MAX_VALUES]; /* slowdown.refresh_hours (docs/model.md
+                                         3.22); 0: the experiment has none */
+    int named[6];                     /* which levers --lever named: cards, interval, spares,
+                                         mode, standbys, refresh period */
 } tmc_cheapest_levers;
 
 /* One combination of the levers other than the cards. */

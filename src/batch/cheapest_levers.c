@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CARDS, INTERVAL, SPARES, MODE, STANDBYS };
+enum { CARDS, INTERVAL, SPARES, MODE, STANDBYS, REFRESH, N_LEVERS };
 
 int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err)
 {
@@ -154,19 +154,23 @@ static int parse_modes(const char *spec, const char *v, tmc_cheapest_levers *l, 
 static int classify(const char *spec, const char *key, const tmc_experiment *x,
                     const char *interval_key, tmc_error *err)
 {
-    static const char *const names[] = {"job.cards", NULL, "failures.spares",
-                                        "checkpoint.mode", "failures.standbys"};
-    for (int k = 0; k < 5; k++)
-        if (!strcmp(key, k == INTERVAL ? interval_key : names[k]))
+    static const char *const names[N_LEVERS] = {"job.cards", NULL, "failures.spares",
+                                                "checkpoint.mode", "failures.standbys",
+                                                "slowdown.refresh_hours"};
+    for (int k = 0; k < N_LEVERS; k++)
+        if (!strcmp(key, k == INTERVAL ? interval_key : names[k])) {
+            if (k == REFRESH && !x->slowdown.enabled)
+                return tmc_error_set(err, "--lever %s: the experiment has no slowdown "
+                                          "section; a refresh period changes nothing", spec);
             return k;
-    (void)x;
+        }
     if (!strncmp(key, "checkpoint.interval_", 20))
         return tmc_error_set(err, "--lever %s: the experiment gives its interval as %s; "
                                   "name that key", spec, interval_key);
     return tmc_error_set(err, "--lever %s: not a lever; expected job.cards, %s, "
-                              "failures.spares, failures.standbys or checkpoint.mode (the card "
-                              "type is not a key of an experiment: run once per type with "
-                              "--set)", spec, interval_key);
+                              "failures.spares, failures.standbys, checkpoint.mode or "
+                              "slowdown.refresh_hours (the card type is not a key of an "
+                              "experiment: run once per type with --set)", spec, interval_key);
 }
 
 static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_experiment *x,
@@ -191,6 +195,8 @@ static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_exper
         return parse_cards(spec, v, l, err);
     case INTERVAL:
         return parse_list(spec, v, l->intervals, &l->n_intervals, err);
+    case REFRESH:
+        return parse_list(spec, v, l->refreshes, &l->n_refreshes, err);
     case SPARES:
         tmc_config_key_bounds("failures.spares", &lo, &hi, &lo_open);
         return parse_counts(spec, v, "spares", lo, hi, l->spares, &l->n_spares, x, err) ||
@@ -231,6 +237,10 @@ static void default_levers(tmc_cheapest_levers *l, const tmc_experiment *x)
     if (!l->named[MODE]) {
         l->n_modes = 1;
         l->async[0] = x->checkpoint.mode == TMC_SAVE_ASYNC;
+    }
+    if (!l->named[REFRESH]) {
+        l->n_refreshes = 1;
+        l->refreshes[0] = x->slowdown.enabled ? x->slowdown.refresh_hours : 0;
     }
 }
 
@@ -279,7 +289,7 @@ static void add_label(tmc_cheapest_combo *cb, const char *text)
 }
 
 /* Combination i of the grid (the mode varies fastest, then the spares, the
- * standbys and the interval). */
+ * standbys, the interval and the refresh period). */
 static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
 {
     const tmc_cheapest_levers *l = &c->levers;
@@ -287,7 +297,8 @@ static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
     tmc_cheapest_combo *cb = &c->combos[i];
     int m = i % l->n_modes, s = i / l->n_modes % l->n_spares;
     int b = i / (l->n_modes * l->n_spares) % l->n_standbys;
-    int v = i / (l->n_modes * l->n_spares * l->n_standbys);
+    int v = i / (l->n_modes * l->n_spares * l->n_standbys) % l->n_intervals;
+    int r = i / (l->n_modes * l->n_spares * l->n_standbys * l->n_intervals);
     char text[TMC_CHEAPEST_OVERRIDE_LEN];
     memset(cb, 0, sizeof *cb);
     cb->cheapest = -1;
@@ -309,6 +320,11 @@ static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
         return -1;
     if (l->named[MODE])
         add_label(cb, l->async[m] ? "async" : "sync");
+    if (l->named[REFRESH]) {
+        format_assign(text, "slowdown.refresh_hours", l->refreshes[r]);
+        snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
+        add_label(cb, text);
+    }
     if (!cb->label[0])
         add_label(cb, "as given");
     return 0;
@@ -354,12 +370,13 @@ int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets
                                      ? "the experiment's saves are asynchronous already"
                                      : "no --lever checkpoint.mode names async");
     }
-    c->n_combos = l->n_intervals * l->n_spares * l->n_standbys * l->n_modes;
+    c->n_combos = l->n_intervals * l->n_spares * l->n_standbys * l->n_modes * l->n_refreshes;
     if (c->n_combos > TMC_CHEAPEST_MAX_COMBOS)
         return tmc_error_set(err, "--lever: %d intervals x %d spare counts x %d standby "
-                                  "counts x %d modes = %d combinations; at most %d",
+                                  "counts x %d modes x %d refresh periods = %d combinations; "
+                                  "at most %d",
                              l->n_intervals, l->n_spares, l->n_standbys, l->n_modes,
-                             c->n_combos, TMC_CHEAPEST_MAX_COMBOS);
+                             l->n_refreshes, c->n_combos, TMC_CHEAPEST_MAX_COMBOS);
     c->priced = x->cost.enabled;
     c->fresh_seed = x->monte_carlo.seed ^ TMC_CHEAPEST_FRESH_BIT;
     for (int i = 0; i < c->n_combos; i++) {

@@ -63,6 +63,11 @@ static void text_levers(FILE *f, const tmc_cheapest *c)
     fprintf(f, "; checkpoint.mode");
     for (int i = 0; i < l->n_modes; i++)
         fprintf(f, "%s%s", i ? ", " : " ", l->async[i] ? "async" : "sync");
+    if (c->base.x.slowdown.enabled) {
+        fprintf(f, "; slowdown.refresh_hours");
+        for (int i = 0; i < l->n_refreshes; i++)
+            fprintf(f, "%s%.10g", i ? ", " : " ", l->refreshes[i]);
+    }
     fprintf(f, "\n");
     if (l->card_step == 1)
         return;
@@ -390,6 +395,9 @@ static cJSON *json_levers(const tmc_cheapest *c)
     cJSON *m = cJSON_AddArrayToObject(o, "checkpoint.mode");
     for (int i = 0; i < l->n_modes; i++)
         cJSON_AddItemToArray(m, cJSON_CreateString(l->async[i] ? "async" : "sync"));
+    if (c->base.x.slowdown.enabled) /* 0: the experiment refreshes never */
+        cJSON_AddItemToObject(o, "slowdown.refresh_hours",
+                              cJSON_CreateDoubleArray(l->refreshes, l->n_refreshes));
     return o;
 }
 
