@@ -65,17 +65,22 @@ case 5 prints what trainmc does there without checking it.
 2. Outages replayed from a trace (outages.trace, times in days, downtime
    500 s, restore 200 s) on case 1's job, exact by the replay (1e-6
    relative; first the replay at a = 0 against trainmc without the
-   section: 10,850 s and 10,250 s, the outages' rules the replay's):
+   section: 10,850 s, 10,250 s and 8,800 s, the arrivals' rules the
+   replay's):
    (a) a = 0.3, no refresh, outages at 2,400 s (compute), 2,700
    s (while down: dropped), 3,000 s (in the restore: down again, a new
    restore), 4,300 s (in a save): 3 outages, wall 12,055.868 s, the drift
    clock restarting at 3,700 s and 5,000 s; (b) case 1(b) with outages at
    1,900 s (in the first refresh restart, 1,800 to 2,050 s: down to 2,400
    s, restore to 2,600 s, the new t_fresh) and 5,000 s: wall 11,117.037
-   s, refreshes 4 (the struck one counted). Wall, events.outages and
-   refreshes, outage_downtime (outages x 500 s), slowdown and the rows'
-   sum. Each outage moved 5 s either way moves the replay's wall by as
-   much and changes no count (checked): no outcome rests on a near tie.
+   s, refreshes 4 (the struck one counted); (c) loss spikes from a trace
+   (loss_spikes.trace; rollback 1, no downtime) at 2,400 s and 6,000 s, both
+   in compute, a = 0.3: wall 9,792.631 s, the drift clock restarting at
+   2,600 s and at the second spike's restore. Wall, events.outages,
+   loss_spikes and refreshes, outage_downtime (outages x 500 s), slowdown
+   and the rows' sum. The phases struck are checked in the replay, and
+   each arrival moved 5 s either way moves its wall by as much and strikes
+   the same phases (checked): no outcome rests on a near tie.
 3. Against the replay with Poisson failures (4 cards of exponential
    lifetimes of mean 8 h: the job's failures a Poisson process of mean 2
    h; no causes, so no detection delay), S = 300, Y = 30 s, F = 2 s, K =
@@ -193,8 +198,9 @@ def replay(steps, y, fixed, k, c, restore_s, a, m=None, r_s=None, refresh_s=None
     arrivals = arrivals or Trace()
     refresh_s = restore_s if refresh_s is None else refresh_s
     st = dict(wall=0.0, slowdown=0.0, lost=0.0, saves=0, refreshes=0, refresh_time=0.0,
-              cuts=0, after_save=0, zero_step=0, failures=0, outages=0, downtime=0.0,
-              restore_time=0.0, struck_refresh=0, margin=math.inf)
+              cuts=0, after_save=0, zero_step=0, failures=0, outages=0, spikes=0,
+              downtime=0.0,
+              restore_time=0.0, struck_refresh=0, margin=math.inf, phases=[])
     t, fresh, done = 0.0, 0.0, done0
 
     def recover(at):
@@ -203,12 +209,13 @@ def replay(steps, y, fixed, k, c, restore_s, a, m=None, r_s=None, refresh_s=None
             kind = arrivals.kind()
             arrivals.pop()
             down = downtime_s if kind == "outage" else 0.0
-            st["outages" if kind == "outage" else "failures"] += 1
+            st[kind + "s"] += 1
             st["downtime"] += down
             up = at + down
             while arrivals.peek() < up:  # dropped while down
                 arrivals.pop()
             if arrivals.peek() < up + restore_s:
+                st["phases"].append("restore")
                 st["restore_time"] += arrivals.peek() - up
                 at = arrivals.peek()
                 continue
@@ -218,6 +225,7 @@ def replay(steps, y, fixed, k, c, restore_s, a, m=None, r_s=None, refresh_s=None
     def refresh_restart(at):
         st["refreshes"] += 1
         if arrivals.peek() < at + refresh_s:
+            st["phases"].append("refresh restart")
             st["struck_refresh"] += 1
             st["refresh_time"] += arrivals.peek() - at
             return recover(arrivals.peek())
@@ -238,11 +246,13 @@ def replay(steps, y, fixed, k, c, restore_s, a, m=None, r_s=None, refresh_s=None
             if end > lim:
                 if arrivals.peek() < lim:
                     struck = arrivals.peek()
+                    st["phases"].append("compute")
                 else:
                     cut = True
                 break
             if arrivals.peek() < end:
                 struck = arrivals.peek()
+                st["phases"].append("compute")
                 break
             t, pending, i = end, pending + (f - 1.0) * yi, i + 1
         if struck is None and cut and i == done:
@@ -262,6 +272,7 @@ def replay(steps, y, fixed, k, c, restore_s, a, m=None, r_s=None, refresh_s=None
                 st["cuts"] += 1
             if arrivals.peek() < t + c:
                 struck = arrivals.peek()
+                st["phases"].append("save")
             else:
                 t += c
                 done = i
@@ -389,30 +400,37 @@ def jitter_identity(tmp):
 
 
 def outages(tmp):
-    cases = (("2a outages", {"per_hour": 0.3}, dict(a=0.3), (2400, 2700, 3000, 4300)),
+    cases = (("2a outages", {"per_hour": 0.3}, dict(a=0.3), (2400, 2700, 3000, 4300),
+              "outage", ["compute", "restore", "save"]),
              ("2b outages, refresh", {"per_hour": 0.3, "refresh_hours": 0.5, "refresh_s": 250},
-              dict(a=0.3, r_s=1800.0, refresh_s=250.0), (1900, 5000)))
-    for what, section, kw, times in cases:
+              dict(a=0.3, r_s=1800.0, refresh_s=250.0), (1900, 5000), "outage",
+              ["refresh restart", "compute"]),
+             ("2c spikes", {"per_hour": 0.3}, dict(a=0.3), (2400, 6000), "spike",
+              ["compute", "compute"]))
+    for what, section, kw, times, kind, phases in cases:
         csv = os.path.join(tmp, "outages.csv")
         with open(csv, "w") as f:
             f.write("time_days\n" + "".join(f"{s / DAY!r}\n" for s in times))
-        want = replay(S1, Y1, F1, K1, C1, R1, arrivals=Trace((s, "outage") for s in times),
+        want = replay(S1, Y1, F1, K1, C1, R1, arrivals=Trace((s, kind) for s in times),
                       downtime_s=500.0, **kw)
+        check(want["phases"] == phases, f"{what}: the case itself: struck {want['phases']}")
         # an outage moved 5 s either way keeps every outcome
         for d in (-5, 5):
             moved = replay(S1, Y1, F1, K1, C1, R1, downtime_s=500.0, **kw,
-                           arrivals=Trace((s + d, "outage") for s in times))
+                           arrivals=Trace((s + d, kind) for s in times))
             check(abs(moved["wall"] - want["wall"] - d) < 1e-6 and
-                  moved["outages"] == want["outages"] and moved["saves"] == want["saves"],
+                  moved["phases"] == want["phases"] and moved["saves"] == want["saves"],
                   f"{what}: the case itself: outages moved {d} s: {moved}")
-        # the replay's outages against trainmc's, without the section
-        plain = run(tmp, case_job(what, None, outages={"trace": csv, "downtime_s": 500}))
+        # the replay's arrivals against trainmc's, without the section
+        sections = ({"outages": {"trace": csv, "downtime_s": 500}} if kind == "outage" else
+                    {"loss_spikes": {"trace": csv}})
+        plain = run(tmp, case_job(what, None, **sections))
         base = replay(S1, Y1, F1, K1, C1, R1, 0.0, downtime_s=500.0,
-                      arrivals=Trace((s, "outage") for s in times))
+                      arrivals=Trace((s, kind) for s in times))
         if plain is not None:
             near(f"{what}, no slowdown section: wall", plain["split_days"]["wall"] * DAY,
                  base["wall"], base["wall"])
-        doc = run(tmp, case_job(what, section, outages={"trace": csv, "downtime_s": 500}))
+        doc = run(tmp, case_job(what, section, **sections))
         if doc is None:
             continue
         sp, ev, wall = split_s(doc), doc["events"], want["wall"]
@@ -420,11 +438,13 @@ def outages(tmp):
         near(f"{what}: completion mean", doc["completion_days"]["mean"] * DAY, wall, wall)
         near(f"{what}: slowdown row", sp.get("slowdown", math.nan), want["slowdown"], wall)
         near(f"{what}: outage_downtime", sp["outage_downtime"], want["downtime"], wall)
-        check(ev["outages"] == want["outages"] and ev.get("refreshes") == want["refreshes"],
-              f"{what}: outages {ev['outages']}, refreshes {ev.get('refreshes')}; replay "
-              f"{want['outages']}, {want['refreshes']}")
+        got = (ev["outages"], ev["loss_spikes"], ev.get("refreshes"))
+        check(got == (want["outages"], want["spikes"], want["refreshes"]),
+              f"{what}: (outages, spikes, refreshes) {got}; replay "
+              f"{want['outages'], want['spikes'], want['refreshes']}")
         rows_add_up(what, sp)
         print(f"{what}: wall {sp['wall']:.3f} s (replay {wall:.3f}), outages {ev['outages']:g}, "
+              f"spikes {ev['loss_spikes']:g}, "
               f"refreshes {ev.get('refreshes')} (replay {want['refreshes']}, "
               f"{want['struck_refresh']} struck), slowdown {sp.get('slowdown', math.nan):.3f} s "
               f"(replay {want['slowdown']:.3f})")
