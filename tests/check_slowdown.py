@@ -65,8 +65,8 @@ case 5 prints what trainmc does there without checking it.
 2. Outages replayed from a trace (outages.trace, times in days, downtime
    500 s, restore 200 s) on case 1's job, exact by the replay (1e-6
    relative; first the replay at a = 0 against trainmc without the
-   section: 10,850 s, 10,250 s and 8,800 s, the arrivals' rules the
-   replay's):
+   section: 10,850 s, 10,250 s, 8,800 s and 8,700 s, the arrivals' rules
+   the replay's):
    (a) a = 0.3, no refresh, outages at 2,400 s (compute), 2,700
    s (while down: dropped), 3,000 s (in the restore: down again, a new
    restore), 4,300 s (in a save): 3 outages, wall 12,055.868 s, the drift
@@ -76,9 +76,13 @@ case 5 prints what trainmc does there without checking it.
    s, refreshes 4 (the struck one counted); (c) loss spikes from a trace
    (loss_spikes.trace; rollback 1, no downtime) at 2,400 s and 6,000 s, both
    in compute, a = 0.3: wall 9,792.631 s, the drift clock restarting at
-   2,600 s and at the second spike's restore. Wall, events.outages,
-   loss_spikes and refreshes, outage_downtime (outages x 500 s), slowdown
-   and the rows' sum. The phases struck are checked in the replay, and
+   2,600 s and at the second spike's restore; (d) a time limit
+   (wall_hours 1.5, requeue_s 500, at_limit lose), a = 0.3: the limit at
+   5,400 s strikes compute, down 500 s, restore to 6,100 s (the new
+   t_fresh), the next allocation's limit (11,300 s) after the run's end:
+   wall 9,692.631 s. Wall, events.outages, loss_spikes, requeues and
+   refreshes, outage_downtime and requeue_wait (500 s each), slowdown and
+   the rows' sum. The phases struck are checked in the replay, and
    each arrival moved 5 s either way moves its wall by as much and strikes
    the same phases (checked): no outcome rests on a near tie.
 3. Against the replay with Poisson failures (4 cards of exponential
@@ -195,11 +199,12 @@ def replay(steps, y, fixed, k, c, restore_s, a, m=None, r_s=None, refresh_s=None
     stop_at_refresh: stop at the first refresh. Returns a dict of totals
     (s) and counts; margin: the least distance of L from a step's end or
     a save's end compared with it."""
+    # downtime_s: an outage's, or a time limit's requeue (kind "limit")
     arrivals = arrivals or Trace()
     refresh_s = restore_s if refresh_s is None else refresh_s
     st = dict(wall=0.0, slowdown=0.0, lost=0.0, saves=0, refreshes=0, refresh_time=0.0,
-              cuts=0, after_save=0, zero_step=0, failures=0, outages=0, spikes=0,
-              downtime=0.0,
+              cuts=0, after_save=0, zero_step=0, failures=0, outages=0, spikes=0, limits=0,
+              down_outage=0.0, down_limit=0.0, down_failure=0.0, down_spike=0.0,
               restore_time=0.0, struck_refresh=0, margin=math.inf, phases=[])
     t, fresh, done = 0.0, 0.0, done0
 
@@ -208,9 +213,9 @@ def replay(steps, y, fixed, k, c, restore_s, a, m=None, r_s=None, refresh_s=None
         while True:
             kind = arrivals.kind()
             arrivals.pop()
-            down = downtime_s if kind == "outage" else 0.0
+            down = downtime_s if kind in ("outage", "limit") else 0.0
             st[kind + "s"] += 1
-            st["downtime"] += down
+            st["down_" + kind] += down
             up = at + down
             while arrivals.peek() < up:  # dropped while down
                 arrivals.pop()
@@ -406,7 +411,8 @@ def outages(tmp):
               dict(a=0.3, r_s=1800.0, refresh_s=250.0), (1900, 5000), "outage",
               ["refresh restart", "compute"]),
              ("2c spikes", {"per_hour": 0.3}, dict(a=0.3), (2400, 6000), "spike",
-              ["compute", "compute"]))
+              ["compute", "compute"]),
+             ("2d time limit", {"per_hour": 0.3}, dict(a=0.3), (5400,), "limit", ["compute"]))
     for what, section, kw, times, kind, phases in cases:
         csv = os.path.join(tmp, "outages.csv")
         with open(csv, "w") as f:
@@ -422,8 +428,13 @@ def outages(tmp):
                   moved["phases"] == want["phases"] and moved["saves"] == want["saves"],
                   f"{what}: the case itself: outages moved {d} s: {moved}")
         # the replay's arrivals against trainmc's, without the section
-        sections = ({"outages": {"trace": csv, "downtime_s": 500}} if kind == "outage" else
-                    {"loss_spikes": {"trace": csv}})
+        sections = {"outage": {"outages": {"trace": csv, "downtime_s": 500}},
+                    "spike": {"loss_spikes": {"trace": csv}},
+                    "limit": {"time_limit": {"wall_hours": 1.5, "requeue_s": 500,
+                                             "at_limit": "lose"}}}[kind]
+        if kind == "limit":  # the next allocation's limit after the run's end
+            check(want["wall"] < 5400 + 500 + 5400 - 5,
+                  f"{what}: the case itself: a second limit at 11,300 s, wall {want['wall']}")
         plain = run(tmp, case_job(what, None, **sections))
         base = replay(S1, Y1, F1, K1, C1, R1, 0.0, downtime_s=500.0,
                       arrivals=Trace((s, kind) for s in times))
@@ -437,14 +448,15 @@ def outages(tmp):
         near(f"{what}: wall", sp["wall"], wall, wall)
         near(f"{what}: completion mean", doc["completion_days"]["mean"] * DAY, wall, wall)
         near(f"{what}: slowdown row", sp.get("slowdown", math.nan), want["slowdown"], wall)
-        near(f"{what}: outage_downtime", sp["outage_downtime"], want["downtime"], wall)
-        got = (ev["outages"], ev["loss_spikes"], ev.get("refreshes"))
-        check(got == (want["outages"], want["spikes"], want["refreshes"]),
-              f"{what}: (outages, spikes, refreshes) {got}; replay "
-              f"{want['outages'], want['spikes'], want['refreshes']}")
+        near(f"{what}: outage_downtime", sp["outage_downtime"], want["down_outage"], wall)
+        near(f"{what}: requeue_wait", sp["requeue_wait"], want["down_limit"], wall)
+        got = (ev["outages"], ev["loss_spikes"], ev["requeues"], ev.get("refreshes"))
+        check(got == (want["outages"], want["spikes"], want["limits"], want["refreshes"]),
+              f"{what}: (outages, spikes, requeues, refreshes) {got}; replay "
+              f"{want['outages'], want['spikes'], want['limits'], want['refreshes']}")
         rows_add_up(what, sp)
         print(f"{what}: wall {sp['wall']:.3f} s (replay {wall:.3f}), outages {ev['outages']:g}, "
-              f"spikes {ev['loss_spikes']:g}, "
+              f"spikes {ev['loss_spikes']:g}, requeues {ev['requeues']:g}, "
               f"refreshes {ev.get('refreshes')} (replay {want['refreshes']}, "
               f"{want['struck_refresh']} struck), slowdown {sp.get('slowdown', math.nan):.3f} s "
               f"(replay {want['slowdown']:.3f})")
