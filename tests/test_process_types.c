@@ -56,6 +56,7 @@ static const struct {
     {TMC_SPIKE, TMC_STREAM_SPIKES, 1, 1, 1, 0, 0, 0, 0},
     {TMC_LIMIT, -1, 0, 0, 0, 1, 1, 0, 1},
     {TMC_TIMEOUT, -1, 0, 0, 0, 0, 0, 0, 0},
+    {TMC_REFRESH, -1, 0, 0, 0, 0, 0, 0, 1},
 };
 
 static void test_rows(void **state)

@@ -99,6 +99,29 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
     return 1;
 }
 
+/* A refresh restart (slowdown.refresh_hours) stops compute a save before
+ * it: what is left must hold a step at the slowest, drift included, or
+ * no stretch between refreshes commits anything, for ever. */
+static int refresh_too_short(const tmc_experiment *x, const tmc_closed_form *cf, char *why,
+                             size_t n)
+{
+    const tmc_slowdown *d = &x->slowdown;
+    if (!d->enabled || d->refresh_hours <= 0)
+        return 0;
+    double r = d->refresh_hours * TMC_HOUR_S, c = x->checkpoint.save_s;
+    double fixed = x->job.exposed_comm_s + x->job.input_wait_s;
+    double slow = x->slow_cards.enabled ? x->slow_cards.factor : 1;
+    double pause = x->pauses.enabled ? x->pauses.duration_s : 0;
+    double step = ((cf->step_s - fixed) * slow + pause) * (1 + tmc_slowdown_extra(d, r)) + fixed;
+    if (r > step + c)
+        return 0;
+    snprintf(why, n, "slowdown.refresh_hours: %.10g h (%.6g s) cannot hold a step (%.6g s, at "
+             "the slowest, drift and pauses included) and its save (%.6g s): no stretch "
+             "between refreshes may commit anything; lengthen the refresh period",
+             d->refresh_hours, r, step, c);
+    return 1;
+}
+
 /* Saves that nearly all time out: a segment needs 1 / (1 - q) attempts
  * even with nothing else striking (docs/model.md 3.12). */
 static int saves_time_out(const tmc_experiment *x, const tmc_closed_form *cf, char *why,
@@ -361,7 +384,7 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
                                                     cf->uninterrupted_s)));
         return 1;
     }
-    if (limit_too_short(x, cf, why, n))
+    if (limit_too_short(x, cf, why, n) || refresh_too_short(x, cf, why, n))
         return 1;
     if (cf->write_backlog) {
         snprintf(why, n, "asynchronous saves cannot keep up: a snapshot takes "

@@ -321,6 +321,22 @@ typedef struct {
     double eviction_restore_s; /* restore after an eviction, s; < 0: restore_s */
 } tmc_slow_cards;
 
+/* Runs that slow down (issue 34 part 3; thermal throttling, memory
+ * fragmentation, leaks: kaldi-asr/kaldi #1319 saw iterations go from 7.5
+ * to 15 minutes over a day): a step's slowest-card time is multiplied by
+ * f(h) = 1 + per_hour h, h the hours since the job's last (re)start at the
+ * step's start, or 1 + max_extra (1 - e^(-per_hour h / max_extra)) when
+ * max_extra is given; every completed restore starts h again, and planned
+ * refresh restarts every refresh_hours do so on purpose
+ * (docs/reference/simulation-semantics.md 12). */
+typedef struct {
+    int enabled;
+    double per_hour;      /* the factor's slope at h = 0, per hour */
+    double max_extra;     /* > 0: the saturating form's ceiling above 1; 0: linear */
+    double refresh_hours; /* a refresh restart when h reaches it; 0: none */
+    double refresh_s;     /* a refresh restart's cost, s; < 0: checkpoint.restore_s */
+} tmc_slowdown;
+
 typedef struct {
     double days;         /* deadline from the start of the job, days (docs/model.md 1: 30) */
     double reserve_days; /* reserved for start-up, evaluation, pauses, days (docs/model.md 1: 5) */
@@ -500,6 +516,7 @@ typedef struct tmc_experiment {
     tmc_elastic elastic;
     tmc_pauses pauses;
     tmc_slow_cards slow_cards;
+    tmc_slowdown slowdown;
     tmc_deadline deadline;
     tmc_observed observed;
     tmc_window window;

@@ -36,10 +36,14 @@ enum {
     TIME(compute_s, "useful_compute", "useful compute")      /* mu per committed step */    \
     TIME(straggler_s, "straggler_wait", "straggler wait")    /* max_i X_i - mu, committed */ \
     TIME(pause_s, "pauses", "periodic pauses")               /* of committed steps */       \
+    TIME(slowdown_s, "slowdown", "slowdown since the restart") /* committed steps' (f(h) - 1) \
+        x slowest-card time (slowdown) */                                                  \
     TIME(fixed_s, "comm_input", "communication + input")     /* exposed comm + input wait */ \
     TIME(save_s, "saves", "saves (committed)")               /* saves that committed */     \
     TIME(lost_s, "lost_work", "lost work")                   /* work lost to interruptions */ \
     TIME(restore_s, "restores", "restores")                  /* including restarted ones */ \
+    TIME(refresh_s, "refresh_restarts", "refresh restarts")  /* planned restarts \
+        (slowdown.refresh_hours); one a failure strikes goes on in restores */             \
     TIME(downtime_s, "outage_downtime", "outage downtime")   /* before restores */          \
     TIME(detection_s, "failure_detection", "failures not yet detected")                     \
     TIME(spare_wait_s, "spare_wait", "waiting for spares")   /* a spare card or a repair */ \
@@ -82,6 +86,7 @@ enum {
         that took a whole node (per-node rate, a cause of scope node, a bad node's fault) */ \
     COUNT(job_failures, "job_failures", "job failures") /* of the card failures, those of \
         the job itself (failures.per_job_mtbf_days): no card taken */                       \
+    COUNT(refreshes, "refreshes", "refresh restarts") /* planned (slowdown.refresh_hours) */ \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \

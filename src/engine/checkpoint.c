@@ -10,22 +10,26 @@
 
 #include <math.h>
 
+/* A committed stretch's slowest-card time: its sum, the pauses and what
+ * a slowdown added to it, s. */
+typedef struct {
+    double sum, pause, drift;
+} stretch;
+
 /* Add a committed stretch of n steps to the split: the `timed` of them
  * computed in this run (all but a forecast's steps done before its start,
- * whose time is its before_s row), their summed slowest-card time sum_max,
- * pause time and save. */
-static void add_committed(tmc_replica_state *rep, long n, long timed, double sum_max, double pause,
-                          double save_s)
+ * whose time is its before_s row), their slowest-card time and the save. */
+static void add_committed(tmc_replica_state *rep, long n, long timed, stretch st, double save_s)
 {
     const tmc_engine *e = rep->e;
     double mu = e->stragglers.max.mu;
-    double row[] = {timed * mu, sum_max - timed * mu - pause, pause,
-                    timed * e->stragglers.fixed_s, save_s};
-    if (!rep->ledger.keep) { /* the usual case, once a segment: five rows, no list */
+    double row[] = {timed * mu, st.sum - timed * mu - st.pause - st.drift, st.pause,
+                    timed * e->stragglers.fixed_s, save_s, st.drift};
+    if (!rep->ledger.keep) { /* the usual case, once a segment: six rows, no list */
         double *split = rep->out->split;
         split[TMC_ROW_compute_s] += row[0], split[TMC_ROW_straggler_s] += row[1];
         split[TMC_ROW_pause_s] += row[2], split[TMC_ROW_fixed_s] += row[3];
-        split[TMC_ROW_save_s] += row[4];
+        split[TMC_ROW_save_s] += row[4], split[TMC_ROW_slowdown_s] += row[5];
         rep->out->saves += 1;
         return;
     }
@@ -35,6 +39,7 @@ static void add_committed(tmc_replica_state *rep, long n, long timed, double sum
     c.row[TMC_ROW_pause_s] = row[2];
     c.row[TMC_ROW_fixed_s] = row[3];
     c.row[TMC_ROW_save_s] = row[4];
+    c.row[TMC_ROW_slowdown_s] = row[5];
     tmc_accounting_commit(&rep->ledger, rep->out, &c);
 }
 
@@ -70,7 +75,8 @@ static void commit_ready(tmc_replica_state *rep, long *committed, double *safe_s
 {
     tmc_snapshot s;
     while (tmc_snapshots_commit(&rep->snapshots, rep->t, &s)) {
-        add_committed(rep, s.step - *committed, s.timed, s.sum_max_s, s.pause_s, s.copy_s);
+        add_committed(rep, s.step - *committed, s.timed,
+                      (stretch){s.sum_max_s, s.pause_s, s.drift_s}, s.copy_s);
         *committed = s.step;
         mark(rep, s.step, s.commit_s);
         *safe_s = s.capture_s;
@@ -92,7 +98,8 @@ static int async_segment(tmc_replica_state *rep, long progress, long n, long *co
         return hit;
     tmc_snapshot s = {.step = progress + n, .timed = n, .capture_s = rep->t,
                       .sum_max_s = sum_max,
-                      .pause_s = pause_time(e, progress, n), .copy_s = copy_s};
+                      .pause_s = pause_time(e, progress, n), .copy_s = copy_s,
+                      .drift_s = n > 0 ? rep->strag.drift_s : 0};
     while (rep->snapshots.count == TMC_SNAPSHOTS_MAX) {
         double start = rep->t, free_at = rep->snapshots.queue[rep->snapshots.head].commit_s;
         if ((hit = tmc_replica_phase(rep, free_at - rep->t)) >= 0)
@@ -160,16 +167,23 @@ void tmc_checkpoint_run_async(tmc_replica_state *rep)
     }
 }
 
-/* An arrival with notice (rep->notice_of: an outage, a time limit):
- * compute stopped one save time before it strikes (rep->t); the steps
- * completed are saved at once, the save ending as it strikes, then the job
- * recovers from it. Another arrival during the save loses them, as during
- * any save (docs/reference/simulation-semantics.md 3). */
+/* An arrival with notice (rep->notice_of: an outage, a time limit, a
+ * refresh restart): compute stopped one save time before it strikes
+ * (rep->t); the steps completed are saved at once, the save ending as it
+ * strikes, then the job recovers from it. Another arrival during the save
+ * loses them, as during any save (docs/reference/simulation-semantics.md
+ * 3). A refresh with nothing to save restarts at once: it has no outside
+ * moment to wait for. */
 static void emergency_save(tmc_replica_state *rep, double seg_start, long *done, long from)
 {
     const tmc_engine *e = rep->e;
     int k = rep->notice_of;
     long m = rep->strag.done_steps, total = from - *done + m;
+    if (k == TMC_REFRESH && total == 0) {
+        rep->out->lost_s += rep->t - seg_start;
+        tmc_replica_recover(rep, k);
+        return;
+    }
     double sum = rep->strag.done_sum, save_start = rep->t, at, strike, lead;
     tmc_process_types[k].noticed(&e->processes, &rep->proc, &strike, &lead);
     int first = tmc_replica_next_strike(rep, 0, &at);
@@ -182,7 +196,9 @@ static void emergency_save(tmc_replica_state *rep, double seg_start, long *done,
     rep->t = strike;
     if (total > 0) { /* the step under way when compute stopped is lost */
         rep->out->lost_s += save_start - seg_start - sum - m * e->stragglers.fixed_s;
-        add_committed(rep, total, m, sum, pause_time(e, from, m), strike - save_start);
+        add_committed(rep, total, m,
+                      (stretch){sum, pause_time(e, from, m), rep->strag.done_drift_s},
+                      strike - save_start);
         *done += total;
         mark(rep, *done, rep->t);
     } else {
@@ -234,7 +250,7 @@ static int commit_block(tmc_replica_state *rep, long *done)
     double compute = sum + (double)n * m->fixed_s, saves = (double)segments * e->save_s;
     rep->proc.spike_exposure_s += compute;
     rep->t += compute + saves;
-    add_committed(rep, n, n, sum, pause, saves);
+    add_committed(rep, n, n, (stretch){sum, pause, 0}, saves); /* no drift: blocks_apply */
     rep->out->saves += (double)(segments - 1);
     *done += n;
     mark(rep, *done, rep->t);
@@ -276,10 +292,14 @@ void tmc_checkpoint_run_sync(tmc_replica_state *rep)
             from = done;
             continue;
         }
-        add_committed(rep, from + n - done, n, sum_max, pause_time(e, from, n), save_s);
+        add_committed(rep, from + n - done, n,
+                      (stretch){sum_max, pause_time(e, from, n), n > 0 ? rep->strag.drift_s : 0},
+                      save_s);
         done = from += n;
         mark(rep, done, rep->t);
-        if (done < e->steps)
+        if (done < e->steps) {
             tmc_replica_evict(rep);
+            tmc_replica_refresh_due(rep);
+        }
     }
 }

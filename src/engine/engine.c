@@ -94,8 +94,9 @@ tmc_mode tmc_engine_mode(const tmc_experiment *x)
     tmc_mode m = x->monte_carlo.mode;
     if (m != TMC_MODE_AUTO)
         return m;
-    return x->elastic.enabled ? TMC_MODE_STEPS /* a group's failure cuts a step: elastic.c */
-                              : TMC_MODE_SEGMENTS;
+    /* a group's failure cuts a step (elastic.c); a slowdown's steps depend
+     * on the clock */
+    return x->elastic.enabled || x->slowdown.enabled ? TMC_MODE_STEPS : TMC_MODE_SEGMENTS;
 }
 
 void tmc_engine_free(tmc_engine *e)
@@ -227,6 +228,14 @@ static int restore_phase(tmc_replica_state *rep, double restore_s)
     return hit;
 }
 
+/* The job computes again from rep->t: a slowdown's hours and the next
+ * refresh restart count from here. */
+static void restarted(tmc_replica_state *rep)
+{
+    rep->strag.fresh_at = rep->t;
+    tmc_processes_restarted(&rep->e->processes, &rep->proc, rep->t);
+}
+
 int tmc_replica_phase(tmc_replica_state *rep, double d)
 {
     double at;
@@ -250,12 +259,16 @@ void tmc_replica_recover(tmc_replica_state *rep, int k)
     tmc_replica *out = rep->out;
     rep->t = tmc_processes_strike(&rep->e->processes, &rep->proc, rep->rng, k, rep->t, out);
     long stalled = 0;
+    double *row = k == TMC_REFRESH ? &out->refresh_s : &out->restore_s;
     while (rep->t < rep->e->horizon_s && !*rep->e->stop) {
         double start = rep->t;
         int hit = restore_phase(rep, rep->proc.restore_s);
-        out->restore_s += rep->t - start;
-        if (hit < 0)
+        *row += rep->t - start;
+        row = &out->restore_s; /* a refresh struck: the rest is the failure's */
+        if (hit < 0) {
+            restarted(rep);
             return;
+        }
         if (++stalled == TMC_STALL_LIMIT) {
             out->failed = TMC_REPLICA_STALLED;
             return;
@@ -304,6 +317,16 @@ void tmc_replica_evict(tmc_replica_state *rep)
     rep->out->eviction_s += rep->t - start;
     if (hit >= 0)
         tmc_replica_recover(rep, hit);
+    else
+        restarted(rep);
+}
+
+/* After a commit: a refresh restart whose moment to stop computing has
+ * passed (it fell in the save) restarts at once, the work all saved. */
+void tmc_replica_refresh_due(tmc_replica_state *rep)
+{
+    if (rep->t >= rep->proc.refresh_at - rep->e->processes.notice_lead_s)
+        tmc_replica_recover(rep, TMC_REFRESH);
 }
 
 /* The replica's end: censoring, wall time, weight, slow-card survival. */
@@ -334,6 +357,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
         tmc_rng_pcg_seed_replica(rng[s], seed, replica, (tmc_stream_kind)s);
     memset(out, 0, sizeof *out);
     tmc_replica_state rep = {.e = e, .rng = rng, .t = e->start_s, .out = out};
+    rep.strag.fresh_at = e->start_s;
     out->before_s = e->start_s; /* a forecast: the run's past */
     out->before_restarts = e->start_restarts;
     rep.ledger.keep = e->spike_rollback > 1;

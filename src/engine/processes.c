@@ -34,7 +34,11 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
     m->requeue_s = tl->enabled ? tl->requeue_s : 0;
     m->limit_save = tmc_limit_saves(x);
     m->limit_renewed = tl->enabled && tl->restarts == TMC_RESTART_NEW;
-    m->any_notice = m->outage_notice || m->limit_save;
+    const tmc_slowdown *d = &x->slowdown;
+    int refresh = d->enabled && d->refresh_hours > 0;
+    m->refresh_after_s = refresh ? d->refresh_hours * 3600 : INFINITY;
+    m->refresh_s = d->refresh_s >= 0 ? d->refresh_s : x->checkpoint.restore_s;
+    m->any_notice = m->outage_notice || m->limit_save || refresh;
     m->renew_at_failure = x->failures.renewal_at == TMC_RENEWAL_AT_FAILURE;
     m->start_s = x->observed.enabled ? x->observed.elapsed_days * TMC_DAY_S : 0;
     m->rate[TMC_FAILURE] = cf->rate_failures;
@@ -157,7 +161,13 @@ int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *c
         if (tmc_process_types[k].start(m, p, rng, k))
             return -1;
     p->limit_at = m->limit_s; /* a forecast refuses time limits (config_progress.c) */
+    tmc_processes_restarted(m, p, m->start_s);
     return 0;
+}
+
+void tmc_processes_restarted(const tmc_process_model *m, tmc_processes *p, double t)
+{
+    p->refresh_at = t + m->refresh_after_s;
 }
 
 void tmc_processes_end(tmc_processes *p)
@@ -325,6 +335,25 @@ static int limit_noticed(const tmc_process_model *m, const tmc_processes *p, dou
     return m->limit_save;
 }
 
+/* A refresh restart: no wait, then a restart of its own cost. */
+static double refresh_wait(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                           double t, tmc_replica *out)
+{
+    (void)rng;
+    out->refreshes++;
+    p->restore_s = m->refresh_s;
+    return t;
+}
+
+/* A refresh restart is always saved for: its save ends as it is due. */
+static int refresh_noticed(const tmc_process_model *m, const tmc_processes *p, double *at,
+                           double *lead_s)
+{
+    *at = p->refresh_at;
+    *lead_s = m->notice_lead_s;
+    return isfinite(m->refresh_after_s);
+}
+
 const tmc_process_type tmc_process_types[TMC_KINDS] = {
     [TMC_FAILURE] = {.name = "failure", .stream = TMC_STREAM_FAILURES,
                      .start = failure_start, .arrival = failure_arrival,
@@ -339,6 +368,8 @@ const tmc_process_type tmc_process_types[TMC_KINDS] = {
     [TMC_LIMIT] = {.name = "time limit", .wait = limit_wait, .noticed = limit_noticed,
                    .new_allocation = 1, .redoes_restore = 1},
     [TMC_TIMEOUT] = {.name = "save timeout", .wait = timeout_wait},
+    [TMC_REFRESH] = {.name = "refresh restart", .wait = refresh_wait,
+                     .noticed = refresh_noticed},
 };
 
 /* Job renewal: every card's clock starts again at t (failures.h). While

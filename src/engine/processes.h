@@ -39,7 +39,9 @@ enum {
     TMC_LIMIT = TMC_PROCESSES, /* the allocation's wall-clock limit */
     TMC_TIMEOUT = 4,           /* a save that ran past checkpoint.save_timeout_s:
                                   the job fails at once and restores (docs/model.md 3.12) */
-    TMC_KINDS = 5
+    TMC_REFRESH = 5,           /* a planned refresh restart (slowdown.refresh_hours):
+                                  saved for like a time limit, then a restart */
+    TMC_KINDS = 6
 };
 enum { TMC_PROCESSES_ANYTIME = TMC_SPIKE };
 /* A process's rate tilt is its own slot: tilt[k] and ce_n[k] index both. */
@@ -79,6 +81,9 @@ typedef struct {
     double limit_s;             /* an allocation's wall-clock limit, s (INFINITY: none) */
     double requeue_s;           /* the wait for the next allocation, s */
     int limit_save;             /* 1: an emergency save just before the limit */
+    double refresh_after_s;     /* a refresh restart this long after each (re)start, s
+                                   (INFINITY: none) */
+    double refresh_s;           /* a refresh restart's cost, s */
     int limit_renewed;          /* 1: every restart starts a new allocation */
     int renew_at_failure;       /* job renewal at the interruption's instant, not
                                    at the restore (failures.renewal_at) */
@@ -99,6 +104,8 @@ typedef struct {
     double downtime_log_w;         /* likelihood ratio terms of the downtimes drawn */
     double downtimes_drawn, downtime_log_sum;
     double limit_at;               /* when the allocation's limit strikes, s */
+    double refresh_at;             /* when the next refresh restart is due, s: its save
+                                      ends then (INFINITY: none) */
     double outage_scale;           /* this replica's outage rate over the model's (read
                                       only when m->outage_events > 0) */
     tmc_failure_state failures;
@@ -129,6 +136,10 @@ static inline int tmc_processes_earliest(const tmc_processes *p, int n)
             best = k;
     return best;
 }
+
+/* The job (re)started computing at t (the run's start, a restore's end):
+ * the next refresh restart is due refresh_after_s later. */
+void tmc_processes_restarted(const tmc_process_model *m, tmc_processes *p, double t);
 
 /* Process k (any kind) strikes at time t: count it in p and out, draw
  * its next arrival, and sit out what the job waits before its restore (its

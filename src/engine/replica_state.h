@@ -68,6 +68,10 @@ int tmc_replica_must_end(tmc_replica_state *rep);
 int tmc_replica_evict_due(const tmc_replica_state *rep);
 void tmc_replica_evict(tmc_replica_state *rep);
 
+/* After a commit: the refresh restart (slowdown.refresh_hours) if its save
+ * would have had to start by now. */
+void tmc_replica_refresh_due(tmc_replica_state *rep);
+
 /* The save policies (checkpoint.c): run the replica to its end. */
 void tmc_checkpoint_run_sync(tmc_replica_state *rep);
 void tmc_checkpoint_run_async(tmc_replica_state *rep);

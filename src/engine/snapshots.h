@@ -23,6 +23,7 @@ typedef struct {
                    also holds the steps done before it started) */
     double capture_s, commit_s;
     double sum_max_s, pause_s, copy_s;
+    double drift_s; /* of sum_max_s, what a slowdown added (checkpoint.c) */
 } tmc_snapshot;
 
 typedef struct {

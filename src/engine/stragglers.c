@@ -89,7 +89,8 @@ int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
     m->slow_fraction = sc->enabled ? sc->fraction : 0;
     m->slow_factor = sc->enabled ? sc->factor : 1;
     m->detect_after = sc->enabled ? sc->detect_after_steps : 0;
-    m->ahead = !segments && !x->pauses.enabled && m->slow_fraction == 0;
+    m->drift = x->slowdown;
+    m->ahead = !segments && !x->pauses.enabled && m->slow_fraction == 0 && !m->drift.enabled;
     if (init_pauses(m, x, cf) ||
         tmc_dist_max_init(&m->max, &x->jitter, cf->compute_s, x->job.cards))
         return -1;
@@ -209,6 +210,7 @@ typedef struct {
     double sum;  /* S_i, s */
     long i;      /* steps drawn */
     double prev; /* S_(i-1), set when step i is the first past the limit */
+    double drift, prev_drift; /* what the drift added to S_i and S_(i-1), s */
 } seg_clock;
 
 static int past(const seg_clock *c, double fixed, double limit)
@@ -230,7 +232,7 @@ static long cut_in_batch(const double *p, int b, double fixed, double limit,
                          tmc_pcg32_state start, tmc_pcg32_state *rs, seg_clock *c)
 {
     int i = 0;
-    seg_clock at = {c->t, p[0], c->i + 1, c->sum};
+    seg_clock at = {c->t, p[0], c->i + 1, c->sum, 0, 0};
     while (!past(&at, fixed, limit) && i < b - 1)
         at.prev = p[i], i++, at.sum = p[i], at.i++;
     *c = at;
@@ -251,7 +253,8 @@ static long plain_steps(const tmc_straggler_model *m, gsl_rng *r, long n, double
     for (long done = 0; done < n;) {
         int b = n - done < BATCH ? (int)(n - done) : BATCH;
         tmc_pcg32_state start = *rs;
-        seg_clock after = {c->t, tmc_dist_max_sums(&m->max, rs, c->sum, p, b), c->i + b, 0};
+        seg_clock after = {c->t, tmc_dist_max_sums(&m->max, rs, c->sum, p, b), c->i + b, 0, 0,
+                           0};
         if (past(&after, fixed, limit))
             return done + cut_in_batch(p, b, fixed, limit, start, rs, c);
         *c = after;
@@ -281,7 +284,7 @@ static long ahead_steps(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng
             draw_ahead(m, s, r);
         int b = s->held - s->used < n - done ? s->held - s->used : (int)(n - done);
         const double *p = s->prefix + s->used;
-        seg_clock after = {c->t, c->sum + (p[b] - p[0]), c->i + b, 0};
+        seg_clock after = {c->t, c->sum + (p[b] - p[0]), c->i + b, 0, 0, 0};
         if (!past(&after, fixed, limit)) {
             *c = after, s->used += b, done += b;
             continue;
@@ -289,18 +292,33 @@ static long ahead_steps(const tmc_straggler_model *m, tmc_stragglers *s, gsl_rng
         int lo = 0, hi = b; /* step lo + 1 .. hi: the first one past the limit */
         while (hi - lo > 1) {
             int mid = (lo + hi) / 2;
-            seg_clock at = {c->t, c->sum + (p[mid] - p[0]), c->i + mid, 0};
+            seg_clock at = {c->t, c->sum + (p[mid] - p[0]), c->i + mid, 0, 0, 0};
             if (past(&at, fixed, limit))
                 hi = mid;
             else
                 lo = mid;
         }
         *c = (seg_clock){c->t, c->sum + (p[hi] - p[0]), c->i + hi,
-                         c->sum + (p[hi - 1] - p[0])};
+                         c->sum + (p[hi - 1] - p[0]), 0, 0};
         s->used += hi;
         return done + hi;
     }
     return n;
+}
+
+/* Step i + 1 of a segment under way, of slowest-card time y: with a
+ * drift, y times f(h) at its start, h from the last (re)start. */
+static void add_step(const tmc_straggler_model *m, const tmc_stragglers *s, seg_clock *c,
+                     double y)
+{
+    c->prev = c->sum, c->prev_drift = c->drift;
+    if (m->drift.enabled) {
+        double start = c->t + c->sum + (double)c->i * m->fixed_s;
+        double extra = tmc_slowdown_extra(&m->drift, start - s->fresh_at) * y;
+        c->drift += extra, y += extra;
+    }
+    c->sum += y;
+    c->i++;
 }
 
 /* Steps first + 1 .. first + n, one by one (stragglers.h). The pause and
@@ -312,8 +330,8 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
 {
     long k = m->pause_every, next_pause = k ? first + k - first % k : -1;
     long last = first + n;
-    int fast = s->slow == 0 && m->max.low && m->max.common_s == 0;
-    seg_clock c = {t, 0, 0, 0};
+    int fast = s->slow == 0 && m->max.low && m->max.common_s == 0 && !m->drift.enabled;
+    seg_clock c = {t, 0, 0, 0, 0, 0};
     for (long step = first + 1; step <= last; step++) {
         if (fast && step != next_pause) { /* plain steps up to a pause or a check */
             long end = ((step - 1) | (TMC_STEPS_PER_STOP_CHECK - 1)) + 1; /* next check */
@@ -329,20 +347,19 @@ static double draw_steps(const tmc_straggler_model *m, tmc_stragglers *s, long f
             int paused = step == next_pause;
             if (paused)
                 next_pause += k;
-            c.prev = c.sum;
-            c.sum += any_step(m, s, paused, r);
-            c.i++;
+            add_step(m, s, &c, any_step(m, s, paused, r));
             s->steps_simulated++;
             if (!past(&c, m->fixed_s, limit))
                 s->steps_run += s->slow > 0;
         }
         if (past(&c, m->fixed_s, limit)) {
-            s->done_steps = c.i - 1, s->done_sum = c.prev;
+            s->done_steps = c.i - 1, s->done_sum = c.prev, s->done_drift_s = c.prev_drift;
             return *cut = TMC_CUT_LIMIT, c.sum;
         }
         if ((step & (TMC_STEPS_PER_STOP_CHECK - 1)) == 0 && *stop)
             return *cut = TMC_CUT_STOP, c.sum;
     }
+    s->drift_s = c.drift;
     return c.sum;
 }
 
@@ -400,6 +417,9 @@ double tmc_stragglers_segment(const tmc_straggler_model *m, tmc_stragglers *s, l
 {
     long paused = tmc_stragglers_paused(m, first, n);
     *cut = TMC_CUT_NONE;
+    s->drift_s = s->done_drift_s = 0;
+    if (m->drift.enabled) /* each step's time depends on the clock */
+        return draw_steps(m, s, first, n, t, limit, r, stop, cut);
     if (m->max.sigma == 0 && s->slow == 0 && !(paused && m->pause_one)) {
         if (!notice || t + n * (m->max.mu + m->fixed_s) + paused * m->pause_s <= limit) {
             s->steps_simulated += n; /* no jitter: the same sum either way */

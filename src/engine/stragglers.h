@@ -33,6 +33,7 @@
 #include "experiment.h"
 #include "dist.h"
 #include "segment_law.h"
+#include "slowdown.h"
 
 /* A segment law whose measured error bound (units of its sd) is above this
  * is not used: that length is drawn step by step. */
@@ -66,6 +67,8 @@ typedef struct {
     long cards;             /* N */
     double slow_fraction, slow_factor; /* slow cards (0: none) */
     long detect_after;      /* steps until slow cards are detected (0: never) */
+    tmc_slowdown drift;     /* slowdown: a step's slowest-card time times 1 +
+                               tmc_slowdown_extra(h) (drift.enabled 0: none) */
     int ahead;              /* 1: every step is plain (steps mode, independent jitter
                                only, no pauses, no slow cards): steps are drawn
                                ahead of use (tmc_stragglers) */
@@ -89,6 +92,9 @@ typedef struct {
     double prefix[TMC_AHEAD + 1];
     long done_steps; /* after a segment cut at its limit: the steps completed */
     double done_sum; /* before it and their summed slowest-card time, s */
+    double fresh_at; /* the drift's origin: the job's last (re)start, s */
+    double drift_s;  /* of the last segment's sum, what the drift added, s ... */
+    double done_drift_s; /* ... and of done_sum, s */
 } tmc_stragglers;
 
 /* Build from a validated experiment and its closed form (the compute time

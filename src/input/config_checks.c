@@ -114,6 +114,36 @@ static int check_notice(const tmc_experiment *x, const char *label, tmc_error *e
     return 0;
 }
 
+/* A slowdown's refresh (slowdown.refresh_hours) saves like a time limit
+ * with a save before it, so it needs synchronous saves and an allocation
+ * longer than the save; the drift makes each step's time depend on the
+ * clock, so segments cannot be drawn whole. */
+static int check_slowdown(const tmc_experiment *x, const char *label, tmc_error *err)
+{
+    const tmc_slowdown *d = &x->slowdown;
+    if (!d->enabled)
+        return 0;
+    if (x->monte_carlo.mode == TMC_MODE_SEGMENTS)
+        return tmc_error_set(err, "%s: monte_carlo.mode: \"segments\" cannot draw a "
+                                  "segment whole when its steps slow down with the clock "
+                                  "(slowdown); use \"auto\" or \"steps\"",
+                             label);
+    if (d->refresh_hours == 0)
+        return 0;
+    if (x->checkpoint.mode == TMC_SAVE_ASYNC)
+        return tmc_error_set(err, "%s: slowdown.refresh_hours: a refresh restart saves "
+                                  "first, which needs synchronous saves (checkpoint.mode "
+                                  "\"sync\"); with asynchronous saves it is not modelled",
+                             label);
+    if (d->refresh_hours * 3600 <= x->checkpoint.save_s)
+        return tmc_error_set(err, "%s: slowdown.refresh_hours: %.10g h (%.10g s) is no "
+                                  "longer than a save (checkpoint.save_s %.10g s); a "
+                                  "refresh must leave time to compute",
+                             label, d->refresh_hours, d->refresh_hours * 3600,
+                             x->checkpoint.save_s);
+    return 0;
+}
+
 /* Per-node and per-job rates (docs/model.md 3.13): a node's size goes with
  * its rate; a replayed trace is the job's whole failure history already. */
 static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err)
@@ -347,7 +377,7 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
         check_drawn_rates(x, label, err) ||
         check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,
                        x->outages.n_trace, label, err) ||
-        check_notice(x, label, err) ||
+        check_notice(x, label, err) || check_slowdown(x, label, err) ||
         check_replayed("loss_spikes", x->loss_spikes.enabled,
                        x->loss_spikes.mean_interval_days, x->loss_spikes.n_trace, label,
                        err) ||

@@ -66,6 +66,10 @@ static int check_features(const tmc_experiment *x, const char *label, tmc_error 
     if (x->pauses.enabled)
         return refuse(err, label, "pauses", "periodic pauses",
                       "they fall on step numbers, which shrunk steps do not keep");
+    if (x->slowdown.enabled)
+        return refuse(err, label, "slowdown", "a run that slows down",
+                      "a group's rejoin is not a restart of the job, so when its drift "
+                      "starts again is not defined");
     if (x->loss_spikes.enabled && x->loss_spikes.rollback_snapshots > 1)
         return refuse(err, label, "loss_spikes.rollback_snapshots", "a rollback past the "
                       "newest commit", "give 1");

@@ -377,6 +377,33 @@ static const field time_limit_fields[] = {
      .off = offsetof(tmc_time_limit, restarts)},
 };
 
+/* refresh_hours longer than a save, and what slowdown cannot be combined
+ * with: check_slowdown (config_checks.c) */
+static const field slowdown_fields[] = {
+    {.key = "per_hour", .type = T_NUM, .lo = 0, .hi = 100, .required = 1, .unit = "1/h",
+     .help = "drift: a step's slowest-card time times 1 + per_hour x the hours since "
+             "the job's last (re)start (at the step's start); every restore starts "
+             "the hours again",
+     .off = offsetof(tmc_slowdown, per_hour)},
+    {.key = "max_extra", .type = T_NUM, .lo = 0, .hi = 1e3, .lo_open = 1, .def_unset = 1,
+     .unit = "",
+     .help = "saturating drift: the factor is 1 + max_extra (1 - exp(-per_hour h / "
+             "max_extra)), the same slope at first, never above 1 + max_extra; not "
+             "given: linear",
+     .off = offsetof(tmc_slowdown, max_extra)},
+    {.key = "refresh_hours", .type = T_NUM, .lo = 0, .hi = 1e6, .lo_open = 1, .def_unset = 1,
+     .unit = "h",
+     .help = "a planned refresh restart when the hours since the (re)start reach it: "
+             "the steps done are saved (compute stops a save time before), then the job "
+             "restarts; not given: none",
+     .off = offsetof(tmc_slowdown, refresh_hours)},
+    {.key = "refresh_s", .type = T_NUM, .lo = 0, .hi = 1e7, .def = -1, .def_unset = 1,
+     .unit = "s",
+     .help = "a refresh restart's cost (struck by failures like a restore); not given: "
+             "checkpoint.restore_s",
+     .off = offsetof(tmc_slowdown, refresh_s)},
+};
+
 /* G divides job.cards, min_groups <= G, and what elastic groups cannot be
  * combined with: check_elastic (config_checks.c) */
 static const field elastic_fields[] = {
@@ -702,6 +729,7 @@ static const section sections[] = {
     SEC("elastic", elastic_fields, elastic, 0, 1, offsetof(tmc_elastic, enabled), NULL),
     SEC("pauses", pause_fields, pauses, 0, 1, offsetof(tmc_pauses, enabled), NULL),
     SEC("slow_cards", slow_fields, slow_cards, 0, 1, offsetof(tmc_slow_cards, enabled), NULL),
+    SEC("slowdown", slowdown_fields, slowdown, 0, 1, offsetof(tmc_slowdown, enabled), NULL),
     SEC("deadline", deadline_fields, deadline, 1, 0, -1, NULL),
     /* the JSON section "progress" fills the observed state (experiment.h) */
     SEC("progress", progress_fields, observed, 0, 1, offsetof(tmc_observed, enabled), NULL),

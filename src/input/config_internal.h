@@ -57,7 +57,7 @@ typedef struct {
     const char *file_kind; /* a string value names a file of this kind, or NULL */
 } section;
 
-#define TMC_CFG_N_SECTIONS 23
+#define TMC_CFG_N_SECTIONS 24
 #define TMC_CFG_MAX_FIELDS 32
 
 /* In the order of the document's keys (after name, source, description),

@@ -208,6 +208,9 @@ static int check_features(const tmc_experiment *x, const char *label, tmc_error 
         return refuse(err, label, "loss_spikes.rollback_snapshots", "a rollback past the "
                       "newest commit", "the commits before the state are not part of it; "
                       "give 1");
+    if (x->slowdown.enabled)
+        return refuse(err, label, "slowdown", "a run that slows down",
+                      "the time since the job's last restart is not part of the state");
     if (tmc_window_on(x)) /* here, so that --progress FILE meets it too */
         return refuse(err, label, "window", "a calendar window", "a window starts every "
                       "replica at step 0; give one or the other");

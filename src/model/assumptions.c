@@ -110,6 +110,11 @@ void tmc_assumptions_check(const tmc_experiment *x, const tmc_closed_form *cf,
     if (x->slow_cards.enabled && x->slow_cards.fraction > 0)
         add(out, "slow_cards", "slow cards (%.3g %% at %.3gx): in no closed form",
             100 * x->slow_cards.fraction, x->slow_cards.factor);
+    if (x->slowdown.enabled && x->slowdown.per_hour > 0)
+        add(out, "slowdown", "steps slow down since the last restart (%.3g per hour%s): the "
+            "closed forms treat steps and saves as a continuous flow and restarts as "
+            "renewal cycles at the mean rate, first order (docs/model.md 3.22)",
+            x->slowdown.per_hour, x->slowdown.max_extra > 0 ? ", saturating" : "");
     check_scale(x, out);
     const tmc_checkpoint *cp = &x->checkpoint;
     if (cp->save_cv > 0 || cf->save_timeout_p > 0)

@@ -20,6 +20,9 @@
  *                     are in no closed form (without spares each failure
  *                     waits for its own repair, which the delay D holds);
  *   slow_cards        persistently slow cards: in no closed form;
+ *   slowdown          steps that slow down since the last restart: the
+ *                     closed forms take a continuous flow of steps and saves
+ *                     and restarts as renewal cycles (docs/model.md 3.22);
  *   save_times        saves of random length (checkpoint.save_cv > 0) or that
  *                     may time out (P(C > T) > 0): Daly's wall time includes
  *                     them (docs/model.md 3.12), but Young's and Daly's optimum
@@ -38,7 +41,7 @@
 #include "closed_form.h"
 #include "experiment.h"
 
-#define TMC_ASSUMPTIONS_MAX 10
+#define TMC_ASSUMPTIONS_MAX 11
 #define TMC_ASSUMPTIONS_RATIO 0.1 /* (tau + c) / M and (r + D) / M beyond this */
 #define TMC_ASSUMPTIONS_SAVE_RATIO 0.5 /* c / tau beyond this */
 #define TMC_ASSUMPTIONS_LIMIT_ARRIVALS 1.0 /* other interruptions per allocation beyond this */

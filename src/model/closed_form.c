@@ -763,7 +763,7 @@ static int daly_exact(const tmc_experiment *x)
     int one_snapshot = !x->loss_spikes.enabled || x->loss_spikes.rollback_snapshots == 1;
     /* random durations: exact in random_segment, not beside spikes */
     int durations = !durations_random(&x->checkpoint) || !x->loss_spikes.enabled;
-    return x->jitter.cv == 0 && one_snapshot && !x->pauses.enabled && !tmc_outages_noticed(x) &&
+    return x->jitter.cv == 0 && !x->slowdown.enabled && one_snapshot && !x->pauses.enabled && !tmc_outages_noticed(x) &&
            !x->time_limit.enabled && durations &&
            (x->checkpoint.mode == TMC_SAVE_SYNC || x->checkpoint.write_s == 0) &&
            (!f->enabled || (tmc_laws_lifetime_memoryless(f->distribution) && one_restore &&
@@ -1161,19 +1161,26 @@ static void compute(const tmc_experiment *x, tmc_closed_form *cf)
                                                         rw.delay_mean_s, rw.mtbf_s);
     cf->young_interval_s = tmc_closed_form_young_interval(cp->save_s, cf->rework_mtbf_s);
     cf->daly_interval_s = tmc_closed_form_daly_interval(cp->save_s, cf->rework_mtbf_s);
+    /* a slowdown: its mean extra a step is work the interruptions can lose;
+     * every interruption and time limit starts its hours again */
+    tmc_slowdown_costs_of(x, cf->step_s, fixed, cf->save_cost_s, cf->interval_steps,
+                          1 / cf->mtbf_s + (x->time_limit.enabled ? cf->rate_limits : 0),
+                          &cf->slowdown);
+    double step = cf->step_s + cf->slowdown.step_extra_s;
     if (rw.rate_spikes > 0) { /* they strike compute only: spike_segment */
         segment_rates sr;
         segment_rates_of(x, &rw, &sr);
-        cf->daly_wall_s = spike_wall_s(s, cf->step_s, cf->interval_steps,
-                                      cf->save_cost_s, &sr);
+        cf->daly_wall_s = spike_wall_s(s, step, cf->interval_steps, cf->save_cost_s, &sr);
     } else if (durations_random(cp)) {
-        cf->daly_wall_s = random_wall_s(s, cf->step_s, cf->interval_steps, cp,
-                                        rw.restore_mean_s, rw.mtbf_s, rw.delay_mean_s);
+        cf->daly_wall_s = random_wall_s(s, step, cf->interval_steps, cp, rw.restore_mean_s,
+                                        rw.mtbf_s, rw.delay_mean_s);
     } else {
-        cf->daly_wall_s = daly_wall_s(s, cf->step_s, cf->interval_steps, cp->save_s,
+        cf->daly_wall_s = daly_wall_s(s, step, cf->interval_steps, cp->save_s,
                                       rw.restore_mean_s, rw.mtbf_s, rw.delay_mean_s,
                                       cp->restore_immune);
     }
+    cf->daly_wall_s += cf->slowdown.refreshes * cf->slowdown.refresh_cost_s;
+    cf->overhead_young += cf->slowdown.added_s / cf->failure_free_s;
     if (tmc_outages_noticed(x)) {
         cf->overhead_young += cf->rate_outages * (emergency_cost_s(x, cf) +
                                                   x->checkpoint.restore_s +

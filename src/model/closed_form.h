@@ -5,6 +5,7 @@
 #define TMC_CLOSED_FORM_H
 
 #include "experiment.h"
+#include "slowdown.h"
 #include "units.h"
 
 /* Steps needed to see `tokens` effective tokens at `batch_sequences`
@@ -144,6 +145,9 @@ typedef struct {
                                  >= 0, 0 included: every failure that takes
                                  hardware waits for a repair, P(wait) 1): the
                                  three spare_wait_ fields are reported */
+    tmc_slowdown_costs slowdown; /* a run that slows down (slowdown.h): its mean
+                                 extra a step is in Daly's step time, its refresh
+                                 restarts added to Young's and Daly's T */
     int daly_exact;           /* 1 when the engine's semantics are Daly's exactly:
                                  no jitter, spikes or pauses; exponential
                                  lifetimes, one restore time, no spare pool */

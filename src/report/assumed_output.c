@@ -6,6 +6,7 @@
 
 #include "assumptions.h"
 #include "experiment_rules.h"
+#include "slowdown_output.h"
 #include "units.h"
 
 /* What the warning before a time limit does, when it is stated and read:
@@ -35,6 +36,7 @@ void tmc_assumed_output_text(FILE *f, const tmc_experiment *x, const tmc_closed_
                 a.item[i].stated ? "Stated" : "Default", a.item[i].why, a.item[i].key,
                 a.item[i].value);
     limit_text(f, x);
+    tmc_slowdown_output_text(f, x, cf);
 }
 
 cJSON *tmc_assumed_output_limit_json(const tmc_experiment *x)

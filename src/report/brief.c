@@ -253,6 +253,7 @@ static void events_row(FILE *f, const tmc_report *r, double n, int elastic)
     count(f, first, "loss spikes", t->loss_spikes / n);
     count(f, first, "time-limit requeues", t->requeues / n);
     count(f, first, "save timeouts", t->save_timeouts / n);
+    count(f, first, "refresh restarts", t->refreshes / n);
     count(f, first, "bad nodes retired", t->bad_node_retirements / n);
     const tmc_summary *c = &r->restarts->count;
     if (elastic) /* groups heal; the Poisson count is checkpoint-restart's */
@@ -271,7 +272,8 @@ static void events(FILE *f, const tmc_report *r, int elastic)
     double n = (double)r->replicas;
     /* no event of any kind, none expected: one line, not a row of zeros */
     if (t->card_failures + t->standby_swaps + t->group_failures + t->outages +
-                t->loss_spikes + t->requeues + t->save_timeouts + t->bad_node_retirements ==
+                t->loss_spikes + t->requeues + t->save_timeouts + t->bad_node_retirements +
+                t->refreshes ==
             0 &&
         r->restarts->count.max == 0 && r->restarts->poisson_mean == 0)
         fprintf(f, "Events per run: none (no failure, outage or restart in any run)\n");

@@ -11,6 +11,7 @@
 #include "brief.h"
 #include "cost.h"
 #include "forecast_output.h"
+#include "slowdown_output.h"
 #include "laws.h"
 
 /* overhead = wall / (S t_s) - 1, per replica; its mean and standard error. */
@@ -666,6 +667,7 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddItemToObject(root, "closed_form_warnings", json_assumptions(r));
     cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(r->x, r->cf));
     cJSON_AddItemToObject(root, "time_limit", tmc_assumed_output_limit_json(r->x));
+    cJSON_AddItemToObject(root, "slowdown", tmc_slowdown_output_json(r->x, r->cf));
     if (!r->window)
         cJSON_AddItemToObject(root, "closed_form_verdict",
                               tmc_assumed_output_verdict_json(r->x, r->cf, r->days));
