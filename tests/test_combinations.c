@@ -27,7 +27,9 @@
  *   cv) and scope (card / node, with cards_per_node) from a stream of their
  *   own (cause_keys); restores immune to failures and outages in a quarter
  *   (immune_keys, a stream of its own); job renewal timed at the failure in
- *   half of those with job renewal (renewal_at_keys, likewise); loss spikes (mean interval or trace)
+ *   half of those with job renewal (renewal_at_keys, likewise); a run that
+ *   slows down in a quarter (slowdown_keys, likewise: linear or saturating,
+ *   refresh restarts in half of them, never beside async saves); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -148,22 +150,25 @@
 enum {
     ROW_WALL, ROW_COMPUTE, ROW_STRAGGLER, ROW_PAUSE, ROW_FIXED, ROW_SAVE, ROW_LOST,
     ROW_RESTORE, ROW_DOWNTIME, ROW_DETECTION, ROW_SPARE_WAIT, ROW_EVICTION, ROW_REQUEUE,
+    ROW_SLOWDOWN, ROW_REFRESH,
     ROW_FAILURES, ROW_OUTAGES, ROW_SPIKES, ROW_SAVES, ROW_EVICTIONS, ROW_REQUEUES,
-    ROW_TIMEOUTS, ROW_SLOW_CARDS, ROW_CENSORED, N_ROWS
+    ROW_TIMEOUTS, ROW_SLOW_CARDS, ROW_CENSORED, ROW_REFRESHES, N_ROWS
 };
-#define N_TIME_ROWS (ROW_REQUEUE + 1)
+#define N_TIME_ROWS (ROW_REFRESH + 1)
 static const char *const row_names[N_ROWS] = {
     "wall", "compute", "straggler", "pause", "fixed", "save", "lost", "restore", "downtime",
-    "detection", "spare_wait", "eviction", "requeue", "failures", "outages", "spikes", "saves",
-    "evictions", "requeues", "save_timeouts", "slow_cards", "censored"};
+    "detection", "spare_wait", "eviction", "requeue", "slowdown", "refresh", "failures",
+    "outages", "spikes", "saves", "evictions", "requeues", "save_timeouts", "slow_cards",
+    "censored", "refreshes"};
 
 static void engine_rows(const tmc_replica *o, double *v)
 {
     double r[N_ROWS] = {o->wall_s, o->compute_s, o->straggler_s, o->pause_s, o->fixed_s,
                         o->save_s, o->lost_s, o->restore_s, o->downtime_s, o->detection_s,
-                        o->spare_wait_s, o->eviction_s, o->requeue_s, o->card_failures,
+                        o->spare_wait_s, o->eviction_s, o->requeue_s, o->slowdown_s,
+                        o->refresh_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
-                        o->save_timeouts, o->slow_cards, o->censored};
+                        o->save_timeouts, o->slow_cards, o->censored, o->refreshes};
     memcpy(v, r, sizeof r);
 }
 
@@ -171,9 +176,10 @@ static void oracle_rows(const oracle_result *o, double *v)
 {
     double r[N_ROWS] = {o->wall_s, o->compute_s, o->straggler_s, o->pause_s, o->fixed_s,
                         o->save_s, o->lost_s, o->restore_s, o->downtime_s, o->detection_s,
-                        o->spare_wait_s, o->eviction_s, o->requeue_s, o->card_failures,
+                        o->spare_wait_s, o->eviction_s, o->requeue_s, o->slowdown_s,
+                        o->refresh_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
-                        o->save_timeouts, o->slow_cards, (double)o->censored};
+                        o->save_timeouts, o->slow_cards, (double)o->censored, o->refreshes};
     memcpy(v, r, sizeof r);
 }
 
@@ -184,7 +190,7 @@ typedef struct {
     long cards, k, every;
     int jitter, slow, slow_free_likely, pauses, write_free, failures, fail_exponential, one_restore,
         unlimited_spares, outages, outage_poisson, noticed, spikes, censoring, limited,
-        durations;
+        durations, slowdown;
 } plan;
 
 typedef struct {
@@ -343,6 +349,7 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
     p.limited = x->time_limit.enabled;
     const tmc_checkpoint *cp = &x->checkpoint;
     p.durations = cp->save_cv > 0 || cp->restore_cv > 0 || cp->save_timeout_s > 0;
+    p.slowdown = x->slowdown.enabled;
     p.censoring = censoring;
     return p;
 }
@@ -351,8 +358,12 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
 static void choose_tests(combo *c)
 {
     const plan *p = &c->plan;
-    c->run_segments = p->jitter && p->k >= 2 && (!p->slow || p->slow_free_likely);
+    /* a slowdown draws every step (its times depend on the clock), and is in
+     * none of the closed forms and identities below */
+    c->run_segments = p->jitter && p->k >= 2 && (!p->slow || p->slow_free_likely) &&
+                      !p->slowdown;
     c->check_daly = !p->jitter && !p->pauses && !p->slow && !p->spikes && p->write_free &&
+                    !p->slowdown &&
                     !p->censoring && !p->limited &&
                     (!p->failures || (p->fail_exponential && p->one_restore &&
                                       p->unlimited_spares)) &&
@@ -360,8 +371,10 @@ static void choose_tests(combo *c)
     /* random saves and restores: Daly's formula holds (random_segment), the
      * jitter-only sum and the no-arrival run length do not */
     c->check_jitter = p->jitter && !p->failures && !p->outages && !p->spikes && !p->slow &&
-                      !p->pauses && p->write_free && !p->limited && !p->durations;
+                      !p->pauses && p->write_free && !p->limited && !p->durations &&
+                      !p->slowdown;
     c->check_tail = !p->jitter && !p->slow && p->write_free && !p->limited && !p->durations &&
+                    !p->slowdown &&
                     (p->failures || p->outages || p->spikes);
     /* a requeue is time down the compensators do not subtract */
     c->check_comp_failures = p->fail_exponential && !p->censoring && !p->limited;
@@ -468,6 +481,41 @@ static void immune_keys(int index, cJSON *cp, char *sum, size_t sn)
         cJSON_AddTrueToObject(cp, "restore_immune");
         snprintf(sum + strlen(sum), sn - strlen(sum), " immune restores");
     }
+}
+
+/* slowdown (issue 34 part 3) in a quarter of the combinations, its values
+ * from a stream of its own: a drift of 10 % to 100 % over the run, or with
+ * refresh restarts (half, not beside asynchronous saves, which refuse them)
+ * over a refresh period of 4 to 30 units (a step at the slowest, a pause
+ * and a save: so the loader never refuses it), saturating in 40 %. */
+#define SLOWDOWN_SEED 34030u
+static void slowdown_keys(int index, cJSON *root, double t0, double unit_s, int async,
+                          plan *pl, char *sum, size_t sn)
+{
+    if (!own_coin(index, SLOWDOWN_SEED, 0.25))
+        return;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, SLOWDOWN_SEED + 1 + (unsigned long)index);
+    cJSON *d = cJSON_AddObjectToObject(root, "slowdown");
+    int refresh = !async && coin(r, 0.5);
+    double span = refresh ? unif(r, 4, 30) * unit_s : t0;
+    double per_hour = unif(r, 0.1, 1) * 3600 / span;
+    cJSON_AddNumberToObject(d, "per_hour", per_hour);
+    snprintf(sum + strlen(sum), sn - strlen(sum), " slowdown(%.3g/h", per_hour);
+    if (coin(r, 0.4)) {
+        double s = unif(r, 0.1, 1);
+        cJSON_AddNumberToObject(d, "max_extra", s);
+        snprintf(sum + strlen(sum), sn - strlen(sum), ", max %.2f", s);
+    }
+    if (refresh) {
+        cJSON_AddNumberToObject(d, "refresh_hours", span / 3600);
+        snprintf(sum + strlen(sum), sn - strlen(sum), ", refresh %.3g h", span / 3600);
+        if (coin(r, 0.5))
+            cJSON_AddNumberToObject(d, "refresh_s", unif(r, 0, 1) * unit_s);
+    }
+    snprintf(sum + strlen(sum), sn - strlen(sum), ")");
+    pl->slowdown = 1;
+    gsl_rng_free(r);
 }
 
 /* failures.renewal_at "failure" (issue 34 part 5) in half the combinations
@@ -887,6 +935,9 @@ static void generate(int index, combo *c)
     cause_keys(index, f_obj, cards, sum, sn);
     standby_keys(index, f_obj, t0, pl, sum, sn);
     immune_keys(index, cp, sum, sn);
+    /* a unit of time that holds a step at the slowest (slow cards up to 3x,
+     * a pause up to 2 mu, drift up to 2x) and a save */
+    slowdown_keys(index, root, t0, 3 * step_s + 2 * mu + save, async, pl, sum, sn);
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);
@@ -909,17 +960,17 @@ static void load_combo(combo *c)
     const long pl[] = {p.cards, p.k, p.every, p.jitter, p.slow, p.slow_free_likely, p.pauses, p.write_free,
                        p.failures, p.fail_exponential, p.one_restore, p.unlimited_spares,
                        p.outages, p.outage_poisson, p.noticed, p.spikes, p.censoring,
-                       p.limited, p.durations};
+                       p.limited, p.durations, p.slowdown};
     const long ql[] = {q->cards, q->k, q->every, q->jitter, q->slow, q->slow_free_likely,
                        q->pauses, q->write_free,
                        q->failures, q->fail_exponential, q->one_restore, q->unlimited_spares,
                        q->outages, q->outage_poisson, q->noticed, q->spikes, q->censoring,
-                       q->limited, q->durations};
+                       q->limited, q->durations, q->slowdown};
     static const char *const names[] = {
         "cards", "K", "pause every", "jitter", "slow", "slow_free_likely", "pauses",
         "write_free", "failures", "fail_exponential", "one_restore", "unlimited_spares",
         "outages", "outage_poisson", "noticed", "spikes", "censoring", "limited",
-        "durations"};
+        "durations", "slowdown"};
     for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
         if (pl[i] != ql[i])
             fail_msg("combination %d: the generator's plan has %s = %ld, the parsed "

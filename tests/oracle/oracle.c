@@ -41,8 +41,9 @@
 
 /* What a phase can be struck by (section 4's table). */
 enum { HIT_FAILURE = 1, HIT_OUTAGE = 2, HIT_SPIKE = 4, HIT_LIMIT = 8 };
-/* Not an arrival: a save that ran past checkpoint.save_timeout_s (section 3). */
-enum { HIT_TIMEOUT = 16 };
+/* Not an arrival: a save that ran past checkpoint.save_timeout_s (section 3);
+ * a planned refresh restart (section 12). */
+enum { HIT_TIMEOUT = 16, HIT_REFRESH = 32 };
 #define STRIKES_COMPUTE (HIT_FAILURE | HIT_OUTAGE | HIT_SPIKE | HIT_LIMIT)
 #define STRIKES_SAVE (HIT_FAILURE | HIT_OUTAGE | HIT_LIMIT)    /* save, copy, write waits */
 #define STRIKES_RESTORE (HIT_FAILURE | HIT_OUTAGE | HIT_LIMIT) /* restore, eviction restore */
@@ -60,7 +61,7 @@ enum { PH_NOMEM = -1, PH_RAN = 0, PH_STRUCK = 1, PH_CENSORED = 2, PH_NOTICE = 3 
 
 /* The time a piece of work holds, by row of the split. */
 typedef struct {
-    double compute, straggler, pause, fixed, save;
+    double compute, straggler, pause, fixed, save, slowdown;
 } work_rows;
 
 typedef struct {
@@ -98,6 +99,8 @@ typedef struct {
     arrivals fail_trace;
     arrivals outages, spikes;
     double limit_at;  /* section 4: the time limit of the allocation (INFINITY: none) */
+    double fresh_at;  /* section 12: when the job last began computing */
+    double refresh_at; /* section 12: when the next refresh's save must end (INFINITY: none) */
     int hit;          /* kind of the arrival that struck */
     int notice_of;    /* PH_NOTICE: the arrival the emergency save is for */
 
@@ -130,7 +133,7 @@ typedef struct {
 
 static double work_sum(const work_rows *w)
 {
-    return w->compute + w->straggler + w->pause + w->fixed + w->save;
+    return w->compute + w->straggler + w->pause + w->fixed + w->save + w->slowdown;
 }
 
 static void work_add(work_rows *to, const work_rows *w)
@@ -140,6 +143,7 @@ static void work_add(work_rows *to, const work_rows *w)
     to->pause += w->pause;
     to->fixed += w->fixed;
     to->save += w->save;
+    to->slowdown += w->slowdown;
 }
 
 /* A seed for MT19937 from (seed, replica) only: splitmix64 finalisers so
@@ -599,6 +603,26 @@ static double allocation_s(const tmc_experiment *x)
     return limit_saves(x) && tl->notice_s > c ? hours - (tl->notice_s - c) : hours;
 }
 
+/* Section 12: the job computes again from m->t. */
+static void restarted(sim *m)
+{
+    const tmc_slowdown *d = &m->x->slowdown;
+    m->fresh_at = m->t;
+    m->refresh_at = d->enabled && d->refresh_hours > 0 ? m->t + d->refresh_hours * HOUR_S
+                                                       : INFINITY;
+}
+
+/* Section 12: what the drift adds to a slowest-card time y, h s after the
+ * job began computing: y a h, or y s (1 - e^(-a h / s)). */
+static double drift(const sim *m, double y, double h)
+{
+    const tmc_slowdown *d = &m->x->slowdown;
+    if (!d->enabled)
+        return 0;
+    double a = d->per_hour / HOUR_S;
+    return d->max_extra > 0 ? y * d->max_extra * (1 - exp(-a * h / d->max_extra)) : y * a * h;
+}
+
 /* A down phase (nothing strikes): its whole length goes to `row`. */
 static int down(sim *m, double len, double *row)
 {
@@ -659,6 +683,10 @@ static int interruption(sim *m)
             rc = down(m, draw_downtime(m), &m->res.downtime_s);
         } else if (kind == HIT_TIMEOUT) {
             m->res.save_timeouts++; /* relaunched at once: straight to the restore */
+        } else if (kind == HIT_REFRESH) { /* section 12: a restart of its own cost */
+            m->res.refreshes++;
+            const tmc_slowdown *d = &m->x->slowdown;
+            restore = d->refresh_s >= 0 ? d->refresh_s : m->x->checkpoint.restore_s;
         } else if (kind == HIT_SPIKE) {
             m->res.loss_spikes++;
             roll_back(m, m->x->loss_spikes.rollback_snapshots);
@@ -683,7 +711,10 @@ static int interruption(sim *m)
         double el;
         rc = phase(m, restore * draw_factor(m, m->x->checkpoint.restore_cv),
                    restore_strikes(m->x), &el);
-        m->res.restore_s += el; /* READING: a cut restore is still restore time */
+        /* READING: a cut restore is still restore time (a refresh's, its own row) */
+        *(kind == HIT_REFRESH ? &m->res.refresh_s : &m->res.restore_s) += el;
+        if (rc == PH_RAN)
+            restarted(m);
         if (rc != PH_STRUCK)
             return rc;
         cut = restore;
@@ -712,6 +743,8 @@ static int evict(sim *m)
     int rc = phase(m, len * draw_factor(m, m->x->checkpoint.restore_cv), restore_strikes(m->x),
                    &el);
     m->res.eviction_s += el;
+    if (rc == PH_RAN)
+        restarted(m);
     return rc;
 }
 
@@ -816,6 +849,10 @@ static double notice_point(const sim *m, int *kind)
         best = m->limit_at - c;
         *kind = HIT_LIMIT;
     }
+    if (m->refresh_at - c >= m->t && m->refresh_at - c < best) { /* section 12 */
+        best = m->refresh_at - c;
+        *kind = HIT_REFRESH;
+    }
     return best;
 }
 
@@ -828,6 +865,8 @@ static int compute_steps(sim *m, long from, long to, long *done)
     for (long s = from; s < to; s++) {
         double pause, el;
         double slowest = draw_step(m, s + 1, &pause);
+        double extra = drift(m, slowest, m->t - m->fresh_at); /* at the step's start */
+        slowest += extra;
         *done = s;
         if (m->t + slowest + m->fixed > save_at) {
             int rc = phase_until(m, save_at, STRIKES_COMPUTE, &el);
@@ -841,7 +880,8 @@ static int compute_steps(sim *m, long from, long to, long *done)
         }
         m->seg.compute += m->mu;
         m->seg.pause += pause;
-        m->seg.straggler += slowest - m->mu - pause;
+        m->seg.straggler += slowest - m->mu - pause - extra;
+        m->seg.slowdown += extra;
         m->seg.fixed += m->fixed;
         if (m->n_slow > 0 && !m->evicted)
             m->completed_steps++;
@@ -858,7 +898,13 @@ static int compute_steps(sim *m, long from, long to, long *done)
 static int emergency_save(sim *m, long done)
 {
     int empty = work_sum(&m->seg) == 0, kind = m->notice_of;
-    double el, strike = kind == HIT_OUTAGE ? m->outages.next_s : m->limit_at;
+    if (kind == HIT_REFRESH && empty) { /* section 12: nothing to save, restart now */
+        m->hit = kind;
+        return PH_STRUCK;
+    }
+    double el, strike = kind == HIT_OUTAGE ? m->outages.next_s
+                      : kind == HIT_LIMIT  ? m->limit_at
+                                           : m->refresh_at;
     int rc = phase_until(m, strike, STRIKES_SAVE, &el);
     if (rc != PH_RAN || empty) {
         m->res.lost_s += el;
@@ -921,8 +967,16 @@ static int save_sync(sim *m, long end)
     if (push_committed(m, &s) < 0)
         return PH_NOMEM;
     memset(&m->seg, 0, sizeof m->seg);
-    if (end < m->steps && eviction_due(m))
-        return evict(m);
+    if (end < m->steps && eviction_due(m)) {
+        int rc = evict(m);
+        if (rc != PH_RAN)
+            return rc;
+    }
+    /* section 12: the moment to stop for a refresh passed in the save */
+    if (end < m->steps && m->t >= m->refresh_at - m->x->checkpoint.save_s) {
+        m->hit = HIT_REFRESH;
+        return PH_STRUCK;
+    }
     return PH_RAN;
 }
 
@@ -1036,6 +1090,7 @@ static int setup(sim *m, const tmc_experiment *x, long k, double mu, double hori
     m->fixed = x->job.exposed_comm_s + x->job.input_wait_s;
     m->horizon = horizon;
     m->limit_at = x->time_limit.enabled ? allocation_s(x) : INFINITY;
+    restarted(m); /* t = 0 */
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     m->card_time = malloc((size_t)m->cards * sizeof *m->card_time);
     if (!m->rng || !m->card_time)
@@ -1105,12 +1160,13 @@ static void fill_result(sim *m, oracle_result *out)
     r.pause_s = w.pause;
     r.fixed_s = w.fixed;
     r.save_s = w.save;
+    r.slowdown_s = w.slowdown;
     r.saves = (double)m->n_committed;
     r.slow_cards = (double)m->n_slow;
     r.wall_s = m->t;
     double sum = r.compute_s + r.straggler_s + r.pause_s + r.fixed_s + r.save_s + r.lost_s +
                  r.restore_s + r.downtime_s + r.detection_s + r.spare_wait_s + r.eviction_s +
-                 r.requeue_s;
+                 r.requeue_s + r.slowdown_s + r.refresh_s;
     (void)sum;
     assert(fabs(sum - r.wall_s) <= 1e-9 * fmax(1.0, r.wall_s));
     *out = r;

@@ -22,6 +22,7 @@ typedef struct {
     double restore_s, downtime_s, detection_s, spare_wait_s, eviction_s, requeue_s;
     double card_failures, outages, loss_spikes, saves, evictions, slow_cards, requeues;
     double save_timeouts;
+    double slowdown_s, refresh_s, refreshes; /* section 12 */
     int censored; /* 1: still running at horizon_s; wall_s = horizon_s */
 } oracle_result;
 
