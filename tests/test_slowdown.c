@@ -17,7 +17,8 @@
  *        a grid of 4,000 periods searched here (the pace from sd-1.3's
  *        trapezoid) finds the same period within two grid steps (0.5 %),
  *        lambda 0 and one a day; a saturating drift whose whole loss
- *        theta ln(B / b) is below the cost never pays (INFINITY);
+ *        theta ln(B / b) is below the cost never pays (INFINITY), with
+ *        restarts a week apart or none;
  * sd-1.5 the first-order period sqrt(2 C b / (y a)) comes within 3 % of the
  *        best at a small drift (per_hour 0.001, a 600 s cost), where
  *        ln(1 + x) ~ x - x^2 / 2 holds. */
@@ -137,6 +138,9 @@ static void sd_1_4_best(void **state)
      * B = b + y s = 505 s: 504 s, below a cost of 1,000 s */
     d.max_extra = 0.1, d.per_hour = 0.0666667;
     assert_true(isinf(tmc_slowdown_best_period_s(&st, 0, 1000)));
+    /* nor with restarts a week apart, where the pace is flat in w past a
+     * few weeks and only rounding would pick a period */
+    assert_true(isinf(tmc_slowdown_best_period_s(&st, 1 / 6e5, 1000)));
 }
 
 static void sd_1_5_first_order(void **state)

@@ -298,13 +298,52 @@ static void longest_waits(const tmc_experiment *x, const tmc_closed_form *cf, ch
  * between interruptions that lose work: the largest of the three, in
  * logarithms, is the mechanism; time limits are judged by their absence.
  * y: x without traces on entry, then scratch room. */
+/* Daly's T of x with refresh restarts every `hours`, days. */
+static double refreshed_days(const tmc_experiment *x, double hours)
+{
+    tmc_experiment y = *x; /* a shallow copy: only read */
+    y.slowdown.refresh_hours = hours;
+    tmc_closed_form cf;
+    tmc_closed_form_compute(&y, &cf);
+    return cf.completion_days_daly;
+}
+
+/* A slowdown that makes the run too long where it would finish without
+ * one: named, with the refresh period that the closed form finds best. */
+static int slowdown_too_costly(const tmc_experiment *x, const tmc_closed_form *cf, double factor,
+                               char *why, size_t n)
+{
+    if (!x->slowdown.enabled)
+        return 0;
+    tmc_experiment flat = *x; /* a shallow copy: only read */
+    flat.slowdown.enabled = 0;
+    tmc_closed_form cf_flat;
+    tmc_closed_form_compute(&flat, &cf_flat);
+    if (cf_flat.daly_wall_s / cf_flat.uninterrupted_s > TMC_FINISHABLE_MAX_DALY_FACTOR)
+        return 0;
+    char times[48], advice[160] = "restart it on purpose (slowdown.refresh_hours)";
+    format_times(times, sizeof times, factor);
+    double best = cf->slowdown.best_refresh_s;
+    if (isfinite(best))
+        snprintf(advice, sizeof advice, "refresh restarts every %.3g h (slowdown.refresh_hours, "
+                 "the closed form's best period) would bring it to %.4g days",
+                 best / TMC_HOUR_S, refreshed_days(x, best / TMC_HOUR_S));
+    snprintf(why, n, "the run cannot finish in practice: its steps slow down since the last "
+             "restart (slowdown.per_hour %.10g%s), and the restarts are too rare: the "
+             "expected wall time is %s the uninterrupted one (docs/model.md 3.22; the limit "
+             "is %.0f); %s", x->slowdown.per_hour,
+             x->slowdown.refresh_hours > 0 ? ", with its refresh restarts" : "", times,
+             TMC_FINISHABLE_MAX_DALY_FACTOR, advice);
+    return 1;
+}
+
 static int daly_too_slow(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experiment *y,
                          char *why, size_t n)
 {
     double factor = cf->daly_wall_s / cf->uninterrupted_s;
     if (!(factor > TMC_FINISHABLE_MAX_DALY_FACTOR)) /* NaN: no judgement, no refusal */
         return 0;
-    if (limits_too_costly(y, factor, why, n))
+    if (limits_too_costly(y, factor, why, n) || slowdown_too_costly(x, cf, factor, why, n))
         return 1;
     double segment_s = cf->interval_s + x->checkpoint.save_s, m = cf->rework_mtbf_s;
     int immune = x->checkpoint.restore_immune;

@@ -156,6 +156,17 @@ static double refine(gsl_function *f, double lo, double mid, double hi)
     return w;
 }
 
+/* The steps a second never refreshing: E[n] / E[L] over whole stretches
+ * with restarts, or without them the limit of n(h) / h: 1 / (b + y s)
+ * saturating, 0 linear. */
+static double never_pace(const tmc_slowdown_stretch *st, double lambda)
+{
+    if (lambda > 0)
+        return tmc_slowdown_mean_steps(st, lambda, INFINITY) * lambda;
+    double s = st->d->max_extra;
+    return s > 0 ? 1 / (st->b_s + st->y_s * s) : 0;
+}
+
 double tmc_slowdown_best_period_s(const tmc_slowdown_stretch *st, double lambda, double cost_s)
 {
     if (slope(st->d) == 0 || st->y_s == 0)
@@ -169,8 +180,8 @@ double tmc_slowdown_best_period_s(const tmc_slowdown_stretch *st, double lambda,
         if (v < best)
             best = v, at = i;
     }
-    if (at == GRID - 1)
-        return INFINITY; /* the longest period does best: never refresh */
+    if (at == GRID - 1 || -best <= never_pace(st, lambda) * (1 + 1e-9))
+        return INFINITY; /* no period beats never refreshing */
     double w = GRID_LO_S * exp(step * at);
     if (at == 0)
         return w;

@@ -31,7 +31,7 @@ void tmc_slowdown_output_text(FILE *f, const tmc_experiment *x, const tmc_closed
                 d->refresh_hours, c->refreshes);
     else
         fprintf(f, "no refresh restart (slowdown.refresh_hours); ");
-    if (isfinite(c->best_refresh_s))
+    if (isfinite(c->best_refresh_s)) /* the first order is meaningless where none pays */
         fprintf(f, "the closed form's best is every %.3g h (first order %.3g h), ",
                 c->best_refresh_s / TMC_HOUR_S, c->first_order_refresh_s / TMC_HOUR_S);
     else
