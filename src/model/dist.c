@@ -194,6 +194,11 @@ static double build_side(tmc_dist_quantile_fn q, void *ctx, tmc_cubic *table, in
     return worst;
 }
 
+tmc_cubic *tmc_dist_table_alloc(void)
+{
+    return aligned_alloc(64, 2 * TMC_MAX_SIDE * sizeof(tmc_cubic)); /* a multiple of 64 */
+}
+
 double tmc_dist_table_build(tmc_cubic *table, tmc_dist_quantile_fn q, void *ctx,
                             double *lowest)
 {
@@ -230,7 +235,7 @@ int tmc_dist_max_init(tmc_max_sampler *s, const tmc_jitter *j, double mu_s, long
     if (!independent)
         return 0;
     size_t pieces = TMC_MAX_SIDE; /* the high side follows the low (tmc_dist_max_at) */
-    s->low = malloc(2 * pieces * sizeof *s->low);
+    s->low = tmc_dist_table_alloc();
     if (!s->low)
         return -1;
     s->high = s->low + pieces;

@@ -104,6 +104,12 @@ typedef struct {
 typedef void (*tmc_dist_quantile_fn)(void *ctx, int high, double t, double *x,
                                      double *slope);
 
+/* Memory for a table of 2 TMC_MAX_SIDE pieces (free with free()), each
+ * piece in one cache line: a draw reads one line, not two (malloc's large
+ * blocks start 16 bytes into a page, so every other 32-byte piece would
+ * straddle two). NULL if memory runs out. */
+tmc_cubic *tmc_dist_table_alloc(void);
+
 /* Fill a table of 2 TMC_MAX_SIDE pieces (low side, then high) with the
  * Hermite cubics of q; returns the largest error found at the quarter
  * points of every piece, seconds (NaN if q gave one), and sets *lowest to

@@ -322,7 +322,7 @@ int tmc_segment_law_init(tmc_segment_law *l, const tmc_jitter *j, double mu_s, l
     double alias, coarse_alias;
     double outer = lattice(&fine, &s, &y, n, &alias);
     double coarse_outer = lattice(&c, &coarse_s, &y, n, &coarse_alias);
-    l->low = malloc(2 * TMC_MAX_SIDE * sizeof *l->low);
+    l->low = tmc_dist_table_alloc();
     int status = -1;
     if (l->low && !isnan(outer) && !isnan(coarse_outer)) {
         double hist_mean, hist_sd, lowest, top, unused;
