@@ -241,6 +241,7 @@ static int commit_block(tmc_replica_state *rep, long *done)
     if (!m->blocks || rep->strag.slow > 0 || *done % e->interval_steps ||
         *done + m->block_steps > e->steps)
         return 0;
+    tmc_stragglers_block_prefetch(m, rep->rng[TMC_STREAM_JITTER]); /* while the fit is sought */
     int b = block_that_fits(rep, *done, tmc_replica_clear_s(rep));
     if (b < 0)
         return 0;

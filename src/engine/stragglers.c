@@ -123,6 +123,15 @@ double tmc_stragglers_block_max(const tmc_straggler_model *m, int b)
     return m->max.sigma == 0 ? n * m->max.mu : m->block[b].max_s;
 }
 
+void tmc_stragglers_block_prefetch(const tmc_straggler_model *m, const gsl_rng *r)
+{
+    if (m->max.sigma == 0) /* no jitter: no law, nothing drawn */
+        return;
+    uint32_t u = tmc_rng_pcg_peek(r);
+    for (int b = 0; b < m->blocks; b++)
+        tmc_dist_table_prefetch(m->block[b].low, u);
+}
+
 double tmc_stragglers_block(const tmc_straggler_model *m, tmc_stragglers *s, int b, gsl_rng *r)
 {
     s->steps_simulated += (double)tmc_stragglers_block_steps(m, b);

@@ -125,6 +125,11 @@ static inline long tmc_stragglers_block_steps(const tmc_straggler_model *m, int 
     return m->block_steps << b;
 }
 
+/* Fetch into the cache what the next draw of r (the jitter stream) reads
+ * in every block law, before the engine knows which block it will draw:
+ * a table read is the block's costliest part. Changes no value. */
+void tmc_stragglers_block_prefetch(const tmc_straggler_model *m, const gsl_rng *r);
+
 /* Block b's summed slowest-card time, s (pauses not included), one draw of
  * r; counts its steps as simulated. */
 double tmc_stragglers_block(const tmc_straggler_model *m, tmc_stragglers *s, int b, gsl_rng *r);

@@ -88,4 +88,12 @@ static inline uint32_t tmc_rng_pcg_next(gsl_rng *r)
     return tmc_rng_pcg_step(r->state);
 }
 
+/* The output the next tmc_rng_pcg_next(r) returns, r unchanged: what a
+ * draw will read can be fetched ahead of it. */
+static inline uint32_t tmc_rng_pcg_peek(const gsl_rng *r)
+{
+    tmc_pcg32_state s = *(const tmc_pcg32_state *)r->state;
+    return tmc_rng_pcg_step(&s);
+}
+
 #endif
