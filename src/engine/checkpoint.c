@@ -91,7 +91,7 @@ static int async_segment(tmc_replica_state *rep, long progress, long n, long *co
     const tmc_engine *e = rep->e;
     double sum_max = 0;
     double copy_s = 0;
-    int hit = n > 0 ? tmc_replica_compute(rep, progress, n, &sum_max) : -1;
+    int hit = n > 0 ? tmc_replica_compute(rep, progress, n, NULL, &sum_max) : -1;
     if (hit < 0)
         hit = tmc_replica_save(rep, &copy_s);
     if (hit >= 0)
@@ -233,16 +233,19 @@ static int block_that_fits(const tmc_replica_state *rep, long done, double clear
  * arrival and the horizon, all its segments commit whatever their steps
  * take, and the clock and the split need only their sum, drawn from the
  * block's exact law. Decided before anything is drawn, so the run's law is
- * the same as segment by segment. Returns 1 when a block committed. */
-static int commit_block(tmc_replica_state *rep, long *done)
+ * the same as segment by segment. Returns 1 when a block committed, else 0
+ * with *lim where the next segment's compute must stop (worked out here
+ * once, whether or not blocks apply). */
+static int commit_block(tmc_replica_state *rep, long *done, tmc_limit *lim)
 {
     const tmc_engine *e = rep->e;
     const tmc_straggler_model *m = &e->stragglers;
+    tmc_stragglers_block_prefetch(m, rep->rng[TMC_STREAM_JITTER]); /* while the fit is sought */
+    double clear = tmc_replica_clear_s(rep, lim);
     if (!m->blocks || rep->strag.slow > 0 || *done % e->interval_steps ||
         *done + m->block_steps > e->steps)
         return 0;
-    tmc_stragglers_block_prefetch(m, rep->rng[TMC_STREAM_JITTER]); /* while the fit is sought */
-    int b = block_that_fits(rep, *done, tmc_replica_clear_s(rep));
+    int b = block_that_fits(rep, *done, clear);
     if (b < 0)
         return 0;
     long n = tmc_stragglers_block_steps(m, b), segments = 2L << b;
@@ -269,7 +272,8 @@ void tmc_checkpoint_run_sync(tmc_replica_state *rep)
     const tmc_engine *e = rep->e;
     long done = e->start_committed, from = e->start_done;
     while (done < e->steps && !tmc_replica_must_end(rep)) {
-        if (from == done && commit_block(rep, &done)) {
+        tmc_limit lim; /* from == done: commit_block works it out */
+        if (from == done && commit_block(rep, &done, &lim)) {
             from = done;
             continue;
         }
@@ -277,7 +281,8 @@ void tmc_checkpoint_run_sync(tmc_replica_state *rep)
         if (n > e->steps - from)
             n = e->steps - from;
         double seg_start = rep->t, sum_max = 0, save_s = 0;
-        int hit = n > 0 ? tmc_replica_compute(rep, from, n, &sum_max) : -1;
+        int hit = n > 0 ? tmc_replica_compute(rep, from, n, from == done ? &lim : NULL, &sum_max)
+                        : -1;
         if (hit == TMC_NOTICE) {
             emergency_save(rep, seg_start, &done, from);
             from = done;

@@ -163,21 +163,30 @@ static double compute_limit(tmc_replica_state *rep, int *kind)
     return limit;
 }
 
-double tmc_replica_clear_s(tmc_replica_state *rep)
+/* The compute-only arrivals passed are discarded (not in compute), then
+ * where compute from rep->t must stop. */
+static void replica_limit(tmc_replica_state *rep, tmc_limit *lim)
 {
-    const tmc_engine *e = rep->e;
-    tmc_processes_discard_all_until(&e->processes, &rep->proc, rep->rng, 1, rep->t);
-    int kind;
-    return fmin(compute_limit(rep, &kind), e->horizon_s) - rep->t;
+    tmc_processes_discard_all_until(&rep->e->processes, &rep->proc, rep->rng, 1, rep->t);
+    lim->at = compute_limit(rep, &lim->kind);
 }
 
-int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_max)
+double tmc_replica_clear_s(tmc_replica_state *rep, tmc_limit *lim)
+{
+    replica_limit(rep, lim);
+    return fmin(lim->at, rep->e->horizon_s) - rep->t;
+}
+
+int tmc_replica_compute(tmc_replica_state *rep, long first, long n, const tmc_limit *known,
+                        double *sum_max)
 {
     const tmc_engine *e = rep->e;
     tmc_processes *p = &rep->proc;
-    tmc_processes_discard_all_until(&e->processes, p, rep->rng, 1, rep->t); /* not in compute */
-    int kind, cut;
-    double limit = compute_limit(rep, &kind);
+    tmc_limit here;
+    if (!known)
+        replica_limit(rep, &here), known = &here;
+    int kind = known->kind, cut;
+    double limit = known->at;
     double sum = tmc_stragglers_segment(&e->stragglers, &rep->strag, first, n, rep->t, limit,
                                         kind == TMC_NOTICE, rep->rng[TMC_STREAM_JITTER],
                                         e->stop, &cut);

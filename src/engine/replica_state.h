@@ -36,16 +36,26 @@ enum { TMC_NOTICE = TMC_KINDS };
  * and in compute (compute = 1) loss spikes too. */
 int tmc_replica_next_strike(const tmc_replica_state *rep, int compute, double *at);
 
+/* Where compute from rep->t must stop: at the earliest arrival, or one
+ * save time before an arrival with notice. */
+typedef struct {
+    double at; /* s */
+    int kind;  /* the arrival's process, or TMC_NOTICE (rep->notice_of which) */
+} tmc_limit;
+
 /* Steps first + 1 .. first + n; returns the interrupting process (or
  * TMC_NOTICE), or -1 with *sum_max the summed slowest-card compute times
- * (pauses included). On interruption rep->t is the arrival time. */
-int tmc_replica_compute(tmc_replica_state *rep, long first, long n, double *sum_max);
+ * (pauses included). On interruption rep->t is the arrival time. `known`:
+ * the limit tmc_replica_clear_s gave at this rep->t (a boundary where no
+ * block fitted: not worked out twice), or NULL. */
+int tmc_replica_compute(tmc_replica_state *rep, long first, long n, const tmc_limit *known,
+                        double *sum_max);
 
 /* From rep->t, how long nothing can strike (in compute or not, the
  * notices' save times included) and the horizon is not reached, s; the
  * arrivals of compute-only processes already passed are discarded first,
- * as at the start of compute. */
-double tmc_replica_clear_s(tmc_replica_state *rep);
+ * as at the start of compute, and *lim is where compute must stop. */
+double tmc_replica_clear_s(tmc_replica_state *rep, tmc_limit *lim);
 
 /* A phase of d seconds (save, write wait, restore) that only failures and
  * outages can interrupt: -1, or the process that did (rep->t is then its
