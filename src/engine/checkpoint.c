@@ -209,13 +209,25 @@ static void emergency_save(tmc_replica_state *rep, double seg_start, long *done,
 
 /* The largest block b whose every draw ends, saves included, within
  * `clear` seconds, fits in the steps left from `done` and does not pass
- * the engine's mark inside it; -1 when none. */
+ * the engine's mark inside it; -1 when none. When only the time can rule
+ * a block out (the usual case), that block is the count of blocks whose
+ * least need from them up (block_low_s, non-decreasing) is within
+ * `clear`, less one: no branch, where the search below mispredicted its
+ * exit about once a boundary (which block fits changes from one to the
+ * next). */
 static int block_that_fits(const tmc_replica_state *rep, long done, double clear)
 {
     const tmc_engine *e = rep->e;
     const tmc_straggler_model *m = &e->stragglers;
     long at = e->mark_step;
     int open = at > done && rep->out->mark_s == 0;
+    if (!open && !m->pause_every &&
+        done + tmc_stragglers_block_steps(m, m->blocks - 1) <= e->steps) {
+        int b = -1;
+        for (int i = 0; i < m->blocks; i++)
+            b += !(e->block_low_s[i] > clear);
+        return b;
+    }
     for (int b = m->blocks - 1; b >= 0; b--) {
         long n = tmc_stragglers_block_steps(m, b);
         if (e->block_need_s[b] > clear || done + n > e->steps || (open && at < done + n))

@@ -75,6 +75,9 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         e->block_need_s[b] = tmc_stragglers_block_max(m, b) + (double)n * m->fixed_s +
                              (double)(2L << b) * e->save_s;
     }
+    for (int b = m->blocks - 1; b >= 0; b--)
+        e->block_low_s[b] = b + 1 < m->blocks && e->block_low_s[b + 1] < e->block_need_s[b]
+                                ? e->block_low_s[b + 1] : e->block_need_s[b];
     return 0;
 }
 

@@ -77,6 +77,9 @@ typedef struct {
     int restore_immune;     /* failures and outages due in a restore are dropped */
     double block_need_s[TMC_BLOCK_LAWS]; /* the longest block b of whole segments
                                can take, saves included, pauses not, s */
+    double block_low_s[TMC_BLOCK_LAWS]; /* the least block_need_s of blocks b and up:
+                               some block b or larger fits in a time clear of
+                               arrivals exactly when it is at most that time */
     tmc_straggler_model stragglers; /* the compute time of steps */
     tmc_process_model processes;    /* what interrupts the run */
     long groups;            /* elastic replica groups G (elastic.c); 0: none */
