@@ -245,16 +245,17 @@ static int block_that_fits(const tmc_replica_state *rep, long done, double clear
  * arrival and the horizon, all its segments commit whatever their steps
  * take, and the clock and the split need only their sum, drawn from the
  * block's exact law. Decided before anything is drawn, so the run's law is
- * the same as segment by segment. Returns 1 when a block committed, else 0
- * with *lim where the next segment's compute must stop (worked out here
- * once, whether or not blocks apply). */
-static int commit_block(tmc_replica_state *rep, long *done, tmc_limit *lim)
+ * the same as segment by segment. `into`: *done's steps past a multiple of
+ * K (blocks start on one). Returns 1 when a block committed, else 0 with
+ * *lim where the next segment's compute must stop (worked out here once,
+ * whether or not blocks apply). */
+static int commit_block(tmc_replica_state *rep, long *done, long into, tmc_limit *lim)
 {
     const tmc_engine *e = rep->e;
     const tmc_straggler_model *m = &e->stragglers;
     tmc_stragglers_block_prefetch(m, rep->rng[TMC_STREAM_JITTER]); /* while the fit is sought */
     double clear = tmc_replica_clear_s(rep, lim);
-    if (!m->blocks || rep->strag.slow > 0 || *done % e->interval_steps ||
+    if (!m->blocks || rep->strag.slow > 0 || into ||
         *done + m->block_steps > e->steps)
         return 0;
     int b = block_that_fits(rep, *done, clear);
@@ -284,12 +285,13 @@ void tmc_checkpoint_run_sync(tmc_replica_state *rep)
     const tmc_engine *e = rep->e;
     long done = e->start_committed, from = e->start_done;
     while (done < e->steps && !tmc_replica_must_end(rep)) {
+        long into = from % e->interval_steps; /* one 64-bit division a boundary, not two */
         tmc_limit lim; /* from == done: commit_block works it out */
-        if (from == done && commit_block(rep, &done, &lim)) {
+        if (from == done && commit_block(rep, &done, into, &lim)) {
             from = done;
             continue;
         }
-        long n = e->interval_steps - from % e->interval_steps;
+        long n = e->interval_steps - into;
         if (n > e->steps - from)
             n = e->steps - from;
         double seg_start = rep->t, sum_max = 0, save_s = 0;
