@@ -369,7 +369,6 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
         tmc_rng_pcg_seed_replica(rng[s], seed, replica, (tmc_stream_kind)s);
     memset(out, 0, sizeof *out);
     tmc_replica_state rep = {.e = e, .rng = rng, .t = e->start_s, .out = out};
-    rep.strag.fresh_at = e->start_s;
     out->before_s = e->start_s; /* a forecast: the run's past */
     out->before_restarts = e->start_restarts;
     rep.ledger.keep = e->spike_rollback > 1;
@@ -381,6 +380,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
         tmc_processes_end(&rep.proc);
         return;
     }
+    restarted(&rep); /* the slowdown's hours and the first refresh from the start */
     out->slow_cards = (double)rep.strag.slow;
     out->slow_runs = rep.strag.slow > 0;
     out->bad_nodes_start = (double)rep.proc.failures.bad_nodes;

@@ -161,7 +161,6 @@ int tmc_processes_start(const tmc_process_model *m, tmc_processes *p, gsl_rng *c
         if (tmc_process_types[k].start(m, p, rng, k))
             return -1;
     p->limit_at = m->limit_s; /* a forecast refuses time limits (config_progress.c) */
-    tmc_processes_restarted(m, p, m->start_s);
     return 0;
 }
 
@@ -351,7 +350,7 @@ static int refresh_noticed(const tmc_process_model *m, const tmc_processes *p, d
 {
     *at = p->refresh_at;
     *lead_s = m->notice_lead_s;
-    return isfinite(m->refresh_after_s);
+    return isfinite(m->refresh_after_s) && m->refresh_after_s > 0; /* off in a zeroed model */
 }
 
 const tmc_process_type tmc_process_types[TMC_KINDS] = {
