@@ -3,13 +3,23 @@
  *           gives [0, z^2 / (n + z^2)];
  * stats-1.2 mean, sd, quantiles (GSL's interpolation), P(x <= threshold);
  * stats-1.3 histogram: counts add to n, the maximum lands in the last bin,
- *           and a constant sample does not break it. */
+ *           and a constant sample does not break it;
+ * stats-1.4 the quantiles found by selection equal, bit for bit, GSL's
+ *           interpolation on the sorted sample (gsl_sort, then
+ *           gsl_stats_quantile_from_sorted_data, here in the test), with
+ *           ties, n = 1, 2, 3 and 10^5, and every count and edge equals the
+ *           sorted sample's. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -79,12 +89,68 @@ static void test_histogram(void **state)
     assert_true(s.sd == 0 && s.p_met == 1);
 }
 
+/* One sample x[n] summarised as given and, for the reference, after a
+ * sort: the same summary, every field. */
+static void same_as_sorted(const double *x, long n, double threshold)
+{
+    double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    memcpy(a, x, (size_t)n * sizeof *a);
+    memcpy(b, x, (size_t)n * sizeof *b);
+    gsl_sort(b, 1, (size_t)n);
+    tmc_summary s, t;
+    tmc_stats_summarize(a, n, threshold, &s);
+    memcpy(a, b, (size_t)n * sizeof *a); /* the sorted sample, summarised */
+    tmc_stats_summarize(a, n, threshold, &t);
+    for (int i = 0; i < TMC_STATS_NQ; i++) {
+        double want = gsl_stats_quantile_from_sorted_data(b, 1, (size_t)n, tmc_stats_levels[i]);
+        if (s.quantile[i] != want)
+            fail_msg("n=%ld level %g: %.17g, sorted %.17g", n, tmc_stats_levels[i],
+                     s.quantile[i], want);
+    }
+    assert_true(s.min == b[0] && s.max == b[n - 1]);
+    long met = 0;
+    while (met < n && b[met] <= threshold)
+        met++;
+    assert_int_equal(s.met, met);
+    for (int k = 0; k < TMC_STATS_BINS; k++)
+        assert_int_equal(s.bin_count[k], t.bin_count[k]);
+    assert_memory_equal(s.bin_lo, t.bin_lo, sizeof s.bin_lo);
+    free(a);
+    free(b);
+}
+
+static void test_selection(void **state)
+{
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 1404);
+    long n = 100000;
+    double *x = malloc((size_t)n * sizeof *x);
+    assert_non_null(x);
+    for (long i = 0; i < n; i++) /* completion days, and restart counts: many ties */
+        x[i] = 27 + gsl_rng_uniform(r);
+    same_as_sorted(x, n, 27.5);
+    for (long i = 0; i < n; i++)
+        x[i] = (double)gsl_rng_uniform_int(r, 40);
+    same_as_sorted(x, n, 20);
+    for (long m = 1; m <= 3; m++) {
+        for (long i = 0; i < m; i++)
+            x[i] = (double)(3 - i);
+        same_as_sorted(x, m, 2);
+    }
+    free(x);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wilson),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_selection),
     };
     return cmocka_run_group_tests_name("stats-1", tests, NULL, NULL);
 }

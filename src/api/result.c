@@ -101,27 +101,29 @@ static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options
 }
 
 /* Completion days (days[n], replica order) from wall seconds, in place;
- * their summary *d on sorted[n], a sorted copy, and the restarts' (which
+ * their summary *d on scratch[n], a copy it reorders, and the restarts' (which
  * take runs over the budget out of P(deadline)). 0, or -1 with err. */
 static int summarize_days(const tmc_experiment *x, const tmc_closed_form *cf, double *days,
-                          double *sorted, const double *restarts, long n, tmc_summary *d,
+                          double *scratch, const double *restarts, long n, tmc_summary *d,
                           tmc_restarts *rs, tmc_error *err)
 {
     for (long k = 0; k < n; k++)
         days[k] = x->deadline.reserve_days + days[k] / TMC_DAY_S;
-    memcpy(sorted, days, (size_t)n * sizeof *sorted);
-    tmc_stats_summarize(sorted, n, x->deadline.days, d);
+    memcpy(scratch, days, (size_t)n * sizeof *scratch);
+    tmc_stats_summarize(scratch, n, x->deadline.days, d);
     return tmc_restarts_summarize(restarts, days, n, x, cf, d, rs, err);
 }
 
 /* The run's summary (summarize_days). 0, or -1 with err. */
 static int summarize(tmc_result *r, tmc_error *err)
 {
-    r->sorted_days = malloc((size_t)r->replicas * sizeof *r->sorted_days);
-    if (!r->sorted_days)
+    double *scratch = malloc((size_t)r->replicas * sizeof *scratch);
+    if (!scratch)
         return tmc_error_set(err, "out of memory for %ld replicas", r->replicas);
-    if (summarize_days(&r->x, &r->cf, r->completion_days, r->sorted_days, r->restarts,
-                       r->replicas, &r->days, &r->restart_summary, err))
+    int rc = summarize_days(&r->x, &r->cf, r->completion_days, scratch, r->restarts,
+                            r->replicas, &r->days, &r->restart_summary, err);
+    free(scratch);
+    if (rc)
         return -1;
     tmc_cost_summarize(&r->x, &r->cf, &r->days, &r->cost);
     return 0;
@@ -136,7 +138,7 @@ static int draws_rates(const tmc_experiment *x)
 }
 
 /* Replicas 0 .. n - 1 of x (a copy of the run's, rates as given) into
- * *sum and *restarts; days[3 n]: wall or completion days, restarts, sorted. */
+ * *sum and *restarts; days[3 n]: wall or completion days, restarts, scratch. */
 static int run_plug_in_replicas(tmc_result *r, const tmc_experiment *x, double *days,
                                 const tmc_run_options *o, const volatile sig_atomic_t *stop,
                                 tmc_summary *sum, tmc_restarts *restarts, tmc_error *err)
@@ -396,7 +398,6 @@ void tmc_result_free(tmc_result *r)
     if (!r)
         return;
     free(r->completion_days);
-    free(r->sorted_days);
     free(r->restarts);
     free(r->samples);
     free(r->window_steps);

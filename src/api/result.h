@@ -32,7 +32,6 @@ struct tmc_result {
     char option_overrides[2][64];
     long replicas;         /* run (fewer than asked when a precision target was met) */
     double *completion_days; /* [replicas], replica order */
-    double *sorted_days;     /* [replicas], ascending */
     double *restarts;        /* [replicas], replica order (restarts.h) */
     tmc_restarts restart_summary;
     tmc_cost_summary cost;   /* card-hours (and money) of days (cost.h) */

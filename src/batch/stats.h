@@ -12,7 +12,7 @@ typedef struct {
     long n;                       /* replicas */
     double mean, sd, se;          /* sample mean, sd (n - 1), sd / sqrt(n) */
     double min, max;
-    double quantile[TMC_STATS_NQ]; /* at tmc_stats_levels, gsl_stats_quantile_from_sorted_data */
+    double quantile[TMC_STATS_NQ]; /* at tmc_stats_levels, as gsl_stats_quantile_from_sorted_data */
     long met;                     /* replicas with value <= threshold */
     double p_met;                 /* met / n */
     double ci_lo, ci_hi;          /* Wilson 95 % interval of p_met */
@@ -20,9 +20,9 @@ typedef struct {
     long bin_count[TMC_STATS_BINS];
 } tmc_summary;
 
-/* Summarise x[n] (n >= 1, any unit) against `threshold` (same unit):
- * P(x <= threshold). Sorts x in place (so a run needs no second copy of its
- * replicas). */
+/* Summarise x[n] (n >= 1, any unit, no NaN) against `threshold` (same
+ * unit): P(x <= threshold). Reorders x (the quantiles are found by
+ * selection, not a sort), so a caller that needs the order passes a copy. */
 void tmc_stats_summarize(double *x, long n, double threshold, tmc_summary *out);
 
 /* Wilson score interval (E. B. Wilson, JASA 22, 1927) for k successes in n

@@ -71,7 +71,7 @@ static int report(const tmc_result *res, const tmc_cli_options *o, run_files *f)
     if (o->plot_path) {
         tmc_error err = {""};
         int drawn = tmc_cli_is_root()
-            ? tmc_plot_run(fileno(f->plot.fp), res->sorted_days, r->replicas, r->x, r->cf,
+            ? tmc_plot_run(fileno(f->plot.fp), res->completion_days, r->replicas, r->x, r->cf,
                            r->days->p_met, r->days->ci_lo, r->days->ci_hi, &err) : 0;
         if (tmc_cli_finish_plot(&f->plot, drawn, &err))
             return 1;

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <gsl/gsl_histogram.h>
+#include <gsl/gsl_sort_double.h>
 
 #define RUN_BINS 40
 #define CDF_POINTS 2000 /* the CDF is drawn through at most this many ranks */
@@ -163,9 +164,10 @@ static void cdf_block(FILE *g, const double *days, long n)
     fputs("EOD\n", g);
 }
 
-int tmc_plot_run(int out_fd, const double *days, long n, const tmc_experiment *x,
-                 const tmc_closed_form *cf, double p_met, double ci_lo, double ci_hi,
-                 tmc_error *err)
+/* The plot of days[n], sorted ascending (tmc_plot_run). */
+static int plot_sorted(int out_fd, const double *days, long n, const tmc_experiment *x,
+                       const tmc_closed_form *cf, double p_met, double ci_lo, double ci_hi,
+                       tmc_error *err)
 {
     double lo = days[0], hi = days[n - 1], pad = hi > lo ? 0.02 * (hi - lo) : 0.5;
     lo -= pad, hi += pad;
@@ -194,6 +196,20 @@ int tmc_plot_run(int out_fd, const double *days, long n, const tmc_experiment *x
           "set yrange [0:1]\nunset key\n"
           "plot $C using 1:2 with steps lw 2 lc rgb '#1f77b4'\n", g);
     return finish(&run, err);
+}
+
+int tmc_plot_run(int out_fd, const double *days, long n, const tmc_experiment *x,
+                 const tmc_closed_form *cf, double p_met, double ci_lo, double ci_hi,
+                 tmc_error *err)
+{
+    double *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
+        return tmc_error_set(err, "--plot: out of memory");
+    memcpy(sorted, days, (size_t)n * sizeof *sorted);
+    gsl_sort(sorted, 1, (size_t)n);
+    int rc = plot_sorted(out_fd, sorted, n, x, cf, p_met, ci_lo, ci_hi, err);
+    free(sorted);
+    return rc;
 }
 
 /* Line j of the sweep (the settings along the first key) as data set j of

@@ -19,7 +19,7 @@ int tmc_plot_check_gnuplot(tmc_error *err);
 /* `trainmc run --plot`: the histogram of the completion time T (40 equal
  * bins, GSL's histogram) over its empirical CDF, with the deadline and the
  * closed form's T (Daly) marked where they fall inside the range of T.
- * days: the n >= 1 completion times, days, sorted ascending; out_fd: the
+ * days: the n >= 1 completion times, days, in any order; out_fd: the
  * open file gnuplot writes. Returns 0, or -1 with err if gnuplot fails or
  * its picture is incomplete (a full disk). */
 int tmc_plot_run(int out_fd, const double *days, long n, const tmc_experiment *x,
