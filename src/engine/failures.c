@@ -17,6 +17,7 @@
 #include "closed_form.h"
 #include "experiment_rules.h"
 #include "forecast.h"
+#include "rng_pcg.h"
 
 /* The pool's unit: a node's g cards when some failure takes a whole node
  * (per-node part, or a cause of scope "node": real hosts are swapped and
@@ -116,7 +117,7 @@ static double poisson_mean_s(const tmc_failure_model *m, const tmc_failure_state
 static double scoped_after(const tmc_failure_model *m, const tmc_failure_state *s,
                            gsl_rng *r, double t)
 {
-    return t + gsl_ran_exponential(r, 1 / ((m->node_rate + m->job_rate) * s->rate_scale));
+    return t + tmc_rng_exponential(r, 1 / ((m->node_rate + m->job_rate) * s->rate_scale));
 }
 
 static double lifetime(const tmc_failure_model *m, const tmc_failure_state *s, gsl_rng *r)
@@ -265,7 +266,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
         return trace_after(m, s, t0 > 0 ? t0 : -1);
     if (tmc_failures_poisson(m))
-        return t0 + gsl_ran_exponential(r, poisson_mean_s(m, s));
+        return t0 + tmc_rng_exponential(r, poisson_mean_s(m, s));
     if (m->job_renewal) { /* a forecast refuses these lifetimes (config_progress.c) */
         if (!m->scoped)
             return tmc_failures_job_next(m, s, r, t0);
@@ -321,7 +322,7 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->job_renewal) /* discarded while down: the restart renews it anyway */
         return tmc_failures_job_next(m, s, r, t);
     if (!s->heap)
-        return t + gsl_ran_exponential(r, poisson_mean_s(m, s));
+        return t + tmc_rng_exponential(r, poisson_mean_s(m, s));
     s->heap[0] = t + lifetime(m, s, r);
     sift_down(s->heap, m->cards, 0);
     return s->heap[0];
@@ -406,7 +407,7 @@ static double manual_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     /* the replica's own mean; the product is left out when nothing is drawn,
      * so that runs without repair_events keep every bit */
     double mean = m->repair_events > 0 ? m->repair_mean_s * s->repair_scale : m->repair_mean_s;
-    double rho = m->repair_tilt, x = gsl_ran_exponential(r, mean * rho);
+    double rho = m->repair_tilt, x = tmc_rng_exponential(r, mean * rho);
     if (rho != 1)
         s->repair_log_w += log(rho) - x / mean + x / (rho * mean);
     s->repairs_drawn++;

@@ -7,6 +7,7 @@
 
 #include "experiment_rules.h"
 #include "forecast.h"
+#include "rng_pcg.h"
 
 static tmc_trace_ref trace_of(int enabled, int n, const double *days)
 {
@@ -78,7 +79,7 @@ static void draw_next(const tmc_process_model *m, tmc_processes *p, gsl_rng *con
 /* A Poisson process's next arrival after `from` at rate r (tilted). */
 static double poisson_after(gsl_rng *r, double rate, double from)
 {
-    return rate <= 0 ? INFINITY : from + gsl_ran_exponential(r, 1 / rate);
+    return rate <= 0 ? INFINITY : from + tmc_rng_exponential(r, 1 / rate);
 }
 
 static double spike_arrival(const tmc_process_model *m, tmc_processes *p, gsl_rng *r, int k,

@@ -10,6 +10,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "rng_pcg.h"
+
 /* Subintervals for the minimum's mean by quadrature. */
 #define TMC_LAW_QUAD_LIMIT 1000
 
@@ -48,7 +50,7 @@ tmc_law tmc_law_prepare(const tmc_law_type *t, double mean, double shape, double
 
 static double exponential_draw(const tmc_law *l, gsl_rng *r)
 {
-    return gsl_ran_exponential(r, l->mean);
+    return tmc_rng_exponential(r, l->mean);
 }
 
 static double exponential_min_mean(const tmc_law *l, double n)

