@@ -203,14 +203,14 @@ static void seglaw_1_4_fallback(void **state)
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     tmc_straggler_model m;
-    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, 1), 0);
+    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, 1, 1), 0);
     assert_null(m.law[0].low);
     assert_true(m.law_bytes == 0);
     tmc_stragglers_free(&m);
     sets[4] = "jitter={\"distribution\": \"normal\", \"cv\": 0.05}";
     x = test_load("design-48-stress", sets, 5);
     tmc_closed_form_compute(&x, &cf);
-    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, 1), 0);
+    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, 1, 1), 0);
     assert_non_null(m.law[0].low);
     assert_int_equal(m.law[0].n, 2);
     assert_true(m.law_error > 0 && m.law_error <= TMC_SEGMENT_MAX_ERROR_SIGMA);

@@ -149,7 +149,8 @@ static tmc_straggler_model model(const char *const *sets, int n)
     tmc_closed_form cf;
     tmc_closed_form_compute(&x, &cf);
     tmc_straggler_model m;
-    assert_int_equal(tmc_stragglers_init(&m, &x, &cf, x.monte_carlo.mode == TMC_MODE_SEGMENTS), 0);
+    assert_int_equal(
+        tmc_stragglers_init(&m, &x, &cf, x.monte_carlo.mode == TMC_MODE_SEGMENTS, 1), 0);
     return m;
 }
 

@@ -147,7 +147,7 @@ static int run_plug_in_replicas(tmc_result *r, const tmc_experiment *x, double *
     tmc_closed_form cf;
     tmc_closed_form_compute(x, &cf);
     tmc_engine e;
-    if (tmc_engine_init(&e, x, &cf))
+    if (tmc_engine_init_threads(&e, x, &cf, o->threads))
         return tmc_error_set(err, "out of memory building the engine");
     tmc_engine_watch_stop(&e, stop);
     tmc_runner_out out = {days, days + n, NULL, NULL, NULL};
@@ -362,9 +362,8 @@ static tmc_result *run_in(const tmc_experiment *x, const tmc_run_options *option
     tmc_engine e;
     tmc_error err = {""};
     double t0 = now_s();
-    int rc = tmc_engine_init(&e, &r->x, &r->cf) ? tmc_error_set(&err, "out of memory "
-                                                                      "building the engine")
-                                                 : 0;
+    int rc = tmc_engine_init_threads(&e, &r->x, &r->cf, o.threads)
+                 ? tmc_error_set(&err, "out of memory building the engine") : 0;
     if (!rc) {
         tmc_engine_watch_stop(&e, options ? options->stop : NULL);
         rc = simulate(r, &e, &o, &err);

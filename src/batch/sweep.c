@@ -241,13 +241,13 @@ int tmc_sweep_check_grid(const tmc_sweep_axis *axes, int n_axes, long replicas,
 
 /* ---------- running ---------- */
 
-/* The engine of setting s, watching *stop (NULL: the process's stop flag,
- * tmc_stop_flag).
+/* The engine of setting s (its laws built on `threads` threads), watching
+ * *stop (NULL: the process's stop flag, tmc_stop_flag).
  * 0, or -1 with err. */
-static int build_engine(tmc_engine *e, const tmc_sweep_setting *s,
+static int build_engine(tmc_engine *e, const tmc_sweep_setting *s, int threads,
                         const volatile sig_atomic_t *stop, tmc_error *err)
 {
-    if (tmc_engine_init(e, &s->x, &s->cf))
+    if (tmc_engine_init_threads(e, &s->x, &s->cf, threads))
         return tmc_error_set(err, "out of memory building the engine");
     if (stop)
         tmc_engine_watch_stop(e, stop);
@@ -260,7 +260,7 @@ int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long 
 {
     const tmc_experiment *x = &s->x;
     tmc_engine e;
-    if (build_engine(&e, s, stop, err))
+    if (build_engine(&e, s, threads, stop, err))
         return -1;
     int rc = tmc_importance_run(&e, mode, pilot, x->monte_carlo.replicas, x->monte_carlo.seed,
                                 threads, &r->importance, err);
@@ -275,7 +275,7 @@ int tmc_sweep_run_batch(const tmc_sweep_setting *s, long first, long n, int thre
                         tmc_sweep_result *r, tmc_error *err)
 {
     tmc_engine e;
-    if (build_engine(&e, s, stop, err))
+    if (build_engine(&e, s, threads, stop, err))
         return -1;
     tmc_replica batch;
     tmc_runner_out out = {wall_s, restarts, NULL, NULL, NULL};

@@ -30,6 +30,12 @@ static int blocks_apply(const tmc_engine *e, const tmc_experiment *x)
 
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf)
 {
+    return tmc_engine_init_threads(e, x, cf, 1);
+}
+
+int tmc_engine_init_threads(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf,
+                            int threads)
+{
     memset(e, 0, sizeof *e);
     e->stop = tmc_stop_flag();
     e->steps = x->job.steps;
@@ -63,12 +69,12 @@ int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_for
         e->heal_s = x->elastic.heal_s;
     }
     int segments = tmc_engine_mode(x) == TMC_MODE_SEGMENTS;
-    if (tmc_stragglers_init(&e->stragglers, x, cf, segments))
+    if (tmc_stragglers_init(&e->stragglers, x, cf, segments, threads))
         return -1;
     tmc_straggler_model *m = &e->stragglers;
     if (!segments || !blocks_apply(e, x))
         return 0;
-    if (tmc_stragglers_init_blocks(m, x, cf))
+    if (tmc_stragglers_init_blocks(m, x, cf, threads))
         return -1;
     for (int b = 0; b < m->blocks; b++) {
         long n = tmc_stragglers_block_steps(m, b);

@@ -96,6 +96,11 @@ typedef struct {
  * tmc_engine_free. */
 int tmc_engine_init(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf);
 
+/* tmc_engine_init with the segment laws built on up to `threads` threads
+ * (the same engine, bit for bit, whatever the count). */
+int tmc_engine_init_threads(tmc_engine *e, const tmc_experiment *x, const tmc_closed_form *cf,
+                            int threads);
+
 /* The censoring horizon of an experiment, s: monte_carlo.horizon_days, or
  * by default (a forecast's elapsed time plus) 1000 x the uninterrupted wall
  * time (the same factor beyond which the command line refuses a run), at

@@ -45,41 +45,56 @@ static int recurring_lengths(const tmc_experiment *x, long k, long n[TMC_SEGMENT
     return count;
 }
 
-/* The law of n steps into l: 1 when kept (counted in m's error and
- * bytes), 0 when its bound is above TMC_SEGMENT_MAX_ERROR_SIGMA (freed),
- * -1 if memory runs out. */
-static int build_law(tmc_straggler_model *m, tmc_segment_law *l, const tmc_experiment *x,
-                     const tmc_closed_form *cf, long n)
+/* A law built (tmc_segment_law_init_all) into *l: 1 when kept (counted in
+ * m's error and bytes), 0 when its bound is above
+ * TMC_SEGMENT_MAX_ERROR_SIGMA (freed). */
+static int keep_law(tmc_straggler_model *m, tmc_segment_law *l, tmc_segment_law *built)
 {
-    if (tmc_segment_law_init(l, &x->jitter, cf->compute_s, x->job.cards, n))
-        return -1;
-    if (l->error_sigma > TMC_SEGMENT_MAX_ERROR_SIGMA) {
-        tmc_segment_law_free(l);
+    if (built->error_sigma > TMC_SEGMENT_MAX_ERROR_SIGMA) {
+        tmc_segment_law_free(built);
         return 0;
     }
+    *l = *built;
     m->law_error = fmax(m->law_error, l->error_sigma);
     m->law_bytes += l->bytes;
     return 1;
 }
 
+/* The laws of n[0..count-1] steps, on `threads` threads: how many failed
+ * (those hold no table). */
+static int build_laws(tmc_segment_law *built, const long *n, int count,
+                      const tmc_experiment *x, const tmc_closed_form *cf, int threads)
+{
+    return tmc_segment_law_init_all(built, n, count, &x->jitter, cf->compute_s, x->job.cards,
+                                    threads);
+}
+
+static void free_laws(tmc_segment_law *l, int count)
+{
+    for (int i = 0; i < count; i++)
+        tmc_segment_law_free(&l[i]);
+}
+
 /* Segments mode: the laws of the recurring lengths; one whose measured
  * error is above TMC_SEGMENT_MAX_ERROR_SIGMA is dropped (that length is
  * drawn step by step). */
-static int init_laws(tmc_straggler_model *m, const tmc_experiment *x, const tmc_closed_form *cf)
+static int init_laws(tmc_straggler_model *m, const tmc_experiment *x, const tmc_closed_form *cf,
+                     int threads)
 {
     long n[TMC_SEGMENT_LAWS];
+    tmc_segment_law built[TMC_SEGMENT_LAWS];
     int count = recurring_lengths(x, cf->interval_steps, n), kept = 0;
-    for (int i = 0; i < count; i++) {
-        int got = build_law(m, &m->law[kept], x, cf, n[i]);
-        if (got < 0)
-            return -1;
-        kept += got;
+    if (build_laws(built, n, count, x, cf, threads)) {
+        free_laws(built, count);
+        return -1;
     }
+    for (int i = 0; i < count; i++)
+        kept += keep_law(m, &m->law[kept], &built[i]);
     return 0;
 }
 
 int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
-                        const tmc_closed_form *cf, int segments)
+                        const tmc_closed_form *cf, int segments, int threads)
 {
     memset(m, 0, sizeof *m);
     m->segments = segments;
@@ -95,26 +110,33 @@ int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
         tmc_dist_max_init(&m->max, &x->jitter, cf->compute_s, x->job.cards))
         return -1;
     m->ahead = m->ahead && m->max.low && m->max.common_s == 0;
-    if (segments && m->max.sigma > 0 && init_laws(m, x, cf))
+    if (segments && m->max.sigma > 0 && init_laws(m, x, cf, threads))
         return -1;
     return 0;
 }
 
 int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
-                               const tmc_closed_form *cf)
+                               const tmc_closed_form *cf, int threads)
 {
     m->block_steps = 2 * cf->interval_steps;
     if (m->max.sigma == 0) { /* no jitter: a block's sum is known */
         m->blocks = TMC_BLOCK_LAWS;
         return 0;
     }
-    for (int b = 0; b < TMC_BLOCK_LAWS; b++) {
-        int got = build_law(m, &m->block[b], x, cf, m->block_steps << b);
-        if (got <= 0)
-            return got; /* a block law too coarse: the larger ones too */
-        m->blocks = b + 1;
-    }
-    return 0;
+    long n[TMC_BLOCK_LAWS];
+    tmc_segment_law built[TMC_BLOCK_LAWS];
+    for (int b = 0; b < TMC_BLOCK_LAWS; b++)
+        n[b] = m->block_steps << b;
+    build_laws(built, n, TMC_BLOCK_LAWS, x, cf, threads);
+    /* kept up to the first too coarse (the larger ones are too, and a law
+     * that failed past it is not wanted) */
+    int b = 0;
+    while (b < TMC_BLOCK_LAWS && built[b].low && keep_law(m, &m->block[b], &built[b]))
+        b++;
+    m->blocks = b;
+    int failed = b < TMC_BLOCK_LAWS && !built[b].low;
+    free_laws(built + b, TMC_BLOCK_LAWS - b); /* the first not kept is already freed */
+    return failed ? -1 : 0;
 }
 
 double tmc_stragglers_block_max(const tmc_straggler_model *m, int b)

@@ -99,20 +99,22 @@ typedef struct {
 
 /* Build from a validated experiment and its closed form (the compute time
  * per step, cf->compute_s, and K, cf->interval_steps); in segments mode
- * also the laws of the segment lengths that recur. Returns 0, or -1 if
+ * also the laws of the segment lengths that recur, on up to `threads`
+ * threads (the same tables whatever the count). Returns 0, or -1 if
  * memory runs out or a moment quadrature fails. Free with
  * tmc_stragglers_free. */
 int tmc_stragglers_init(tmc_straggler_model *m, const tmc_experiment *x,
-                        const tmc_closed_form *cf, int segments);
+                        const tmc_closed_form *cf, int segments, int threads);
 void tmc_stragglers_free(tmc_straggler_model *m);
 
 /* Laws for blocks of 2, 4, ... whole segments of K steps (segments mode,
  * after tmc_stragglers_init; the engine asks for them when a run of
  * commits can be drawn at once: engine.c). Stops at the first block whose
- * law's error is above TMC_SEGMENT_MAX_ERROR_SIGMA. Returns 0, or -1 if
- * memory runs out. Source: docs/reference/simulation-semantics.md 2. */
+ * law's error is above TMC_SEGMENT_MAX_ERROR_SIGMA. The laws are built on
+ * up to `threads` threads. Returns 0, or -1 if memory runs out. Source:
+ * docs/reference/simulation-semantics.md 2. */
 int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
-                               const tmc_closed_form *cf);
+                               const tmc_closed_form *cf, int threads);
 
 /* Block b (2^(b+1) segments of K steps, no slow card, no pause of one
  * card): the largest summed slowest-card time it can draw, s (pauses not
