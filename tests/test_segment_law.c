@@ -23,7 +23,11 @@
  *            that length step by step (no law kept); a light one keeps its
  *            law and reports its bound and memory;
  * seglaw-1.5 no draw exceeds max_s (the engine's test of whether a notice can
- *            fall inside a segment), at the 64 most extreme u of each side.
+ *            fall inside a segment), at the 64 most extreme u of each side;
+ * seglaw-1.6 the laws built on 1 and on 3 threads are the same bytes, the
+ *            segment laws and the block laws, on design-48-stress (every
+ *            block kept) and at 16,384 cards, where a block law is too
+ *            coarse and ends the blocks (the engine still builds).
  * Fixed seeds. */
 #include <math.h>
 #include <setjmp.h>
@@ -38,6 +42,7 @@
 
 #include "closed_form.h"
 #include "dist.h"
+#include "engine.h"
 #include "segment_law.h"
 #include "stragglers.h"
 #include "support.h"
@@ -237,13 +242,47 @@ static void seglaw_1_5_max(void **state)
     }
 }
 
+static void same_law(const tmc_segment_law *a, const tmc_segment_law *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_true(a->error_sigma == b->error_sigma && a->max_s == b->max_s);
+    if (a->low || b->low)
+        assert_memory_equal(a->low, b->low, 2 * TMC_MAX_SIDE * sizeof *a->low);
+}
+
+static void seglaw_1_6_threads(void **state)
+{
+    (void)state;
+    const char *sets[] = {"job.cards=16384"};
+    for (int k = 0; k < 2; k++) {
+        tmc_experiment x = test_load("design-48-stress", sets, k);
+        tmc_closed_form cf;
+        tmc_closed_form_compute(&x, &cf);
+        tmc_engine one, three;
+        assert_int_equal(tmc_engine_init_threads(&one, &x, &cf, 1), 0);
+        assert_int_equal(tmc_engine_init_threads(&three, &x, &cf, 3), 0);
+        const tmc_straggler_model *a = &one.stragglers, *b = &three.stragglers;
+        assert_int_equal(a->blocks, b->blocks);
+        if (k == 0 ? a->blocks != TMC_BLOCK_LAWS : !(a->blocks > 0 && a->blocks < TMC_BLOCK_LAWS))
+            fail_msg("%s: %d block laws kept", k ? "16,384 cards" : "design-48-stress",
+                     a->blocks);
+        for (int i = 0; i < TMC_SEGMENT_LAWS; i++)
+            same_law(&a->law[i], &b->law[i]);
+        for (int i = 0; i < a->blocks; i++)
+            same_law(&a->block[i], &b->block[i]);
+        assert_true(a->law_error == b->law_error && a->law_bytes == b->law_bytes);
+        tmc_engine_free(&one);
+        tmc_engine_free(&three);
+    }
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seglaw_1_1_normal),      cmocka_unit_test(seglaw_1_2_gamma),
         cmocka_unit_test(seglaw_1_3_independent), cmocka_unit_test(seglaw_1_4_fallback),
-        cmocka_unit_test(seglaw_1_5_max),
+        cmocka_unit_test(seglaw_1_5_max),         cmocka_unit_test(seglaw_1_6_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

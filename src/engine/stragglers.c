@@ -130,12 +130,12 @@ int tmc_stragglers_init_blocks(tmc_straggler_model *m, const tmc_experiment *x,
     build_laws(built, n, TMC_BLOCK_LAWS, x, cf, threads);
     /* kept up to the first too coarse (the larger ones are too, and a law
      * that failed past it is not wanted) */
-    int b = 0;
-    while (b < TMC_BLOCK_LAWS && built[b].low && keep_law(m, &m->block[b], &built[b]))
+    int b = 0, failed = 0;
+    while (b < TMC_BLOCK_LAWS && !(failed = !built[b].low) &&
+           keep_law(m, &m->block[b], &built[b]))
         b++;
     m->blocks = b;
-    int failed = b < TMC_BLOCK_LAWS && !built[b].low;
-    free_laws(built + b, TMC_BLOCK_LAWS - b); /* the first not kept is already freed */
+    free_laws(built + b, TMC_BLOCK_LAWS - b); /* a too coarse one is already freed */
     return failed ? -1 : 0;
 }
 
