@@ -2,6 +2,8 @@
 #include "stragglers.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
@@ -45,7 +47,7 @@ static int recurring_lengths(const tmc_experiment *x, long k, long n[TMC_SEGMENT
     return count;
 }
 
-/* A law built (tmc_segment_law_init_all) into *l: 1 when kept (counted in
+/* A law built (build_laws) into *l: 1 when kept (counted in
  * m's error and bytes), 0 when its bound is above
  * TMC_SEGMENT_MAX_ERROR_SIGMA (freed). */
 static int keep_law(tmc_straggler_model *m, tmc_segment_law *l, tmc_segment_law *built)
@@ -60,13 +62,52 @@ static int keep_law(tmc_straggler_model *m, tmc_segment_law *l, tmc_segment_law 
     return 1;
 }
 
-/* The laws of n[0..count-1] steps, on `threads` threads: how many failed
- * (those hold no table). */
+/* The laws still to build, taken one at a time by each thread. */
+typedef struct {
+    tmc_segment_law *l;
+    const long *n;
+    int count;
+    const tmc_jitter *j;
+    double mu_s;
+    long cards;
+    atomic_int next;
+    atomic_int failed; /* laws that failed */
+} law_queue;
+
+static void *build_from(void *arg)
+{
+    law_queue *q = arg;
+    for (int i; (i = atomic_fetch_add(&q->next, 1)) < q->count;)
+        if (tmc_segment_law_init(&q->l[i], q->j, q->mu_s, q->cards, q->n[i]))
+            atomic_fetch_add(&q->failed, 1);
+    return NULL;
+}
+
+#define MAX_BUILDERS 16 /* more threads than laws would wait */
+
+/* The laws of n[0..count-1] steps into built[], each as
+ * tmc_segment_law_init, on up to `threads` threads (this one included): a
+ * law is built by one thread, so its table is the same bits whatever the
+ * count. A law costs about 16 ms whatever its length, a run builds up to
+ * eight, and `cheapest` builds them for every plan. Returns how many failed
+ * (those hold no table, low NULL; the others are the caller's to free). */
 static int build_laws(tmc_segment_law *built, const long *n, int count,
                       const tmc_experiment *x, const tmc_closed_form *cf, int threads)
 {
-    return tmc_segment_law_init_all(built, n, count, &x->jitter, cf->compute_s, x->job.cards,
-                                    threads);
+    law_queue q = {.l = built, .n = n, .count = count, .j = &x->jitter,
+                   .mu_s = cf->compute_s, .cards = x->job.cards};
+    atomic_init(&q.next, 0);
+    atomic_init(&q.failed, 0);
+    int helpers = (threads < count ? threads : count) - 1, started = 0;
+    if (helpers > MAX_BUILDERS)
+        helpers = MAX_BUILDERS;
+    pthread_t tid[MAX_BUILDERS];
+    while (started < helpers && pthread_create(&tid[started], NULL, build_from, &q) == 0)
+        started++; /* none started: this thread builds them all */
+    build_from(&q);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    return atomic_load(&q.failed);
 }
 
 static void free_laws(tmc_segment_law *l, int count)

@@ -3,8 +3,6 @@
 #include "segment_law.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_fft_complex.h>
@@ -350,45 +348,4 @@ void tmc_segment_law_free(tmc_segment_law *l)
 {
     free(l->low);
     l->low = NULL;
-}
-
-/* The laws still to build, taken one at a time by each thread. */
-typedef struct {
-    tmc_segment_law *l;
-    const long *n;
-    int count;
-    const tmc_jitter *j;
-    double mu_s;
-    long cards;
-    atomic_int next;
-    atomic_int failed; /* laws that failed */
-} law_queue;
-
-static void *build_from(void *arg)
-{
-    law_queue *q = arg;
-    for (int i; (i = atomic_fetch_add(&q->next, 1)) < q->count;)
-        if (tmc_segment_law_init(&q->l[i], q->j, q->mu_s, q->cards, q->n[i]))
-            atomic_fetch_add(&q->failed, 1);
-    return NULL;
-}
-
-#define MAX_BUILDERS 16 /* more threads than laws would wait */
-
-int tmc_segment_law_init_all(tmc_segment_law *l, const long *n, int count,
-                             const tmc_jitter *j, double mu_s, long cards, int threads)
-{
-    law_queue q = {.l = l, .n = n, .count = count, .j = j, .mu_s = mu_s, .cards = cards};
-    atomic_init(&q.next, 0);
-    atomic_init(&q.failed, 0);
-    int helpers = (threads < count ? threads : count) - 1, started = 0;
-    if (helpers > MAX_BUILDERS)
-        helpers = MAX_BUILDERS;
-    pthread_t tid[MAX_BUILDERS];
-    while (started < helpers && pthread_create(&tid[started], NULL, build_from, &q) == 0)
-        started++; /* none started: this thread builds them all */
-    build_from(&q);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    return atomic_load(&q.failed);
 }

@@ -61,16 +61,6 @@ int tmc_segment_law_init(tmc_segment_law *l, const tmc_jitter *j, double mu_s, l
                          long n);
 void tmc_segment_law_free(tmc_segment_law *l);
 
-/* The laws of n[0..count-1] steps into l[0..count-1], each as
- * tmc_segment_law_init, on up to `threads` threads (this one included):
- * a law is built by one thread, so its table is the same bits whatever the
- * count. A law costs about 16 ms whatever its length, and a run builds up
- * to eight; `cheapest` builds them for every plan. Returns how many failed
- * (each of those holds no table, low NULL; the others are the caller's to
- * free). */
-int tmc_segment_law_init_all(tmc_segment_law *l, const long *n, int count,
-                             const tmc_jitter *j, double mu_s, long cards, int threads);
-
 /* One draw of the sum, seconds (never below 0), from one 32-bit output of
  * r, a tmc_rng_pcg32 generator. */
 static inline double tmc_segment_law_draw(const tmc_segment_law *l, gsl_rng *r)
