@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "times.h"
 #include "weights.h"
 
 void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag)
@@ -130,7 +131,7 @@ int tmc_replica_next_strike(const tmc_replica_state *rep, int compute, double *a
     const tmc_processes *p = &rep->proc;
     int kind = tmc_processes_earliest(p, compute ? TMC_PROCESSES : TMC_PROCESSES_ANYTIME);
     *at = p->next[kind];
-    double limit = fmax(p->limit_at, rep->t); /* passed while down: strikes at once */
+    double limit = tmc_time_max(p->limit_at, rep->t); /* passed while down: strikes at once */
     if (limit < *at)
         kind = TMC_LIMIT, *at = limit;
     return kind;
@@ -183,7 +184,7 @@ static void replica_limit(tmc_replica_state *rep, tmc_limit *lim)
 double tmc_replica_clear_s(tmc_replica_state *rep, tmc_limit *lim)
 {
     replica_limit(rep, lim);
-    return fmin(lim->at, rep->e->horizon_s) - rep->t;
+    return tmc_time_min(lim->at, rep->e->horizon_s) - rep->t;
 }
 
 int tmc_replica_compute(tmc_replica_state *rep, long first, long n, const tmc_limit *known,
@@ -236,7 +237,7 @@ static int restore_phase(tmc_replica_state *rep, double restore_s)
     double d = restore_s * tmc_durations_draw(&e->restore_law, rep->rng[TMC_STREAM_RESTORES]);
     if (!e->restore_immune)
         return tmc_replica_phase(rep, d);
-    double limit = fmax(rep->proc.limit_at, rep->t), end = rep->t + d;
+    double limit = tmc_time_max(rep->proc.limit_at, rep->t), end = rep->t + d;
     int hit = end > limit ? TMC_LIMIT : -1;
     if (hit >= 0)
         end = limit;

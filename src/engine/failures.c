@@ -18,6 +18,7 @@
 #include "experiment_rules.h"
 #include "forecast.h"
 #include "rng_pcg.h"
+#include "times.h"
 
 /* The pool's unit: a node's g cards when some failure takes a whole node
  * (per-node part, or a cause of scope "node": real hosts are swapped and
@@ -272,7 +273,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
             return tmc_failures_job_next(m, s, r, t0);
         s->next_card = tmc_failures_job_next(m, s, r, t0);
         s->next_scoped = scoped_after(m, s, r, t0);
-        return fmin(s->next_card, s->next_scoped);
+        return tmc_time_min(s->next_card, s->next_scoped);
     }
     if (!(s->heap = malloc((size_t)m->cards * sizeof *s->heap)))
         return -1;
@@ -282,7 +283,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         sift_down(s->heap, m->cards, i);
     if (m->scoped)
         s->next_scoped = scoped_after(m, s, r, 0);
-    return fmin(s->heap[0], s->next_scoped);
+    return tmc_time_min(s->heap[0], s->next_scoped);
 }
 
 double tmc_failures_restart(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
@@ -291,7 +292,7 @@ double tmc_failures_restart(const tmc_failure_model *m, tmc_failure_state *s, gs
     if (!m->scoped)
         return tmc_failures_job_next(m, s, r, t);
     s->next_card = tmc_failures_job_next(m, s, r, t);
-    return fmin(s->next_card, s->next_scoped);
+    return tmc_time_min(s->next_card, s->next_scoped);
 }
 
 /* Not Poisson, scoped: the earlier clock's failure (at t or before) is
@@ -309,7 +310,7 @@ static double scoped_clocks_after(const tmc_failure_model *m, tmc_failure_state 
         s->heap[0] = t + lifetime(m, s, r);
         sift_down(s->heap, m->cards, 0);
     }
-    return fmin(m->job_renewal ? s->next_card : s->heap[0], s->next_scoped);
+    return tmc_time_min(m->job_renewal ? s->next_card : s->heap[0], s->next_scoped);
 }
 
 double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,

@@ -8,6 +8,7 @@
 #include "experiment_rules.h"
 #include "forecast.h"
 #include "rng_pcg.h"
+#include "times.h"
 
 static tmc_trace_ref trace_of(int enabled, int n, const double *days)
 {
@@ -205,7 +206,8 @@ static double stay_down(const tmc_process_model *m, tmc_processes *p, gsl_rng *c
         return t;
     /* a wait that passes the horizon is censored there: the split holds its
      * part before it (a replica waiting years for a repair adds no years) */
-    double h = m->horizon_s > 0 ? m->horizon_s : INFINITY, counted = fmin(d, fmax(h - t, 0));
+    double h = m->horizon_s > 0 ? m->horizon_s : INFINITY;
+    double counted = tmc_time_min(d, tmc_time_max(h - t, 0));
     t += d;
     *account += counted;
     p->down_s += d;
