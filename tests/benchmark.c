@@ -422,8 +422,13 @@ static void section_numpy(void)
         "less CPU.\n\n");
     FILE *p = popen(cmd, "r");
     char line[512];
-    while (p && fgets(line, sizeof line, p))
+    size_t top = strlen(TMC_SOURCE_DIR "/");
+    while (p && fgets(line, sizeof line, p)) { /* paths from the top folder: no machine's */
+        char *at = strstr(line, TMC_SOURCE_DIR "/");
+        if (at)
+            memmove(at, at + top, strlen(at + top) + 1);
         say("%s", line);
+    }
     if (!p || pclose(p) != 0) {
         fprintf(stderr, "trainmc_bench: %s failed\n", cmd);
         exit(1);
