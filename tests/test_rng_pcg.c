@@ -3,13 +3,19 @@
  * rng-1.2 bit-exact agreement with Debian's libpcg-cpp over 100,000 outputs
  *         for several (initstate, stream) pairs;
  * rng-1.3 GSL plumbing: gsl_rng_uniform is get() / 2^32, range and name;
- * rng-1.4 replica streams differ and depend only on (seed, replica, kind). */
+ * rng-1.4 replica streams differ and depend only on (seed, replica, kind);
+ * rng-1.5 tmc_rng_exponential against gsl_ran_exponential on twin streams
+ *         (PCG, and GSL's mt19937 through the generic path): the same
+ *         output read, so the two draws are within 2 ulp of each other
+ *         (log(1 - u) against log1p(-u)) and the streams stay in step. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
 
 #include "rng_pcg.h"
 
@@ -108,6 +114,35 @@ static void test_replica_streams(void **state)
     gsl_rng_free(b);
 }
 
+static void twin_exponentials(const gsl_rng_type *type)
+{
+    gsl_rng *a = gsl_rng_alloc(type), *b = gsl_rng_alloc(type);
+    if (type == tmc_rng_pcg32) {
+        tmc_rng_pcg_seed(a, 7, 3);
+        tmc_rng_pcg_seed(b, 7, 3);
+    } else {
+        gsl_rng_set(a, 7);
+        gsl_rng_set(b, 7);
+    }
+    for (long i = 0; i < 1000000; i++) {
+        double mean = 1 + (double)(i % 7), x = tmc_rng_exponential(a, mean);
+        double y = gsl_ran_exponential(b, mean);
+        if (!(fabs(x - y) <= 2 * fabs(y) * 0x1p-52))
+            fail_msg("%s draw %ld: %.17g against gsl's %.17g", gsl_rng_name(a), i, x, y);
+    }
+    assert_int_equal(gsl_rng_get(a), gsl_rng_get(b)); /* in step */
+    gsl_rng_free(a);
+    gsl_rng_free(b);
+}
+
+/* rng-1.5 */
+static void test_exponential(void **state)
+{
+    (void)state;
+    twin_exponentials(tmc_rng_pcg32);
+    twin_exponentials(gsl_rng_mt19937);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -115,6 +150,7 @@ int main(void)
         cmocka_unit_test(test_against_libpcg_cpp),
         cmocka_unit_test(test_gsl_interface),
         cmocka_unit_test(test_replica_streams),
+        cmocka_unit_test(test_exponential),
     };
     return cmocka_run_group_tests_name("rng-1", tests, NULL, NULL);
 }
