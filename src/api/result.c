@@ -101,29 +101,24 @@ static int run_batches(tmc_result *r, const tmc_engine *e, const tmc_run_options
 }
 
 /* Completion days (days[n], replica order) from wall seconds, in place;
- * their summary *d on scratch[n], a copy it reorders, and the restarts' (which
- * take runs over the budget out of P(deadline)). 0, or -1 with err. */
+ * their summary *d, and the restarts' (which take runs over the budget out
+ * of P(deadline)). 0, or -1 with err. */
 static int summarize_days(const tmc_experiment *x, const tmc_closed_form *cf, double *days,
-                          double *scratch, const double *restarts, long n, tmc_summary *d,
-                          tmc_restarts *rs, tmc_error *err)
+                          const double *restarts, long n, tmc_summary *d, tmc_restarts *rs,
+                          tmc_error *err)
 {
     for (long k = 0; k < n; k++)
         days[k] = x->deadline.reserve_days + days[k] / TMC_DAY_S;
-    memcpy(scratch, days, (size_t)n * sizeof *scratch);
-    tmc_stats_summarize(scratch, n, x->deadline.days, d);
+    if (tmc_stats_summarize(days, n, x->deadline.days, d))
+        return tmc_error_set(err, "out of memory for %ld replicas", n);
     return tmc_restarts_summarize(restarts, days, n, x, cf, d, rs, err);
 }
 
 /* The run's summary (summarize_days). 0, or -1 with err. */
 static int summarize(tmc_result *r, tmc_error *err)
 {
-    double *scratch = malloc((size_t)r->replicas * sizeof *scratch);
-    if (!scratch)
-        return tmc_error_set(err, "out of memory for %ld replicas", r->replicas);
-    int rc = summarize_days(&r->x, &r->cf, r->completion_days, scratch, r->restarts,
-                            r->replicas, &r->days, &r->restart_summary, err);
-    free(scratch);
-    if (rc)
+    if (summarize_days(&r->x, &r->cf, r->completion_days, r->restarts, r->replicas, &r->days,
+                       &r->restart_summary, err))
         return -1;
     tmc_cost_summarize(&r->x, &r->cf, &r->days, &r->cost);
     return 0;
@@ -138,7 +133,7 @@ static int draws_rates(const tmc_experiment *x)
 }
 
 /* Replicas 0 .. n - 1 of x (a copy of the run's, rates as given) into
- * *sum and *restarts; days[3 n]: wall or completion days, restarts, scratch. */
+ * *sum and *restarts; days[2 n]: wall or completion days, then restarts. */
 static int run_plug_in_replicas(tmc_result *r, const tmc_experiment *x, double *days,
                                 const tmc_run_options *o, const volatile sig_atomic_t *stop,
                                 tmc_summary *sum, tmc_restarts *restarts, tmc_error *err)
@@ -157,7 +152,7 @@ static int run_plug_in_replicas(tmc_result *r, const tmc_experiment *x, double *
     tmc_engine_free(&e);
     if (rc)
         return rc;
-    return summarize_days(x, &cf, days, days + 2 * n, days + n, n, sum, restarts, err);
+    return summarize_days(x, &cf, days, days + n, n, sum, restarts, err);
 }
 
 /* A forecast's point estimates (docs/model.md 3.15): the failure and
@@ -207,7 +202,7 @@ static int run_plug_in(tmc_result *r, const tmc_run_options *o,
         return 0;
     long n = r->replicas;
     tmc_experiment x; /* views of r->x with other rates, never released */
-    double *days = malloc(3 * (size_t)n * sizeof *days);
+    double *days = malloc(2 * (size_t)n * sizeof *days);
     int rc = tmc_ranks_agree(days ? 0 : tmc_error_set(err, "out of memory for the plug-in "
                                                            "run"), err);
     if (!rc) {

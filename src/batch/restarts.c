@@ -53,16 +53,13 @@ int tmc_restarts_summarize(const double *restarts, const double *days, long n,
                            tmc_summary *days_summary, tmc_restarts *out, tmc_error *err)
 {
     const tmc_deadline *d = &x->deadline;
-    double *scratch = malloc((size_t)n * sizeof *scratch);
-    if (!scratch)
-        return tmc_error_set(err, "out of memory for %ld restart counts", n);
-    memcpy(scratch, restarts, (size_t)n * sizeof *scratch);
     memset(out, 0, sizeof *out);
     out->budget = d->max_restarts;
     /* threshold: the budget, so count.met is the runs within it */
-    tmc_stats_summarize(scratch, n, d->max_restarts < 0 ? INFINITY : (double)d->max_restarts,
-                        &out->count);
-    free(scratch);
+    if (tmc_stats_summarize(restarts, n,
+                            d->max_restarts < 0 ? INFINITY : (double)d->max_restarts,
+                            &out->count))
+        return tmc_error_set(err, "out of memory for %ld restart counts", n);
     out->over = n - out->count.met;
     out->p_over = (double)out->over / n;
     tmc_stats_wilson(out->over, n, 0.95, &out->ci_lo, &out->ci_hi);

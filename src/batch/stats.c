@@ -2,6 +2,8 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_statistics_double.h>
@@ -39,7 +41,7 @@ static void histogram(const double *x, long n, tmc_summary *out)
 /* gsl_stats_quantile_from_sorted_data's value at level f, from the two
  * order statistics it interpolates, each found by GSL's selection (O(n);
  * a heapsort of 10^6 completion times took 0.22 s of a run's serial tail,
- * ten selections 0.05 s). x is reordered. */
+ * ten selections 0.05 s). x is reordered (a scratch copy). */
 static double quantile(double *x, long n, double f)
 {
     double index = f * (double)(n - 1);
@@ -51,8 +53,11 @@ static double quantile(double *x, long n, double f)
     return (1 - delta) * a + delta * gsl_stats_select(x, 1, (size_t)n, lhs + 1);
 }
 
-void tmc_stats_summarize(double *x, long n, double threshold, tmc_summary *out)
+int tmc_stats_summarize(const double *x, long n, double threshold, tmc_summary *out)
 {
+    double *scratch = malloc((size_t)n * sizeof *scratch);
+    if (!scratch)
+        return -1;
     out->n = n;
     out->mean = gsl_stats_mean(x, 1, (size_t)n);
     out->sd = n > 1 ? gsl_stats_sd_m(x, 1, (size_t)n, out->mean) : 0;
@@ -65,6 +70,9 @@ void tmc_stats_summarize(double *x, long n, double threshold, tmc_summary *out)
     out->p_met = (double)met / n;
     tmc_stats_wilson(met, n, 0.95, &out->ci_lo, &out->ci_hi);
     histogram(x, n, out);
+    memcpy(scratch, x, (size_t)n * sizeof *scratch);
     for (int i = 0; i < TMC_STATS_NQ; i++)
-        out->quantile[i] = quantile(x, n, tmc_stats_levels[i]);
+        out->quantile[i] = quantile(scratch, n, tmc_stats_levels[i]);
+    free(scratch);
+    return 0;
 }

@@ -21,9 +21,9 @@ typedef struct {
 } tmc_summary;
 
 /* Summarise x[n] (n >= 1, any unit, no NaN) against `threshold` (same
- * unit): P(x <= threshold). Reorders x (the quantiles are found by
- * selection, not a sort), so a caller that needs the order passes a copy. */
-void tmc_stats_summarize(double *x, long n, double threshold, tmc_summary *out);
+ * unit): P(x <= threshold). The quantiles are found by selection on a copy
+ * (x is left as it is). Returns 0, or -1 if memory for the copy runs out. */
+int tmc_stats_summarize(const double *x, long n, double threshold, tmc_summary *out);
 
 /* Wilson score interval (E. B. Wilson, JASA 22, 1927) for k successes in n
  * trials at confidence `conf` (e.g. 0.95); z from gsl_cdf_ugaussian_Pinv. */

@@ -296,15 +296,11 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *res
                      tmc_sweep_result *r, tmc_error *err)
 {
     const tmc_experiment *x = &s->x;
-    /* tmc_stats_summarize reorders, and the differences need replica order */
-    double *scratch = malloc((size_t)n * sizeof *scratch);
-    if (!scratch)
-        return tmc_error_set(err, "out of memory for %ld replicas", n);
     double reserve = x->deadline.reserve_days;
     for (long k = 0; k < n; k++)
-        scratch[k] = days[k] = reserve + days[k] / TMC_DAY_S;
-    tmc_stats_summarize(scratch, n, x->deadline.days, &r->days);
-    free(scratch);
+        days[k] = reserve + days[k] / TMC_DAY_S;
+    if (tmc_stats_summarize(days, n, x->deadline.days, &r->days))
+        return tmc_error_set(err, "out of memory for %ld replicas", n);
     if (tmc_restarts_summarize(restarts, days, n, x, &s->cf, &r->days, &r->restarts, err))
         return -1;
     tmc_cost_summarize(x, &s->cf, &r->days, &r->cost);
