@@ -103,6 +103,15 @@ static int scoped_not_given(const section *sec, const field *f, const char *base
     return 0;
 }
 
+/* 1 for a number left "not given" (def_unset) whose stand-in lies below its
+ * range (-1 for a time that defaults to another key's): written back it
+ * would be refused on reload. */
+static int sentinel_not_given(const field *f, const char *base)
+{
+    return f->type == T_NUM && f->def_unset &&
+           *(const double *)(const void *)(base + f->off) < f->lo;
+}
+
 /* 1 if section `sec` at `base` replays a trace. */
 static int traced(const section *sec, const char *base)
 {
@@ -122,7 +131,8 @@ static void add_section(cJSON *obj, const section *sec, const char *base)
         if (replayed && (!strcmp(f->key, "mean_interval_days") ||
                          !strcmp(f->key, "per_card_mtbf_days")))
             continue;
-        if (interval_not_given(sec, f, base) || scoped_not_given(sec, f, base))
+        if (interval_not_given(sec, f, base) || scoped_not_given(sec, f, base) ||
+            sentinel_not_given(f, base))
             continue;
         const char *name = interval_by_name(sec, f, base);
         cJSON *v = f->type == T_TRACE ? trace_json(base + f->off)
