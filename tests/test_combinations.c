@@ -29,7 +29,10 @@
  *   (immune_keys, a stream of its own); job renewal timed at the failure in
  *   half of those with job renewal (renewal_at_keys, likewise); a run that
  *   slows down in a quarter (slowdown_keys, likewise: linear or saturating,
- *   refresh restarts in half of them, never beside async saves); loss spikes (mean interval or trace)
+ *   refresh restarts in half of them, never beside async saves); two levels
+ *   of snapshots in 60 % of the sync ones that allow them (levels_keys: every
+ *   2nd to 4th persistent, cheaper local saves and restores, causes of
+ *   level persistent, a node size); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
  *   restore_s, write_s, including write backlogs), interval in steps or in
  *   seconds; a censoring horizon in a few; 1 to 600 cards and 20..400 steps
@@ -152,14 +155,14 @@ enum {
     ROW_RESTORE, ROW_DOWNTIME, ROW_DETECTION, ROW_SPARE_WAIT, ROW_EVICTION, ROW_REQUEUE,
     ROW_SLOWDOWN, ROW_REFRESH,
     ROW_FAILURES, ROW_OUTAGES, ROW_SPIKES, ROW_SAVES, ROW_EVICTIONS, ROW_REQUEUES,
-    ROW_TIMEOUTS, ROW_SLOW_CARDS, ROW_CENSORED, ROW_REFRESHES, N_ROWS
+    ROW_TIMEOUTS, ROW_SLOW_CARDS, ROW_CENSORED, ROW_REFRESHES, ROW_PERSISTENT, N_ROWS
 };
 #define N_TIME_ROWS (ROW_REFRESH + 1)
 static const char *const row_names[N_ROWS] = {
     "wall", "compute", "straggler", "pause", "fixed", "save", "lost", "restore", "downtime",
     "detection", "spare_wait", "eviction", "requeue", "slowdown", "refresh", "failures",
     "outages", "spikes", "saves", "evictions", "requeues", "save_timeouts", "slow_cards",
-    "censored", "refreshes"};
+    "censored", "refreshes", "persistent_restores"};
 
 static void engine_rows(const tmc_replica *o, double *v)
 {
@@ -168,7 +171,8 @@ static void engine_rows(const tmc_replica *o, double *v)
                         o->spare_wait_s, o->eviction_s, o->requeue_s, o->slowdown_s,
                         o->refresh_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
-                        o->save_timeouts, o->slow_cards, o->censored, o->refreshes};
+                        o->save_timeouts, o->slow_cards, o->censored, o->refreshes,
+                        o->persistent_restores};
     memcpy(v, r, sizeof r);
 }
 
@@ -179,7 +183,8 @@ static void oracle_rows(const oracle_result *o, double *v)
                         o->spare_wait_s, o->eviction_s, o->requeue_s, o->slowdown_s,
                         o->refresh_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
-                        o->save_timeouts, o->slow_cards, (double)o->censored, o->refreshes};
+                        o->save_timeouts, o->slow_cards, (double)o->censored, o->refreshes,
+                        o->persistent_restores};
     memcpy(v, r, sizeof r);
 }
 
@@ -190,7 +195,7 @@ typedef struct {
     long cards, k, every;
     int jitter, slow, slow_free_likely, pauses, write_free, failures, fail_exponential, one_restore,
         unlimited_spares, outages, outage_poisson, noticed, spikes, censoring, limited,
-        durations, slowdown;
+        durations, slowdown, levels;
 } plan;
 
 typedef struct {
@@ -350,6 +355,7 @@ static plan plan_of(const tmc_experiment *x, long k, int censoring)
     const tmc_checkpoint *cp = &x->checkpoint;
     p.durations = cp->save_cv > 0 || cp->restore_cv > 0 || cp->save_timeout_s > 0;
     p.slowdown = x->slowdown.enabled;
+    p.levels = cp->persistent_every > 1;
     p.censoring = censoring;
     return p;
 }
@@ -362,8 +368,9 @@ static void choose_tests(combo *c)
      * none of the closed forms and identities below */
     c->run_segments = p->jitter && p->k >= 2 && (!p->slow || p->slow_free_likely) &&
                       !p->slowdown;
+    /* two levels of snapshots: in none of them either (their saves differ) */
     c->check_daly = !p->jitter && !p->pauses && !p->slow && !p->spikes && p->write_free &&
-                    !p->slowdown &&
+                    !p->slowdown && !p->levels &&
                     !p->censoring && !p->limited &&
                     (!p->failures || (p->fail_exponential && p->one_restore &&
                                       p->unlimited_spares)) &&
@@ -372,9 +379,9 @@ static void choose_tests(combo *c)
      * jitter-only sum and the no-arrival run length do not */
     c->check_jitter = p->jitter && !p->failures && !p->outages && !p->spikes && !p->slow &&
                       !p->pauses && p->write_free && !p->limited && !p->durations &&
-                      !p->slowdown;
+                      !p->slowdown && !p->levels;
     c->check_tail = !p->jitter && !p->slow && p->write_free && !p->limited && !p->durations &&
-                    !p->slowdown &&
+                    !p->slowdown && !p->levels &&
                     (p->failures || p->outages || p->spikes);
     /* a requeue is time down the compensators do not subtract */
     c->check_comp_failures = p->fail_exponential && !p->censoring && !p->limited;
@@ -527,6 +534,55 @@ static void renewal_at_keys(int index, cJSON *f, char *sum, size_t sn)
         cJSON_AddStringToObject(f, "renewal_at", "failure");
         snprintf(sum + strlen(sum), sn - strlen(sum), " at failure");
     }
+}
+
+/* Two levels of snapshots (issue 34 part 1) in 60 % of the sync
+ * combinations without a rollback of several snapshots (both refused beside
+ * them) that expect at most 0.8 arrivals a segment, from a stream of their
+ * own: every 2nd to 4th snapshot persistent (a period expecting about 1.6 at
+ * most), local saves and restores cheaper (or as dear, in a few), each
+ * cause of level persistent in 30 %, and a node size when failures give
+ * none. */
+#define LEVELS_SEED 34011u
+static void levels_keys(int index, cJSON *root, cJSON *cp, cJSON *f, double per_segment,
+                        plan *pl, char *sum, size_t sn)
+{
+    const cJSON *spikes = cJSON_GetObjectItem(root, "loss_spikes");
+    const cJSON *back = spikes ? cJSON_GetObjectItem(spikes, "rollback_snapshots") : NULL;
+    const cJSON *mode = cJSON_GetObjectItem(cp, "mode");
+    if ((mode && !strcmp(mode->valuestring, "async")) || (back && back->valuedouble > 1) ||
+        !own_coin(index, LEVELS_SEED, 0.6))
+        return;
+    /* a persistent restore loses up to m segments: keep a period's expected
+     * arrivals about 1, or the oracle's O(N) steps grow as e^(m x that) */
+    long most = (long)fmin(4, 1.6 / fmax(per_segment, 1e-9));
+    if (most < 2)
+        return;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, LEVELS_SEED + 1 + (unsigned long)index);
+    long every = unif_int(r, 2, most);
+    double save = cJSON_GetObjectItem(cp, "save_s")->valuedouble;
+    double restore = cJSON_GetObjectItem(cp, "restore_s")->valuedouble;
+    double c1 = coin(r, 0.2) ? save : save * unif(r, 0, 1);
+    double r1 = coin(r, 0.2) ? restore : restore * unif(r, 0, 1);
+    cJSON_AddNumberToObject(cp, "persistent_every", (double)every);
+    cJSON_AddNumberToObject(cp, "local_save_s", c1);
+    cJSON_AddNumberToObject(cp, "local_restore_s", r1);
+    static const long sizes[] = {1, 2, 4, 8};
+    long g = sizes[unif_int(r, 0, 3)];
+    if (f && !cJSON_GetObjectItem(f, "cards_per_node"))
+        cJSON_AddNumberToObject(f, "cards_per_node", (double)g);
+    int persistent = 0;
+    const cJSON *causes = f ? cJSON_GetObjectItem(f, "causes") : NULL;
+    for (cJSON *c = causes ? causes->child : NULL; c; c = c->next)
+        if (coin(r, 0.3)) {
+            cJSON_AddStringToObject(c, "level", "persistent");
+            persistent++;
+        }
+    pl->levels = 1;
+    snprintf(sum + strlen(sum), sn - strlen(sum), " levels(every %ld, c1 %.3g, r1 %.3g, %d "
+             "persistent causes)", every, c1, r1, persistent);
+    gsl_rng_free(r);
 }
 
 static void generate(int index, combo *c)
@@ -938,6 +994,7 @@ static void generate(int index, combo *c)
     /* a unit of time that holds a step at the slowest (slow cards up to 3x,
      * a pause up to 2 mu, drift up to 2x) and a save */
     slowdown_keys(index, root, t0, 3 * step_s + 2 * mu + save, async, pl, sum, sn);
+    levels_keys(index, root, cp, f_obj, rate * segment_s, pl, sum, sn);
     c->json = cJSON_Print(root);
     cJSON_Delete(root);
     gsl_rng_free(r);
@@ -960,17 +1017,17 @@ static void load_combo(combo *c)
     const long pl[] = {p.cards, p.k, p.every, p.jitter, p.slow, p.slow_free_likely, p.pauses, p.write_free,
                        p.failures, p.fail_exponential, p.one_restore, p.unlimited_spares,
                        p.outages, p.outage_poisson, p.noticed, p.spikes, p.censoring,
-                       p.limited, p.durations, p.slowdown};
+                       p.limited, p.durations, p.slowdown, p.levels};
     const long ql[] = {q->cards, q->k, q->every, q->jitter, q->slow, q->slow_free_likely,
                        q->pauses, q->write_free,
                        q->failures, q->fail_exponential, q->one_restore, q->unlimited_spares,
                        q->outages, q->outage_poisson, q->noticed, q->spikes, q->censoring,
-                       q->limited, q->durations, q->slowdown};
+                       q->limited, q->durations, q->slowdown, q->levels};
     static const char *const names[] = {
         "cards", "K", "pause every", "jitter", "slow", "slow_free_likely", "pauses",
         "write_free", "failures", "fail_exponential", "one_restore", "unlimited_spares",
         "outages", "outage_poisson", "noticed", "spikes", "censoring", "limited",
-        "durations", "slowdown"};
+        "durations", "slowdown", "levels"};
     for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
         if (pl[i] != ql[i])
             fail_msg("combination %d: the generator's plan has %s = %ld, the parsed "

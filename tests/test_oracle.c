@@ -302,7 +302,7 @@ static void test_replays_sync(void **state)
     failure_trace(x, (double[]){80}, 1);
     x->failures.n_causes = 1;
     x->failures.causes[0] = (tmc_failure_cause){"crash", 1, 3, -1, 1, TMC_DETECTION_FIXED, 1,
-                                                TMC_CAUSE_CARD};
+                                                TMC_CAUSE_CARD, TMC_LEVEL_LOCAL};
     r = run1(x, 5, 10, NEVER);
     check_split(&r, (split){.wall = 204, .compute = 150, .fixed = 15, .save = 6, .lost = 23,
                             .restore = 7, .detection = 3});

@@ -54,8 +54,9 @@
 #define TMC_CHEAPEST_MAX_GAPS 4      /* unexamined card ranges an undecided combination keeps */
 #define TMC_CHEAPEST_FINALISTS 3     /* cheapest plans re-run on fresh replicas */
 #define TMC_CHEAPEST_FRESH_BIT ((uint64_t)1 << 52) /* fresh seed = seed XOR this */
-#define TMC_CHEAPEST_MAX_OVERRIDES 7 /* "KEY=VALUE" per combination: interval, spares,
-                                        standbys, 3 for the mode, the refresh period */
+#define TMC_CHEAPEST_MAX_OVERRIDES 8 /* "KEY=VALUE" per combination: interval, spares,
+                                        standbys, 3 for the mode, the refresh period,
+                                        persistent_every */
 #define TMC_CHEAPEST_OVERRIDE_LEN (TMC_SWEEP_KEY_LEN + 32)
 
 /* The levers and their values (a lever not named keeps the experiment's). */
@@ -79,8 +80,11 @@ typedef struct {
     int n_refreshes;
     double refreshes[TMC_CHEAPEST_MAX_VALUES]; /* slowdown.refresh_hours (docs/model.md
                                          3.22); 0: the experiment has none */
-    int named[6];                     /* which levers --lever named: cards, interval, spares,
-                                         mode, standbys, refresh period */
+    int n_persistents;
+    long persistents_n[TMC_CHEAPEST_MAX_VALUES]; /* checkpoint.persistent_every (docs/model.md
+                                         3.23): 1, one level */
+    int named[7];                     /* which levers --lever named: cards, interval, spares,
+                                         mode, standbys, refresh period, persistent_every */
 } tmc_cheapest_levers;
 
 /* One combination of the levers other than the cards. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CARDS, INTERVAL, SPARES, MODE, STANDBYS, REFRESH, N_LEVERS };
+enum { CARDS, INTERVAL, SPARES, MODE, STANDBYS, REFRESH, PERSISTENT, N_LEVERS };
 
 int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err)
 {
@@ -150,13 +150,32 @@ static int parse_modes(const char *spec, const char *v, tmc_cheapest_levers *l, 
     }
 }
 
+/* checkpoint.persistent_every=V1,...: integers in the key's range. */
+static int parse_every(const char *spec, const char *v, tmc_cheapest_levers *l, tmc_error *err)
+{
+    double d[TMC_CHEAPEST_MAX_VALUES], lo, hi;
+    int lo_open;
+    tmc_config_key_bounds("checkpoint.persistent_every", &lo, &hi, &lo_open);
+    if (parse_list(spec, v, d, &l->n_persistents, err))
+        return -1;
+    for (int i = 0; i < l->n_persistents; i++) {
+        if (d[i] != floor(d[i]) || d[i] < lo || d[i] > hi)
+            return tmc_error_set(err, "--lever %s: %.10g is not a number of snapshots (an "
+                                      "integer in [%s, %s])", spec, d[i],
+                                 tmc_config_bound_text(lo).s, tmc_config_bound_text(hi).s);
+        l->persistents_n[i] = (long)d[i];
+    }
+    return 0;
+}
+
 /* Which lever `key` is, for the experiment x; -1 with err if none. */
 static int classify(const char *spec, const char *key, const tmc_experiment *x,
                     const char *interval_key, tmc_error *err)
 {
     static const char *const names[N_LEVERS] = {"job.cards", NULL, "failures.spares",
                                                 "checkpoint.mode", "failures.standbys",
-                                                "slowdown.refresh_hours"};
+                                                "slowdown.refresh_hours",
+                                                "checkpoint.persistent_every"};
     for (int k = 0; k < N_LEVERS; k++)
         if (!strcmp(key, k == INTERVAL ? interval_key : names[k])) {
             if (k == REFRESH && !x->slowdown.enabled)
@@ -168,9 +187,10 @@ static int classify(const char *spec, const char *key, const tmc_experiment *x,
         return tmc_error_set(err, "--lever %s: the experiment gives its interval as %s; "
                                   "name that key", spec, interval_key);
     return tmc_error_set(err, "--lever %s: not a lever; expected job.cards, %s, "
-                              "failures.spares, failures.standbys, checkpoint.mode or "
-                              "slowdown.refresh_hours (the card type is not a key of an "
-                              "experiment: run once per type with --set)", spec, interval_key);
+                              "failures.spares, failures.standbys, checkpoint.mode, "
+                              "slowdown.refresh_hours or checkpoint.persistent_every (the "
+                              "card type is not a key of an experiment: run once per type "
+                              "with --set)", spec, interval_key);
 }
 
 static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_experiment *x,
@@ -197,6 +217,8 @@ static int parse_lever(const char *spec, tmc_cheapest_levers *l, const tmc_exper
         return parse_list(spec, v, l->intervals, &l->n_intervals, err);
     case REFRESH:
         return parse_list(spec, v, l->refreshes, &l->n_refreshes, err);
+    case PERSISTENT:
+        return parse_every(spec, v, l, err);
     case SPARES:
         tmc_config_key_bounds("failures.spares", &lo, &hi, &lo_open);
         return parse_counts(spec, v, "spares", lo, hi, l->spares, &l->n_spares, x, err) ||
@@ -241,6 +263,10 @@ static void default_levers(tmc_cheapest_levers *l, const tmc_experiment *x)
     if (!l->named[REFRESH]) {
         l->n_refreshes = 1;
         l->refreshes[0] = x->slowdown.enabled ? x->slowdown.refresh_hours : 0;
+    }
+    if (!l->named[PERSISTENT]) {
+        l->n_persistents = 1;
+        l->persistents_n[0] = x->checkpoint.persistent_every;
     }
 }
 
@@ -289,7 +315,7 @@ static void add_label(tmc_cheapest_combo *cb, const char *text)
 }
 
 /* Combination i of the grid (the mode varies fastest, then the spares, the
- * standbys, the interval and the refresh period). */
+ * standbys, the interval, the refresh period and persistent_every). */
 static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
 {
     const tmc_cheapest_levers *l = &c->levers;
@@ -298,7 +324,8 @@ static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
     int m = i % l->n_modes, s = i / l->n_modes % l->n_spares;
     int b = i / (l->n_modes * l->n_spares) % l->n_standbys;
     int v = i / (l->n_modes * l->n_spares * l->n_standbys) % l->n_intervals;
-    int r = i / (l->n_modes * l->n_spares * l->n_standbys * l->n_intervals);
+    int r = i / (l->n_modes * l->n_spares * l->n_standbys * l->n_intervals) % l->n_refreshes;
+    int e = i / (l->n_modes * l->n_spares * l->n_standbys * l->n_intervals * l->n_refreshes);
     char text[TMC_CHEAPEST_OVERRIDE_LEN];
     memset(cb, 0, sizeof *cb);
     cb->cheapest = -1;
@@ -322,6 +349,11 @@ static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
         add_label(cb, l->async[m] ? "async" : "sync");
     if (l->named[REFRESH]) {
         format_assign(text, "slowdown.refresh_hours", l->refreshes[r]);
+        snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
+        add_label(cb, text);
+    }
+    if (l->named[PERSISTENT]) {
+        snprintf(text, sizeof text, "checkpoint.persistent_every=%ld", l->persistents_n[e]);
         snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
         add_label(cb, text);
     }
@@ -370,13 +402,15 @@ int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets
                                      ? "the experiment's saves are asynchronous already"
                                      : "no --lever checkpoint.mode names async");
     }
-    c->n_combos = l->n_intervals * l->n_spares * l->n_standbys * l->n_modes * l->n_refreshes;
+    c->n_combos = l->n_intervals * l->n_spares * l->n_standbys * l->n_modes * l->n_refreshes *
+                  l->n_persistents;
     if (c->n_combos > TMC_CHEAPEST_MAX_COMBOS)
         return tmc_error_set(err, "--lever: %d intervals x %d spare counts x %d standby "
-                                  "counts x %d modes x %d refresh periods = %d combinations; "
-                                  "at most %d",
+                                  "counts x %d modes x %d refresh periods x %d persistent "
+                                  "levels = %d combinations; at most %d",
                              l->n_intervals, l->n_spares, l->n_standbys, l->n_modes,
-                             l->n_refreshes, c->n_combos, TMC_CHEAPEST_MAX_COMBOS);
+                             l->n_refreshes, l->n_persistents, c->n_combos,
+                             TMC_CHEAPEST_MAX_COMBOS);
     c->priced = x->cost.enabled;
     c->fresh_seed = x->monte_carlo.seed ^ TMC_CHEAPEST_FRESH_BIT;
     for (int i = 0; i < c->n_combos; i++) {

@@ -15,28 +15,35 @@ static void not_applicable(tmc_rescue_lever *l, const char *why)
     snprintf(l->why, sizeof l->why, "%s", why);
 }
 
-/* Daly's optimum interval in steps K (closed_form.h), within [1, steps]:
- * the whole run (one save, at its end) when nothing interrupts it. */
-static long optimum_steps(const tmc_closed_form *cf, long steps)
+/* The optimum interval in steps K (closed_form.h), within [1, steps]:
+ * Daly's, or with two levels of snapshots the two-level form's for the
+ * experiment's persistent_every (docs/model.md 3.23); the whole run (one
+ * save, at its end) when nothing interrupts it. */
+static long optimum_steps(const tmc_experiment *x, const tmc_closed_form *cf, long steps)
 {
-    double k = round(cf->daly_interval_s / cf->step_s);
+    tmc_levels_form lf;
+    tmc_closed_form_levels(x, cf, &lf);
+    double tau = lf.enabled ? tmc_closed_form_levels_interval(&lf, lf.m) : cf->daly_interval_s;
+    double k = round(tau / cf->step_s);
     return !(k < (double)steps) ? steps : k < 1 ? 1 : (long)k;
 }
 
-/* The interval lever: from the current interval to Daly's optimum, in the
+/* The interval lever: from the current interval to the optimum, in the
  * experiment's own key. */
 static void bracket_interval(tmc_rescue_lever *l, const tmc_sweep_setting *plan)
 {
     const tmc_experiment *x = &plan->x;
     const tmc_closed_form *cf = &plan->cf;
-    long k_opt = optimum_steps(cf, x->job.steps);
+    long k_opt = optimum_steps(x, cf, x->job.steps);
     double opt = x->checkpoint.interval_steps > 0 ? (double)k_opt : k_opt * cf->step_s;
     l->current = x->checkpoint.interval_steps > 0 ? (double)x->checkpoint.interval_steps
                                                   : x->checkpoint.interval_s;
+    l->two_level = x->checkpoint.persistent_every > 1;
     if (k_opt == cf->interval_steps) {
         char why[256];
-        snprintf(why, sizeof why, "the interval is already Daly's optimum (%ld steps); "
-                                  "any other is slower", k_opt);
+        snprintf(why, sizeof why, "the interval is already %s optimum (%ld steps); "
+                                  "any other is slower",
+                 l->two_level ? "the two-level form's" : "Daly's", k_opt);
         not_applicable(l, why);
         return;
     }

@@ -13,7 +13,8 @@
  * deadline.days up to the first of 2x, 4x, ... the current that meets, at
  * most TMC_RESCUE_MAX_DOUBLINGS doublings; job.efficiency up to 1; job.cards
  * up to TMC_RESCUE_MAX_CARDS times the current (integers); the experiment's
- * own interval key (interval_s or interval_steps) to Daly's optimum (the
+ * own interval key (interval_s or interval_steps) to Daly's optimum (with two
+ * levels of snapshots the two-level form's, docs/model.md 3.23; the
  * run's length when nothing interrupts it), since past the optimum the
  * metric turns back and bisection needs it monotone; a recovery time down
  * to 0 (instant). A non-integer lever is bisected until its bracket is
@@ -87,6 +88,8 @@ typedef struct {
     tmc_sweep_base base;        /* the experiment with this lever's key */
     double current;             /* the key's value in the plan */
     int larger;                 /* 1: larger values help; 0: smaller */
+    int two_level;              /* the interval lever moves toward the two-level form's
+                                   optimum (checkpoint.persistent_every > 1), not Daly's */
     tmc_sweep_bracket bracket;  /* key, [lo, hi], tol (0: integers) */
     int doublings;              /* deadline.days: how often its far end was doubled */
     tmc_rescue_outcome outcome;

@@ -59,6 +59,9 @@ static void name_lever(tmc_rescue_lever *l, const tmc_experiment *x)
 
 const char *tmc_rescue_describe_lever(const tmc_rescue_lever *l)
 {
+    if (l->kind == TMC_RESCUE_INTERVAL && l->two_level)
+        return l->larger ? "a longer checkpoint interval, toward the two-level optimum"
+                         : "a shorter checkpoint interval, toward the two-level optimum";
     if (l->kind == TMC_RESCUE_INTERVAL)
         return l->larger ? "a longer checkpoint interval, toward Daly's optimum"
                          : "a shorter checkpoint interval, toward Daly's optimum";

@@ -299,8 +299,8 @@ static const option_row table[] = {
     {.name = "lever", .arg = "KEY=VALUES", .parse = parse_lever,
      .help = {{CHEAPEST, "a lever and its values, repeatable: job.cards=LO:HI (default half "
                          "to twice the experiment's), the experiment's checkpoint interval "
-                         "key, failures.spares or failures.standbys with V1,V2,... or "
-                         "START:STOP:STEP, "
+                         "key, failures.spares, failures.standbys, slowdown.refresh_hours or "
+                         "checkpoint.persistent_every with V1,V2,... or START:STOP:STEP, "
                          "checkpoint.mode=sync,async"}}},
     {.name = "async-copy-s", .arg = "S", .parse = parse_number, .offset = OFF(async_copy_s),
      .lo = 0, .hi = 1e7,

@@ -85,6 +85,13 @@ typedef enum {
     TMC_CAUSE_NODE = 1  /* the failed card's whole node: failures.cards_per_node cards */
 } tmc_cause_scope;
 
+/* Which snapshot a failure of a cause can restore from when snapshots have
+ * two levels (checkpoint.persistent_every > 1; issue 34 part 1). */
+typedef enum {
+    TMC_LEVEL_LOCAL = 0,     /* the newest snapshot, local or persistent (default) */
+    TMC_LEVEL_PERSISTENT = 1 /* the newest persistent one only */
+} tmc_cause_level;
+
 /* One cause of card failures (issue 4): its share of the failure rate, how
  * long the failure goes unnoticed (a crash: minutes; a hung collective: a
  * watchdog timeout) and its own restore time; since issue 19 also whether it
@@ -101,6 +108,7 @@ typedef struct {
     tmc_detection_kind detection_law;
     double detection_cv; /* lognormal: sd / mean of the delay */
     tmc_cause_scope scope;
+    tmc_cause_level level; /* the snapshot its restore needs (checkpoint.persistent_every) */
 } tmc_failure_cause;
 
 typedef enum {
@@ -232,6 +240,11 @@ typedef struct {
                             (Young's reading, issue 34 part 5); 0: they strike it */
     double save_timeout_s; /* a save still running after this fails the job (a
                               collective's timeout, e.g. 1,800 s); 0: none */
+    long persistent_every; /* m: every m-th snapshot (and the last) is written to
+                              persistent storage, the others kept local (host memory
+                              and a partner node's copy; issue 34 part 1); 1: all */
+    double local_save_s;   /* a local snapshot's save, s; < 0: save_s */
+    double local_restore_s; /* a restore from a local snapshot, s; < 0: restore_s */
 } tmc_checkpoint;
 
 typedef struct {
@@ -494,6 +507,7 @@ enum {
     TMC_STATED_RESTORE_CV = 1 << 6, /* checkpoint.restore_cv */
     TMC_STATED_PROVISION = 1 << 7,  /* failures.spare_provision_s */
     TMC_STATED_RENEWAL_AT = 1 << 8, /* failures.renewal_at */
+    TMC_STATED_LEVEL = 1 << 9,      /* failures.causes[i].level, any i */
 };
 
 /* Named so that trainmc.h can declare it opaque. */

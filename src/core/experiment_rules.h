@@ -58,6 +58,20 @@ static inline int tmc_failures_replayed(const tmc_failures *f)
 
 /* The nodes a job of `cards` cards holds, g cards a node: ceil(cards / g),
  * in integers (exact for any long); 0 when g < 1 (no nodes stated). */
+/* 1 when x speaks of two levels of snapshots: persistent_every above 1,
+ * or a key that only they read (a local save or restore, a cause of level
+ * persistent), which persistent_every 1 leaves unused so that a sweep can
+ * set one level beside two (docs/reference/simulation-semantics.md 13). */
+static inline int tmc_levels_stated(const tmc_experiment *x)
+{
+    const tmc_checkpoint *cp = &x->checkpoint;
+    int level = 0;
+    for (int i = 0; x->failures.enabled && i < x->failures.n_causes; i++)
+        level |= x->failures.causes[i].level == TMC_LEVEL_PERSISTENT;
+    return cp->persistent_every > 1 || cp->local_save_s >= 0 || cp->local_restore_s >= 0 ||
+           level;
+}
+
 static inline long tmc_job_nodes(long cards, long g)
 {
     return g > 0 ? (cards + g - 1) / g : 0;

@@ -74,26 +74,40 @@ int tmc_accounting_commit(tmc_ledger *l, tmc_replica *out, const tmc_commit *c)
 {
     for (int i = 0; i < TMC_SPLIT_N; i++)
         out->split[i] += c->row[i];
-    out->saves += 1;
+    out->saves += (double)c->snapshots;
     if (l->keep && remember(l, c))
         return out->failed = TMC_REPLICA_NO_MEMORY, -1;
     return 0;
 }
 
+/* The newest commit remembered moves from the split to lost work; returns
+ * the steps it held. */
+static long drop_newest(tmc_ledger *l, tmc_replica *out)
+{
+    const tmc_commit *c = &l->parts[--l->n];
+    double moved = 0;
+    for (int k = 0; k < TMC_SPLIT_N; k++) {
+        out->split[k] -= c->row[k];
+        moved += c->row[k];
+    }
+    out->lost_s += moved;
+    out->saves -= (double)c->snapshots;
+    return c->steps;
+}
+
 long tmc_accounting_roll_back(tmc_ledger *l, tmc_replica *out, long snapshots)
 {
     long steps = 0;
-    for (long i = 1; i < snapshots && l->n > 0; i++) {
-        const tmc_commit *c = &l->parts[--l->n];
-        double moved = 0;
-        for (int k = 0; k < TMC_SPLIT_N; k++) {
-            out->split[k] -= c->row[k];
-            moved += c->row[k];
-        }
-        out->lost_s += moved;
-        out->saves -= 1;
-        steps += c->steps;
-    }
+    for (long i = 1; i < snapshots && l->n > 0; i++)
+        steps += drop_newest(l, out);
+    return steps;
+}
+
+long tmc_accounting_roll_back_all(tmc_ledger *l, tmc_replica *out)
+{
+    long steps = 0;
+    while (l->n > 0)
+        steps += drop_newest(l, out);
     return steps;
 }
 

@@ -87,6 +87,8 @@ enum {
     COUNT(job_failures, "job_failures", "job failures") /* of the card failures, those of \
         the job itself (failures.per_job_mtbf_days): no card taken */                       \
     COUNT(refreshes, "refreshes", "refresh restarts") /* planned (slowdown.refresh_hours) */ \
+    COUNT(persistent_restores, "persistent_restores", "restores from persistent") /* two \
+        levels of snapshots: interruptions whose restore needed a persistent one */       \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \
@@ -195,6 +197,7 @@ double tmc_accounting_split_sum(const tmc_replica *r);
  * several can move them to lost work. */
 typedef struct {
     long steps;
+    long snapshots; /* the saves it holds: 1, or a block's segments */
     double row[TMC_SPLIT_N];
 } tmc_commit;
 
@@ -214,6 +217,18 @@ int tmc_accounting_commit(tmc_ledger *l, tmc_replica *out, const tmc_commit *c);
  * snapshots - 1 commits remembered (as many as there are) move from the
  * split to lost work. Returns the steps they held. */
 long tmc_accounting_roll_back(tmc_ledger *l, tmc_replica *out, long snapshots);
+
+/* Two levels of snapshots: a restore from the newest persistent snapshot.
+ * The ledger remembers the commits since it (it is forgotten at each
+ * persistent commit); they all move from the split to lost work. Returns
+ * the steps they held. */
+long tmc_accounting_roll_back_all(tmc_ledger *l, tmc_replica *out);
+
+/* Forget the commits remembered: none can be rolled back past any more. */
+static inline void tmc_accounting_forget(tmc_ledger *l)
+{
+    l->n = 0;
+}
 
 void tmc_accounting_free(tmc_ledger *l);
 

@@ -18,8 +18,10 @@ typedef struct {
 
 /* Add a committed stretch of n steps to the split: the `timed` of them
  * computed in this run (all but a forecast's steps done before its start,
- * whose time is its before_s row), their slowest-card time and the save. */
-static void add_committed(tmc_replica_state *rep, long n, long timed, stretch st, double save_s)
+ * whose time is its before_s row), their slowest-card time and the saves
+ * of its `snapshots` snapshots (a block's several). */
+static void add_committed(tmc_replica_state *rep, long n, long timed, stretch st, double save_s,
+                          long snapshots)
 {
     const tmc_engine *e = rep->e;
     double mu = e->stragglers.max.mu;
@@ -30,10 +32,10 @@ static void add_committed(tmc_replica_state *rep, long n, long timed, stretch st
         split[TMC_ROW_compute_s] += row[0], split[TMC_ROW_straggler_s] += row[1];
         split[TMC_ROW_pause_s] += row[2], split[TMC_ROW_fixed_s] += row[3];
         split[TMC_ROW_save_s] += row[4], split[TMC_ROW_slowdown_s] += row[5];
-        rep->out->saves += 1;
+        rep->out->saves += (double)snapshots;
         return;
     }
-    tmc_commit c = {.steps = n};
+    tmc_commit c = {.steps = n, .snapshots = snapshots};
     c.row[TMC_ROW_compute_s] = row[0];
     c.row[TMC_ROW_straggler_s] = row[1];
     c.row[TMC_ROW_pause_s] = row[2];
@@ -76,7 +78,7 @@ static void commit_ready(tmc_replica_state *rep, long *committed, double *safe_s
     tmc_snapshot s;
     while (tmc_snapshots_commit(&rep->snapshots, rep->t, &s)) {
         add_committed(rep, s.step - *committed, s.timed,
-                      (stretch){s.sum_max_s, s.pause_s, s.drift_s}, s.copy_s);
+                      (stretch){s.sum_max_s, s.pause_s, s.drift_s}, s.copy_s, 1);
         *committed = s.step;
         mark(rep, s.step, s.commit_s);
         *safe_s = s.capture_s;
@@ -93,7 +95,7 @@ static int async_segment(tmc_replica_state *rep, long progress, long n, long *co
     double copy_s = 0;
     int hit = n > 0 ? tmc_replica_compute(rep, progress, n, NULL, &sum_max) : -1;
     if (hit < 0)
-        hit = tmc_replica_save(rep, &copy_s);
+        hit = tmc_replica_save(rep, e->save_s, &copy_s);
     if (hit >= 0)
         return hit;
     tmc_snapshot s = {.step = progress + n, .timed = n, .capture_s = rep->t,
@@ -167,6 +169,37 @@ void tmc_checkpoint_run_async(tmc_replica_state *rep)
     }
 }
 
+/* Two levels of snapshots (docs/reference/simulation-semantics.md 13):
+ * after a recovery whose restore needed a persistent snapshot, the local
+ * ones committed since it are lost, their work with them. Returns the step
+ * the job resumes from. */
+static long resume_step(tmc_replica_state *rep, long done)
+{
+    if (!rep->e->persistent_steps || !rep->proc.local_lost)
+        return done;
+    return done - tmc_accounting_roll_back_all(&rep->ledger, rep->out);
+}
+
+/* Two levels: a snapshot committed; every node holds it and its partner's
+ * copy, and a persistent one empties the ledger (nothing goes back past
+ * it). */
+static void committed_level(tmc_replica_state *rep, int persistent)
+{
+    if (!rep->e->persistent_steps)
+        return;
+    tmc_processes_snapshot_committed(&rep->proc);
+    if (persistent)
+        tmc_accounting_forget(&rep->ledger);
+}
+
+/* Whether the save that ends at step `end` writes a persistent snapshot:
+ * always with one level; with two, at multiples of m K and at the last
+ * step (the model must end on storage). */
+static int persistent_at(const tmc_engine *e, long end)
+{
+    return !e->persistent_steps || end % e->persistent_steps == 0 || end == e->steps;
+}
+
 /* An arrival with notice (rep->notice_of: an outage, a time limit, a
  * refresh restart): compute stopped one save time before it strikes
  * (rep->t); the steps completed are saved at once, the save ending as it
@@ -182,6 +215,7 @@ static void emergency_save(tmc_replica_state *rep, double seg_start, long *done,
     if (k == TMC_REFRESH && total == 0) {
         rep->out->lost_s += rep->t - seg_start;
         tmc_replica_recover(rep, k);
+        *done = resume_step(rep, *done);
         return;
     }
     double sum = rep->strag.done_sum, save_start = rep->t, at, strike, lead;
@@ -191,6 +225,7 @@ static void emergency_save(tmc_replica_state *rep, double seg_start, long *done,
         rep->t = at;
         rep->out->lost_s += rep->t - seg_start;
         tmc_replica_recover(rep, first);
+        *done = resume_step(rep, *done);
         return;
     }
     rep->t = strike;
@@ -198,18 +233,22 @@ static void emergency_save(tmc_replica_state *rep, double seg_start, long *done,
         rep->out->lost_s += save_start - seg_start - sum - m * e->stragglers.fixed_s;
         add_committed(rep, total, m,
                       (stretch){sum, pause_time(e, from, m), rep->strag.done_drift_s},
-                      strike - save_start);
+                      strike - save_start, 1);
         *done += total;
+        committed_level(rep, 1); /* saved for an outside event: persistent */
         mark(rep, *done, rep->t);
     } else {
         rep->out->lost_s += strike - seg_start;
     }
     tmc_replica_recover(rep, k);
+    *done = resume_step(rep, *done);
 }
 
 /* The largest block b whose every draw ends, saves included, within
- * `clear` seconds, fits in the steps left from `done` and does not pass
- * the engine's mark inside it; -1 when none. When only the time can rule
+ * `clear` seconds, fits in the steps left from `done` (with two levels, up
+ * to the next persistent snapshot: every snapshot inside it is local, so a
+ * rollback drops it whole) and does not pass the engine's mark inside it;
+ * -1 when none. When only the time can rule
  * a block out (the usual case), that block is the count of blocks whose
  * least need from them up (block_low_s, non-decreasing) is within
  * `clear`, less one: no branch, where the search below mispredicted its
@@ -219,10 +258,13 @@ static int block_that_fits(const tmc_replica_state *rep, long done, double clear
 {
     const tmc_engine *e = rep->e;
     const tmc_straggler_model *m = &e->stragglers;
-    long at = e->mark_step;
+    long at = e->mark_step, last = e->steps;
+    if (e->persistent_steps) /* two levels: up to the next persistent snapshot */
+        last = (done / e->persistent_steps + 1) * e->persistent_steps;
+    last = last < e->steps ? last : e->steps;
     int open = at > done && rep->out->mark_s == 0;
     if (!open && !m->pause_every &&
-        done + tmc_stragglers_block_steps(m, m->blocks - 1) <= e->steps) {
+        done + tmc_stragglers_block_steps(m, m->blocks - 1) <= last) {
         int b = -1;
         for (int i = 0; i < m->blocks; i++)
             b += !(e->block_low_s[i] > clear);
@@ -230,7 +272,7 @@ static int block_that_fits(const tmc_replica_state *rep, long done, double clear
     }
     for (int b = m->blocks - 1; b >= 0; b--) {
         long n = tmc_stragglers_block_steps(m, b);
-        if (e->block_need_s[b] > clear || done + n > e->steps || (open && at < done + n))
+        if (e->block_need_s[b] > clear || done + n > last || (open && at < done + n))
             continue;
         if (!m->pause_every ||
             e->block_need_s[b] + (double)tmc_stragglers_paused(m, done, n) * m->pause_s <= clear)
@@ -264,12 +306,17 @@ static int commit_block(tmc_replica_state *rep, long *done, long into, tmc_limit
     long n = tmc_stragglers_block_steps(m, b), segments = 2L << b;
     double pause = pause_time(e, *done, n);
     double sum = tmc_stragglers_block(m, &rep->strag, b, rep->rng[TMC_STREAM_JITTER]) + pause;
-    double compute = sum + (double)n * m->fixed_s, saves = (double)segments * e->save_s;
+    /* two levels: the block's saves are local but its last, which may be
+     * persistent (block_need_s counts them all at save_s, no less) */
+    int persistent = persistent_at(e, *done + n);
+    double local = e->persistent_steps ? e->local_save_s : e->save_s;
+    double saves = (double)(segments - 1) * local + (persistent ? e->save_s : local);
+    double compute = sum + (double)n * m->fixed_s;
     rep->proc.spike_exposure_s += compute;
     rep->t += compute + saves;
-    add_committed(rep, n, n, (stretch){sum, pause, 0}, saves); /* no drift: blocks_apply */
-    rep->out->saves += (double)(segments - 1);
+    add_committed(rep, n, n, (stretch){sum, pause, 0}, saves, segments); /* no drift */
     *done += n;
+    committed_level(rep, persistent);
     mark(rep, *done, rep->t);
     return 1;
 }
@@ -302,24 +349,27 @@ void tmc_checkpoint_run_sync(tmc_replica_state *rep)
             from = done;
             continue;
         }
+        int persistent = persistent_at(e, from + n);
         if (hit < 0)
-            hit = tmc_replica_save(rep, &save_s);
+            hit = tmc_replica_save(rep, persistent ? e->save_s : e->local_save_s, &save_s);
         if (hit >= 0) {
             rep->out->lost_s += rep->t - seg_start;
             tmc_replica_recover(rep, hit);
             if (tmc_process_types[hit].rolls_back)
                 done = spike_rollback(rep, done);
-            from = done;
+            from = done = resume_step(rep, done);
             continue;
         }
         add_committed(rep, from + n - done, n,
                       (stretch){sum_max, pause_time(e, from, n), n > 0 ? rep->strag.drift_s : 0},
-                      save_s);
+                      save_s, 1);
         done = from += n;
+        committed_level(rep, persistent);
         mark(rep, done, rep->t);
-        if (done < e->steps) {
+        if (done < e->steps) { /* a recovery inside may go back to a persistent one */
             tmc_replica_evict(rep);
             tmc_replica_refresh_due(rep);
+            from = done = resume_step(rep, done);
         }
     }
 }

@@ -251,7 +251,7 @@ static void commit(elastic *s, double save_s)
     double mu = e->stragglers.max.mu, fixed = e->stragglers.fixed_s;
     double n = (double)s->acc_steps;
     double f = n > 0 ? (double)(s->prog - s->committed) / ((double)s->groups * n) : 1;
-    tmc_commit c = {.steps = s->prog - s->committed};
+    tmc_commit c = {.steps = s->prog - s->committed, .snapshots = 1};
     c.row[TMC_ROW_compute_s] = f * n * mu;
     c.row[TMC_ROW_straggler_s] = f * (s->acc_sum - n * mu);
     c.row[TMC_ROW_fixed_s] = f * n * fixed;

@@ -19,7 +19,8 @@ void tmc_engine_watch_stop(tmc_engine *e, const volatile sig_atomic_t *flag)
 /* Whether runs of commits may be drawn a block at a time (checkpoint.c's
  * commit_block): synchronous saves of a fixed duration that cannot time
  * out, one committed snapshot kept, no window, no pause of one card, no
- * elastic groups. The rest is decided per block: no slow card in the job,
+ * elastic groups (with two levels a block stops at the next persistent
+ * snapshot: checkpoint.c's block_that_fits). The rest is decided per block: no slow card in the job,
  * the block's longest duration within the earliest arrival. */
 static int blocks_apply(const tmc_engine *e, const tmc_experiment *x)
 {
@@ -56,6 +57,10 @@ int tmc_engine_init_threads(tmc_engine *e, const tmc_experiment *x, const tmc_cl
     e->evict_restore_s = x->slow_cards.eviction_restore_s >= 0
         ? x->slow_cards.eviction_restore_s : x->checkpoint.restore_s;
     e->restore_immune = cp->restore_immune;
+    if (cp->persistent_every > 1) { /* docs/reference/simulation-semantics.md 13 */
+        e->persistent_steps = cp->persistent_every * e->interval_steps;
+        e->local_save_s = cp->local_save_s >= 0 ? cp->local_save_s : cp->save_s;
+    }
     tmc_processes_model(&e->processes, x, cf);
     e->processes.horizon_s = e->horizon_s; /* a wait past it is censored */
     if (x->observed.enabled) { /* docs/reference/simulation-semantics.md 10 */
@@ -217,10 +222,10 @@ int tmc_replica_compute(tmc_replica_state *rep, long first, long n, const tmc_li
     return -1;
 }
 
-int tmc_replica_save(tmc_replica_state *rep, double *took_s)
+int tmc_replica_save(tmc_replica_state *rep, double save_s, double *took_s)
 {
     const tmc_engine *e = rep->e;
-    double c = e->save_s * tmc_durations_draw(&e->save_law, rep->rng[TMC_STREAM_SAVES]);
+    double c = save_s * tmc_durations_draw(&e->save_law, rep->rng[TMC_STREAM_SAVES]);
     int late = e->save_timeout_s > 0 && c > e->save_timeout_s;
     int hit = tmc_replica_phase(rep, late ? e->save_timeout_s : c);
     *took_s = c;
@@ -293,9 +298,12 @@ void tmc_replica_recover(tmc_replica_state *rep, int k)
             return;
         }
         double restore = rep->proc.restore_s;
+        int local = rep->e->processes.levels && !rep->proc.local_lost;
         rep->t = tmc_processes_strike(&rep->e->processes, &rep->proc, rep->rng, hit, rep->t,
                                       out);
-        if (tmc_process_types[hit].redoes_restore) /* a requeue: the restore it cut, in full */
+        /* a requeue: the restore it cut, in full; but a local one cut by a new
+         * allocation, whose hosts' memory is new, restores from storage */
+        if (tmc_process_types[hit].redoes_restore && !local)
             rep->proc.restore_s = restore;
     }
 }
@@ -378,7 +386,7 @@ void tmc_engine_run(const tmc_engine *e, uint64_t seed, uint64_t replica,
     tmc_replica_state rep = {.e = e, .rng = rng, .t = e->start_s, .out = out};
     out->before_s = e->start_s; /* a forecast: the run's past */
     out->before_restarts = e->start_restarts;
-    rep.ledger.keep = e->spike_rollback > 1;
+    rep.ledger.keep = e->spike_rollback > 1 || e->persistent_steps > 0;
     /* the slow cards first: the slow-card stream then gives the replica's
      * failure rate (failures.mtbf_events); other streams are independent */
     tmc_stragglers_start(&e->stragglers, &rep.strag, rng[TMC_STREAM_SLOW]);

@@ -75,6 +75,10 @@ typedef struct {
                                (window_steps) and the split up to it */
     double evict_restore_s; /* the restore that evicts slow cards, s */
     int restore_immune;     /* failures and outages due in a restore are dropped */
+    long persistent_steps;  /* two levels of snapshots: m K, the snapshots at its
+                               multiples and the last are persistent (0: one level,
+                               every snapshot persistent) */
+    double local_save_s;    /* two levels: a local snapshot's save, s */
     double block_need_s[TMC_BLOCK_LAWS]; /* the longest block b of whole segments
                                can take, saves included, pauses not, s */
     double block_low_s[TMC_BLOCK_LAWS]; /* the least block_need_s of blocks b and up:

@@ -89,6 +89,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
         m->restore_s[i] = f->causes[i].restore_s >= 0 ? f->causes[i].restore_s
                                                       : x->checkpoint.restore_s;
         m->takes_spare[i] = f->causes[i].takes_spare;
+        m->level[i] = (int)f->causes[i].level;
         m->cause_cards[i] = f->causes[i].scope == TMC_CAUSE_NODE ? f->cards_per_node : 1;
         m->detection_law[i] = f->causes[i].detection_law;
         if (m->detection_s[i] > 0) /* none: no delay, nothing drawn */

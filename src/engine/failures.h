@@ -100,6 +100,7 @@ typedef struct {
     double detection_s[TMC_MAX_CAUSES];
     double restore_s[TMC_MAX_CAUSES]; /* resolved: checkpoint.restore_s if unset */
     int takes_spare[TMC_MAX_CAUSES];  /* 0: no repair, no spare (a hang) */
+    int level[TMC_MAX_CAUSES];        /* tmc_cause_level: the snapshot its restore needs */
     long cause_cards[TMC_MAX_CAUSES]; /* cards a card-part failure of the cause takes:
                                          1, or g for scope "node" */
     tmc_detection_kind detection_law[TMC_MAX_CAUSES]; /* tmc_detection_laws[] */

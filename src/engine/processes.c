@@ -53,6 +53,9 @@ void tmc_processes_model(tmc_process_model *m, const tmc_experiment *x,
                                    x->loss_spikes.trace_days);
     if (x->failures.enabled)
         tmc_failures_model(&m->failures, x);
+    m->levels = x->checkpoint.persistent_every > 1;
+    m->local_restore_s = x->checkpoint.local_restore_s >= 0 ? x->checkpoint.local_restore_s
+                                                            : x->checkpoint.restore_s;
     for (int k = 0; k < TMC_TILTS; k++)
         m->tilt[k] = 1;
 }
@@ -248,6 +251,57 @@ static long bad_node_fault(const tmc_process_model *m, tmc_processes *p, gsl_rng
     return 0;
 }
 
+/* Two levels: node `node` lost its memory; 1 when a node next to it on
+ * the ring (each node's snapshot is copied to the next one, SCR's
+ * partner scheme) lost its memory since the newest snapshot too, so some
+ * shard has no copy left, or the job has one node (no partner). */
+static int partner_lost(tmc_processes *p, long node, long nodes)
+{
+    if (nodes <= 1 || p->n_lost_nodes == TMC_LOST_NODES_MAX)
+        return 1;
+    int seen = 0;
+    for (int i = 0; i < p->n_lost_nodes; i++) {
+        long d = (p->lost_nodes[i] - node + nodes) % nodes;
+        if (d == 1 || d == nodes - 1)
+            return 1;
+        seen |= d == 0;
+    }
+    if (!seen)
+        p->lost_nodes[p->n_lost_nodes++] = node;
+    return 0;
+}
+
+/* Two levels: the node a failure took. A card's failure strikes a card
+ * drawn uniformly (its node is the card's; a node failure's cards are
+ * spread the same way), a node's a node drawn uniformly, from a stream of
+ * their own. A bad node's fault is drawn as a node's, and with lifetimes
+ * that are not exponential the card's age is not consulted: both
+ * approximations (docs/reference/simulation-semantics.md 13). */
+static long failed_node(const tmc_failure_model *f, tmc_failure_scope scope, gsl_rng *r)
+{
+    if (scope == TMC_SCOPE_CARD)
+        return (long)gsl_rng_uniform_int(r, (unsigned long)f->cards) / f->cards_per_node;
+    return (long)gsl_rng_uniform_int(r, (unsigned long)f->nodes);
+}
+
+/* Two levels: what a failure restores from. A persistent snapshot when its
+ * cause says so, or when its node loses its memory (the failure is not a
+ * hang or the job's own, which restart the processes in place) and a
+ * partner's did too since the newest snapshot. */
+static void failure_level(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
+                          int cause, tmc_failure_scope scope)
+{
+    const tmc_failure_model *f = &m->failures;
+    int in_place = scope == TMC_SCOPE_JOB || (f->n_causes && !f->takes_spare[cause]);
+    if (f->n_causes && f->level[cause] == TMC_LEVEL_PERSISTENT)
+        p->local_lost = 1;
+    else if (!in_place &&
+             partner_lost(p, failed_node(f, scope, rng[TMC_STREAM_NODES]), f->nodes))
+        p->local_lost = 1;
+    if (!p->local_lost)
+        p->restore_s = m->local_restore_s;
+}
+
 /* A failure at t: its cause's detection delay, a wait for spares (one card,
  * a node's g, or none for a job failure: docs/model.md 3.13; a card failure
  * of a cause of scope "node" takes g, one of a cause that takes no spare
@@ -271,6 +325,8 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     out->job_failures += scope == TMC_SCOPE_JOB;
     double failed_at = t;
     p->restore_s = f->n_causes ? f->restore_s[cause] : m->restore_s;
+    if (m->levels)
+        failure_level(m, p, rng, cause, scope);
     t = stay_down(m, p, rng, t, tmc_failures_detection(f, cause, rng[TMC_STREAM_CAUSES]),
                   &out->detection_s);
     double wait = cards > 0 ? tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
@@ -363,13 +419,14 @@ const tmc_process_type tmc_process_types[TMC_KINDS] = {
                      .takes_one_group = 1},
     [TMC_OUTAGE] = {.name = "outage", .stream = TMC_STREAM_OUTAGES,
                     .start = poisson_start, .arrival = outage_arrival,
-                    .wait = outage_wait, .noticed = outage_noticed},
+                    .wait = outage_wait, .noticed = outage_noticed, .loses_local = 1},
     [TMC_SPIKE] = {.name = "loss spike", .stream = TMC_STREAM_SPIKES,
                    .start = poisson_start, .arrival = spike_arrival,
-                   .wait = spike_wait, .compute_only = 1, .rolls_back = 1},
+                   .wait = spike_wait, .compute_only = 1, .rolls_back = 1,
+                   .loses_local = 1},
     [TMC_LIMIT] = {.name = "time limit", .wait = limit_wait, .noticed = limit_noticed,
-                   .new_allocation = 1, .redoes_restore = 1},
-    [TMC_TIMEOUT] = {.name = "save timeout", .wait = timeout_wait},
+                   .new_allocation = 1, .redoes_restore = 1, .loses_local = 1},
+    [TMC_TIMEOUT] = {.name = "save timeout", .wait = timeout_wait, .loses_local = 1},
     [TMC_REFRESH] = {.name = "refresh restart", .wait = refresh_wait,
                      .noticed = refresh_noticed},
 };
@@ -400,6 +457,10 @@ double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
     if (renews && m->renew_at_failure)
         renew_job_clocks(m, p, rng, t);
     t = type->wait(m, p, rng, t, out);
+    if (m->levels) {
+        p->local_lost |= type->loses_local;
+        out->persistent_restores += p->local_lost;
+    }
     if (type->new_allocation || m->limit_renewed) /* a new allocation from the restore */
         p->limit_at = t + m->limit_s;
     if (renews && !m->renew_at_failure)

@@ -91,7 +91,14 @@ typedef struct {
                                    time (progress.elapsed_days), s */
     double horizon_s;           /* the engine's horizon: a wait is accounted up to it
                                    only (INFINITY, or 0 for none: set by the engine) */
+    int levels;                 /* 1: two levels of snapshots (checkpoint.persistent_every
+                                   > 1): each strike says which it restores from */
+    double local_restore_s;     /* levels: a restore from a local snapshot, s */
 } tmc_process_model;
+
+/* Two levels: the nodes remembered as lost since the newest snapshot; one
+ * more restores from a persistent snapshot (as likely as not by then). */
+#define TMC_LOST_NODES_MAX 64
 
 /* One replica's processes. */
 typedef struct {
@@ -109,6 +116,13 @@ typedef struct {
     double outage_scale;           /* this replica's outage rate over the model's (read
                                       only when m->outage_events > 0) */
     tmc_failure_state failures;
+    /* Two levels of snapshots (m->levels): whether the newest snapshot is lost
+     * (a strike since it committed needed a persistent one), and the nodes that
+     * lost their memory since it committed, whose partners' copies went with
+     * them (docs/reference/simulation-semantics.md 13). */
+    int local_lost;
+    int n_lost_nodes;
+    long lost_nodes[TMC_LOST_NODES_MAX];
 } tmc_processes;
 
 /* Fill m from a validated experiment and its closed form (the rates). */
@@ -141,11 +155,21 @@ static inline int tmc_processes_earliest(const tmc_processes *p, int n)
  * the next refresh restart is due refresh_after_s later. */
 void tmc_processes_restarted(const tmc_process_model *m, tmc_processes *p, double t);
 
+/* Two levels: a snapshot committed at the end of a save, so every node
+ * holds it and its partner's copy again. */
+static inline void tmc_processes_snapshot_committed(tmc_processes *p)
+{
+    p->local_lost = 0;
+    p->n_lost_nodes = 0;
+}
+
 /* Process k (any kind) strikes at time t: count it in p and out, draw
  * its next arrival, and sit out what the job waits before its restore (its
  * row's wait), adding it to out's split. Sets p->restore_s to the restore
- * asked for, and the next allocation's limit when the restore starts one.
- * Returns the time the restore may start, s. */
+ * asked for, and the next allocation's limit when the restore starts one;
+ * with two levels, p->local_lost when it needs a persistent snapshot (then
+ * counted in out's persistent_restores). Returns the time the restore may
+ * start, s. */
 double tmc_processes_strike(const tmc_process_model *m, tmc_processes *p,
                             gsl_rng *const *rng, int k, double t, tmc_replica *out);
 
@@ -186,6 +210,8 @@ typedef struct {
     unsigned char redoes_restore;    /* a restore it cut is redone in full after it */
     unsigned char takes_one_group;   /* elastic groups: takes down one group, not the
                                         job (unless too few stay up) */
+    unsigned char loses_local;       /* two levels: its restore needs a persistent
+                                        snapshot (failures: their cause and node say) */
 } tmc_process_type;
 
 /* The rows, indexed by kind (TMC_FAILURE .. TMC_TIMEOUT). */

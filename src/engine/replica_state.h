@@ -18,7 +18,8 @@ typedef struct {
     tmc_processes proc;
     tmc_stragglers strag;
     tmc_snapshots snapshots; /* asynchronous saves not yet committed */
-    tmc_ledger ledger;       /* committed snapshots, for rollbacks */
+    tmc_ledger ledger;       /* committed snapshots, for rollbacks (two levels: those
+                                since the newest persistent one) */
     int notice_of;           /* TMC_NOTICE: the kind saved for (its row's noticed) */
     double window_t;         /* a window: the last segment boundary at or before W, */
     double window_split[TMC_SPLIT_N]; /* ... and the split then (engine.h) */
@@ -62,10 +63,11 @@ double tmc_replica_clear_s(tmc_replica_state *rep, tmc_limit *lim);
  * arrival time). */
 int tmc_replica_phase(tmc_replica_state *rep, double d);
 
-/* A save (or an asynchronous copy) of a drawn duration: -1 with its
- * duration in *took_s, or what interrupted it (a process, or TMC_TIMEOUT
- * when it ran past checkpoint.save_timeout_s; rep->t is then that time). */
-int tmc_replica_save(tmc_replica_state *rep, double *took_s);
+/* A save (or an asynchronous copy) of a drawn duration around save_s: -1
+ * with its duration in *took_s, or what interrupted it (a process, or
+ * TMC_TIMEOUT when it ran past checkpoint.save_timeout_s; rep->t is then
+ * that time). */
+int tmc_replica_save(tmc_replica_state *rep, double save_s, double *took_s);
 
 /* After process k struck: wait, then restore until a restore completes. */
 void tmc_replica_recover(tmc_replica_state *rep, int k);

@@ -145,8 +145,10 @@ static int check_slowdown(const tmc_experiment *x, const char *label, tmc_error 
 }
 
 /* Per-node and per-job rates (docs/model.md 3.13): a node's size goes with
- * its rate; a replayed trace is the job's whole failure history already. */
-static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err)
+ * its rate (or with two levels of snapshots, `levels`: tmc_levels_stated,
+ * whose partner copies live on nodes); a replayed trace is the job's whole failure history
+ * already. */
+static int check_scoped(const tmc_failures *f, int levels, const char *label, tmc_error *err)
 {
     if (f->per_node_mtbf_days > 0 && f->cards_per_node == 0)
         return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (%s, "
@@ -165,11 +167,12 @@ static int check_scoped(const tmc_failures *f, const char *label, tmc_error *err
             node_cause = 1;
         }
     if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0 && !node_cause &&
-        f->bad_node_share == 0)
+        f->bad_node_share == 0 && !levels)
         return tmc_error_set(err, "%s: failures.cards_per_node: %ld is given without "
-                                  "failures.per_node_mtbf_days, bad_node_share nor a cause "
-                                  "of scope \"node\", so it has no effect; give both or "
-                                  "neither",
+                                  "failures.per_node_mtbf_days, bad_node_share, a cause "
+                                  "of scope \"node\" nor two levels of snapshots "
+                                  "(checkpoint.persistent_every), so it has no effect; give "
+                                  "both or neither",
                              label, f->cards_per_node);
     if (tmc_failures_replayed(f) &&
         (f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0))
@@ -206,11 +209,12 @@ static int check_whole_units(const tmc_failures *f, const char *label, tmc_error
 
 /* A failure law needs its mean lifetime, and a trace its file. Without a
  * per-card part (per-node or per-job rates only) lifetimes are exponential. */
-static int check_failures(const tmc_failures *f, const char *label, tmc_error *err)
+static int check_failures(const tmc_failures *f, int levels, const char *label,
+                          tmc_error *err)
 {
     if (!f->enabled)
         return 0;
-    if (check_scoped(f, label, err) || check_whole_units(f, label, err))
+    if (check_scoped(f, levels, label, err) || check_whole_units(f, label, err))
         return -1;
     int trace = tmc_failures_replayed(f);
     int scoped = f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0;
@@ -373,7 +377,7 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
     if (check_checkpoint(root, label, err) ||
         check_durations(&x->checkpoint, label, err) || check_jitter(&x->jitter, label, err) ||
         check_computable(&x->jitter, x->job.cards, label, err) ||
-        check_failures(&x->failures, label, err) || tmc_cfg_check_bad_nodes(x, label, err) ||
+        check_failures(&x->failures, tmc_levels_stated(x), label, err) || tmc_cfg_check_bad_nodes(x, label, err) ||
         check_drawn_rates(x, label, err) ||
         check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,
                        x->outages.n_trace, label, err) ||
@@ -382,7 +386,8 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
                        x->loss_spikes.mean_interval_days, x->loss_spikes.n_trace, label,
                        err) ||
         check_deadline(x, label, err) || tmc_cfg_check_elastic(x, label, err) ||
-        tmc_cfg_check_progress(x, label, err) || tmc_cfg_check_window(x, label, err))
+        tmc_cfg_check_progress(x, label, err) || tmc_cfg_check_window(x, label, err) ||
+        tmc_cfg_check_levels(x, label, err))
         return -1;
     return check_input_pipeline(x, label, err);
 }

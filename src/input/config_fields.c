@@ -217,6 +217,7 @@ static const field failure_fields[] = {
 
 static const char *const detection_choices[] = {"fixed", "exponential", "lognormal", NULL};
 static const char *const cause_scope_choices[] = {"card", "node", NULL};
+static const char *const cause_level_choices[] = {"local", "persistent", NULL};
 static const field cause_fields[] = {
     {.key = "name", .type = T_STR, .required = 1, .unit = "",
      .help = "the cause's name, at most 47 bytes of UTF-8"},
@@ -246,6 +247,13 @@ static const field cause_fields[] = {
      .help = "what a failure takes: the card, or its node (failures.cards_per_node "
              "cards)",
      .off = offsetof(tmc_failure_cause, scope)},
+    {.key = "level", .type = T_ENUM, .choices = cause_level_choices, .unit = "",
+     .help = "two levels of snapshots (checkpoint.persistent_every): the snapshot its "
+             "restore needs, "
+             "the newest (local: a local one survives on the partner node unless that "
+             "node failed too) or the newest persistent one (persistent: its failure "
+             "loses every node's memory, a storage or network fault)",
+     .off = offsetof(tmc_failure_cause, level)},
 };
 
 static const char *const save_choices[] = {"sync", "async", NULL};
@@ -299,6 +307,27 @@ static const field checkpoint_fields[] = {
      .help = "a save still running after this fails the job; 0: none; must exceed the "
              "shortest save",
      .off = offsetof(tmc_checkpoint, save_timeout_s)},
+    /* not with async saves, elastic groups or rollbacks of several snapshots:
+     * tmc_cfg_check_levels */
+    {.key = "persistent_every", .type = T_INT, .lo = 1, .hi = 1e6, .def = 1,
+     .unit = "snapshots",
+     .help = "m: every m-th snapshot (at multiples of m intervals) and the last are "
+             "written to persistent storage, the others kept local (in host memory, "
+             "copied to the next node); a restore needs a persistent one after an "
+             "outage, a loss spike, a time limit, a save timeout, a failure of level "
+             "persistent, or a node failure whose partner node failed since the last "
+             "snapshot; 1: every snapshot persistent (one level)",
+     .off = offsetof(tmc_checkpoint, persistent_every)},
+    {.key = "local_save_s", .type = T_NUM, .lo = 0, .hi = 1e7, .def = -1, .def_unset = 1,
+     .unit = "s",
+     .help = "c1: time a local snapshot blocks training; at most save_s; not given: "
+             "save_s; unused with persistent_every 1 (a sweep may set it)",
+     .off = offsetof(tmc_checkpoint, local_save_s)},
+    {.key = "local_restore_s", .type = T_NUM, .lo = 0, .hi = 1e7, .def = -1, .def_unset = 1,
+     .unit = "s",
+     .help = "r1: a restore from a local snapshot; at most restore_s; not given: "
+             "restore_s; unused with persistent_every 1",
+     .off = offsetof(tmc_checkpoint, local_restore_s)},
 };
 
 /* mean_interval_days is required unless a trace replays the times: checked

@@ -247,4 +247,9 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
  * with err set. */
 int tmc_cfg_check_window(const tmc_experiment *x, const char *label, tmc_error *err);
 
+/* Two levels of snapshots (checkpoint.persistent_every > 1, config_levels.c):
+ * the local keys only with them, a local snapshot no dearer than a
+ * persistent one, and what they cannot be combined with. 0 or -1 with err. */
+int tmc_cfg_check_levels(const tmc_experiment *x, const char *label, tmc_error *err);
+
 #endif

@@ -59,6 +59,16 @@ static const struct {
 };
 enum { N_STATED_KEYS = sizeof stated_keys / sizeof stated_keys[0] };
 
+/* The same for a key of any cause (failures.causes[i].KEY, any i). */
+static const struct {
+    const char *key;
+    unsigned bit;
+} cause_keys[] = {
+    {"detection_s", TMC_STATED_DETECTION},
+    {"level", TMC_STATED_LEVEL},
+};
+enum { N_CAUSE_KEYS = sizeof cause_keys / sizeof cause_keys[0] };
+
 /* out->stated |= the TMC_STATED_* bits of the keys obj (the section named
  * section, inline or from its file) gives. */
 static void note_stated(const char *section, const cJSON *obj, tmc_experiment *out)
@@ -71,8 +81,9 @@ static void note_stated(const char *section, const cJSON *obj, tmc_experiment *o
     if (!strcmp(section, "failures"))
         causes = cJSON_GetObjectItemCaseSensitive(obj, "causes");
     for (c = cJSON_IsArray(causes) ? causes->child : NULL; c; c = c->next)
-        if (cJSON_GetObjectItemCaseSensitive(c, "detection_s"))
-            out->stated |= TMC_STATED_DETECTION;
+        for (size_t i = 0; i < N_CAUSE_KEYS; i++)
+            if (cJSON_GetObjectItemCaseSensitive(c, cause_keys[i].key))
+                out->stated |= cause_keys[i].bit;
 }
 
 /* 1 when the override's key (up to '=') is section.key, or section alone. */
@@ -98,9 +109,13 @@ void tmc_cfg_note_stated_override(const char *override, tmc_experiment *out)
             out->stated |= stated_keys[i].bit;
     long cause;
     const char *name;
-    if (tmc_config_split_cause_key(override, &cause, &name) &&
-        !strncmp(name, "detection_s", 11) && (name[11] == '=' || !name[11]))
-        out->stated |= TMC_STATED_DETECTION;
+    if (!tmc_config_split_cause_key(override, &cause, &name))
+        return;
+    for (size_t i = 0; i < N_CAUSE_KEYS; i++) {
+        size_t n = strlen(cause_keys[i].key);
+        if (!strncmp(name, cause_keys[i].key, n) && (name[n] == '=' || !name[n]))
+            out->stated |= cause_keys[i].bit;
+    }
 }
 
 /* A section given as a string: load that file, which must hold a "source"

@@ -50,6 +50,15 @@ static int detected_at_once(const tmc_failures *f)
     return 1;
 }
 
+/* 1 when some cause needs a persistent snapshot (two levels). */
+static int needs_persistent(const tmc_failures *f)
+{
+    for (int i = 0; i < f->n_causes; i++)
+        if (f->causes[i].level == TMC_LEVEL_PERSISTENT)
+            return 1;
+    return 0;
+}
+
 static void check_failures(const tmc_experiment *x, tmc_assumed *out)
 {
     const tmc_failures *f = &x->failures;
@@ -71,6 +80,11 @@ static void check_failures(const tmc_experiment *x, tmc_assumed *out)
         add(out, "failures.causes[i].detection_s", x->stated & TMC_STATED_DETECTION, "0",
             "no cause has a detection delay: every failure is noticed the moment it strikes "
             "(a hung collective waits for a watchdog)");
+    if (x->checkpoint.persistent_every > 1 && !needs_persistent(f))
+        add(out, "failures.causes[i].level", x->stated & TMC_STATED_LEVEL, "local",
+            "every failure restores from a local snapshot unless a partner node failed "
+            "since it: no cause needs persistent storage (a storage or network fault "
+            "would)");
 }
 
 /* 1 when immune restores shorten Daly's wall time: not always, since a

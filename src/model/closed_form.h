@@ -249,6 +249,50 @@ typedef struct {
 void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
                              tmc_elastic_form *out);
 
+/* Two levels of snapshots (checkpoint.persistent_every m > 1; docs/model.md
+ * 3.23): the first-order waste of Di, Robert, Vivien and Cappello ("Optimization
+ * of multi-level checkpoint model for large scale HPC applications", IPDPS
+ * 2014) and of Benoit, Cavelan, Robert and Sun (two-level checkpointing),
+ * a period of m segments of tau seconds with m - 1 local saves c1 and one
+ * persistent save c2:
+ *   W(tau, m) = ((m - 1) c1 + c2) / (m tau) + l1 (tau / 2 + r1)
+ *             + l2 (m tau / 2 + r2) + D / M,
+ * l1 the rate of interruptions a local snapshot restores (failures of level
+ * local), l2 of those that need a persistent one (outages, loss spikes and
+ * failures of level persistent; an outage with notice loses no work, only
+ * r2), D / M the delays before restores. Left out: a failure whose partner
+ * node failed since the newest snapshot (second order: the simulation has
+ * it), time limits, and what strikes saves and restores. For a given m the
+ * best tau is sqrt(2 ((m - 1) c1 + c2) / (m (l1 + m l2))); m by enumeration.
+ * With m = 1 every restore takes r2 (one level, as the engine reads it). */
+typedef struct {
+    int enabled;            /* 1: persistent_every > 1 */
+    long m;                 /* the experiment's persistent_every */
+    double c1, c2, r1, r2;  /* local and persistent save and restore, s */
+    double lambda1, lambda2; /* interruptions restored from each level, per s */
+    double overhead;        /* W at the experiment's tau and m */
+    double completion_days; /* reserve + (S - done) t_s (1 + W) / 86400 */
+    double best_interval_s; /* tau* at best_m, s */
+    long best_m;            /* the m of least W (1 to TMC_LEVELS_M_MAX) */
+    double best_overhead;   /* W there */
+    double one_level_overhead; /* W with m = 1 at its own best tau (every snapshot
+                               persistent): what the second level saves */
+} tmc_levels_form;
+
+#define TMC_LEVELS_M_MAX 1000
+
+/* The first-order waste W(tau, m), tau in s (INFINITY when tau <= 0). */
+double tmc_closed_form_levels_waste(const tmc_levels_form *f, double tau_s, long m);
+
+/* The best tau for a given m, s: where W's derivative in tau is 0
+ * (INFINITY when nothing loses work). */
+double tmc_closed_form_levels_interval(const tmc_levels_form *f, long m);
+
+/* Fill *out from a validated experiment and its closed form (enabled = 0
+ * with one level). */
+void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
+                            tmc_levels_form *out);
+
 /* Erlang's loss formula B(w, a): the share of Poisson arrivals, a per
  * mean service time, that find all w servers busy; B(0, a) = 1. By the
  * recursion B(j) = a B(j - 1) / (j + a B(j - 1)); it holds for any service

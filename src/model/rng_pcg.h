@@ -54,7 +54,9 @@ typedef enum {
     TMC_STREAM_OUTAGE_RATE = 10, /* the replica's outage rate (outages.mtbf_events) */
     TMC_STREAM_REPAIR_MEAN = 11, /* the replica's repair mean (failures.repair_events) */
     TMC_STREAM_BAD_NODES = 12, /* how many of the job's nodes are bad (failures.bad_node_share) */
-    TMC_STREAM_COUNT = 13
+    TMC_STREAM_NODES = 13,   /* which node a failure takes (two levels of snapshots:
+                                whether its partner's copy survives) */
+    TMC_STREAM_COUNT = 14
 } tmc_stream_kind;
 
 /* The first bank of streams: kinds below it keep the numbering they had

@@ -72,13 +72,21 @@ cJSON *tmc_assumed_output_json(const tmc_experiment *x, const tmc_closed_form *c
 }
 
 /* The closed form the report shows beside P(T <= deadline): the elastic
- * one for an elastic run (docs/model.md 3.14), Young's otherwise. Its T in
- * days; *name ("Young", "Elastic") and *noun (its T in a sentence). */
+ * one for an elastic run (docs/model.md 3.14), the two-level one for two
+ * levels of snapshots (3.23), Young's otherwise. Its T in days; *name
+ * ("Young", "Elastic", "Two-level") and *noun (its T in a sentence). */
 static double shown(const tmc_experiment *x, const tmc_closed_form *cf, const char **name,
                     const char **noun)
 {
     tmc_elastic_form ef;
     tmc_closed_form_elastic(x, cf, &ef);
+    tmc_levels_form lf;
+    tmc_closed_form_levels(x, cf, &lf);
+    if (lf.enabled) { /* config_levels.c refuses elastic groups beside it */
+        *name = "Two-level";
+        *noun = "the two-level T";
+        return lf.completion_days;
+    }
     *name = ef.enabled ? "Elastic" : "Young";
     *noun = ef.enabled ? "the elastic T" : "Young's T";
     return ef.enabled ? ef.completion_days : cf->completion_days;

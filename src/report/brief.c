@@ -99,12 +99,19 @@ static void answer(FILE *f, const tmc_report *r)
     const tmc_summary *d = r->days;
     char verdict[48];
     p_line(f, r, "", tmc_assumed_output_verdict(r->x, cf, d, verdict, sizeof verdict));
-    char young[32], daly[32], text[96];
-    fprintf(f, "%-20s mean %.4f +- %.4f, p05 %.4f, p50 %.4f, p95 %.4f   closed form: Young "
+    char young[32], daly[32], two[48] = "", text[128];
+    tmc_levels_form lf;
+    tmc_closed_form_levels(r->x, cf, &lf);
+    if (lf.enabled) /* Young and Daly: every snapshot persistent */
+        snprintf(two, sizeof two, "two-level %.3f, one level: ", lf.completion_days);
+    fprintf(f, "%-20s mean %.4f +- %.4f, p05 %.4f, p50 %.4f, p95 %.4f   closed form: %sYoung "
                "%s, Daly %s\n", "completion T (days)", d->mean, d->se, d->quantile[1],
-            d->quantile[2], d->quantile[3], closed(young, sizeof young, cf->completion_days),
+            d->quantile[2], d->quantile[3], two,
+            closed(young, sizeof young, cf->completion_days),
             closed(daly, sizeof daly, cf->completion_days_daly));
-    snprintf(text, sizeof text, "Young %.3f %%, Daly %.3f %%", 100 * cf->overhead_young,
+    if (lf.enabled)
+        snprintf(two, sizeof two, "two-level %.3f %%, one level: ", 100 * lf.overhead);
+    snprintf(text, sizeof text, "%sYoung %.3f %%, Daly %.3f %%", two, 100 * cf->overhead_young,
              100 * cf->overhead_daly);
     overhead_line(f, r, text);
     breaks(f, r);

@@ -103,6 +103,28 @@ static void text_elastic(FILE *f, const tmc_report *r, double ov, double ov_se)
                                : "");
 }
 
+/* Two levels of snapshots: their first-order closed form, and the best
+ * pair of intervals it finds (docs/model.md 3.23). */
+static void text_levels(FILE *f, const tmc_report *r, double ov, double ov_se)
+{
+    tmc_levels_form lf;
+    tmc_closed_form_levels(r->x, r->cf, &lf);
+    if (!lf.enabled)
+        return;
+    fprintf(f, "%-22s Two-level %-14.3f %.4f +- %.4f  (first order; Young and Daly: every "
+               "snapshot persistent)\n", "completion T (days)", lf.completion_days,
+            r->days->mean, r->days->se);
+    char closed[32];
+    snprintf(closed, sizeof closed, "%.3f %%", 100 * lf.overhead);
+    fprintf(f, "%-22s Two-level %-14s %.3f %% +- %.3f %%\n", "overhead", closed, 100 * ov,
+            100 * ov_se);
+    fprintf(f, "%-22s interval %.4g s, one snapshot in %ld persistent%s: overhead %.3f %% "
+               "(one level at its best: %.3f %%)\n", "two-level optimum",
+            lf.best_interval_s, lf.best_m,
+            lf.best_m == TMC_LEVELS_M_MAX ? " (the most tried)" : "", 100 * lf.best_overhead,
+            100 * lf.one_level_overhead);
+}
+
 /* A closed-form figure: 3 decimals, or 4 significant digits past a
  * million (Daly's wall time of a run that could never restart its way
  * through, e.g. an elastic cluster's as checkpoint-restart, is 1e54 days). */
@@ -135,6 +157,7 @@ static void text_comparison(FILE *f, const tmc_report *r)
         fprintf(f, "%-22s Young %-18s n/a (no compute left)\n", "overhead", young);
     fprintf(f, "%-22s Daly  %s\n", "", daly);
     text_elastic(f, r, ov, ov_se);
+    text_levels(f, r, ov, ov_se);
     char label[48], closed[48];
     int meets = cf->completion_days <= r->x->deadline.days;
     long budget = r->x->deadline.max_restarts;
@@ -441,6 +464,27 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf)
 
 /* The cost object (docs/reference/json-output.md): card-hours, and money
  * when priced. */
+/* Two levels of snapshots: their closed form's figures (docs/model.md 3.23),
+ * NULL with one level. */
+static cJSON *json_levels(const tmc_experiment *x, const tmc_closed_form *cf)
+{
+    tmc_levels_form lf;
+    tmc_closed_form_levels(x, cf, &lf);
+    if (!lf.enabled)
+        return NULL;
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddNumberToObject(t, "persistent_every", (double)lf.m);
+    cJSON_AddNumberToObject(t, "local_rate_per_day", lf.lambda1 * TMC_DAY_S);
+    cJSON_AddNumberToObject(t, "persistent_rate_per_day", lf.lambda2 * TMC_DAY_S);
+    cJSON_AddNumberToObject(t, "overhead", lf.overhead);
+    cJSON_AddNumberToObject(t, "completion_days", lf.completion_days);
+    cJSON_AddNumberToObject(t, "best_interval_s", lf.best_interval_s);
+    cJSON_AddNumberToObject(t, "best_persistent_every", (double)lf.best_m);
+    cJSON_AddNumberToObject(t, "best_overhead", lf.best_overhead);
+    cJSON_AddNumberToObject(t, "one_level_overhead", lf.one_level_overhead);
+    return t;
+}
+
 static cJSON *json_cost(const tmc_report *r)
 {
     const tmc_cost_summary c = *r->cost;
@@ -663,7 +707,10 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddNumberToObject(cens, "replicas", t->censored);
     cJSON_AddNumberToObject(cens, "horizon_days", r->horizon_s / TMC_DAY_S);
     cJSON_AddItemToObject(root, "split_days", json_split(r));
-    cJSON_AddItemToObject(root, "closed_form", tmc_output_closed_form_json(r->cf));
+    cJSON *closed = tmc_output_closed_form_json(r->cf), *levels = json_levels(r->x, r->cf);
+    if (levels)
+        cJSON_AddItemToObject(closed, "two_level", levels);
+    cJSON_AddItemToObject(root, "closed_form", closed);
     cJSON_AddItemToObject(root, "closed_form_warnings", json_assumptions(r));
     cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(r->x, r->cf));
     cJSON_AddItemToObject(root, "time_limit", tmc_assumed_output_limit_json(r->x));

@@ -69,7 +69,7 @@ static void text_bracket(FILE *f, const tmc_rescue_lever *l)
                 l->doublings == 1 ? "" : "s",
                 l->outcome == TMC_RESCUE_UNREACHED ? "up to the cap" : "until it met");
     if (l->kind == TMC_RESCUE_INTERVAL)
-        fprintf(f, " (to Daly's optimum)");
+        fprintf(f, l->two_level ? " (to the two-level optimum)" : " (to Daly's optimum)");
     if (l->kind >= TMC_RESCUE_RESTORE)
         fprintf(f, " (down to instant)");
     if (b->tol > 0)

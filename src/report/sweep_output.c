@@ -91,12 +91,32 @@ static const char *column_name(const tmc_sweep_report *r, int a)
  * characters: the simulated figures with their standard errors, Daly's
  * closed form beside them; the step time, Young's L, the variance reduction
  * and the quantiles are in --csv and --json. */
+/* 1 when some setting has two levels of snapshots: the closed-form column
+ * is then theirs where they apply (docs/model.md 3.23). */
+static int any_levels(const tmc_sweep_report *r)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->settings[i].x.checkpoint.persistent_every > 1)
+            return 1;
+    return 0;
+}
+
+/* The closed form's overhead beside setting s: Daly's, or with two levels
+ * the two-level first-order one. */
+static double closed_overhead(const tmc_sweep_setting *s)
+{
+    tmc_levels_form lf;
+    tmc_closed_form_levels(&s->x, &s->cf, &lf);
+    return lf.enabled ? lf.overhead : s->cf.overhead_daly;
+}
+
 static void text_columns(FILE *f, const tmc_sweep_report *r)
 {
     for (int a = 0; a < r->n_axes; a++)
         fprintf(f, "%*s ", key_width(column_name(r, a)), column_name(r, a));
-    fprintf(f, "%5s %-15s %6s %-18s %-21s %s\n", "K", "overhead %", "Daly %",
-            "mean T (days)", "P(T <= deadline)", "T - T(ref) (days)");
+    fprintf(f, "%5s %-15s %6s %-18s %-21s %s\n", "K", "overhead %",
+            any_levels(r) ? "form %" : "Daly %", "mean T (days)", "P(T <= deadline)",
+            "T - T(ref) (days)");
 }
 
 static void text_row(FILE *f, const tmc_sweep_report *r, int i)
@@ -119,7 +139,7 @@ static void text_row(FILE *f, const tmc_sweep_report *r, int i)
     else
         snprintf(diff, sizeof diff, "%+.4f +- %.4f", d->mean, d->se);
     fprintf(f, "%5ld %-15s %6.3f %-18s %-21s %s\n", s->cf.interval_steps, ov,
-            100 * s->cf.overhead_daly, t, p, diff);
+            100 * closed_overhead(s), t, p, diff);
 }
 
 static void text_legend(FILE *f, const tmc_sweep_report *r)
@@ -131,6 +151,9 @@ static void text_legend(FILE *f, const tmc_sweep_report *r)
                "--json add the step time, Young's L,\nquantiles and the variance reduction.\n"
                "Reference (the lowest mean T): %s\n",
             r->settings[r->reference].label);
+    if (any_levels(r))
+        fprintf(f, "form %%: Daly's overhead with one level of snapshots, the two-level "
+                   "first-order one (docs/model.md 3.23) with persistent_every above 1.\n");
     long budget = r->base->x.deadline.max_restarts;
     if (budget >= 0)
         fprintf(f, "P(T <= deadline) counts a run with more than %ld restart%s as a miss "
@@ -164,16 +187,24 @@ static void text_optimum(FILE *f, const tmc_sweep_report *r)
     int *idx = malloc((size_t)r->axes[a].n * sizeof *idx);
     if (!idx)
         return;
-    fprintf(f, "\nOptimum interval (docs/model.md 3.4, 3.5):\n");
+    fprintf(f, "\nOptimum interval (docs/model.md 3.4, 3.5%s):\n", any_levels(r) ? ", 3.23" : "");
     for (int j = 0; j < n_lines; j++) {
         tmc_sweep_get_line(r->axes, r->n_axes, a, j, idx);
         const tmc_sweep_setting *best = &r->settings[r->line_best[idx[0]]];
         if (r->n_axes == 2)
             fprintf(f, "  %s=%.10g:", r->axes[1 - a].key, best->value[1 - a]);
         double t_s = best->cf.step_s;
-        fprintf(f, "  Young tau* %.0f s (%.0f steps), Daly tau_opt %.0f s (%.0f steps)\n",
-                best->cf.young_interval_s, best->cf.young_interval_s / t_s,
-                best->cf.daly_interval_s, best->cf.daly_interval_s / t_s);
+        tmc_levels_form lf;
+        tmc_closed_form_levels(&best->x, &best->cf, &lf);
+        double tau = lf.enabled ? tmc_closed_form_levels_interval(&lf, lf.m) : 0;
+        if (lf.enabled)
+            fprintf(f, "  two-level tau* %.0f s (%.0f steps); best pair %.0f s with one "
+                       "snapshot in %ld persistent (docs/model.md 3.23)\n", tau, tau / t_s,
+                    lf.best_interval_s, lf.best_m);
+        else
+            fprintf(f, "  Young tau* %.0f s (%.0f steps), Daly tau_opt %.0f s (%.0f steps)\n",
+                    best->cf.young_interval_s, best->cf.young_interval_s / t_s,
+                    best->cf.daly_interval_s, best->cf.daly_interval_s / t_s);
         fprintf(f, "  %*ssimulated: lowest mean T at %s=%.10g", r->n_axes == 2 ? 2 : 0,
                 "", r->axes[a].key, best->value[a]);
         text_within(f, r, idx, a);

@@ -56,6 +56,10 @@ static int restore_strikes(const tmc_experiment *x)
     return x->checkpoint.restore_immune ? HIT_LIMIT : STRIKES_RESTORE;
 }
 
+/* Section 13: nodes remembered as lost since the newest snapshot; past
+ * that many, a failure restores from persistent storage. */
+#define ORACLE_LOST_NODES 64
+
 /* How a phase ended. PH_NOTICE: compute stopped for an emergency save. */
 enum { PH_NOMEM = -1, PH_RAN = 0, PH_STRUCK = 1, PH_CENSORED = 2, PH_NOTICE = 3 };
 
@@ -69,6 +73,7 @@ typedef struct {
     double capture_s; /* end of its save (sync) or copy (async) */
     double commit_s;  /* when it is on storage: sync = capture, async = end of its write */
     int committed;
+    int persistent;   /* section 13: on persistent storage (always with one level) */
     work_rows work;
 } snapshot;
 
@@ -125,6 +130,11 @@ typedef struct {
     int n_pending;
     snapshot *committed;                     /* committed, oldest first */
     long n_committed, cap_committed;
+
+    /* section 13, two levels of snapshots: the newest snapshot lost (until
+     * the next commit), and the nodes whose memory went since it */
+    int levels, lost_local;
+    long lost_nodes[ORACLE_LOST_NODES], n_lost_nodes;
 
     oracle_result res; /* rows other than the committed work, and counts */
 } sim;
@@ -429,6 +439,41 @@ static void roll_back(sim *m, long n)
     }
 }
 
+/* Section 13: a snapshot committed; every node holds it and the copy of
+ * the node before it on the ring again. */
+static void snapshot_on_all_nodes(sim *m)
+{
+    m->lost_local = 0;
+    m->n_lost_nodes = 0;
+}
+
+/* Section 13: a recovery that needed a persistent snapshot loses the
+ * local ones committed after it (their work becomes lost work). */
+static void back_to_persistent(sim *m)
+{
+    while (m->n_committed > 0 && !m->committed[m->n_committed - 1].persistent) {
+        m->n_committed--;
+        m->res.lost_s += work_sum(&m->committed[m->n_committed].work);
+    }
+}
+
+/* Section 13: node `node` of `nodes` lost its memory; the newest snapshot
+ * is lost if the node before or after it on the ring (which holds its copy,
+ * or whose copy it holds) lost its memory since that snapshot, or if the
+ * job has one node. */
+static void node_lost(sim *m, long node, long nodes)
+{
+    int partner = nodes == 1 || m->n_lost_nodes == ORACLE_LOST_NODES, again = 0;
+    for (long i = 0; i < m->n_lost_nodes; i++) {
+        again |= m->lost_nodes[i] == node;
+        partner |= m->lost_nodes[i] == (node + 1) % nodes ||
+                   m->lost_nodes[i] == (node + nodes - 1) % nodes;
+    }
+    if (!again && m->n_lost_nodes < ORACLE_LOST_NODES)
+        m->lost_nodes[m->n_lost_nodes++] = node;
+    m->lost_local |= partner;
+}
+
 /* The step the job resumes after: the newest committed snapshot's, or 0. */
 static long resume_step(const sim *m)
 {
@@ -549,13 +594,15 @@ static double draw_factor(sim *m, double cv)
 /* Draw the cause of a failure by share: its detection delay and restore,
  * and (section 5, issue 19) whether it takes spares and how many cards a
  * card's failure of it takes (1, or cards_per_node for scope "node"). */
-static void failure_cause(sim *m, double *detection, double *restore, int *spare, long *cards)
+static void failure_cause(sim *m, double *detection, double *restore, int *spare, long *cards,
+                          int *persistent)
 {
     const tmc_failures *f = &m->x->failures;
     *detection = 0;
     *restore = m->x->checkpoint.restore_s;
     *spare = 1;
     *cards = 1;
+    *persistent = 0;
     if (f->n_causes <= 0)
         return;
     double u = gsl_rng_uniform(m->rng), acc = 0;
@@ -573,6 +620,7 @@ static void failure_cause(sim *m, double *detection, double *restore, int *spare
         *restore = k->restore_s;
     *spare = k->takes_spare;
     *cards = k->scope == TMC_CAUSE_NODE ? f->cards_per_node : 1;
+    *persistent = k->level == TMC_LEVEL_PERSISTENT;
     /* section 5: an exponential delay of mean detection_s, or a lognormal of
      * that mean and sd detection_cv x detection_s (READING: drawn after the
      * cause, from the one generator) */
@@ -632,12 +680,35 @@ static int down(sim *m, double len, double *row)
     return rc;
 }
 
+/* Section 13: what a failure restores from. Its cause may need a
+ * persistent snapshot; one that takes hardware takes its node's memory
+ * (the node of the card that failed, or the node that failed; a replayed
+ * failure's card drawn uniformly); a hang or the job's own failure restart
+ * in place. A local restore takes local_restore_s. */
+static void failure_level(sim *m, int persistent, int takes, double *restore)
+{
+    const tmc_failures *f = &m->x->failures;
+    long g = f->cards_per_node, nodes = (m->cards + g - 1) / g;
+    if (persistent)
+        m->lost_local = 1;
+    else if (takes) {
+        long card = m->hit_card >= 0 ? m->hit_card
+                                     : (long)gsl_rng_uniform_int(m->rng, (unsigned long)m->cards);
+        node_lost(m, card < m->cards ? card / g : card - m->cards, nodes);
+    }
+    if (!m->lost_local)
+        *restore = m->x->checkpoint.local_restore_s >= 0 ? m->x->checkpoint.local_restore_s
+                                                         : m->x->checkpoint.restore_s;
+}
+
 /* Steps 1-3 of section 5 for the arrival m->hit that struck at m->t, and
  * again for every arrival that strikes the restore. PH_RAN when the restore
  * has ended, or PH_CENSORED / PH_NOMEM. */
 static int interruption(sim *m)
 {
     double restore = m->x->checkpoint.restore_s, cut = -1; /* cut: a restore struck */
+    int cut_local = 0; /* section 13: it was a local one (a new allocation restores from
+                          storage instead) */
     for (;;) {
         int kind = m->hit;
         if (lose_uncommitted(m) < 0)
@@ -648,14 +719,17 @@ static int interruption(sim *m)
             renew_cards(m, m->t);
         /* section 4: a limit that cuts a restore requeues the job and then
          * redoes that restore in full */
-        restore = kind == HIT_LIMIT && cut >= 0 ? cut : m->x->checkpoint.restore_s;
+        restore = kind == HIT_LIMIT && cut >= 0 && !cut_local ? cut
+                                                              : m->x->checkpoint.restore_s;
+        cut_local = 0;
         int rc = PH_RAN;
         if (kind == HIT_FAILURE) {
             m->res.card_failures++;
             double detection;
             int spare;
             long card_need;
-            failure_cause(m, &detection, &restore, &spare, &card_need);
+            int persistent;
+            failure_cause(m, &detection, &restore, &spare, &card_need, &persistent);
             /* section 5: a card takes one spare (its node's cards_per_node
              * for a cause of scope "node"), a node its cards_per_node
              * (repaired together: one repair time), the job none, and a
@@ -664,6 +738,8 @@ static int interruption(sim *m)
                       : m->hit_card < m->cards + m->nodes ? m->x->failures.cards_per_node : 0;
             const tmc_failures *f = &m->x->failures;
             int takes = need > 0 && spare, pool = f->spares >= 0 && takes;
+            if (m->levels)
+                failure_level(m, persistent, takes, &restore);
             /* without standbys or a refill, what is sent to repair does not
              * depend on the standbys: drawn and sent before the detection */
             int send_now = pool && !(f->standbys > 0 && f->standby_refill_hours > 0);
@@ -680,20 +756,26 @@ static int interruption(sim *m)
                 rc = down(m, wait, &m->res.spare_wait_s);     /* with standbys or H */
         } else if (kind == HIT_OUTAGE) {
             m->res.outages++;
+            m->lost_local = 1;
             rc = down(m, draw_downtime(m), &m->res.downtime_s);
         } else if (kind == HIT_TIMEOUT) {
             m->res.save_timeouts++; /* relaunched at once: straight to the restore */
+            m->lost_local = 1;
         } else if (kind == HIT_REFRESH) { /* section 12: a restart of its own cost */
             m->res.refreshes++;
             const tmc_slowdown *d = &m->x->slowdown;
             restore = d->refresh_s >= 0 ? d->refresh_s : m->x->checkpoint.restore_s;
         } else if (kind == HIT_SPIKE) {
             m->res.loss_spikes++;
+            m->lost_local = 1;
             roll_back(m, m->x->loss_spikes.rollback_snapshots);
         } else {
             m->res.requeues++;
+            m->lost_local = 1;
             rc = down(m, m->x->time_limit.requeue_s, &m->res.requeue_s);
         }
+        if (m->levels) /* section 13: counted as it strikes */
+            m->res.persistent_restores += m->lost_local;
         if (rc != PH_RAN)
             return rc;
         /* section 4: a requeue starts a new allocation at the restore, and
@@ -718,6 +800,7 @@ static int interruption(sim *m)
         if (rc != PH_STRUCK)
             return rc;
         cut = restore;
+        cut_local = m->levels && !m->lost_local;
     }
 }
 
@@ -912,10 +995,12 @@ static int emergency_save(sim *m, long done)
             return rc;
     } else {
         m->seg.save += el;
-        snapshot s = {.step = done, .capture_s = m->t, .commit_s = m->t, .work = m->seg};
+        snapshot s = {.step = done, .capture_s = m->t, .commit_s = m->t, .persistent = 1,
+                      .work = m->seg}; /* section 13: saved for an outside event */
         if (push_committed(m, &s) < 0)
             return PH_NOMEM;
         memset(&m->seg, 0, sizeof m->seg);
+        snapshot_on_all_nodes(m);
     }
     if (kind == HIT_OUTAGE)
         arrivals_advance(m, &m->outages);
@@ -938,13 +1023,14 @@ static int save_until(sim *m, double end, double *row)
     return rc;
 }
 
-/* A save or a copy of drawn length (section 3): PH_RAN when it ended in
+/* A save or a copy of drawn length around save_s (section 3; section 13: a
+ * local save's own): PH_RAN when it ended in
  * time; a save still running at checkpoint.save_timeout_s is cut there (its
  * time lost) and strikes as HIT_TIMEOUT. */
-static int timed_save(sim *m)
+static int timed_save(sim *m, double save_s)
 {
     const tmc_checkpoint *cp = &m->x->checkpoint;
-    double len = cp->save_s * draw_factor(m, cp->save_cv);
+    double len = save_s * draw_factor(m, cp->save_cv);
     if (cp->save_timeout_s <= 0 || len <= cp->save_timeout_s)
         return save_until(m, m->t + len, &m->seg.save);
     double el;
@@ -960,12 +1046,19 @@ static int timed_save(sim *m)
  * it ends. Then the eviction, if due and this is not the final save. */
 static int save_sync(sim *m, long end)
 {
-    int rc = timed_save(m);
+    /* section 13: with two levels every m-th interval's snapshot and the
+     * last are persistent, the others local and cheaper */
+    const tmc_checkpoint *cp = &m->x->checkpoint;
+    int persistent = !m->levels || end % (cp->persistent_every * m->k) == 0 || end == m->steps;
+    double local = cp->local_save_s >= 0 ? cp->local_save_s : cp->save_s;
+    int rc = timed_save(m, persistent ? cp->save_s : local);
     if (rc != PH_RAN)
         return rc;
-    snapshot s = {.step = end, .capture_s = m->t, .commit_s = m->t, .work = m->seg};
+    snapshot s = {.step = end, .capture_s = m->t, .commit_s = m->t, .persistent = persistent,
+                  .work = m->seg};
     if (push_committed(m, &s) < 0)
         return PH_NOMEM;
+    snapshot_on_all_nodes(m);
     memset(&m->seg, 0, sizeof m->seg);
     if (end < m->steps && eviction_due(m)) {
         int rc = evict(m);
@@ -1005,7 +1098,7 @@ static int wait_all_writes(sim *m)
 static int save_async(sim *m, long end)
 {
     const tmc_checkpoint *cp = &m->x->checkpoint;
-    int rc = timed_save(m);
+    int rc = timed_save(m, cp->save_s);
     if (rc != PH_RAN)
         return rc;
     if (commit_ended_writes(m, m->t) < 0)
@@ -1069,6 +1162,8 @@ static int run(sim *m)
         next = end;
         if (rc == PH_STRUCK) {
             rc = recover(m);
+            if (m->levels && m->lost_local) /* section 13 */
+                back_to_persistent(m);
             next = resume_step(m); /* after the restored snapshot */
         }
         if (rc == PH_NOMEM)
@@ -1090,6 +1185,7 @@ static int setup(sim *m, const tmc_experiment *x, long k, double mu, double hori
     m->fixed = x->job.exposed_comm_s + x->job.input_wait_s;
     m->horizon = horizon;
     m->limit_at = x->time_limit.enabled ? allocation_s(x) : INFINITY;
+    m->levels = x->checkpoint.persistent_every > 1;
     restarted(m); /* t = 0 */
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     m->card_time = malloc((size_t)m->cards * sizeof *m->card_time);

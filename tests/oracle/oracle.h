@@ -23,6 +23,7 @@ typedef struct {
     double card_failures, outages, loss_spikes, saves, evictions, slow_cards, requeues;
     double save_timeouts;
     double slowdown_s, refresh_s, refreshes; /* section 12 */
+    double persistent_restores; /* section 13: interruptions restored from storage */
     int censored; /* 1: still running at horizon_s; wall_s = horizon_s */
 } oracle_result;
 
