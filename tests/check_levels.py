@@ -45,7 +45,12 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
    to 1e-9; the best pair found here by a golden-section search in tau
    for every m matches best_interval_s (1e-6 relative) and
    best_persistent_every; with rare failures (tau / M about 0.05) the
-   first-order T lies within 0.5 % of the simulated mean.
+   first-order T lies within 0.5 % of the simulated mean. With one node (no
+   partner) the GPU cause's failures count in l2; with m = 10^6 (past the
+   run's snapshots, rare failures) and in a forecast from day 0.05 the form
+   stays within
+   10 % of the simulated mean (it grew without bound, and left the elapsed
+   days out, before).
 4. persistent_every 1 draws the same numbers as an experiment without
    the key, and sweep varies it (--vary checkpoint.persistent_every=...):
    with local saves and restores as dear as persistent ones, rarer
@@ -53,7 +58,8 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
 5. cheapest takes it as a lever: at a 0.125-day deadline two levels (m =
    3) meet P >= 0.8 on fewer card-hours than one level, and are chosen.
 6. rescue moves the interval toward the two-level form's tau*(m), 6 steps
-   here (Daly's would be 11).
+   here (Daly's would be 11), and brings the persistent restore down to the
+   local one, not below (the loader would refuse it).
 7. The report: the verdict's closed form is the two-level one, and with no
    cause of level "persistent" the default is listed as optimistic (not
    stated)."""
@@ -302,6 +308,24 @@ def closed_form(tmp):
           abs(tl["best_interval_s"] / tau - 1) < 1e-6,
           f"closed form: best pair ({tl['best_interval_s']} s, m {tl['best_persistent_every']})"
           f", here ({tau} s, m {best[1]})")
+    # one node: no partner, so a failure that takes hardware (the GPU cause,
+    # not the hang) needs the persistent snapshot
+    p, doc = run(tmp, RANDOM, "-n", "200", "--set", "failures.cards_per_node=4")
+    l2 = (0.2 + 0.5) / FAIL_S + 1 / OUTAGE_S
+    got = doc["closed_form"]["two_level"]["persistent_rate_per_day"]
+    check(abs(got - l2 * 86400) < 1e-9, f"one node: l2 {got} per day, by hand {l2 * 86400}")
+    # m past the run's snapshots is the run's own count; a forecast adds the
+    # days already gone
+    rare = json.loads(json.dumps(RANDOM))
+    rare["failures"]["per_card_mtbf_days"] = 20000 * NODES / 86400
+    rare["outages"]["mean_interval_days"] = 100000 / 86400
+    for x, extra, label in ((rare, ["--set", "checkpoint.persistent_every=1000000"], "m 1e6"),
+                            (RANDOM, ["--set", 'progress={"elapsed_days": 0.05, "steps_done": '
+                                      '300, "committed_step": 300}'], "forecast")):
+        p, doc = run(tmp, x, "-n", "2000", *extra)
+        t, cf_t = doc["completion_days"]["mean"], doc["closed_form"]["two_level"]["completion_days"]
+        check(abs(cf_t / t - 1) < 0.1, f"{label}: first-order T {cf_t:.4f} days, simulated "
+                                       f"{t:.4f}")
     # rare failures: first order holds (tau / M about 0.05)
     x = json.loads(json.dumps(RANDOM))
     x["job"]["steps"] = 6000
@@ -391,6 +415,14 @@ def rescue_interval(tmp):
     k = round(math.sqrt(2 * ((M - 1) * C1 + C2) / (M * (l1 + M * l2))) / STEP_S)
     check(lever["bracket"][:2] == [k, 40], f"rescue: bracket {lever['bracket']}, by hand "
                                            f"[{k}, 40]")
+    # the restore lever stops at the local restore (a persistent one below it
+    # is refused by the loader), so none of its runs is refused
+    p = subprocess.run([BIN, "rescue", path, "--levers", "checkpoint.restore_s", "-n", "200",
+                        "--quiet", "--json", out], capture_output=True, text=True)
+    with open(out) as fh:
+        lever = json.load(fh)["levers"][0]
+    check(lever["bracket"][:2] == [R1, R2] and lever["outcome"] != "refused",
+          f"rescue restore_s: bracket {lever['bracket']}, outcome {lever['outcome']}")
 
 
 def report_lines(tmp):

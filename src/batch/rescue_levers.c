@@ -334,6 +334,11 @@ void tmc_rescue_bracket_recovery(tmc_rescue_lever *l, const tmc_experiment *x,
     const char *why = recovery_value(l, x, &l->current);
     l->larger = 0;
     l->bracket.lo = 0;
+    /* two levels: a persistent restore is no faster than a local one (the
+     * loader's rule), so it goes down to the local restore */
+    if (l->kind == TMC_RESCUE_RESTORE && x->checkpoint.persistent_every > 1 &&
+        x->checkpoint.local_restore_s > 0)
+        l->bracket.lo = fmin(x->checkpoint.local_restore_s, l->current);
     l->bracket.hi = l->current;
     if (why) {
         l->outcome = TMC_RESCUE_NOT_APPLICABLE;

@@ -51,6 +51,10 @@ void tmc_cfg_interval_resolve(tmc_experiment *x, tmc_interval_rule rule)
     tmc_closed_form cf;
     tmc_closed_form_compute(x, &cf);
     double opt = rule == TMC_INTERVAL_YOUNG ? cf.young_interval_s : cf.daly_interval_s;
+    tmc_levels_form lf; /* two levels: the two-level form's for the given m, both names */
+    tmc_closed_form_levels(x, &cf, &lf);
+    if (lf.enabled)
+        opt = tmc_closed_form_levels_interval(&lf, lf.m);
     /* nothing interrupts (M infinite) or the optimum is past the run: one
      * save, at its end */
     x->checkpoint.interval_s = isfinite(opt) && opt < cf.failure_free_s ? opt

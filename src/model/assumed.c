@@ -143,8 +143,9 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
     if (x->checkpoint.restore_cv == 0 &&
         restores * cf->restore_mean_s >= TMC_ASSUMED_SHARE * run_s)
         add(out, "checkpoint.restore_cv", x->stated & TMC_STATED_RESTORE_CV, "0", "restores "
-            "of a fixed time: each of about %.3g restores takes exactly %.4g s", restores,
-            cf->restore_mean_s);
+            "of a fixed time: each of about %.3g restores takes exactly %.4g s%s", restores,
+            cf->restore_mean_s, x->checkpoint.persistent_every > 1
+                                    ? " (from storage; from a local snapshot its own)" : "");
     if (x->checkpoint.restore_immune && restores > 0 && immune_flatters(x, cf)) {
         /* Daly's count of restores: one per interruption, (M + D + r) apart */
         double n = cf->daly_wall_s / (cf->mtbf_s + tmc_closed_form_down_s(x, cf));

@@ -832,7 +832,7 @@ static void interruption_rates(const tmc_experiment *x, tmc_closed_form *cf)
                                     x->outages.n_trace, x->outages.trace_days);
     cf->rate_spikes = process_rate(x->loss_spikes.enabled, x->loss_spikes.mean_interval_days,
                                    x->loss_spikes.n_trace, x->loss_spikes.trace_days);
-    /* planned, not random: in no M (limits_added_s) */
+    /* planned, not random: in no M (tmc_closed_form_limits_added_s) */
     cf->rate_limits = x->time_limit.enabled ? 1 / tmc_limit_allocation_s(x) : 0;
     double rate = cf->rate_failures + cf->rate_outages + cf->rate_spikes;
     cf->mtbf_s = rate > 0 ? 1 / rate : INFINITY;
@@ -869,7 +869,7 @@ static double add_noticed_outages(const tmc_experiment *x, const tmc_closed_form
 }
 
 /* The Poisson interruptions that lose work: all but outages with notice
- * (their own term; time limits are in no M: limits_added_s). */
+ * (their own term; time limits are in no M: tmc_closed_form_limits_added_s). */
 static void rework_rates(const tmc_experiment *x, const tmc_closed_form *cf,
                          tmc_closed_form *rw)
 {
@@ -889,18 +889,19 @@ static void rework_rates(const tmc_experiment *x, const tmc_closed_form *cf,
  * (tau + c) (L mod (tau + c) in allocation 1) when nothing else struck the
  * allocation, probability p = e^(-lambda L), else half a segment tau + c,
  * an interruption having moved the segments at random), the requeue wait
- * Q and the next restore. Allocation 1 holds L - e1 of w, the next ones L - r - e each,
+ * Q and the next restore (seg: tau + c, or with two levels the period back
+ * to a persistent snapshot, which a limit needs). Allocation 1 holds L - e1 of w, the next ones L - r - e each,
  * the last needs r more, so there are N = 0 limits if w <= L, else
  * N = 1 + max(0, ceil((w - (L - e1) - (L - r)) / (L - r - e))), and they add
  * N (Q + r) + e1 + (N - 1) e. Seconds; INFINITY if an allocation cannot
  * hold any work. */
-static double limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf, double w)
+double tmc_closed_form_limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf,
+                                      double w, double seg)
 {
     const tmc_time_limit *tl = &x->time_limit;
     if (!tl->enabled)
         return 0;
-    double big_l = tmc_limit_allocation_s(x), r = x->checkpoint.restore_s;
-    double seg = cf->interval_s + x->checkpoint.save_s, e1, e;
+    double big_l = tmc_limit_allocation_s(x), r = x->checkpoint.restore_s, e1, e;
     double p = exp(-(cf->rate_failures + cf->rate_outages + cf->rate_spikes) * big_l);
     if (tmc_limit_saves(x))
         e1 = e = emergency_cost_s(x, cf);
@@ -1189,8 +1190,10 @@ static void compute(const tmc_experiment *x, tmc_closed_form *cf)
     }
     if (x->time_limit.enabled) {
         double young_wall = cf->failure_free_s * (1 + cf->overhead_young);
-        cf->overhead_young += limits_added_s(x, cf, young_wall) / cf->failure_free_s;
-        cf->daly_wall_s += limits_added_s(x, cf, cf->daly_wall_s);
+        double seg = cf->interval_s + cp->save_s;
+        cf->overhead_young +=
+            tmc_closed_form_limits_added_s(x, cf, young_wall, seg) / cf->failure_free_s;
+        cf->daly_wall_s += tmc_closed_form_limits_added_s(x, cf, cf->daly_wall_s, seg);
     }
     if (cp->mode == TMC_SAVE_ASYNC) {
         /* the final write: the run ends when it commits (issue 14) */

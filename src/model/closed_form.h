@@ -262,24 +262,38 @@ void tmc_closed_form_elastic(const tmc_experiment *x, const tmc_closed_form *cf,
  * failures of level persistent; an outage with notice loses no work, only
  * r2), D / M the delays before restores. Left out: a failure whose partner
  * node failed since the newest snapshot (second order: the simulation has
- * it), time limits, and what strikes saves and restores. For a given m the
- * best tau is sqrt(2 ((m - 1) c1 + c2) / (m (l1 + m l2))); m by enumeration.
- * With m = 1 every restore takes r2 (one level, as the engine reads it). */
+ * it), and what strikes saves and restores. For a given m the best tau is
+ * sqrt(2 ((m - 1) c1 + c2) / (m (l1 + m l2))); m by enumeration, up to the
+ * snapshots the run holds (a larger m is the same: only the last snapshot
+ * persistent). With m = 1 every restore takes r2 (one level, as the engine
+ * reads it); a job of one node has no partner, so its failures that take
+ * hardware count in l2. Time limits and a slowdown's refresh restarts are
+ * added as to Young's T (docs/model.md 3.9, 3.22). */
 typedef struct {
     int enabled;            /* 1: persistent_every > 1 */
     long m;                 /* the experiment's persistent_every */
     double c1, c2, r1, r2;  /* local and persistent save and restore, s */
     double lambda1, lambda2; /* interruptions restored from each level, per s */
     double overhead;        /* W at the experiment's tau and m */
-    double completion_days; /* reserve + (S - done) t_s (1 + W) / 86400 */
+    double completion_days; /* reserve + (before + (S - done) t_s (1 + W) + refreshes
+                               + limits) / 86400 */
     double best_interval_s; /* tau* at best_m, s */
-    long best_m;            /* the m of least W (1 to TMC_LEVELS_M_MAX) */
+    long best_m;            /* the m of least W (1 to TMC_LEVELS_M_MAX, and no more than
+                               the run's snapshots at that tau) */
     double best_overhead;   /* W there */
     double one_level_overhead; /* W with m = 1 at its own best tau (every snapshot
                                persistent): what the second level saves */
 } tmc_levels_form;
 
 #define TMC_LEVELS_M_MAX 1000
+
+/* What time limits add to a run of wall time w, s (docs/model.md 3.9): the
+ * requeue waits, restores and work lost at each limit, a limit without a
+ * save losing the work since the last snapshot it can restore, seg s apart
+ * (tau + c; with two levels the persistent period). 0 without a limit;
+ * INFINITY if an allocation cannot hold any work. */
+double tmc_closed_form_limits_added_s(const tmc_experiment *x, const tmc_closed_form *cf,
+                                      double w, double seg);
 
 /* The first-order waste W(tau, m), tau in s (INFINITY when tau <= 0). */
 double tmc_closed_form_levels_waste(const tmc_levels_form *f, double tau_s, long m);

@@ -5,6 +5,7 @@
  * first-order reading: each interruption loses half of what is not yet
  * saved at its level). */
 #include "closed_form.h"
+#include "experiment_rules.h"
 
 #include <math.h>
 #include <string.h>
@@ -27,14 +28,25 @@ double tmc_closed_form_levels_interval(const tmc_levels_form *f, long m)
     return lost > 0 ? sqrt(2 * ((mm - 1) * f->c1 + f->c2) / (mm * lost)) : INFINITY;
 }
 
-/* The share of failures whose cause needs a persistent snapshot. */
-static double persistent_share(const tmc_failures *fl)
+/* The share of failures that need a persistent snapshot: their cause's
+ * level, or with one node (no partner) every failure that takes hardware
+ * (a cause that takes spares; not the per-job part, which takes none). */
+static double persistent_share(const tmc_experiment *x, double rate)
 {
-    double q = 0;
-    for (int i = 0; fl->enabled && i < fl->n_causes; i++)
-        if (fl->causes[i].level == TMC_LEVEL_PERSISTENT)
-            q += fl->causes[i].share;
-    return q;
+    const tmc_failures *fl = &x->failures;
+    if (!fl->enabled || !(rate > 0))
+        return 0;
+    int one_node = tmc_job_nodes(x->job.cards, fl->cards_per_node) <= 1;
+    double q = 0, hardware = 0;
+    for (int i = 0; i < fl->n_causes; i++) {
+        int persistent = fl->causes[i].level == TMC_LEVEL_PERSISTENT;
+        q += persistent ? fl->causes[i].share : 0;
+        hardware += !persistent && fl->causes[i].takes_spare ? fl->causes[i].share : 0;
+    }
+    if (fl->n_causes == 0)
+        hardware = 1;
+    double job = fl->per_job_mtbf_days > 0 ? 1 / (fl->per_job_mtbf_days * TMC_DAY_S) : 0;
+    return one_node ? q + hardware * (1 - job / rate) : q;
 }
 
 void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
@@ -50,22 +62,31 @@ void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
     out->c1 = cp->local_save_s >= 0 ? cp->local_save_s : cp->save_s;
     out->r2 = cf->restore_mean_s;
     out->r1 = cp->local_restore_s >= 0 ? cp->local_restore_s : cp->restore_s;
-    double q = persistent_share(&x->failures);
+    double q = persistent_share(x, cf->rate_failures);
     int noticed = x->outages.enabled && x->outages.notice_s >= cp->save_s;
     out->lambda1 = cf->rate_failures * (1 - q);
     out->lambda2 = cf->rate_failures * q + cf->rate_spikes + (noticed ? 0 : cf->rate_outages);
     /* an outage with notice saves first: it costs its restore only */
     double extra = (noticed ? cf->rate_outages * out->r2 : 0) +
                    (isfinite(cf->mtbf_s) ? cf->delay_mean_s / cf->mtbf_s : 0);
-    out->overhead = tmc_closed_form_levels_waste(out, cf->interval_s, out->m) + extra;
-    out->completion_days =
-        x->deadline.reserve_days + cf->remaining_free_s * (1 + out->overhead) / TMC_DAY_S;
+    /* past the snapshots the run holds, only the last is persistent */
+    double held = ceil(cf->remaining_free_s / cf->interval_s);
+    long m = (double)out->m < held ? out->m : (long)fmax(1, held);
+    out->overhead = tmc_closed_form_levels_waste(out, cf->interval_s, m) + extra;
+    double wall = cf->remaining_free_s * (1 + out->overhead) + cf->slowdown.added_s;
+    double period = (double)m * cf->interval_s + (double)(m - 1) * out->c1 + out->c2;
+    wall += tmc_closed_form_limits_added_s(x, cf, wall, period);
+    out->overhead = wall / cf->remaining_free_s - 1;
+    out->completion_days = x->deadline.reserve_days + (cf->before_s + wall) / TMC_DAY_S;
     out->best_overhead = INFINITY;
-    for (long m = 1; m <= TMC_LEVELS_M_MAX; m++) {
-        double tau = tmc_closed_form_levels_interval(out, m), w = tmc_closed_form_levels_waste(out, tau, m) + extra;
-        if (m == 1)
+    for (long k = 1; k <= TMC_LEVELS_M_MAX; k++) {
+        double tau = tmc_closed_form_levels_interval(out, k);
+        if (k > 1 && (double)k * tau > cf->remaining_free_s)
+            break; /* a period longer than the run: k - 1 was as far as it goes */
+        double w = tmc_closed_form_levels_waste(out, tau, k) + extra;
+        if (k == 1)
             out->one_level_overhead = w;
         if (w < out->best_overhead)
-            out->best_overhead = w, out->best_m = m, out->best_interval_s = tau;
+            out->best_overhead = w, out->best_m = k, out->best_interval_s = tau;
     }
 }

@@ -66,6 +66,13 @@ static void text_closed_form(FILE *f, const tmc_report *r)
             x->checkpoint.save_s, x->checkpoint.restore_s,
             x->checkpoint.restore_immune ? " (immune: failures and outages due in it are "
                                            "dropped)" : "", optimum);
+    tmc_levels_form lf;
+    tmc_closed_form_levels(x, cf, &lf);
+    if (lf.enabled) /* docs/model.md 3.23 */
+        fprintf(f, "            two levels: one snapshot in %ld persistent (the save and "
+                   "restore above), the others local, save %.2f s, restore %.1f s; optimum "
+                   "for this m: %.0f s\n", lf.m, lf.c1, lf.r1,
+                tmc_closed_form_levels_interval(&lf, lf.m));
     text_durations(f, x, cf);
     fprintf(f, "Interrupts  M = %.4g s (%.3f days) between interruptions of any kind",
             cf->mtbf_s, cf->mtbf_s / TMC_DAY_S);
