@@ -60,7 +60,9 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
 6. rescue moves the interval toward the two-level form's tau*(m), 6 steps
    here (Daly's would be 11), and brings the persistent restore down to the
    local one, not below (the loader would refuse it).
-7. The report: the verdict's closed form is the two-level one, and with no
+7. sensitivity varies the local save and restore too and keeps the
+   persistent ones no lower than them (so no input is refused).
+8. The report: the verdict's closed form is the two-level one, and with no
    cause of level "persistent" the default is listed as optimistic (not
    stated)."""
 import json
@@ -425,6 +427,32 @@ def rescue_interval(tmp):
           f"rescue restore_s: bracket {lever['bracket']}, outcome {lever['outcome']}")
 
 
+def sensitivity_inputs(tmp):
+    """sensitivity varies the local costs too, and keeps the persistent ones
+    no lower than them: with local costs at 0.75 of the persistent ones every
+    input runs (none refused as 'not varied' by the loader's rule)."""
+    x = json.loads(json.dumps(RANDOM))
+    x["checkpoint"].update(local_save_s=0.75 * C2, local_restore_s=0.75 * R2)
+    path, out = os.path.join(tmp, "x.json"), os.path.join(tmp, "sens.json")
+    with open(path, "w") as fh:
+        json.dump(x, fh)
+    p = subprocess.run([BIN, "sensitivity", path, "-n", "200", "--quiet", "--json", out],
+                       capture_output=True, text=True)
+    if not os.path.exists(out):
+        check(False, f"sensitivity: exit {p.returncode}, {p.stderr!r}")
+        return
+    with open(out) as fh:
+        doc = json.load(fh)
+    inputs = {i["name"]: i for i in doc["inputs"]}
+    want = ("checkpoint.save_s", "checkpoint.restore_s", "checkpoint.local_save_s",
+            "checkpoint.local_restore_s")
+    skipped = {k: inputs[k]["skipped"] for k in want if k in inputs}
+    check(len(skipped) == 4 and not any(skipped.values()) and
+          inputs["checkpoint.restore_s"]["low"] == 0.75 * R2,
+          f"sensitivity: inputs {skipped}, restore_s low "
+          f"{inputs.get('checkpoint.restore_s', {}).get('low')} (want {0.75 * R2})")
+
+
 def report_lines(tmp):
     """What the report says beside two levels: the two-level form is the
     verdict's closed form; the default level of the causes is listed as
@@ -451,6 +479,7 @@ def main():
         cheapest_lever(tmp)
         report_lines(tmp)
         rescue_interval(tmp)
+        sensitivity_inputs(tmp)
     return finish("check_levels")
 
 

@@ -192,10 +192,28 @@ static void add_defaults(tmc_sensitivity *s)
     add_default(s, "failures.per_card_mtbf_days", 0.5 * x->failures.per_card_mtbf_days,
                 2 * x->failures.per_card_mtbf_days,
                 "x0.5 to x2 (docs/model.md 3.1's 337 d is one cluster's figure)");
-    add_default(s, "checkpoint.save_s", 0.5 * x->checkpoint.save_s, 2 * x->checkpoint.save_s,
-                "x0.5 to x2 (docs/model.md 3.2: 114.7 GB at 14 to 3.5 GB/s for the design)");
-    add_default(s, "checkpoint.restore_s", 0.5 * x->checkpoint.restore_s,
-                2 * x->checkpoint.restore_s, "x0.5 to x2 (docs/model.md 3.2's 120 s)");
+    /* two levels: a persistent save or restore no faster than a local one
+     * (the loader's rule), and the local ones x0.5 to x2, no dearer */
+    const tmc_checkpoint *cp = &x->checkpoint;
+    int levels = cp->persistent_every > 1;
+    double c = cp->save_s, r = cp->restore_s;
+    double c1 = levels && cp->local_save_s >= 0 ? cp->local_save_s : 0;
+    double r1 = levels && cp->local_restore_s >= 0 ? cp->local_restore_s : 0;
+    add_default(s, "checkpoint.save_s", fmax(0.5 * c, c1), 2 * c,
+                c1 > 0.5 * c ? "x0.5 to x2, not below the local save (docs/model.md 3.2, "
+                               "3.23)"
+                             : "x0.5 to x2 (docs/model.md 3.2: 114.7 GB at 14 to 3.5 GB/s "
+                               "for the design)");
+    add_default(s, "checkpoint.restore_s", fmax(0.5 * r, r1), 2 * r,
+                r1 > 0.5 * r ? "x0.5 to x2, not below the local restore (docs/model.md 3.2, "
+                               "3.23)"
+                             : "x0.5 to x2 (docs/model.md 3.2's 120 s)");
+    if (levels && c1 > 0)
+        add_default(s, "checkpoint.local_save_s", 0.5 * c1, fmin(2 * c1, c),
+                    "x0.5 to x2, no dearer than the persistent save (docs/model.md 3.23)");
+    if (levels && r1 > 0)
+        add_default(s, "checkpoint.local_restore_s", 0.5 * r1, fmin(2 * r1, r),
+                    "x0.5 to x2, no dearer than the persistent restore (docs/model.md 3.23)");
 }
 
 /* The inputs of the --inputs file. 0, or -1 with err. */
