@@ -227,6 +227,10 @@ static int check_failures(const tmc_failures *f, int levels, const char *label,
     if (trace && f->n_trace == 0)
         return tmc_error_set(err, "%s: failures.trace: missing required key (a CSV file of "
                                   "failure times, for distribution trace)", label);
+    if (!trace && f->n_trace > 0) /* replayed only with distribution trace: not silently */
+        return tmc_error_set(err, "%s: failures.trace: a trace is replayed only with "
+                                  "failures.distribution \"trace\" (here a lifetime law); "
+                                  "set it, or leave the trace out", label);
     if (trace && f->mtbf_events > 0)
         return tmc_error_set(err, "%s: failures.mtbf_events: %.10g: a replayed trace has no "
                                   "rate to draw; leave mtbf_events out", label, f->mtbf_events);
