@@ -62,13 +62,15 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
    local one, not below (the loader would refuse it).
 7. sensitivity varies the local save and restore too and keeps the
    persistent ones no lower than them (so no input is refused).
-8. The report: the verdict's closed form is the two-level one, and with no
+8. The report: the verdict's closed form and the plot's marker are the
+   two-level one, and with no
    cause of level "persistent" the default is listed as optimistic (not
    stated)."""
 import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -455,10 +457,18 @@ def sensitivity_inputs(tmp):
 
 def report_lines(tmp):
     """What the report says beside two levels: the two-level form is the
-    verdict's closed form; the default level of the causes is listed as
-    optimistic until one cause says "persistent"."""
+    verdict's closed form and the plot's marker (at its T); the default
+    level of the causes is listed as optimistic until one cause says
+    "persistent"."""
     x = json.loads(json.dumps(RANDOM))
-    p, doc = run(tmp, x, "-n", "200")
+    svg = os.path.join(tmp, "run.svg")
+    p, doc = run(tmp, x, "-n", "200", "--plot", svg)
+    with open(svg) as fh:
+        drawn = fh.read()
+    t = doc["closed_form"]["two_level"]["completion_days"]
+    at = re.search(r"closed form \(two-level\) ([0-9.]+) days", drawn)
+    check(at is not None and abs(float(at.group(1)) / t - 1) < 1e-3,
+          f"plot: no two-level marker at {t:.5g} days")
     keys = [a["key"] for a in doc["assumed"]]
     check(doc["closed_form_verdict"]["closed_form"] == "Two-level" and
           "failures.causes[i].level" not in keys,

@@ -307,6 +307,12 @@ double tmc_closed_form_levels_interval(const tmc_levels_form *f, long m);
 void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
                             tmc_levels_form *out);
 
+/* The higher-order T a plot or a table sets beside a run, days: Daly's,
+ * or with two levels of snapshots the two-level form's; *name "Daly" or
+ * "two-level". */
+double tmc_closed_form_beside_days(const tmc_experiment *x, const tmc_closed_form *cf,
+                                   const char **name);
+
 /* Erlang's loss formula B(w, a): the share of Poisson arrivals, a per
  * mean service time, that find all w servers busy; B(0, a) = 1. By the
  * recursion B(j) = a B(j - 1) / (j + a B(j - 1)); it holds for any service

@@ -90,3 +90,12 @@ void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
             out->best_overhead = w, out->best_m = k, out->best_interval_s = tau;
     }
 }
+
+double tmc_closed_form_beside_days(const tmc_experiment *x, const tmc_closed_form *cf,
+                                   const char **name)
+{
+    tmc_levels_form lf;
+    tmc_closed_form_levels(x, cf, &lf);
+    *name = lf.enabled ? "two-level" : "Daly";
+    return lf.enabled ? lf.completion_days : cf->completion_days_daly;
+}

@@ -182,7 +182,11 @@ static int plot_sorted(int out_fd, const double *days, long n, const tmc_experim
     }
     cdf_block(g, days, n);
     marker(g, 1, x->deadline.days, lo, hi, "deadline", "#d62728");
-    marker(g, 2, cf->completion_days_daly, lo, hi, "closed form (Daly)", "#2ca02c");
+    const char *form;
+    double beside = tmc_closed_form_beside_days(x, cf, &form);
+    char label[48];
+    snprintf(label, sizeof label, "closed form (%s)", form);
+    marker(g, 2, beside, lo, hi, label, "#2ca02c");
     char name[sizeof x->name];
     fprintf(g, "set multiplot layout 2,1 title \"%s: completion time T, %ld replicas; "
                "P(T <= %g days) = %.4f [%.4f, %.4f] (Wilson 95 %%)\"\n",
@@ -214,18 +218,33 @@ int tmc_plot_run(int out_fd, const double *days, long n, const tmc_experiment *x
 
 /* Line j of the sweep (the settings along the first key) as data set j of
  * block $L (sets apart by two blank lines, gnuplot's `index`): x, mean T,
- * its 95 % half-width, Daly's T, P, Wilson low, Wilson high. */
+ * its 95 % half-width, the closed form's T (Daly's, or two-level), P,
+ * Wilson low, Wilson high. */
 static void sweep_block(FILE *g, const tmc_sweep_report *r, int j, const int *idx)
 {
     if (j > 0)
         fputs("\n\n", g);
     for (int v = 0; v < r->axes[0].n; v++) {
         const tmc_sweep_result *res = &r->results[idx[v]];
-        fprintf(g, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
-                r->settings[idx[v]].value[0], res->days.mean, 1.96 * res->days.se,
-                r->settings[idx[v]].cf.completion_days_daly, res->days.p_met,
+        const tmc_sweep_setting *st = &r->settings[idx[v]];
+        const char *form;
+        fprintf(g, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", st->value[0],
+                res->days.mean, 1.96 * res->days.se,
+                tmc_closed_form_beside_days(&st->x, &st->cf, &form), res->days.p_met,
                 res->days.ci_lo, res->days.ci_hi);
     }
+}
+
+/* The closed form the sweep's dashed lines draw: Daly's, two-level, or
+ * both along a persistent_every axis. */
+static const char *forms(const tmc_sweep_report *r)
+{
+    int levels = 0, one = 0;
+    for (int i = 0; i < r->n; i++) {
+        levels |= r->settings[i].x.checkpoint.persistent_every > 1;
+        one |= r->settings[i].x.checkpoint.persistent_every <= 1;
+    }
+    return levels && one ? "Daly; two-level where m > 1" : levels ? "two-level" : "Daly";
 }
 
 /* The legend of line j: the second key's value, or "simulated". */
@@ -284,9 +303,9 @@ int tmc_plot_sweep(int out_fd, const tmc_sweep_report *r, tmc_error *err)
                "plot for [j=0:%d] $L index j using 1:2:3 with yerrorlines "
                "pt 7 ps 0.6 lc j+1 title value(sprintf('t%%d', j)), "
                "for [j=0:%d] $L index j using 1:4 with lines dt 2 lc j+1 notitle, "
-               "NaN with lines dt 2 lc rgb '#555555' title 'closed form (Daly), dashed', "
+               "NaN with lines dt 2 lc rgb '#555555' title 'closed form (%s), dashed', "
                "NaN with lines dt 2 lw 2 lc rgb '#d62728' title m3\n",
-            lines - 1, lines - 1);
+            lines - 1, lines - 1, forms(r));
     fputs("unset arrow 3\n", g);
     fprintf(g, "set ylabel 'P(T <= %g days), Wilson 95 %%'\nset yrange [-0.03:1.03]\n"
                "set xlabel \"%s\"\nunset key\n"
