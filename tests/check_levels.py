@@ -32,6 +32,23 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
      emergency save is persistent and commits them, so the outage loses
      nothing: restore 30 s from 180 s, then steps 18 to 20 and their save:
      210 + 34 = 244 s, saves 1 + 4 + 1 + 4 + 4 = 14 s.
+   With asynchronous saves (copies: local 1 s, persistent 4 s; writes of
+   20 s, one after another): 50 + 1 + 50 + 4 + 50 + 1 + 50 + 4 = 210 s,
+   then the last write: 230 s, saves 10 + 20 s.
+   - an outage at 120 s, in the third segment (started 105 s) while step
+     10 is written (105 to 125 s): nothing is on storage; back to step 0,
+     lost 15 + 51 + 54 s, restore 30 s: 150 + 230 = 380 s.
+   - an outage at 130 s, after that write: back to step 10, lost 25 s:
+     160 + 51 + 54 + 20 = 285 s.
+   - a hang at 212 s, while the last step is written (210 to 230 s):
+     restored locally at step 20 (lost 2 s, restore 3 s), its write
+     abandoned; the last step is copied and written again: 215 + 4 + 20 =
+     239 s, saves 34 s.
+   - a hang at 120 s: back to step 10 locally (lost 15 s, 3 s), the write
+     of step 10 abandoned: 123 + 51 + 54 + 20 = 248 s.
+   - that hang and an outage at 200 s: nothing was written, so back to
+     step 0: lost 15 + 26 + 51 + 54 + 51 s, restores 33 s: 230 + 230 =
+     460 s.
 2. An independent simulation in this file of the two-level model (4
    nodes on a ring, each node's snapshot copied to the next; Poisson
    failures of three causes, a GPU fault that takes its node, a hang in
@@ -40,6 +57,7 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
    mean completion time and the mean count of persistent restores of
    20,000 replicas each, trainmc against it, within 4 combined standard
    errors (estimator: the sample mean; its standard error sd / sqrt(n)).
+   Again with asynchronous saves, writes of 40 s (run_async here).
 3. The closed form (docs/model.md 3.23): W(tau, m) computed here from its
    formula at the experiment's interval matches closed_form.two_level
    to 1e-9; the best pair found here by a golden-section search in tau
@@ -50,7 +68,9 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
    run's snapshots, rare failures) and in a forecast from day 0.05 the form
    stays within
    10 % of the simulated mean (it grew without bound, and left the elapsed
-   days out, before).
+   days out, before). With asynchronous writes w: W + w l2 (one level:
+   w (l1 + l2)) and the last write, to 1e-9, its best m, and within 0.5 %
+   of the simulated mean with rare failures.
 4. persistent_every 1 draws the same numbers as an experiment without
    the key, and sweep varies it (--vary checkpoint.persistent_every=...):
    with local saves and restores as dear as persistent ones, rarer
@@ -140,6 +160,14 @@ def hand_replay(tmp):
               time_limit__requeue_s=0)
     hand_case(tmp, "outage 180 with notice", [], None, [180], (244, 0, 30, 14, 1),
               outages__notice_s=10)
+    write = {"checkpoint__mode": "async", "checkpoint__write_s": 20}
+    hand_case(tmp, "async none", [], None, [], (230, 0, 0, 30, 0), **write)
+    hand_case(tmp, "async outage 120", [], None, [120], (380, 120, 30, 30, 1), **write)
+    hand_case(tmp, "async outage 130", [], None, [130], (285, 25, 30, 30, 1), **write)
+    hand_case(tmp, "async hang 212", [212], hang, [], (239, 2, 3, 34, 0), **write)
+    hand_case(tmp, "async hang 120", [120], hang, [], (248, 15, 3, 30, 0), **write)
+    hand_case(tmp, "async hang 120, outage 200", [120], hang, [200], (460, 197, 33, 30, 1),
+              **write)
 
 
 # The random case: 4 cards of one node each, 10 s steps, a snapshot every
@@ -237,6 +265,45 @@ class Replica:
                 done = done_p
         return self.t
 
+    def run_async(self, write):
+        """Asynchronous saves: every copy (C1, or C2 for a persistent
+        snapshot) is a local snapshot at once; a persistent one is then
+        written in `write` seconds, one write after another, and only a
+        written one survives a persistent restore; a strike abandons the
+        writes under way; the run ends when the last step is written."""
+        done = written = 0
+        writes = []  # (step, when written), oldest first
+        while True:
+            while writes and writes[0][1] <= self.t:
+                written = writes.pop(0)[0]
+            if written == STEPS:
+                return self.t
+            nxt = min(self.next_f, self.next_o)
+            if done == STEPS and writes:  # wait for the last write
+                if writes[-1][1] <= nxt:
+                    self.t = writes[-1][1]
+                    continue
+            else:  # a segment (none left but its copy after a local restore)
+                end = min(done + K, STEPS)
+                persistent = end % (M * K) == 0 or end == STEPS
+                length = (end - done) * STEP_S + (C2 if persistent else C1)
+                if self.t + length <= nxt:
+                    self.t += length
+                    done = end
+                    self.lost_local = False
+                    self.failed_nodes.clear()
+                    if persistent:
+                        start = max([self.t] + [w for _, w in writes[-1:]])
+                        writes.append((end, start + write))
+                    continue
+            self.t = nxt
+            while writes and writes[0][1] <= self.t:
+                written = writes.pop(0)[0]
+            writes.clear()
+            self.recover()
+            if self.lost_local:
+                done = written
+
 
 def mean_se(xs):
     n = len(xs)
@@ -245,22 +312,27 @@ def mean_se(xs):
     return m, math.sqrt(var / n)
 
 
-def independent_simulation(tmp):
-    p, doc = run(tmp, RANDOM, "--samples", os.path.join(tmp, "samples.csv"))
+def independent_simulation(tmp, write=None):
+    x = json.loads(json.dumps(RANDOM))
+    label = "random case"
+    if write is not None:
+        x["checkpoint"].update({"mode": "async", "write_s": write})
+        label = f"random case, async writes of {write:g} s"
+    p, doc = run(tmp, x, "--samples", os.path.join(tmp, "samples.csv"))
     if doc is None:
-        check(False, f"random case: exit {p.returncode}, {p.stderr!r}")
+        check(False, f"{label}: exit {p.returncode}, {p.stderr!r}")
         return
     rng = random.Random(20261205)
     walls, restores = [], []
     for _ in range(RANDOM["monte_carlo"]["replicas"]):
         r = Replica(rng)
-        walls.append(r.run())
+        walls.append(r.run() if write is None else r.run_async(write))
         restores.append(r.persistent_restores)
     sim_t, sim_se = mean_se(walls)
     t = doc["completion_days"]["mean"] * 86400
     t_se = doc["completion_days"]["se"] * 86400
     z = (t - sim_t) / math.hypot(t_se, sim_se)
-    check(abs(z) < 4, f"random case: mean T {t:.1f} +- {t_se:.1f} s, independent "
+    check(abs(z) < 4, f"{label}: mean T {t:.1f} +- {t_se:.1f} s, independent "
                       f"{sim_t:.1f} +- {sim_se:.1f} s (z {z:.2f})")
     with open(os.path.join(tmp, "samples.csv")) as f:
         header = f.readline().strip().split(",")
@@ -269,9 +341,9 @@ def independent_simulation(tmp):
     c, c_se = mean_se(counts)
     s, s_se = mean_se(restores)
     z = (c - s) / math.hypot(c_se, s_se)
-    check(abs(z) < 4 and s > 1, f"random case: persistent restores {c:.3f} +- {c_se:.3f}, "
+    check(abs(z) < 4 and s > 1, f"{label}: persistent restores {c:.3f} +- {c_se:.3f}, "
                                 f"independent {s:.3f} +- {s_se:.3f} (z {z:.2f})")
-    print(f"random case: T {t:.1f} +- {t_se:.1f} s against {sim_t:.1f} +- {sim_se:.1f}; "
+    print(f"{label}: T {t:.1f} +- {t_se:.1f} s against {sim_t:.1f} +- {sim_se:.1f}; "
           f"persistent restores {c:.3f} against {s:.3f}")
 
 
@@ -341,6 +413,33 @@ def closed_form(tmp):
     check(abs(cf_t / t - 1) < 0.005, f"rare failures: first-order T {cf_t:.6f} days, "
                                      f"simulated {t:.6f}")
     print(f"rare failures: first-order T {cf_t:.6f} days against {t:.6f} simulated")
+    # asynchronous writes of 40 s: a restore from storage also loses the
+    # newest write (every one with one level), and the run ends with the
+    # last write
+    write = 40.0
+    x = json.loads(json.dumps(RANDOM))
+    x["checkpoint"].update({"mode": "async", "write_s": write})
+    p, doc = run(tmp, x, "-n", "200")
+    tl = doc["closed_form"]["two_level"]
+
+    def waste_async(tau, m):
+        return waste(tau, m, f) + write * (f["l2"] if m > 1 else f["l1"] + f["l2"])
+
+    w = waste_async(K * STEP_S, M) + write / (STEPS * STEP_S)
+    check(abs(tl["overhead"] - w) < 1e-9, f"async closed form: W {tl['overhead']}, here {w}")
+    best = min((waste_async(golden_min(lambda t: waste_async(t, m), 1, 1e6), m), m)
+               for m in range(1, 1001))
+    check(best[1] == tl["best_persistent_every"],
+          f"async closed form: best m {tl['best_persistent_every']}, here {best[1]}")
+    x["job"]["steps"] = 6000
+    x["failures"]["per_card_mtbf_days"] = 20000 * NODES / 86400
+    x["outages"]["mean_interval_days"] = 100000 / 86400
+    p, doc = run(tmp, x, "-n", "20000")
+    t = doc["completion_days"]["mean"]
+    cf_t = doc["closed_form"]["two_level"]["completion_days"]
+    check(abs(cf_t / t - 1) < 0.005, f"async, rare failures: first-order T {cf_t:.6f} days, "
+                                     f"simulated {t:.6f}")
+    print(f"async, rare failures: first-order T {cf_t:.6f} days against {t:.6f} simulated")
 
 
 def one_level_and_sweep(tmp):
@@ -484,6 +583,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         hand_replay(tmp)
         independent_simulation(tmp)
+        independent_simulation(tmp, write=40.0)
         closed_form(tmp)
         one_level_and_sweep(tmp)
         cheapest_lever(tmp)

@@ -30,7 +30,7 @@
  *   half of those with job renewal (renewal_at_keys, likewise); a run that
  *   slows down in a quarter (slowdown_keys, likewise: linear or saturating,
  *   refresh restarts in half of them, never beside async saves); two levels
- *   of snapshots in 60 % of the sync ones that allow them (levels_keys: every
+ *   of snapshots in 60 % of those that allow them (levels_keys: every
  *   2nd to 4th persistent, cheaper local saves and restores, causes of
  *   level persistent, a node size); loss spikes (mean interval or trace)
  *   with rollback_snapshots 1..4; checkpoints sync / async (save_s,
@@ -536,8 +536,8 @@ static void renewal_at_keys(int index, cJSON *f, char *sum, size_t sn)
     }
 }
 
-/* Two levels of snapshots (issue 34 part 1) in 60 % of the sync
- * combinations without a rollback of several snapshots (both refused beside
+/* Two levels of snapshots (issue 34 part 1) in 60 % of the combinations
+ * (sync or async) without a rollback of several snapshots (refused beside
  * them) that expect at most 0.8 arrivals a segment, from a stream of their
  * own: every 2nd to 4th snapshot persistent (a period expecting about 1.6 at
  * most), local saves and restores cheaper (or as dear, in a few), each
@@ -549,8 +549,7 @@ static void levels_keys(int index, cJSON *root, cJSON *cp, cJSON *f, double per_
 {
     const cJSON *spikes = cJSON_GetObjectItem(root, "loss_spikes");
     const cJSON *back = spikes ? cJSON_GetObjectItem(spikes, "rollback_snapshots") : NULL;
-    const cJSON *mode = cJSON_GetObjectItem(cp, "mode");
-    if ((mode && !strcmp(mode->valuestring, "async")) || (back && back->valuedouble > 1) ||
+    if ((back && back->valuedouble > 1) ||
         !own_coin(index, LEVELS_SEED, 0.6))
         return;
     /* a persistent restore loses up to m segments: keep a period's expected

@@ -426,11 +426,14 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
     if (limit_too_short(x, cf, why, n) || refresh_too_short(x, cf, why, n))
         return 1;
     if (cf->write_backlog) {
+        int levels = x->checkpoint.persistent_every > 1;
         snprintf(why, n, "asynchronous saves cannot keep up: a snapshot takes "
-                         "%.4g s to write but one is taken every %.4g s (interval + copy), so "
+                         "%.4g s to write but one is written every %.4g s (%s), so "
                          "the write queue grows without bound (docs/model.md 3.3); lengthen the "
-                         "checkpoint interval or shorten checkpoint.write_s",
-                 x->checkpoint.write_s, cf->interval_s + x->checkpoint.save_s);
+                         "checkpoint interval%s or shorten checkpoint.write_s",
+                 x->checkpoint.write_s, cf->write_period_s,
+                 levels ? "persistent_every intervals and their copies" : "interval + copy",
+                 levels ? ", raise checkpoint.persistent_every" : "");
         return 1;
     }
     if (x->elastic.enabled && x->elastic.min_groups < x->elastic.groups)

@@ -2,6 +2,7 @@
 #include "accounting.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define ROW_(f, key, label) {offsetof(tmc_replica, f), key, label},
 const tmc_accounting_row tmc_accounting_split[] = {
@@ -109,6 +110,15 @@ long tmc_accounting_roll_back_all(tmc_ledger *l, tmc_replica *out)
     while (l->n > 0)
         steps += drop_newest(l, out);
     return steps;
+}
+
+void tmc_accounting_forget_oldest(tmc_ledger *l, long steps)
+{
+    long k = 0;
+    while (k < l->n && (steps > 0 || l->parts[k].steps == 0)) /* a last re-save too */
+        steps -= l->parts[k++].steps;
+    memmove(l->parts, l->parts + k, (size_t)(l->n - k) * sizeof *l->parts);
+    l->n -= k;
 }
 
 void tmc_accounting_free(tmc_ledger *l)

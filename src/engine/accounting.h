@@ -230,6 +230,12 @@ static inline void tmc_accounting_forget(tmc_ledger *l)
     l->n = 0;
 }
 
+/* Two levels with asynchronous saves: a persistent snapshot's write
+ * committed, `steps` steps after the previous one's. The oldest commits
+ * remembered that hold them are forgotten (nothing goes back past it); the
+ * newer ones, captured while it was written, stay. */
+void tmc_accounting_forget_oldest(tmc_ledger *l, long steps);
+
 void tmc_accounting_free(tmc_ledger *l);
 
 #endif

@@ -70,105 +70,6 @@ static double pause_time(const tmc_engine *e, long first, long n)
     return tmc_stragglers_paused(&e->stragglers, first, n) * e->stragglers.pause_s;
 }
 
-/* Asynchronous saves: a segment ends with the blocking copy (save_s); its
- * snapshot commits write_s after the storage is free; the run ends when
- * the last snapshot has committed. */
-static void commit_ready(tmc_replica_state *rep, long *committed, double *safe_s)
-{
-    tmc_snapshot s;
-    while (tmc_snapshots_commit(&rep->snapshots, rep->t, &s)) {
-        add_committed(rep, s.step - *committed, s.timed,
-                      (stretch){s.sum_max_s, s.pause_s, s.drift_s}, s.copy_s, 1);
-        *committed = s.step;
-        mark(rep, s.step, s.commit_s);
-        *safe_s = s.capture_s;
-    }
-}
-
-/* One segment and its copy; queues its snapshot (training waits while the
- * write queue is full). -1, or the process that interrupted it. */
-static int async_segment(tmc_replica_state *rep, long progress, long n, long *committed,
-                         double *safe_s)
-{
-    const tmc_engine *e = rep->e;
-    double sum_max = 0;
-    double copy_s = 0;
-    int hit = n > 0 ? tmc_replica_compute(rep, progress, n, NULL, &sum_max) : -1;
-    if (hit < 0)
-        hit = tmc_replica_save(rep, e->save_s, &copy_s);
-    if (hit >= 0)
-        return hit;
-    tmc_snapshot s = {.step = progress + n, .timed = n, .capture_s = rep->t,
-                      .sum_max_s = sum_max,
-                      .pause_s = pause_time(e, progress, n), .copy_s = copy_s,
-                      .drift_s = n > 0 ? rep->strag.drift_s : 0};
-    while (rep->snapshots.count == TMC_SNAPSHOTS_MAX) {
-        double start = rep->t, free_at = rep->snapshots.queue[rep->snapshots.head].commit_s;
-        if ((hit = tmc_replica_phase(rep, free_at - rep->t)) >= 0)
-            return hit;
-        s.copy_s += rep->t - start; /* accounted with the snapshot */
-        s.capture_s = rep->t;
-        commit_ready(rep, committed, safe_s);
-    }
-    tmc_snapshots_capture(&rep->snapshots, &s, e->write_s);
-    return -1;
-}
-
-/* All steps done, or an eviction due: wait for the writes. -1, or the
- * process that interrupted the wait. */
-static int await_writes(tmc_replica_state *rep, double *safe_s)
-{
-    double start = rep->t;
-    int hit = tmc_replica_phase(rep, rep->snapshots.storage_free_s - rep->t);
-    if (hit < 0) {
-        rep->out->save_s += rep->t - start;
-        *safe_s = rep->t;
-    }
-    return hit;
-}
-
-void tmc_checkpoint_run_async(tmc_replica_state *rep)
-{
-    const tmc_engine *e = rep->e;
-    /* progress: the steps computed (a forecast's ahead of its commit) */
-    long committed = e->start_committed, progress = e->start_done;
-    double safe_s = rep->t; /* the wall time up to which the work is saved */
-    tmc_snapshots_reset(&rep->snapshots);
-    while (!tmc_replica_must_end(rep)) {
-        commit_ready(rep, &committed, &safe_s);
-        if (committed == e->steps)
-            return;
-        if (tmc_replica_evict_due(rep) && rep->snapshots.count == 0) {
-            tmc_replica_evict(rep);
-            safe_s = rep->t;
-        }
-        int hit;
-        /* a forecast that starts with every step done and the last ones
-         * unsaved: a segment of no steps, its copy and write, commits them */
-        int unsaved = progress > committed && rep->snapshots.count == 0;
-        if ((progress < e->steps || unsaved) &&
-            !(tmc_replica_evict_due(rep) && rep->snapshots.count > 0)) {
-            long n = e->interval_steps - progress % e->interval_steps; /* to a multiple */
-            if (n > e->steps - progress)
-                n = e->steps - progress;
-            if ((hit = async_segment(rep, progress, n, &committed, &safe_s)) < 0) {
-                progress += n;
-                continue;
-            }
-        } else if ((hit = await_writes(rep, &safe_s)) < 0) {
-            continue;
-        }
-        commit_ready(rep, &committed, &safe_s);
-        rep->out->lost_s += rep->t - safe_s;
-        tmc_snapshots_abort(&rep->snapshots);
-        tmc_replica_recover(rep, hit);
-        if (tmc_process_types[hit].rolls_back)
-            committed = spike_rollback(rep, committed);
-        progress = committed;
-        safe_s = rep->t;
-    }
-}
-
 /* Two levels of snapshots (docs/reference/simulation-semantics.md 13):
  * after a recovery whose restore needed a persistent snapshot, the local
  * ones committed since it are lost, their work with them. Returns the step
@@ -198,6 +99,149 @@ static void committed_level(tmc_replica_state *rep, int persistent)
 static int persistent_at(const tmc_engine *e, long end)
 {
     return !e->persistent_steps || end % e->persistent_steps == 0 || end == e->steps;
+}
+
+/* Asynchronous saves: a segment ends with its blocking copy (save_s); a
+ * persistent snapshot is then written in the background and restorable
+ * from storage write_s after the storage is free; the run ends when the
+ * last write commits. With one level only written snapshots restore; with
+ * two (docs/reference/simulation-semantics.md 13) every copy commits a
+ * local snapshot at once (a local one's copy is local_save_s), and only
+ * every m-th and the last are written. */
+typedef struct {
+    long committed; /* the newest restorable snapshot's step (two levels: the newest copy) */
+    long written;   /* the newest snapshot on storage's step */
+    double safe_s;  /* the wall time up to which the work is saved */
+} async_state;
+
+/* The writes ended by rep->t commit. With two levels their work is in the
+ * split since their copy: a write only moves the point a persistent
+ * restore goes back to. */
+static void commit_ready(tmc_replica_state *rep, async_state *as)
+{
+    tmc_snapshot s;
+    while (tmc_snapshots_commit(&rep->snapshots, rep->t, &s)) {
+        if (rep->e->persistent_steps) {
+            tmc_accounting_forget_oldest(&rep->ledger, s.step - as->written);
+            as->written = s.step;
+            continue;
+        }
+        add_committed(rep, s.step - as->committed, s.timed,
+                      (stretch){s.sum_max_s, s.pause_s, s.drift_s}, s.copy_s, 1);
+        as->committed = as->written = s.step;
+        mark(rep, s.step, s.commit_s);
+        as->safe_s = s.capture_s;
+    }
+}
+
+/* Two levels: snapshot s's copy ended at rep->t; it is a local snapshot on
+ * every node and its partner (kept in the ledger until a write passes
+ * it). */
+static void copied_locally(tmc_replica_state *rep, const tmc_snapshot *s, async_state *as)
+{
+    add_committed(rep, s->step - as->committed, s->timed,
+                  (stretch){s->sum_max_s, s->pause_s, s->drift_s}, s->copy_s, 1);
+    as->committed = s->step;
+    as->safe_s = rep->t;
+    committed_level(rep, 0);
+    mark(rep, s->step, rep->t);
+}
+
+/* One segment and its copy; queues its snapshot's write when it is
+ * persistent (training waits while the write queue is full). -1, or the
+ * process that interrupted it. */
+static int async_segment(tmc_replica_state *rep, long progress, long n, async_state *as)
+{
+    const tmc_engine *e = rep->e;
+    int persistent = persistent_at(e, progress + n);
+    double sum_max = 0;
+    double copy_s = 0;
+    int hit = n > 0 ? tmc_replica_compute(rep, progress, n, NULL, &sum_max) : -1;
+    if (hit < 0)
+        hit = tmc_replica_save(rep, persistent ? e->save_s : e->local_save_s, &copy_s);
+    if (hit >= 0)
+        return hit;
+    tmc_snapshot s = {.step = progress + n, .timed = n, .capture_s = rep->t,
+                      .sum_max_s = sum_max,
+                      .pause_s = pause_time(e, progress, n), .copy_s = copy_s,
+                      .drift_s = n > 0 ? rep->strag.drift_s : 0};
+    while (persistent && rep->snapshots.count == TMC_SNAPSHOTS_MAX) {
+        double start = rep->t, free_at = rep->snapshots.queue[rep->snapshots.head].commit_s;
+        if ((hit = tmc_replica_phase(rep, free_at - rep->t)) >= 0)
+            return hit;
+        s.copy_s += rep->t - start; /* accounted with the snapshot */
+        s.capture_s = rep->t;
+        commit_ready(rep, as);
+    }
+    if (e->persistent_steps)
+        copied_locally(rep, &s, as);
+    if (persistent)
+        tmc_snapshots_capture(&rep->snapshots, &s, e->write_s);
+    return -1;
+}
+
+/* All steps done, or an eviction due: wait for the writes. -1, or the
+ * process that interrupted the wait. */
+static int await_writes(tmc_replica_state *rep, async_state *as)
+{
+    double start = rep->t;
+    int hit = tmc_replica_phase(rep, rep->snapshots.storage_free_s - rep->t);
+    if (hit < 0) {
+        rep->out->save_s += rep->t - start;
+        as->safe_s = rep->t;
+    }
+    return hit;
+}
+
+/* Whether a segment starts at `progress`: steps are left, or a forecast
+ * starts with every step done and the last ones unsaved, or (two levels) a
+ * local restore came back to the last step before its write committed: a
+ * segment of no steps, its copy and write, commits them. */
+static int segment_due(const tmc_replica_state *rep, const async_state *as, long progress)
+{
+    long steps = rep->e->steps;
+    if (rep->snapshots.count > 0)
+        return progress < steps && !tmc_replica_evict_due(rep);
+    return progress < steps || progress > as->committed || as->written < steps;
+}
+
+void tmc_checkpoint_run_async(tmc_replica_state *rep)
+{
+    const tmc_engine *e = rep->e;
+    /* progress: the steps computed (a forecast's ahead of its commit) */
+    long progress = e->start_done;
+    async_state as = {e->start_committed, e->start_committed, rep->t};
+    tmc_snapshots_reset(&rep->snapshots);
+    while (!tmc_replica_must_end(rep)) {
+        commit_ready(rep, &as);
+        if (as.written == e->steps)
+            return;
+        if (tmc_replica_evict_due(rep) && rep->snapshots.count == 0) {
+            tmc_replica_evict(rep); /* a strike in its restore may need storage */
+            progress = as.committed = resume_step(rep, as.committed);
+            as.safe_s = rep->t;
+        }
+        int hit;
+        if (segment_due(rep, &as, progress)) {
+            long n = e->interval_steps - progress % e->interval_steps; /* to a multiple */
+            if (n > e->steps - progress)
+                n = e->steps - progress;
+            if ((hit = async_segment(rep, progress, n, &as)) < 0) {
+                progress += n;
+                continue;
+            }
+        } else if ((hit = await_writes(rep, &as)) < 0) {
+            continue;
+        }
+        commit_ready(rep, &as);
+        rep->out->lost_s += rep->t - as.safe_s;
+        tmc_snapshots_abort(&rep->snapshots);
+        tmc_replica_recover(rep, hit);
+        if (tmc_process_types[hit].rolls_back)
+            as.committed = spike_rollback(rep, as.committed);
+        progress = as.committed = resume_step(rep, as.committed);
+        as.safe_s = rep->t;
+    }
 }
 
 /* An arrival with notice (rep->notice_of: an outage, a time limit, a

@@ -307,7 +307,7 @@ static const field checkpoint_fields[] = {
      .help = "a save still running after this fails the job; 0: none; must exceed the "
              "shortest save",
      .off = offsetof(tmc_checkpoint, save_timeout_s)},
-    /* not with async saves, elastic groups or rollbacks of several snapshots:
+    /* not with elastic groups, a window or rollbacks of several snapshots:
      * tmc_cfg_check_levels */
     {.key = "persistent_every", .type = T_INT, .lo = 1, .hi = 1e6, .def = 1,
      .unit = "snapshots",
@@ -316,7 +316,9 @@ static const field checkpoint_fields[] = {
              "copied to the next node); a restore needs a persistent one after an "
              "outage, a loss spike, a time limit, a save timeout, a failure of level "
              "persistent, or a node failure whose partner node failed since the last "
-             "snapshot; 1: every snapshot persistent (one level)",
+             "snapshot; with async saves every snapshot's copy is local at once and "
+             "only the persistent ones are written; 1: every snapshot persistent (one "
+             "level)",
      .off = offsetof(tmc_checkpoint, persistent_every)},
     {.key = "local_save_s", .type = T_NUM, .lo = 0, .hi = 1e7, .def = -1, .def_unset = 1,
      .unit = "s",

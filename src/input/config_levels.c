@@ -38,10 +38,6 @@ int tmc_cfg_check_levels(const tmc_experiment *x, const char *label, tmc_error *
     const tmc_checkpoint *cp = &x->checkpoint;
     if (cp->persistent_every <= 1) /* the local keys unused: a sweep may set 1 */
         return 0;
-    if (cp->mode == TMC_SAVE_ASYNC)
-        return refuse(err, label, "checkpoint.mode", "asynchronous saves",
-                      "a background write of every m-th snapshot beside local copies is "
-                      "not modelled yet; use \"sync\"");
     if (x->elastic.enabled)
         return refuse(err, label, "elastic", "elastic replica groups",
                       "a group that heals from its peers has no snapshot level; run "

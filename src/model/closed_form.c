@@ -1119,6 +1119,16 @@ void tmc_closed_form_compute(const tmc_experiment *x, tmc_closed_form *cf)
     cf->observed_plan_step_s = step_at(&seen, x->job.efficiency);
 }
 
+/* Asynchronous saves: the time between two snapshots written to storage,
+ * s: a segment and its copy; with two levels (persistent_every m) m
+ * segments, m - 1 local copies and a persistent one. */
+static double write_period_s(const tmc_checkpoint *cp, double interval_s)
+{
+    double m = (double)(cp->persistent_every > 1 ? cp->persistent_every : 1);
+    double local = cp->local_save_s >= 0 ? cp->local_save_s : cp->save_s;
+    return m * interval_s + (m - 1) * local + cp->save_s;
+}
+
 static void compute(const tmc_experiment *x, tmc_closed_form *cf)
 {
     cf->pace_efficiency = x->job.efficiency;
@@ -1141,12 +1151,13 @@ static void compute(const tmc_experiment *x, tmc_closed_form *cf)
     interruption_costs(x, cf);
     age_job_clocks(x, cf);
     cf->write_backlog = 0;
+    cf->write_period_s = write_period_s(cp, cf->interval_s);
     if (cp->mode == TMC_SAVE_ASYNC) {
         /* the run ends when the last write commits; an interruption also
          * loses, on average about, the write of the newest snapshot */
         cf->uninterrupted_s += cp->write_s;
         cf->delay_mean_s += cp->write_s;
-        cf->write_backlog = cp->write_s > cf->interval_s + cp->save_s;
+        cf->write_backlog = cp->write_s > cf->write_period_s;
     }
 
     /* Young and Daly over the interruptions that lose work (rw), with the

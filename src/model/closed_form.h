@@ -120,9 +120,12 @@ typedef struct {
     double completion_days;   /* reserve + S t_s (1 + L) / 86400 (docs/model.md 1) */
     double completion_days_daly; /* reserve + Daly wall / 86400 */
     double budget_step_s;     /* (deadline - reserve) x 86400 / S (docs/model.md 1: 67.9 s) */
-    int write_backlog;        /* async saves: 1 if a write takes longer than the
-                                 interval + copy, so the write queue grows
+    int write_backlog;        /* async saves: 1 if a write takes longer than
+                                 write_period_s, so the write queue grows
                                  without bound (docs/model.md 3.3) */
+    double write_period_s;    /* between two snapshots written: the interval + copy;
+                                 with two levels m intervals, m - 1 local copies
+                                 and a persistent one, s */
     double save_timeout_p;    /* q = P(a save runs past checkpoint.save_timeout_s) */
     double save_timeouts_mean; /* segments x q / (1 - q): save timeouts per run
                                   without other interruptions (docs/model.md 3.12) */

@@ -66,14 +66,20 @@ void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
     int noticed = x->outages.enabled && x->outages.notice_s >= cp->save_s;
     out->lambda1 = cf->rate_failures * (1 - q);
     out->lambda2 = cf->rate_failures * q + cf->rate_spikes + (noticed ? 0 : cf->rate_outages);
-    /* an outage with notice saves first: it costs its restore only */
+    /* an outage with notice saves first: it costs its restore only; with
+     * asynchronous saves the form's delay holds the newest write, which
+     * only a restore from storage loses (every one with one level) */
+    double write = cp->mode == TMC_SAVE_ASYNC ? cp->write_s : 0;
     double extra = (noticed ? cf->rate_outages * out->r2 : 0) +
-                   (isfinite(cf->mtbf_s) ? cf->delay_mean_s / cf->mtbf_s : 0);
+                   (isfinite(cf->mtbf_s) ? (cf->delay_mean_s - write) / cf->mtbf_s : 0);
+    double lost_write1 = write * (out->lambda1 + out->lambda2), lost_write2 = write * out->lambda2;
     /* past the snapshots the run holds, only the last is persistent */
     double held = ceil(cf->remaining_free_s / cf->interval_s);
     long m = (double)out->m < held ? out->m : (long)fmax(1, held);
-    out->overhead = tmc_closed_form_levels_waste(out, cf->interval_s, m) + extra;
-    double wall = cf->remaining_free_s * (1 + out->overhead) + cf->slowdown.added_s;
+    out->overhead = tmc_closed_form_levels_waste(out, cf->interval_s, m) + extra +
+                    (m > 1 ? lost_write2 : lost_write1);
+    /* the run ends when the last write commits */
+    double wall = cf->remaining_free_s * (1 + out->overhead) + cf->slowdown.added_s + write;
     double period = (double)m * cf->interval_s + (double)(m - 1) * out->c1 + out->c2;
     wall += tmc_closed_form_limits_added_s(x, cf, wall, period);
     out->overhead = wall / cf->remaining_free_s - 1;
@@ -83,7 +89,8 @@ void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
         double tau = tmc_closed_form_levels_interval(out, k);
         if (k > 1 && (double)k * tau > cf->remaining_free_s)
             break; /* a period longer than the run: k - 1 was as far as it goes */
-        double w = tmc_closed_form_levels_waste(out, tau, k) + extra;
+        double w = tmc_closed_form_levels_waste(out, tau, k) + extra +
+                   (k > 1 ? lost_write2 : lost_write1);
         if (k == 1)
             out->one_level_overhead = w;
         if (w < out->best_overhead)

@@ -397,13 +397,29 @@ static int push_committed(sim *m, const snapshot *s)
     return 0;
 }
 
+/* Section 13 with async saves: a persistent write ended; the local
+ * snapshot its copy made (the newest one of its step) is now on storage,
+ * and what the write waited for goes with it. */
+static void written(sim *m, const snapshot *w)
+{
+    for (long i = m->n_committed - 1; i >= 0; i--)
+        if (m->committed[i].step == w->step) {
+            m->committed[i].persistent = 1;
+            work_add(&m->committed[i].work, &w->work);
+            return;
+        }
+    assert(!"a write without its local snapshot");
+}
+
 /* Async: writes that have ended by time `t` commit, oldest first (they end
  * in capture order since they run one at a time). */
 static int commit_ended_writes(sim *m, double t)
 {
     int done = 0;
     while (done < m->n_pending && m->pending[done].commit_s <= t) {
-        if (push_committed(m, &m->pending[done]) < 0)
+        if (m->levels)
+            written(m, &m->pending[done]);
+        else if (push_committed(m, &m->pending[done]) < 0)
             return -1;
         done++;
     }
@@ -1042,16 +1058,27 @@ static int timed_save(sim *m, double save_s)
     return PH_STRUCK;
 }
 
+/* Section 13: with two levels every m-th interval's snapshot and the last
+ * are persistent, the others local and cheaper. */
+static int persistent_at(const sim *m, long end)
+{
+    long every = m->x->checkpoint.persistent_every * m->k;
+    return !m->levels || end % every == 0 || end == m->steps;
+}
+
+/* The blocking save (sync) or copy (async) of a snapshot, s. */
+static double save_cost(const sim *m, int persistent)
+{
+    const tmc_checkpoint *cp = &m->x->checkpoint;
+    return persistent || cp->local_save_s < 0 ? cp->save_s : cp->local_save_s;
+}
+
 /* Sync: the save after the segment ending at step `end`; it commits when
  * it ends. Then the eviction, if due and this is not the final save. */
 static int save_sync(sim *m, long end)
 {
-    /* section 13: with two levels every m-th interval's snapshot and the
-     * last are persistent, the others local and cheaper */
-    const tmc_checkpoint *cp = &m->x->checkpoint;
-    int persistent = !m->levels || end % (cp->persistent_every * m->k) == 0 || end == m->steps;
-    double local = cp->local_save_s >= 0 ? cp->local_save_s : cp->save_s;
-    int rc = timed_save(m, persistent ? cp->save_s : local);
+    int persistent = persistent_at(m, end);
+    int rc = timed_save(m, save_cost(m, persistent));
     if (rc != PH_RAN)
         return rc;
     snapshot s = {.step = end, .capture_s = m->t, .commit_s = m->t, .persistent = persistent,
@@ -1098,12 +1125,13 @@ static int wait_all_writes(sim *m)
 static int save_async(sim *m, long end)
 {
     const tmc_checkpoint *cp = &m->x->checkpoint;
-    int rc = timed_save(m, cp->save_s);
+    int persistent = persistent_at(m, end);
+    int rc = timed_save(m, save_cost(m, persistent));
     if (rc != PH_RAN)
         return rc;
     if (commit_ended_writes(m, m->t) < 0)
         return PH_NOMEM;
-    if (m->n_pending >= ASYNC_QUEUE_MAX) {
+    if (persistent && m->n_pending >= ASYNC_QUEUE_MAX) {
         /* training waits in the copy until the oldest snapshot commits */
         rc = save_until(m, m->pending[0].commit_s, &m->seg.save);
         if (rc != PH_RAN)
@@ -1111,16 +1139,27 @@ static int save_async(sim *m, long end)
         if (commit_ended_writes(m, m->t) < 0)
             return PH_NOMEM;
     }
-    double write_start = m->t;
-    if (m->n_pending > 0 && m->pending[m->n_pending - 1].commit_s > write_start)
-        write_start = m->pending[m->n_pending - 1].commit_s;
-    snapshot s = {.step = end, .capture_s = m->t, .commit_s = write_start + cp->write_s,
-                  .work = m->seg};
-    assert(m->n_pending < ASYNC_QUEUE_MAX);
-    m->pending[m->n_pending++] = s;
-    memset(&m->seg, 0, sizeof m->seg);
-    if (commit_ended_writes(m, m->t) < 0) /* a zero-time write commits at once */
-        return PH_NOMEM;
+    if (m->levels) {
+        /* section 13: the copy is a local snapshot at once, with the work
+         * since the last one; a persistent one is written after */
+        snapshot local = {.step = end, .capture_s = m->t, .commit_s = m->t, .work = m->seg};
+        if (push_committed(m, &local) < 0)
+            return PH_NOMEM;
+        snapshot_on_all_nodes(m);
+        memset(&m->seg, 0, sizeof m->seg);
+    }
+    if (persistent) {
+        double write_start = m->t;
+        if (m->n_pending > 0 && m->pending[m->n_pending - 1].commit_s > write_start)
+            write_start = m->pending[m->n_pending - 1].commit_s;
+        snapshot s = {.step = end, .capture_s = m->t, .commit_s = write_start + cp->write_s,
+                      .work = m->seg};
+        assert(m->n_pending < ASYNC_QUEUE_MAX);
+        m->pending[m->n_pending++] = s;
+        memset(&m->seg, 0, sizeof m->seg);
+        if (commit_ended_writes(m, m->t) < 0) /* a zero-time write commits at once */
+            return PH_NOMEM;
+    }
     if (end == m->steps)
         return wait_all_writes(m); /* READING: no eviction at the last boundary */
     if (!eviction_due(m))
