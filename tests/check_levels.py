@@ -244,11 +244,11 @@ class Replica:
             self.t = nxt
             self.strike()
 
-    def run(self):
+    def run(self, k=K):
         done = done_p = 0
         while done < STEPS:
-            end = min(done + K, STEPS)
-            persistent = end % (M * K) == 0 or end == STEPS
+            end = min(done + k, STEPS)
+            persistent = end % (M * k) == 0 or end == STEPS
             length = (end - done) * STEP_S + (C2 if persistent else C1)
             nxt = min(self.next_f, self.next_o)
             if self.t + length <= nxt:

@@ -278,7 +278,8 @@ static int build_report(tmc_result *r, const tmc_engine *e, const tmc_run_option
         .precision = o->precision ? &r->precision_outcome : NULL,
         .plug_in = r->has_plug_in ? &r->plug_in_days : NULL,
         .prior = r->has_prior ? &r->prior_days : NULL,
-        .window = r->window_steps ? &r->window : NULL};
+        .window = r->window_steps ? &r->window : NULL,
+        .interval_search = r->interval_search.searched ? &r->interval_search : NULL};
     return tmc_api_document_keep(&r->document, tmc_output_json(&r->report));
 }
 
@@ -353,12 +354,15 @@ static tmc_result *run_in(const tmc_experiment *x, const tmc_run_options *option
     r->x.monte_carlo.seed = o.seed;
     if (check_run_options(r, &o, st) || tmc_api_check_runnable(&r->x, NULL, o.force, st))
         return tmc_result_free(r), NULL;
-    tmc_closed_form_compute(&r->x, &r->cf);
     tmc_engine e;
     tmc_error err = {""};
     double t0 = now_s();
-    int rc = tmc_engine_init_threads(&e, &r->x, &r->cf, o.threads)
-                 ? tmc_error_set(&err, "out of memory building the engine") : 0;
+    /* "optimal": the interval searched first, on replicas of its own */
+    int rc = tmc_interval_search_resolve(&r->x, o.threads, options ? options->stop : NULL,
+                                         &r->interval_search, &err);
+    tmc_closed_form_compute(&r->x, &r->cf);
+    if (!rc && tmc_engine_init_threads(&e, &r->x, &r->cf, o.threads))
+        rc = tmc_error_set(&err, "out of memory building the engine");
     if (!rc) {
         tmc_engine_watch_stop(&e, options ? options->stop : NULL);
         rc = simulate(r, &e, &o, &err);

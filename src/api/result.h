@@ -9,6 +9,7 @@
 #include "closed_form.h"
 #include "config.h"
 #include "importance.h"
+#include "interval_search.h"
 #include "output.h"
 #include "precision.h"
 #include "restarts.h"
@@ -45,6 +46,7 @@ struct tmc_result {
     double *window_steps;    /* [replicas], replica order: a window's committed steps at
                                 its end; NULL without a window */
     tmc_window_summary window; /* then: the goodput over it */
+    tmc_interval_search interval_search; /* checkpoint.interval_s "optimal": its search */
     tmc_api_document document; /* the run document */
 };
 

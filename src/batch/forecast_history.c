@@ -9,6 +9,7 @@
 
 #include "restarts.h"
 #include "sweep.h"
+#include "interval_search.h"
 
 int tmc_forecast_history_init(tmc_forecast_history *h, const tmc_experiment *base,
                               const char *path, const tmc_observed_snapshot *snaps, int n,
@@ -100,9 +101,13 @@ static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
     tmc_sweep_setting *s = &w->setting;
     s->x = *h->base; /* a view with the snapshot's progress, never released */
     s->x.observed = p->snap.observed;
+    tmc_interval_search search; /* "optimal": the rest of the run's own */
+    int rc = tmc_interval_search_resolve(&s->x, threads, NULL, &search, err);
+    if (rc)
+        return rc;
     tmc_closed_form_compute(&s->x, &s->cf);
     long n = s->x.monte_carlo.replicas;
-    int rc = tmc_sweep_run_setting(s, threads, bar->fn ? tmc_sweep_forward_progress : NULL, bar,
+    rc = tmc_sweep_run_setting(s, threads, bar->fn ? tmc_sweep_forward_progress : NULL, bar,
                                    NULL, w->days, w->restarts, &w->result, err);
     if (rc)
         return rc;

@@ -1,6 +1,7 @@
 /* sweep.c - settings of one experiment, run under common random numbers,
  * and the statistics of their differences (sweep.h). */
 #include "sweep.h"
+#include "interval_search.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -186,6 +187,10 @@ int tmc_sweep_load_setting(const tmc_sweep_base *b, const double *value,
     int n = tmc_sweep_list_overrides(b, s, sets);
     int rc = load_experiment(b, sets, n, &s->x, err);
     free(sets);
+    tmc_interval_search search; /* "optimal": each setting its own */
+    if (!rc && (rc = tmc_interval_search_resolve(&s->x, tmc_runner_default_threads(), NULL,
+                                                 &search, err)))
+        tmc_experiment_release(&s->x);
     if (!rc)
         tmc_closed_form_compute(&s->x, &s->cf);
     return rc;

@@ -220,13 +220,17 @@ typedef enum {
 typedef enum {
     TMC_INTERVAL_GIVEN = 0, /* a number of seconds or steps */
     TMC_INTERVAL_YOUNG = 1, /* "young": sqrt(2 c M) */
-    TMC_INTERVAL_DALY = 2   /* "daly": Daly's higher-order optimum */
+    TMC_INTERVAL_DALY = 2,  /* "daly": Daly's higher-order optimum */
+    TMC_INTERVAL_OPTIMAL = 3 /* "optimal": the simulated optimum, searched before a run
+                                (batch/interval_search.h) from the closed form's */
 } tmc_interval_rule;
 
 typedef struct {
     double interval_s;   /* requested interval in seconds, or 0 if given in steps */
     long interval_steps; /* requested interval in steps, or 0 if given in seconds */
-    tmc_interval_rule interval_rule; /* YOUNG, DALY: interval_s is that optimum */
+    tmc_interval_rule interval_rule; /* YOUNG, DALY: interval_s is that optimum;
+                                        OPTIMAL: the closed form's until searched */
+    int interval_searched; /* OPTIMAL: 1 once the search set interval_steps */
     double save_s;       /* synchronous save time c, s (docs/model.md 3.2: 16.38) */
     double restore_s;    /* restore time r, s (docs/model.md 3.2: 120) */
     tmc_save_mode mode;  /* "sync" or "async": save_s is then the

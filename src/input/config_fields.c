@@ -262,7 +262,8 @@ static const field checkpoint_fields[] = {
     {.key = "interval_s", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1, .def_unset = 1,
      .unit = "s",
      .help = "checkpoint interval in seconds, or \"young\" or \"daly\": the closed form's "
-             "optimum for the experiment's own interruptions, found on load "
+             "optimum for the experiment's own interruptions, found on load, or "
+             "\"optimal\": the lowest simulated mean T, searched before each run "
              "(docs/reference/experiment-keys.md); give this or interval_steps",
      .alternative = "interval_steps",
      .off = offsetof(tmc_checkpoint, interval_s)},

@@ -2,7 +2,9 @@
  * "young" or "daly" asks for the closed form's optimum interval for the
  * experiment's own interruptions (closed_form.h: young_interval_s and
  * daly_interval_s, from the save time and M), so that a sweep over the
- * cards or the MTBF moves the interval with the failure rate.
+ * cards or the MTBF moves the interval with the failure rate. "optimal"
+ * starts from Daly's here; the batch layer replaces it by the simulated
+ * optimum before a run (batch/interval_search.h).
  *
  * The name is read from the document after the overrides, and a
  * placeholder number takes its place, so the key table reads and checks
@@ -14,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const rule_names[] = {NULL, "young", "daly"};
+static const char *const rule_names[] = {NULL, "young", "daly", "optimal"};
 
 const char *tmc_config_interval_rule_name(tmc_interval_rule rule)
 {
@@ -29,7 +31,7 @@ int tmc_cfg_interval_read(cJSON *root, const char *label, tmc_interval_rule *rul
     *rule = TMC_INTERVAL_GIVEN;
     if (!cJSON_IsString(v))
         return 0; /* a number, or absent: the key table's */
-    for (int r = TMC_INTERVAL_YOUNG; r <= TMC_INTERVAL_DALY; r++)
+    for (int r = TMC_INTERVAL_YOUNG; r <= TMC_INTERVAL_OPTIMAL; r++)
         if (!strcmp(v->valuestring, rule_names[r])) {
             *rule = (tmc_interval_rule)r;
             cJSON *placeholder = cJSON_CreateNumber(1);
@@ -38,8 +40,8 @@ int tmc_cfg_interval_read(cJSON *root, const char *label, tmc_interval_rule *rul
                        ? 0 : tmc_error_set(err, "out of memory");
         }
     return tmc_error_set(err, "%s: checkpoint.interval_s: \"%.60s\" is not a name; expected "
-                              "\"young\" or \"daly\" (the closed form's optimum) or %s "
-                              "(seconds)", label, v->valuestring,
+                              "\"young\" or \"daly\" (the closed form's optimum), \"optimal\" "
+                              "(the simulated one) or %s (seconds)", label, v->valuestring,
                          tmc_cfg_range_of("checkpoint", "interval_s").s);
 }
 

@@ -330,6 +330,8 @@ static void body(FILE *f, const tmc_report *r)
         elastic_answer(f, r, &ef);
     else
         answer(f, r);
+    if (r->interval_search)
+        tmc_output_interval_search_text(f, r->interval_search);
     if (r->plug_in)
         plug_in(f, r);
     tmc_assumed_output_text(f, r->x, r->cf);

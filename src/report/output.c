@@ -419,6 +419,8 @@ void tmc_output_text(FILE *f, const tmc_report *r)
                 i == r->n_overrides - 1 ? "\n" : "");
     fprintf(f, "\n");
     text_closed_form(f, r);
+    if (r->interval_search)
+        tmc_output_interval_search_text(f, r->interval_search);
     if (r->window) {
         text_window(f, r);
     } else {
@@ -431,6 +433,31 @@ void tmc_output_text(FILE *f, const tmc_report *r)
     text_events(f, r);
     if (r->importance)
         text_importance(f, r);
+}
+
+void tmc_output_interval_search_text(FILE *f, const tmc_interval_search *s)
+{
+    fprintf(f, "%-20s \"optimal\": %ld steps (%.0f s of work), the lowest simulated mean T of "
+               "%d tried (%ld to %ld steps, %ld replicas each, apart from this run's); the "
+               "closed form's %ld steps: %+.4f +- %.4f days\n", "interval", s->steps,
+            s->interval_s, s->evaluations, s->lo, s->hi, s->replicas, s->form_steps,
+            s->form_minus_days, s->form_minus_se_days);
+}
+
+static cJSON *json_interval_search(const tmc_interval_search *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "steps", (double)s->steps);
+    cJSON_AddNumberToObject(o, "interval_s", s->interval_s);
+    cJSON_AddNumberToObject(o, "closed_form_steps", (double)s->form_steps);
+    double bracket[2] = {(double)s->lo, (double)s->hi};
+    cJSON_AddItemToObject(o, "last_bracket_steps", cJSON_CreateDoubleArray(bracket, 2));
+    cJSON_AddNumberToObject(o, "intervals_tried", s->evaluations);
+    cJSON_AddNumberToObject(o, "replicas_each", (double)s->replicas);
+    cJSON_AddNumberToObject(o, "mean_days", s->mean_days);
+    cJSON_AddNumberToObject(o, "closed_form_minus_days", s->form_minus_days);
+    cJSON_AddNumberToObject(o, "closed_form_minus_se_days", s->form_minus_se_days);
+    return o;
 }
 
 /* ---------- JSON ---------- */
@@ -682,6 +709,8 @@ cJSON *tmc_output_json(const tmc_report *r)
     cJSON_AddItemToObject(root, "overrides",
                           cJSON_CreateStringArray(r->overrides, r->n_overrides));
     cJSON_AddItemToObject(root, "inputs", tmc_config_to_json(r->x));
+    if (r->interval_search)
+        cJSON_AddItemToObject(root, "interval_search", json_interval_search(r->interval_search));
     if (r->window) { /* no T, deadline, cost or overhead: every replica is cut at W */
         cJSON_AddItemToObject(root, "window", json_window(r));
     } else {

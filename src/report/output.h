@@ -12,6 +12,7 @@
 #include "config.h"
 #include "engine.h"
 #include "importance.h"
+#include "interval_search.h"
 #include "precision.h"
 #include "restarts.h"
 #include "stats.h"
@@ -50,6 +51,8 @@ typedef struct {
                                          its goodput replaces T and P(deadline) */
     int detail;        /* text only: 1 prints the full report (--detail), 0 the brief
                           one (brief.h) */
+    const tmc_interval_search *interval_search; /* NULL unless checkpoint.interval_s
+                                                  "optimal" was searched for this run */
 } tmc_report;
 
 /* The text summary (docs/model.md 6): closed form beside simulation, P(deadline)
@@ -72,5 +75,9 @@ cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf);
 /* The Pareto k-hat line of an importance estimate, and its warning when
  * k-hat > TMC_PARETO_K_CAUTION (unreliable above TMC_PARETO_K_UNRELIABLE). */
 void tmc_output_pareto_k(FILE *f, const tmc_importance *is);
+
+/* checkpoint.interval_s "optimal": the interval found, how, and the closed
+ * form's beside it (one line). */
+void tmc_output_interval_search_text(FILE *f, const tmc_interval_search *s);
 
 #endif
