@@ -1,7 +1,8 @@
 #!/bin/sh
 # mpi-*: trainmc built with -DTRAINMC_MPI=ON under Open MPI's mpirun (issue 6).
 # usage: check_mpi.sh MPIEXEC TRAINMC EXPERIMENT identical|failures
-# - identical: `mpirun -np K trainmc run|emax|sweep` writes byte-identical
+# - identical: `mpirun -np K trainmc run|emax|sweep` (also with the
+#   interval "optimal", searched first) writes byte-identical
 #   JSON to one process's, whatever K and the threads per rank (replica k
 #   uses stream k; chunk sums are added in chunk order), including uneven
 #   blocks and ranks with no chunk at all; the report is printed once.
@@ -53,6 +54,18 @@ identical() {
   "$bin" $sweep --threads 1 --json "$dir/sweep1.json" >/dev/null &&
     mpi 3 "$bin" $sweep --threads 1 --json "$dir/sweep3.json" >/dev/null || fail "sweep failed"
   same sweep1.json sweep3.json
+
+  # checkpoint.interval_s "optimal": the search's runs are collective too,
+  # in run and in each setting of a sweep
+  opt="--set checkpoint.interval_s=\"optimal\" --replicas 200 --seed 7 --quiet"
+  "$bin" run $experiment $opt --threads 1 --json "$dir/opt1.json" >/dev/null &&
+    mpi 3 "$bin" run $experiment $opt --threads 2 --json "$dir/opt3.json" >/dev/null ||
+    fail "optimal failed"
+  same opt1.json opt3.json
+  "$bin" sweep $experiment --vary job.cards=48,64 $opt --threads 1 --json "$dir/os1.json" \
+    >/dev/null && mpi 2 "$bin" sweep $experiment --vary job.cards=48,64 $opt --threads 1 \
+    --json "$dir/os2.json" >/dev/null || fail "optimal sweep failed"
+  same os1.json os2.json
 }
 
 # rank1 CODE ARGS...: `trainmc ARGS` on 2 ranks, rank 1 alone running the

@@ -33,5 +33,9 @@ int tmc_cfg_check_window(const tmc_experiment *x, const char *label, tmc_error *
     if (x->monte_carlo.horizon_days > 0)
         return refuse(err, label, "monte_carlo.horizon_days", "a censoring horizon",
                       "the window's end is the horizon; leave it 0");
+    if (x->checkpoint.interval_rule == TMC_INTERVAL_OPTIMAL)
+        return refuse(err, label, "checkpoint.interval_s", "\"optimal\" (the interval of "
+                      "the lowest simulated mean T)", "every run is cut at the window's end, "
+                      "so T is the same at every interval; give \"daly\" or a number");
     return 0;
 }
