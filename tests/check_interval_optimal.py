@@ -23,7 +23,8 @@ check_interval_optimal.py TRAINMC.
    other save only costs), by hand.
 4. sweep: each setting searches its own K (at a failure every 300 s and
    every 3,000 s they differ) and it is the K `run` finds at that setting.
-5. An unknown name is refused with "optimal" among the names."""
+5. An unknown name is refused with "optimal" among the names; `plan`
+   (closed forms only) says its interval is the form's, searched when run."""
 import csv
 import json
 import math
@@ -137,6 +138,12 @@ def refused_name(tmp):
     p, doc = run_json(BIN, tmp, x)
     check(p.returncode == 2 and '"optimal"' in p.stderr,
           f"unknown name: exit {p.returncode}, {p.stderr!r}")
+    path = os.path.join(tmp, "optimal.json")
+    with open(path, "w") as f:
+        json.dump(optimal(levels.RANDOM), f)
+    p = levels.subprocess.run([BIN, "plan", path], capture_output=True, text=True)
+    check(p.returncode == 0 and '"optimal" is searched when run' in p.stdout,
+          f"plan: exit {p.returncode}, {p.stdout!r}")
 
 
 def main():

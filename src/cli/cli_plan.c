@@ -115,9 +115,12 @@ static void text_deadline(FILE *f, const tmc_experiment *x, const tmc_plan *p)
     double train = x->deadline.days - x->deadline.reserve_days;
     fprintf(f, "Deadline    budget %.3f s/step (%.4g of %.4g days; %.3f s without the reserve)\n",
             d->budget_step_s, train, x->deadline.days, d->full_budget_step_s);
-    fprintf(f, "            Young L %.3f %% (interval %.1f s, optimum %.1f s); ceiling "
+    int searched = x->checkpoint.interval_rule == TMC_INTERVAL_OPTIMAL; /* by a run */
+    fprintf(f, "            Young L %.3f %% (interval %.1f s%s, optimum %.1f s); ceiling "
                "%.3f s/step, %s %.3f s\n",
-            100 * p->cf.overhead_young, p->cf.interval_s, p->cf.young_interval_s,
+            100 * p->cf.overhead_young, p->cf.interval_s,
+            searched ? ": the closed form's; \"optimal\" is searched when run" : "",
+            p->cf.young_interval_s,
             d->ceiling_step_s, p->cf.step_s <= d->ceiling_step_s ? "margin" : "over by",
             fabs(d->ceiling_step_s - p->cf.step_s));
     fprintf(f, "            completion %.4g + %.3f x (1 + L) = %.3f days: %s the %.4g-day "
