@@ -13,7 +13,8 @@ tests/CMakeLists.txt: cli-interval-name). Usage: check_interval_name.py TRAINMC.
    interval_steps = K exactly (one replica stream, one seed).
 3. Nothing interrupts: one save at the end (K = the steps), and the
    interval rescue moves from is the run's length, not infinite.
-4. JSON `inputs` keep the name; an override with a number replaces it;
+4. cheapest over the cards: each plan's K is that of its own card count.
+5. JSON `inputs` keep the name; an override with a number replaces it;
    another string, and the name beside interval_steps in a file, are
    refused (exit 2)."""
 import json
@@ -97,6 +98,14 @@ def main():
         current = doc["levers"][0]["current"] if doc else None
         check(current is not None and abs(current - run_s) < 1e-6 * run_s,
               f"nothing interrupts: the interval is {current} s, not the run's {run_s} s")
+        # cheapest varies the cards: each plan has the K of its own M (it was
+        # pinned at the base's 48 cards)
+        p, doc = run(tmp, x, "--lever", "job.cards=24:96", "--target", "0.5", cmd="cheapest")
+        plans = [(q["cards"], q["interval_steps"],
+                  round(daly(MTBF * 86400 / q["cards"]) / q["step_s"]))
+                 for q in (doc["plans"] if doc else []) if q.get("interval_steps")]
+        check(len({k for _, k, _ in plans}) > 1 and all(k == w for _, k, w in plans),
+              f"cheapest: (cards, K, Daly's K by hand) per plan {plans}")
         p, doc = run(tmp, x, "--set", "checkpoint.interval_s=1800")
         check(doc["inputs"]["checkpoint"]["interval_s"] == 1800,
               f"a number replaces the name: {doc['inputs']['checkpoint']['interval_s']}")

@@ -23,7 +23,8 @@ check_interval_optimal.py TRAINMC.
    other save only costs), by hand.
 4. sweep: each setting searches its own K (at a failure every 300 s and
    every 3,000 s they differ) and it is the K `run` finds at that setting.
-5. An unknown name is refused with "optimal" among the names; `plan`
+5. rescue does not move a searched interval (toward the form's).
+6. An unknown name is refused with "optimal" among the names; `plan`
    (closed forms only) says its interval is the form's, searched when run."""
 import csv
 import json
@@ -131,6 +132,21 @@ def sweep_searches_each(tmp):
           f"sweep: K per setting {swept}, run's {ran} (they should match and differ)")
 
 
+def rescue_keeps_it(tmp):
+    """rescue leaves a searched interval alone (the closed form's optimum,
+    which it would move toward, is the worse one here)."""
+    path, out = os.path.join(tmp, "optimal.json"), os.path.join(tmp, "rescue.json")
+    with open(path, "w") as f:
+        json.dump(optimal(levels.RANDOM), f)
+    p = levels.subprocess.run([BIN, "rescue", path, "--set", "deadline.days=0.1", "--levers",
+                               "checkpoint.interval_s", "-n", "500", "--quiet", "--json",
+                               out], capture_output=True, text=True)
+    lever = json.load(open(out))["levers"][0] if os.path.exists(out) else {}
+    check(lever.get("outcome") == "not_applicable" and
+          "simulated optimum" in lever.get("reason", ""),
+          f"rescue: interval lever {lever.get('outcome')}: {lever.get('reason')}")
+
+
 def refused_name(tmp):
     x = json.loads(json.dumps(levels.RANDOM))
     x["checkpoint"].pop("interval_steps")
@@ -153,6 +169,7 @@ def main():
             same_as_number(tmp, doc)
         nothing_interrupts(tmp)
         sweep_searches_each(tmp)
+        rescue_keeps_it(tmp)
         refused_name(tmp)
     return finish("check_interval_optimal")
 

@@ -82,7 +82,10 @@ tests/CMakeLists.txt: cli-levels). Usage: check_levels.py TRAINMC.
    local one, not below (the loader would refuse it).
 7. sensitivity varies the local save and restore too and keeps the
    persistent ones no lower than them (so no input is refused).
-8. The report: the verdict's closed form and the plot's marker are the
+8. A sweep over interval_steps from an experiment giving interval_s keeps
+   the rest of the checkpoint section (async writes, two levels): the
+   numbers of `run` at that interval.
+9. The report: the verdict's closed form and the plot's marker are the
    two-level one, and with no
    cause of level "persistent" the default is listed as optimistic (not
    stated)."""
@@ -446,6 +449,32 @@ def closed_form(tmp):
     rare_failures(tmp, x, "async, rare failures")
 
 
+def sweep_keeps_the_section(tmp):
+    """A sweep of checkpoint.interval_steps over an experiment that gives
+    interval_s removes that key only: its asynchronous writes and two levels
+    stay (the whole section was replaced by a save and a restore before)."""
+    x = json.loads(json.dumps(RANDOM))
+    x["checkpoint"].pop("interval_steps")
+    x["checkpoint"].update({"interval_s": K * STEP_S, "mode": "async", "write_s": 40})
+    x["monte_carlo"]["replicas"] = 2000
+    path, out = os.path.join(tmp, "seconds.json"), os.path.join(tmp, "sweep.json")
+    with open(path, "w") as f:
+        json.dump(x, f)
+    p = subprocess.run([BIN, "sweep", path, "--vary", "checkpoint.interval_steps=8",
+                        "--quiet", "--json", out], capture_output=True, text=True)
+    x["checkpoint"].pop("interval_s")
+    x["checkpoint"]["interval_steps"] = 8
+    q, doc = run(tmp, x)
+    if p.returncode != 0 or doc is None:
+        check(False, f"sweep over interval_steps: exit {p.returncode}, {p.stderr!r}")
+        return
+    with open(out) as f:
+        swept = json.load(f)["settings"][0]["completion_days"]["mean"]
+    got = doc["completion_days"]["mean"]
+    check(swept == got, f"sweep over interval_steps from interval_s: mean T {swept} days, "
+                        f"run at 8 steps {got}")
+
+
 def one_level_and_sweep(tmp):
     x = json.loads(json.dumps(RANDOM))
     for k in ("persistent_every", "local_save_s", "local_restore_s"):
@@ -590,6 +619,7 @@ def main():
         independent_simulation(tmp, write=40.0)
         closed_form(tmp)
         one_level_and_sweep(tmp)
+        sweep_keeps_the_section(tmp)
         cheapest_lever(tmp)
         report_lines(tmp)
         rescue_interval(tmp)

@@ -83,6 +83,7 @@ typedef struct {
     int n_persistents;
     long persistents_n[TMC_CHEAPEST_MAX_VALUES]; /* checkpoint.persistent_every (docs/model.md
                                          3.23): 1, one level */
+#define TMC_CHEAPEST_LEVER_INTERVAL 1 /* named[]'s index of the interval */
     int named[7];                     /* which levers --lever named: cards, interval, spares,
                                          mode, standbys, refresh period, persistent_every */
 } tmc_cheapest_levers;

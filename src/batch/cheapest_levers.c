@@ -10,6 +10,7 @@
 #include <string.h>
 
 enum { CARDS, INTERVAL, SPARES, MODE, STANDBYS, REFRESH, PERSISTENT, N_LEVERS };
+_Static_assert(INTERVAL == TMC_CHEAPEST_LEVER_INTERVAL, "cheapest.h names the interval's index");
 
 int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err)
 {
@@ -330,7 +331,10 @@ static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
     memset(cb, 0, sizeof *cb);
     cb->cheapest = -1;
     format_assign(text, l->interval_key, l->intervals[v]);
-    snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
+    /* an interval by name ("daly", "optimal") is resolved per setting: not
+     * pinned at the base's unless it is a lever */
+    if (l->named[INTERVAL] || x->checkpoint.interval_rule == TMC_INTERVAL_GIVEN)
+        snprintf(cb->overrides[cb->n_overrides++], TMC_CHEAPEST_OVERRIDE_LEN, "%s", text);
     if (l->named[INTERVAL])
         add_label(cb, text);
     if (x->failures.enabled) {

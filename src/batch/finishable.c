@@ -76,9 +76,15 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
     double pause = x->pauses.enabled ? x->pauses.duration_s : 0;
     double pauses = x->pauses.enabled
         ? ceil((double)cf->interval_steps / x->pauses.every_steps) * pause : 0;
+    /* two levels: a new allocation restores from storage, so each must
+     * reach a persistent snapshot, m segments and m - 1 local copies on */
+    const tmc_checkpoint *cp = &x->checkpoint;
+    double m = cp->persistent_every > 1 ? fmin((double)cp->persistent_every,
+                                               (double)cf->segments) : 1;
+    double local = cp->local_save_s >= 0 ? cp->local_save_s : c;
     double work = save ? cf->step_s * slow + pause
-                       : cf->interval_s * slow + pauses +
-                             (x->checkpoint.mode == TMC_SAVE_ASYNC ? x->checkpoint.write_s : 0);
+                       : m * (cf->interval_s * slow + pauses) + (m - 1) * local +
+                             (cp->mode == TMC_SAVE_ASYNC ? cp->write_s : 0);
     if (limit > r + work + c)
         return 0;
     char early[160] = ""; /* a warning longer than the save shortens the allocation */
@@ -88,14 +94,17 @@ static int limit_too_short(const tmc_experiment *x, const tmc_closed_form *cf, c
                  tl->wall_hours * TMC_HOUR_S - limit, tl->notice_s, c);
     snprintf(why, n, "time_limit.wall_hours: %.10g h%s (%.6g s) cannot hold the longest restore "
              "(%.6g s), %s (%.6g s, at the slowest, pauses%s included) and its save (%.6g s): "
-             "an allocation may commit nothing; lengthen the limit%s", tl->wall_hours, early,
-             limit, r, save ? "a step" : "a segment", work,
+             "an allocation may commit nothing; lengthen the limit%s%s", tl->wall_hours, early,
+             limit, r, save ? "a step" : m > 1 ? "a persistent period (persistent_every "
+                                                 "segments and their local copies)"
+                                               : "a segment", work,
              save ? "" : " and the asynchronous write", c,
              save ? (early[0] ? " or shorten the warning" : "") : tmc_limit_notice_short(x)
                              ? ", shorten the checkpoint interval or get a warning that holds "
                                "the save (time_limit.notice_s)"
                              : ", shorten the checkpoint interval or save before the limit "
-                               "(at_limit \"save\")");
+                               "(at_limit \"save\")",
+             m > 1 ? ", or lower checkpoint.persistent_every" : "");
     return 1;
 }
 

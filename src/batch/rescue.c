@@ -39,10 +39,17 @@ static void bracket_interval(tmc_rescue_lever *l, const tmc_sweep_setting *plan)
     l->current = x->checkpoint.interval_steps > 0 ? (double)x->checkpoint.interval_steps
                                                   : x->checkpoint.interval_s;
     l->two_level = x->checkpoint.persistent_every > 1;
+    char why[256];
+    if (x->checkpoint.interval_rule == TMC_INTERVAL_OPTIMAL) {
+        snprintf(why, sizeof why, "the interval is the simulated optimum (interval_s "
+                                  "\"optimal\": %ld steps)", cf->interval_steps);
+        not_applicable(l, why);
+        return;
+    }
     if (k_opt == cf->interval_steps) {
-        char why[256];
-        snprintf(why, sizeof why, "the interval is already %s optimum (%ld steps); "
-                                  "any other is slower",
+        snprintf(why, sizeof why, "the interval is already %s optimum (%ld steps), where "
+                                  "the closed form puts the lowest T (interval_s "
+                                  "\"optimal\" searches the simulated one)",
                  l->two_level ? "the two-level form's" : "Daly's", k_opt);
         not_applicable(l, why);
         return;

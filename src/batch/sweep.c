@@ -46,17 +46,18 @@ static int check_key(const tmc_sweep_base *b, int i, tmc_error *err)
 }
 
 /* The experiment gives exactly one checkpoint interval key (config_checks.c); when
- * the sweep varies the other one, replace the section by one without it. */
+ * the sweep varies the other one, the experiment's is removed (the rest of
+ * the section kept: mode, writes, levels, durations). */
 static void interval_reset(tmc_sweep_base *b)
 {
     const tmc_checkpoint *cp = &b->x.checkpoint;
     for (int i = 0; i < b->n_keys; i++) {
         int steps = !strcmp(b->keys[i], "checkpoint.interval_steps");
         int secs = !strcmp(b->keys[i], "checkpoint.interval_s");
-        if ((steps && cp->interval_s > 0) || (secs && cp->interval_steps > 0))
-            snprintf(b->reset, sizeof b->reset,
-                     "checkpoint={\"save_s\":%.17g,\"restore_s\":%.17g}", cp->save_s,
-                     cp->restore_s);
+        if (steps && cp->interval_s > 0)
+            snprintf(b->reset, sizeof b->reset, "checkpoint.interval_s=null");
+        else if (secs && cp->interval_steps > 0)
+            snprintf(b->reset, sizeof b->reset, "checkpoint.interval_steps=null");
     }
 }
 

@@ -50,7 +50,10 @@ static void text_levers(FILE *f, const tmc_cheapest *c)
 {
     const tmc_cheapest_levers *l = &c->levers;
     fprintf(f, "  levers: job.cards %ld..%ld; %s", l->cards_lo, l->cards_hi, l->interval_key);
-    for (int i = 0; i < l->n_intervals; i++)
+    const char *rule = tmc_config_interval_rule_name(c->base.x.checkpoint.interval_rule);
+    if (rule && !l->named[TMC_CHEAPEST_LEVER_INTERVAL]) /* resolved per plan */
+        fprintf(f, " \"%s\" (each plan's own)", rule);
+    for (int i = 0; rule == NULL && i < l->n_intervals; i++)
         fprintf(f, "%s%.10g", i ? ", " : " ", l->intervals[i]);
     if (c->base.x.failures.enabled) {
         fprintf(f, "; failures.spares");
