@@ -25,7 +25,8 @@
  *   per-job failure rates beside a per-card law (drawn last); each cause's
  *   takes_spare, detection law (fixed / exponential / lognormal with its
  *   cv) and scope (card / node, with cards_per_node) from a stream of their
- *   own (cause_keys); restores immune to failures and outages in a quarter
+ *   own (cause_keys), and in 40 % of those with two causes or more a mix
+ *   of its own per part (part_keys); restores immune to failures and outages in a quarter
  *   (immune_keys, a stream of its own); job renewal timed at the failure in
  *   half of those with job renewal (renewal_at_keys, likewise); a run that
  *   slows down in a quarter (slowdown_keys, likewise: linear or saturating,
@@ -434,6 +435,41 @@ static void cause_keys(int index, cJSON *f, long cards, char *sum, size_t sn)
         long g = sizes[gsl_rng_uniform_int(r, 4)];
         cJSON_AddNumberToObject(f, "cards_per_node", (double)(g < cards ? g : cards));
     }
+    gsl_rng_free(r);
+}
+
+/* A cause mix per part (issue 36 part 2) in 40 % of the combinations with
+ * two causes or more, from a stream of its own: each part (card, node, job)
+ * shares its failures among the causes afresh (uniform weights, some of
+ * them 0, normalised), given as card_share, node_share and job_share in
+ * place of share. */
+#define PART_SEED 36021u
+static int own_coin(int index, unsigned long seed, double p);
+static void part_keys(int index, cJSON *f, char *sum, size_t sn)
+{
+    cJSON *causes = f ? cJSON_GetObjectItem(f, "causes") : NULL;
+    int n = causes ? cJSON_GetArraySize(causes) : 0;
+    if (n < 2 || !own_coin(index, PART_SEED, 0.4))
+        return;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, PART_SEED + 1 + (unsigned long)index);
+    static const char *const keys[] = {"card_share", "node_share", "job_share"};
+    double w[TMC_FAILURE_PARTS][TMC_MAX_CAUSES], total[TMC_FAILURE_PARTS] = {0};
+    for (int p = 0; p < TMC_FAILURE_PARTS; p++) {
+        for (int i = 0; i < n; i++)
+            total[p] += w[p][i] = gsl_rng_uniform(r) < 0.3 ? 0 : gsl_rng_uniform_pos(r);
+        if (total[p] == 0) /* every weight 0: the first cause takes the part */
+            total[p] = w[p][0] = 1;
+    }
+    int i = 0;
+    cJSON *cz;
+    cJSON_ArrayForEach(cz, causes) {
+        cJSON_DeleteItemFromObject(cz, "share");
+        for (int p = 0; p < TMC_FAILURE_PARTS; p++)
+            cJSON_AddNumberToObject(cz, keys[p], w[p][i] / total[p]);
+        i++;
+    }
+    snprintf(sum + strlen(sum), sn - strlen(sum), " parts(%d causes)", n);
     gsl_rng_free(r);
 }
 
@@ -988,6 +1024,7 @@ static void generate(int index, combo *c)
         SUM(" limit notice(%.3g%s)", notice, notice >= save ? ", saved" : ", too short");
     }
     cause_keys(index, f_obj, cards, sum, sn);
+    part_keys(index, f_obj, sum, sn);
     standby_keys(index, f_obj, t0, pl, sum, sn);
     immune_keys(index, cp, sum, sn);
     /* a unit of time that holds a step at the slowest (slow cards up to 3x,

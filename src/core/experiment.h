@@ -97,9 +97,19 @@ typedef enum {
  * watchdog timeout) and its own restore time; since issue 19 also whether it
  * sends hardware to repair (a hang does not), the law of its detection delay
  * and whether it takes the card or its node (docs/reference/simulation-semantics.md 5). */
+/* The parts of the failure process a cause's share is given for: card
+ * failures (per_card_mtbf_days, a lifetime law, a trace), node failures
+ * (per_node_mtbf_days, bad nodes' faults) and the job's own
+ * (per_job_mtbf_days). */
+enum { TMC_PART_CARD = 0, TMC_PART_NODE = 1, TMC_PART_JOB = 2, TMC_FAILURE_PARTS = 3 };
+
 typedef struct {
     char name[48];
-    double share;       /* the shares of all causes add to 1 */
+    double share;       /* its share of every part's failures not given its own;
+                           < 0: not given */
+    double card_share, node_share, job_share; /* < 0: not given (share) */
+    double part_share[TMC_FAILURE_PARTS]; /* resolved on load: per part, the
+                           causes' shares add to 1, or to 0 (no cause strikes it) */
     double detection_s; /* from the failure to its detection, s; the
                            mean when the law is not fixed */
     double restore_s;   /* restore time, s; < 0: checkpoint.restore_s */

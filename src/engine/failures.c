@@ -81,10 +81,10 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->bad_rate = f->bad_node_share > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
     m->bad_retire_after = f->bad_node_retire_after;
     m->scoped = m->node_rate > 0 || m->job_rate > 0 || m->bad_share > 0;
-    double cum = 0;
+    double cum[TMC_FAILURE_PARTS] = {0};
     for (int i = 0; i < f->n_causes; i++) {
-        cum += f->causes[i].share;
-        m->cum_share[i] = cum;
+        for (int p = 0; p < TMC_FAILURE_PARTS; p++)
+            m->cum_share[p][i] = cum[p] += f->causes[i].part_share[p];
         m->detection_s[i] = f->causes[i].detection_s;
         m->restore_s[i] = f->causes[i].restore_s >= 0 ? f->causes[i].restore_s
                                                       : x->checkpoint.restore_s;
@@ -330,15 +330,28 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     return s->heap[0];
 }
 
-int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r)
+double tmc_failures_cause_draw(const tmc_failure_model *m, gsl_rng *r)
+{
+    return m->n_causes > 1 ? gsl_rng_uniform(r) : 0;
+}
+
+int tmc_failures_cause(const tmc_failure_model *m, tmc_failure_scope scope, double u)
 {
     if (m->n_causes <= 1)
         return 0;
-    double u = gsl_rng_uniform(r);
-    int i = 0;
-    while (i < m->n_causes - 1 && u >= m->cum_share[i])
-        i++;
-    return i;
+    int part = scope == TMC_SCOPE_CARD ? TMC_PART_CARD
+             : scope == TMC_SCOPE_JOB  ? TMC_PART_JOB : TMC_PART_NODE;
+    const double *cum = m->cum_share[part];
+    /* the first cause whose share holds u; past the last share (rounding),
+     * the last cause with a share of this part */
+    int i = 0, last = 0;
+    for (; i < m->n_causes; i++) {
+        int has = cum[i] > (i ? cum[i - 1] : 0);
+        last = has ? i : last;
+        if (has && u < cum[i])
+            return i;
+    }
+    return last;
 }
 
 double tmc_failures_detection(const tmc_failure_model *m, int cause, gsl_rng *r)

@@ -96,7 +96,7 @@ typedef struct {
     double repair_events;    /* > 0: each replica's repair mean is drawn
                                 (tmc_failures_draw_repair_scale) */
     int n_causes;            /* 0: one cause, default restore, no delay */
-    double cum_share[TMC_MAX_CAUSES];
+    double cum_share[TMC_FAILURE_PARTS][TMC_MAX_CAUSES]; /* per part (card, node, job) */
     double detection_s[TMC_MAX_CAUSES];
     double restore_s[TMC_MAX_CAUSES]; /* resolved: checkpoint.restore_s if unset */
     int takes_spare[TMC_MAX_CAUSES];  /* 0: no repair, no spare (a hang) */
@@ -213,8 +213,15 @@ double tmc_failures_draw_repair_scale(const tmc_failure_model *m, gsl_rng *r);
 double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           double t);
 
-/* The cause of a failure, drawn by share; its index (0 when there is one). */
-int tmc_failures_cause(const tmc_failure_model *m, gsl_rng *r);
+/* The uniform that draws a failure's cause, from r; 0 without a draw when
+ * there is one cause or none. Drawn before the failure's part (the scope)
+ * is known, so that one mix for every part draws as it always did. */
+double tmc_failures_cause_draw(const tmc_failure_model *m, gsl_rng *r);
+
+/* The cause of a failure of scope `scope` for the uniform u, by its share of
+ * that scope's part (a bad node's fault: the node part); its index (0 when
+ * there is one). */
+int tmc_failures_cause(const tmc_failure_model *m, tmc_failure_scope scope, double u);
 
 /* The detection delay of a failure of cause `cause`, s: its detection_s
  * without a draw when the law is fixed (or there are no causes), else drawn

@@ -312,8 +312,9 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
                            gsl_rng *const *rng, double t, tmc_replica *out)
 {
     const tmc_failure_model *f = &m->failures;
-    int cause = tmc_failures_cause(f, rng[TMC_STREAM_CAUSES]);
+    double u = tmc_failures_cause_draw(f, rng[TMC_STREAM_CAUSES]);
     tmc_failure_scope scope = tmc_failures_scope(f, &p->failures, rng[TMC_STREAM_CAUSES]);
+    int cause = tmc_failures_cause(f, scope, u);
     long card = f->n_causes ? f->cause_cards[cause] : 1;
     long cards = scope == TMC_SCOPE_NODE ? f->cards_per_node : scope == TMC_SCOPE_JOB ? 0 : card;
     if (scope == TMC_SCOPE_BAD_NODE) /* rebooted in place, or retired and replaced */

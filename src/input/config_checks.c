@@ -144,6 +144,30 @@ static int check_slowdown(const tmc_experiment *x, const char *label, tmc_error 
     return 0;
 }
 
+/* A part of the failure process with a rate (card, node, job) whose
+ * causes' shares add to 0: its failures would have no cause. */
+static int unstruck_part(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    static const char *const parts[] = {"card", "node", "job"};
+    static const char *const keys[] = {"per_card_mtbf_days (or the trace)",
+                                       "per_node_mtbf_days (or bad_node_share)",
+                                       "per_job_mtbf_days"};
+    int on[TMC_FAILURE_PARTS] = {f->per_card_mtbf_days > 0 || tmc_failures_replayed(f),
+                                 f->per_node_mtbf_days > 0 || f->bad_node_share > 0,
+                                 f->per_job_mtbf_days > 0};
+    for (int p = 0; p < TMC_FAILURE_PARTS && f->n_causes; p++) {
+        double total = 0;
+        for (int i = 0; i < f->n_causes; i++)
+            total += f->causes[i].part_share[p];
+        if (on[p] && total == 0)
+            return tmc_error_set(err, "%s: failures.causes: no cause has a share of %s "
+                                      "failures, which failures.%s gives; give a cause "
+                                      "%s_share (or share)", label, parts[p], keys[p],
+                                 parts[p]);
+    }
+    return 0;
+}
+
 /* Per-node and per-job rates (docs/model.md 3.13): a node's size goes with
  * its rate (or with two levels of snapshots, `levels`: tmc_levels_stated,
  * whose partner copies live on nodes); a replayed trace is the job's whole failure history
@@ -174,6 +198,8 @@ static int check_scoped(const tmc_failures *f, int levels, const char *label, tm
                                   "(checkpoint.persistent_every), so it has no effect; give "
                                   "both or neither",
                              label, f->cards_per_node);
+    if (unstruck_part(f, label, err))
+        return -1;
     if (tmc_failures_replayed(f) &&
         (f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0))
         return tmc_error_set(err, "%s: failures.%s: %.10g days is given with a replayed "

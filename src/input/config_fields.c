@@ -221,9 +221,26 @@ static const char *const cause_level_choices[] = {"local", "persistent", NULL};
 static const field cause_fields[] = {
     {.key = "name", .type = T_STR, .required = 1, .unit = "",
      .help = "the cause's name, at most 47 bytes of UTF-8"},
-    {.key = "share", .type = T_NUM, .lo = 0, .hi = 1, .lo_open = 1, .required = 1, .unit = "",
-     .help = "its share of the failure rate; the causes' shares add to 1",
+    /* per part the shares add to 1 or 0: tmc_cfg_read_causes, check_scoped */
+    {.key = "share", .type = T_NUM, .lo = 0, .hi = 1, .def = -1, .def_unset = 1, .unit = "",
+     .help = "its share of the failures of every part (card, node, job) not given its "
+             "own share below; per part the causes' shares add to 1",
      .off = offsetof(tmc_failure_cause, share)},
+    {.key = "card_share", .type = T_NUM, .lo = 0, .hi = 1, .def = -1, .def_unset = 1,
+     .unit = "",
+     .help = "its share of card failures (per_card_mtbf_days, a lifetime law, a trace); "
+             "not given: share, or 0 without it",
+     .off = offsetof(tmc_failure_cause, card_share)},
+    {.key = "node_share", .type = T_NUM, .lo = 0, .hi = 1, .def = -1, .def_unset = 1,
+     .unit = "",
+     .help = "its share of node failures (per_node_mtbf_days, bad nodes' faults); not "
+             "given: share, or 0 without it",
+     .off = offsetof(tmc_failure_cause, node_share)},
+    {.key = "job_share", .type = T_NUM, .lo = 0, .hi = 1, .def = -1, .def_unset = 1,
+     .unit = "",
+     .help = "its share of the job's own failures (per_job_mtbf_days); not given: "
+             "share, or 0 without it",
+     .off = offsetof(tmc_failure_cause, job_share)},
     {.key = "detection_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
      .help = "from the failure to its detection (the mean when the law is not fixed)",
      .off = offsetof(tmc_failure_cause, detection_s)},

@@ -156,10 +156,11 @@ static double erlang_b(long w, double a)
     return b;
 }
 
-/* The failures that take hardware (not a job's, not a bad node's reboot,
- * and of a cause that takes a spare): their rate, 1/s, and the cards each
- * takes on average (1, or a node's g). */
-static double hardware_rate(const tmc_experiment *x, const tmc_closed_form *cf, double *cards)
+/* The failure rate of each part, 1/s (first order): node failures and bad
+ * nodes' faults (*bad of them), the job's own, and the rest of
+ * rate_failures the cards'. */
+static void parts_of(const tmc_experiment *x, const tmc_closed_form *cf,
+                     double r[TMC_FAILURE_PARTS], double *bad)
 {
     const tmc_failures *f = &x->failures;
     double g = (double)f->cards_per_node;
@@ -167,20 +168,55 @@ static double hardware_rate(const tmc_experiment *x, const tmc_closed_form *cf, 
     double node = f->per_node_mtbf_days > 0 && g > 0 ? nodes / (f->per_node_mtbf_days *
                                                                 TMC_DAY_S) : 0;
     double job = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
-    double bad = f->bad_node_share > 0 && g > 0
+    *bad = f->bad_node_share > 0 && g > 0
         ? nodes * f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
-    double card = fmax(cf->rate_failures - node - job - bad, 0), share = 1, per = 1;
+    r[TMC_PART_CARD] = fmax(cf->rate_failures - node - job - *bad, 0);
+    r[TMC_PART_NODE] = node + *bad;
+    r[TMC_PART_JOB] = job;
+}
+
+double tmc_closed_form_part_rates(const tmc_experiment *x, const tmc_closed_form *cf,
+                                  double r[TMC_FAILURE_PARTS])
+{
+    double bad;
+    parts_of(x, cf, r, &bad);
+    return r[0] + r[1] + r[2];
+}
+
+double tmc_closed_form_cause_share(const tmc_experiment *x, const tmc_closed_form *cf, int i)
+{
+    const tmc_failure_cause *c = &x->failures.causes[i];
+    double r[TMC_FAILURE_PARTS], total = tmc_closed_form_part_rates(x, cf, r), sum = 0;
+    if (!(total > 0))
+        return c->part_share[TMC_PART_CARD];
+    for (int p = 0; p < TMC_FAILURE_PARTS; p++)
+        sum += r[p] * c->part_share[p];
+    return sum / total;
+}
+
+/* The failures that take hardware (not a job's, not a bad node's reboot,
+ * and of a cause that takes a spare in its part): their rate, 1/s, and the
+ * cards each takes on average (1, or a node's g). */
+static double hardware_rate(const tmc_experiment *x, const tmc_closed_form *cf, double *cards)
+{
+    const tmc_failures *f = &x->failures;
+    double g = (double)f->cards_per_node, r[TMC_FAILURE_PARTS], bad;
+    parts_of(x, cf, r, &bad);
+    double card = r[TMC_PART_CARD], node = r[TMC_PART_NODE] - bad;
+    double s_card = 1, s_node = 1, per = 1;
     if (f->n_causes) { /* the causes' scopes and spares weigh the card part's cards */
-        share = per = 0;
+        s_card = s_node = per = 0;
         for (int i = 0; i < f->n_causes; i++)
             if (f->causes[i].takes_spare) {
-                share += f->causes[i].share;
-                per += f->causes[i].share * (f->causes[i].scope == TMC_CAUSE_NODE ? g : 1);
+                const double *ps = f->causes[i].part_share;
+                s_card += ps[TMC_PART_CARD];
+                s_node += ps[TMC_PART_NODE];
+                per += ps[TMC_PART_CARD] * (f->causes[i].scope == TMC_CAUSE_NODE ? g : 1);
             }
-        per = share > 0 ? per / share : 1;
+        per = s_card > 0 ? per / s_card : 1;
     }
-    double rate = (card + node) * share;
-    *cards = rate > 0 ? (card * per + node * g) / (card + node) : 1;
+    double rate = card * s_card + node * s_node;
+    *cards = rate > 0 ? (card * s_card * per + node * s_node * g) / rate : 1;
     return rate;
 }
 
@@ -424,9 +460,9 @@ static double pool_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, d
     double wait = p.wait_blocked_s, share = 0, sum = 0;
     for (int i = 0; i < f->n_causes; i++)
         if (f->causes[i].takes_spare) {
-            share += f->causes[i].share;
-            sum += f->causes[i].share *
-                   tmc_closed_form_blocked_wait_s(f, p.units, f->causes[i].detection_s);
+            double c = tmc_closed_form_cause_share(x, cf, i);
+            share += c;
+            sum += c * tmc_closed_form_blocked_wait_s(f, p.units, f->causes[i].detection_s);
         }
     if (share > 0)
         wait = sum / share;
@@ -450,8 +486,9 @@ static double repair_delay_s(const tmc_experiment *x, const tmc_closed_form *cf,
     double wait = own_repair_wait_s(f), share = 0, sum = 0;
     for (int i = 0; i < f->n_causes; i++)
         if (f->causes[i].takes_spare) { /* a hang waits for no repair (issue 19) */
-            share += f->causes[i].share;
-            sum += f->causes[i].share * repair_left_s(f, f->causes[i].detection_s);
+            double c = tmc_closed_form_cause_share(x, cf, i);
+            share += c;
+            sum += c * repair_left_s(f, f->causes[i].detection_s);
         }
     if (share > 0)
         wait = sum / share;
@@ -477,8 +514,9 @@ static void failure_costs(const tmc_experiment *x, const tmc_closed_form *cf, do
         *restore = 0;
     for (int i = 0; i < f->n_causes; i++) {
         const tmc_failure_cause *c = &f->causes[i];
-        *restore += c->share * (c->restore_s >= 0 ? c->restore_s : x->checkpoint.restore_s);
-        *delay += c->share * c->detection_s;
+        double share = tmc_closed_form_cause_share(x, cf, i);
+        *restore += share * (c->restore_s >= 0 ? c->restore_s : x->checkpoint.restore_s);
+        *delay += share * c->detection_s;
     }
     *delay += ready + repair_delay_s(x, cf, cold);
 }
@@ -534,10 +572,10 @@ static int down_kinds(const tmc_experiment *x, const tmc_closed_form *cf, int at
     int n = 0;
     failure_costs(x, cf, &r_f, &d_f);
     for (int i = 0; i < f->n_causes; i++)
-        detected += f->causes[i].share * f->causes[i].detection_s;
+        detected += tmc_closed_form_cause_share(x, cf, i) * f->causes[i].detection_s;
     for (int i = 0; i < f->n_causes; i++, n++) {
         const tmc_failure_cause *c = &f->causes[i];
-        k[n] = fixed_kind(cf->rate_failures * c->share,
+        k[n] = fixed_kind(cf->rate_failures * tmc_closed_form_cause_share(x, cf, i),
                           down * (d_f - detected) +
                               immune * (c->restore_s >= 0 ? c->restore_s : r));
         if (at_failure && c->detection_s > 0) {

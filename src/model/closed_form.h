@@ -299,6 +299,16 @@ double tmc_closed_form_limits_added_s(const tmc_experiment *x, const tmc_closed_
                                       double w, double seg);
 
 /* The first-order waste W(tau, m), tau in s (INFINITY when tau <= 0). */
+/* The first-order failure rate of each part (card, node with bad nodes'
+ * faults, job; experiment.h's TMC_PART_*) into r, 1/s; returns their sum,
+ * cf->rate_failures. */
+double tmc_closed_form_part_rates(const tmc_experiment *x, const tmc_closed_form *cf,
+                                  double r[TMC_FAILURE_PARTS]);
+
+/* Cause i's share of all failures: its share of each part weighted by the
+ * parts' rates (its card share when none has a rate). */
+double tmc_closed_form_cause_share(const tmc_experiment *x, const tmc_closed_form *cf, int i);
+
 double tmc_closed_form_levels_waste(const tmc_levels_form *f, double tau_s, long m);
 
 /* The best tau for a given m, s: where W's derivative in tau is 0

@@ -30,23 +30,26 @@ double tmc_closed_form_levels_interval(const tmc_levels_form *f, long m)
 
 /* The share of failures that need a persistent snapshot: their cause's
  * level, or with one node (no partner) every failure that takes hardware
- * (a cause that takes spares; not the per-job part, which takes none). */
-static double persistent_share(const tmc_experiment *x, double rate)
+ * (a cause that takes spares, of the card and node parts; not the job's
+ * own, which take none); each part's causes by their share of it. */
+static double persistent_share(const tmc_experiment *x, const tmc_closed_form *cf)
 {
     const tmc_failures *fl = &x->failures;
+    double r[TMC_FAILURE_PARTS], rate = tmc_closed_form_part_rates(x, cf, r);
     if (!fl->enabled || !(rate > 0))
         return 0;
     int one_node = tmc_job_nodes(x->job.cards, fl->cards_per_node) <= 1;
-    double q = 0, hardware = 0;
+    double q = 0, hardware = fl->n_causes ? 0 : r[TMC_PART_CARD] + r[TMC_PART_NODE];
     for (int i = 0; i < fl->n_causes; i++) {
-        int persistent = fl->causes[i].level == TMC_LEVEL_PERSISTENT;
-        q += persistent ? fl->causes[i].share : 0;
-        hardware += !persistent && fl->causes[i].takes_spare ? fl->causes[i].share : 0;
+        const tmc_failure_cause *c = &fl->causes[i];
+        int persistent = c->level == TMC_LEVEL_PERSISTENT;
+        for (int p = 0; p < TMC_FAILURE_PARTS; p++) {
+            double part = r[p] * c->part_share[p];
+            q += persistent ? part : 0;
+            hardware += !persistent && c->takes_spare && p != TMC_PART_JOB ? part : 0;
+        }
     }
-    if (fl->n_causes == 0)
-        hardware = 1;
-    double job = fl->per_job_mtbf_days > 0 ? 1 / (fl->per_job_mtbf_days * TMC_DAY_S) : 0;
-    return one_node ? q + hardware * (1 - job / rate) : q;
+    return (one_node ? q + hardware : q) / rate;
 }
 
 void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
@@ -62,7 +65,7 @@ void tmc_closed_form_levels(const tmc_experiment *x, const tmc_closed_form *cf,
     out->c1 = cp->local_save_s >= 0 ? cp->local_save_s : cp->save_s;
     out->r2 = cf->restore_mean_s;
     out->r1 = cp->local_restore_s >= 0 ? cp->local_restore_s : cp->restore_s;
-    double q = persistent_share(x, cf->rate_failures);
+    double q = persistent_share(x, cf);
     int noticed = x->outages.enabled && x->outages.notice_s >= cp->save_s;
     out->lambda1 = cf->rate_failures * (1 - q);
     out->lambda2 = cf->rate_failures * q + cf->rate_spikes + (noticed ? 0 : cf->rate_outages);

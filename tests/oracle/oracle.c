@@ -607,11 +607,12 @@ static double draw_factor(sim *m, double cv)
     }
 }
 
-/* Draw the cause of a failure by share: its detection delay and restore,
- * and (section 5, issue 19) whether it takes spares and how many cards a
- * card's failure of it takes (1, or cards_per_node for scope "node"). */
-static void failure_cause(sim *m, double *detection, double *restore, int *spare, long *cards,
-                          int *persistent)
+/* Draw the cause of a failure of part `part` (card, node, job) by its share
+ * of that part: its detection delay and restore, and (section 5, issue 19)
+ * whether it takes spares and how many cards a card's failure of it takes
+ * (1, or cards_per_node for scope "node"). */
+static void failure_cause(sim *m, int part, double *detection, double *restore, int *spare,
+                          long *cards, int *persistent)
 {
     const tmc_failures *f = &m->x->failures;
     *detection = 0;
@@ -622,10 +623,12 @@ static void failure_cause(sim *m, double *detection, double *restore, int *spare
     if (f->n_causes <= 0)
         return;
     double u = gsl_rng_uniform(m->rng), acc = 0;
-    int c = f->n_causes - 1; /* the last one if rounding leaves u above the sum */
+    int c = -1;
     for (int i = 0; i < f->n_causes; i++) {
-        acc += f->causes[i].share;
-        if (u < acc) {
+        acc += f->causes[i].part_share[part];
+        if (f->causes[i].part_share[part] > 0)
+            c = i; /* the last one of the part if rounding leaves u above the sum */
+        if (u < acc && f->causes[i].part_share[part] > 0) {
             c = i;
             break;
         }
@@ -745,7 +748,9 @@ static int interruption(sim *m)
             int spare;
             long card_need;
             int persistent;
-            failure_cause(m, &detection, &restore, &spare, &card_need, &persistent);
+            int part = m->hit_card < 0 || m->hit_card < m->cards ? TMC_PART_CARD
+                     : m->hit_card < m->cards + m->nodes ? TMC_PART_NODE : TMC_PART_JOB;
+            failure_cause(m, part, &detection, &restore, &spare, &card_need, &persistent);
             /* section 5: a card takes one spare (its node's cards_per_node
              * for a cause of scope "node"), a node its cards_per_node
              * (repaired together: one repair time), the job none, and a
