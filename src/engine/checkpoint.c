@@ -114,6 +114,15 @@ typedef struct {
     double safe_s;  /* the wall time up to which the work is saved */
 } async_state;
 
+/* Snapshot s's work since the newest restorable one goes into the split
+ * (and the ledger), and s is now the newest restorable one. */
+static void add_snapshot(tmc_replica_state *rep, const tmc_snapshot *s, async_state *as)
+{
+    add_committed(rep, s->step - as->committed, s->timed,
+                  (stretch){s->sum_max_s, s->pause_s, s->drift_s}, s->copy_s, 1);
+    as->committed = s->step;
+}
+
 /* The writes ended by rep->t commit. With two levels their work is in the
  * split since their copy: a write only moves the point a persistent
  * restore goes back to. */
@@ -126,9 +135,8 @@ static void commit_ready(tmc_replica_state *rep, async_state *as)
             as->written = s.step;
             continue;
         }
-        add_committed(rep, s.step - as->committed, s.timed,
-                      (stretch){s.sum_max_s, s.pause_s, s.drift_s}, s.copy_s, 1);
-        as->committed = as->written = s.step;
+        add_snapshot(rep, &s, as);
+        as->written = s.step;
         mark(rep, s.step, s.commit_s);
         as->safe_s = s.capture_s;
     }
@@ -139,9 +147,7 @@ static void commit_ready(tmc_replica_state *rep, async_state *as)
  * it). */
 static void copied_locally(tmc_replica_state *rep, const tmc_snapshot *s, async_state *as)
 {
-    add_committed(rep, s->step - as->committed, s->timed,
-                  (stretch){s->sum_max_s, s->pause_s, s->drift_s}, s->copy_s, 1);
-    as->committed = s->step;
+    add_snapshot(rep, s, as);
     as->safe_s = rep->t;
     committed_level(rep, 0);
     mark(rep, s->step, rep->t);

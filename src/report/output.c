@@ -90,6 +90,21 @@ static void text_closed_form(FILE *f, const tmc_report *r)
                 cf->left_daly_interval_s);
 }
 
+/* A closed form of its own (`name`) beside the simulation: its T and its
+ * overhead on the two lines Young's and Daly's take, each with a note. */
+static void form_rows(FILE *f, const tmc_report *r, const char *name, double days,
+                      double overhead, const char *t_note, const char *ov_note, double ov,
+                      double ov_se)
+{
+    int w = 23 - (int)strlen(name); /* the figures start where Young's do */
+    fprintf(f, "%-22s %s %-*.3f %.4f +- %.4f  (%s)\n", "completion T (days)", name, w, days,
+            r->days->mean, r->days->se, t_note);
+    char closed[32];
+    snprintf(closed, sizeof closed, "%.3f %%", 100 * overhead);
+    fprintf(f, "%-22s %s %-*s %.3f %% +- %.3f %%%s\n", "overhead", name, w, closed, 100 * ov,
+            100 * ov_se, ov_note);
+}
+
 /* Elastic groups' own closed form beside Young's and Daly's, which are
  * the same cluster's checkpoint-restart (docs/model.md 3.14). */
 static void text_elastic(FILE *f, const tmc_report *r, double ov, double ov_se)
@@ -98,16 +113,12 @@ static void text_elastic(FILE *f, const tmc_report *r, double ov, double ov_se)
     tmc_closed_form_elastic(r->x, r->cf, &ef);
     if (!ef.enabled)
         return;
-    fprintf(f, "%-22s Elastic %-16.3f %.4f +- %.4f  (groups up a fraction A = %.6f; "
-               "Young and Daly: the same cluster restarting from checkpoints)\n",
-            "completion T (days)", ef.completion_days, r->days->mean, r->days->se,
-            ef.availability);
-    char closed[32];
-    snprintf(closed, sizeof closed, "%.3f %%", 100 * ef.overhead);
-    fprintf(f, "%-22s Elastic %-16s %.3f %% +- %.3f %%%s\n", "overhead", closed, 100 * ov,
-            100 * ov_se,
-            ef.p_global > 0.01 ? "  (rough: fewer than min_groups groups up is not rare)"
-                               : "");
+    char note[128];
+    snprintf(note, sizeof note, "groups up a fraction A = %.6f; Young and Daly: the same "
+                                "cluster restarting from checkpoints", ef.availability);
+    form_rows(f, r, "Elastic", ef.completion_days, ef.overhead, note,
+              ef.p_global > 0.01 ? "  (rough: fewer than min_groups groups up is not rare)"
+                                 : "", ov, ov_se);
 }
 
 /* Two levels of snapshots: their first-order closed form, and the best
@@ -118,13 +129,8 @@ static void text_levels(FILE *f, const tmc_report *r, double ov, double ov_se)
     tmc_closed_form_levels(r->x, r->cf, &lf);
     if (!lf.enabled)
         return;
-    fprintf(f, "%-22s Two-level %-14.3f %.4f +- %.4f  (first order; Young and Daly: every "
-               "snapshot persistent)\n", "completion T (days)", lf.completion_days,
-            r->days->mean, r->days->se);
-    char closed[32];
-    snprintf(closed, sizeof closed, "%.3f %%", 100 * lf.overhead);
-    fprintf(f, "%-22s Two-level %-14s %.3f %% +- %.3f %%\n", "overhead", closed, 100 * ov,
-            100 * ov_se);
+    form_rows(f, r, "Two-level", lf.completion_days, lf.overhead,
+              "first order; Young and Daly: every snapshot persistent", "", ov, ov_se);
     fprintf(f, "%-22s interval %.4g s, one snapshot in %ld persistent%s: overhead %.3f %% "
                "(one level at its best: %.3f %%)\n", "two-level optimum",
             lf.best_interval_s, lf.best_m,
