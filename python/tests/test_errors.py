@@ -79,7 +79,8 @@ def test_invalid_replicas(replicas, error):
                                                   TypeError),
     (dict(progress=3), TypeError), (dict(stop=True), TypeError),
     (dict(precision=0.01), TypeError), (dict(importance=3), TypeError),
-    (dict(importance_pilot=0), ValueError), (dict(per_replica=None), TypeError)])
+    (dict(importance_pilot=0), ValueError), (dict(importance_plain_max=0), ValueError),
+    (dict(per_replica=None), TypeError)])
 def test_invalid_arguments(kwargs, error):
     with pytest.raises(error):
         trainmc.run(DESIGN, replicas=10, **kwargs)

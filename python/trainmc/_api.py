@@ -511,7 +511,7 @@ def _copy_result(r, per_replica):
 
 def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precision=None,
         importance=None, progress=None, *, importance_pilot=None, stop=None,
-        per_replica=True, base_dir=None, force=False):
+        per_replica=True, base_dir=None, force=False, importance_plain_max=None):
     """Run an experiment's replicas; returns a Result (the run document as a
     dict, plus per-replica arrays).
 
@@ -528,6 +528,11 @@ def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precisi
     progress    callable(done, total) called in this thread about ten times a
                 second; returning True stops the run (TrainmcError, code 3)
     importance_pilot  replicas per cross-entropy level (None: 1000)
+    importance_plain_max  when the importance estimate's weights are too
+                heavy-tailed for its interval (Pareto k-hat > 0.5), plain replicas
+                are run in its place if a 10 % relative error needs at most this
+                many, [1, 1e9] (None: 1e7); document keys importance.trusted,
+                .plain, .plain_needed
     stop        a threading.Event: setting it stops the run (TrainmcError, code 3)
     per_replica False: keep only completion_days per replica (8 bytes each
                 instead of about 200)
@@ -558,6 +563,9 @@ def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precisi
         opts.importance = keep[-1]
     opts.pilot_replicas = _integer("importance_pilot", importance_pilot, 1, MAX_REPLICAS,
                                    allow_none=True, none_means="None (1000) or ") or 0
+    opts.importance_plain_max = _integer("importance_plain_max", importance_plain_max, 1,
+                                         MAX_REPLICAS, allow_none=True,
+                                         none_means="None (1e7) or ") or 0
     if not isinstance(per_replica, bool):
         raise TypeError("per_replica must be True or False")
     opts.summary_only = 0 if per_replica else 1

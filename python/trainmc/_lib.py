@@ -83,7 +83,8 @@ class RunOptions(ctypes.Structure):
                 ("importance", ctypes.c_char_p),
                 ("pilot_replicas", ctypes.c_long),
                 ("summary_only", ctypes.c_int),
-                ("force", ctypes.c_int)]
+                ("force", ctypes.c_int),
+                ("importance_plain_max", ctypes.c_long)]
 
 
 class EmaxOptions(ctypes.Structure):

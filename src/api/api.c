@@ -213,6 +213,10 @@ int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
         return snprintf(v, sizeof v, "%ld", out->pilot_replicas),
                bad_option(st, "pilot_replicas", v,
                           zero_or_range(range, sizeof range, "1000", n));
+    if (out->importance_plain_max < 0 || out->importance_plain_max > n.hi)
+        return snprintf(v, sizeof v, "%ld", out->importance_plain_max),
+               bad_option(st, "importance_plain_max", v,
+                          zero_or_range(range, sizeof range, "1e7", n));
     if (!out->replicas)
         out->replicas = default_replicas;
     if (!out->has_seed)
@@ -221,6 +225,8 @@ int tmc_api_resolve_options(const tmc_run_options *o, long default_replicas,
         out->threads = tmc_runner_default_threads();
     if (!out->pilot_replicas)
         out->pilot_replicas = 1000;
+    if (!out->importance_plain_max)
+        out->importance_plain_max = TMC_IMPORTANCE_PLAIN_MAX;
     return tmc_api_succeed(st), TMC_OK;
 }
 

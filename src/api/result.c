@@ -240,8 +240,11 @@ static int simulate(tmc_result *r, tmc_engine *e, const tmc_run_options *o, tmc_
     if (r->window_steps && tmc_window_summarize(&r->x, &r->cf, r->window_steps, r->replicas,
                                                 &r->totals, &r->window))
         return tmc_error_set(err, "out of memory for the window's goodput");
-    return o->importance ? tmc_importance_estimate(e, r->x.monte_carlo.replicas, seed,
-                                                   o->threads, &r->importance, err) : 0;
+    if (!o->importance || (rc = tmc_importance_estimate(e, r->x.monte_carlo.replicas, seed,
+                                                        o->threads, &r->importance, err)))
+        return rc;
+    return tmc_importance_check_plain(e, o->importance_plain_max, seed, o->threads,
+                                      o->progress, o->progress_ctx, &r->importance, err);
 }
 
 /* The overrides the document lists: the experiment's, then replicas and

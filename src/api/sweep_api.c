@@ -116,7 +116,8 @@ static int run(sweep_work *w, const tmc_run_options *o, tmc_sweep *out, tmc_stat
     tmc_sweep_grid_options go = {.threads = o->threads, .progress = o->progress,
                                  .progress_ctx = o->progress_ctx,
                                  .stop = o->stop ? o->stop : &never,
-                                 .importance = o->importance, .pilot = o->pilot_replicas};
+                                 .importance = o->importance, .pilot = o->pilot_replicas,
+                                 .plain_max = o->importance_plain_max};
     tmc_error err = {""};
     int rc = tmc_sweep_grid_run(&w->grid, &go, &err);
     if (rc)

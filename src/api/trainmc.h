@@ -147,6 +147,11 @@ typedef struct {
      * that cannot finish (its expected wall time past 1000 times the
      * uninterrupted one) is refused all the same. */
     int force;
+    /* With importance: when the estimate's weights are too heavy-tailed for
+     * its interval (Pareto k-hat > 0.5), plain replicas are run in its place
+     * if a 10 % relative error needs at most this many (0: 1e7; else [1,
+     * 1e9]); the document says which (docs/guides/rare-misses.md). */
+    long importance_plain_max;
 } tmc_run_options;
 
 /* All fields zero or NULL: the experiment's replicas and seed, all

@@ -8,7 +8,7 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "runner.h"
+#include "stats.h"
 #include "weights.h"
 #include "number.h"
 
@@ -220,6 +220,68 @@ int tmc_importance_estimate(tmc_engine *e, long replicas, uint64_t seed, int thr
     out->pareto_k_weights = tmc_importance_pareto_k(w, replicas);
     free(wall);
     free(w);
+    return 0;
+}
+
+int tmc_importance_trusted(const tmc_importance *out)
+{
+    return out->pareto_k <= TMC_PARETO_K_CAUTION; /* NaN (under 5 misses): not */
+}
+
+/* The caller's progress over all the plain replicas, from each batch's. */
+typedef struct {
+    tmc_progress_fn progress;
+    void *ctx;
+    long first, total;
+} plain_progress;
+
+static void batch_progress(long done, long total, void *ctx)
+{
+    (void)total;
+    const plain_progress *p = ctx;
+    p->progress(p->first + done, p->total, p->ctx);
+}
+
+/* Misses among plain replicas p->first .. p->first + n - 1. 0, or a runner
+ * code. */
+static int plain_misses(tmc_engine *e, plain_progress *p, long n, uint64_t seed, int threads,
+                        double *wall, long *misses, tmc_error *err)
+{
+    tmc_replica t;
+    tmc_runner_out ro = {.wall_s = wall};
+    int rc = tmc_runner_run_samples(e, p->first, n, seed, threads,
+                                    p->progress ? batch_progress : NULL, p, &ro, &t, err);
+    for (long i = 0; !rc && i < n; i++)
+        *misses += wall[i] > e->deadline_wall_s; /* as tmc_importance_estimate */
+    return rc;
+}
+
+int tmc_importance_check_plain(tmc_engine *e, long max_replicas, uint64_t seed, int threads,
+                               tmc_progress_fn progress, void *ctx, tmc_importance *out,
+                               tmc_error *err)
+{
+    out->plain_needed = out->plain_replicas = out->plain_misses = 0;
+    if (tmc_importance_trusted(out))
+        return 0;
+    double need = out->p_miss > 0 ? ceil(100 / out->p_miss) : (double)max_replicas + 1;
+    out->plain_needed = need < 1e15 ? (long)need : (long)1e15;
+    if (out->plain_needed > max_replicas)
+        return 0;
+    enum { BATCH = 1 << 20 }; /* 8 MB of wall times at a time, whatever N */
+    long n = out->plain_needed, misses = 0;
+    double *wall = malloc((size_t)(n < BATCH ? n : BATCH) * sizeof *wall);
+    int rc = wall ? 0 : tmc_error_set(err, "out of memory for %ld plain replicas", n);
+    plain_progress p = {progress, ctx, 0, n};
+    for (; !rc && p.first < n; p.first += BATCH)
+        rc = plain_misses(e, &p, n - p.first < BATCH ? n - p.first : BATCH, seed, threads,
+                          wall, &misses, err);
+    free(wall);
+    if (rc)
+        return rc;
+    out->plain_replicas = n;
+    out->plain_misses = misses;
+    out->plain_p = (double)misses / (double)n;
+    tmc_stats_wilson(misses, n, 0.95, &out->plain_lo, &out->plain_hi);
     return 0;
 }
 

@@ -261,7 +261,7 @@ static int build_engine(tmc_engine *e, const tmc_sweep_setting *s, int threads,
 }
 
 int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long pilot,
-                             int threads, const volatile sig_atomic_t *stop,
+                             long plain_max, int threads, const volatile sig_atomic_t *stop,
                              tmc_sweep_result *r, tmc_error *err)
 {
     const tmc_experiment *x = &s->x;
@@ -270,6 +270,9 @@ int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long 
         return -1;
     int rc = tmc_importance_run(&e, mode, pilot, x->monte_carlo.replicas, x->monte_carlo.seed,
                                 threads, &r->importance, err);
+    if (!rc)
+        rc = tmc_importance_check_plain(&e, plain_max, x->monte_carlo.seed, threads, NULL, NULL,
+                                        &r->importance, err);
     tmc_engine_free(&e);
     r->has_importance = rc == 0;
     return rc;

@@ -211,12 +211,13 @@ int tmc_sweep_finish(const tmc_sweep_setting *s, double *days, const double *res
                      tmc_sweep_result *r, tmc_error *err);
 
 /* P(miss) of the setting by importance sampling, --importance MODE
- * (importance.h: "auto" or "F,O,S", `pilot` replicas a cross-entropy level),
- * into r->importance; stop as tmc_sweep_run_setting. Returns 0,
+ * (importance.h: "auto" or "F,O,S", `pilot` replicas a cross-entropy level;
+ * plain replicas in place of an untrusted estimate, at most plain_max), into
+ * r->importance; stop as tmc_sweep_run_setting. Returns 0,
  * TMC_RUNNER_STOPPED, TMC_IMPORTANCE_INVALID (a given tilt the experiment
  * cannot take), or -1 with err. */
 int tmc_sweep_run_importance(const tmc_sweep_setting *s, const char *mode, long pilot,
-                             int threads, const volatile sig_atomic_t *stop,
+                             long plain_max, int threads, const volatile sig_atomic_t *stop,
                              tmc_sweep_result *r, tmc_error *err);
 
 /* The difference of two settings' per-replica values a_k - b_k (same unit). */

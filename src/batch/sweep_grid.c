@@ -112,8 +112,8 @@ static int run_code(int rc)
 static int run_importance(tmc_sweep_grid *g, int i, const tmc_sweep_grid_options *o,
                           tmc_error *err)
 {
-    return tmc_sweep_run_importance(&g->settings[i], o->importance, o->pilot, o->threads,
-                                    o->stop, &g->results[i], err);
+    return tmc_sweep_run_importance(&g->settings[i], o->importance, o->pilot, o->plain_max,
+                                    o->threads, o->stop, &g->results[i], err);
 }
 
 /* Whether every setting meets the precision target over its first `done`

@@ -60,6 +60,8 @@ typedef struct {
     const tmc_precision *precision;
     const char *importance;            /* NULL, "auto" or "F,O,S[,R,D]" (importance.h) */
     long pilot;                        /* with importance: replicas per level, >= 1 */
+    long plain_max; /* with importance: plain replicas in place of an untrusted
+                       estimate, at most (tmc_importance_check_plain), >= 1 */
 } tmc_sweep_grid_options;
 
 /* A grid, its arrays indexed by setting. */

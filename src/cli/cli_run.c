@@ -35,6 +35,7 @@ static void run_options(const tmc_cli_options *o, int show, tmc_run_options *ro)
     ro->precision = o->has_precision ? o->precision.text : NULL;
     ro->importance = o->importance;
     ro->pilot_replicas = o->pilot;
+    ro->importance_plain_max = o->plain_max;
     ro->summary_only = !o->samples_path;
     ro->force = o->force; /* the command refused already, with its memory line */
     ro->stop = tmc_stop_flag(); /* what the signal handler sets */

@@ -219,7 +219,8 @@ static int sweep_grid(sweep_run *sw)
         tmc_sweep_grid_options go = {
             .threads = sw->threads, .progress = sw->show ? tmc_cli_progress_bar : NULL,
             .precision = o->has_precision ? &o->precision : NULL,
-            .importance = o->importance, .pilot = o->pilot ? o->pilot : 1000};
+            .importance = o->importance, .pilot = o->pilot ? o->pilot : 1000,
+            .plain_max = o->plain_max ? o->plain_max : TMC_IMPORTANCE_PLAIN_MAX};
         tmc_cli_catch_stop_signals();
         rc = tmc_sweep_grid_run(&g, &go, &err);
         rc = rc ? run_failed(sw, rc, &err) : report_grid(sw, &g);

@@ -462,6 +462,11 @@ static const option_row table[] = {
     {.name = "importance-pilot", .arg = "N", .parse = parse_integer, .offset = OFF(pilot),
      .lo = 100, .hi = 100000000,
      .help = {{RUN | SWEEP, "replicas per cross-entropy level, {range} (default 1000)"}}},
+    {.name = "importance-plain-max", .arg = "N", .parse = parse_integer,
+     .offset = OFF(plain_max), .lo = 1, .hi = 1000000000,
+     .help = {{RUN | SWEEP, "when the importance estimate's weights are too heavy-tailed for "
+                            "its interval (k-hat > 0.5), run plain replicas in its place if a "
+                            "10 % relative error needs at most N, {range} (default 1e7)"}}},
     {.name = "precision", .arg = "TARGET", .parse = parse_precision,
      .help = {{RUN, "add replicas in batches of 1000 until the 95 % interval is this narrow, "
                     "within --replicas: e.g. deadline.probability:abs=0.001, "

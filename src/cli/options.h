@@ -64,6 +64,7 @@ typedef struct {
     int detail;             /* run --detail (-v): the full report, not the brief one */
     const char *importance; /* NULL: off */
     long pilot;             /* 0: the default, 1000 */
+    long plain_max;         /* --importance-plain-max; 0: the default, 1e7 */
     int has_precision;
     tmc_precision precision;
     /* emax, which reads no experiment */

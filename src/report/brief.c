@@ -181,10 +181,7 @@ static void importance_answer(FILE *f, const tmc_report *r)
     const tmc_importance *is = r->importance;
     char label[48];
     snprintf(label, sizeof label, "P(T > %g days)", r->x->deadline.days);
-    double lo = is->p_miss - 1.96 * is->se, hi = is->p_miss + 1.96 * is->se;
-    fprintf(f, "%-20s %.4g [%.4g, %.4g] 95 %%, importance sampling (relative error %.2g %%, "
-               "effective sample size %.0f)\n", label, is->p_miss, lo > 0 ? lo : 0, hi,
-            is->p_miss > 0 ? 100 * is->se / is->p_miss : 0, is->ess);
+    tmc_output_importance_answer(f, label, is);
     tmc_output_pareto_k(f, is);
 }
 

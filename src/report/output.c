@@ -316,27 +316,69 @@ static void text_window(FILE *f, const tmc_report *r)
                    "steps\n", w->finished);
 }
 
-/* The tail diagnostic of the importance estimate (issue 35): k-hat, and a
- * line when the estimate cannot be trusted (> 0.7) or needs care (> 0.5). */
+/* The tail diagnostic of the importance estimate (issue 35): k-hat, and
+ * when it is above 0.5 (or not computed), why the interval is plain Monte
+ * Carlo's, or what plain Monte Carlo would need. */
 void tmc_output_pareto_k(FILE *f, const tmc_importance *is)
 {
-    if (isnan(is->pareto_k)) {
-        fprintf(f, "  Pareto k-hat: not computed (%ld tilted misses, fewer than 5)\n",
-                is->misses);
+    if (isnan(is->pareto_k))
+        fprintf(f, "  Pareto k-hat: not computed (%ld tilted misses, fewer than 5)", is->misses);
+    else
+        fprintf(f, "  Pareto k-hat %.2f (tail of the %ld misses' weights; all weights %.2f)",
+                is->pareto_k, is->misses, is->pareto_k_weights);
+    if (tmc_importance_trusted(is)) {
+        fprintf(f, "\n");
         return;
     }
-    fprintf(f, "  Pareto k-hat %.2f (tail of the %ld misses' weights; all weights %.2f)\n",
-            is->pareto_k, is->misses, is->pareto_k_weights);
-    double n_plain = is->p_miss > 0 ? 1 / (is->p_miss * 0.01) : INFINITY; /* rel 10 % */
-    if (is->pareto_k > TMC_PARETO_K_UNRELIABLE)
-        fprintf(f, "  UNRELIABLE: k-hat %.2f > %.1f, the weights' tail is too heavy for the "
-                   "stated error (it is likely too small, the estimate likely low); run many "
-                   "more replicas, or plain Monte Carlo: %.3g replicas for a 10 %% relative "
-                   "error (1 / (P rel^2))\n", is->pareto_k, TMC_PARETO_K_UNRELIABLE, n_plain);
-    else if (is->pareto_k > TMC_PARETO_K_CAUTION)
-        fprintf(f, "  caution: k-hat %.2f > %.1f, the weights' variance may be infinite; the "
-                   "stated error may be too small: check with more replicas or another seed\n",
-                is->pareto_k, TMC_PARETO_K_CAUTION);
+    fprintf(f, ": %s, so the standard error has no basis%s\n",
+            isnan(is->pareto_k) ? "too few misses to judge the weights' tail"
+            : "above 0.5 the weights' variance is infinite in effect",
+            is->pareto_k > TMC_PARETO_K_UNRELIABLE ? " and the estimate is likely low" : "");
+    if (is->plain_replicas)
+        fprintf(f, "  so the interval is plain Monte Carlo's: %ld misses in %ld replicas (the "
+                   "replicas of a plain run of that many), sized for a 10 %% relative error "
+                   "from the estimate (100 / P)\n", is->plain_misses, is->plain_replicas);
+    else
+        fprintf(f, "  plain Monte Carlo needs %.3g replicas for a 10 %% relative error (100 / "
+                   "P), more than the limit: --importance-plain-max (the library's "
+                   "importance_plain_max) %.3g runs them\n", (double)is->plain_needed,
+                (double)is->plain_needed);
+}
+
+void tmc_output_importance_plain_json(cJSON *o, const tmc_importance *is)
+{
+    cJSON_AddBoolToObject(o, "trusted", tmc_importance_trusted(is));
+    cJSON_AddNumberToObject(o, "plain_needed", (double)is->plain_needed);
+    if (!is->plain_replicas) {
+        cJSON_AddNullToObject(o, "plain");
+        return;
+    }
+    cJSON *p = cJSON_AddObjectToObject(o, "plain");
+    cJSON_AddNumberToObject(p, "replicas", (double)is->plain_replicas);
+    cJSON_AddNumberToObject(p, "misses", (double)is->plain_misses);
+    cJSON_AddNumberToObject(p, "p_miss", is->plain_p);
+    double ci[2] = {is->plain_lo, is->plain_hi};
+    cJSON_AddItemToObject(p, "ci95", cJSON_CreateDoubleArray(ci, 2));
+}
+
+/* The first line of the rare miss's answer: P with its 95 % interval, plain
+ * Monte Carlo's when the estimate is not trusted, or no interval when plain
+ * Monte Carlo would need more replicas than allowed. label: "P(T > D days)". */
+void tmc_output_importance_answer(FILE *f, const char *label, const tmc_importance *is)
+{
+    double lo = is->p_miss - 1.96 * is->se, hi = is->p_miss + 1.96 * is->se;
+    if (tmc_importance_trusted(is))
+        fprintf(f, "%-20s %.4g [%.4g, %.4g] 95 %%, importance sampling (relative error %.2g "
+                   "%%, effective sample size %.0f)\n", label, is->p_miss, lo > 0 ? lo : 0, hi,
+                is->p_miss > 0 ? 100 * is->se / is->p_miss : 0, is->ess);
+    else if (is->plain_replicas)
+        fprintf(f, "%-20s %.4g [%.4g, %.4g] 95 %%, plain Monte Carlo over %ld replicas; "
+                   "importance sampling's %.4g +- %.2g not used (its weights' tail)\n", label,
+                is->plain_p, is->plain_lo, is->plain_hi, is->plain_replicas, is->p_miss,
+                is->se);
+    else
+        fprintf(f, "%-20s about %.4g by importance sampling, NO INTERVAL: its weights' tail "
+                   "is too heavy for one (below)\n", label, is->p_miss);
 }
 
 /* P(miss) by importance sampling beside the plain estimate (issue 8). */
@@ -355,6 +397,9 @@ static void text_importance(FILE *f, const tmc_report *r)
                "effective sample size %.0f\n", r->x->deadline.days, is->p_miss, is->se,
             is->p_miss > 0 ? 100 * is->se / is->p_miss : 0, is->replicas, is->ess);
     tmc_output_pareto_k(f, is);
+    if (is->plain_replicas)
+        fprintf(f, "  in its place, plain Monte Carlo: %.4g [%.4g, %.4g] 95 %% (Wilson)\n",
+                is->plain_p, is->plain_lo, is->plain_hi);
     fprintf(f, "  plain Monte Carlo: %ld of %ld replicas missed (%.4g, Wilson 95 %% upper "
                "bound %.3g)\n", d->n - d->met, d->n, 1 - d->p_met, 1 - d->ci_lo);
 }
@@ -788,6 +833,7 @@ cJSON *tmc_output_json(const tmc_report *r)
         cJSON_AddNumberToObject(o, "misses", (double)is->misses);
         cJSON_AddNumberToObject(o, "pareto_k", is->pareto_k); /* NaN: null */
         cJSON_AddNumberToObject(o, "pareto_k_weights", is->pareto_k_weights);
+        tmc_output_importance_plain_json(o, is);
         cJSON_AddItemToObject(o, "tilt", cJSON_CreateDoubleArray(is->theta, TMC_TILTS));
         cJSON_AddNumberToObject(o, "levels", is->levels);
         cJSON_AddNumberToObject(o, "pilot_replicas", (double)is->pilot_replicas);

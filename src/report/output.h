@@ -72,9 +72,19 @@ void tmc_output_drawn_keys(const tmc_experiment *x, char *buf, size_t n);
  * memory runs out. */
 cJSON *tmc_output_closed_form_json(const tmc_closed_form *cf);
 
-/* The Pareto k-hat line of an importance estimate, and its warning when
- * k-hat > TMC_PARETO_K_CAUTION (unreliable above TMC_PARETO_K_UNRELIABLE). */
+/* The Pareto k-hat line of an importance estimate and, when it is not
+ * trusted (tmc_importance_trusted), why and what stands in its place. */
 void tmc_output_pareto_k(FILE *f, const tmc_importance *is);
+
+/* Into an importance object: "trusted", "plain_needed" and "plain" (null,
+ * or the plain replicas run in the estimate's place: replicas, misses,
+ * p_miss, ci95). */
+void tmc_output_importance_plain_json(cJSON *o, const tmc_importance *is);
+
+/* The rare miss's answer line: "LABEL P [lo, hi] 95 %, ..." by importance
+ * sampling, or by the plain replicas run in its place, or without an
+ * interval (importance.h, tmc_importance_check_plain). */
+void tmc_output_importance_answer(FILE *f, const char *label, const tmc_importance *is);
 
 /* checkpoint.interval_s "optimal": the interval found, how, and the closed
  * form's beside it (one line). */

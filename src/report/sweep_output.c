@@ -224,12 +224,16 @@ static void text_importance(FILE *f, const tmc_sweep_report *r)
         fprintf(f, " ");
         for (int a = 0; a < r->n_axes; a++)
             fprintf(f, " %s=%.10g", r->axes[a].key, r->settings[i].value[a]);
-        fprintf(f, ": %.4g +- %.2g (relative error %.2g %%, Pareto k-hat %.2f%s), tilt %.3g, "
-                   "%.3g, %.3g, %.3g, %.3g\n",
-                is->p_miss, is->se, is->p_miss > 0 ? 100 * is->se / is->p_miss : 0,
-                is->pareto_k, is->pareto_k > TMC_PARETO_K_UNRELIABLE ? ": UNRELIABLE"
-                              : is->pareto_k > TMC_PARETO_K_CAUTION ? ": caution" : "",
-                is->theta[TMC_TILT_FAILURES], is->theta[TMC_TILT_OUTAGES],
+        fprintf(f, ": %.4g +- %.2g (relative error %.2g %%, Pareto k-hat %.2f", is->p_miss,
+                is->se, is->p_miss > 0 ? 100 * is->se / is->p_miss : 0, is->pareto_k);
+        if (is->plain_replicas)
+            fprintf(f, " > 0.5: not used; plain Monte Carlo %.4g [%.4g, %.4g] 95 %% over %ld "
+                       "replicas", is->plain_p, is->plain_lo, is->plain_hi, is->plain_replicas);
+        else if (!tmc_importance_trusted(is))
+            fprintf(f, " > 0.5: NO INTERVAL; plain Monte Carlo needs %.3g replicas, above "
+                       "--importance-plain-max", (double)is->plain_needed);
+        fprintf(f, "), tilt %.3g, %.3g, %.3g, %.3g, %.3g\n", is->theta[TMC_TILT_FAILURES],
+                is->theta[TMC_TILT_OUTAGES],
                 is->theta[TMC_TILT_SPIKES], is->theta[TMC_TILT_REPAIRS],
                 is->theta[TMC_TILT_DOWNTIMES]);
     }
