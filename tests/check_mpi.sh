@@ -2,7 +2,8 @@
 # mpi-*: trainmc built with -DTRAINMC_MPI=ON under Open MPI's mpirun (issue 6).
 # usage: check_mpi.sh MPIEXEC TRAINMC EXPERIMENT identical|failures
 # - identical: `mpirun -np K trainmc run|emax|sweep` (also with the
-#   interval "optimal", searched first) writes byte-identical
+#   interval "optimal", searched first; with --importance and the plain
+#   replicas run in place of its estimate) writes byte-identical
 #   JSON to one process's, whatever K and the threads per rank (replica k
 #   uses stream k; chunk sums are added in chunk order), including uneven
 #   blocks and ranks with no chunk at all; the report is printed once.
@@ -66,6 +67,16 @@ identical() {
     >/dev/null && mpi 2 "$bin" sweep $experiment --vary job.cards=48,64 $opt --threads 1 \
     --json "$dir/os2.json" >/dev/null || fail "optimal sweep failed"
   same os1.json os2.json
+
+  # importance sampling, its pilots and the plain replicas run in place of
+  # an untrusted estimate (k-hat 0.69 > 0.5 here: about 23,000 of them)
+  rare="$(dirname "$experiment")/design-48-rare-misses.json"
+  imp="--set deadline.days=30 --replicas 20000 --seed 1000 --quiet --importance auto"
+  "$bin" run "$rare" $imp --threads 1 --json "$dir/is1.json" >/dev/null &&
+    mpi 3 "$bin" run "$rare" $imp --threads 1 --json "$dir/is3.json" >/dev/null ||
+    fail "importance failed"
+  grep -q '"plain":[[:space:]]*{' "$dir/is1.json" || fail "importance: no plain replicas ran"
+  same is1.json is3.json
 }
 
 # rank1 CODE ARGS...: `trainmc ARGS` on 2 ranks, rank 1 alone running the
