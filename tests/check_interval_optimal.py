@@ -145,6 +145,12 @@ def rescue_keeps_it(tmp):
     check(lever.get("outcome") == "not_applicable" and
           "simulated optimum" in lever.get("reason", ""),
           f"rescue: interval lever {lever.get('outcome')}: {lever.get('reason')}")
+    # its current value is in the key's unit, seconds: the run's K t_s
+    q, doc = run_json(BIN, tmp, optimal(levels.RANDOM), "-n", "500")
+    want = doc and doc["interval_search"]["interval_s"]
+    check(want and abs(lever.get("current", 0) - want) < 1e-9 * want,
+          f"rescue: the searched interval's current value {lever.get('current')}, "
+          f"the run's interval_s {want}")
 
 
 def refused_name(tmp):

@@ -41,6 +41,7 @@ static void bracket_interval(tmc_rescue_lever *l, const tmc_sweep_setting *plan)
     l->two_level = x->checkpoint.persistent_every > 1;
     char why[256];
     if (x->checkpoint.interval_rule == TMC_INTERVAL_OPTIMAL) {
+        l->current = cf->interval_s; /* the key is interval_s; the search left steps */
         snprintf(why, sizeof why, "the interval is the simulated optimum (interval_s "
                                   "\"optimal\": %ld steps)", cf->interval_steps);
         not_applicable(l, why);
