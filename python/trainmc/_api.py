@@ -1,6 +1,7 @@
 """The Python interface of libtrainmc: run, sweep, emax, closed_form, load."""
 import array
 import ctypes
+import html
 import json
 import math
 import operator
@@ -431,6 +432,10 @@ class Result(dict):
     .replicas         replicas run (fewer than asked when a precision target
                       was met)
     .json             the document's text as the library wrote it
+    .report(detail=False)  the report `trainmc run` prints (brief, or --detail's)
+    .to_frame()       a pandas DataFrame, one row per replica (needs pandas)
+
+In Jupyter a Result shows its brief report (_repr_html_).
 
     Arrays are numpy float64 arrays (censored: bool) when numpy is installed,
     else array.array ('d'; censored 'b'): floats even where every value is
@@ -440,13 +445,38 @@ class Result(dict):
     and the others are None.
     """
 
-    def __init__(self, text, replicas, days, figures):
+    def __init__(self, text, replicas, days, figures, reports=("", "")):
         super().__init__(json.loads(text))
         self.json = text
         self.replicas = replicas
         self._days = days
         self._figures = figures      # None, or {family: {name: bytearray}}
+        self._reports = reports      # (brief, detail) report texts
         self._cache = {}
+
+    def report(self, detail=False):
+        """The report `trainmc run` prints for this run: the brief one, or
+        with detail=True the full one (--detail)."""
+        return self._reports[1 if detail else 0]
+
+    def _repr_html_(self):
+        return "<pre>" + html.escape(self._reports[0]) + "</pre>"
+
+    def to_frame(self):
+        """A pandas DataFrame of the replicas, in replica order: completion_days,
+        then each event count (card_failures, ...), each split row in days
+        (useful_compute_days, ...), censored and weight; with
+        per_replica=False only completion_days. ImportError without pandas
+        (Debian: python3-pandas)."""
+        pandas = _pandas()
+        columns = {"completion_days": self.completion_days}
+        if self._figures is not None:
+            columns.update(self.counts)
+            columns.update({f"{k}_days": v for k, v in self.split_days.items()})
+            columns["censored"] = self.censored
+            columns["weight"] = self.weight
+        return pandas.DataFrame({k: list(v) if not hasattr(v, "dtype") else v
+                                 for k, v in columns.items()})
 
     def _get(self, key, make):
         if key not in self._cache:
@@ -485,6 +515,14 @@ class Result(dict):
         return self._get("weight", lambda: _array(self._figures[_lib.FIGURE_STATE]["weight"]))
 
 
+def _pandas():
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("to_frame() needs pandas (Debian: python3-pandas)") from e
+    return pandas
+
+
 def _copy_result(r, per_replica):
     """A Result from the handle r (not freed here)."""
     lib = _lib.library()
@@ -506,7 +544,8 @@ def _copy_result(r, per_replica):
                 if rc != _lib.OK:
                     raise TrainmcError(rc, f"tmc_result_copy_figure({family}, {i}) failed")
                 figures[family][name] = buf
-    return Result(text, n, days, figures)
+    reports = (_lib.take_string(lib.result_text(r, 0)), _lib.take_string(lib.result_text(r, 1)))
+    return Result(text, n, days, figures, reports)
 
 
 def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precision=None,
@@ -671,6 +710,26 @@ class SweepResult(dict):
     @property
     def rows(self):
         return self["settings"]
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per setting: the swept keys' values,
+        then P(deadline) with its 95 % interval, the mean T (days) with its
+        standard error, and T less the best setting's (days, common random
+        numbers) with its standard error.
+        ImportError without pandas (Debian: python3-pandas)."""
+        pandas = _pandas()
+        rows = []
+        for s in self["settings"]:
+            row = dict(s["values"])
+            dl, days = s.get("deadline") or {}, s.get("completion_days") or {}
+            ci = dl.get("ci95") or [None, None]
+            row.update(probability=dl.get("probability"), probability_lo=ci[0],
+                       probability_hi=ci[1], completion_days_mean=days.get("mean"),
+                       completion_days_se=days.get("se"),
+                       difference_days=(s.get("difference_days") or {}).get("mean"),
+                       difference_se_days=(s.get("difference_days") or {}).get("se"))
+            rows.append(row)
+        return pandas.DataFrame(rows)
 
 
 def sweep(experiment, vary, replicas=None, seed=None, threads=0, overrides=None,

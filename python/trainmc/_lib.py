@@ -119,6 +119,7 @@ _PROTOTYPES = {
     "tmc_result_free": (None, [_P]),
     "tmc_result_json": (_c.c_char_p, [_P]),
     "tmc_result_number": (_c.c_double, [_P, _c.c_char_p]),
+    "tmc_result_text": (_P, [_P, _c.c_int]),
     "tmc_result_replicas": (_c.c_long, [_P]),
     "tmc_result_completion_days": (_c.POINTER(_c.c_double), [_P]),
     "tmc_figure_count": (_c.c_int, [_c.c_int]),

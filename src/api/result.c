@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /* result.c - trainmc.h: running an experiment's replicas, and reading what
  * they gave. The command line's `trainmc run` is this, plus printing. */
 #include <math.h>
@@ -410,6 +411,23 @@ void tmc_result_free(tmc_result *r)
 const char *tmc_result_json(const tmc_result *r)
 {
     return r ? tmc_api_document_json(&r->document) : NULL;
+}
+
+char *tmc_result_text(const tmc_result *r, int detail)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = r ? open_memstream(&text, &size) : NULL;
+    if (!f)
+        return NULL;
+    tmc_report report = r->report;
+    report.detail = detail != 0;
+    tmc_output_text(f, &report);
+    if (fclose(f) != 0) { /* memory ran out while writing */
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 double tmc_result_number(const tmc_result *r, const char *path)

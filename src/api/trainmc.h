@@ -179,6 +179,11 @@ TMC_API void tmc_result_free(tmc_result *r);
 /* The run's JSON document, as `trainmc run --json` writes it (owned by r). */
 TMC_API const char *tmc_result_json(const tmc_result *r);
 
+/* The report `trainmc run` prints for r: the brief one (detail 0) or
+ * --detail's (1), UTF-8 text ending in a newline; free with
+ * tmc_string_free. NULL for a NULL r or when memory runs out. */
+TMC_API char *tmc_result_text(const tmc_result *r, int detail);
+
 /* The number at a dotted path of that document, e.g.
  * "deadline.probability", "completion_days.mean",
  * "completion_days.quantiles.p95" (array elements by index: "a.0"). NaN if
