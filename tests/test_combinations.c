@@ -28,7 +28,9 @@
  *   own (cause_keys), and in 40 % of those with two causes or more a mix
  *   of its own per part (part_keys); restores immune to failures and outages in a quarter
  *   (immune_keys, a stream of its own); job renewal timed at the failure in
- *   half of those with job renewal (renewal_at_keys, likewise); a run that
+ *   half of those with job renewal (renewal_at_keys, likewise); repairs
+ *   that start at the detection in a third of those with a spare pool or
+ *   none (repair_from_keys, likewise); a run that
  *   slows down in a quarter (slowdown_keys, likewise: linear or saturating,
  *   refresh restarts in half of them, never beside async saves); two levels
  *   of snapshots in 60 % of those that allow them (levels_keys: every
@@ -572,6 +574,17 @@ static void renewal_at_keys(int index, cJSON *f, char *sum, size_t sn)
     }
 }
 
+/* failures.repair_from "detection" (issue 36 part 3) in a third of the
+ * combinations with a spare pool or none. */
+#define REPAIR_FROM_SEED 36031u
+static void repair_from_keys(int index, cJSON *f, char *sum, size_t sn)
+{
+    if (own_coin(index, REPAIR_FROM_SEED, 1.0 / 3)) {
+        cJSON_AddStringToObject(f, "repair_from", "detection");
+        snprintf(sum + strlen(sum), sn - strlen(sum), " repair from detection");
+    }
+}
+
 /* Two levels of snapshots (issue 34 part 1) in 60 % of the combinations
  * (sync or async) without a rollback of several snapshots (refused beside
  * them) that expect at most 0.8 arrivals a segment, from a stream of their
@@ -872,6 +885,7 @@ static void generate(int index, combo *c)
                                         fixed ? "fixed" : "exponential");
             SUM(" spares=%ld(%s)", spares,
                 use_repair_distribution ? (fixed ? "fixed" : "exp") : "default");
+            repair_from_keys(index, f, sum, sn);
         }
     }
 

@@ -150,6 +150,12 @@ typedef enum {
     TMC_RENEWAL_AT_FAILURE = 1  /* at the interruption's instant: the down time ages them */
 } tmc_renewal_time;
 
+/* When a failed card's (or node's) repair starts (failures.repair_from). */
+typedef enum {
+    TMC_REPAIR_FROM_FAILURE = 0,  /* at the failure's instant, during its detection (default) */
+    TMC_REPAIR_FROM_DETECTION = 1 /* once the failure is detected, as the job takes a spare */
+} tmc_repair_start;
+
 typedef struct {
     int enabled;
     double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
@@ -182,6 +188,7 @@ typedef struct {
                                   of a cold spare (from the pool, or back from repair) */
     tmc_renewal_kind renewal;  /* card or job (docs/reference/simulation-semantics.md 4) */
     tmc_renewal_time renewal_at; /* job renewal: at the restore or at the failure */
+    tmc_repair_start repair_from; /* a repair starts at the failure or at its detection */
     double mtbf_events;        /* 0: the MTBF is known; n: it was estimated from
                                   n failures, and each replica draws its own failure rate
                                   from the Gamma(n) posterior (docs/model.md 3.11) */
@@ -522,6 +529,7 @@ enum {
     TMC_STATED_PROVISION = 1 << 7,  /* failures.spare_provision_s */
     TMC_STATED_RENEWAL_AT = 1 << 8, /* failures.renewal_at */
     TMC_STATED_LEVEL = 1 << 9,      /* failures.causes[i].level, any i */
+    TMC_STATED_REPAIR_FROM = 1 << 10, /* failures.repair_from */
 };
 
 /* Named so that trainmc.h can declare it opaque. */

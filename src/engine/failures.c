@@ -52,6 +52,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
         m->standbys = f->standbys;
     m->provision_s = f->spare_provision_s;
     m->repair_mean_s = f->repair_mean_hours * TMC_HOUR_S;
+    m->repair_from_detection = f->repair_from == TMC_REPAIR_FROM_DETECTION;
     m->repair_kind = f->repair_distribution;
     m->repair = tmc_law_prepare(tmc_repair_laws[m->repair_kind], m->repair_mean_s,
                                 f->repair_shape, f->repair_cv);

@@ -88,6 +88,7 @@ typedef struct {
                                 refill_s after it */
     double provision_s;      /* H: a cold spare's host selection and provisioning, s */
     double repair_mean_s;
+    int repair_from_detection; /* 1: a repair starts when its failure is detected */
     tmc_repair_kind repair_kind; /* its law: tmc_repair_laws[repair_kind] */
     tmc_law repair;          /* the manual stage's time, s, of mean repair_mean_s */
     double auto_share;       /* a: repairs the automatic stage ends (0: no stage) */

@@ -330,6 +330,8 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
         failure_level(m, p, rng, cause, scope);
     t = stay_down(m, p, rng, t, tmc_failures_detection(f, cause, rng[TMC_STREAM_CAUSES]),
                   &out->detection_s);
+    if (f->repair_from_detection)
+        failed_at = t; /* the repair starts as the job takes a spare */
     double wait = cards > 0 ? tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
                                                       failed_at, t, cards) : 0;
     return stay_down(m, p, rng, t, wait, &out->spare_wait_s);

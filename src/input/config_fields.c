@@ -76,6 +76,7 @@ static const char *const repair_choices[] = {"exponential", "fixed", "lognormal"
                                              NULL};
 static const char *const renewal_choices[] = {"card", "job", NULL};
 static const char *const renewal_at_choices[] = {"restore", "failure", NULL};
+static const char *const repair_from_choices[] = {"failure", "detection", NULL};
 static const field failure_fields[] = {
     {.key = "distribution", .type = T_ENUM, .choices = failure_choices, .unit = "",
      .help = "per-card lifetime law of mean per_card_mtbf_days, or a replayed trace",
@@ -128,6 +129,11 @@ static const field failure_fields[] = {
      .help = "f: probability that a repair silently fails; the card fails on first use "
              "and goes back to repair",
      .off = offsetof(tmc_failures, repair_fail_share)},
+    {.key = "repair_from", .type = T_ENUM, .choices = repair_from_choices, .unit = "",
+     .help = "when a repair starts: at the failure's instant, while it is being detected "
+             "(failure), or once it is detected, when the job takes a spare (detection); "
+             "the same without a detection delay",
+     .off = offsetof(tmc_failures, repair_from)},
     /* warm standbys and cold spares' provisioning (issue 19): docs/model.md 3.20 */
     {.key = "standbys", .type = T_INT, .lo = 0, .hi = 1e6, .unit = "cards",
      .help = "W warm standby cards, taken before the pool, held the whole run "

@@ -52,6 +52,7 @@ static const struct {
     {"failures", "spare_provision_s", TMC_STATED_PROVISION},
     {"failures", "causes", TMC_STATED_CAUSES},
     {"failures", "renewal_at", TMC_STATED_RENEWAL_AT},
+    {"failures", "repair_from", TMC_STATED_REPAIR_FROM},
     {"jitter", "cv", TMC_STATED_JITTER_CV},
     {"checkpoint", "restore_cv", TMC_STATED_RESTORE_CV},
     {"outages", NULL, TMC_STATED_OUTAGES},

@@ -121,11 +121,35 @@ static void check_renewal_at(const tmc_experiment *x, const tmc_closed_form *cf,
         "failure: M %.0f s, not %.0f s)", aged.mtbf_s, cf->mtbf_s);
 }
 
+/* Repairs timed from the failure (failures.repair_from "failure"): a
+ * detection delay is a head start on the repair the job may wait for.
+ * Listed when starting them at the detection gives Daly a longer run (a
+ * spare pool or none, and a delay). */
+static void check_repair_from(const tmc_experiment *x, const tmc_closed_form *cf,
+                              tmc_assumed *out)
+{
+    const tmc_failures *f = &x->failures;
+    if (!f->enabled || f->repair_from != TMC_REPAIR_FROM_FAILURE || f->spares < 0 ||
+        detected_at_once(f) || !isfinite(cf->mtbf_s))
+        return;
+    tmc_experiment y = *x; /* a view: a plain field changed, never released */
+    y.failures.repair_from = TMC_REPAIR_FROM_DETECTION;
+    tmc_closed_form later;
+    tmc_closed_form_compute(&y, &later);
+    if (!(later.daly_wall_s > cf->daly_wall_s))
+        return;
+    add(out, "failures.repair_from", x->stated & TMC_STATED_REPAIR_FROM, "failure",
+        "repairs start at the failure's instant, while it is being detected: the delay is "
+        "a head start on the repair the job may wait for (from the detection: Daly's wall "
+        "%.4f days, not %.4f)", later.daly_wall_s / TMC_DAY_S, cf->daly_wall_s / TMC_DAY_S);
+}
+
 void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_assumed *out)
 {
     out->n = 0;
     check_failures(x, out);
     check_renewal_at(x, cf, out);
+    check_repair_from(x, cf, out);
     /* a calendar window runs for its days, whatever job.steps (window.h) */
     double run_s = tmc_window_on(x) ? fmin(cf->failure_free_s, x->window.days * TMC_DAY_S)
                                     : cf->failure_free_s;

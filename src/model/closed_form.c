@@ -446,6 +446,16 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
     out->units_10pct = pool_for(out->in_repair_mean, 0.10);
 }
 
+/* How far cause i's repair has run when the job takes a spare, s: its
+ * detection delay when repairs start at the failure; none when they start
+ * at the detection (failures.repair_from): the pool's arrivals are then
+ * the failures shifted by their delays, still Poisson, so only this head
+ * start changes. */
+static double repair_head_start_s(const tmc_failures *f, int i)
+{
+    return f->repair_from == TMC_REPAIR_FROM_DETECTION ? 0 : f->causes[i].detection_s;
+}
+
 /* A finite pool's waits (docs/model.md 3.21), per failure averaged over all
  * failures, s: the share that takes hardware and finds no standby, times
  * B(U, a), times the blocked wait after each cause's detection delay. */
@@ -462,7 +472,7 @@ static double pool_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, d
         if (f->causes[i].takes_spare) {
             double c = tmc_closed_form_cause_share(x, cf, i);
             share += c;
-            sum += c * tmc_closed_form_blocked_wait_s(f, p.units, f->causes[i].detection_s);
+            sum += c * tmc_closed_form_blocked_wait_s(f, p.units, repair_head_start_s(f, i));
         }
     if (share > 0)
         wait = sum / share;
@@ -471,7 +481,8 @@ static double pool_delay_s(const tmc_experiment *x, const tmc_closed_form *cf, d
 
 /* What the waits for repaired cards add to the delay D of a failure,
  * averaged over all failures, s: with P = 0 (no pool) the rest of the
- * card's own repair after its cause's detection, E[(R - d)+] (docs/model.md
+ * card's own repair after its cause's detection, E[(R - d)+] (E[R] when
+ * repairs start at the detection; docs/model.md
  * 3.16; a hang waits for no repair, issue 19), for the share of failures
  * that take hardware (not a job's) and find no standby; with a finite
  * pool its waits (3.21); 0 with unlimited spares. */
@@ -488,7 +499,7 @@ static double repair_delay_s(const tmc_experiment *x, const tmc_closed_form *cf,
         if (f->causes[i].takes_spare) { /* a hang waits for no repair (issue 19) */
             double c = tmc_closed_form_cause_share(x, cf, i);
             share += c;
-            sum += c * repair_left_s(f, f->causes[i].detection_s);
+            sum += c * repair_left_s(f, repair_head_start_s(f, i));
         }
     if (share > 0)
         wait = sum / share;

@@ -762,13 +762,18 @@ static int interruption(sim *m)
             if (m->levels)
                 failure_level(m, persistent, takes, &restore);
             /* without standbys or a refill, what is sent to repair does not
-             * depend on the standbys: drawn and sent before the detection */
-            int send_now = pool && !(f->standbys > 0 && f->standby_refill_hours > 0);
+             * depend on the standbys: drawn and sent before the detection,
+             * unless repairs start at the detection (section 5) */
+            int from_detection = f->repair_from == TMC_REPAIR_FROM_DETECTION;
+            int send_now = pool && !(f->standbys > 0 && f->standby_refill_hours > 0) &&
+                           !from_detection;
             double repair = send_now ? draw_repair(m) : 0, failed_at = m->t;
             for (long i = 0; send_now && i < need; i++)
                 if (send_to_repair(m, m->t, repair) < 0)
                     return PH_NOMEM;
             rc = down(m, detection, &m->res.detection_s);
+            if (from_detection)
+                failed_at = m->t;
             double wait = rc == PH_RAN && takes ? replacements(m, need, pool, failed_at, send_now)
                                                  : 0;
             if (wait < 0)
