@@ -15,6 +15,9 @@
 #include "fault_log.h"
 #include "fit.h"
 #include "options.h"
+#include "sacct.h"
+#include "sacct_fit.h"
+#include "sacct_output.h"
 #include "step_fit.h"
 #include "text.h"
 
@@ -22,6 +25,8 @@ static const tmc_cli_command command = {
     "fit", TMC_CLI_FIT, "LOG",
     "usage: trainmc fit FAULTLOG --nodes N --cards-per-node N [options]\n"
     "       trainmc fit --steps STEPLOG [--json FILE] [--write FILE]\n"
+    "       trainmc fit --sacct SACCT [--sacct-map STATE=CAUSE ...] [--cards-per-node N]\n"
+    "                   [--json FILE] [--write FILE]\n"
     "\n"
     "Fit a failure model to a cluster's fault log: the failure rate per card,\n"
     "per node and for the cluster with exact Poisson intervals; the lifetime\n"
@@ -40,7 +45,13 @@ static const tmc_cli_command command = {
     "or step and one column per rank. It reports the law of a card's time\n"
     "(normal, lognormal, gamma by AIC), its cv and the share of the variance\n"
     "common to all cards of a step (jitter.correlation) with their intervals,\n"
-    "persistently slow ranks, and the run's c_N beside the closed form's.\n"};
+    "persistently slow ranks, and the run's c_N beside the closed form's.\n"
+    "\n"
+    "With --sacct, read SLURM accounting instead (`TZ=UTC sacct --duplicates\n"
+    "--parsable2 --format=JobID,JobName,State,Start,End,Elapsed,NNodes,NodeList`):\n"
+    "node failures per node-hour, the job's failures and outages per job-hour with\n"
+    "exact intervals, the requeue waits between a job's allocations, the time\n"
+    "limit; --write makes an experiment fragment (failures, outages, time_limit).\n"};
 
 /* What `fit FAULTLOG` takes from the table's values. */
 typedef struct {
@@ -108,6 +119,32 @@ static int steps_args(const tmc_cli_options *o)
     return 0;
 }
 
+/* With --sacct, the options of a fault log's fit (but --cards-per-node, the
+ * fragment's cards_per_node) and --steps are refused; without it, --sacct-map. */
+static int sacct_args(const tmc_cli_options *o)
+{
+    if (!o->sacct)
+        return o->n_sacct_map ? tmc_cli_usage_error("fit", "--sacct-map needs --sacct: it "
+                                                    "maps the states of SLURM accounting")
+                              : 0;
+    const struct {
+        int given;
+        const char *name;
+    } other[] = {{o->steps, "steps"}, {o->nodes != 0, "nodes"},
+                 {o->span_days != 0, "span-days"}, {o->format != NULL, "format"},
+                 {o->node_col != NULL, "node"}, {o->start_col != NULL, "start"},
+                 {o->end_col != NULL, "end"}, {o->cause_col != NULL, "cause"},
+                 {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
+                 {o->window_days != 0, "window-days"},
+                 {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"},
+                 {o->dedupe != 0, "dedupe"}};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (other[i].given)
+            return tmc_cli_usage_error("fit", "--%s is not an option of SLURM accounting "
+                                       "(--sacct)", other[i].name);
+    return 0;
+}
+
 /* Inputs of at least this many bytes (about a million CSV rows, 30 s
  * before issue 33) get progress lines on stderr even when it is no terminal. */
 #define FIT_PROGRESS_BYTES (32L << 20)
@@ -136,6 +173,74 @@ static int check_log_name(const char *path)
     if (tmc_text_require(path, path, "the log's file name", &err))
         return tmc_cli_fail(2, "%s", err.msg);
     return 0;
+}
+
+/* fit --sacct LOG: read with the state table, fit, report; exit 2 on bad
+ * input (nothing written), 1 when a file cannot be written. */
+static int fit_sacct(const tmc_cli_options *o)
+{
+    const char *path = o->experiment;
+    int rc;
+    if ((rc = check_log_name(path)))
+        return rc;
+    tmc_error err = {""};
+    tmc_sacct_map map;
+    tmc_sacct_map_default(&map);
+    for (int i = 0; i < o->n_sacct_map; i++)
+        if (tmc_sacct_map_set(&map, o->sacct_map[i], &err))
+            return tmc_cli_usage_error("fit", "%s", err.msg);
+    tmc_outfile out = {0}, frag = {0}, *files[] = {&out, &frag};
+    const char *flags[] = {"json", "write"}, *paths[] = {o->json_path, o->write_path};
+    if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
+        return rc;
+    tmc_sacct_log log;
+    tmc_sacct_fit r;
+    if (tmc_sacct_read(path, &map, &log, &err)) {
+        fprintf(stderr, "trainmc: %s\n", err.msg);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 2;
+    }
+    double cl = o->confidence > 0 ? o->confidence : 0.95;
+    if (tmc_sacct_fit_compute(&log, cl, &r, &err)) {
+        fprintf(stderr, "trainmc: %s: %s\n", path, err.msg);
+        tmc_sacct_log_free(&log);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 2;
+    }
+    tmc_sacct_report rep = {path, &log, &map, &r, o->cards_per_node};
+    if (o->write_path && r.count[TMC_SACCT_NODE] && !o->cards_per_node) {
+        /* failures.per_node_mtbf_days needs failures.cards_per_node, which sacct lacks */
+        tmc_cli_fail(2, "%s: --write: %d node failures make failures.per_node_mtbf_days, "
+                     "which needs failures.cards_per_node: give --cards-per-node N (the "
+                     "cards of a node); nothing written", path, r.count[TMC_SACCT_NODE]);
+        tmc_sacct_fit_free(&r);
+        tmc_sacct_log_free(&log);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 2;
+    }
+    cJSON *doc = o->write_path ? tmc_sacct_output_fragment(&rep) : NULL;
+    if (tmc_cli_is_root())
+        tmc_sacct_output_text(stdout, &rep);
+    rc = tmc_cli_check_stdout();
+    if (!rc && o->write_path && !doc) {
+        fprintf(stderr, "trainmc: --write: out of memory; nothing written\n");
+        rc = 1;
+    }
+    if (rc) {
+        cJSON_Delete(doc);
+        tmc_cli_abort_outputs(files, paths, 2);
+    } else {
+        if (o->json_path)
+            rc = tmc_cli_write_json(&out, tmc_sacct_output_json(&rep));
+        if (o->write_path && rc) {
+            cJSON_Delete(doc);
+            tmc_output_abort(&frag);
+        } else if (o->write_path)
+            rc = tmc_cli_write_json(&frag, doc);
+    }
+    tmc_sacct_fit_free(&r);
+    tmc_sacct_log_free(&log);
+    return rc ? 1 : 0;
 }
 
 static int fit_faults(const fit_args *pa)
@@ -286,6 +391,10 @@ int tmc_cli_fit(int argc, char **argv)
     int rc = tmc_cli_parse_options(&command, argc, argv, &o);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    if ((rc = sacct_args(&o)))
+        return rc;
+    if (o.sacct)
+        return fit_sacct(&o);
     if (o.steps)
         return (rc = steps_args(&o)) ? rc : fit_steps(&o);
     fit_args a;

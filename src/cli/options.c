@@ -252,6 +252,17 @@ static int parse_lever(const option_row *r, const char *arg, tmc_cli_options *o)
     return 0;
 }
 
+/* fit --sacct-map STATE=CAUSE, repeatable; fit --sacct checks each against
+ * the state table (sacct.h), which gives the message. */
+static int parse_sacct_map(const option_row *r, const char *arg, tmc_cli_options *o)
+{
+    if (o->n_sacct_map == TMC_CLI_MAX_SACCT_MAP)
+        return tmc_cli_usage_error(o->command->name, "--%s: more than %d states", r->name,
+                                   TMC_CLI_MAX_SACCT_MAP);
+    o->sacct_map[o->n_sacct_map++] = arg;
+    return 0;
+}
+
 static int print_help(const option_row *r, const char *arg, tmc_cli_options *o);
 
 /* ---------- the table ---------- */
@@ -350,7 +361,8 @@ static const option_row table[] = {
     {.name = "cards-per-node", .arg = "N", .parse = parse_integer,
      .offset = OFF(cards_per_node),
      .bounds_key = "failures.cards_per_node", /* g, as an experiment's */
-     .help = {{FIT, "cards (GPUs) per node (required for a fault log)"}}},
+     .help = {{FIT, "cards (GPUs) per node (required for a fault log; with --sacct, the "
+                    "cards_per_node --write's per-node failures need)"}}},
     {.name = "span-days", .arg = "D", .parse = parse_number, .offset = OFF(span_days),
      .lo = 0, .hi = 1e7, .lo_open = 1,
      .help = {{FIT, "days watched from time 0 (default: the last event)"}}},
@@ -384,6 +396,13 @@ static const option_row table[] = {
     {.name = "steps", .parse = parse_flag, .offset = OFF(steps),
      .help = {{FIT, "the log is a step-time log (CSV: step, rank, seconds, or a step column "
                     "and one column per rank): fit the per-card jitter instead"}}},
+    {.name = "sacct", .parse = parse_flag, .offset = OFF(sacct),
+     .help = {{FIT, "the log is SLURM accounting, `sacct --parsable2` output with a header "
+                    "(JobID, JobName, State, Start, End, Elapsed, NNodes, NodeList): "
+                    "interruptions per node-hour and job-hour, requeue waits, the time limit"}}},
+    {.name = "sacct-map", .arg = "STATE=CAUSE", .parse = parse_sacct_map,
+     .help = {{FIT, "with --sacct: map a job state to a cause (node, job, outage, "
+                    "time_limit, completed, ignored) in place of the table's; repeatable"}}},
     {.name = "confidence", .arg = "C", .parse = parse_number, .offset = OFF(confidence),
      .lo = 0.5, .hi = 0.9999,
      .help = {{FIT, "of every interval and test, {range} (default 0.95)"}}},
@@ -399,7 +418,8 @@ static const option_row table[] = {
     {.name = "write", .arg = "FILE", .parse = parse_text, .offset = OFF(write_path),
      .role = TMC_CLI_PATH_OUTPUT,
      .help = {{FIT, "write a distribution file an experiment can name (atomically): of a "
-                    "fault log its \"failures\", with --steps its \"jitter\""}}},
+                    "fault log its \"failures\", with --steps its \"jitter\"; with --sacct an "
+                    "experiment fragment (failures, outages, time_limit)"}}},
     {.name = "law", .arg = "L", .parse = parse_choice, .offset = OFF(law),
      .choices = "exponential, weibull",
      .help = {{FIT, "the lifetime law --write uses: exponential (the Poisson rate; default) "

@@ -16,6 +16,7 @@
 #define TMC_CLI_MAX_CARDS 64 /* card counts in one emax --cards list */
 #define TMC_CLI_SET_LEN 128  /* "monte_carlo.replicas=N" made from a flag */
 #define TMC_CLI_MAX_EXCLUDE 64 /* fit --exclude-cause causes */
+#define TMC_CLI_MAX_SACCT_MAP 32 /* fit --sacct-map overrides */
 #define TMC_CLI_MAX_LEVERS 4  /* cheapest --lever: one per lever */
 
 /* tmc_cli_parse_options' return when it printed the help: the command is
@@ -83,6 +84,9 @@ typedef struct {
     const char *write_path; /* --write; NULL: none */
     int steps;              /* --steps: the log is a step-time log */
     int dedupe;             /* --dedupe: drop a fault log's exact duplicate faults */
+    int sacct;              /* --sacct: the log is SLURM accounting (sacct --parsable2) */
+    const char *sacct_map[TMC_CLI_MAX_SACCT_MAP]; /* --sacct-map STATE=CAUSE */
+    int n_sacct_map;
 } tmc_cli_options;
 
 /* What an option's value (or the operand) names: a file the command reads,

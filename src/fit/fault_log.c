@@ -20,8 +20,7 @@
 
 /* ---------- the file ---------- */
 
-/* The whole of a regular file at path, NUL-terminated (malloc'd). */
-static char *read_file(const char *path, tmc_error *err)
+char *tmc_fault_log_read_text(const char *path, tmc_error *err)
 {
     struct stat st;
     FILE *fp = fopen(path, "rb");
@@ -473,7 +472,7 @@ static int read_json_line(const char *path, long line, const char *start, const 
 int tmc_fault_log_read_json(const char *path, tmc_fault_log *log, tmc_error *err)
 {
     memset(log, 0, sizeof *log);
-    char *text = read_file(path, err);
+    char *text = tmc_fault_log_read_text(path, err);
     if (!text)
         return -1;
     open_faults of = {0};
@@ -603,7 +602,7 @@ int tmc_fault_log_read_csv(const char *path, const tmc_fault_log_columns *cols,
                            tmc_fault_log *log, tmc_error *err)
 {
     memset(log, 0, sizeof *log);
-    char *text = read_file(path, err);
+    char *text = tmc_fault_log_read_text(path, err);
     if (!text)
         return -1;
     const char *want[4] = {cols->node, cols->start, cols->end, cols->cause};

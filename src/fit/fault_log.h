@@ -90,6 +90,12 @@ int tmc_fault_log_add(tmc_fault_log *log, const char *node, double start_days,
                       double end_days, const char *cause, tmc_error *err);
 void tmc_fault_log_finish(tmc_fault_log *log);
 
+/* The whole of a regular file at path as text, NUL-terminated (malloc'd;
+ * the caller frees it), a leading UTF-8 byte-order mark dropped; NULL with
+ * err for a file that cannot be read, is not regular, is larger than 256
+ * MiB or holds a NUL byte. The fault logs' and `fit --sacct`'s reader. */
+char *tmc_fault_log_read_text(const char *path, tmc_error *err);
+
 /* Free everything log owns and zero it. */
 void tmc_fault_log_free(tmc_fault_log *log);
 
