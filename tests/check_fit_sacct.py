@@ -5,7 +5,8 @@ Standard library only. Usage: check_fit_sacct.py TRAINMC SOURCE_DIR
 1. Generated logs from known rates: a job of 64 nodes whose allocations end
    at the first of node failures (1 per 5,000 node-hours, so 64 / 5,000 per
    hour of the job), job failures (1 per 400 job-hours), preemptions (1 per
-   1,000 job-hours) and a 24 h time limit, each followed by an exponential
+   1,000 job-hours) and a 24 h time limit (ended up to 120 s past it, as
+   SLURM's KillWait does), each followed by an exponential
    requeue wait of mean 0.5 h, until 3,000 job-hours; every allocation with
    a .batch and an .extern step; the header's fields shuffled per file, with
    an extra field. Per file the counts, exposures, waits and intervals
@@ -145,6 +146,8 @@ def generate(seed):
                  (LIMIT_H, "TIMEOUT", "timeout"),
                  (HOURS_PER_LOG - hours, "COMPLETED", None)]
         length, state, cause = min(draws)
+        if state == "TIMEOUT":  # SLURM ends it up to KillWait past the limit
+            length += rng.randrange(0, 121) / 3600
         sec = max(1, round(length * 3600))
         start, end = t, t + sec
         job_id += 1
@@ -214,6 +217,15 @@ for seed in range(1, LOGS + 1):
     ok &= doc["allocations"]["steps_skipped"] == 2 * doc["allocations"]["read"]
     if truth["timeout_hours"]:
         ok &= close(doc["time_limit"]["median_hours"], quantile(truth["timeout_hours"], 0.5))
+        ok &= close(doc["fragment"]["time_limit"]["wall_hours"],
+                    quantile(truth["timeout_hours"], 0.5))
+    for c, key, mtbf in (("node", "node_hours", "per_node_mtbf_days"),
+                         ("job", "job_hours", "per_job_mtbf_days")):
+        if truth[c]:
+            ok &= close(doc["fragment"]["failures"][mtbf], truth[key] / truth[c] / 24)
+    if truth["outage"]:
+        ok &= close(doc["fragment"]["outages"]["mean_interval_days"],
+                    truth["job_hours"] / truth["outage"] / 24)
     check(ok, "seed %d: the report differs from what was written (counts, exposures, "
           "Garwood intervals, waits or time limit)" % seed)
     exact_ok += ok
