@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Seed corpora of the libFuzzer targets (tests/fuzz_*.c): bash tests/fuzz/seed.sh OUT
-# fills OUT/<target>/ for config set vary target precision importance trace engine text.
+# fills OUT/<target>/ for config set vary target precision importance trace engine text sacct.
 #   config, engine: every experiment, model and distribution file in the tree, the
 #     experiments of tests/fuzz/experiments (a censored run, every process at once,
 #     segments mode), and every experiment of tests/invalid and tests/replays, their
@@ -12,7 +12,7 @@
 #     tests/invalid/*/args.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-targets="config set vary target precision importance trace engine text"
+targets="config set vary target precision importance trace engine text sacct"
 for t in $targets; do mkdir -p "${1:?usage: seed.sh OUT}/$t"; done
 out=$(cd "$1" && pwd)
 cd "$root"
@@ -51,6 +51,17 @@ printf 'time_days\n' >"$out/trace/header-only"
 printf 'time_days\r\n0.5\r\n1e-300\r\n' >"$out/trace/crlf-decreasing"
 printf 'time_days # days\n\t0.25 \n1e308\n' >"$out/trace/huge"
 printf 'time_days\n%s\n' $(seq 1 4097) >"$out/trace/too-many"
+
+# sacct: the example and edge cases (odd lengths also read with --sacct-map, fuzz_sacct.c)
+cp tests/fit/sacct-hand.txt "$out/sacct/hand"
+{ cat tests/fit/sacct-hand.txt; printf '\n'; } >"$out/sacct/hand-mapped"
+h='JobID|JobName|State|Start|End|Elapsed|NNodes|NodeList'
+printf '%s\n' "$h" >"$out/sacct/header-only"
+printf '%s\r\n1|a|RUNNING|2026-01-01T00:00:00|Unknown|00:01:00|1|n1\r\n' "$h" >"$out/sacct/running"
+printf '%s\n1|a|TIMEOUT|2026-02-28T23:00:00|2026-03-01T00:00:30|01:00:30|2|n[1-2]\n' "$h" \
+  >"$out/sacct/timeout"
+printf 'NNodes|Elapsed|End|Start|State|JobName|JobID|NodeList|Reason\n3|1-00:00:00|2024-03-01T00:00:00|2024-02-29T00:00:00|NODE_FAIL|x|7_1|n[1-3]|None\n' \
+  >"$out/sacct/leap-day"
 
 # option seeds
 for t in set vary target precision importance text; do seeds tests/fuzz/$t.seeds $t; done
