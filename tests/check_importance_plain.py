@@ -16,12 +16,18 @@ replicas, seed 1000's estimate has k-hat 0.69 and seed 1001's 0.38.
    plain interval first.
 2. seed 1001: trusted; no plain replicas; the answer line is p +- 1.96 se.
 3. seed 1000 with --importance-plain-max below N: no plain replicas,
-   plain_needed N, "NO INTERVAL" in the answer, and a non-zero N.
+   plain_needed N, "NO INTERVAL" in the answer, and the option it names,
+   pasted, runs them.
 4. sweep: a one-setting sweep states the same plain replicas as run.
-5. --importance-plain-max 0 is refused with its range."""
+5. --importance-plain-max 0 is refused with its range.
+6. No tilted replica missed (an untilted "tilt" at 34 days, 200
+   replicas): no estimate, nothing run, said so (not a heavy tail).
+7. A tilt the experiment cannot take (Weibull lifetimes) exits 2 in
+   sweep as in run."""
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -91,8 +97,22 @@ with tempfile.TemporaryDirectory() as tmp:
     im = doc["importance"]
     check(p.returncode == 0 and im["plain"] is None and not im["trusted"]
           and im["plain_needed"] == n, f"3: {im}")
-    check("NO INTERVAL" in answer_line(p.stdout) and f"{n:.3g}" in p.stdout,
-          f"3: {answer_line(p.stdout)!r}")
+    check("NO INTERVAL" in answer_line(p.stdout), f"3: {answer_line(p.stdout)!r}")
+    # the option the message gives runs them, as printed
+    hint = re.search(r"--importance-plain-max (\S+)", p.stdout)
+    q, doc = run(tmp, "-s", "1000", "--importance", "auto", "--importance-plain-max",
+                 hint.group(1) if hint else "?")
+    check(hint and doc and doc["importance"]["plain"]
+          and doc["importance"]["plain"]["replicas"] == n,
+          f"3: the message's --importance-plain-max {hint and hint.group(1)}: {q.stderr!r}")
+
+    # 6. no tilted miss: nothing to size plain Monte Carlo from, said so
+    p, doc = run(tmp, "-s", "1000", "-n", "200", "--importance", "1,1,1", "--set",
+                 "deadline.days=34")
+    im = doc and doc["importance"]
+    check(im and im["misses"] == 0 and im["plain"] is None and im["plain_needed"] == 0
+          and "NO ESTIMATE" in answer_line(p.stdout.replace("34 days", "30 days"))
+          and "too heavy" not in p.stdout, f"6: {im}: {p.stdout[:600]!r}")
 
     # 4. sweep: the same plain replicas for the same setting
     out = os.path.join(tmp, "sweep.json")
@@ -111,5 +131,12 @@ with tempfile.TemporaryDirectory() as tmp:
     p, _ = run(tmp, "-s", "1000", "--importance", "auto", "--importance-plain-max", "0")
     check(p.returncode != 0 and "--importance-plain-max: '0'" in p.stderr
           and "[1, 1e9]" in p.stderr, f"5: {p.returncode} {p.stderr!r}")
+
+    # 7. a tilt the experiment cannot take: exit 2 in sweep as in run
+    weibull = os.path.join(SRC, "experiments", "design-48-weibull.json")
+    codes = [subprocess.run([BIN, cmd, weibull, *extra, "-n", "100", "-q", "--importance",
+                             "2,1,1"], capture_output=True, text=True).returncode
+             for cmd, extra in (("run", []), ("sweep", ["--vary", "deadline.days=30,31"]))]
+    check(codes == [2, 2], f"7: a tilt refused: exit codes {codes} (run, sweep)")
 
 sys.exit(finish("check_importance_plain"))

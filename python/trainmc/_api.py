@@ -428,7 +428,8 @@ class Result(dict):
     .split_days       {name: array}: the split of each replica's wall time,
                       days; the rows add up to T minus the reserve
     .censored         bool array: still running at the horizon
-    .weight           likelihood ratio (1 without importance sampling)
+    .weight           likelihood ratio: 1, as these are the plain replicas
+                      (importance sampling's are summed up in ["importance"])
     .replicas         replicas run (fewer than asked when a precision target
                       was met)
     .json             the document's text as the library wrote it

@@ -261,9 +261,10 @@ int tmc_importance_check_plain(tmc_engine *e, long max_replicas, uint64_t seed, 
                                tmc_error *err)
 {
     out->plain_needed = out->plain_replicas = out->plain_misses = 0;
-    if (tmc_importance_trusted(out))
+    out->plain_max = max_replicas;
+    if (tmc_importance_trusted(out) || !(out->p_miss > 0))
         return 0;
-    double need = out->p_miss > 0 ? ceil(100 / out->p_miss) : (double)max_replicas + 1;
+    double need = ceil(100 / out->p_miss);
     out->plain_needed = need < 1e15 ? (long)need : (long)1e15;
     if (out->plain_needed > max_replicas)
         return 0;

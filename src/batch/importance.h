@@ -41,7 +41,9 @@ typedef struct {
      * plain Monte Carlo over replicas 0 .. plain_replicas - 1 instead, sized for a
      * 10 % relative error from the estimate (plain_needed = 100 / p_miss), if
      * that is at most the caller's limit (else plain_replicas is 0). */
-    long plain_needed;    /* 0 when the estimate is trusted */
+    long plain_needed;    /* 0 when the estimate is trusted, or is 0 (nothing to size
+                             plain Monte Carlo from) */
+    long plain_max;       /* the caller's limit on plain_needed */
     long plain_replicas, plain_misses;
     double plain_p, plain_lo, plain_hi; /* misses / replicas, Wilson 95 % interval */
 } tmc_importance;
@@ -93,7 +95,7 @@ int tmc_importance_trusted(const tmc_importance *out);
 /* After tmc_importance_estimate: when the estimate is not trusted, run plain
  * (untilted) replicas 0 .. N - 1 with N = ceil(100 / p_miss) (a 10 % relative
  * error), the same replicas as a plain run of N, if N <= max_replicas (when
- * p_miss is 0, N is max_replicas + 1: not run). Collective, like the runner;
+ * p_miss is 0 there is no N: plain_needed 0, nothing run). Collective, like the runner;
  * progress may be NULL. Returns 0 (also when trusted or not run), or a runner
  * code with err set. */
 int tmc_importance_check_plain(tmc_engine *e, long max_replicas, uint64_t seed, int threads,

@@ -18,6 +18,7 @@
 #include "plot.h"
 #include "engine.h"
 #include "finishable.h"
+#include "number.h"
 #include "plan.h"
 #include "observed_input.h"
 #include "ranks.h"
@@ -50,12 +51,12 @@ int tmc_cli_usage_error(const char *command, const char *fmt, ...)
 
 int tmc_cli_parse_long(const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
+    /* a decimal integer, also as the help writes ranges ("1e7"; number.h:
+     * no spaces, no hexadecimal); exact below 2^53, beyond every range here */
+    double v;
+    if (tmc_number_parse(s, &v) || v != floor(v) || v < (double)lo || v > (double)hi)
         return -1;
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 

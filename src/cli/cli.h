@@ -36,7 +36,8 @@ int tmc_cli_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 
 int tmc_cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Parse a decimal integer in [lo, hi] that fills all of s. 0, or -1. */
+/* Parse a decimal integer in [lo, hi] that fills all of s, also written with
+ * an exponent as the help writes ranges ("1e7"; number.h). 0, or -1. */
 int tmc_cli_parse_long(const char *s, long lo, long hi, long *out);
 
 /* A tmc_progress_fn drawing a bar on stderr (ctx unused). */

@@ -153,7 +153,7 @@ static int run_failed(const sweep_run *sw, int rc, const tmc_error *err)
         return 130;
     }
     fprintf(stderr, "trainmc: %s\n", err->msg);
-    return 1;
+    return rc == TMC_SWEEP_GRID_INPUT ? 2 : 1; /* a tilt the experiment cannot take */
 }
 
 /* ---------- a grid ---------- */

@@ -334,15 +334,19 @@ void tmc_output_pareto_k(FILE *f, const tmc_importance *is)
             isnan(is->pareto_k) ? "too few misses to judge the weights' tail"
             : "above 0.5 the weights' variance is infinite in effect",
             is->pareto_k > TMC_PARETO_K_UNRELIABLE ? " and the estimate is likely low" : "");
-    if (is->plain_replicas)
+    if (!(is->p_miss > 0))
+        fprintf(f, "  no tilted replica missed: nothing to size plain Monte Carlo from; give a "
+                   "stronger tilt (auto chooses one), more replicas, or run plain Monte Carlo "
+                   "with more replicas\n");
+    else if (is->plain_replicas)
         fprintf(f, "  so the interval is plain Monte Carlo's: %ld misses in %ld replicas (the "
                    "replicas of a plain run of that many), sized for a 10 %% relative error "
                    "from the estimate (100 / P)\n", is->plain_misses, is->plain_replicas);
     else
-        fprintf(f, "  plain Monte Carlo needs %.3g replicas for a 10 %% relative error (100 / "
-                   "P), more than the limit: --importance-plain-max (the library's "
-                   "importance_plain_max) %.3g runs them\n", (double)is->plain_needed,
-                (double)is->plain_needed);
+        fprintf(f, "  plain Monte Carlo needs %ld replicas for a 10 %% relative error (100 / "
+                   "P), more than the limit of %ld: --importance-plain-max %ld (the library's "
+                   "importance_plain_max) runs them\n", is->plain_needed, is->plain_max,
+                is->plain_needed);
 }
 
 void tmc_output_importance_plain_json(cJSON *o, const tmc_importance *is)
@@ -376,9 +380,13 @@ void tmc_output_importance_answer(FILE *f, const char *label, const tmc_importan
                    "importance sampling's %.4g +- %.2g not used (its weights' tail)\n", label,
                 is->plain_p, is->plain_lo, is->plain_hi, is->plain_replicas, is->p_miss,
                 is->se);
+    else if (!(is->p_miss > 0))
+        fprintf(f, "%-20s NO ESTIMATE: none of the %ld tilted replicas missed (below)\n",
+                label, is->replicas);
     else
-        fprintf(f, "%-20s about %.4g by importance sampling, NO INTERVAL: its weights' tail "
-                   "is too heavy for one (below)\n", label, is->p_miss);
+        fprintf(f, "%-20s about %.4g by importance sampling, NO INTERVAL: %s (below)\n", label,
+                is->p_miss, isnan(is->pareto_k) ? "too few tilted misses to judge its weights"
+                                                : "its weights' tail is too heavy for one");
 }
 
 /* P(miss) by importance sampling beside the plain estimate (issue 8). */

@@ -229,9 +229,11 @@ static void text_importance(FILE *f, const tmc_sweep_report *r)
         if (is->plain_replicas)
             fprintf(f, " > 0.5: not used; plain Monte Carlo %.4g [%.4g, %.4g] 95 %% over %ld "
                        "replicas", is->plain_p, is->plain_lo, is->plain_hi, is->plain_replicas);
+        else if (!(is->p_miss > 0))
+            fprintf(f, ": NO ESTIMATE, no tilted replica missed");
         else if (!tmc_importance_trusted(is))
-            fprintf(f, " > 0.5: NO INTERVAL; plain Monte Carlo needs %.3g replicas, above "
-                       "--importance-plain-max", (double)is->plain_needed);
+            fprintf(f, " > 0.5: NO INTERVAL; plain Monte Carlo needs %ld replicas, above "
+                       "--importance-plain-max %ld", is->plain_needed, is->plain_max);
         fprintf(f, "), tilt %.3g, %.3g, %.3g, %.3g, %.3g\n", is->theta[TMC_TILT_FAILURES],
                 is->theta[TMC_TILT_OUTAGES],
                 is->theta[TMC_TILT_SPIKES], is->theta[TMC_TILT_REPAIRS],
