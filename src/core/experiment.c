@@ -2,7 +2,7 @@
  * owner's release, a deep copy, and the lists the loader appends to.
  *
  * Invariant: a field is NULL exactly when its count is 0 (a trace's n_trace,
- * n_inputs, n_overrides; path NULL before a load), so an emptied or
+ * n_inputs, n_overrides, n_bases; path NULL before a load), so an emptied or
  * zeroed experiment releases and copies like any other. */
 #include "experiment.h"
 
@@ -21,12 +21,13 @@ void tmc_experiment_release(tmc_experiment *x)
     free(x->path);
     free_list(x->inputs, x->n_inputs);
     free_list(x->overrides, x->n_overrides);
+    free_list(x->bases, x->n_bases);
     free(x->failures.trace_days);
     free(x->outages.trace_days);
     free(x->loss_spikes.trace_days);
     x->path = NULL;
-    x->inputs = x->overrides = NULL;
-    x->n_inputs = x->n_overrides = 0;
+    x->inputs = x->overrides = x->bases = NULL;
+    x->n_inputs = x->n_overrides = x->n_bases = 0;
     x->failures.trace_days = x->outages.trace_days = x->loss_spikes.trace_days = NULL;
     x->failures.n_trace = x->outages.n_trace = x->loss_spikes.n_trace = 0;
 }
@@ -56,6 +57,11 @@ int tmc_experiment_add_override(tmc_experiment *x, const char *text, tmc_error *
                                                         : 0;
 }
 
+int tmc_experiment_add_base(tmc_experiment *x, const char *text, tmc_error *err)
+{
+    return append(&x->bases, &x->n_bases, text) ? tmc_error_set(err, "out of memory") : 0;
+}
+
 /* *dst = a copy of the n times at src (NULL when n is 0). 0, or -1. */
 static int copy_trace(double **dst, const double *src, int n)
 {
@@ -71,14 +77,16 @@ int tmc_experiment_copy(tmc_experiment *dst, const tmc_experiment *src, tmc_erro
 {
     *dst = *src; /* the plain fields; the heap parts are replaced below */
     dst->path = NULL;
-    dst->inputs = dst->overrides = NULL;
-    dst->n_inputs = dst->n_overrides = 0;
+    dst->inputs = dst->overrides = dst->bases = NULL;
+    dst->n_inputs = dst->n_overrides = dst->n_bases = 0;
     dst->failures.trace_days = dst->outages.trace_days = dst->loss_spikes.trace_days = NULL;
     int bad = (src->path && !(dst->path = strdup(src->path)));
     for (int i = 0; i < src->n_inputs && !bad; i++)
         bad = append(&dst->inputs, &dst->n_inputs, src->inputs[i]);
     for (int i = 0; i < src->n_overrides && !bad; i++)
         bad = append(&dst->overrides, &dst->n_overrides, src->overrides[i]);
+    for (int i = 0; i < src->n_bases && !bad; i++)
+        bad = append(&dst->bases, &dst->n_bases, src->bases[i]);
     bad = bad || copy_trace(&dst->failures.trace_days, src->failures.trace_days,
                             src->failures.n_trace);
     bad = bad || copy_trace(&dst->outages.trace_days, src->outages.trace_days,

@@ -541,6 +541,8 @@ typedef struct tmc_experiment {
     char **inputs;           /* n_inputs paths (heap) */
     int n_overrides;         /* the overrides applied, in order: what a result */
     char **overrides;        /* records; n_overrides "KEY=VALUE" strings (heap) */
+    int n_bases;             /* the files "base" named, the nearest first: */
+    char **bases;            /* n_bases paths as resolved (heap); 0: no base */
     unsigned stated;         /* TMC_STATED_* bits: keys given, not left to defaults */
     tmc_job job;
     tmc_jitter jitter;
@@ -572,7 +574,7 @@ typedef struct tmc_experiment {
  * by value (issue 31): it was 171 kB with them inline. */
 _Static_assert(sizeof(tmc_experiment) <= 8192, "tmc_experiment fits in 8 kB");
 
-/* Frees what x owns (path, inputs, overrides, traces) and empties those
+/* Frees what x owns (path, inputs, overrides, bases, traces) and empties those
  * fields, so releasing twice is harmless; x itself is the caller's. Only the
  * owner releases: never a view (top of this file). */
 void tmc_experiment_release(tmc_experiment *x);
@@ -586,6 +588,7 @@ int tmc_experiment_copy(tmc_experiment *dst, const tmc_experiment *src, tmc_erro
  * the owner, before any view is made. 0, or -1 with err "out of memory". */
 int tmc_experiment_add_input(tmc_experiment *x, const char *text, tmc_error *err);
 int tmc_experiment_add_override(tmc_experiment *x, const char *text, tmc_error *err);
+int tmc_experiment_add_base(tmc_experiment *x, const char *text, tmc_error *err);
 
 /* 1 when x asks for a calendar window (window.days > 0). */
 static inline int tmc_window_on(const tmc_experiment *x)

@@ -5,7 +5,8 @@
  *
  * Invariant: tmc_config_parse either fills *out completely from a document
  * whose every key is known and every value in range, or returns -1 with one
- * message and *out owning nothing (its heap parts released). Overrides edit the parsed document
+ * message and *out owning nothing (its heap parts released). A base
+ * (config_base.c) is merged first, then overrides edit the merged document
  * before validation, so an overridden value is checked like the file's. */
 #include "config_internal.h"
 #include "text.h"
@@ -26,13 +27,13 @@ int tmc_config_list_overrides(const tmc_experiment *x, const char **out, int max
 /* A message about a path an override set, or set inside of, or a path inside
  * what an override set: the file alone does not explain it, so add
  * " (with the override KEY=VALUE)": --set on the command line, the overrides
- * of a library call. */
-static void note_override(tmc_error *err, const char *label, const char *const *overrides,
-                          int n_overrides)
+ * of a library call. 1 when it did. */
+static int note_override(tmc_error *err, const char *label, const char *const *overrides,
+                         int n_overrides)
 {
     size_t ll = strlen(label);
     if (strncmp(err->msg, label, ll) != 0 || strncmp(err->msg + ll, ": ", 2) != 0)
-        return;
+        return 0;
     const char *path = err->msg + ll + 2;
     size_t pl = strcspn(path, ":");
     for (int i = n_overrides - 1; i >= 0; i--) {
@@ -43,9 +44,10 @@ static void note_override(tmc_error *err, const char *label, const char *const *
             char base[sizeof err->msg]; /* through tmc_error_set: the key is escaped */
             snprintf(base, sizeof base, "%s", err->msg);
             tmc_error_set(err, "%s (with the override %s)", base, key);
-            return;
+            return 1;
         }
     }
+    return 0;
 }
 
 /* ---------- validation ---------- */
@@ -54,10 +56,15 @@ static void note_override(tmc_error *err, const char *label, const char *const *
 static int validate(const cJSON *root, const char *label, const char *base_dir,
                     tmc_interval_rule rule, tmc_experiment *out, tmc_error *err)
 {
-    const char *keys[3 + TMC_CFG_N_SECTIONS] = {"name", "source", "description"};
+    /* the top keys' rows, base among them: it is gone once merged, yet a
+     * misspelt "bases" is told of it */
+    const char *keys[TMC_CFG_MAX_FIELDS + TMC_CFG_N_SECTIONS];
+    size_t n = 0;
+    for (size_t i = 0; i < tmc_cfg_top.n_fields; i++)
+        keys[n++] = tmc_cfg_top.fields[i].key;
     for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++)
-        keys[3 + i] = tmc_cfg_sections[i].name;
-    if (tmc_cfg_check_keys(root, label, "", keys, 3 + TMC_CFG_N_SECTIONS, err) ||
+        keys[n++] = tmc_cfg_sections[i].name;
+    if (tmc_cfg_check_keys(root, label, "", keys, n, err) ||
         tmc_cfg_read_string(root, "name", 1, out->name, sizeof out->name, label, err) ||
         tmc_cfg_read_string(root, "source", 0, out->source, sizeof out->source, label, err) ||
         tmc_cfg_read_string(root, "description", 0, NULL, 0, label, err))
@@ -83,13 +90,17 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
     cJSON *root = tmc_cfg_parse_object(text, label, err);
     if (!root)
         return -1;
-    int rc = 0;
+    cJSON *own = NULL; /* each file's own keys when root has a base */
+    int rc = tmc_cfg_base_merge(root, label, base_dir, out, &own, err);
     tmc_interval_rule rule = TMC_INTERVAL_GIVEN;
     for (int i = 0; i < n_overrides && !rc; i++)
         rc = tmc_cfg_apply_override(root, overrides[i], base_dir, out, err);
     if (!rc && ((rc = tmc_cfg_interval_read(root, label, &rule, err)) ||
-                (rc = validate(root, label, base_dir, rule, out, err))))
-        note_override(err, label, overrides, n_overrides);
+                (rc = validate(root, label, base_dir, rule, out, err)))) {
+        int set = note_override(err, label, overrides, n_overrides);
+        tmc_cfg_base_note(err, label, out, own, set);
+    }
+    cJSON_Delete(own);
     for (int i = 0; i < n_overrides && !rc; i++)
         tmc_cfg_note_stated_override(overrides[i], out);
     cJSON_Delete(root);

@@ -763,6 +763,22 @@ static const field cost_fields[] = {
  * a section's keys in an array of that size. */
 #define N_FIELDS(f) (N(f) + 0 * sizeof(char[N(f) <= TMC_CFG_MAX_FIELDS ? 1 : -1]))
 
+/* The document's own keys, before its sections: name and source are read in
+ * config.c, base in config_base.c (before validation, which never sees it). */
+static const field top_fields[] = {
+    {.key = "name", .type = T_STR, .required = 1, .unit = "",
+     .help = "the experiment's name, printed with its results"},
+    {.key = "source", .type = T_STR, .unit = "",
+     .help = "where its numbers come from: docs/model.md, a paper, a log"},
+    {.key = "description", .type = T_STR, .unit = "",
+     .help = "free text, not read"},
+    {.key = "base", .type = T_STR, .unit = "",
+     .help = "the experiment file this one builds on, relative to this file's folder: its "
+             "keys, each overridden by this file's (objects key by key; docs/reference/"
+             "experiment-keys.md)"},
+};
+const section tmc_cfg_top = {"", top_fields, N_FIELDS(top_fields), 0, 1, 0, -1, NULL};
+
 /* failures.causes is an array of these objects, read like a section's keys */
 const section tmc_cfg_cause = {"cause", cause_fields, N_FIELDS(cause_fields), 0, 1, 0, -1, NULL};
 

@@ -64,6 +64,8 @@ typedef struct {
  * which is the order "valid keys: ..." lists them. */
 extern const section *const tmc_cfg_sections; /* TMC_CFG_N_SECTIONS of them */
 extern const section tmc_cfg_cause; /* one object of failures.causes */
+extern const section tmc_cfg_top;   /* the document's own keys: name, source, ..., base
+                                       (name ""; its rows hold no offsets) */
 
 /* The section named `name`, or NULL. */
 const section *tmc_cfg_find_section(const char *name);
@@ -169,6 +171,29 @@ int tmc_cfg_join_path(const char *base_dir, const char *rel, char *out, size_t n
  * overwrite it (tmc_experiment.inputs); rec may be NULL. 0, or -1 with err
  * (out of memory). */
 int tmc_cfg_note_input(tmc_experiment *rec, const char *path, tmc_error *err);
+
+/* ---------- base: an experiment built on another (config_base.c) ---------- */
+
+/* The document root (of the file `label`, in folder base_dir) with its
+ * "base" resolved: the base file (relative to base_dir), itself resolved the
+ * same way, under root's keys (objects merged key by key, any other value
+ * replacing the base's whole); relative file names written in a base are
+ * rewritten relative to base_dir. "base" is removed from root. Each base
+ * file's path is recorded in rec->bases and rec->inputs; *own gets an array
+ * of each file's own keys, root's first, for tmc_cfg_base_note (NULL when
+ * root has no base; the caller deletes it). 0, or -1 with err
+ * "FILE: base: problem", FILE the file that names the base. */
+int tmc_cfg_base_merge(cJSON *root, const char *label, const char *base_dir,
+                       tmc_experiment *rec, cJSON **own, tmc_error *err);
+
+/* A validation message "LABEL: PATH: ..." about a document merged from
+ * bases becomes "LABEL (base B1, B2): PATH (from Bi): ...": the chain, and
+ * the base the value at PATH came from when not LABEL itself. `own` is what
+ * tmc_cfg_base_merge left in *own: each file's own keys, LABEL's first
+ * (NULL: no base, err unchanged). `overridden`: an override set the value
+ * (the message says so), so no file gave it. */
+void tmc_cfg_base_note(tmc_error *err, const char *label, const tmc_experiment *x,
+                       const cJSON *own, int overridden);
 
 /* ---------- sections (config_sections.c) ---------- */
 

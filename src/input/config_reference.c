@@ -97,8 +97,9 @@ int tmc_config_print_reference(FILE *out)
           "object), as `--set` and `--vary` take it. Range: `[lo, hi]`, or `(lo, hi]`\n"
           "when lo itself is refused. Unit 1: a dimensionless number. Required:\n"
           "the key must be given when its section is present. Default \"not given\":\n"
-          "an absent key means none, as its help says. Besides these, the document\n"
-          "holds `name` (required) and `source` (strings).\n", out);
+          "an absent key means none, as its help says.\n", out);
+    fputs("\n## The document's own keys\n\nBeside the sections, at the top level.\n\n", out);
+    print_table(out, "", &tmc_cfg_top);
     for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++)
         print_section(out, &tmc_cfg_sections[i]);
     return ferror(out) ? -1 : 0;

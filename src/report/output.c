@@ -765,6 +765,11 @@ cJSON *tmc_output_json(const tmc_report *r)
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
     cJSON_AddRawToObject(root, "seed", seed);
     cJSON_AddStringToObject(root, "experiment_path", r->x->path);
+    /* the file, then each base it builds on (config_base.c), nearest first */
+    cJSON *chain = cJSON_AddArrayToObject(root, "base_chain");
+    cJSON_AddItemToArray(chain, cJSON_CreateString(r->x->path));
+    for (int i = 0; i < r->x->n_bases; i++)
+        cJSON_AddItemToArray(chain, cJSON_CreateString(r->x->bases[i]));
     cJSON_AddItemToObject(root, "overrides",
                           cJSON_CreateStringArray(r->overrides, r->n_overrides));
     cJSON_AddItemToObject(root, "inputs", tmc_config_to_json(r->x));
