@@ -5,7 +5,9 @@ cli-base). Usage: check_base.py TRAINMC.
 1. A child of experiments/design-48.json that overrides two keys (job.cards,
    checkpoint.interval_s) gives the same completion_days and deadline, to
    the last byte of their JSON, as design-48 run with the same two keys by
-   --set; base_chain names the child, then design-48.
+   --set; base_chain names the child, then design-48. A child giving
+   checkpoint.interval_steps equals --set checkpoint.interval_steps=40 (the
+   base's interval_s, its alternative, removed).
 2. A chain of three files: the middle one sets two keys, the top two more
    (one inside a section the middle one also set: merged key by key, so
    the middle one's key there stays); equal to design-48 with the four
@@ -89,6 +91,10 @@ def two_keys(binary, tmp):
               da["inputs"]["job"]["steps"] == 31790 and
               da["inputs"]["checkpoint"]["save_s"] == 16.38,
               f"two keys: inputs {da['inputs']['job']}, {da['inputs']['checkpoint']}")
+    # an alternative key (interval_steps) removes the base's (interval_s), as --set does
+    alt = os.path.join(tmp, "two", "steps.json")
+    write(alt, {"base": DESIGN, "checkpoint": {"interval_steps": 40}})
+    same(binary, tmp, "alternative key", (alt,), (DESIGN, "--set", "checkpoint.interval_steps=40"))
     _, plain = run(binary, tmp, DESIGN)
     if da is not None and plain is not None:  # else the comparison above says nothing
         check(numbers(da) != numbers(plain), "two keys: the child equals design-48 unchanged")

@@ -166,6 +166,25 @@ def test_dict_experiment_base_dir(tmp_path, monkeypatch):
         assert "base_dir" in msg and str(tmp_path) in msg, msg
 
 
+def test_dict_with_base(tmp_path):
+    """A dict's "base" resolves against base_dir, as its other file names,
+    and its keys override the base's: the numbers of the base file with the
+    same key by override; a path loads its base the same way."""
+    d = {"base": "design-48.json", "job": {"cards": 64}}
+    want = trainmc.run(DESIGN, replicas=60, seed=5, overrides={"job.cards": 64})
+    got = trainmc.run(d, replicas=60, seed=5, base_dir=EXPERIMENTS)
+    assert got["completion_days"] == want["completion_days"]
+    assert got["base_chain"][1].endswith("design-48.json")
+    child = tmp_path / "child.json"
+    child.write_text(json.dumps({"base": DESIGN, "job": {"cards": 64}}))
+    by_path = trainmc.run(str(child), replicas=60, seed=5)
+    assert by_path["completion_days"] == want["completion_days"]
+    assert by_path["base_chain"] == [str(child), DESIGN]
+    with pytest.raises(trainmc.TrainmcError) as e:  # base_dir elsewhere: not found
+        trainmc.run(d, replicas=10, base_dir=str(tmp_path))
+    assert "<dict>: base: " in e.value.message and "design-48.json" in e.value.message
+
+
 def test_base_dir_is_for_dicts():
     with pytest.raises(ValueError, match="base_dir"):
         trainmc.run(DESIGN, replicas=10, base_dir=EXPERIMENTS)

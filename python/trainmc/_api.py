@@ -576,8 +576,8 @@ def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precisi
     stop        a threading.Event: setting it stops the run (TrainmcError, code 3)
     per_replica False: keep only completion_days per replica (8 bytes each
                 instead of about 200)
-    base_dir    for a dict: the folder its relative file names resolve
-                against (None: the current folder)
+    base_dir    for a dict: the folder its relative file names, its "base"
+                among them, resolve against (None: the current folder)
     force       True: run although the training state does not fit in the
                 cards' memory (`trainmc plan`'s memory line; the command
                 line's --force); a run that cannot finish is refused anyway

@@ -79,16 +79,16 @@ typedef struct tmc_experiment tmc_experiment;
 
 /* Read the experiment file at `path`, apply `overrides` (n_overrides strings
  * "section.key=VALUE", VALUE read as JSON, else as a string; checked like the
- * file's own values) and validate it. Distribution files and traces it names
- * are resolved relative to it. Returns a handle to free with
+ * file's own values) and validate it. Distribution files, traces and a base
+ * experiment ("base") it names are resolved relative to it. Returns a handle to free with
  * tmc_experiment_free, or NULL with st = TMC_ERR_INPUT ("FILE: PATH:
  * problem", or "FILE:LINE:COL: ..." for JSON syntax) or TMC_ERR_MEMORY. */
 TMC_API tmc_experiment *tmc_experiment_load(const char *path, const char *const *overrides,
                                             int n_overrides, tmc_status *st);
 
 /* The same from JSON text in memory. `label` names it in messages (NULL:
- * "<string>"); `base_dir` resolves relative file names in it (NULL: the
- * current folder). */
+ * "<string>"); `base_dir` resolves relative file names in it, its "base"
+ * among them (NULL: the current folder). */
 TMC_API tmc_experiment *tmc_experiment_parse(const char *json, const char *label,
                                              const char *base_dir,
                                              const char *const *overrides, int n_overrides,

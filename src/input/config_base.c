@@ -4,8 +4,10 @@
  *
  * Invariants: objects merge key by key, and any other value (a number, a
  * string, an array, null) replaces the base's whole, so null still turns a
- * process off; a key given twice stays twice, so validation refuses it as it
- * would without a base; a relative file name written in a base (a section
+ * process off; a key removes its alternative from the base's section (the
+ * child's checkpoint.interval_steps the base's interval_s), as --set does; a
+ * key given twice stays twice, so validation refuses it as it would without
+ * a base; a relative file name written in a base (a section
  * file, a trace) is rewritten to start from the naming file's folder, so it
  * still names the file it named where it was written; a file met twice in
  * one chain is a cycle, refused with the chain; every base file is recorded
@@ -67,16 +69,22 @@ static int cycle_error(const chain *c, const char *label, tmc_error *err)
 
 /* Lay `over` onto `under`, both objects: a key both give merges when both
  * values are objects and replaces under's otherwise; a new key joins at the
- * end, and so does a key `over` gives twice (validation then refuses it). */
-static int overlay(cJSON *under, const cJSON *over)
+ * end, and so does a key `over` gives twice (validation then refuses it).
+ * `top`: the documents themselves; `s`: the section both objects are (NULL:
+ * none), whose key removes its alternative from under, as a --set does
+ * (config_overrides.c), unless over gives both. */
+static int overlay(cJSON *under, const cJSON *over, int top, const section *s)
 {
     for (const cJSON *c = over->child; c; c = c->next) {
         int twice = 0;
         for (const cJSON *p = over->child; p != c; p = p->next)
             twice |= strcmp(p->string, c->string) == 0;
+        const field *f = s ? tmc_cfg_find_field(s->name, c->string) : NULL;
+        if (f && f->alternative && !tmc_cfg_has_key(over, f->alternative))
+            cJSON_DeleteItemFromObjectCaseSensitive(under, f->alternative);
         cJSON *u = twice ? NULL : cJSON_GetObjectItemCaseSensitive(under, c->string);
         if (u && cJSON_IsObject(u) && cJSON_IsObject(c)) {
-            if (overlay(u, c))
+            if (overlay(u, c, 0, top ? tmc_cfg_find_section(c->string) : NULL))
                 return -1;
             continue;
         }
@@ -220,7 +228,7 @@ static int merge_level(cJSON *doc, const char *label, const char *dir, chain *c,
                       tmc_cfg_value_text(b).s);
     else if ((base = read_base(b->valuestring, label, dir, c, rec, own, err)) &&
              !rebase_files(base, b->valuestring, label, err)) {
-        if (overlay(base, doc))
+        if (overlay(base, doc, 1, NULL))
             tmc_error_set(err, "out of memory");
         else { /* doc takes the merged keys; its own go with `base` */
             cJSON *mine_keys = doc->child;
