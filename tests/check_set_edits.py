@@ -35,7 +35,8 @@ def run(bin_, path, sets, out):
 
 
 def without_path(doc):
-    return {k: v for k, v in doc.items() if k not in ("experiment_path", "overrides")}
+    return {k: v for k, v in doc.items()
+            if k not in ("experiment_path", "base_chain", "overrides")}
 
 
 def edit_causes(x):

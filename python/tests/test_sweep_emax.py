@@ -151,10 +151,11 @@ def test_sweep_experiment_argument():
 
 def without_source(doc):
     """without_volatile, less the keys that name where the experiment came
-    from (a file's path; "<dict>" for a dict)."""
+    from (a file's path, and base_chain, which starts with it; "<dict>" for a
+    dict)."""
     out = without_volatile(doc)
     out.pop("experiment_path", None)
-    out["settings"] = [{k: v for k, v in s.items() if k != "experiment_path"}
+    out["settings"] = [{k: v for k, v in s.items() if k not in ("experiment_path", "base_chain")}
                        for s in out["settings"]]
     return out
 
