@@ -251,6 +251,9 @@ int tmc_cfg_apply_override(cJSON *root, const char *spec, const char *base_dir,
         return tmc_error_set(err, "--set %s: key too long", spec);
     memcpy(key, spec, (size_t)(eq - spec));
     key[eq - spec] = '\0';
+    if (strcmp(key, "base") == 0) /* merged before any override: it would do nothing */
+        return tmc_error_set(err, "--set %s: base is read before the overrides apply; name "
+                                  "the base in the experiment file", spec);
     if (record(rec, spec, err))
         return -1;
     const char *nul = tmc_text_json_nul(eq + 1); /* cJSON would cut the string there */
