@@ -65,6 +65,18 @@ static int cycle_error(const chain *c, const char *label, tmc_error *err)
     return tmc_error_set(err, "%s: base: cycle %s", label, list);
 }
 
+/* dir[TMC_PATH_MAX] = the folder part of `path` (which fits): "" when it has
+ * no slash, "/" for a file in the root. */
+static void folder_part(const char *path, char *dir)
+{
+    snprintf(dir, TMC_PATH_MAX, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir] = '\0';
+    else
+        dir[0] = '\0';
+}
+
 /* ---------- the merge ---------- */
 
 /* Lay `over` onto `under`, both objects: a key both give merges when both
@@ -126,11 +138,9 @@ static int rebase_value(cJSON *obj, const char *key, const char *dir, const char
 static int rebase_files(cJSON *doc, const char *rel, const char *label, tmc_error *err)
 {
     char dir[TMC_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", rel); /* rel fits: it was joined to a path that fits */
-    char *slash = strrchr(dir, '/');
-    if (!slash)
+    folder_part(rel, dir); /* rel fits: it was joined to a path that fits */
+    if (!dir[0])
         return 0; /* the same folder: nothing moves */
-    slash[slash == dir] = '\0';
     for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++) {
         const section *s = &tmc_cfg_sections[i];
         if (s->file_kind && rebase_value(doc, s->name, dir, label, err))
@@ -157,32 +167,34 @@ static int named_by(const char *label, tmc_error *err)
     return tmc_error_set(err, "%s: base: %s", label, inner);
 }
 
-/* The base file `rel` named by `label` (in folder dir), read, parsed and
- * itself resolved: *out, or NULL with err. Its path joins the chain. */
+/* The base `rel` named by `label` (in folder dir) joins the chain, resolved
+ * into path[TMC_PATH_MAX]: recorded, and refused if it closes a cycle. */
+static int join_chain(const char *rel, const char *label, const char *dir, chain *c,
+                      tmc_experiment *rec, char *path, tmc_error *err)
+{
+    if (tmc_text_require(rel, label, "base", err))
+        return -1;
+    if (tmc_cfg_join_path(dir, rel, path, TMC_PATH_MAX))
+        return tmc_error_set(err, "%s: base: the path '%.60s...' (%zu bytes) is too long "
+                                  "once resolved (at most %d bytes)", label, rel, strlen(rel),
+                             TMC_PATH_MAX - 1);
+    if (c->n == MAX_CHAIN)
+        return tmc_error_set(err, "%s: base: more than %d files in one chain of bases", label,
+                             MAX_CHAIN);
+    if (tmc_experiment_add_base(rec, path, err) || tmc_cfg_note_input(rec, path, err))
+        return -1;
+    chain_push(c, rec->bases[rec->n_bases - 1]); /* the copy outlives this frame */
+    return chain_repeats(c) ? cycle_error(c, label, err) : 0;
+}
+
+/* The base file `rel` named by `label` (in folder dir), read, parsed and its
+ * own base resolved; NULL with err. */
 static cJSON *read_base(const char *rel, const char *label, const char *dir, chain *c,
                         tmc_experiment *rec, cJSON *own, tmc_error *err)
 {
     char path[TMC_PATH_MAX];
-    if (tmc_text_require(rel, label, "base", err))
+    if (join_chain(rel, label, dir, c, rec, path, err))
         return NULL;
-    if (tmc_cfg_join_path(dir, rel, path, sizeof path)) {
-        tmc_error_set(err, "%s: base: the path '%.60s...' (%zu bytes) is too long once "
-                           "resolved (at most %d bytes)", label, rel, strlen(rel),
-                      TMC_PATH_MAX - 1);
-        return NULL;
-    }
-    if (c->n == MAX_CHAIN) {
-        tmc_error_set(err, "%s: base: more than %d files in one chain of bases", label,
-                      MAX_CHAIN);
-        return NULL;
-    }
-    if (tmc_experiment_add_base(rec, path, err) || tmc_cfg_note_input(rec, path, err))
-        return NULL;
-    chain_push(c, rec->bases[rec->n_bases - 1]); /* the copy outlives this frame */
-    if (chain_repeats(c)) {
-        cycle_error(c, label, err);
-        return NULL;
-    }
     char *text = NULL;
     if (tmc_cfg_read_text(path, &text, err)) {
         named_by(label, err);
@@ -194,12 +206,7 @@ static cJSON *read_base(const char *rel, const char *label, const char *dir, cha
         named_by(label, err);
         return NULL;
     }
-    snprintf(path, sizeof path, "%s", c->name[c->n - 1]); /* now its folder */
-    char *slash = strrchr(path, '/');
-    if (slash)
-        slash[slash == path] = '\0';
-    else
-        path[0] = '\0';
+    folder_part(c->name[c->n - 1], path); /* path: now the base's folder */
     if (merge_level(doc, c->name[c->n - 1], path, c, rec, own, err)) {
         cJSON_Delete(doc);
         return NULL;
@@ -222,7 +229,9 @@ static int merge_level(cJSON *doc, const char *label, const char *dir, chain *c,
         return 0;
     int rc = -1;
     cJSON *base = NULL;
-    if (!cJSON_IsString(b))
+    if (tmc_cfg_has_key(doc, "base")) /* one is gone: validation would not see it */
+        tmc_error_set(err, "%s: base: key given twice", label);
+    else if (!cJSON_IsString(b))
         tmc_error_set(err, "%s: base: expected a string, the path of an experiment file "
                            "relative to this file's folder, got %s", label,
                       tmc_cfg_value_text(b).s);
