@@ -50,16 +50,7 @@ def write(path, doc):
 
 def run(binary, tmp, path, *args):
     """`trainmc run PATH --json`: the process and the document (None: none)."""
-    out = os.path.join(tmp, "out.json")
-    if os.path.exists(out):
-        os.remove(out)
-    p = subprocess.run([binary, "run", path, "--quiet", "--json", out, *FAST, *args],
-                       capture_output=True, text=True)
-    doc = None
-    if os.path.exists(out):
-        with open(out) as f:
-            doc = json.load(f)
-    return p, doc
+    return cli_checks.run_path(binary, tmp, path, *FAST, *args)
 
 
 def numbers(doc):

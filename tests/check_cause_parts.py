@@ -33,7 +33,7 @@ import os
 import sys
 import tempfile
 
-from cli_checks import check, finish, run_json
+from cli_checks import check, finish, run_json, samples as cli_samples
 
 BIN = sys.argv[1]
 WALL_S = 20400.0
@@ -61,15 +61,7 @@ X = {
 
 
 def samples(tmp, x):
-    path = os.path.join(tmp, "samples.csv")
-    p, doc = run_json(BIN, tmp, x, "--samples", path)
-    if doc is None:
-        check(False, f"run: exit {p.returncode}, {p.stderr!r}")
-        return None, []
-    with open(path) as f:
-        header = f.readline().strip().split(",")
-        rows = [dict(zip(header, map(float, line.split(",")))) for line in f]
-    return doc, rows
+    return cli_samples(BIN, tmp, x)
 
 
 def per_replica(rows):

@@ -30,7 +30,7 @@ import os
 import sys
 import tempfile
 
-from cli_checks import check, finish, run_json
+from cli_checks import check, finish, run_json, samples as cli_samples
 
 BIN = sys.argv[1]
 D_S, R_S, GAP_S = 600.0, 1800.0, 5000.0
@@ -63,15 +63,7 @@ def variant(repair_from=None, law="fixed", spares=0, detection=D_S):
 
 
 def samples(tmp, x):
-    path = os.path.join(tmp, "samples.csv")
-    p, doc = run_json(BIN, tmp, x, "--samples", path)
-    if doc is None:
-        check(False, f"run: exit {p.returncode}, {p.stderr!r}")
-        return None, []
-    with open(path) as f:
-        header = f.readline().strip().split(",")
-        rows = [dict(zip(header, map(float, line.split(",")))) for line in f]
-    return doc, rows
+    return cli_samples(BIN, tmp, x)
 
 
 def exact(tmp):

@@ -98,25 +98,33 @@ static int fault_args(const tmc_cli_options *o, fit_args *a)
     return 0;
 }
 
-/* With --steps, the options that only a fault log takes are refused. */
-static int steps_args(const tmc_cli_options *o)
+/* The first option given that only a fault log's fit takes (with_cards:
+ * --cards-per-node among them), or NULL. */
+static const char *fault_log_option(const tmc_cli_options *o, int with_cards)
 {
     const struct {
         int given;
         const char *name;
-    } fault_only[] = {{o->nodes != 0, "nodes"}, {o->cards_per_node != 0, "cards-per-node"},
-                      {o->span_days != 0, "span-days"}, {o->format != NULL, "format"},
-                      {o->node_col != NULL, "node"}, {o->start_col != NULL, "start"},
-                      {o->end_col != NULL, "end"}, {o->cause_col != NULL, "cause"},
-                      {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
-                      {o->window_days != 0, "window-days"},
-                      {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"},
-                      {o->dedupe != 0, "dedupe"}};
-    for (size_t i = 0; i < sizeof fault_only / sizeof fault_only[0]; i++)
-        if (fault_only[i].given)
-            return tmc_cli_usage_error("fit", "--%s is an option of a fault log, not of a "
-                                       "step-time log (--steps)", fault_only[i].name);
-    return 0;
+    } only[] = {{o->nodes != 0, "nodes"}, {with_cards && o->cards_per_node != 0, "cards-per-node"},
+                {o->span_days != 0, "span-days"}, {o->format != NULL, "format"},
+                {o->node_col != NULL, "node"}, {o->start_col != NULL, "start"},
+                {o->end_col != NULL, "end"}, {o->cause_col != NULL, "cause"},
+                {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
+                {o->window_days != 0, "window-days"},
+                {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"},
+                {o->dedupe != 0, "dedupe"}};
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+        if (only[i].given)
+            return only[i].name;
+    return NULL;
+}
+
+/* With --steps, the options that only a fault log takes are refused. */
+static int steps_args(const tmc_cli_options *o)
+{
+    const char *name = fault_log_option(o, 1);
+    return name ? tmc_cli_usage_error("fit", "--%s is an option of a fault log, not of a "
+                                      "step-time log (--steps)", name) : 0;
 }
 
 /* With --sacct, the options of a fault log's fit (but --cards-per-node, the
@@ -127,22 +135,9 @@ static int sacct_args(const tmc_cli_options *o)
         return o->n_sacct_map ? tmc_cli_usage_error("fit", "--sacct-map needs --sacct: it "
                                                     "maps the states of SLURM accounting")
                               : 0;
-    const struct {
-        int given;
-        const char *name;
-    } other[] = {{o->steps, "steps"}, {o->nodes != 0, "nodes"},
-                 {o->span_days != 0, "span-days"}, {o->format != NULL, "format"},
-                 {o->node_col != NULL, "node"}, {o->start_col != NULL, "start"},
-                 {o->end_col != NULL, "end"}, {o->cause_col != NULL, "cause"},
-                 {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
-                 {o->window_days != 0, "window-days"},
-                 {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"},
-                 {o->dedupe != 0, "dedupe"}};
-    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-        if (other[i].given)
-            return tmc_cli_usage_error("fit", "--%s is not an option of SLURM accounting "
-                                       "(--sacct)", other[i].name);
-    return 0;
+    const char *name = o->steps ? "steps" : fault_log_option(o, 0);
+    return name ? tmc_cli_usage_error("fit", "--%s is not an option of SLURM accounting "
+                                      "(--sacct)", name) : 0;
 }
 
 /* Inputs of at least this many bytes (about a million CSV rows, 30 s

@@ -111,9 +111,7 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
     return rc;
 }
 
-/* dir[TMC_PATH_MAX] = the folder of `path` (which fits): "" when it has no
- * slash, so relative paths stay as given; "/" for a file in the root. */
-static void folder_of(const char *path, char *dir)
+void tmc_cfg_folder_of(const char *path, char *dir)
 {
     snprintf(dir, TMC_PATH_MAX, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -137,7 +135,7 @@ int tmc_config_load(const char *path, const char *const *overrides, int n_overri
     if (tmc_cfg_read_text(path, &text, err))
         return -1;
     char dir[TMC_PATH_MAX];
-    folder_of(path, dir);
+    tmc_cfg_folder_of(path, dir);
     int rc = tmc_config_parse(text, path, dir, overrides, n_overrides, out, err);
     free(text);
     if (!rc && (rc = tmc_cfg_note_input(out, path, err)))

@@ -65,18 +65,6 @@ static int cycle_error(const chain *c, const char *label, tmc_error *err)
     return tmc_error_set(err, "%s: base: cycle %s", label, list);
 }
 
-/* dir[TMC_PATH_MAX] = the folder part of `path` (which fits): "" when it has
- * no slash, "/" for a file in the root. */
-static void folder_part(const char *path, char *dir)
-{
-    snprintf(dir, TMC_PATH_MAX, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        slash[slash == dir] = '\0';
-    else
-        dir[0] = '\0';
-}
-
 /* ---------- the merge ---------- */
 
 /* Lay `over` onto `under`, both objects: a key both give merges when both
@@ -138,7 +126,7 @@ static int rebase_value(cJSON *obj, const char *key, const char *dir, const char
 static int rebase_files(cJSON *doc, const char *rel, const char *label, tmc_error *err)
 {
     char dir[TMC_PATH_MAX];
-    folder_part(rel, dir); /* rel fits: it was joined to a path that fits */
+    tmc_cfg_folder_of(rel, dir); /* rel fits: it was joined to a path that fits */
     if (!dir[0])
         return 0; /* the same folder: nothing moves */
     for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++) {
@@ -206,7 +194,7 @@ static cJSON *read_base(const char *rel, const char *label, const char *dir, cha
         named_by(label, err);
         return NULL;
     }
-    folder_part(c->name[c->n - 1], path); /* path: now the base's folder */
+    tmc_cfg_folder_of(c->name[c->n - 1], path); /* path: now the base's folder */
     if (merge_level(doc, c->name[c->n - 1], path, c, rec, own, err)) {
         cJSON_Delete(doc);
         return NULL;

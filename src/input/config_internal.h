@@ -167,6 +167,10 @@ int tmc_cfg_read_text(const char *path, char **text, tmc_error *err);
 /* out[n] = rel resolved against base_dir; -1 if it does not fit. */
 int tmc_cfg_join_path(const char *base_dir, const char *rel, char *out, size_t n);
 
+/* dir[TMC_PATH_MAX] = the folder of `path` (which fits): "" when it has no
+ * slash, so relative paths stay as given; "/" for a file in the root. */
+void tmc_cfg_folder_of(const char *path, char *dir);
+
 /* Remember a file the experiment was read from, so that no output can
  * overwrite it (tmc_experiment.inputs); rec may be NULL. 0, or -1 with err
  * (out of memory). */
