@@ -170,6 +170,29 @@ static int check_log_name(const char *path)
     return 0;
 }
 
+/* A fit's files, in order: --json's document, then --write's (json, frag:
+ * NULL when not asked); after a failure (rc) neither, and every file asked
+ * for is dropped, as is --write's after a failed --json. Takes both
+ * documents. Returns the exit code, 0 or 1. */
+static int finish_outputs(int rc, tmc_outfile *files[2], const char *paths[2], cJSON *json,
+                          cJSON *frag)
+{
+    if (rc) {
+        cJSON_Delete(json);
+        cJSON_Delete(frag);
+        tmc_cli_abort_outputs(files, paths, 2);
+        return 1;
+    }
+    if (paths[0])
+        rc = tmc_cli_write_json(files[0], json);
+    if (paths[1] && rc) {
+        cJSON_Delete(frag);
+        tmc_output_abort(files[1]);
+    } else if (paths[1])
+        rc = tmc_cli_write_json(files[1], frag);
+    return rc ? 1 : 0;
+}
+
 /* fit --sacct LOG: read with the state table, fit, report; exit 2 on bad
  * input (nothing written), 1 when a file cannot be written. */
 static int fit_sacct(const tmc_cli_options *o)
@@ -221,21 +244,11 @@ static int fit_sacct(const tmc_cli_options *o)
         fprintf(stderr, "trainmc: --write: out of memory; nothing written\n");
         rc = 1;
     }
-    if (rc) {
-        cJSON_Delete(doc);
-        tmc_cli_abort_outputs(files, paths, 2);
-    } else {
-        if (o->json_path)
-            rc = tmc_cli_write_json(&out, tmc_sacct_output_json(&rep));
-        if (o->write_path && rc) {
-            cJSON_Delete(doc);
-            tmc_output_abort(&frag);
-        } else if (o->write_path)
-            rc = tmc_cli_write_json(&frag, doc);
-    }
+    rc = finish_outputs(rc, files, paths,
+                        rc || !o->json_path ? NULL : tmc_sacct_output_json(&rep), doc);
     tmc_sacct_fit_free(&r);
     tmc_sacct_log_free(&log);
-    return rc ? 1 : 0;
+    return rc;
 }
 
 static int fit_faults(const fit_args *pa)
@@ -363,21 +376,12 @@ static int fit_steps(const tmc_cli_options *o)
                 r.cv, r.best >= 0 ? r.law[r.best].name : "none");
         rc = 1;
     }
-    if (rc) {
-        cJSON_Delete(doc);
-        tmc_cli_abort_outputs(files, paths, 2);
-    } else {
-        if (o->json_path)
-            rc = tmc_cli_write_json(&out, tmc_step_fit_output_json(&r, &log, path));
-        if (o->write_path && rc) {
-            cJSON_Delete(doc);
-            tmc_output_abort(&dist);
-        } else if (o->write_path)
-            rc = tmc_cli_write_json(&dist, doc);
-    }
+    rc = finish_outputs(rc, files, paths,
+                        rc || !o->json_path ? NULL : tmc_step_fit_output_json(&r, &log, path),
+                        doc);
     tmc_step_fit_free(&r);
     tmc_step_log_free(&log);
-    return rc ? 1 : 0;
+    return rc;
 }
 
 int tmc_cli_fit(int argc, char **argv)
