@@ -83,3 +83,15 @@ def test_frame_names_pandas_when_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now fails
     with pytest.raises(ImportError, match="python3-pandas"):
         r.to_frame()
+
+
+def test_sweep_importance_is_the_programs(cli_json):
+    """sweep(importance=...) gives each setting the importance object of
+    `trainmc sweep --importance` (here plain replicas in its place)."""
+    rare = experiment("design-48-rare-misses.json")
+    s = trainmc.sweep(rare, {"deadline.days": [30]}, replicas=20000, seed=1000,
+                      importance="auto", importance_plain_max=10 ** 6)
+    want = cli_json("sweep", rare, "--vary", "deadline.days=30", "-n", "20000", "--seed",
+                    "1000", "--importance", "auto", "--importance-plain-max", "1000000")
+    assert s.rows[0]["importance"] == want["settings"][0]["importance"]
+    assert s.rows[0]["importance"]["plain"]["replicas"] > 20000

@@ -549,6 +549,24 @@ def _copy_result(r, per_replica):
     return Result(text, n, days, figures, reports)
 
 
+def _importance_options(opts, keep, importance, pilot, plain_max):
+    """Importance sampling's options into opts (the strings kept alive in keep)."""
+    if importance is not None:
+        if not isinstance(importance, str):
+            try:
+                tilts = [float(t) for t in importance]
+            except TypeError:
+                raise TypeError("importance must be 'auto', 'F,O,S[,R,D]' or a sequence of "
+                                f"numbers, not {type(importance).__name__}") from None
+            importance = ",".join(repr(t) for t in tilts)
+        keep.append(_text("importance", importance).encode("utf-8"))
+        opts.importance = keep[-1]
+    opts.pilot_replicas = _integer("importance_pilot", pilot, 1, MAX_REPLICAS,
+                                   allow_none=True, none_means="None (1000) or ") or 0
+    opts.importance_plain_max = _integer("importance_plain_max", plain_max, 1, MAX_REPLICAS,
+                                         allow_none=True, none_means="None (1e7) or ") or 0
+
+
 def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precision=None,
         importance=None, progress=None, *, importance_pilot=None, stop=None,
         per_replica=True, base_dir=None, force=False, importance_plain_max=None):
@@ -591,21 +609,7 @@ def run(experiment, replicas=None, seed=None, threads=0, overrides=None, precisi
     if precision is not None:
         keep.append(_text("precision", precision).encode("utf-8"))
         opts.precision = keep[-1]
-    if importance is not None:
-        if not isinstance(importance, str):
-            try:
-                tilts = [float(t) for t in importance]
-            except TypeError:
-                raise TypeError("importance must be 'auto', 'F,O,S[,R,D]' or a sequence of "
-                                f"numbers, not {type(importance).__name__}") from None
-            importance = ",".join(repr(t) for t in tilts)
-        keep.append(_text("importance", importance).encode("utf-8"))
-        opts.importance = keep[-1]
-    opts.pilot_replicas = _integer("importance_pilot", importance_pilot, 1, MAX_REPLICAS,
-                                   allow_none=True, none_means="None (1000) or ") or 0
-    opts.importance_plain_max = _integer("importance_plain_max", importance_plain_max, 1,
-                                         MAX_REPLICAS, allow_none=True,
-                                         none_means="None (1e7) or ") or 0
+    _importance_options(opts, keep, importance, importance_pilot, importance_plain_max)
     if not isinstance(per_replica, bool):
         raise TypeError("per_replica must be True or False")
     opts.summary_only = 0 if per_replica else 1
@@ -734,7 +738,8 @@ class SweepResult(dict):
 
 
 def sweep(experiment, vary, replicas=None, seed=None, threads=0, overrides=None,
-          progress=None, *, stop=None, base_dir=None, force=False):
+          progress=None, *, stop=None, base_dir=None, force=False, importance=None,
+          importance_pilot=None, importance_plain_max=None):
     """Run an experiment at every setting of one or two numeric keys (two:
     the full grid) with the same replicas and seed (common random numbers);
     returns a SweepResult.
@@ -745,12 +750,16 @@ def sweep(experiment, vary, replicas=None, seed=None, threads=0, overrides=None,
                 a "START:STOP:STEP" string), or ["KEY=V1,V2", ...]; 1 or 2 keys
     replicas    replicas per setting, [2, 1e9] (None: the experiment's)
     seed, threads, overrides, progress, stop, base_dir, force: as run()
+    importance, importance_pilot, importance_plain_max: as run(), for each
+                setting (each setting's document gets its "importance")
     """
     extra = _overrides(overrides)
     source, prior = _source(experiment, base_dir)
     extra = prior + extra
     items = _vary(vary)
     opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=2, force=force)
+    keep = []
+    _importance_options(opts, keep, importance, importance_pilot, importance_plain_max)
     lib = _lib.library()
     ov, n_ov, keep_ov = _lib.string_array(extra)
     va, n_va, keep_va = _lib.string_array(items)
@@ -771,7 +780,7 @@ def sweep(experiment, vary, replicas=None, seed=None, threads=0, overrides=None,
         s = _run_stoppable(call, opts, progress, stop, lib.sweep_free)
     except TrainmcError as e:
         raise _with_base_dir_hint(e, source) from None
-    del keep_ov, keep_va
+    del keep_ov, keep_va, keep
     try:
         return SweepResult(lib.sweep_json(s).decode("utf-8"))
     finally:

@@ -17,6 +17,22 @@
 
 static const double untilted[TMC_TILTS] = {1, 1, 1, 1, 1};
 
+/* 1 when the experiment draws what slot k tilts: arrivals of the process,
+ * repair times (a spare pool or none), lognormal outage downtimes. */
+static int drawn(const tmc_process_model *p, int k)
+{
+    int outages = p->rate[TMC_TILT_OUTAGES] > 0 || p->trace[TMC_TILT_OUTAGES].n > 0;
+    int failures = p->rate[TMC_TILT_FAILURES] > 0 || p->trace[TMC_TILT_FAILURES].n > 0;
+    switch (k) {
+    case TMC_TILT_REPAIRS:
+        return failures && p->failures.spares >= 0;
+    case TMC_TILT_DOWNTIMES:
+        return outages && p->downtime_s > 0 && p->downtime_sigma > 0;
+    default:
+        return p->rate[k] > 0 || p->trace[k].n > 0;
+    }
+}
+
 int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS],
                               tmc_error *err)
 {
@@ -43,6 +59,14 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
         if (theta[k] != 1 && !tmc_weights_tiltable(&e->processes, k))
             return tmc_error_set(err, "--importance: this experiment's %s cannot be tilted; "
                                       "give 1 for it", what[k]);
+    static const char *const none[TMC_TILTS] = {
+        "no failures", "no outages", "no loss spikes",
+        "no repairs to wait for (failures.spares -1: unlimited)",
+        "no outage downtimes drawn (only lognormal ones, outages.downtime_cv > 0, are)"};
+    for (int k = 0; k < TMC_TILTS; k++)
+        if (theta[k] != 1 && !drawn(p, k)) /* a tilt that would change nothing */
+            return tmc_error_set(err, "--importance: this experiment has %s: give 1 for "
+                                      "slot %d of the tilt (F,O,S,R,D)", none[k], k + 1);
     return 0;
 }
 
@@ -85,6 +109,15 @@ static void update_tilt(const tmc_engine *e, const tmc_replica *s, double theta[
 int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
                           tmc_importance *out, tmc_error *err)
 {
+    int any = 0;
+    for (int k = 0; k < TMC_TILTS; k++)
+        any |= drawn(&e->processes, k) && tmc_weights_tiltable(&e->processes, k);
+    if (!any)
+        return tmc_error_set(err, "--importance auto: nothing this experiment draws can be "
+                                  "tilted (exponential failures, outages, spikes, exponential "
+                                  "repairs with a pool, lognormal downtimes): plain Monte Carlo "
+                                  "with more replicas is the way to a small P(miss)"),
+               TMC_IMPORTANCE_INVALID;
     double theta[TMC_TILTS] = {1, 1, 1, 1, 1}, *wall = malloc((size_t)pilot * sizeof *wall);
     if (!wall)
         return tmc_error_set(err, "out of memory for %ld pilot replicas", pilot);

@@ -78,7 +78,8 @@ int tmc_gpd_fit(const double *x, long n, int wip, double *k, double *sigma);
 double tmc_importance_pareto_k(double *v, long n);
 
 /* Choose the tilt by cross-entropy with `pilot` replicas per level (at most
- * 30 levels, rho = 0.1). e is left untilted. Returns 0, or -1 with err set
+ * 30 levels, rho = 0.1). e is left untilted. Returns 0; TMC_IMPORTANCE_INVALID
+ * with err when nothing the experiment draws can be tilted; or -1 with err
  * (no pilot replica reached a level, memory, or an interruption). */
 int tmc_importance_choose(tmc_engine *e, long pilot, uint64_t seed, int threads,
                           tmc_importance *out, tmc_error *err);
@@ -109,7 +110,9 @@ int tmc_importance_parse_tilt(const char *s, double theta[TMC_TILTS]);
 
 /* 0 if every multiplier of theta that is not 1 can be applied to e's
  * processes (Poisson rates, not per-card lifetimes or replayed traces;
- * exponential repair times), else -1 with err naming the one that cannot. */
+ * exponential repair times) and changes something (the process is there:
+ * arrivals, repairs with a spare pool or none, lognormal downtimes), else
+ * -1 with err naming the one that cannot. */
 int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS],
                               tmc_error *err);
 

@@ -1003,5 +1003,8 @@ int tmc_cli_parse_options(const tmc_cli_command *cmd, int argc, char **argv,
     append_flag_sets(o);
     if ((rc = parse_operands(argc, argv, o)))
         return rc;
+    if ((o->pilot || o->plain_max) && !o->importance) /* they would do nothing */
+        return tmc_cli_usage_error(cmd->name, "--%s needs --importance",
+                                   o->pilot ? "importance-pilot" : "importance-plain-max");
     return tmc_cli_check_option_paths(o);
 }
