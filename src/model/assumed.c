@@ -87,6 +87,15 @@ static void check_failures(const tmc_experiment *x, tmc_assumed *out)
             "would)");
 }
 
+/* 1 when the experiment y (another reading of the run's) gives Daly's form
+ * a longer wall time than cf: the run's reading flatters it. *alt: y's forms. */
+static int daly_longer(const tmc_experiment *y, const tmc_closed_form *cf,
+                       tmc_closed_form *alt)
+{
+    tmc_closed_form_compute(y, alt);
+    return alt->daly_wall_s > cf->daly_wall_s;
+}
+
 /* 1 when immune restores shorten Daly's wall time: not always, since a
  * struck restore of widely spread length is drawn again, often shorter. */
 static int immune_flatters(const tmc_experiment *x, const tmc_closed_form *cf)
@@ -94,8 +103,7 @@ static int immune_flatters(const tmc_experiment *x, const tmc_closed_form *cf)
     tmc_experiment y = *x; /* a view: a plain field changed, never released */
     y.checkpoint.restore_immune = 0;
     tmc_closed_form struck;
-    tmc_closed_form_compute(&y, &struck);
-    return struck.daly_wall_s > cf->daly_wall_s;
+    return daly_longer(&y, cf, &struck);
 }
 
 /* Job renewal timed at the restore (failures.renewal_at "restore"): the
@@ -112,8 +120,7 @@ static void check_renewal_at(const tmc_experiment *x, const tmc_closed_form *cf,
     tmc_experiment y = *x; /* a view: a plain field changed, never released */
     y.failures.renewal_at = TMC_RENEWAL_AT_FAILURE;
     tmc_closed_form aged;
-    tmc_closed_form_compute(&y, &aged);
-    if (!(aged.daly_wall_s > cf->daly_wall_s))
+    if (!daly_longer(&y, cf, &aged))
         return;
     add(out, "failures.renewal_at", x->stated & TMC_STATED_RENEWAL_AT, "restore",
         "job renewal at the restart: the time the job is down after each interruption "
@@ -135,8 +142,7 @@ static void check_repair_from(const tmc_experiment *x, const tmc_closed_form *cf
     tmc_experiment y = *x; /* a view: a plain field changed, never released */
     y.failures.repair_from = TMC_REPAIR_FROM_DETECTION;
     tmc_closed_form later;
-    tmc_closed_form_compute(&y, &later);
-    if (!(later.daly_wall_s > cf->daly_wall_s))
+    if (!daly_longer(&y, cf, &later))
         return;
     add(out, "failures.repair_from", x->stated & TMC_STATED_REPAIR_FROM, "failure",
         "repairs start at the failure's instant, while it is being detected: the delay is "

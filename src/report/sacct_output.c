@@ -200,26 +200,20 @@ void tmc_sacct_output_text(FILE *f, const tmc_sacct_report *p)
 
 /* ---------- JSON ---------- */
 
-/* v, or null when it is not a finite number. */
-static void add_number(cJSON *o, const char *key, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, key, v);
-    else
-        cJSON_AddNullToObject(o, key);
-}
+/* A number that is not finite (no waits, no interval) prints as null: cJSON
+ * writes NaN and infinities so. */
 
 static cJSON *hours_json(const tmc_sacct_hours *h)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "count", h->n);
-    add_number(o, "mean_hours", h->mean);
-    add_number(o, "sd_hours", h->sd);
-    add_number(o, "min_hours", h->min);
-    add_number(o, "q10_hours", h->q10);
-    add_number(o, "median_hours", h->median);
-    add_number(o, "q90_hours", h->q90);
-    add_number(o, "max_hours", h->max);
+    cJSON_AddNumberToObject(o, "mean_hours", h->mean);
+    cJSON_AddNumberToObject(o, "sd_hours", h->sd);
+    cJSON_AddNumberToObject(o, "min_hours", h->min);
+    cJSON_AddNumberToObject(o, "q10_hours", h->q10);
+    cJSON_AddNumberToObject(o, "median_hours", h->median);
+    cJSON_AddNumberToObject(o, "q90_hours", h->q90);
+    cJSON_AddNumberToObject(o, "max_hours", h->max);
     return o;
 }
 
@@ -252,13 +246,13 @@ cJSON *tmc_sacct_output_json(const tmc_sacct_report *p)
         cJSON_AddStringToObject(o, "exposure_unit", rate_unit[c]);
         cJSON_AddNumberToObject(o, "exposure_hours", v->exposure_hours);
         cJSON *q = cJSON_AddObjectToObject(o, "rate_per_hour");
-        add_number(q, "value", v->rate);
-        add_number(q, "lo", v->rate_lo);
-        add_number(q, "hi", v->rate_hi);
+        cJSON_AddNumberToObject(q, "value", v->rate);
+        cJSON_AddNumberToObject(q, "lo", v->rate_lo);
+        cJSON_AddNumberToObject(q, "hi", v->rate_hi);
         q = cJSON_AddObjectToObject(o, "mean_hours_between");
-        add_number(q, "value", v->mean_hours);
-        add_number(q, "lo", v->mean_lo);
-        add_number(q, "hi", v->mean_hi);
+        cJSON_AddNumberToObject(q, "value", v->mean_hours);
+        cJSON_AddNumberToObject(q, "lo", v->mean_lo);
+        cJSON_AddNumberToObject(q, "hi", v->mean_hi);
     }
     x = cJSON_AddObjectToObject(root, "waits");
     cJSON_AddItemToObject(x, "all", hours_json(&r->waits));
