@@ -30,7 +30,9 @@
  *   (immune_keys, a stream of its own); job renewal timed at the failure in
  *   half of those with job renewal (renewal_at_keys, likewise); repairs
  *   that start at the detection in a third of those with a spare pool or
- *   none (repair_from_keys, likewise); a run that
+ *   none (repair_from_keys, likewise); bursts of nodes (fixed, geometric or
+ *   a table of sizes) in 40 % of those with exponential lifetimes
+ *   (burst_keys, likewise); a run that
  *   slows down in a quarter (slowdown_keys, likewise: linear or saturating,
  *   refresh restarts in half of them, never beside async saves); two levels
  *   of snapshots in 60 % of those that allow them (levels_keys: every
@@ -158,14 +160,15 @@ enum {
     ROW_RESTORE, ROW_DOWNTIME, ROW_DETECTION, ROW_SPARE_WAIT, ROW_EVICTION, ROW_REQUEUE,
     ROW_SLOWDOWN, ROW_REFRESH,
     ROW_FAILURES, ROW_OUTAGES, ROW_SPIKES, ROW_SAVES, ROW_EVICTIONS, ROW_REQUEUES,
-    ROW_TIMEOUTS, ROW_SLOW_CARDS, ROW_CENSORED, ROW_REFRESHES, ROW_PERSISTENT, N_ROWS
+    ROW_TIMEOUTS, ROW_SLOW_CARDS, ROW_CENSORED, ROW_REFRESHES, ROW_PERSISTENT, ROW_BURSTS,
+    ROW_BURST_NODES, N_ROWS
 };
 #define N_TIME_ROWS (ROW_REFRESH + 1)
 static const char *const row_names[N_ROWS] = {
     "wall", "compute", "straggler", "pause", "fixed", "save", "lost", "restore", "downtime",
     "detection", "spare_wait", "eviction", "requeue", "slowdown", "refresh", "failures",
     "outages", "spikes", "saves", "evictions", "requeues", "save_timeouts", "slow_cards",
-    "censored", "refreshes", "persistent_restores"};
+    "censored", "refreshes", "persistent_restores", "bursts", "burst_nodes"};
 
 static void engine_rows(const tmc_replica *o, double *v)
 {
@@ -175,7 +178,7 @@ static void engine_rows(const tmc_replica *o, double *v)
                         o->refresh_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
                         o->save_timeouts, o->slow_cards, o->censored, o->refreshes,
-                        o->persistent_restores};
+                        o->persistent_restores, o->bursts, o->burst_nodes};
     memcpy(v, r, sizeof r);
 }
 
@@ -187,7 +190,7 @@ static void oracle_rows(const oracle_result *o, double *v)
                         o->refresh_s, o->card_failures,
                         o->outages, o->loss_spikes, o->saves, o->evictions, o->requeues,
                         o->save_timeouts, o->slow_cards, (double)o->censored, o->refreshes,
-                        o->persistent_restores};
+                        o->persistent_restores, o->bursts, o->burst_nodes};
     memcpy(v, r, sizeof r);
 }
 
@@ -443,7 +446,7 @@ static void cause_keys(int index, cJSON *f, long cards, char *sum, size_t sn)
 /* A cause mix per part (issue 36 part 2) in 40 % of the combinations with
  * two causes or more, from a stream of its own: each part (card, node, job)
  * shares its failures among the causes afresh (uniform weights, some of
- * them 0, normalised), given as card_share, node_share and job_share in
+ * them 0, normalised), given as card_share, node_share, job_share and burst_share in
  * place of share. */
 #define PART_SEED 36021u
 static int own_coin(int index, unsigned long seed, double p);
@@ -455,7 +458,7 @@ static void part_keys(int index, cJSON *f, char *sum, size_t sn)
         return;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, PART_SEED + 1 + (unsigned long)index);
-    static const char *const keys[] = {"card_share", "node_share", "job_share"};
+    static const char *const keys[] = {"card_share", "node_share", "job_share", "burst_share"};
     double w[TMC_FAILURE_PARTS][TMC_MAX_CAUSES], total[TMC_FAILURE_PARTS] = {0};
     for (int p = 0; p < TMC_FAILURE_PARTS; p++) {
         for (int i = 0; i < n; i++)
@@ -572,6 +575,49 @@ static void renewal_at_keys(int index, cJSON *f, char *sum, size_t sn)
         cJSON_AddStringToObject(f, "renewal_at", "failure");
         snprintf(sum + strlen(sum), sn - strlen(sum), " at failure");
     }
+}
+
+/* Bursts (issue 36 part 1) in 40 % of the combinations with exponential
+ * lifetimes (what bursts need), from a stream of their own: at `rate` per
+ * second for the job (the caller bounds it as the per-node part), a node
+ * size when none is given (1, 2, 4 or 8 cards), and a size law: fixed 1 to
+ * 4 nodes, geometric of mean 2.2 to 4, or a table of 2 to 5 sizes. */
+#define BURST_SEED 36011u
+static void burst_keys(int index, cJSON *f, long cards, double rate, char *sum, size_t sn)
+{
+    const cJSON *law = f ? cJSON_GetObjectItem(f, "distribution") : NULL;
+    if (!law || strcmp(law->valuestring, "exponential") || !own_coin(index, BURST_SEED, 0.4))
+        return;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, BURST_SEED + 1 + (unsigned long)index);
+    static const long sizes[] = {1, 2, 4, 8};
+    const cJSON *given = cJSON_GetObjectItem(f, "cards_per_node");
+    long g = given ? (long)given->valuedouble : sizes[gsl_rng_uniform_int(r, 4)];
+    long nodes = (cards + g - 1) / g;
+    if (!given)
+        cJSON_AddNumberToObject(f, "cards_per_node", (double)g);
+    cJSON_AddNumberToObject(f, "burst_per_node_mtbf_days", nodes / rate / TMC_DAY_S);
+    unsigned long kind = gsl_rng_uniform_int(r, 3);
+    if (kind == 0) {
+        long k = 1 + (long)gsl_rng_uniform_int(r, 4);
+        cJSON_AddNumberToObject(f, "burst_nodes", (double)k);
+        snprintf(sum + strlen(sum), sn - strlen(sum), " bursts(g %ld, fixed %ld)", g, k);
+    } else if (kind == 1) {
+        double mean = 2.2 + 1.8 * gsl_rng_uniform(r);
+        cJSON_AddStringToObject(f, "burst_size", "geometric");
+        cJSON_AddNumberToObject(f, "burst_nodes", mean);
+        snprintf(sum + strlen(sum), sn - strlen(sum), " bursts(g %ld, geometric %.2f)", g, mean);
+    } else {
+        double w[5];
+        int n = 2 + (int)gsl_rng_uniform_int(r, 4);
+        for (int i = 0; i < n; i++)
+            w[i] = gsl_rng_uniform(r) < 0.3 ? 0 : gsl_rng_uniform_pos(r);
+        w[n - 1] += w[n - 1] == 0; /* not all 0 */
+        cJSON_AddStringToObject(f, "burst_size", "table");
+        cJSON_AddItemToObject(f, "burst_weights", cJSON_CreateDoubleArray(w, n));
+        snprintf(sum + strlen(sum), sn - strlen(sum), " bursts(g %ld, table of %d)", g, n);
+    }
+    gsl_rng_free(r);
 }
 
 /* failures.repair_from "detection" (issue 36 part 3) in a third of the
@@ -1037,6 +1083,8 @@ static void generate(int index, combo *c)
         cJSON_AddNumberToObject(limit, "notice_s", notice);
         SUM(" limit notice(%.3g%s)", notice, notice >= save ? ", saved" : ", too short");
     }
+    burst_keys(index, f_obj, cards, fmin(fmax(expect[0], 0.5) / t0, 0.3 / segment_s) / 2, sum,
+               sn);
     cause_keys(index, f_obj, cards, sum, sn);
     part_keys(index, f_obj, sum, sn);
     standby_keys(index, f_obj, t0, pl, sum, sn);

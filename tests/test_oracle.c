@@ -303,7 +303,8 @@ static void test_replays_sync(void **state)
     x->failures.n_causes = 1;
     x->failures.causes[0] = (tmc_failure_cause){
         .name = "crash", .share = 1, .card_share = -1, .node_share = -1, .job_share = -1,
-        .part_share = {1, 1, 1}, .detection_s = 3, .restore_s = -1, .takes_spare = 1,
+        .burst_share = -1,
+        .part_share = {1, 1, 1, 1}, .detection_s = 3, .restore_s = -1, .takes_spare = 1,
         .detection_law = TMC_DETECTION_FIXED, .detection_cv = 1, .scope = TMC_CAUSE_CARD,
         .level = TMC_LEVEL_LOCAL};
     r = run1(x, 5, 10, NEVER);

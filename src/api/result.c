@@ -164,9 +164,7 @@ static void take_rates_as_given(tmc_experiment *x)
     tmc_forecast_failure_rate(x, &post);
     tmc_forecast_outage_rate(x, &post_o);
     if (x->observed.enabled) {
-        x->failures.per_card_mtbf_days /= post.mean;
-        x->failures.per_node_mtbf_days /= post.mean;
-        x->failures.per_job_mtbf_days /= post.mean;
+        tmc_forecast_scale_failure_rates(&x->failures, post.mean);
         x->outages.mean_interval_days /= post_o.mean;
     }
     x->failures.mtbf_events = x->failures.repair_events = x->outages.mtbf_events = 0;

@@ -36,9 +36,7 @@ static void without_traces(const tmc_experiment *x, tmc_experiment *y, tmc_close
         tmc_forecast_rate f, o; /* run finishes at the posterior mean rates */
         tmc_forecast_failure_rate(x, &f);
         tmc_forecast_outage_rate(x, &o);
-        y->failures.per_card_mtbf_days /= f.mean;
-        y->failures.per_node_mtbf_days /= f.mean;
-        y->failures.per_job_mtbf_days /= f.mean;
+        tmc_forecast_scale_failure_rates(&y->failures, f.mean);
         y->outages.mean_interval_days /= o.mean;
         y->observed.enabled = 0;
     }

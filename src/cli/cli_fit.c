@@ -73,6 +73,7 @@ static int fault_args(const tmc_cli_options *o, fit_args *a)
                     .format = o->format, .json_path = o->json_path,
                     .write_path = o->write_path, .law = o->law ? o->law : "exponential",
                     .dedupe = o->dedupe};
+    a->fit.bursts = o->bursts;
     if (o->node_col)
         a->cols.node = o->node_col;
     if (o->start_col)
@@ -91,6 +92,10 @@ static int fault_args(const tmc_cli_options *o, fit_args *a)
     if (!a->fit.nodes || !a->fit.cards_per_node)
         return tmc_cli_usage_error("fit", "fit needs --nodes N and --cards-per-node N: the "
                                    "exposure a log cannot show");
+    if (o->bursts && strcmp(a->law, "exponential"))
+        return tmc_cli_usage_error("fit", "--bursts writes bursts beside exponential "
+                                   "lifetimes, which they need (failures.burst_*); leave "
+                                   "--law %s out, or --bursts", a->law);
     if (!a->format) {
         size_t n = strlen(a->fit.log_path);
         a->format = n > 4 && !strcmp(a->fit.log_path + n - 4, ".csv") ? "csv" : "json";
@@ -112,7 +117,7 @@ static const char *fault_log_option(const tmc_cli_options *o, int with_cards)
                 {o->time_unit != NULL, "time-unit"}, {o->n_exclude != 0, "exclude-cause"},
                 {o->window_days != 0, "window-days"},
                 {o->simultaneous_s != 0, "simultaneous-s"}, {o->law != NULL, "law"},
-                {o->dedupe != 0, "dedupe"}};
+                {o->dedupe != 0, "dedupe"}, {o->bursts != 0, "bursts"}};
     for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
         if (only[i].given)
             return only[i].name;

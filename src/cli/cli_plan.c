@@ -241,10 +241,17 @@ static void text_spares(FILE *f, const tmc_plan *p)
     const tmc_spare_pool_form *s = &p->spares;
     if (!s->enabled)
         return;
-    fprintf(f, "Spares      %.3g card%s a failure, %.3f failures a day take a repair of %.3g h:"
-               " %.3f units in repair on average\n", s->unit_cards,
-            s->unit_cards == 1 ? "" : "s", s->rate * TMC_DAY_S, s->repair_s / TMC_HOUR_S,
-            s->in_repair_mean);
+    if (s->burst_share > 0) /* a unit is a node; a burst takes several */
+        fprintf(f, "Spares      %.3g cards a unit (a node), %.3f failures a day take one a "
+                   "repair of %.3g h, bursts (%.3g %% of them) %.3g on average: %.3f units "
+                   "in repair on average\n", s->unit_cards, s->rate * TMC_DAY_S,
+                s->repair_s / TMC_HOUR_S, 100 * s->burst_share, s->burst_nodes,
+                s->in_repair_mean);
+    else
+        fprintf(f, "Spares      %.3g card%s a failure, %.3f failures a day take a repair of "
+                   "%.3g h: %.3f units in repair on average\n", s->unit_cards,
+                s->unit_cards == 1 ? "" : "s", s->rate * TMC_DAY_S, s->repair_s / TMC_HOUR_S,
+                s->in_repair_mean);
     fprintf(f, "            a pool of ");
     text_units(f, s->units_10pct, s->unit_cards);
     fprintf(f, " keeps P(wait) per failure below 10 %%, ");
@@ -416,6 +423,7 @@ static void json_spares(cJSON *doc, const tmc_plan *p)
     add_numbers(o, "unit_cards", s->unit_cards, "rate_per_day", s->rate * TMC_DAY_S,
                 "repair_s", s->repair_s, "in_repair_mean", s->in_repair_mean,
                 "units_10pct", (double)s->units_10pct, "units_1pct", (double)s->units_1pct,
+                "burst_share", s->burst_share, "burst_nodes", s->burst_nodes,
                 "units", s->units < 0 ? INFINITY : (double)s->units,
                 "wait_p", p->cf.spare_wait_p,
                 "wait_per_failure_s", p->cf.spare_wait_per_failure_s,

@@ -386,6 +386,10 @@ static const option_row table[] = {
     {.name = "dedupe", .parse = parse_flag, .offset = OFF(dedupe),
      .help = {{FIT, "drop faults that repeat an earlier one exactly (node, start, end, "
                     "cause); without it such a log is refused"}}},
+    {.name = "bursts", .parse = parse_flag, .offset = OFF(bursts),
+     .help = {{FIT, "faults on several nodes starting within --simultaneous-s of each other "
+                    "are bursts: --write writes failures.burst_* and the single-node rate "
+                    "without their faults"}}},
     {.name = "window-days", .arg = "D", .parse = parse_number, .offset = OFF(window_days),
      .lo = 0, .hi = 1e6, .lo_open = 1,
      .help = {{FIT, "counts per window of D days (default 7)"}}},

@@ -84,6 +84,7 @@ typedef struct {
     const char *write_path; /* --write; NULL: none */
     int steps;              /* --steps: the log is a step-time log */
     int dedupe;             /* --dedupe: drop a fault log's exact duplicate faults */
+    int bursts;             /* --bursts: a fault log's simultaneous groups as bursts */
     int sacct;              /* --sacct: the log is SLURM accounting (sacct --parsable2) */
     const char *sacct_map[TMC_CLI_MAX_SACCT_MAP]; /* --sacct-map STATE=CAUSE */
     int n_sacct_map;

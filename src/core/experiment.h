@@ -72,6 +72,15 @@ typedef struct {
 
 #define TMC_MAX_CAUSES 16
 
+/* The law of a burst's size, in nodes (failures.burst_size). */
+typedef enum {
+    TMC_BURST_FIXED = 0,     /* exactly burst_nodes */
+    TMC_BURST_GEOMETRIC = 1, /* 2, 3, ... with mean burst_nodes */
+    TMC_BURST_TABLE = 2      /* by burst_weights: burst_weights[i] for i + 1 nodes */
+} tmc_burst_size;
+
+#define TMC_MAX_BURST_NODES 64
+
 /* The law of a cause's detection delay (failures.causes[].detection_distribution). */
 typedef enum {
     TMC_DETECTION_FIXED = 0,       /* exactly detection_s (default) */
@@ -99,15 +108,17 @@ typedef enum {
  * and whether it takes the card or its node (docs/reference/simulation-semantics.md 5). */
 /* The parts of the failure process a cause's share is given for: card
  * failures (per_card_mtbf_days, a lifetime law, a trace), node failures
- * (per_node_mtbf_days, bad nodes' faults) and the job's own
- * (per_job_mtbf_days). */
-enum { TMC_PART_CARD = 0, TMC_PART_NODE = 1, TMC_PART_JOB = 2, TMC_FAILURE_PARTS = 3 };
+ * (per_node_mtbf_days, bad nodes' faults), the job's own
+ * (per_job_mtbf_days) and bursts (burst_per_node_mtbf_days: several nodes
+ * at once). */
+enum { TMC_PART_CARD = 0, TMC_PART_NODE = 1, TMC_PART_JOB = 2, TMC_PART_BURST = 3,
+       TMC_FAILURE_PARTS = 4 };
 
 typedef struct {
     char name[48];
     double share;       /* its share of every part's failures not given its own;
                            < 0: not given */
-    double card_share, node_share, job_share; /* < 0: not given (share) */
+    double card_share, node_share, job_share, burst_share; /* < 0: not given (share) */
     double part_share[TMC_FAILURE_PARTS]; /* resolved on load: per part, the
                            causes' shares add to 1, or to 0 (no cause strikes it) */
     double detection_s; /* from the failure to its detection, s; the
@@ -214,6 +225,16 @@ typedef struct {
                                   infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not
                                   stated (an assumption warning past 8x either way) */
+    /* Bursts (issue 36; docs/model.md 3.24): failures that take several of the
+     * job's nodes at once (a leaf switch, a rack's power, a cooling loop), each
+     * node going to repair and taking a spare node as a node failure does. The
+     * job's burst rate is its nodes over burst_per_node_mtbf_days, as node
+     * failures scale; a burst larger than the job takes all its nodes. */
+    double burst_per_node_mtbf_days; /* per node held, days; 0: no bursts */
+    tmc_burst_size burst_size;
+    double burst_nodes;        /* fixed: k; geometric: the mean (> 2) */
+    int n_burst_weights;       /* table: burst_weights[i] for bursts of i + 1 nodes */
+    double burst_weights[TMC_MAX_BURST_NODES];
     int n_causes;              /* 0: one cause, no detection delay */
     tmc_failure_cause causes[TMC_MAX_CAUSES];
     int n_trace;               /* trace: failure times, days from the job's start, */
@@ -285,6 +306,8 @@ typedef struct {
     double *trace_days;        /* increasing; replayed in every replica; n_trace of
                                   them on the heap, owned (top of this file) */
 } tmc_outages;
+
+
 
 typedef struct {
     int enabled;

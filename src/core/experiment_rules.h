@@ -80,7 +80,7 @@ static inline long tmc_job_nodes(long cards, long g)
 /* The cards a spare pool or a set of standbys is counted in: a node's g
  * (failures.cards_per_node > 1) when every failure that takes hardware
  * takes a whole node (the per-node part, a card failure of a cause of
- * scope "node"); 1 when some take a single card (the per-card part
+ * scope "node", bursts); 1 when some take a single card (the per-card part
  * without causes, or a cause of scope "card" that takes a spare), or
  * none takes hardware. A pool of g-card units has a remainder of
  * spares % g cards that shortens no wait (a failure still waits for a
@@ -100,7 +100,11 @@ static inline long tmc_pool_unit_cards(const tmc_failures *f)
             node_cause |= f->causes[i].scope == TMC_CAUSE_NODE && card_part;
             card |= f->causes[i].scope != TMC_CAUSE_NODE && card_part;
         }
-    int node = (f->per_node_mtbf_days > 0 && spare) || node_cause;
+    int burst = f->burst_per_node_mtbf_days > 0 && f->n_causes == 0;
+    for (int i = 0; i < f->n_causes; i++)
+        burst |= f->burst_per_node_mtbf_days > 0 && f->causes[i].takes_spare &&
+                 f->causes[i].part_share[TMC_PART_BURST] > 0;
+    int node = (f->per_node_mtbf_days > 0 && spare) || node_cause || burst;
     return node && !card ? g : 1;
 }
 

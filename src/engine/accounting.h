@@ -89,6 +89,9 @@ enum {
     COUNT(refreshes, "refreshes", "refresh restarts") /* planned (slowdown.refresh_hours) */ \
     COUNT(persistent_restores, "persistent_restores", "restores from persistent") /* two \
         levels of snapshots: interruptions whose restore needed a persistent one */       \
+    COUNT(bursts, "bursts", "bursts") /* of the card failures, those that took several \
+        nodes at once (failures.burst_per_node_mtbf_days) */                                \
+    COUNT(burst_nodes, "burst_nodes", "nodes taken by bursts")                              \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \

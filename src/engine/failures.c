@@ -25,10 +25,24 @@
  * come back from repair as whole machines), else 1. */
 static long node_unit(const tmc_failure_model *m)
 {
-    int node = m->node_rate > 0;
+    int node = m->node_rate > 0 || m->burst_rate > 0;
     for (int i = 0; i < m->n_causes; i++)
         node |= m->cause_cards[i] > 1 && m->takes_spare[i];
     return node && m->cards_per_node > 1 ? m->cards_per_node : 1;
+}
+
+/* Bursts (docs/model.md 3.24): their rate, scaled as node failures are,
+ * and the size law; a table's weights cumulated. */
+static void bursts_model(tmc_failure_model *m, const tmc_failures *f)
+{
+    m->burst_rate = f->burst_per_node_mtbf_days > 0
+        ? (double)m->nodes / (f->burst_per_node_mtbf_days * TMC_DAY_S) : 0;
+    m->burst_size = f->burst_size;
+    m->burst_nodes = f->burst_nodes;
+    m->n_burst_weights = f->n_burst_weights;
+    double cum = 0;
+    for (int i = 0; i < f->n_burst_weights; i++)
+        m->burst_cum[i] = cum += f->burst_weights[i];
 }
 
 void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
@@ -81,7 +95,8 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->bad_share = f->bad_node_share;
     m->bad_rate = f->bad_node_share > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
     m->bad_retire_after = f->bad_node_retire_after;
-    m->scoped = m->node_rate > 0 || m->job_rate > 0 || m->bad_share > 0;
+    bursts_model(m, f);
+    m->scoped = m->node_rate > 0 || m->job_rate > 0 || m->bad_share > 0 || m->burst_rate > 0;
     double cum[TMC_FAILURE_PARTS] = {0};
     for (int i = 0; i < f->n_causes; i++) {
         for (int p = 0; p < TMC_FAILURE_PARTS; p++)
@@ -112,8 +127,8 @@ static double poisson_mean_s(const tmc_failure_model *m, const tmc_failure_state
 {
     if (!m->scoped)
         return m->mean_s / (m->cards * m->tilt * s->rate_scale);
-    return 1 / ((m->card_rate + m->node_rate + m->job_rate + (double)s->bad_nodes * m->bad_rate) *
-                m->tilt * s->rate_scale);
+    return 1 / ((m->card_rate + m->node_rate + m->job_rate + (double)s->bad_nodes * m->bad_rate +
+                 m->burst_rate) * m->tilt * s->rate_scale);
 }
 
 /* Not Poisson: the next node or job failure after t, s. */
@@ -256,6 +271,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
     for (int i = 0; i < m->n_causes; i++) /* a cause of scope "node" */
         failed = m->cause_cards[i] > failed ? m->cause_cards[i] : failed;
+    if (m->burst_rate > 0) /* a burst's nodes: at most the job's */
+        failed = m->nodes * m->cards_per_node;
     /* ... and so can the standbys' cards, which join the pool through repair
      * (a forecast's used ones too) */
     size_t room = (size_t)(m->pool_cards + failed);
@@ -340,8 +357,9 @@ int tmc_failures_cause(const tmc_failure_model *m, tmc_failure_scope scope, doub
 {
     if (m->n_causes <= 1)
         return 0;
-    int part = scope == TMC_SCOPE_CARD ? TMC_PART_CARD
-             : scope == TMC_SCOPE_JOB  ? TMC_PART_JOB : TMC_PART_NODE;
+    int part = scope == TMC_SCOPE_CARD  ? TMC_PART_CARD
+             : scope == TMC_SCOPE_JOB   ? TMC_PART_JOB
+             : scope == TMC_SCOPE_BURST ? TMC_PART_BURST : TMC_PART_NODE;
     const double *cum = m->cum_share[part];
     /* the first cause whose share holds u; past the last share (rounding),
      * the last cause with a share of this part */
@@ -374,12 +392,31 @@ tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failu
     if (!tmc_failures_poisson(m) && !s->scoped_struck)
         return TMC_SCOPE_CARD;
     double bad = (double)s->bad_nodes * m->bad_rate; /* 0 unless Poisson */
-    double u = gsl_rng_uniform(r) * (card + m->node_rate + m->job_rate + bad);
+    /* bursts last, so that experiments without them draw as before */
+    double u = gsl_rng_uniform(r) * (card + m->node_rate + m->job_rate + bad + m->burst_rate);
     if (u < card)
         return TMC_SCOPE_CARD;
     if (u < card + m->node_rate)
         return TMC_SCOPE_NODE;
-    return u < card + m->node_rate + m->job_rate ? TMC_SCOPE_JOB : TMC_SCOPE_BAD_NODE;
+    if (u < card + m->node_rate + m->job_rate)
+        return TMC_SCOPE_JOB;
+    return u < card + m->node_rate + m->job_rate + bad || m->burst_rate == 0 ? TMC_SCOPE_BAD_NODE
+                                                                            : TMC_SCOPE_BURST;
+}
+
+long tmc_failures_burst_nodes(const tmc_failure_model *m, gsl_rng *r)
+{
+    double k = m->burst_nodes;
+    if (m->burst_size == TMC_BURST_GEOMETRIC) /* sizes 2, 3, ...: 1 + Geometric(p) */
+        k = 1 + (double)gsl_ran_geometric(r, 1 / (m->burst_nodes - 1));
+    else if (m->burst_size == TMC_BURST_TABLE) {
+        double u = gsl_rng_uniform(r) * m->burst_cum[m->n_burst_weights - 1];
+        int i = 0;
+        while (i < m->n_burst_weights - 1 && !(u < m->burst_cum[i]))
+            i++;
+        k = i + 1;
+    }
+    return k < (double)m->nodes ? (long)k : m->nodes;
 }
 
 static void drop_repair(tmc_failure_state *s, long i)
@@ -560,8 +597,12 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
         /* the failed cards join the pool through repair (a node's: one
          * repair), but not those whose standbys are replaced from outside */
         long back = m->refill_s > 0 ? cards - warm : cards;
-        if (back > 0) /* a node with no standby taken goes whole */
-            add_repair(m, s, r, failed_at, back, back == cards);
+        long g = m->unit_cards > 0 ? m->unit_cards : back; /* (a model built by hand: 0) */
+        if (back > 0 && back == cards) /* whole units (a burst's nodes: one repair each) */
+            for (long left = back; left > 0; left -= g < left ? g : left)
+                add_repair(m, s, r, failed_at, g < left ? g : left, 1);
+        else if (back > 0) /* a standby taken: the rest go loose */
+            add_repair(m, s, r, failed_at, back, 0);
         collect_repairs(s, t);
     }
     double wait = warm > 0 ? m->swap_s : 0;

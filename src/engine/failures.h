@@ -55,8 +55,10 @@
  *
  * Scale (docs/model.md 3.13). Beside the per-card part, per-node failures
  * (rate ceil(N / g) / MTBF_node; each takes the node's g cards, and g
- * spares) and per-job failures (rate 1 / MTBF_job, whatever N; no spare)
- * are Poisson processes. With exponential (or no) per-card lifetimes the
+ * spares), per-job failures (rate 1 / MTBF_job, whatever N; no spare) and
+ * bursts (rate ceil(N / g) / the burst MTBF per node; each takes k nodes,
+ * k drawn by tmc_failures_burst_nodes, each node a repair of its own and a
+ * spare node; docs/model.md 3.24) are Poisson processes. With exponential (or no) per-card lifetimes the
  * three together are one Poisson process of the summed rate, and the part
  * an arrival belongs to is drawn by rate when it strikes; otherwise the
  * per-card part keeps its heap or job renewal and the other two are one
@@ -125,6 +127,11 @@ typedef struct {
     double bad_share;        /* b: a node is bad with this probability (0: none) */
     double bad_rate;         /* a bad node's extra failure rate, 1/s */
     long bad_retire_after;   /* k: retired after its k-th fault; 0: never */
+    double burst_rate;       /* ceil(N / g) / burst MTBF per node, 1/s (0: none) */
+    tmc_burst_size burst_size; /* the law of a burst's nodes (experiment.h) */
+    double burst_nodes;      /* fixed: k; geometric: the mean (> 2) */
+    int n_burst_weights;     /* table: the sizes 1 .. n_burst_weights */
+    double burst_cum[TMC_MAX_BURST_NODES]; /* table: cumulative weights */
 } tmc_failure_model;
 
 /* Which part of the failure model a failure came from (docs/model.md 3.13). */
@@ -132,7 +139,8 @@ typedef enum {
     TMC_SCOPE_CARD = 0,
     TMC_SCOPE_NODE = 1,
     TMC_SCOPE_JOB = 2,
-    TMC_SCOPE_BAD_NODE = 3 /* a bad node's extra failure (tmc_failures_bad_node_fault) */
+    TMC_SCOPE_BAD_NODE = 3, /* a bad node's extra failure (tmc_failures_bad_node_fault) */
+    TMC_SCOPE_BURST = 4     /* a burst: several nodes at once (tmc_failures_burst_nodes) */
 } tmc_failure_scope;
 
 /* One replica's failure state. The heap and the repair list are allocated
@@ -237,10 +245,17 @@ double tmc_failures_detection(const tmc_failure_model *m, int cause, gsl_rng *r)
 tmc_failure_scope tmc_failures_scope(const tmc_failure_model *m, const tmc_failure_state *s,
                                      gsl_rng *r);
 
+/* The nodes a burst takes (scope TMC_SCOPE_BURST), drawn from r: exactly
+ * burst_nodes (no draw), 1 + a geometric on 1, 2, ... of mean burst_nodes -
+ * 1 (sizes 2, 3, ... of mean burst_nodes), or by the table's weights; at
+ * most the job's nodes. */
+long tmc_failures_burst_nodes(const tmc_failure_model *m, gsl_rng *r);
+
 /* An interrupting failure at time failed_at that took `cards` >= 1 cards
- * (1, or a node's g), whose replacements the job needs at time t >=
- * failed_at: sends them to repair together (one repair time drawn from r,
- * starting at failed_at) and returns how long after t the job waits until
+ * (1, a node's g, or a burst's k g), whose replacements the job needs at
+ * time t >= failed_at: sends them to repair (one repair time drawn from r,
+ * starting at failed_at, for each of its units: a burst's k nodes are k
+ * repairs) and returns how long after t the job waits until
  * it has them all ready, s: it takes the standbys left (ready after the
  * swap), then what the pool holds, then the earliest repairs in progress
  * (each ready after provisioning; 0 with enough spares at hand and no

@@ -319,6 +319,13 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     long cards = scope == TMC_SCOPE_NODE ? f->cards_per_node : scope == TMC_SCOPE_JOB ? 0 : card;
     if (scope == TMC_SCOPE_BAD_NODE) /* rebooted in place, or retired and replaced */
         cards = bad_node_fault(m, p, rng, t, out);
+    long burst = scope == TMC_SCOPE_BURST ? tmc_failures_burst_nodes(f, rng[TMC_STREAM_BURSTS])
+                                          : 0;
+    if (burst > 0) {
+        cards = burst * f->cards_per_node;
+        out->bursts++;
+        out->burst_nodes += (double)burst;
+    }
     if (f->n_causes && !f->takes_spare[cause])
         cards = 0;
     int node_cause = f->n_causes && scope == TMC_SCOPE_CARD && f->cause_cards[cause] > 1;
@@ -326,8 +333,12 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     out->job_failures += scope == TMC_SCOPE_JOB;
     double failed_at = t;
     p->restore_s = f->n_causes ? f->restore_s[cause] : m->restore_s;
+    /* a burst's nodes are neighbours (a switch's, a rack's): their partners'
+     * copies go with them (docs/reference/simulation-semantics.md 13) */
+    if (m->levels && burst > 1 && cards > 0)
+        p->local_lost = 1;
     if (m->levels)
-        failure_level(m, p, rng, cause, scope);
+        failure_level(m, p, rng, cause, scope == TMC_SCOPE_BURST ? TMC_SCOPE_NODE : scope);
     t = stay_down(m, p, rng, t, tmc_failures_detection(f, cause, rng[TMC_STREAM_CAUSES]),
                   &out->detection_s);
     if (f->repair_from_detection)

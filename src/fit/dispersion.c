@@ -86,7 +86,7 @@ int tmc_dispersion_count_simultaneous(const tmc_fault_log *log, double span_days
         return tmc_error_set(err, "out of memory");
     }
     const tmc_fault *f = log->faults; /* sorted by start */
-    int n = log->n_faults, stamp = 0;
+    int n = log->n_faults;
     /* pairs (i, j > i) within w on different nodes: the window (i, hi) of
      * starts within w after i, less its faults on i's node, counted per node
      * as the window slides (O(n), not O(n x faults per window): 200 a window
@@ -100,24 +100,6 @@ int tmc_dispersion_count_simultaneous(const tmc_fault_log *log, double span_days
         for (; hi < n && f[hi].start_days - f[i].start_days <= window_days; hi++)
             seen[f[hi].node]++;
         out->pairs += (long)(hi - i - 1) - seen[f[i].node];
-    }
-    for (int i = 0; i <= log->n_nodes; i++)
-        seen[i] = 0; /* the groups below stamp it */
-    for (int i = 0; i < n;) { /* groups: chains of starts within w */
-        int j = i + 1;
-        while (j < n && f[j].start_days - f[j - 1].start_days <= window_days)
-            j++;
-        int distinct = 0;
-        stamp++;
-        for (int k = i; k < j; k++)
-            if (seen[f[k].node] != stamp)
-                seen[f[k].node] = stamp, distinct++;
-        if (distinct >= 2) {
-            out->groups++;
-            if (distinct > out->largest)
-                out->largest = distinct, out->largest_at_days = f[i].start_days;
-        }
-        i = j;
     }
     double sum = 0, sum_sq = 0;
     for (int a = 0; a < log->n_nodes; a++)

@@ -43,15 +43,12 @@ int tmc_dispersion_count_windows(const tmc_fault_log *log, double span_days,
  *   expected = (2 w / S - (w / S)^2) * sum_{a < b} n_a n_b
  * (two independent uniform times on [0, S] fall within w with that
  * probability). p = P(X >= pairs), X Poisson(expected) (gsl_cdf_poisson_Q;
- * an approximation: the pairs are rare but not independent). groups: runs
- * of starts each within w of the previous one that involve >= 2 nodes;
- * largest: the most distinct nodes in one. */
+ * an approximation: the pairs are rare but not independent). The groups
+ * such pairs form are burst_fit.h's. */
 typedef struct {
     double window_days;
     long pairs;
     double expected, ratio, p;
-    int groups, largest;
-    double largest_at_days; /* first start of the largest group */
 } tmc_simultaneous;
 
 /* 0, or -1 with err (window or span not > 0, out of memory). */

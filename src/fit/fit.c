@@ -141,10 +141,16 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
     }
     cause_mix(log, r);
 
+    r->bursts_ok = !tmc_burst_fit_compute(log, opt->simultaneous_s / 86400, r->up_node_days,
+                                          cl, &r->bursts, &e);
     long *counts = malloc(sizeof *counts * (size_t)opt->nodes);
     if (!counts)
         return tmc_error_set(err, "out of memory");
     tmc_dispersion_count_nodes(log, (int)opt->nodes, counts);
+    if (opt->bursts && r->bursts_ok) /* a burst's faults are not its nodes' own */
+        for (int i = 0; i < log->n_faults; i++)
+            counts[log->faults[i].node] -= r->bursts.in_group[i] && log->faults[i].node <
+                                                                        (int)opt->nodes;
     if (!tmc_dispersion_compute_index(counts, (int)opt->nodes, &r->per_node, &e))
         r->worst_node = log->nodes[r->per_node.argmax];
     r->bad_nodes_ok = opt->mixture_sets > 0 &&
@@ -166,4 +172,5 @@ int tmc_fit_compute(const tmc_fault_log *log, const tmc_fit_options *opt, int n_
 void tmc_fit_free(tmc_fit_result *r)
 {
     tmc_lifetime_sample_free(&r->sample);
+    tmc_burst_fit_free(&r->bursts);
 }

@@ -10,6 +10,7 @@
 #include "dispersion.h"
 #include "node_mixture.h"
 #include "error.h"
+#include "burst_fit.h"
 #include "fault_log.h"
 #include "lifetime_fit.h"
 #include "repair_fit.h"
@@ -32,6 +33,9 @@ typedef struct {
                               TMC_FIT_MIXTURE_BOOTSTRAP) */
     const char *exclude[TMC_FIT_MAX_EXCLUDE]; /* causes left out */
     int n_exclude;
+    int bursts;            /* 1: the groups of simultaneous faults are bursts (burst_fit.h):
+                              the per-node counts and the written single-node rate leave
+                              their faults out (docs/fit.md 5) */
 } tmc_fit_options;
 
 /* A figure with its interval. */
@@ -75,6 +79,8 @@ typedef struct {
     tmc_dispersion per_window;
     int windows_ok;
     tmc_simultaneous simultaneous;
+    tmc_burst_fit bursts;  /* the groups as bursts (always found; used with opt.bursts) */
+    int bursts_ok;
 } tmc_fit_result;
 
 /* Fit log (causes in opt->exclude already dropped by the caller with

@@ -3,7 +3,7 @@
  *
  * Invariants: 1 to TMC_MAX_CAUSES causes, every one a valid row of the
  * cause table (config_fields.c) with a non-empty name; per part (card,
- * node, job) their shares add to 1 within 1e-6, or to 0 (check_scoped
+ * node, job, burst) their shares add to 1 within 1e-6, or to 0 (check_scoped
  * refuses a part with a rate that no cause strikes); n_causes is set only
  * when all of them passed. */
 #include "config_internal.h"
@@ -23,11 +23,12 @@ static const char *name_path(const char *prefix, char *buf, size_t n)
 static int part_shares(tmc_failure_cause *c, const char *label, const char *prefix,
                        double *total, tmc_error *err)
 {
-    const double own[TMC_FAILURE_PARTS] = {c->card_share, c->node_share, c->job_share};
-    if (c->share < 0 && own[0] < 0 && own[1] < 0 && own[2] < 0)
+    const double own[TMC_FAILURE_PARTS] = {c->card_share, c->node_share, c->job_share,
+                                           c->burst_share};
+    if (c->share < 0 && own[0] < 0 && own[1] < 0 && own[2] < 0 && own[3] < 0)
         return tmc_error_set(err, "%s: %sshare: missing required key (its share of every "
-                                  "part's failures, in [0, 1]; or card_share, node_share and "
-                                  "job_share, one part each)", label, prefix);
+                                  "part's failures, in [0, 1]; or card_share, node_share, "
+                                  "job_share and burst_share, one part each)", label, prefix);
     for (int p = 0; p < TMC_FAILURE_PARTS; p++) {
         c->part_share[p] = own[p] >= 0 ? own[p] : c->share >= 0 ? c->share : 0;
         total[p] += c->part_share[p];
@@ -62,7 +63,7 @@ int tmc_cfg_read_causes(const cJSON *v, const char *label, const char *path, voi
         if (part_shares(&c[i], label, prefix, total, err))
             return -1;
     }
-    static const char *const parts[] = {"card", "node", "job"};
+    static const char *const parts[] = {"card", "node", "job", "burst"};
     for (int p = 0; p < TMC_FAILURE_PARTS; p++)
         if (total[p] != 0 && fabs(total[p] - 1) > 1e-6)
             return tmc_error_set(err, "%s: %s: the shares of %s failures add to %.10g; they "

@@ -148,13 +148,13 @@ static int check_slowdown(const tmc_experiment *x, const char *label, tmc_error 
  * causes' shares add to 0: its failures would have no cause. */
 static int unstruck_part(const tmc_failures *f, const char *label, tmc_error *err)
 {
-    static const char *const parts[] = {"card", "node", "job"};
+    static const char *const parts[] = {"card", "node", "job", "burst"};
     static const char *const keys[] = {"per_card_mtbf_days (or the trace)",
                                        "per_node_mtbf_days (or bad_node_share)",
-                                       "per_job_mtbf_days"};
+                                       "per_job_mtbf_days", "burst_per_node_mtbf_days"};
     int on[TMC_FAILURE_PARTS] = {f->per_card_mtbf_days > 0 || tmc_failures_replayed(f),
                                  f->per_node_mtbf_days > 0 || f->bad_node_share > 0,
-                                 f->per_job_mtbf_days > 0};
+                                 f->per_job_mtbf_days > 0, f->burst_per_node_mtbf_days > 0};
     for (int p = 0; p < TMC_FAILURE_PARTS && f->n_causes; p++) {
         double total = 0;
         for (int i = 0; i < f->n_causes; i++)
@@ -191,9 +191,9 @@ static int check_scoped(const tmc_failures *f, int levels, const char *label, tm
             node_cause = 1;
         }
     if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0 && !node_cause &&
-        f->bad_node_share == 0 && !levels)
+        f->bad_node_share == 0 && f->burst_per_node_mtbf_days == 0 && !levels)
         return tmc_error_set(err, "%s: failures.cards_per_node: %ld is given without "
-                                  "failures.per_node_mtbf_days, bad_node_share, a cause "
+                                  "failures.per_node_mtbf_days, bad_node_share, bursts, a cause "
                                   "of scope \"node\" nor two levels of snapshots "
                                   "(checkpoint.persistent_every), so it has no effect; give "
                                   "both or neither",
@@ -243,7 +243,8 @@ static int check_failures(const tmc_failures *f, int levels, const char *label,
     if (check_scoped(f, levels, label, err) || check_whole_units(f, label, err))
         return -1;
     int trace = tmc_failures_replayed(f);
-    int scoped = f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0;
+    int scoped = f->per_node_mtbf_days > 0 || f->per_job_mtbf_days > 0 ||
+                 f->burst_per_node_mtbf_days > 0;
     if (!trace && f->per_card_mtbf_days == 0 &&
         (!scoped || !tmc_laws_lifetime_memoryless(f->distribution)))
         return tmc_error_set(err, "%s: failures.per_card_mtbf_days: missing required key "
@@ -408,7 +409,7 @@ int tmc_cfg_check_all(const cJSON *root, const tmc_experiment *x, const char *la
         check_durations(&x->checkpoint, label, err) || check_jitter(&x->jitter, label, err) ||
         check_computable(&x->jitter, x->job.cards, label, err) ||
         check_failures(&x->failures, tmc_levels_stated(x), label, err) || tmc_cfg_check_bad_nodes(x, label, err) ||
-        check_drawn_rates(x, label, err) ||
+        tmc_cfg_check_bursts(x, label, err) || check_drawn_rates(x, label, err) ||
         check_replayed("outages", x->outages.enabled, x->outages.mean_interval_days,
                        x->outages.n_trace, label, err) ||
         check_notice(x, label, err) || check_slowdown(x, label, err) ||

@@ -77,6 +77,7 @@ static const char *const repair_choices[] = {"exponential", "fixed", "lognormal"
 static const char *const renewal_choices[] = {"card", "job", NULL};
 static const char *const renewal_at_choices[] = {"restore", "failure", NULL};
 static const char *const repair_from_choices[] = {"failure", "detection", NULL};
+static const char *const burst_size_choices[] = {"fixed", "geometric", "table", NULL};
 static const field failure_fields[] = {
     {.key = "distribution", .type = T_ENUM, .choices = failure_choices, .unit = "",
      .help = "per-card lifetime law of mean per_card_mtbf_days, or a replayed trace",
@@ -202,6 +203,26 @@ static const field failure_fields[] = {
      .help = "k: a bad node is retired at its k-th fault and replaced by a good one; "
              "0: never",
      .off = offsetof(tmc_failures, bad_node_retire_after)},
+    /* bursts: need cards_per_node, exponential or no per-card lifetimes, a
+     * size law's own keys: check_bursts (config_checks.c) */
+    {.key = "burst_per_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "bursts, failures taking several nodes at once (a switch, a rack's power): "
+             "per node held, their mean interval; the job's rate is ceil(N / g) / this; "
+             "not given: none (docs/model.md 3.24)",
+     .off = offsetof(tmc_failures, burst_per_node_mtbf_days)},
+    {.key = "burst_size", .type = T_ENUM, .choices = burst_size_choices, .unit = "",
+     .help = "the law of a burst's nodes: exactly burst_nodes, geometric on 2, 3, ... of "
+             "mean burst_nodes, or the table burst_weights",
+     .off = offsetof(tmc_failures, burst_size)},
+    {.key = "burst_nodes", .type = T_NUM, .lo = 1, .hi = 1e6, .def = 2, .unit = "nodes",
+     .help = "fixed: the nodes a burst takes (an integer); geometric: their mean (> 2); "
+             "past the job's nodes: all of them",
+     .off = offsetof(tmc_failures, burst_nodes)},
+    {.key = "burst_weights", .type = T_WEIGHTS, .lo = 0, .hi = 1e9, .unit = "",
+     .help = "burst_size table: burst_weights[i] weighs bursts of i + 1 nodes (1 to 64 "
+             "entries, not all 0), e.g. the group counts trainmc fit finds",
+     .off = offsetof(tmc_failures, n_burst_weights)},
     {.key = "measured_cards", .type = T_INT, .lo = 1, .hi = 1e7, .def_unset = 1,
      .unit = "cards",
      .help = "the card count the rates were measured at; the closed form warns past 8x "
@@ -229,7 +250,7 @@ static const field cause_fields[] = {
      .help = "the cause's name, at most 47 bytes of UTF-8"},
     /* per part the shares add to 1 or 0: tmc_cfg_read_causes, check_scoped */
     {.key = "share", .type = T_NUM, .lo = 0, .hi = 1, .def = -1, .def_unset = 1, .unit = "",
-     .help = "its share of the failures of every part (card, node, job) not given its "
+     .help = "its share of the failures of every part (card, node, job, burst) not given its "
              "own share below; per part the causes' shares add to 1",
      .off = offsetof(tmc_failure_cause, share)},
     {.key = "card_share", .type = T_NUM, .lo = 0, .hi = 1, .def = -1, .def_unset = 1,
@@ -247,6 +268,11 @@ static const field cause_fields[] = {
      .help = "its share of the job's own failures (per_job_mtbf_days); not given: "
              "share, or 0 without it",
      .off = offsetof(tmc_failure_cause, job_share)},
+    {.key = "burst_share", .type = T_NUM, .lo = 0, .hi = 1, .def = -1, .def_unset = 1,
+     .unit = "",
+     .help = "its share of bursts (burst_per_node_mtbf_days); not given: share, or 0 "
+             "without it",
+     .off = offsetof(tmc_failure_cause, burst_share)},
     {.key = "detection_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
      .help = "from the failure to its detection (the mean when the law is not fixed)",
      .off = offsetof(tmc_failure_cause, detection_s)},

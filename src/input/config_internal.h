@@ -23,7 +23,9 @@
 
 /* ---------- the validation table (config_fields.c) ---------- */
 
-typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES, T_TRACE, T_BOOL } ftype;
+typedef enum { T_NUM, T_INT, T_U64, T_STR, T_ENUM, T_CAUSES, T_TRACE, T_BOOL,
+               T_WEIGHTS /* an array of numbers in [lo, hi]: an int count at off, then
+                            TMC_MAX_BURST_NODES doubles (failures.burst_weights) */ } ftype;
 
 /* One key. A numeric key's range is [lo, hi], or (lo, hi] with lo_open;
  * an absent optional key takes def (a choice: choices[0]; a boolean:
@@ -58,7 +60,7 @@ typedef struct {
 } section;
 
 #define TMC_CFG_N_SECTIONS 24
-#define TMC_CFG_MAX_FIELDS 32
+#define TMC_CFG_MAX_FIELDS 40
 
 /* In the order of the document's keys (after name, source, description),
  * which is the order "valid keys: ..." lists them. */
@@ -271,6 +273,9 @@ int tmc_cfg_check_progress(const tmc_experiment *x, const char *label, tmc_error
  * node's size, a bad node's MTBF and exponential lifetimes, and is not for
  * a forecast or elastic groups. 0, or -1 with err. */
 int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_error *err);
+
+/* failures.burst_* (config_bursts.c). */
+int tmc_cfg_check_bursts(const tmc_experiment *x, const char *label, tmc_error *err);
 
 /* config_window.c: what a calendar window cannot be combined with. 0, or -1
  * with err set. */

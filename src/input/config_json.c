@@ -262,6 +262,38 @@ static int read_scalar(const field *f, const cJSON *v, const char *label, const 
     return 0;
 }
 
+/* An array of 1 to TMC_MAX_BURST_NODES numbers in f's range, not all 0:
+ * the count at `at`, the numbers after it (T_WEIGHTS). */
+static int read_weights(const field *f, const cJSON *v, const char *label, const char *path,
+                        void *at, tmc_error *err)
+{
+    int count = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
+    if (count > TMC_MAX_BURST_NODES)
+        return tmc_error_set(err, "%s: %s: %d numbers are too many; expected an array of 1 "
+                                  "to %d (sizes of 1 to %d nodes)", label, path, count,
+                             TMC_MAX_BURST_NODES, TMC_MAX_BURST_NODES);
+    if (count < 1)
+        return tmc_error_set(err, "%s: %s: expected an array of 1 to %d numbers, got %s",
+                             label, path, TMC_MAX_BURST_NODES, tmc_cfg_value_text(v).s);
+    double *w = (double *)(void *)((char *)at + offsetof(tmc_failures, burst_weights) -
+                                   offsetof(tmc_failures, n_burst_weights));
+    field one = *f;
+    one.type = T_NUM;
+    double sum = 0;
+    for (int i = 0; i < count; i++) {
+        char item[300];
+        snprintf(item, sizeof item, "%s[%d]", path, i);
+        if (read_number(&one, cJSON_GetArrayItem(v, i), label, item, &w[i], err))
+            return -1;
+        sum += w[i];
+    }
+    if (!(sum > 0))
+        return tmc_error_set(err, "%s: %s: every weight is 0; give at least one size a "
+                                  "positive weight", label, path);
+    *(int *)at = count;
+    return 0;
+}
+
 static int read_field(const field *f, const cJSON *obj, const char *label, const char *dir,
                       const char *prefix, char *base, tmc_experiment *rec, tmc_error *err)
 {
@@ -275,6 +307,8 @@ static int read_field(const field *f, const cJSON *obj, const char *label, const
         return v ? tmc_cfg_read_causes(v, label, path, at, err) : 0;
     if (f->type == T_TRACE)
         return v ? tmc_cfg_read_trace(v, label, dir, path, at, rec, err) : 0;
+    if (f->type == T_WEIGHTS)
+        return v ? read_weights(f, v, label, path, at, err) : 0;
     if (!v && f->required)
         return missing(f, label, path, err);
     if (f->type == T_BOOL) {

@@ -14,6 +14,7 @@ static const char *type_name(ftype t)
         [T_NUM] = "number",          [T_INT] = "integer",  [T_U64] = "integer",
         [T_STR] = "string",          [T_ENUM] = "choice",  [T_CAUSES] = "array of causes",
         [T_TRACE] = "CSV file (path)", [T_BOOL] = "boolean",
+        [T_WEIGHTS] = "array of numbers",
     };
     return names[t];
 }

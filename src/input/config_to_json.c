@@ -41,6 +41,15 @@ static cJSON *trace_json(const char *at)
     return n > 0 ? cJSON_CreateDoubleArray(days, n) : NULL;
 }
 
+/* failures.burst_weights as given (NULL when not given). */
+static cJSON *weights_json(const char *at)
+{
+    int n = *(const int *)(const void *)at;
+    const double *w = (const double *)(const void *)(at + offsetof(tmc_failures, burst_weights) -
+                                                     offsetof(tmc_failures, n_burst_weights));
+    return n > 0 ? cJSON_CreateDoubleArray(w, n) : NULL;
+}
+
 /* failures.causes, every key in force; a restore_s left to the checkpoint's
  * (< 0) is left out (NULL when there are no causes). */
 static cJSON *causes_json(const char *at)
@@ -137,6 +146,7 @@ static void add_section(cJSON *obj, const section *sec, const char *base)
         const char *name = interval_by_name(sec, f, base);
         cJSON *v = f->type == T_TRACE ? trace_json(base + f->off)
                  : f->type == T_CAUSES ? causes_json(base + f->off)
+                 : f->type == T_WEIGHTS ? weights_json(base + f->off)
                  : name                ? cJSON_CreateString(name)
                                        : field_json(f, base);
         if (v)

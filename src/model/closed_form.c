@@ -170,9 +170,12 @@ static void parts_of(const tmc_experiment *x, const tmc_closed_form *cf,
     double job = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
     *bad = f->bad_node_share > 0 && g > 0
         ? nodes * f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
-    r[TMC_PART_CARD] = fmax(cf->rate_failures - node - job - *bad, 0);
+    double burst = f->burst_per_node_mtbf_days > 0 && g > 0
+        ? nodes / (f->burst_per_node_mtbf_days * TMC_DAY_S) : 0;
+    r[TMC_PART_CARD] = fmax(cf->rate_failures - node - job - *bad - burst, 0);
     r[TMC_PART_NODE] = node + *bad;
     r[TMC_PART_JOB] = job;
+    r[TMC_PART_BURST] = burst;
 }
 
 double tmc_closed_form_part_rates(const tmc_experiment *x, const tmc_closed_form *cf,
@@ -180,7 +183,7 @@ double tmc_closed_form_part_rates(const tmc_experiment *x, const tmc_closed_form
 {
     double bad;
     parts_of(x, cf, r, &bad);
-    return r[0] + r[1] + r[2];
+    return r[0] + r[1] + r[2] + r[3];
 }
 
 double tmc_closed_form_cause_share(const tmc_experiment *x, const tmc_closed_form *cf, int i)
@@ -196,28 +199,40 @@ double tmc_closed_form_cause_share(const tmc_experiment *x, const tmc_closed_for
 
 /* The failures that take hardware (not a job's, not a bad node's reboot,
  * and of a cause that takes a spare in its part): their rate, 1/s, and the
- * cards each takes on average (1, or a node's g). */
-static double hardware_rate(const tmc_experiment *x, const tmc_closed_form *cf, double *cards)
+ * cards each takes on average (1, a node's g, a burst's k g); *bursts the
+ * part of the rate that is bursts. */
+static double hardware_parts(const tmc_experiment *x, const tmc_closed_form *cf, double *cards,
+                             double *bursts)
 {
     const tmc_failures *f = &x->failures;
     double g = (double)f->cards_per_node, r[TMC_FAILURE_PARTS], bad;
     parts_of(x, cf, r, &bad);
-    double card = r[TMC_PART_CARD], node = r[TMC_PART_NODE] - bad;
-    double s_card = 1, s_node = 1, per = 1;
+    double card = r[TMC_PART_CARD], node = r[TMC_PART_NODE] - bad, burst = r[TMC_PART_BURST];
+    double s_card = 1, s_node = 1, s_burst = 1, per = 1;
     if (f->n_causes) { /* the causes' scopes and spares weigh the card part's cards */
-        s_card = s_node = per = 0;
+        s_card = s_node = s_burst = per = 0;
         for (int i = 0; i < f->n_causes; i++)
             if (f->causes[i].takes_spare) {
                 const double *ps = f->causes[i].part_share;
                 s_card += ps[TMC_PART_CARD];
                 s_node += ps[TMC_PART_NODE];
+                s_burst += ps[TMC_PART_BURST];
                 per += ps[TMC_PART_CARD] * (f->causes[i].scope == TMC_CAUSE_NODE ? g : 1);
             }
         per = s_card > 0 ? per / s_card : 1;
     }
-    double rate = card * s_card + node * s_node;
-    *cards = rate > 0 ? (card * s_card * per + node * s_node * g) / rate : 1;
+    double rate = card * s_card + node * s_node + burst * s_burst;
+    *bursts = burst * s_burst;
+    double k = burst > 0 ? tmc_closed_form_burst_mean_nodes(f, x->job.cards) : 0;
+    *cards = rate > 0 ? (card * s_card * per + node * s_node * g + burst * s_burst * k * g) / rate
+                      : 1;
     return rate;
+}
+
+static double hardware_rate(const tmc_experiment *x, const tmc_closed_form *cf, double *cards)
+{
+    double bursts;
+    return hardware_parts(x, cf, cards, &bursts);
 }
 
 /* The share of failures taking hardware that find no warm standby left, 1
@@ -411,6 +426,30 @@ static long pool_for(double a, double p)
     return j;
 }
 
+/* With bursts (docs/model.md 3.24) the pool counts nodes: a burst takes k
+ * of them, any other failure that takes hardware one (a card's failure
+ * counted as a node: an upper bound), and the blocking is the batch
+ * chain's (closed_form_bursts.c), in the long run (a short run from a full
+ * pool waits less). burst: the bursts' rate of out->rate, 1/s. */
+static void burst_pool(const tmc_experiment *x, long pool, double burst,
+                       tmc_spare_pool_form *out)
+{
+    const tmc_failures *f = &x->failures;
+    long g = f->cards_per_node, cards = x->job.cards;
+    double single = out->rate - burst, r = out->repair_s;
+    double k = tmc_closed_form_burst_mean_nodes(f, cards);
+    out->unit_cards = (double)g;
+    out->units = pool < 0 ? -1 : pool / g;
+    out->burst_share = burst / out->rate;
+    out->burst_nodes = k;
+    out->in_repair_mean = (single + burst * k) * r;
+    out->wait_p_steady = out->wait_p =
+        out->units < 0 ? 0 : tmc_closed_form_burst_blocking(f, cards, out->units, single, burst, r);
+    out->wait_blocked_s = tmc_closed_form_blocked_wait_s(f, out->units < 0 ? 0 : out->units, 0);
+    out->units_1pct = tmc_closed_form_burst_pool_for(f, cards, single, burst, r, 0.01);
+    out->units_10pct = tmc_closed_form_burst_pool_for(f, cards, single, burst, r, 0.10);
+}
+
 void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *cf,
                                 tmc_spare_pool_form *out)
 {
@@ -418,8 +457,9 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
     int refilled = f->standby_refill_hours > 0;
     long left = f->standbys - (x->observed.enabled && !refilled
                                    ? x->observed.standbys_used : 0);
-    double cards = 1, hw = f->enabled ? hardware_rate(x, cf, &cards) : 0;
+    double cards = 1, bursts = 0, hw = f->enabled ? hardware_parts(x, cf, &cards, &bursts) : 0;
     out->enabled = hw > 0;
+    out->burst_share = out->burst_nodes = 0;
     out->unit_cards = cards;
     /* with a refill a standby's card is repaired outside: only the cold share
      * reaches the pool; without, every card joins it through repair */
@@ -444,6 +484,8 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
                                                          0);
     out->units_1pct = pool_for(out->in_repair_mean, 0.01);
     out->units_10pct = pool_for(out->in_repair_mean, 0.10);
+    if (bursts > 0)
+        burst_pool(x, pool, out->rate * bursts / hw, out);
 }
 
 /* How far cause i's repair has run when the job takes a spare, s: its
@@ -838,6 +880,9 @@ double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards)
                 (f->per_node_mtbf_days * TMC_DAY_S);
     if (f->per_job_mtbf_days > 0)
         rate += 1 / (f->per_job_mtbf_days * TMC_DAY_S);
+    if (f->burst_per_node_mtbf_days > 0 && f->cards_per_node > 0) /* docs/model.md 3.24 */
+        rate += (double)tmc_job_nodes(cards, f->cards_per_node) /
+                (f->burst_per_node_mtbf_days * TMC_DAY_S);
     if (f->bad_node_share > 0 && f->cards_per_node > 0) /* their mean rate at the start: */
         rate += (double)tmc_job_nodes(cards, f->cards_per_node) * /* an upper */
                 f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S); /* bound if retired */
@@ -1052,9 +1097,7 @@ static void forecast(const tmc_experiment *x, tmc_closed_form *cf)
     y.observed.enabled = 0;
     y.job.steps = left > 0 ? left : 1; /* only the final save left: one step */
     y.checkpoint.interval_steps = cf->interval_steps;
-    y.failures.per_card_mtbf_days /= post.mean;
-    y.failures.per_node_mtbf_days /= post.mean;
-    y.failures.per_job_mtbf_days /= post.mean;
+    tmc_forecast_scale_failure_rates(&y.failures, post.mean);
     if (!(y.failures.standby_refill_hours > 0)) /* those used are gone */
         y.failures.standbys -= p->standbys_used;
     y.outages.mean_interval_days /= post_o.mean;

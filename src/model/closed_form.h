@@ -71,8 +71,33 @@ double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards);
 /* The per-node and per-job failure rates of N cards (docs/model.md 3.13):
  * ceil(N / g) / MTBF_node + 1 / MTBF_job, plus bad nodes' mean extra rate
  * at the start ceil(N / g) b / MTBF_bad (docs/model.md 3.19; with
- * retirement the rate falls below it), per second (0 when none is given). */
+ * retirement the rate falls below it) and bursts' ceil(N / g) /
+ * MTBF_burst (3.24), per second (0 when none is given). */
 double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards);
+
+/* Bursts (docs/model.md 3.24; closed_form_bursts.c). The size law of a
+ * burst's nodes in a job of `cards` cards, capped at its nodes (a
+ * geometric's tail past them, or past 1e-12, lumped at the cap): with q
+ * NULL returns the largest size only; else fills q[0..n] (q[k]: P(K = k);
+ * n at least that size) and returns it. */
+long tmc_closed_form_burst_size_law(const tmc_failures *f, long cards, double *q, long n);
+
+/* E[K], the nodes a burst takes on average (capped at the job's). NaN if
+ * memory runs out. */
+double tmc_closed_form_burst_mean_nodes(const tmc_failures *f, long cards);
+
+/* The share of the failures that take hardware that wait for a spare, a
+ * pool of `units` nodes, single failures at `single` and bursts at
+ * `burst` per second up, repairs of mean repair_s: the batch chain's
+ * P(wait), exact for exponential repairs (closed_form_bursts.c); Erlang's
+ * B(units, single repair_s) without bursts. 0 for units < 0 (unlimited);
+ * NaN if memory runs out. */
+double tmc_closed_form_burst_blocking(const tmc_failures *f, long cards, long units,
+                                      double single, double burst, double repair_s);
+
+/* The smallest pool, in nodes, whose P(wait) above is below p (at most 1e7). */
+long tmc_closed_form_burst_pool_for(const tmc_failures *f, long cards, double single,
+                                    double burst, double repair_s, double p);
 
 /* The closed-form picture of one experiment. */
 typedef struct {
@@ -366,6 +391,8 @@ typedef struct {
                                tends to B(U, a) for a run long against R */
     double wait_blocked_s;  /* a failure that finds the pool empty waits this on
                                average (no detection delay), s */
+    double burst_share;     /* bursts: their share of `rate` (0: none; docs/model.md 3.24) */
+    double burst_nodes;     /* bursts: the nodes one takes on average */
     long units_1pct;        /* the smallest U with B(U, a) < 0.01 */
     long units_10pct;       /* ... < 0.10 */
 } tmc_spare_pool_form;

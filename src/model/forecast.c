@@ -98,3 +98,11 @@ int tmc_forecast_pace_spread_of(const tmc_experiment *x, tmc_forecast_pace_sprea
     out->days_hi = left * (out->hi_s - p->step_s) / TMC_DAY_S;
     return 1;
 }
+
+void tmc_forecast_scale_failure_rates(tmc_failures *f, double mean)
+{
+    f->per_card_mtbf_days /= mean;
+    f->per_node_mtbf_days /= mean;
+    f->per_job_mtbf_days /= mean;
+    f->burst_per_node_mtbf_days /= mean;
+}

@@ -37,6 +37,11 @@ typedef struct {
  * base_rate is 0 and exact 1. Returns 0. */
 int tmc_forecast_failure_rate(const tmc_experiment *x, tmc_forecast_rate *out);
 
+/* Every failure rate of f (its per-card, per-node, per-job and burst parts)
+ * multiplied by `mean`, the posterior mean multiplier of the failure rate:
+ * each MTBF divided by it (0, "none", stays 0). */
+void tmc_forecast_scale_failure_rates(tmc_failures *f, double mean);
+
 /* The same for the outage rate (outages.mean_interval_days; a cluster's,
  * whatever the cards): its prior strength outages.mtbf_events, the
  * outages seen progress.outages over the same exposure. Without Poisson

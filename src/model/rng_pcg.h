@@ -56,7 +56,8 @@ typedef enum {
     TMC_STREAM_BAD_NODES = 12, /* how many of the job's nodes are bad (failures.bad_node_share) */
     TMC_STREAM_NODES = 13,   /* which node a failure takes (two levels of snapshots:
                                 whether its partner's copy survives) */
-    TMC_STREAM_COUNT = 14
+    TMC_STREAM_BURSTS = 14,  /* the nodes each burst takes (failures.burst_*) */
+    TMC_STREAM_COUNT = 15
 } tmc_stream_kind;
 
 /* The first bank of streams: kinds below it keep the numbering they had

@@ -219,16 +219,20 @@ static int count(FILE *f, int *first, const char *label, double mean)
     return 1;
 }
 
-/* The failures by part, in their units (cards, nodes, the job), with the
- * spares they took. */
+/* The failures by part, in their units (cards, nodes, the job, bursts of
+ * nodes), with the spares they took. */
 static void failures(FILE *f, int *first, const tmc_report *r, double n)
 {
     const tmc_replica *t = r->totals;
-    double node = t->node_failures / n, job = t->job_failures / n;
-    double card = t->card_failures / n - node - job, taken = t->spare_provisions / n;
+    double node = t->node_failures / n, job = t->job_failures / n, burst = t->bursts / n;
+    /* the difference of the totals, exact in integers, before the division */
+    double card = (t->card_failures - t->node_failures - t->job_failures - t->bursts) / n;
+    double taken = t->spare_provisions / n;
     int any = count(f, first, "card failures", card);
     any += count(f, first, "node failures", node);
     any += count(f, first, "job failures", job);
+    if (count(f, first, "bursts", burst)) /* and their size, which the spares answer to */
+        fprintf(f, " of %.3g nodes on average", t->burst_nodes / t->bursts), any++;
     /* what the engine counts (failures.c): cards taken from the pool, or
      * when it is empty (always with 0 spares) from the earliest repair in
      * progress; a bad repair (repair_fail_share) fails on first use and is

@@ -71,7 +71,30 @@ static const char *simultaneous_meaning(const tmc_fit_result *r, double alpha)
     if (r->simultaneous.p >= alpha)
         return "no more coincident faults than chance: nodes fail independently";
     return "nodes fail together far more often than chance (shared switch, power, rollout): "
-           "model these as common outages (outages.*) rather than card faults";
+           "model the groups as bursts that take several nodes and their spares "
+           "(failures.burst_*; --bursts writes them), not as independent faults";
+}
+
+/* The groups as bursts (burst_fit.h): their rate per node and sizes, and
+ * the single-node rate without their faults. */
+static void text_bursts(FILE *f, const tmc_fit_result *r)
+{
+    const tmc_burst_fit *b = &r->bursts;
+    if (!r->bursts_ok || b->groups == 0)
+        return;
+    fprintf(f, "  bursts: %d groups of 2 or more nodes (%ld faults): per node one every %.4g "
+               "days [%.4g, %.4g]; sizes", b->groups, b->grouped_faults, 1 / b->rate,
+            1 / b->hi, 1 / b->lo);
+    for (int k = 2; k <= b->n_sizes; k++)
+        if (b->sizes[k - 1] > 0)
+            fprintf(f, " %d%s: %.0f", k, k == TMC_MAX_BURST_NODES ? "+" : "", b->sizes[k - 1]);
+    if (b->singles == 0) {
+        fprintf(f, "\n    without them: no single-node fault\n");
+        return;
+    }
+    fprintf(f, "\n    without them: %ld single-node faults, a node MTBF of %.4g days [%.4g, "
+               "%.4g]%s\n", b->singles, 1 / b->single_rate, 1 / b->single_hi,
+            1 / b->single_lo, r->opt.bursts ? " (what --write writes)" : "");
 }
 
 static const char *life_meaning(const tmc_fit_result *r, double alpha)
@@ -249,8 +272,9 @@ void tmc_fit_output_text(FILE *f, const tmc_fit_result *r)
     fprintf(f, "  simultaneous: %ld pairs of faults on different nodes starting within %g s, "
                "%.3g expected if independent (%s, p = %s); %d groups, the largest "
                "%d nodes (day %.4g)\n", m->pairs, o->simultaneous_s, m->expected, ratio,
-            pv, m->groups, m->largest, m->largest_at_days);
+            pv, r->bursts.groups, r->bursts.largest, r->bursts.largest_at_days);
     fprintf(f, "    -> %s\n", simultaneous_meaning(r, alpha));
+    text_bursts(f, r);
 }
 
 /* ---------- JSON ---------- */
@@ -413,8 +437,20 @@ cJSON *tmc_fit_output_json(const tmc_fit_result *r)
     cJSON_AddNumberToObject(y, "pairs", (double)m->pairs);
     cJSON_AddNumberToObject(y, "expected", m->expected);
     cJSON_AddNumberToObject(y, "p", m->p);
-    cJSON_AddNumberToObject(y, "groups", m->groups);
-    cJSON_AddNumberToObject(y, "largest_group_nodes", m->largest);
+    cJSON_AddNumberToObject(y, "groups", r->bursts.groups);
+    cJSON_AddNumberToObject(y, "largest_group_nodes", r->bursts.largest);
+    if (r->bursts_ok) {
+        const tmc_burst_fit *b = &r->bursts;
+        y = cJSON_AddObjectToObject(x, "bursts");
+        cJSON_AddNumberToObject(y, "groups", b->groups);
+        cJSON_AddNumberToObject(y, "grouped_faults", (double)b->grouped_faults);
+        cJSON_AddItemToObject(y, "per_node_rate_per_day", interval_json(
+            (tmc_fit_interval){b->rate, b->lo, b->hi}));
+        cJSON_AddItemToObject(y, "sizes", cJSON_CreateDoubleArray(b->sizes, b->n_sizes));
+        cJSON_AddNumberToObject(y, "single_faults", (double)b->singles);
+        cJSON_AddItemToObject(y, "single_rate_per_node_day", interval_json(
+            (tmc_fit_interval){b->single_rate, b->single_lo, b->single_hi}));
+    }
     if (cJSON_IsInvalid(root) || !cJSON_GetObjectItem(root, "dispersion")) {
         cJSON_Delete(root);
         return NULL;
@@ -440,9 +476,35 @@ static void add_bad_nodes(cJSON *root, const tmc_fit_result *r)
     const tmc_node_mixture *b = &r->bad_nodes;
     cJSON_DeleteItemFromObject(root, "per_card_mtbf_days");
     cJSON_AddNumberToObject(root, "per_node_mtbf_days", 1 / b->good_per_day);
-    cJSON_AddNumberToObject(root, "cards_per_node", (double)r->opt.cards_per_node);
+    if (!cJSON_GetObjectItem(root, "cards_per_node")) /* bursts wrote it */
+        cJSON_AddNumberToObject(root, "cards_per_node", (double)r->opt.cards_per_node);
     cJSON_AddNumberToObject(root, "bad_node_share", b->share);
     cJSON_AddNumberToObject(root, "bad_node_mtbf_days", 1 / (b->bad_per_day - b->good_per_day));
+}
+
+/* 1 when the written file holds bursts (--bursts and groups found). */
+static int bursts_written(const tmc_fit_result *r)
+{
+    return r->opt.bursts && r->bursts_ok && r->bursts.groups > 0;
+}
+
+/* Bursts (docs/model.md 3.24): the single-node faults' per-card MTBF in
+ * place of every fault's, the groups' rate per node and their size table;
+ * the rates' uncertainty (mtbf_events) counts the events of both. */
+static void add_bursts(cJSON *root, const tmc_fit_result *r)
+{
+    const tmc_burst_fit *b = &r->bursts;
+    if (b->singles > 0)
+        cJSON_ReplaceItemInObject(root, "per_card_mtbf_days",
+                                  cJSON_CreateNumber(r->up_card_days / (double)b->singles));
+    else /* every fault in a burst: no single-node part */
+        cJSON_DeleteItemFromObject(root, "per_card_mtbf_days");
+    cJSON_ReplaceItemInObject(root, "mtbf_events",
+                              cJSON_CreateNumber((double)(b->singles + b->groups)));
+    cJSON_AddNumberToObject(root, "cards_per_node", (double)r->opt.cards_per_node);
+    cJSON_AddNumberToObject(root, "burst_per_node_mtbf_days", 1 / b->rate);
+    cJSON_AddStringToObject(root, "burst_size", "table");
+    cJSON_AddItemToObject(root, "burst_weights", cJSON_CreateDoubleArray(b->sizes, b->n_sizes));
 }
 
 cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
@@ -459,7 +521,7 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
                  o->exclude[i], r->excluded[i]);
     }
     double cl = 100 * o->confidence, mtbf;
-    char mixture[512] = "";
+    char mixture[1024] = "";
     if (!weibull && bad_nodes_found(r))
         snprintf(mixture, sizeof mixture, " Good and bad nodes: two Poisson rates fit the "
                  "faults per node better than one (LR %.3g, bootstrap p = %.3g < %.3g), so "
@@ -468,6 +530,15 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
                  "place of one per-card MTBF.", r->bad_nodes.lr, r->bad_nodes.p,
                  1 - o->confidence, r->bad_nodes.share, 1 / r->bad_nodes.good_per_day,
                  1 / (r->bad_nodes.bad_per_day - r->bad_nodes.good_per_day));
+    if (!weibull && bursts_written(r)) {
+        size_t len = strlen(mixture);
+        snprintf(mixture + len, sizeof mixture - len, " Bursts: %d groups of faults on 2 or "
+                 "more nodes starting within %g s are bursts (docs/model.md 3.24), per node "
+                 "one every %.4g days, sizes by burst_weights; the single-node rate leaves "
+                 "their %ld faults out (%ld faults over %.0f card-days up).",
+                 r->bursts.groups, o->simultaneous_s, 1 / r->bursts.rate,
+                 r->bursts.grouped_faults, r->bursts.singles, r->up_card_days);
+    }
     char lawtext[512], b[9][32];
     if (weibull) {
         mtbf = (double)o->cards_per_node * r->life.weibull.mean;
@@ -515,6 +586,8 @@ cJSON *tmc_fit_output_distribution(const tmc_fit_result *r, const char *law)
     cJSON_AddNumberToObject(root, "mtbf_events", weibull ? r->life.n_events : r->n_faults);
     if (weibull)
         cJSON_AddNumberToObject(root, "shape", r->life.weibull.shape);
+    if (!weibull && bursts_written(r))
+        add_bursts(root, r);
     if (!weibull && bad_nodes_found(r))
         add_bad_nodes(root, r);
     cJSON_AddNumberToObject(root, "repair_mean_hours", 24 * p->mean_days);

@@ -100,6 +100,8 @@ typedef struct {
     double *node_clock; /* per-node failures: one clock per node; NULL without */
     long nodes;         /* ceil(cards / cards_per_node), 0 without per-node failures */
     double job_clock;   /* per-job failures' next time, INFINITY without */
+    double burst_clock; /* bursts' next time (one clock at the job's rate: ceil(N / g)
+                           / burst_per_node_mtbf_days), INFINITY without */
     long hit_card;      /* the failure that struck: as next_failure's *card */
     arrivals fail_trace;
     arrivals outages, spikes;
@@ -259,6 +261,10 @@ static double next_failure(const sim *m, long *card)
         best = m->job_clock;
         *card = m->cards + m->nodes;
     }
+    if (m->burst_clock < best) { /* a burst: one past the job */
+        best = m->burst_clock;
+        *card = m->cards + m->nodes + 1;
+    }
     return best;
 }
 
@@ -278,6 +284,40 @@ static void renew_cards(sim *m, double from)
         m->card_clock[i] = from + draw_lifetime(m);
 }
 
+/* Bursts (section 5): the job's nodes for them, ceil(N / g). */
+static long burst_job_nodes(const sim *m)
+{
+    long g = m->x->failures.cards_per_node;
+    return (m->cards + g - 1) / g;
+}
+
+/* The mean gap between bursts, s. */
+static double burst_mean_s(const sim *m)
+{
+    return m->x->failures.burst_per_node_mtbf_days * DAY_S / (double)burst_job_nodes(m);
+}
+
+/* A burst's nodes (section 5): fixed; geometric on 2, 3, ... by counting
+ * failed Bernoulli trials of success 1 / (mean - 1) after the first two;
+ * or by the table's weights, by inversion; at most the job's nodes. */
+static long burst_size(sim *m)
+{
+    const tmc_failures *f = &m->x->failures;
+    long k = (long)f->burst_nodes;
+    if (f->burst_size == TMC_BURST_GEOMETRIC)
+        for (k = 2; gsl_rng_uniform(m->rng) >= 1 / (f->burst_nodes - 1); k++)
+            ;
+    else if (f->burst_size == TMC_BURST_TABLE) {
+        double total = 0, u;
+        for (int i = 0; i < f->n_burst_weights; i++)
+            total += f->burst_weights[i];
+        u = gsl_rng_uniform(m->rng) * total;
+        for (k = 1; k < f->n_burst_weights && u >= f->burst_weights[k - 1]; k++)
+            u -= f->burst_weights[k - 1];
+    }
+    return k < burst_job_nodes(m) ? k : burst_job_nodes(m);
+}
+
 static void consume_failure(sim *m, long card)
 {
     const tmc_failures *f = &m->x->failures;
@@ -290,8 +330,10 @@ static void consume_failure(sim *m, long card)
     else if (card < m->cards + m->nodes)
         m->node_clock[card - m->cards] += gsl_ran_exponential(m->rng,
                                                                f->per_node_mtbf_days * DAY_S);
-    else
+    else if (card == m->cards + m->nodes)
         m->job_clock += gsl_ran_exponential(m->rng, f->per_job_mtbf_days * DAY_S);
+    else
+        m->burst_clock += gsl_ran_exponential(m->rng, burst_mean_s(m));
 }
 
 /* The earliest arrival of any kind; ties go failure, outage, spike, then
@@ -568,17 +610,22 @@ static long take_standbys(sim *m, long need)
  * spares) at failed_at, the job asking for them at m->t: standbys first
  * (the swap), then cold cards, each from the pool or a repair in progress,
  * provisioned side by side. The cards a refilled standby replaced leave the
- * job; the others go to one repair from failed_at. Returns the wait, or -1
- * when memory runs out. `sent`: the caller sent the repair already. */
-static double replacements(sim *m, long need, int pool, double failed_at, int sent)
+ * job; the others go to repair from failed_at, one repair a `unit` of
+ * cards (a burst's node; else all of them), or one for all when standbys
+ * took some. Returns the wait, or -1 when memory runs out. `sent`: the
+ * caller sent the repairs already. */
+static double replacements(sim *m, long need, long unit, int pool, double failed_at, int sent)
 {
     const tmc_failures *f = &m->x->failures;
     long warm = take_standbys(m, need);
     if (pool && !sent) {
         long back = f->standby_refill_hours > 0 ? need - warm : need;
-        double repair = back > 0 ? draw_repair(m) : 0;
+        if (back < need) /* some replaced from outside: the rest one repair */
+            unit = back;
+        double repair = 0;
         for (long i = 0; i < back; i++)
-            if (send_to_repair(m, failed_at, repair) < 0)
+            if ((i % unit == 0 && (repair = draw_repair(m), 0)) ||
+                send_to_repair(m, failed_at, repair) < 0)
                 return -1;
     }
     double wait = warm > 0 ? f->standby_swap_s : 0;
@@ -710,6 +757,8 @@ static void failure_level(sim *m, int persistent, int takes, double *restore)
     long g = f->cards_per_node, nodes = (m->cards + g - 1) / g;
     if (persistent)
         m->lost_local = 1;
+    else if (takes && m->hit_card == m->cards + m->nodes + 1) /* a burst of 1: a node */
+        node_lost(m, (long)gsl_rng_uniform_int(m->rng, (unsigned long)nodes), nodes);
     else if (takes) {
         long card = m->hit_card >= 0 ? m->hit_card
                                      : (long)gsl_rng_uniform_int(m->rng, (unsigned long)m->cards);
@@ -748,17 +797,29 @@ static int interruption(sim *m)
             int spare;
             long card_need;
             int persistent;
+            int burst = m->hit_card == m->cards + m->nodes + 1;
             int part = m->hit_card < 0 || m->hit_card < m->cards ? TMC_PART_CARD
-                     : m->hit_card < m->cards + m->nodes ? TMC_PART_NODE : TMC_PART_JOB;
+                     : m->hit_card < m->cards + m->nodes ? TMC_PART_NODE
+                     : burst ? TMC_PART_BURST : TMC_PART_JOB;
             failure_cause(m, part, &detection, &restore, &spare, &card_need, &persistent);
+            long burst_k = burst ? burst_size(m) : 0; /* READING: after the cause */
             /* section 5: a card takes one spare (its node's cards_per_node
              * for a cause of scope "node"), a node its cards_per_node
              * (repaired together: one repair time), the job none, and a
              * cause that takes no spare none */
             long need = m->hit_card < 0 || m->hit_card < m->cards ? card_need
-                      : m->hit_card < m->cards + m->nodes ? m->x->failures.cards_per_node : 0;
+                      : m->hit_card < m->cards + m->nodes ? m->x->failures.cards_per_node
+                      : burst ? burst_k * m->x->failures.cards_per_node : 0;
             const tmc_failures *f = &m->x->failures;
             int takes = need > 0 && spare, pool = f->spares >= 0 && takes;
+            if (burst) {
+                m->res.bursts++;
+                m->res.burst_nodes += (double)burst_k;
+            }
+            /* section 13: a burst of 2 or more nodes that takes spares loses
+             * the partners' copies with its neighbours; of 1, a node's */
+            if (m->levels && burst && takes && burst_k > 1)
+                m->lost_local = 1;
             if (m->levels)
                 failure_level(m, persistent, takes, &restore);
             /* without standbys or a refill, what is sent to repair does not
@@ -767,15 +828,20 @@ static int interruption(sim *m)
             int from_detection = f->repair_from == TMC_REPAIR_FROM_DETECTION;
             int send_now = pool && !(f->standbys > 0 && f->standby_refill_hours > 0) &&
                            !from_detection;
-            double repair = send_now ? draw_repair(m) : 0, failed_at = m->t;
+            /* one repair for the failure's cards; a burst's nodes one each */
+            long unit = burst ? f->cards_per_node : need;
+            double repair = 0, failed_at = m->t;
             for (long i = 0; send_now && i < need; i++)
-                if (send_to_repair(m, m->t, repair) < 0)
+                if ((i % unit == 0 && (repair = draw_repair(m), 0)) ||
+                    send_to_repair(m, m->t, repair) < 0)
                     return PH_NOMEM;
             rc = down(m, detection, &m->res.detection_s);
             if (from_detection)
                 failed_at = m->t;
-            double wait = rc == PH_RAN && takes ? replacements(m, need, pool, failed_at, send_now)
-                                                 : 0;
+            double wait = rc == PH_RAN && takes
+                ? replacements(m, need, burst ? f->cards_per_node : need, pool, failed_at,
+                               send_now)
+                : 0;
             if (wait < 0)
                 return PH_NOMEM;
             if (rc == PH_RAN && (pool || wait > 0)) /* unlimited spares: a wait only */
@@ -1268,6 +1334,8 @@ static int setup(sim *m, const tmc_experiment *x, long k, double mu, double hori
     }
     if (f->enabled && f->per_job_mtbf_days > 0)
         m->job_clock = gsl_ran_exponential(m->rng, f->per_job_mtbf_days * DAY_S);
+    m->burst_clock = f->enabled && f->burst_per_node_mtbf_days > 0
+        ? gsl_ran_exponential(m->rng, burst_mean_s(m)) : INFINITY;
     m->pool = f->spares;
     m->warm = f->enabled ? f->standbys : 0;
     m->n_refills = 0;

@@ -24,6 +24,7 @@ typedef struct {
     double save_timeouts;
     double slowdown_s, refresh_s, refreshes; /* section 12 */
     double persistent_restores; /* section 13: interruptions restored from storage */
+    double bursts, burst_nodes; /* section 5: bursts, and the nodes they took */
     int censored; /* 1: still running at horizon_s; wall_s = horizon_s */
 } oracle_result;
 
