@@ -865,3 +865,292 @@ def version():
 def library_path():
     """The path of the libtrainmc loaded (loading it if need be)."""
     return _lib.library().path
+
+
+# ---------- the other commands: forecast, fit, cheapest, sensitivity, rescue ----------
+
+class Document(dict):
+    """A command's document (its --json JSON, as a dict) plus
+
+    .doc         the same document as a plain dict
+    .json        its text as the library wrote it
+    .text        the report the command prints (also .report())
+    .rows        the document's table (a list of dicts; see each class)
+    .column(p)   the number at dotted path p of every row, as an array
+                 (numpy float64 when installed, else array.array 'd'); a
+                 row without a number there gives NaN
+    .to_frame()  a pandas DataFrame, a row per entry of .rows, nested keys
+                 flattened with dots (needs pandas: Debian python3-pandas)
+
+    In Jupyter a Document shows its report (_repr_html_)."""
+
+    _rows_key = None
+
+    def __init__(self, text, report):
+        super().__init__(json.loads(text))
+        self.json, self.text = text, report
+
+    @property
+    def doc(self):
+        return dict(self)
+
+    def report(self):
+        """The report the command prints."""
+        return self.text
+
+    def _repr_html_(self):
+        return "<pre>" + html.escape(self.text) + "</pre>"
+
+    @property
+    def rows(self):
+        return self.get(self._rows_key) or []
+
+    def column(self, path):
+        """The number at dotted path (array indices as numbers:
+        "deadline.ci95.0") of every row, NaN where there is none."""
+        out = []
+        for row in self.rows:
+            v = row
+            for part in path.split("."):
+                if isinstance(v, list) and part.isdigit() and int(part) < len(v):
+                    v = v[int(part)]
+                elif isinstance(v, dict):
+                    v = v.get(part)
+                else:
+                    v = None
+            out.append(float(v) if isinstance(v, (int, float)) and not isinstance(v, bool)
+                       else math.nan)
+        np = _numpy()
+        return np.array(out, dtype=np.float64) if np is not None else array.array("d", out)
+
+    def to_frame(self):
+        pandas = _pandas()
+        return pandas.json_normalize(self.rows, sep=".")
+
+
+class ForecastResult(Document):
+    """`trainmc forecast --history`'s document; .rows its "snapshots": per
+    snapshot its line, progress, pace, completion_days, days_left, deadline
+    (probability, ci95) and change. Arrays: .elapsed_days, .probability,
+    .probability_lo, .probability_hi, .completion_days_mean."""
+    _rows_key = "snapshots"
+
+    elapsed_days = property(lambda self: self.column("progress.elapsed_days"))
+    probability = property(lambda self: self.column("deadline.probability"))
+    probability_lo = property(lambda self: self.column("deadline.ci95.0"))
+    probability_hi = property(lambda self: self.column("deadline.ci95.1"))
+    completion_days_mean = property(lambda self: self.column("completion_days.mean"))
+
+
+class FitResult(Document):
+    """`trainmc fit LOG`'s document; .rows its "causes" (name, count)."""
+    _rows_key = "causes"
+
+
+class CheapestResult(Document):
+    """`trainmc cheapest`'s document; .rows its "plans" (every plan run: plan,
+    cards, overrides, p_deadline, meets, cost, frontier, ...), ["chosen"]
+    the cheapest plan that meets (None when none does). Arrays: .cards,
+    .probability, .cost (each plan's mean cost)."""
+    _rows_key = "plans"
+
+    cards = property(lambda self: self.column("cards"))
+    probability = property(lambda self: self.column("p_deadline.value"))
+    cost = property(lambda self: self.column("cost.mean"))
+
+
+class SensitivityResult(Document):
+    """`trainmc sensitivity`'s document; .rows its "inputs" (name, base, low,
+    high, the ends' runs in low_end and high_end with their differences from
+    the base under common random numbers, rank_days, rank_p)."""
+    _rows_key = "inputs"
+
+
+class RescueResult(Document):
+    """`trainmc rescue`'s document; .rows its "levers" (key, current,
+    direction, outcome, found and neighbour with their metric, evaluations,
+    ...); empty when the plan as it stands meets the target
+    (["change_needed"] False)."""
+    _rows_key = "levers"
+
+
+def _text_or_none(name, value):
+    if value is None:
+        return None
+    if _is_path(value) and not isinstance(value, str):
+        return os.fsencode(value)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be text or None, not {type(value).__name__}")
+    if "\0" in value:
+        raise ValueError(f"{name} contains a NUL character")
+    return value.encode("utf-8")
+
+
+def _levers(levers, as_dict):
+    """levers as a list of text: for cheapest {"KEY": VALUES} or ["KEY=VALUES"]
+    (VALUES a list or "LO:HI" text); for rescue a list of keys or "K1,K2"."""
+    if levers is None:
+        return []
+    if isinstance(levers, str):
+        return [levers] if as_dict else [k for k in levers.split(",")]
+    if isinstance(levers, dict):
+        if not as_dict:
+            raise TypeError("levers must be a list of keys or 'KEY,KEY' text")
+        return [f"{k}={_list_text(v)}" for k, v in levers.items()]
+    items = list(levers)
+    for s in items:
+        if not isinstance(s, str):
+            raise TypeError(f"each lever must be text, not {type(s).__name__}")
+    return items
+
+
+def _list_text(v):
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def _path_source(experiment, overrides):
+    """(path bytes, overrides) for the commands that read a file (forecast,
+    cheapest, sensitivity, rescue): a path or an Experiment loaded from one;
+    a dict is written by the caller to a file first."""
+    extra = _overrides(overrides)
+    source, prior = _source(experiment, None)
+    if source[0] != "path":
+        raise TypeError("this command reads an experiment file: pass its path (or an "
+                        "Experiment loaded from a file), not a dict")
+    return source[1], prior + extra
+
+
+def _command(name, cls, experiment, overrides, options, replicas, seed, threads, progress,
+             stop, force):
+    path, sets = _path_source(experiment, overrides)
+    opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=2, force=force)
+    lib = _lib.library()
+    ov, n_ov, keep_ov = _lib.string_array(sets)
+    fn = getattr(lib, name)
+
+    def call(o, st):
+        return fn(path, ov, n_ov, ctypes.byref(options), ctypes.byref(o), ctypes.byref(st))
+    d = _run_stoppable(call, opts, progress, stop, lib.document_free)
+    del keep_ov
+    try:
+        return cls(lib.document_json(d).decode("utf-8"), lib.document_text(d).decode("utf-8"))
+    finally:
+        lib.document_free(d)
+
+
+def _command_options():
+    c = _lib.CommandOptions()
+    _lib.library().command_options_init(ctypes.byref(c))
+    return c
+
+
+def forecast(experiment, history, replicas=None, seed=None, threads=0, overrides=None,
+             progress=None, *, stop=None, force=False):
+    """P(deadline) forecast at every snapshot of a job's history (a JSON-lines
+    file of progress objects), all with the same replicas and seed, as
+    `trainmc forecast EXPERIMENT --history FILE`; returns a ForecastResult.
+    experiment is a path (or an Experiment loaded from a file); replicas,
+    seed, threads, overrides, progress, stop and force as run()."""
+    c = _command_options()
+    c.history = _text_or_none("history", history)
+    if c.history is None:
+        raise TypeError("history must name a JSON-lines file of progress snapshots")
+    return _command("experiment_forecast", ForecastResult, experiment, overrides, c, replicas,
+                    seed, threads, progress, stop, force)
+
+
+def cheapest(experiment, target=None, levers=None, async_copy_s=None, replicas=None, seed=None,
+             threads=0, overrides=None, progress=None, *, stop=None, force=False):
+    """The cheapest plan whose P(deadline) meets target (a probability, or
+    "deadline.probability>=P"; None: 0.9) over the levers ({"job.cards":
+    "32:128", "checkpoint.mode": ["sync", "async"], ...}; None: job.cards
+    from half to twice the experiment's), as `trainmc cheapest`; returns a
+    CheapestResult. async_copy_s: an asynchronous save's copy time, s.
+    The rest as forecast()."""
+    c = _command_options()
+    c.target = _text_or_none("target", None if target is None else str(target))
+    items = _levers(levers, as_dict=True)
+    arr, n, keep = _lib.string_array(items)
+    c.levers, c.n_levers = arr, n
+    if async_copy_s is not None:
+        c.async_copy_s = float(async_copy_s)
+    try:
+        return _command("experiment_cheapest", CheapestResult, experiment, overrides, c,
+                        replicas, seed, threads, progress, stop, force)
+    finally:
+        del keep
+
+
+def sensitivity(experiment, inputs=None, compound=None, replicas=None, seed=None, threads=0,
+                overrides=None, progress=None, *, stop=None, force=False):
+    """Each uncertain input moved to the ends of its range (inputs: a JSON
+    file of inputs and ranges; None: the defaults), and with compound
+    ("KEY=V,KEY=V" or {"KEY": V}) those degradations at once, as `trainmc
+    sensitivity`; returns a SensitivityResult. The rest as forecast()."""
+    c = _command_options()
+    c.inputs = _text_or_none("inputs", inputs)
+    if isinstance(compound, dict):
+        compound = ",".join(f"{k}={v}" for k, v in compound.items())
+    c.compound = _text_or_none("compound", compound)
+    return _command("experiment_sensitivity", SensitivityResult, experiment, overrides, c,
+                    replicas, seed, threads, progress, stop, force)
+
+
+def rescue(experiment, target=None, levers=None, replicas=None, seed=None, threads=0,
+           overrides=None, progress=None, *, stop=None, force=False):
+    """For a plan that misses target ("METRIC>=VALUE"; None:
+    deadline.probability>=0.9), the smallest change of each lever alone that
+    meets it (levers: keys, a list or "K1,K2"; None: every lever that
+    applies), as `trainmc rescue`; returns a RescueResult. The search is
+    long: stop (a threading.Event) or Ctrl-C stops it. The rest as
+    forecast()."""
+    c = _command_options()
+    c.target = _text_or_none("target", target)
+    items = _levers(levers, as_dict=False)
+    arr, n, keep = _lib.string_array(items)
+    c.levers, c.n_levers = arr, n
+    try:
+        return _command("experiment_rescue", RescueResult, experiment, overrides, c, replicas,
+                        seed, threads, progress, stop, force)
+    finally:
+        del keep
+
+
+def fit(log, nodes, cards_per_node, span_days=None, format=None, confidence=None,
+        window_days=None, simultaneous_s=None, exclude_causes=(), dedupe=False):
+    """A fault log's failure model (CSV with columns node, start, end, cause,
+    or JSON lines), as `trainmc fit LOG --nodes N --cards-per-node G`;
+    returns a FitResult. nodes: nodes watched, failed or not; the others
+    as the command's options (None: its defaults)."""
+    o = _lib.FitLogOptions()
+    lib = _lib.library()
+    lib.fit_log_options_init(ctypes.byref(o))
+    o.nodes = _integer("nodes", nodes, 1, 10**8)
+    o.cards_per_node = _integer("cards_per_node", cards_per_node, 1, 10**6)
+    for name, v in (("span_days", span_days), ("confidence", confidence),
+                    ("window_days", window_days), ("simultaneous_s", simultaneous_s)):
+        if v is not None:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"{name} must be a number or None")
+            setattr(o, name, float(v))
+    o.format = _text_or_none("format", format)
+    causes = [exclude_causes] if isinstance(exclude_causes, str) else list(exclude_causes)
+    arr, n, keep = _lib.string_array(causes)
+    o.exclude_causes, o.n_exclude_causes = arr, n
+    o.dedupe = 1 if dedupe else 0
+    path = _fspath(log)
+    st = _lib.Status()
+    d = lib.fit_log(path, ctypes.byref(o), ctypes.byref(st))
+    del keep
+    if not d:
+        st.raise_if_failed()
+        raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no document")
+    try:
+        return FitResult(lib.document_json(d).decode("utf-8"),
+                         lib.document_text(d).decode("utf-8"))
+    finally:
+        lib.document_free(d)

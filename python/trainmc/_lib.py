@@ -98,10 +98,37 @@ class EmaxOptions(ctypes.Structure):
                 ("fixed_s", ctypes.c_double)]
 
 
+class CommandOptions(ctypes.Structure):
+    _fields_ = [("history", ctypes.c_char_p),
+                ("target", ctypes.c_char_p),
+                ("levers", ctypes.POINTER(ctypes.c_char_p)),
+                ("n_levers", ctypes.c_int),
+                ("async_copy_s", ctypes.c_double),
+                ("inputs", ctypes.c_char_p),
+                ("compound", ctypes.c_char_p)]
+
+
+class FitLogOptions(ctypes.Structure):
+    _fields_ = [("nodes", ctypes.c_long),
+                ("cards_per_node", ctypes.c_long),
+                ("span_days", ctypes.c_double),
+                ("format", ctypes.c_char_p),
+                ("confidence", ctypes.c_double),
+                ("window_days", ctypes.c_double),
+                ("simultaneous_s", ctypes.c_double),
+                ("exclude_causes", ctypes.POINTER(ctypes.c_char_p)),
+                ("n_exclude_causes", ctypes.c_int),
+                ("dedupe", ctypes.c_int)]
+
+
 _c = ctypes
 _P = ctypes.c_void_p
 _STRS = ctypes.POINTER(ctypes.c_char_p)
 _ST = ctypes.POINTER(Status)
+
+# the commands' common arguments: path, overrides, options, run options, status
+_COMMAND = [_c.c_char_p, _STRS, _c.c_int, _c.POINTER(CommandOptions),
+            _c.POINTER(RunOptions), _ST]
 
 # name: (restype, argtypes)
 _PROTOTYPES = {
@@ -140,6 +167,17 @@ _PROTOTYPES = {
     "tmc_emax_result_json": (_c.c_char_p, [_P]),
     "tmc_emax_result_text": (_P, [_P]),
     "tmc_emax_result_csv": (_P, [_P]),
+    "tmc_command_options_init": (None, [_c.POINTER(CommandOptions)]),
+    "tmc_experiment_forecast": (_P, _COMMAND),
+    "tmc_experiment_cheapest": (_P, _COMMAND),
+    "tmc_experiment_sensitivity": (_P, _COMMAND),
+    "tmc_experiment_rescue": (_P, _COMMAND),
+    "tmc_fit_log_options_init": (None, [_c.POINTER(FitLogOptions)]),
+    "tmc_fit_log": (_P, [_c.c_char_p, _c.POINTER(FitLogOptions), _ST]),
+    "tmc_document_free": (None, [_P]),
+    "tmc_document_json": (_c.c_char_p, [_P]),
+    "tmc_document_text": (_c.c_char_p, [_P]),
+    "tmc_document_number": (_c.c_double, [_P, _c.c_char_p]),
 }
 
 

@@ -63,6 +63,7 @@ int tmc_api_fail(tmc_status *st, int code, const char *message)
     if (st) {
         st->code = code;
         snprintf(st->message, sizeof st->message, "%s", message);
+        tmc_api_name_parameters(st->message, sizeof st->message);
     }
     return code;
 }

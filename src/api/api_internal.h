@@ -3,10 +3,12 @@
 #define TMC_API_INTERNAL_H
 
 #include <locale.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
 #include "error.h"
+#include "sweep.h"
 #include "trainmc.h"
 
 /* Every public call that reads or writes numbers as text runs inside a
@@ -87,5 +89,61 @@ const char *tmc_api_document_json(const tmc_api_document *d);
 double tmc_api_document_number(const tmc_api_document *d, const char *path);
 
 void tmc_api_document_free(tmc_api_document *d);
+
+/* The command line's flags that messages from the layers below name
+ * ("--levers X: not a lever"), each written as the library's parameter
+ * ("tmc_command_options.levers X: ..."): msg[n] rewritten in place. Called
+ * by tmc_api_fail, so every status message names the library's
+ * parameters; the command line keeps its own words. */
+void tmc_api_name_parameters(char *msg, size_t n);
+
+/* The sets a command's load takes: the caller's overrides, then
+ * "monte_carlo.replicas=N" and "monte_carlo.seed=S" for the ones o gives (o
+ * may be NULL), as the command line appends -n and --seed after every
+ * --set. */
+typedef struct {
+    const char **sets;
+    int n_sets;
+    char replicas[64], seed[64];
+} tmc_api_sets;
+
+/* TMC_OK, or TMC_ERR_MEMORY with st. */
+int tmc_api_sets_make(tmc_api_sets *s, const char *const *overrides, int n_overrides,
+                      const tmc_run_options *o, tmc_status *st);
+void tmc_api_sets_free(tmc_api_sets *s);
+
+/* A command's document (document_api.c): its JSON and its printed report. */
+struct tmc_document {
+    tmc_api_document document;
+    char *text;
+};
+
+/* What a command's text writer is given: the report it prints to f. */
+typedef void (*tmc_api_text_fn)(FILE *f, const void *report);
+
+/* A new document holding doc (taken over) and the text write(f, report)
+ * prints. NULL with st (TMC_ERR_MEMORY) if memory runs out; doc is freed. */
+tmc_document *tmc_api_document_new(cJSON *doc, tmc_api_text_fn write, const void *report,
+                                   tmc_status *st);
+
+/* The options a command does not take left as tmc_command_options_init
+ * sets them: `takes` names the fields it reads ("history,target"); f the
+ * public function. TMC_OK, or TMC_ERR_INPUT with st. */
+int tmc_api_check_command_options(const char *f, const tmc_command_options *c,
+                                  const char *takes, tmc_status *st);
+
+/* The tmc_run_options fields these commands take (replicas, seed, threads,
+ * progress, stop, force), resolved as tmc_api_resolve_options; precision and
+ * importance refused. TMC_OK, or TMC_ERR_INPUT with st. */
+int tmc_api_command_run_options(const char *f, const tmc_run_options *o, tmc_run_options *out,
+                                tmc_status *st);
+
+/* A load that failed (a config message, a bad option): TMC_ERR_MEMORY when
+ * its message says "out of memory", else TMC_ERR_INPUT; st's message err's. */
+int tmc_api_fail_load(tmc_status *st, const tmc_error *err);
+
+/* A tmc_sweep_check_fn (sweep_search.h; ctx: an int, tmc_run_options.force):
+ * tmc_api_check_runnable's refusal as why. */
+int tmc_api_refuse_setting(const tmc_sweep_setting *s, void *ctx, char *why, size_t n);
 
 #endif

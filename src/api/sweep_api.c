@@ -19,11 +19,7 @@ struct tmc_sweep {
 
 /* What a sweep holds while it runs (large: on the heap). */
 typedef struct {
-    /* the caller's overrides, then monte_carlo.replicas and .seed when given,
-     * as the command line appends -n and --seed after every --set */
-    const char **sets;
-    int n_sets;
-    char replicas[64], seed[64];
+    tmc_api_sets sets; /* the caller's overrides, then replicas and seed */
     tmc_sweep_base base;
     tmc_sweep_grid grid;
 } sweep_work;
@@ -64,35 +60,13 @@ static int check_sweep_options(const tmc_run_options *o, tmc_status *st)
     return TMC_OK;
 }
 
-/* w->sets: the caller's overrides, then "monte_carlo.replicas=N" and
- * "monte_carlo.seed=S" for the ones o gives (o may be NULL). */
-static int list_sets(sweep_work *w, const char *const *overrides, int n_overrides,
-                     const tmc_run_options *o, tmc_status *st)
-{
-    w->sets = malloc((size_t)(n_overrides + 2) * sizeof *w->sets);
-    if (!w->sets)
-        return tmc_api_failf(st, TMC_ERR_MEMORY, "out of memory for %d overrides", n_overrides + 2);
-    for (int i = 0; i < n_overrides; i++)
-        w->sets[w->n_sets++] = overrides[i];
-    if (o && o->replicas > 0) {
-        snprintf(w->replicas, sizeof w->replicas, "monte_carlo.replicas=%ld", o->replicas);
-        w->sets[w->n_sets++] = w->replicas;
-    }
-    if (o && o->has_seed) {
-        snprintf(w->seed, sizeof w->seed, "monte_carlo.seed=%llu",
-                 (unsigned long long)o->seed);
-        w->sets[w->n_sets++] = w->seed;
-    }
-    return TMC_OK;
-}
-
 /* The grid of rq (its sets: w's), every setting loaded (sweep_grid.h).
  * TMC_OK, or a code with st. */
 static int load(sweep_work *w, tmc_sweep_grid_request rq, tmc_status *st)
 {
     tmc_error err = {""};
-    rq.sets = w->sets;
-    rq.n_sets = w->n_sets;
+    rq.sets = w->sets.sets;
+    rq.n_sets = w->sets.n_sets;
     int rc = tmc_sweep_grid_load(&w->grid, &w->base, &rq, &err);
     if (rc)
         return tmc_api_fail(st, rc == -1 ? TMC_ERR_MEMORY : TMC_ERR_INPUT, err.msg);
@@ -133,7 +107,7 @@ static tmc_sweep *sweep_in(const tmc_sweep_grid_request *rq, const char *const *
 {
     tmc_run_options o;
     /* replicas and seed come from the experiment unless given: they become
-     * overrides (list_sets), so no defaults are needed here */
+     * overrides (tmc_api_sets_make), so no defaults are needed here */
     if (check_arguments(rq, overrides, n_overrides, st) ||
         tmc_api_resolve_options(options, 0, 0, &o, st) || check_sweep_options(&o, st))
         return NULL;
@@ -141,7 +115,7 @@ static tmc_sweep *sweep_in(const tmc_sweep_grid_request *rq, const char *const *
     tmc_sweep *s = calloc(1, sizeof *s);
     int rc = w && s ? TMC_OK : tmc_api_failf(st, TMC_ERR_MEMORY, "out of memory for a sweep");
     if (!rc)
-        rc = list_sets(w, overrides, n_overrides, options, st);
+        rc = tmc_api_sets_make(&w->sets, overrides, n_overrides, options, st);
     if (!rc)
         rc = load(w, *rq, st);
     if (!rc)
@@ -151,7 +125,7 @@ static tmc_sweep *sweep_in(const tmc_sweep_grid_request *rq, const char *const *
     if (w) {
         tmc_sweep_grid_free(&w->grid);
         tmc_experiment_release(&w->base.x);
-        free(w->sets);
+        tmc_api_sets_free(&w->sets);
         free(w);
     }
     if (rc) {

@@ -331,6 +331,99 @@ TMC_API const char *tmc_emax_result_json(const tmc_emax_result *r);
 TMC_API char *tmc_emax_result_text(const tmc_emax_result *r);
 TMC_API char *tmc_emax_result_csv(const tmc_emax_result *r);
 
+/* ---------- the other commands: forecast, fit, cheapest, sensitivity, rescue ---------- */
+
+/* What one of these commands gave (opaque): the JSON document its --json
+ * writes and the report it prints. */
+typedef struct tmc_document tmc_document;
+
+/* What the commands below take beyond tmc_run_options (each reads its own
+ * fields; a field another command reads must be left as init sets it). New
+ * fields are only ever appended. */
+typedef struct {
+    /* forecast: a JSON-lines file of progress snapshots (required) */
+    const char *history;
+    /* rescue: "METRIC>=VALUE" (as a sweep's target); cheapest: "P" or
+     * "deadline.probability>=P". NULL: deadline.probability>=0.9 */
+    const char *target;
+    /* rescue: the lever keys to try (NULL or n_levers 0: every lever that
+     * applies); cheapest: "KEY=VALUES" each (0: job.cards over half to twice
+     * the experiment's) */
+    const char *const *levers;
+    int n_levers;
+    /* cheapest: the time an asynchronous save copies for, s (NaN: not given) */
+    double async_copy_s;
+    /* sensitivity: a JSON file of inputs and their ranges (NULL: the default
+     * inputs), and a compound case "KEY=V,KEY=V,..." (NULL: none) */
+    const char *inputs;
+    const char *compound;
+} tmc_command_options;
+
+/* history, target, levers, inputs and compound NULL, n_levers 0,
+ * async_copy_s NaN. */
+TMC_API void tmc_command_options_init(tmc_command_options *c);
+
+/* Run the command on the experiment file at `path` with its overrides, as
+ * `trainmc forecast --history`, `trainmc cheapest`, `trainmc sensitivity`
+ * and `trainmc rescue` do (docs/commands/). o's replicas, seed, threads,
+ * progress, stop and force apply (replicas and seed become overrides, as the
+ * command line's -n and --seed); precision and importance do not. c may be
+ * NULL (tmc_command_options_init's) but for forecast, which needs history.
+ * Returns a document to free with tmc_document_free, or NULL with st:
+ * TMC_ERR_INPUT (a bad experiment, override or option: messages name the
+ * field, e.g. "tmc_command_options.levers job.cardz: not a lever ..."),
+ * TMC_ERR_MEMORY, TMC_ERR_STOPPED (o->stop set), TMC_ERR_RUNTIME. */
+TMC_API tmc_document *tmc_experiment_forecast(const char *path, const char *const *overrides,
+                                              int n_overrides, const tmc_command_options *c,
+                                              const tmc_run_options *o, tmc_status *st);
+TMC_API tmc_document *tmc_experiment_cheapest(const char *path, const char *const *overrides,
+                                              int n_overrides, const tmc_command_options *c,
+                                              const tmc_run_options *o, tmc_status *st);
+TMC_API tmc_document *tmc_experiment_sensitivity(const char *path,
+                                                 const char *const *overrides, int n_overrides,
+                                                 const tmc_command_options *c,
+                                                 const tmc_run_options *o, tmc_status *st);
+TMC_API tmc_document *tmc_experiment_rescue(const char *path, const char *const *overrides,
+                                            int n_overrides, const tmc_command_options *c,
+                                            const tmc_run_options *o, tmc_status *st);
+
+/* What tmc_fit_log takes: `trainmc fit LOG`'s options (docs/fit.md). */
+typedef struct {
+    long nodes;            /* nodes watched, >= those in the log (required) */
+    long cards_per_node;   /* >= 1 (required) */
+    double span_days;      /* 0: the last event's time */
+    const char *format;    /* "csv" or "json"; NULL: by the name (.csv) */
+    double confidence;     /* of every interval, (0, 1); 0: 0.95 */
+    double window_days;    /* counts per window; 0: 7 */
+    double simultaneous_s; /* faults starting this close are simultaneous; 0: 60 */
+    const char *const *exclude_causes; /* causes left out */
+    int n_exclude_causes;
+    int dedupe;            /* 1: drop exact duplicate faults (else refused) */
+} tmc_fit_log_options;
+
+/* nodes and cards_per_node 0 (to be given), the rest the command line's
+ * defaults. */
+TMC_API void tmc_fit_log_options_init(tmc_fit_log_options *o);
+
+/* Fit the fault log at `path` (CSV with columns node, start, end, cause, or
+ * JSON lines), as `trainmc fit LOG` does. Returns a document to free with
+ * tmc_document_free, or NULL with st: TMC_ERR_INPUT ("FILE:LINE: ..." or
+ * the option: "tmc_fit_log_options.nodes = 0: ..."), TMC_ERR_MEMORY. */
+TMC_API tmc_document *tmc_fit_log(const char *path, const tmc_fit_log_options *o,
+                                  tmc_status *st);
+
+TMC_API void tmc_document_free(tmc_document *d);
+
+/* The document, as the command's --json writes it (owned by d; compact). */
+TMC_API const char *tmc_document_json(const tmc_document *d);
+
+/* The report the command prints, UTF-8 text (owned by d). */
+TMC_API const char *tmc_document_text(const tmc_document *d);
+
+/* The number at a dotted path of the document ("chosen.probability",
+ * "points.0.deadline.probability"); NaN if none. */
+TMC_API double tmc_document_number(const tmc_document *d, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finishable.h"
+#include "plan.h"
+
 /* A new plan slot, zeroed. NULL with err if memory runs out. */
 static tmc_cheapest_plan *new_plan(tmc_cheapest *c, tmc_error *err)
 {
@@ -76,7 +79,7 @@ static int simulate(tmc_cheapest *c, int combo, long cards, int fresh, double *c
         if (fresh)
             s->x.monte_carlo.seed = c->fresh_seed;
         p->refused = o->check && o->check(s, o->check_ctx, p->why, sizeof p->why);
-        if (!p->refused && !(rc = tmc_sweep_run_setting(s, o->threads, o->progress, NULL, NULL,
+        if (!p->refused && !(rc = tmc_sweep_run_setting(s, o->threads, o->progress, o->progress_ctx, o->stop,
                                                         days, restarts, &p->result, err)))
             figures(c, s, p, days, cost_k);
         p->cost = p->refused ? NAN : p->cost;
@@ -511,4 +514,12 @@ int tmc_cheapest_frontier_order(const tmc_cheapest *c, int *idx)
         idx[j] = i;
     }
     return n;
+}
+
+int tmc_cheapest_check_plan(const tmc_sweep_setting *s, void *ctx, char *why, size_t n)
+{
+    const int *force = ctx;
+    if (!*force && tmc_plan_feasibility(&s->x, why, n) == 0)
+        return 1;
+    return tmc_finishable_check(&s->x, why, n) != 0;
 }

@@ -129,6 +129,8 @@ typedef int (*tmc_cheapest_check_fn)(const tmc_sweep_setting *s, void *ctx, char
 typedef struct {
     int threads;                 /* >= 1 */
     tmc_progress_fn progress;    /* per simulation; NULL: none */
+    void *progress_ctx;
+    const volatile sig_atomic_t *stop; /* NULL: the process's (tmc_stop_request) */
     tmc_cheapest_check_fn check; /* NULL: run every setting */
     void *check_ctx;
 } tmc_cheapest_options;
@@ -159,6 +161,14 @@ typedef struct {
     int combo_now;
     int failure;               /* the last simulation's failure (TMC_RUNNER_STOPPED, -1) */
 } tmc_cheapest;
+
+/* The target without --target (the library's NULL target). */
+#define TMC_CHEAPEST_DEFAULT_TARGET "deadline.probability>=0.9"
+
+/* A tmc_cheapest_check_fn (ctx: an int, 1 to run a plan that does not fit
+ * in memory, the command line's --force): a plan that does not fit in memory
+ * or cannot finish is refused with why, and counts as a miss. */
+int tmc_cheapest_check_plan(const tmc_sweep_setting *s, void *ctx, char *why, size_t n);
 
 /* Parse --target: a probability P in (0, 1), bare or as
  * "deadline.probability>=P". Returns 0, or -1 with err = "--target TEXT:

@@ -95,7 +95,8 @@ static int compare(tmc_forecast_history *h, int i, workspace *w, long n, tmc_err
 
 /* Snapshot i: the base with its progress, run and summarised. */
 static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
-                     tmc_sweep_progress *bar, tmc_error *err)
+                     tmc_sweep_progress *bar, const volatile sig_atomic_t *stop,
+                     tmc_error *err)
 {
     tmc_forecast_point *p = &h->points[i];
     tmc_sweep_setting *s = &w->setting;
@@ -108,7 +109,7 @@ static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
     tmc_closed_form_compute(&s->x, &s->cf);
     long n = s->x.monte_carlo.replicas;
     rc = tmc_sweep_run_setting(s, threads, bar->fn ? tmc_sweep_forward_progress : NULL, bar,
-                                   NULL, w->days, w->restarts, &w->result, err);
+                                   stop, w->days, w->restarts, &w->result, err);
     if (rc)
         return rc;
     p->days = w->result.days;
@@ -118,7 +119,7 @@ static int run_point(tmc_forecast_history *h, int i, workspace *w, int threads,
 }
 
 int tmc_forecast_history_run(tmc_forecast_history *h, int threads, tmc_progress_fn progress,
-                             void *ctx, tmc_error *err)
+                             void *ctx, const volatile sig_atomic_t *stop, tmc_error *err)
 {
     long n = h->base->monte_carlo.replicas;
     workspace *w = new_workspace(n);
@@ -128,7 +129,7 @@ int tmc_forecast_history_run(tmc_forecast_history *h, int threads, tmc_progress_
     tmc_sweep_progress bar = {progress, ctx, 0, n * h->n};
     int rc = 0;
     for (int i = 0; i < h->n && !rc; i++)
-        rc = run_point(h, i, w, threads, &bar, err);
+        rc = run_point(h, i, w, threads, &bar, stop, err);
     free_workspace(w);
     return rc;
 }

@@ -48,11 +48,11 @@ int tmc_forecast_history_init(tmc_forecast_history *h, const tmc_experiment *bas
 
 /* Run every snapshot in order: base with the snapshot as its progress,
  * base's replicas and seed, on `threads` threads; progress (may be NULL)
- * is told the replicas done over all snapshots. Stops soon once a stop is
- * requested (tmc_stop_request). Returns 0; TMC_RUNNER_STOPPED with
- * err; -1 with err if memory runs out. */
+ * is told the replicas done over all snapshots. Stops soon once *stop is
+ * non-zero (NULL: once tmc_stop_request is called). Returns 0;
+ * TMC_RUNNER_STOPPED with err; -1 with err if memory runs out. */
 int tmc_forecast_history_run(tmc_forecast_history *h, int threads, tmc_progress_fn progress,
-                             void *ctx, tmc_error *err);
+                             void *ctx, const volatile sig_atomic_t *stop, tmc_error *err);
 
 void tmc_forecast_history_free(tmc_forecast_history *h);
 

@@ -135,8 +135,8 @@ int tmc_rescue_run_plan(tmc_rescue *r, const tmc_rescue_options *o, tmc_error *e
     long n = r->base.x.monte_carlo.replicas;
     double *days = malloc((size_t)n * sizeof *days);
     double *restarts = malloc((size_t)n * sizeof *restarts);
-    int rc = days && restarts ? tmc_sweep_run_setting(&r->plan, o->threads, o->progress, NULL,
-                                                      NULL, days, restarts, &r->plan_result,
+    int rc = days && restarts ? tmc_sweep_run_setting(&r->plan, o->threads, o->progress,
+                                                      o->progress_ctx, o->stop, days, restarts, &r->plan_result,
                                                       err)
                               : tmc_error_set(err, "out of memory for %ld replicas", n);
     free(days);
@@ -336,6 +336,8 @@ int tmc_rescue_run_lever(tmc_rescue *r, int i, const tmc_rescue_options *o, tmc_
         return -1;
     s->threads = o->threads;
     s->progress = o->progress;
+    s->progress_ctx = o->progress_ctx;
+    s->stop = o->stop;
     s->check = o->check;
     s->check_ctx = o->check_ctx;
     int rc = l->kind == TMC_RESCUE_DEADLINE ? grow_deadline(l, &r->target, err)

@@ -115,10 +115,15 @@ typedef struct {
     tmc_rescue_lever levers[TMC_RESCUE_MAX_LEVERS];
 } tmc_rescue;
 
+/* The target without --target (the library's NULL target). */
+#define TMC_RESCUE_DEFAULT_TARGET "deadline.probability>=0.9"
+
 /* How the evaluations run (sweep_search.h). */
 typedef struct {
     int threads;                /* >= 1 */
     tmc_progress_fn progress;   /* NULL: none */
+    void *progress_ctx;
+    const volatile sig_atomic_t *stop; /* NULL: the process's (tmc_stop_request) */
     tmc_sweep_check_fn check;   /* NULL: run every setting */
     void *check_ctx;
 } tmc_rescue_options;

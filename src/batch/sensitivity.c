@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "finishable.h"
 #include "plan.h"
 #include "number.h"
 
@@ -357,4 +358,23 @@ int tmc_sensitivity_load(tmc_sensitivity *s, const char *path, const char *const
                                   "most %ld (2 GiB): use fewer replicas or inputs", kept,
                              TMC_SWEEP_MAX_DOUBLES);
     return 0;
+}
+
+void tmc_sensitivity_skip_unrunnable(tmc_sensitivity *s, int force)
+{
+    if (s->inputs_path)
+        return;
+    for (int i = 0; i < s->n_inputs; i++) {
+        tmc_sensitivity_input *in = &s->inputs[i];
+        for (int e = 0; e < 2 && !in->skipped[0]; e++) {
+            const tmc_sweep_setting *st = &in->end[e].setting;
+            /* the skipped line holds the label (300) and the reason */
+            char why[sizeof in->skipped - sizeof st->label - 2];
+            if (!force && tmc_plan_feasibility(&st->x, why, sizeof why) == 0)
+                snprintf(in->skipped, sizeof in->skipped, "%s: the training state does not "
+                         "fit in memory (see `trainmc plan`)", st->label);
+            else if (tmc_finishable_check(&st->x, why, sizeof why) > 0)
+                snprintf(in->skipped, sizeof in->skipped, "%s: %s", st->label, why);
+        }
+    }
 }

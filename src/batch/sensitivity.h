@@ -116,11 +116,19 @@ typedef struct {
     int n_runs;                     /* settings run (tmc_sensitivity_list_runs) */
 } tmc_sensitivity;
 
+/* A default input (no inputs file) with an end that does not fit in memory
+ * (unless force, the command line's --force) or cannot finish is not
+ * varied, with why in its skipped line, as a default the loader refuses
+ * (docs/commands/sensitivity.md); the base and a range the user gave are
+ * refused by the caller instead. */
+void tmc_sensitivity_skip_unrunnable(tmc_sensitivity *s, int force);
+
 /* How the settings run. */
 typedef struct {
     int threads;              /* >= 1 */
     tmc_progress_fn progress; /* over all settings' replicas; NULL: none */
     void *progress_ctx;
+    const volatile sig_atomic_t *stop; /* NULL: the process's (tmc_stop_request) */
 } tmc_sensitivity_options;
 
 /* Load the experiment at path with sets[n_sets] (borrowed: the --set

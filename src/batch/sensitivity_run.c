@@ -36,7 +36,7 @@ static int run_one(tmc_sensitivity_run *r, const tmc_sensitivity_options *o,
     if (!r->days || !r->restarts || !r->met)
         return tmc_error_set(err, "out of memory for %ld replicas", n);
     int rc = tmc_sweep_run_setting(&r->setting, o->threads,
-                                   o->progress ? tmc_sweep_forward_progress : NULL, p, NULL,
+                                   o->progress ? tmc_sweep_forward_progress : NULL, p, o->stop,
                                    r->days, r->restarts, &r->result, err);
     for (long k = 0; !rc && k < n; k++)
         r->met[k] = tmc_restarts_met(r->days[k], r->restarts[k], &r->setting.x.deadline);

@@ -65,11 +65,11 @@ int tmc_sweep_search_evaluate(double value, void *ctx, double *metric, tmc_error
     tmc_experiment_release(&set->x); /* a refused or failed evaluation's */
     if (tmc_sweep_load_setting(s->base, &value, set, err))
         return -1;
-    if (s->check && s->check(set, s->check_ctx)) {
-        err->msg[0] = '\0'; /* the check said why */
+    err->msg[0] = '\0'; /* empty: the check said why itself */
+    if (s->check && s->check(set, s->check_ctx, err->msg, sizeof err->msg))
         return -1;
-    }
-    int rc = tmc_sweep_run_setting(set, s->threads, s->progress, NULL, NULL, s->days,
+    int rc = tmc_sweep_run_setting(set, s->threads, s->progress, s->progress_ctx, s->stop,
+                                   s->days,
                                    s->restarts, r, err);
     if (rc) {
         s->failure = rc == TMC_RUNNER_STOPPED ? TMC_RUNNER_STOPPED : -1;

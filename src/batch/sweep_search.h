@@ -20,14 +20,17 @@
 #define TMC_SWEEP_SEARCH_REFUSED 2
 
 /* Judge setting s before it runs (memory, whether it can finish); 0 to run
- * it, else it is refused and the check has said why. */
-typedef int (*tmc_sweep_check_fn)(const tmc_sweep_setting *s, void *ctx);
+ * it, else it is refused: why[n] says why, or is left empty when the check
+ * has said why itself (the command line's, on stderr). */
+typedef int (*tmc_sweep_check_fn)(const tmc_sweep_setting *s, void *ctx, char *why, size_t n);
 
 typedef struct {
     const tmc_sweep_base *base;     /* borrowed; one key */
     const tmc_sweep_target *target; /* borrowed */
     int threads;                    /* >= 1 */
     tmc_progress_fn progress;       /* per evaluation (runner.h); NULL: none */
+    void *progress_ctx;
+    const volatile sig_atomic_t *stop; /* NULL: the process's (tmc_stop_request) */
     tmc_sweep_check_fn check;       /* NULL: run every setting */
     void *check_ctx;
     int n;                          /* evaluations made, in order: */

@@ -92,7 +92,7 @@ int tmc_cli_check_finishable(const tmc_experiment *x, const char *setting);
  * setting between a bisection's ends: refuse one that does not fit in
  * memory (printing its memory line only then, unless --force) or cannot
  * finish, with the message on stderr. 0, or 2. (cli_sweep.c) */
-int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx);
+int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx, char *why, size_t n);
 
 /* 1 on the rank that prints and writes files (rank 0; the only process
  * without MPI), else 0. */

@@ -11,12 +11,8 @@
 #include "cheapest.h"
 #include "cheapest_output.h"
 #include "cli.h"
-#include "finishable.h"
 #include "options.h"
-#include "plan.h"
 #include "ranks.h"
-
-#define DEFAULT_TARGET "deadline.probability>=0.9"
 
 static const tmc_cli_command command = {
     "cheapest", TMC_CLI_CHEAPEST, "EXPERIMENT.json",
@@ -44,17 +40,6 @@ typedef struct {
     tmc_outfile json; /* --json */
     tmc_outfile plot; /* --plot */
 } cheapest_run;
-
-/* A tmc_cheapest_check_fn (ctx: the options): a plan that does not fit in
- * memory (unless --force) or cannot finish is refused, and counts as a
- * miss; nothing is printed (the report says why). */
-static int check_plan(const tmc_sweep_setting *s, void *ctx, char *why, size_t n)
-{
-    const tmc_cli_options *o = ctx;
-    if (!o->force && tmc_plan_feasibility(&s->x, why, n) == 0)
-        return 1;
-    return tmc_finishable_check(&s->x, why, n) != 0;
-}
 
 /* Load the experiment and the levers, check the experiment as given (its
  * memory line first). 0, or 2 with a message. */
@@ -125,14 +110,16 @@ static int cheapest(cheapest_run *cr)
     const tmc_cli_options *o = cr->o;
     tmc_sweep_target target;
     tmc_error err = {""};
-    if (tmc_cheapest_parse_target(o->target ? o->target : DEFAULT_TARGET, &target, &err))
+    const char *text = o->target ? o->target : TMC_CHEAPEST_DEFAULT_TARGET;
+    if (tmc_cheapest_parse_target(text, &target, &err))
         return tmc_cli_usage_error("cheapest", "%s", err.msg);
     int rc = load(cr, &target);
     if (rc || (rc = open_outputs(cr)))
         return rc;
     tmc_cheapest_options co = {.threads = cr->threads,
                                .progress = cr->show ? tmc_cli_progress_bar : NULL,
-                               .check = check_plan, .check_ctx = (void *)o};
+                               .check = tmc_cheapest_check_plan,
+                               .check_ctx = (void *)&o->force};
     tmc_cli_catch_stop_signals();
     double t0 = tmc_cli_now_s();
     rc = tmc_cheapest_run(cr->c, &co, &err);

@@ -95,7 +95,7 @@ static int simulate(forecast_run *fr)
     tmc_cli_catch_stop_signals();
     double t0 = tmc_cli_now_s();
     int rc = tmc_forecast_history_run(&fr->h, fr->threads, show ? tmc_cli_progress_bar : NULL,
-                                      NULL, &err);
+                                      NULL, NULL, &err);
     if (rc) {
         fprintf(stderr, "%strainmc: %s%s\n", rc == TMC_RUNNER_STOPPED && show ? "\n" : "",
                 err.msg, rc == TMC_RUNNER_STOPPED ? "; no results written" : "");

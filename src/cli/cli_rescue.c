@@ -13,8 +13,6 @@
 #include "rescue.h"
 #include "rescue_output.h"
 
-#define DEFAULT_TARGET "deadline.probability>=0.9"
-
 static const tmc_cli_command command = {
     "rescue", TMC_CLI_RESCUE, "EXPERIMENT.json",
     "usage: trainmc rescue EXPERIMENT.json [--target METRIC>=VALUE] [--levers KEYS] [options]\n"
@@ -102,7 +100,8 @@ static int rescue(rescue_run *rr)
     const tmc_cli_options *o = rr->o;
     tmc_sweep_target target;
     tmc_error err = {""};
-    if (tmc_sweep_parse_target(o->target ? o->target : DEFAULT_TARGET, &target, &err))
+    const char *text = o->target ? o->target : TMC_RESCUE_DEFAULT_TARGET;
+    if (tmc_sweep_parse_target(text, &target, &err))
         return tmc_cli_usage_error("rescue", "%s", err.msg);
     int rc = load(rr, &target);
     if (rc || (o->json_path && (rc = tmc_cli_open_output(&rr->out, o->json_path,

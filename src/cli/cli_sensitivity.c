@@ -9,9 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "finishable.h"
 #include "options.h"
-#include "plan.h"
 #include "ranks.h"
 #include "sensitivity.h"
 #include "sensitivity_output.h"
@@ -59,30 +57,6 @@ static int load(sensitivity_run *sr)
     return tmc_cli_check_same_experiment(&sr->s->base.setting.x, o->experiment);
 }
 
-/* A default input (no --inputs) with an end that does not fit in memory
- * (without --force) or cannot finish is not varied, with why, as a default
- * the loader refuses (docs/commands/sensitivity.md); the base and a range
- * the user gave are refused instead (check_settings). */
-static void skip_unrunnable_defaults(sensitivity_run *sr)
-{
-    tmc_sensitivity *s = sr->s;
-    if (s->inputs_path)
-        return;
-    for (int i = 0; i < s->n_inputs; i++) {
-        tmc_sensitivity_input *in = &s->inputs[i];
-        for (int e = 0; e < 2 && !in->skipped[0]; e++) {
-            const tmc_sweep_setting *st = &in->end[e].setting;
-            /* the skipped line holds the label (300) and the reason */
-            char why[sizeof in->skipped - sizeof st->label - 2];
-            if (!sr->o->force && tmc_plan_feasibility(&st->x, why, sizeof why) == 0)
-                snprintf(in->skipped, sizeof in->skipped, "%s: the training state does not "
-                         "fit in memory (see `trainmc plan`)", st->label);
-            else if (tmc_finishable_check(&st->x, why, sizeof why) > 0)
-                snprintf(in->skipped, sizeof in->skipped, "%s: %s", st->label, why);
-        }
-    }
-}
-
 /* The base's memory line (the others' only when they do not fit), then
  * every setting refused that does not fit or cannot finish. 0, or 2. */
 static int check_settings(sensitivity_run *sr)
@@ -93,10 +67,10 @@ static int check_settings(sensitivity_run *sr)
     if ((rc = tmc_cli_check_feasible(x, NULL, sr->o->force)) ||
         (rc = tmc_cli_check_finishable(x, NULL)))
         return rc;
-    skip_unrunnable_defaults(sr);
+    tmc_sensitivity_skip_unrunnable(sr->s, sr->o->force);
     n = tmc_sensitivity_list_runs(sr->s, runs);
     for (int i = 1; i < n && !rc; i++)
-        rc = tmc_cli_refuse_setting(&runs[i]->setting, (void *)sr->o);
+        rc = tmc_cli_refuse_setting(&runs[i]->setting, (void *)sr->o, NULL, 0);
     return rc;
 }
 

@@ -233,8 +233,9 @@ static int sweep_grid(sweep_run *sw)
 
 /* ---------- a target ---------- */
 
-int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx)
+int tmc_cli_refuse_setting(const tmc_sweep_setting *s, void *ctx, char *why, size_t n)
 {
+    (void)why, (void)n; /* it says why on stderr */
     const tmc_cli_options *o = ctx;
     char line[512];
     if (!o->force && tmc_plan_feasibility(&s->x, line, sizeof line) == 0)

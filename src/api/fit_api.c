@@ -1,0 +1,170 @@
+/* fit_api.c - trainmc.h's tmc_fit_log: a fault log's failure model, read
+ * (fault_log.h), fitted (fit.h) and reported (fit_output.c) as `trainmc fit
+ * LOG` does with the CSV columns' default names; for the same log and
+ * options both give the same document. Step-time logs and SLURM accounting
+ * (`fit --steps`, `--sacct`) are not here yet. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "config.h"
+#include "fault_log.h"
+#include "fit.h"
+#include "text.h"
+
+#define F "tmc_fit_log"
+
+void tmc_fit_log_options_init(tmc_fit_log_options *o)
+{
+    if (o)
+        *o = (tmc_fit_log_options){0};
+}
+
+/* The numbers of the options: their ranges are the command line's
+ * (`trainmc fit --help`); 0 where a default applies. */
+static int check_numbers(const tmc_fit_log_options *o, tmc_status *st)
+{
+    double g_lo = 1, g_hi = 1e3;
+    int lo_open;
+    tmc_config_key_bounds("failures.cards_per_node", &g_lo, &g_hi, &lo_open);
+    const struct {
+        const char *name;
+        double v, lo, hi;
+        int zero_default, lo_open;
+    } rows[] = {
+        {"nodes", (double)o->nodes, 1, 1e8, 0, 0},
+        {"cards_per_node", (double)o->cards_per_node, g_lo, g_hi, 0, 0},
+        {"span_days", o->span_days, 0, 1e7, 1, 1},
+        {"confidence", o->confidence, 0.5, 0.9999, 1, 0},
+        {"window_days", o->window_days, 0, 1e6, 1, 1},
+        {"simultaneous_s", o->simultaneous_s, 0, 1e7, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double v = rows[i].v;
+        if (rows[i].zero_default && v == 0)
+            continue;
+        if (!(v >= rows[i].lo && v <= rows[i].hi) || (rows[i].lo_open && v == rows[i].lo))
+            return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.%s = %.10g: must "
+                                 "be in %s%s, %s]%s", rows[i].name, v,
+                                 rows[i].lo_open ? "(" : "[",
+                                 tmc_config_bound_text(rows[i].lo).s,
+                                 tmc_config_bound_text(rows[i].hi).s,
+                                 rows[i].zero_default ? " (0: the default)" : "");
+    }
+    return TMC_OK;
+}
+
+static int check_options(const char *path, const tmc_fit_log_options *o, tmc_status *st)
+{
+    tmc_error err = {""};
+    if (!path)
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": path = NULL: must name a fault log");
+    if (tmc_text_require(path, path, "the log's file name", &err))
+        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
+    if (!o)
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": options = NULL: nodes and "
+                             "cards_per_node must be given (the exposure a log cannot show)");
+    if (o->format && strcmp(o->format, "csv") && strcmp(o->format, "json"))
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.format = \"%.40s\": "
+                             "must be csv, json or NULL (by the name)", o->format);
+    if (o->n_exclude_causes < 0 || o->n_exclude_causes > TMC_FIT_MAX_EXCLUDE ||
+        (o->n_exclude_causes && !o->exclude_causes))
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.n_exclude_causes = "
+                             "%d: must be in [0, %d], with an exclude_causes array",
+                             o->n_exclude_causes, TMC_FIT_MAX_EXCLUDE);
+    for (int i = 0; i < o->n_exclude_causes; i++)
+        if (!o->exclude_causes[i] || !*o->exclude_causes[i])
+            return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.exclude_causes"
+                                 "[%d]: must be a cause's name, not empty", i);
+    return check_numbers(o, st);
+}
+
+/* The command line's fit options from o (its defaults where o gives 0). */
+static tmc_fit_options fit_options(const char *path, const tmc_fit_log_options *o)
+{
+    tmc_fit_options f = {.confidence = o->confidence > 0 ? o->confidence : 0.95,
+                         .window_days = o->window_days > 0 ? o->window_days : 7,
+                         .simultaneous_s = o->simultaneous_s > 0 ? o->simultaneous_s : 60,
+                         .mixture_sets = TMC_FIT_MIXTURE_BOOTSTRAP, .nodes = o->nodes,
+                         .cards_per_node = o->cards_per_node, .span_days = o->span_days,
+                         .log_path = path};
+    for (int i = 0; i < o->n_exclude_causes; i++)
+        f.exclude[f.n_exclude++] = o->exclude_causes[i];
+    return f;
+}
+
+/* The log read as its format says; duplicates refused or dropped. */
+static int read_log(const char *path, const tmc_fit_log_options *o, tmc_fault_log *log,
+                    int *dropped, tmc_status *st)
+{
+    tmc_fault_log_columns cols = {"node", "start", "end", "cause", 0, 1, 1}; /* if present */
+    size_t n = strlen(path);
+    int csv = o->format ? !strcmp(o->format, "csv") : n > 4 && !strcmp(path + n - 4, ".csv");
+    tmc_error err = {""};
+    if (csv ? tmc_fault_log_read_csv(path, &cols, log, &err)
+            : tmc_fault_log_read_json(path, log, &err))
+        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
+    if (log->duplicates && !o->dedupe) {
+        const char *what = csv ? "line" : "event";
+        tmc_api_failf(st, TMC_ERR_INPUT, "%s: %d fault%s repeat%s an earlier one exactly "
+                      "(node, start, end and cause; the first: %s %ld repeats %s %ld); "
+                      "counted twice they would raise the rate: remove them, or set "
+                      "tmc_fit_log_options.dedupe to drop them", path, log->duplicates,
+                      log->duplicates == 1 ? "" : "s", log->duplicates == 1 ? "s" : "", what,
+                      log->duplicate_where, what, log->duplicate_of);
+        tmc_fault_log_free(log);
+        return TMC_ERR_INPUT;
+    }
+    *dropped = o->dedupe ? tmc_fault_log_dedupe(log) : 0;
+    return TMC_OK;
+}
+
+static void write_text(FILE *f, const void *report)
+{
+    tmc_fit_output_text(f, report);
+}
+
+static tmc_document *fit_in(const char *path, const tmc_fit_log_options *o, tmc_status *st)
+{
+    if (check_options(path, o, st))
+        return NULL;
+    tmc_fit_options opt = fit_options(path, o);
+    tmc_fault_log log;
+    int dropped = 0, excluded[TMC_FIT_MAX_EXCLUDE] = {0};
+    if (read_log(path, o, &log, &dropped, st))
+        return NULL;
+    int n_read = log.n_faults;
+    tmc_fault_log_exclude(&log, opt.exclude, opt.n_exclude, excluded);
+    tmc_fit_result *r = calloc(1, sizeof *r); /* large: off the stack */
+    tmc_error err = {""};
+    tmc_document *d = NULL;
+    if (!r)
+        tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for a fit");
+    else if (log.n_faults == 0)
+        tmc_api_failf(st, TMC_ERR_INPUT, "%s: every fault was left out by --exclude-cause",
+                      path);
+    else if (tmc_fit_compute(&log, &opt, n_read, excluded, r, &err))
+        tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
+    else {
+        r->duplicates_dropped = dropped;
+        d = tmc_api_document_new(tmc_fit_output_json(r), write_text, r, st);
+    }
+    if (r)
+        tmc_fit_free(r);
+    free(r);
+    tmc_fault_log_free(&log);
+    if (d)
+        tmc_api_succeed(st);
+    return d;
+}
+
+tmc_document *tmc_fit_log(const char *path, const tmc_fit_log_options *o, tmc_status *st)
+{
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    tmc_document *d = fit_in(path, o, st);
+    tmc_api_leave(&scope);
+    return d;
+}
