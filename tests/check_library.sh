@@ -10,7 +10,10 @@
 # and each build runs a few replicas: its checks pass, and its P(deadline)
 # and mean completion time equal, digit for digit, those of the installed
 # `trainmc run` for the same experiment, replicas and seed. The shared
-# library exports only what trainmc.h declares.
+# library exports only what trainmc.h declares. tests/library/commands.c
+# runs forecast, fit, cheapest, sensitivity and rescue through the library:
+# their documents equal the installed program's --json, their refusals
+# name the library's parameters, and nothing is printed.
 # Usage: check_library.sh CMAKE BUILD_DIR SOURCE_DIR [CFLAGS]
 # (CFLAGS: compiler flags every example build needs, e.g. the sanitizers of a
 # sanitized library.)
@@ -84,6 +87,39 @@ for kind in shared static; do
   [ -x "$dir/consumer/example_$kind" ] &&
     run_example "find_package, $kind" "$dir/consumer/example_$kind"
 done
+
+# the other commands (tests/library/commands.c): each document equals the
+# installed program's --json for the same inputs, and nothing is printed
+mkdir -p "$dir/docs"
+# shellcheck disable=SC2046
+$cc -std=c11 $flags -o "$dir/commands" "$src/tests/library/commands.c" \
+  $(pkg-config --cflags --libs trainmc) -lm 2>"$dir/cc.log" ||
+  { cat "$dir/cc.log" >&2; fail "pkg-config: building commands.c failed"; }
+if [ -x "$dir/commands" ]; then
+  LD_LIBRARY_PATH=$libdir "$dir/commands" "$src" "$dir/docs" >"$dir/commands.out" 2>&1 ||
+    fail "commands: a promise broken"
+  [ -s "$dir/commands.out" ] && { cat "$dir/commands.out" >&2; fail "commands printed"; }
+  t="$prefix/bin/trainmc"
+  e=$src/experiments
+  "$t" forecast "$e/forecast-design-48-day9.json" --history "$e/forecast-history-design-48.jsonl" \
+    -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast.cli" >/dev/null
+  "$t" fit "$src/distributions/infinitehbd-fault-trace/fault_trace.json" --nodes 400 \
+    --cards-per-node 8 --json "$dir/docs/fit.cli" >/dev/null
+  "$t" cheapest "$e/design-48.json" --lever job.cards=32:96 --target 0.5 -n 40 --seed 5 -t 2 \
+    --quiet --json "$dir/docs/cheapest.cli" >/dev/null
+  "$t" sensitivity "$e/design-48.json" --compound job.efficiency=0.35,jitter.cv=0.08 -n 40 \
+    --seed 7 -t 2 --quiet --json "$dir/docs/sensitivity.cli" >/dev/null
+  "$t" rescue "$e/design-48-stress.json" --set deadline.days=24 \
+    --levers deadline.days,job.steps -n 30 --seed 2 -t 2 --quiet \
+    --json "$dir/docs/rescue.cli" >/dev/null
+  for c in forecast fit cheapest sensitivity rescue; do
+    python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(0 if a == b else "%s: the library and the program differ at %s" % (
+    sys.argv[1], [k for k in set(a) | set(b) if a.get(k) != b.get(k)]))' \
+      "$dir/docs/$c.json" "$dir/docs/$c.cli" || fail "$c: the library's document is not the program's"
+  done
+fi
 
 [ $status -eq 0 ] && echo "library: installed, built with pkg-config and find_package, shared and static: $want"
 exit $status

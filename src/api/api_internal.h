@@ -97,6 +97,11 @@ void tmc_api_document_free(tmc_api_document *d);
  * parameters; the command line keeps its own words. */
 void tmc_api_name_parameters(char *msg, size_t n);
 
+/* 1: this thread's calls keep the command line's flags in their messages
+ * (the `trainmc` program, which runs `run` through the library, sets it);
+ * 0: they name the library's parameters (the default). */
+void tmc_api_keep_flag_names(int keep);
+
 /* The sets a command's load takes: the caller's overrides, then
  * "monte_carlo.replicas=N" and "monte_carlo.seed=S" for the ones o gives (o
  * may be NULL), as the command line appends -n and --seed after every

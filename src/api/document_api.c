@@ -13,7 +13,8 @@
 
 /* The flags the layers below write in messages, and the parameter each is
  * in the library. Longer flags before their prefixes (--importance-pilot
- * before --importance); a flag is rewritten only as a whole word. */
+ * before --importance); a flag is rewritten only as a whole word. Not
+ * here: flags of other programs a message quotes (sacct's --format). */
 static const struct {
     const char *flag, *parameter;
 } parameters[] = {
@@ -35,6 +36,10 @@ static const struct {
     {"--force", "tmc_run_options.force"},
     {"--exclude-cause", "tmc_fit_log_options.exclude_causes"},
     {"--dedupe", "tmc_fit_log_options.dedupe"},
+    {"--nodes", "tmc_fit_log_options.nodes"},
+    {"--cards-per-node", "tmc_fit_log_options.cards_per_node"},
+    {"--span-days", "tmc_fit_log_options.span_days"},
+    {"--window-days", "tmc_fit_log_options.window_days"},
 };
 
 static int word_char(char c)
@@ -55,9 +60,16 @@ static int flag_at(const char *msg, const char *p)
     return -1;
 }
 
+static _Thread_local int keep_flags; /* tmc_api_keep_flag_names */
+
+void tmc_api_keep_flag_names(int keep)
+{
+    keep_flags = keep;
+}
+
 void tmc_api_name_parameters(char *msg, size_t n)
 {
-    if (!strstr(msg, "--"))
+    if (keep_flags || !strstr(msg, "--"))
         return;
     char out[2048];
     size_t k = 0;

@@ -87,6 +87,7 @@ static int simulate(const tmc_experiment *x, const tmc_cli_options *o, run_files
     tmc_run_options ro;
     run_options(o, show, &ro);
     tmc_status st;
+    tmc_api_keep_flag_names(1); /* its messages name this program's flags */
     tmc_result *res = tmc_experiment_run(x, &ro, &st);
     if (!res)
         return run_failed(&st, show);

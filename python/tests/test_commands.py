@@ -1,0 +1,143 @@
+"""forecast, fit, cheapest, sensitivity and rescue from Python: each
+document equals the program's --json on the same experiment, options,
+replicas and seed (every number: the same replicas run), but for
+experiment_path, which the package gives absolute; the arrays are the
+document's columns; refusals name the library's parameters; a rescue
+stops on request."""
+import json
+import math
+import os
+import threading
+import time
+
+import pytest
+
+import trainmc
+from conftest import REPO, experiment, run_cli
+
+DESIGN = experiment("design-48.json")
+STRESS = experiment("design-48-stress.json")
+DAY9 = experiment("forecast-design-48-day9.json")
+HISTORY = experiment("forecast-history-design-48.jsonl")
+FAULTS = os.path.join(REPO, "distributions", "infinitehbd-fault-trace", "fault_trace.json")
+
+
+def same(got, want):
+    """got (the package's document) equals want (the program's), but for
+    experiment_path: absolute in the package, as given to the program."""
+    assert got["experiment_path"] == os.path.abspath(want["experiment_path"])
+    a = {k: v for k, v in got.items() if k != "experiment_path"}
+    b = {k: v for k, v in want.items() if k != "experiment_path"}
+    assert a.keys() == b.keys()
+    assert [k for k in a if a[k] != b[k]] == []
+
+
+def test_forecast_equals_the_program(cli_json):
+    want = cli_json("forecast", DAY9, "--history", HISTORY, "-n", "200", "--seed", "4")
+    got = trainmc.forecast(DAY9, HISTORY, replicas=200, seed=4)
+    same(got, want)
+    assert got.doc == dict(got)
+    rows = want["snapshots"]
+    assert list(got.probability) == [r["deadline"]["probability"] for r in rows]
+    assert list(got.elapsed_days) == [r["progress"]["elapsed_days"] for r in rows]
+    assert list(got.probability_lo) == [r["deadline"]["ci95"][0] for r in rows]
+    frame = got.to_frame()
+    assert len(frame) == len(rows) == 6
+    assert list(frame["deadline.probability"]) == [r["deadline"]["probability"] for r in rows]
+    assert "P(T <= deadline)" in got.text or "P(" in got.text
+    assert got._repr_html_().startswith("<pre>")
+
+
+def test_fit_equals_the_program(cli, tmp_path):
+    out = tmp_path / "fit.json"
+    text = run_cli(cli, "fit", FAULTS, "--nodes", "400", "--cards-per-node", "8",
+                   "--exclude-cause", "GPU", "--json", str(out))
+    got = trainmc.fit(FAULTS, nodes=400, cards_per_node=8, exclude_causes=["GPU"])
+    assert got.doc == json.loads(out.read_text())
+    assert got.text == text  # fit prints nothing before its report
+    assert got["faults"]["excluded"] and got.rows == got["causes"]
+    frame = got.to_frame()
+    assert list(frame["name"]) == [c["name"] for c in got["causes"]]
+
+
+def test_cheapest_equals_the_program(cli_json):
+    want = cli_json("cheapest", DESIGN, "--lever", "job.cards=32:96", "--target", "0.5",
+                    "-n", "60", "--seed", "5")
+    got = trainmc.cheapest(DESIGN, target=0.5, levers={"job.cards": "32:96"}, replicas=60,
+                           seed=5)
+    same(got, want)
+    assert list(got.cards) == [p["cards"] for p in want["plans"]]
+    assert list(got.probability) == [p["p_deadline"]["value"] for p in want["plans"]]
+    assert got["chosen"]["cards"] in list(got.cards)
+
+
+def test_sensitivity_equals_the_program(cli_json):
+    want = cli_json("sensitivity", DESIGN, "--compound", "job.efficiency=0.35,jitter.cv=0.08",
+                    "-n", "60", "--seed", "7")
+    got = trainmc.sensitivity(DESIGN, compound={"job.efficiency": 0.35, "jitter.cv": 0.08},
+                              replicas=60, seed=7)
+    same(got, want)
+    frame = got.to_frame()
+    assert list(frame["name"]) == [i["name"] for i in want["inputs"]]
+    assert got["compound"] is not None
+
+
+def test_rescue_equals_the_program(cli_json):
+    want = cli_json("rescue", STRESS, "--set", "deadline.days=24", "--levers",
+                    "deadline.days,job.steps", "-n", "30", "--seed", "2")
+    got = trainmc.rescue(STRESS, levers=["deadline.days", "job.steps"], replicas=30, seed=2,
+                         overrides={"deadline.days": 24})
+    same(got, want)
+    assert want["change_needed"] and [r["key"] for r in got.rows] == ["deadline.days",
+                                                                     "job.steps"]
+    assert list(got.column("found.value")) == [r["found"]["value"] if r["found"] else math.nan
+                                               for r in want["levers"]]
+
+
+@pytest.mark.parametrize("call, code, words", [
+    (lambda: trainmc.rescue(STRESS, levers=["job.cardz"]), 1,
+     "tmc_command_options.levers job.cardz: not a lever"),
+    (lambda: trainmc.cheapest(DESIGN, levers={"job.cards": "1:1"}), 1,
+     "tmc_command_options.levers job.cards=1:1:"),
+    (lambda: trainmc.cheapest(DESIGN, target=1.5), 1, "tmc_command_options.target 1.5"),
+    (lambda: trainmc.sensitivity(DESIGN, compound="job.nope=1"), 1,
+     "tmc_command_options.compound job.nope=1:"),
+    (lambda: trainmc.sensitivity(DESIGN, overrides={"job.cards": -3}), 1, "job.cards"),
+    (lambda: trainmc.forecast(DESIGN, "no/such/history.jsonl"), 1,
+     "no/such/history.jsonl: cannot open"),
+    # run and sweep too: the flags the layers below write, named as parameters
+    (lambda: trainmc.sweep(DESIGN, ["job.cardz=1,2"]), 1, "vary job.cardz: not a key"),
+    (lambda: trainmc.run(experiment("elastic-300.json"), replicas=10, importance="auto"), 1,
+     "run without tmc_run_options.importance"),
+    (lambda: trainmc.fit(FAULTS, nodes=1, cards_per_node=8), 1,
+     "tmc_fit_log_options.nodes 1: the log names 231 nodes"),
+])
+def test_refusals_name_the_parameter(call, code, words, capfd):
+    with pytest.raises(trainmc.TrainmcError) as e:
+        call()
+    assert e.value.code == code and words in e.value.message, e.value.message
+    assert "--" not in e.value.message.replace("---", "")  # no command-line flag named
+    out, err = capfd.readouterr()
+    assert out == "" and err == "", "the library printed"
+
+
+def test_a_dict_experiment_is_refused_with_a_reason():
+    with pytest.raises(TypeError, match="experiment file"):
+        trainmc.cheapest({"job": {}})
+
+
+def test_rescue_stops_on_request():
+    """A long rescue (many replicas per evaluation) stopped by an Event
+    from another thread: TrainmcError ERR_STOPPED within seconds."""
+    stop = threading.Event()
+    timer = threading.Timer(0.5, stop.set)
+    timer.start()
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(trainmc.TrainmcError) as e:
+            trainmc.rescue(STRESS, replicas=10**7, threads=2, overrides={"deadline.days": 24},
+                           stop=stop)
+    finally:
+        timer.cancel()
+    assert e.value.code == trainmc.ERR_STOPPED
+    assert time.monotonic() - t0 < 15
