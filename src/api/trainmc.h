@@ -13,13 +13,15 @@
  *   behind every figure: docs/model.md and docs/reference/simulation-semantics.md.
  * - Errors: every fallible call takes a tmc_status * (may be NULL) and fills
  *   it with a code and a message naming the file, the JSON path or the
- *   argument, the value and what is allowed. A call that returns a pointer
+ *   argument, the value and what is allowed; where the command line's
+ *   message names one of its flags, this one names the parameter
+ *   ("tmc_command_options.levers X: ..." for rescue's --levers X). A call that returns a pointer
  *   returns NULL on error; one that returns int returns the code. The library
  *   never prints and never exits. Accessors given a NULL handle return NULL,
  *   NaN, 0 or TMC_ERR_INPUT.
  * - Documents: results are JSON text, the same documents `trainmc run
- *   --json`, `trainmc sweep --json` and `trainmc emax --json` write (keys:
- *   docs/reference/json-output.md). tmc_result_number and tmc_sweep_number read a
+ *   --json`, `trainmc sweep --json`, `trainmc emax --json` and the other
+ *   commands' --json write (keys: docs/reference/json-output.md, docs/commands/). tmc_result_number and tmc_sweep_number read a
  *   number from them by dotted path.
  * - Reproducible: the same experiment, seed and replica count give the same
  *   numbers whatever the thread count (docs/reference/simulation-semantics.md).
