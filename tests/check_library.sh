@@ -105,6 +105,9 @@ if [ -x "$dir/commands" ]; then
     -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast.cli" >/dev/null
   "$t" fit "$src/distributions/infinitehbd-fault-trace/fault_trace.json" --nodes 400 \
     --cards-per-node 8 --json "$dir/docs/fit.cli" >/dev/null
+  "$t" fit "$src/tests/fit/steps-hand.csv" --steps --json "$dir/docs/fit-steps.cli" >/dev/null
+  "$t" fit "$src/tests/fit/sacct-hand.txt" --sacct --sacct-map TIMEOUT=node \
+    --json "$dir/docs/fit-sacct.cli" >/dev/null
   "$t" cheapest "$e/design-48.json" --lever job.cards=32:96 --target 0.5 -n 40 --seed 5 -t 2 \
     --quiet --json "$dir/docs/cheapest.cli" >/dev/null
   "$t" sensitivity "$e/design-48.json" --compound job.efficiency=0.35,jitter.cv=0.08 -n 40 \
@@ -112,7 +115,7 @@ if [ -x "$dir/commands" ]; then
   "$t" rescue "$e/design-48-stress.json" --set deadline.days=24 \
     --levers deadline.days,job.steps -n 30 --seed 2 -t 2 --quiet \
     --json "$dir/docs/rescue.cli" >/dev/null
-  for c in forecast fit cheapest sensitivity rescue; do
+  for c in forecast fit fit-steps fit-sacct cheapest sensitivity rescue; do
     python3 -c 'import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 sys.exit(0 if a == b else "%s: the library and the program differ at %s" % (

@@ -60,6 +60,21 @@ def test_fit_equals_the_program(cli, tmp_path):
     assert list(frame["name"]) == [c["name"] for c in got["causes"]]
 
 
+@pytest.mark.parametrize("kind, log, flags, kwargs", [
+    ("steps", "steps-hand.csv", ["--steps", "--confidence", "0.9"], {"confidence": 0.9}),
+    ("sacct", "sacct-hand.txt", ["--sacct", "--sacct-map", "TIMEOUT=node",
+                                 "--cards-per-node", "4"],
+     {"sacct_map": {"TIMEOUT": "node"}, "cards_per_node": 4}),
+])
+def test_fit_steps_and_sacct_equal_the_program(cli, tmp_path, kind, log, flags, kwargs):
+    path = os.path.join(REPO, "tests", "fit", log)
+    out = tmp_path / "fit.json"
+    text = run_cli(cli, "fit", path, *flags, "--json", str(out))
+    got = trainmc.fit(path, kind=kind, **kwargs)
+    assert got.doc == json.loads(out.read_text())
+    assert got.text == text
+
+
 def test_cheapest_equals_the_program(cli_json):
     want = cli_json("cheapest", DESIGN, "--lever", "job.cards=32:96", "--target", "0.5",
                     "-n", "60", "--seed", "5")
@@ -109,6 +124,12 @@ def test_rescue_equals_the_program(cli_json):
     (lambda: trainmc.sweep(DESIGN, ["job.cardz=1,2"]), 1, "vary job.cardz: not a key"),
     (lambda: trainmc.run(experiment("elastic-300.json"), replicas=10, importance="auto"), 1,
      "run without tmc_run_options.importance"),
+    (lambda: trainmc.fit(os.path.join(REPO, "tests", "fit", "steps-hand.csv"), kind="steps",
+                         nodes=3), 1,
+     "tmc_fit_log_options.nodes is given: an option of a fault log, not of a step-time log"),
+    (lambda: trainmc.fit(os.path.join(REPO, "tests", "fit", "sacct-hand.txt"), kind="sacct",
+                         sacct_map=["NOPE=nodez"]), 1,
+     "tmc_fit_log_options.sacct_map 'NOPE=nodez': the cause 'nodez' is not one of"),
     (lambda: trainmc.fit(FAULTS, nodes=1, cards_per_node=8), 1,
      "tmc_fit_log_options.nodes 1: the log names 231 nodes"),
 ])

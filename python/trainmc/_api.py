@@ -943,8 +943,17 @@ class ForecastResult(Document):
 
 
 class FitResult(Document):
-    """`trainmc fit LOG`'s document; .rows its "causes" (name, count)."""
+    """`trainmc fit LOG`'s document; .rows its "causes" (name, count) for a
+    fault log; for a step-time log its "slow_ranks", for SLURM accounting
+    its "jobs" (where the document has them)."""
     _rows_key = "causes"
+
+    @property
+    def rows(self):
+        for key in ("causes", "slow_ranks", "jobs"):
+            if isinstance(self.get(key), list):
+                return self[key]
+        return []
 
 
 class CheapestResult(Document):
@@ -1120,17 +1129,28 @@ def rescue(experiment, target=None, levers=None, replicas=None, seed=None, threa
         del keep
 
 
-def fit(log, nodes, cards_per_node, span_days=None, format=None, confidence=None,
-        window_days=None, simultaneous_s=None, exclude_causes=(), dedupe=False):
+def fit(log, nodes=None, cards_per_node=None, span_days=None, format=None, confidence=None,
+        window_days=None, simultaneous_s=None, exclude_causes=(), dedupe=False, kind=None,
+        sacct_map=()):
     """A fault log's failure model (CSV with columns node, start, end, cause,
     or JSON lines), as `trainmc fit LOG --nodes N --cards-per-node G`;
-    returns a FitResult. nodes: nodes watched, failed or not; the others
-    as the command's options (None: its defaults)."""
+    returns a FitResult. nodes: nodes watched, failed or not (required for
+    a fault log); the others as the command's options (None: its defaults).
+    kind="steps": a step-time log (`fit --steps`: confidence only);
+    kind="sacct": SLURM accounting (`fit --sacct`: confidence,
+    cards_per_node if known, sacct_map {"STATE": "CAUSE"} or ["STATE=CAUSE"])."""
     o = _lib.FitLogOptions()
     lib = _lib.library()
     lib.fit_log_options_init(ctypes.byref(o))
-    o.nodes = _integer("nodes", nodes, 1, 10**8)
-    o.cards_per_node = _integer("cards_per_node", cards_per_node, 1, 10**6)
+    o.nodes = _integer("nodes", nodes, 1, 10**8, allow_none=True) or 0
+    o.cards_per_node = _integer("cards_per_node", cards_per_node, 1, 10**6,
+                                allow_none=True) or 0
+    o.kind = _text_or_none("kind", kind)
+    if isinstance(sacct_map, dict):
+        sacct_map = [f"{k}={v}" for k, v in sacct_map.items()]
+    states = list(sacct_map)
+    sarr, sn, skeep = _lib.string_array(states)
+    o.sacct_map, o.n_sacct_map = sarr, sn
     for name, v in (("span_days", span_days), ("confidence", confidence),
                     ("window_days", window_days), ("simultaneous_s", simultaneous_s)):
         if v is not None:
@@ -1145,7 +1165,7 @@ def fit(log, nodes, cards_per_node, span_days=None, format=None, confidence=None
     path = _fspath(log)
     st = _lib.Status()
     d = lib.fit_log(path, ctypes.byref(o), ctypes.byref(st))
-    del keep
+    del keep, skeep
     if not d:
         st.raise_if_failed()
         raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no document")

@@ -118,7 +118,10 @@ class FitLogOptions(ctypes.Structure):
                 ("simultaneous_s", ctypes.c_double),
                 ("exclude_causes", ctypes.POINTER(ctypes.c_char_p)),
                 ("n_exclude_causes", ctypes.c_int),
-                ("dedupe", ctypes.c_int)]
+                ("dedupe", ctypes.c_int),
+                ("kind", ctypes.c_char_p),
+                ("sacct_map", ctypes.POINTER(ctypes.c_char_p)),
+                ("n_sacct_map", ctypes.c_int)]
 
 
 _c = ctypes

@@ -37,6 +37,7 @@ static const struct {
     {"--exclude-cause", "tmc_fit_log_options.exclude_causes"},
     {"--dedupe", "tmc_fit_log_options.dedupe"},
     {"--nodes", "tmc_fit_log_options.nodes"},
+    {"--sacct-map", "tmc_fit_log_options.sacct_map"},
     {"--cards-per-node", "tmc_fit_log_options.cards_per_node"},
     {"--span-days", "tmc_fit_log_options.span_days"},
     {"--window-days", "tmc_fit_log_options.window_days"},

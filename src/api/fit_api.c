@@ -1,8 +1,10 @@
 /* fit_api.c - trainmc.h's tmc_fit_log: a fault log's failure model, read
  * (fault_log.h), fitted (fit.h) and reported (fit_output.c) as `trainmc fit
- * LOG` does with the CSV columns' default names; for the same log and
- * options both give the same document. Step-time logs and SLURM accounting
- * (`fit --steps`, `--sacct`) are not here yet. */
+ * LOG` does with the CSV columns' default names; a step-time log's jitter
+ * (step_fit.h, `fit --steps`) and SLURM accounting's interruptions
+ * (sacct_fit.h, `fit --sacct`) likewise. For the same log and options both
+ * give the same document; the library writes no distribution file
+ * (--write). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,10 @@
 #include "config.h"
 #include "fault_log.h"
 #include "fit.h"
+#include "sacct.h"
+#include "sacct_fit.h"
+#include "sacct_output.h"
+#include "step_fit.h"
 #include "text.h"
 
 #define F "tmc_fit_log"
@@ -23,8 +29,9 @@ void tmc_fit_log_options_init(tmc_fit_log_options *o)
 }
 
 /* The numbers of the options: their ranges are the command line's
- * (`trainmc fit --help`); 0 where a default applies. */
-static int check_numbers(const tmc_fit_log_options *o, tmc_status *st)
+ * (`trainmc fit --help`); 0 where a default applies, or (not fault_log)
+ * where the kind does not read the field. */
+static int check_numbers(const tmc_fit_log_options *o, int fault_log, tmc_status *st)
 {
     double g_lo = 1, g_hi = 1e3;
     int lo_open;
@@ -43,8 +50,8 @@ static int check_numbers(const tmc_fit_log_options *o, tmc_status *st)
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         double v = rows[i].v;
-        if (rows[i].zero_default && v == 0)
-            continue;
+        if ((rows[i].zero_default || !fault_log) && v == 0)
+            continue; /* a default, or not read (sacct's cards_per_node: not known) */
         if (!(v >= rows[i].lo && v <= rows[i].hi) || (rows[i].lo_open && v == rows[i].lo))
             return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.%s = %.10g: must "
                                  "be in %s%s, %s]%s", rows[i].name, v,
@@ -54,6 +61,44 @@ static int check_numbers(const tmc_fit_log_options *o, tmc_status *st)
                                  rows[i].zero_default ? " (0: the default)" : "");
     }
     return TMC_OK;
+}
+
+/* The first field o gives that only a fault log reads (with_cards:
+ * cards_per_node among them), or NULL. */
+static const char *fault_log_field(const tmc_fit_log_options *o, int with_cards)
+{
+    const struct {
+        int given;
+        const char *name;
+    } only[] = {{o->nodes != 0, "nodes"}, {with_cards && o->cards_per_node != 0, "cards_per_node"},
+                {o->span_days != 0, "span_days"}, {o->format != NULL, "format"},
+                {o->window_days != 0, "window_days"}, {o->simultaneous_s != 0, "simultaneous_s"},
+                {o->n_exclude_causes != 0, "exclude_causes"}, {o->dedupe != 0, "dedupe"}};
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+        if (only[i].given)
+            return only[i].name;
+    return NULL;
+}
+
+/* A step-time log or SLURM accounting: the fields their fit reads. */
+static int check_other_kind(const tmc_fit_log_options *o, int sacct, tmc_status *st)
+{
+    const char *name = fault_log_field(o, !sacct);
+    if (name)
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.%s is given: an "
+                             "option of a fault log, not of %s (kind \"%s\")", name,
+                             sacct ? "SLURM accounting" : "a step-time log", o->kind);
+    if (!sacct && o->n_sacct_map)
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.n_sacct_map = %d: "
+                             "the state map is for kind \"sacct\"", o->n_sacct_map);
+    if (o->n_sacct_map < 0 || (o->n_sacct_map && !o->sacct_map))
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.n_sacct_map = %d: "
+                             "must be >= 0, with a sacct_map array", o->n_sacct_map);
+    for (int i = 0; i < o->n_sacct_map; i++)
+        if (!o->sacct_map[i])
+            return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.sacct_map[%d] = "
+                                 "NULL: must be \"STATE=CAUSE\"", i);
+    return check_numbers(o, 0, st);
 }
 
 static int check_options(const char *path, const tmc_fit_log_options *o, tmc_status *st)
@@ -66,6 +111,15 @@ static int check_options(const char *path, const tmc_fit_log_options *o, tmc_sta
     if (!o)
         return tmc_api_failf(st, TMC_ERR_INPUT, F ": options = NULL: nodes and "
                              "cards_per_node must be given (the exposure a log cannot show)");
+    if (o->kind && strcmp(o->kind, "faults") && strcmp(o->kind, "steps") &&
+        strcmp(o->kind, "sacct"))
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.kind = \"%.40s\": "
+                             "must be faults, steps, sacct or NULL (faults)", o->kind);
+    if (o->kind && strcmp(o->kind, "faults"))
+        return check_other_kind(o, !strcmp(o->kind, "sacct"), st);
+    if (o->n_sacct_map)
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.n_sacct_map = %d: "
+                             "the state map is for kind \"sacct\"", o->n_sacct_map);
     if (o->format && strcmp(o->format, "csv") && strcmp(o->format, "json"))
         return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.format = \"%.40s\": "
                              "must be csv, json or NULL (by the name)", o->format);
@@ -78,7 +132,7 @@ static int check_options(const char *path, const tmc_fit_log_options *o, tmc_sta
         if (!o->exclude_causes[i] || !*o->exclude_causes[i])
             return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.exclude_causes"
                                  "[%d]: must be a cause's name, not empty", i);
-    return check_numbers(o, st);
+    return check_numbers(o, 1, st);
 }
 
 /* The command line's fit options from o (its defaults where o gives 0). */
@@ -126,10 +180,79 @@ static void write_text(FILE *f, const void *report)
     tmc_fit_output_text(f, report);
 }
 
+typedef struct {
+    const tmc_step_fit *r;
+    const tmc_step_log *log;
+    const char *path;
+} steps_report;
+
+static void steps_text(FILE *f, const void *report)
+{
+    const steps_report *p = report;
+    tmc_step_fit_output_text(f, p->r, p->log, p->path);
+}
+
+/* `fit --steps`: the jitter of a step-time log. */
+static tmc_document *fit_steps(const char *path, double confidence, tmc_status *st)
+{
+    tmc_error err = {""};
+    tmc_step_log log;
+    tmc_step_fit r;
+    if (tmc_step_log_read_csv(path, &log, &err))
+        return tmc_api_fail_load(st, &err), NULL;
+    tmc_document *d = NULL;
+    if (tmc_step_fit_compute(&log, confidence, &r, &err)) /* the message names no file */
+        tmc_api_failf(st, TMC_ERR_INPUT, "%s: %s", path, err.msg);
+    else {
+        steps_report rep = {&r, &log, path};
+        d = tmc_api_document_new(tmc_step_fit_output_json(&r, &log, path), steps_text, &rep,
+                                 st);
+        tmc_step_fit_free(&r);
+    }
+    tmc_step_log_free(&log);
+    return d;
+}
+
+static void sacct_text(FILE *f, const void *report)
+{
+    tmc_sacct_output_text(f, report);
+}
+
+/* `fit --sacct`: SLURM accounting's interruptions. */
+static tmc_document *fit_sacct(const char *path, const tmc_fit_log_options *o,
+                               double confidence, tmc_status *st)
+{
+    tmc_error err = {""};
+    tmc_sacct_map map;
+    tmc_sacct_map_default(&map);
+    for (int i = 0; i < o->n_sacct_map; i++)
+        if (tmc_sacct_map_set(&map, o->sacct_map[i], &err))
+            return tmc_api_fail_load(st, &err), NULL; /* names sacct_map */
+    tmc_sacct_log log;
+    tmc_sacct_fit r;
+    if (tmc_sacct_read(path, &map, &log, &err))
+        return tmc_api_fail_load(st, &err), NULL;
+    tmc_document *d = NULL;
+    if (tmc_sacct_fit_compute(&log, confidence, &r, &err))
+        tmc_api_failf(st, TMC_ERR_INPUT, "%s: %s", path, err.msg);
+    else {
+        tmc_sacct_report rep = {path, &log, &map, &r, o->cards_per_node};
+        d = tmc_api_document_new(tmc_sacct_output_json(&rep), sacct_text, &rep, st);
+        tmc_sacct_fit_free(&r);
+    }
+    tmc_sacct_log_free(&log);
+    return d;
+}
+
 static tmc_document *fit_in(const char *path, const tmc_fit_log_options *o, tmc_status *st)
 {
     if (check_options(path, o, st))
         return NULL;
+    double confidence = o->confidence > 0 ? o->confidence : 0.95;
+    if (o->kind && !strcmp(o->kind, "steps"))
+        return fit_steps(path, confidence, st);
+    if (o->kind && !strcmp(o->kind, "sacct"))
+        return fit_sacct(path, o, confidence, st);
     tmc_fit_options opt = fit_options(path, o);
     tmc_fault_log log;
     int dropped = 0, excluded[TMC_FIT_MAX_EXCLUDE] = {0};
@@ -165,6 +288,8 @@ tmc_document *tmc_fit_log(const char *path, const tmc_fit_log_options *o, tmc_st
     tmc_api_scope scope;
     tmc_api_enter(&scope);
     tmc_document *d = fit_in(path, o, st);
+    if (d)
+        tmc_api_succeed(st);
     tmc_api_leave(&scope);
     return d;
 }

@@ -401,14 +401,24 @@ typedef struct {
     const char *const *exclude_causes; /* causes left out */
     int n_exclude_causes;
     int dedupe;            /* 1: drop exact duplicate faults (else refused) */
+    /* the log's kind: NULL or "faults" (the fields above), "steps" (a
+     * step-time log, `fit --steps`: confidence only), "sacct" (SLURM
+     * accounting, `fit --sacct`: confidence, cards_per_node if known, and
+     * sacct_map) */
+    const char *kind;
+    /* sacct: "STATE=CAUSE" each, in place of the state table's row */
+    const char *const *sacct_map;
+    int n_sacct_map;
 } tmc_fit_log_options;
 
-/* nodes and cards_per_node 0 (to be given), the rest the command line's
- * defaults. */
+/* nodes and cards_per_node 0 (to be given for a fault log), the rest the
+ * command line's defaults. */
 TMC_API void tmc_fit_log_options_init(tmc_fit_log_options *o);
 
-/* Fit the fault log at `path` (CSV with columns node, start, end, cause, or
- * JSON lines), as `trainmc fit LOG` does. Returns a document to free with
+/* Fit the log at `path` as `trainmc fit LOG` does: a fault log (CSV with
+ * columns node, start, end, cause, or JSON lines), or with o->kind a
+ * step-time log or SLURM accounting. A field the kind does not read must
+ * be left as init sets it. Returns a document to free with
  * tmc_document_free, or NULL with st: TMC_ERR_INPUT ("FILE:LINE: ..." or
  * the option: "tmc_fit_log_options.nodes = 0: ..."), TMC_ERR_MEMORY. */
 TMC_API tmc_document *tmc_fit_log(const char *path, const tmc_fit_log_options *o,

@@ -113,6 +113,21 @@ static void fit(void)
     d = tmc_fit_log(log, &f, &st);
     expect(d != NULL, "an exclusion that matches nothing leaves the log", &st);
     tmc_document_free(d);
+    /* a step-time log and SLURM accounting, as fit --steps and --sacct */
+    tmc_fit_log_options_init(&f);
+    f.kind = "steps";
+    save(tmc_fit_log(at(log, src, "tests/fit/steps-hand.csv"), &f, &st), "fit-steps", &st);
+    f.nodes = 3;
+    d = tmc_fit_log(log, &f, &st);
+    expect(!d && st.code == TMC_ERR_INPUT && strstr(st.message, "tmc_fit_log_options.nodes is "
+                                                    "given"),
+           "a step-time log with nodes: TMC_ERR_INPUT naming the field", &st);
+    tmc_fit_log_options_init(&f);
+    f.kind = "sacct";
+    const char *map[] = {"TIMEOUT=node"};
+    f.sacct_map = map;
+    f.n_sacct_map = 1;
+    save(tmc_fit_log(at(log, src, "tests/fit/sacct-hand.txt"), &f, &st), "fit-sacct", &st);
 }
 
 static void cheapest(void)
