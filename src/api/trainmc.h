@@ -21,7 +21,8 @@
  *   NaN, 0 or TMC_ERR_INPUT.
  * - Documents: results are JSON text, the same documents `trainmc run
  *   --json`, `trainmc sweep --json`, `trainmc emax --json` and the other
- *   commands' --json write (keys: docs/reference/json-output.md, docs/commands/). tmc_result_number and tmc_sweep_number read a
+ *   commands' --json write (keys: docs/reference/json-output.md,
+ *   docs/commands/). tmc_result_number and tmc_sweep_number read a
  *   number from them by dotted path.
  * - Reproducible: the same experiment, seed and replica count give the same
  *   numbers whatever the thread count (docs/reference/simulation-semantics.md).

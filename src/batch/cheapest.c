@@ -79,8 +79,9 @@ static int simulate(tmc_cheapest *c, int combo, long cards, int fresh, double *c
         if (fresh)
             s->x.monte_carlo.seed = c->fresh_seed;
         p->refused = o->check && o->check(s, o->check_ctx, p->why, sizeof p->why);
-        if (!p->refused && !(rc = tmc_sweep_run_setting(s, o->threads, o->progress, o->progress_ctx, o->stop,
-                                                        days, restarts, &p->result, err)))
+        if (!p->refused && !(rc = tmc_sweep_run_setting(s, o->threads, o->progress,
+                                                        o->progress_ctx, o->stop, days,
+                                                        restarts, &p->result, err)))
             figures(c, s, p, days, cost_k);
         p->cost = p->refused ? NAN : p->cost;
     }

@@ -136,8 +136,8 @@ int tmc_rescue_run_plan(tmc_rescue *r, const tmc_rescue_options *o, tmc_error *e
     double *days = malloc((size_t)n * sizeof *days);
     double *restarts = malloc((size_t)n * sizeof *restarts);
     int rc = days && restarts ? tmc_sweep_run_setting(&r->plan, o->threads, o->progress,
-                                                      o->progress_ctx, o->stop, days, restarts, &r->plan_result,
-                                                      err)
+                                                      o->progress_ctx, o->stop, days, restarts,
+                                                      &r->plan_result, err)
                               : tmc_error_set(err, "out of memory for %ld replicas", n);
     free(days);
     free(restarts);
