@@ -27,5 +27,6 @@ __version__ = "0.1.0"
 
 __all__ = ["run", "sweep", "emax", "closed_form", "load", "version", "library_path",
            "forecast", "fit", "cheapest", "sensitivity", "rescue", "Document", "ForecastResult",
-           "FitResult", "CheapestResult", "SensitivityResult", "RescueResult", "EmaxResult", "Experiment", "Result", "SweepResult", "TrainmcError", "LibraryNotFoundError",
+           "FitResult", "CheapestResult", "SensitivityResult", "RescueResult", "EmaxResult",
+           "Experiment", "Result", "SweepResult", "TrainmcError", "LibraryNotFoundError",
            "OK", "ERR_INPUT", "ERR_MEMORY", "ERR_STOPPED", "ERR_RUNTIME"]
