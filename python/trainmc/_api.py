@@ -1034,9 +1034,12 @@ def _path_source(experiment, overrides):
 
 
 def _command(name, cls, experiment, overrides, options, replicas, seed, threads, progress,
-             stop, force):
+             stop, force, replicas_low=2):
+    """The command `name` (trainmc.h) on experiment; replicas >= 2 but for
+    forecast (>= 1: as the program's -n)."""
     path, sets = _path_source(experiment, overrides)
-    opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=2, force=force)
+    opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=replicas_low,
+                        force=force)
     lib = _lib.library()
     ov, n_ov, keep_ov = _lib.string_array(sets)
     fn = getattr(lib, name)
@@ -1069,7 +1072,7 @@ def forecast(experiment, history, replicas=None, seed=None, threads=0, overrides
     if c.history is None:
         raise TypeError("history must name a JSON-lines file of progress snapshots")
     return _command("experiment_forecast", ForecastResult, experiment, overrides, c, replicas,
-                    seed, threads, progress, stop, force)
+                    seed, threads, progress, stop, force, replicas_low=1)
 
 
 def cheapest(experiment, target=None, levers=None, async_copy_s=None, replicas=None, seed=None,
