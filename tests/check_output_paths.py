@@ -43,6 +43,8 @@ FILES = {
     "history.jsonl": '{"elapsed_days": 0, "steps_done": 0, "committed_step": 0}\n'
                      '{"elapsed_days": 0.0005, "steps_done": 40, "committed_step": 40}\n',
     "inputs.json": '{"job.efficiency": [0.8, 1]}\n',
+    "train.log": " [2026-01-01 00:00:10] iteration 10/ 100 | elapsed time per iteration (ms): "
+                 "50.0 |\n  successfully saved checkpoint from iteration 10 to /c\n",
     "log.csv": "node,start,end\nn1,1,1.5\nn2,3,3.2\nn3,5,\n",
 }
 # what each command needs besides its files, so that without the checks it
@@ -59,13 +61,32 @@ ARGS = {
     "fit": ["--nodes", "10", "--cards-per-node", "8"],
 }
 OPERAND = {"EXPERIMENT.json": "exp.json", "LOG": "log.csv"}
-INPUT_FILE = {"progress": "progress.json", "history": "history.jsonl", "inputs": "inputs.json"}
+INPUT_FILE = {"progress": "progress.json", "history": "history.jsonl", "inputs": "inputs.json",
+              "log": "train.log"}
 REQUIRED = {"history"}  # forecast cannot run without it
+# a command whose inputs select a mode with its own outputs: forecast --log
+# (a training log, not a history) writes --write-progress and draws no --plot
+MODES = {"forecast": ("forecast --log", {"history"}, {"log"}, {"plot"}, {"write-progress"})}
 
 
 def fail(what):
     FAILED.append(what)
     print("FAIL: " + what, file=sys.stderr)
+
+
+def split_modes(cmds):
+    """Each MODES command as two: its first mode without the second's
+    outputs, and the second (named "COMMAND --FLAG") with its own inputs."""
+    for cmd, (name, drop_in, add_in, drop_out, only_out) in MODES.items():
+        c = cmds[cmd]
+        second = {"operand": c["operand"], "argv": cmd,
+                  "in": [f for f in c["in"] if f not in drop_in],
+                  "out": [o for o in c["out"] if o[0] not in drop_out]}
+        c["in"] = [f for f in c["in"] if f not in add_in]
+        c["out"] = [o for o in c["out"] if o[0] not in only_out]
+        second["required"] = add_in
+        cmds[name] = second
+    return cmds
 
 
 def table():
@@ -81,7 +102,7 @@ def table():
             c["in"].append(words[2][2:])
         else:
             c["out"].append((words[2][2:], words[3]))
-    return cmds
+    return split_modes(cmds)
 
 
 def fixtures(d):
@@ -92,13 +113,13 @@ def fixtures(d):
 
 def command_line(cmd, spec, extra_inputs=()):
     """argv for cmd with its operand and required inputs (and extra_inputs)."""
-    argv = [BIN, cmd]
+    argv = [BIN, spec.get("argv", cmd)]
     if spec["operand"]:
         argv.append(OPERAND[spec["operand"]])
     for flag in spec["in"]:
-        if flag in REQUIRED or flag in extra_inputs:
+        if flag in spec.get("required", REQUIRED) or flag in extra_inputs:
             argv += ["--" + flag, INPUT_FILE[flag]]
-    return argv + ARGS[cmd]
+    return argv + ARGS[spec.get("argv", cmd)]
 
 
 def snapshot(d):

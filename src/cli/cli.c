@@ -322,7 +322,8 @@ int tmc_cli_start(const tmc_cli_command *cmd, int argc, char **argv, tmc_cli_opt
     memset(o, 0, sizeof *o);
     int rc = tmc_cli_parse_options(cmd, argc, argv, o);
     if (!rc)
-        rc = progress_set_twice(o, o->progress_path ? o->progress_path : o->history_path);
+        rc = progress_set_twice(o, o->progress_path ? o->progress_path
+                                   : o->history_path ? o->history_path : o->log_path);
     if (rc || (rc = tmc_cli_load_experiment(o->experiment, o->sets, o->n_sets, x)))
         return rc;
     if (o->progress_path && (rc = load_progress(x, o->progress_path)))

@@ -28,6 +28,17 @@ int tmc_cli_sensitivity(int argc, char **argv);
 int tmc_cli_cheapest(int argc, char **argv); /* cli_cheapest.c */
 int tmc_cli_forecast(int argc, char **argv); /* cli_forecast.c: a history of forecasts */
 
+/* `trainmc run`'s work on a loaded x (cli_run.c): the checks, the output
+ * files o names (--json, --samples, --plot), the replicas and the report.
+ * forecast --log runs its progress this way, so it gives what `run
+ * --progress` gives. The exit code. */
+int tmc_cli_run_experiment(const tmc_experiment *x, const tmc_cli_options *o);
+
+/* forecast --log LOG (cli_forecast_log.c): x's progress section made from
+ * the training log o names (train_log.h), then tmc_cli_run_experiment, then
+ * --write-progress. The exit code. */
+int tmc_cli_forecast_log(tmc_experiment *x, const tmc_cli_options *o);
+
 /* Print "trainmc: MESSAGE" and a pointer to `trainmc COMMAND --help` on
  * stderr; returns 2. */
 /* "trainmc: MESSAGE" on stderr, the message escaped as tmc_error_set's (it

@@ -18,6 +18,7 @@
 static const tmc_cli_command command = {
     "forecast", TMC_CLI_FORECAST, "EXPERIMENT.json",
     "usage: trainmc forecast EXPERIMENT.json --history FILE.jsonl [options]\n"
+    "       trainmc forecast EXPERIMENT.json --log LOG [--step-regex REGEX] [options]\n"
     "\n"
     "A history of forecasts: each line of FILE.jsonl is a progress snapshot, a JSON\n"
     "object with the keys of the experiment's progress section (the state a training\n"
@@ -26,7 +27,13 @@ static const tmc_cli_command command = {
     "its line, elapsed day, step, last commit and failures; the mean completion time\n"
     "T (days) +- se, the mean time left, P(T <= deadline) with its Wilson 95 %\n"
     "interval, and the change of P from the previous row +- its se. Every snapshot\n"
-    "is checked before any runs (\"FILE:LINE: ...\"); blank lines are skipped.\n"};
+    "is checked before any runs (\"FILE:LINE: ...\"); blank lines are skipped.\n"
+    "\n"
+    "With --log, the progress section is made from a running job's own training log\n"
+    "(Megatron-LM's iteration lines, or --step-regex's): the latest iteration, the\n"
+    "newest checkpoint line, the restarts as failures, the mean step time and its\n"
+    "spread, the wall time from the stamps; then the experiment runs from it exactly\n"
+    "as `trainmc run --progress FILE` runs that object.\n"};
 
 /* The command's state, for the exit paths. */
 typedef struct {
@@ -108,14 +115,41 @@ static int simulate(forecast_run *fr)
     return rc;
 }
 
+/* The options that only --log takes, refused with --history. 0, or 2. */
+static int history_args(const tmc_cli_options *o)
+{
+    const char *name = o->step_regex ? "step-regex" : o->elapsed_days > 0 ? "elapsed-days"
+                     : o->has_committed_step ? "committed-step"
+                     : o->write_progress_path ? "write-progress" : NULL;
+    return name ? tmc_cli_usage_error(command.name, "--%s reads a training log: it needs "
+                                      "--log LOG", name) : 0;
+}
+
+/* --plot draws a history; --log's run is `trainmc run`'s. 0, or 2. */
+static int log_args(const tmc_cli_options *o)
+{
+    return o->plot_path ? tmc_cli_usage_error(command.name, "--plot draws a history's "
+                                              "forecasts; with --log, --write-progress FILE "
+                                              "and `trainmc run --progress FILE --plot` draw "
+                                              "the one forecast") : 0;
+}
+
 static int forecast(forecast_run *fr, int argc, char **argv, tmc_cli_options *o)
 {
     int rc = tmc_cli_start(&command, argc, argv, o, &fr->x);
     if (rc)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
+    if (o->history_path && o->log_path)
+        return tmc_cli_usage_error(command.name, "--history and --log: give one (snapshots, "
+                                   "or a training log)");
+    if (o->log_path)
+        return log_args(o) ? 2 : tmc_cli_forecast_log(&fr->x, o);
     if (!o->history_path)
-        return tmc_cli_usage_error(command.name, "--history FILE.jsonl is required (the "
-                                   "snapshots to forecast from)");
+        return tmc_cli_usage_error(command.name, "--history FILE.jsonl or --log LOG is "
+                                   "required (the snapshots, or the training log, to "
+                                   "forecast from)");
+    if ((rc = history_args(o)))
+        return rc;
     /* the plan's memory line first, as `trainmc run` */
     if ((rc = tmc_cli_check_feasible(&fr->x, NULL, o->force)) || (rc = load_history(fr)) ||
         (rc = tmc_cli_open_json_svg(&fr->json, o->json_path, &fr->plot, o->plot_path,

@@ -96,8 +96,7 @@ static int simulate(const tmc_experiment *x, const tmc_cli_options *o, run_files
     return rc;
 }
 
-/* The checks, the output files, the replicas and the report of x. */
-static int run(const tmc_experiment *x, const tmc_cli_options *o)
+int tmc_cli_run_experiment(const tmc_experiment *x, const tmc_cli_options *o)
 {
     int rc;
     /* the plan's memory line first (issue 9) */
@@ -124,5 +123,5 @@ static int run(const tmc_experiment *x, const tmc_cli_options *o)
 
 int tmc_cli_run(int argc, char **argv)
 {
-    return tmc_cli_main(&command, argc, argv, run);
+    return tmc_cli_main(&command, argc, argv, tmc_cli_run_experiment);
 }

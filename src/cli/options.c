@@ -252,6 +252,13 @@ static int parse_lever(const option_row *r, const char *arg, tmc_cli_options *o)
     return 0;
 }
 
+/* forecast --committed-step N: 0 is a value, so whether it was given is kept. */
+static int parse_committed_step(const option_row *r, const char *arg, tmc_cli_options *o)
+{
+    o->has_committed_step = 1;
+    return parse_integer(r, arg, o);
+}
+
 /* fit --sacct-map STATE=CAUSE, repeatable; fit --sacct checks each against
  * the state table (sacct.h), which gives the message. */
 static int parse_sacct_map(const option_row *r, const char *arg, tmc_cli_options *o)
@@ -457,7 +464,31 @@ static const option_row table[] = {
     {.name = "history", .arg = "FILE.jsonl", .parse = parse_text, .offset = OFF(history_path),
      .role = TMC_CLI_PATH_INPUT,
      .help = {{FORECAST, "the snapshots, one JSON object a line with the keys of the "
-                         "progress section (blank lines skipped); required"}}},
+                         "progress section (blank lines skipped); this or --log is "
+                         "required"}}},
+    {.name = "log", .arg = "LOG", .parse = parse_text, .offset = OFF(log_path),
+     .role = TMC_CLI_PATH_INPUT,
+     .help = {{FORECAST, "forecast from a running job's own training log instead of a "
+                         "history: Megatron-LM's iteration lines (or --step-regex's) give "
+                         "the progress section, which is then run as `trainmc run "
+                         "--progress` runs it"}}},
+    {.name = "step-regex", .arg = "REGEX", .parse = parse_text, .offset = OFF(step_regex),
+     .help = {{FORECAST, "with --log: its iteration lines as an extended regular "
+                               "expression with named groups (?P<step>...) and (?P<ms>...) "
+                               "or (?P<s>...), optionally (?P<time>...) (default: "
+                               "Megatron-LM's lines)"}}},
+    {.name = "elapsed-days", .arg = "D", .parse = parse_number, .offset = OFF(elapsed_days),
+     .lo = 0, .hi = 1e6, .lo_open = 1,
+     .help = {{FORECAST, "with --log: the wall time since the job started, days (default: "
+                         "from the log's stamps; required without them)"}}},
+    {.name = "committed-step", .arg = "N", .parse = parse_committed_step,
+     .offset = OFF(committed_step), .lo = 0, .hi = 1e9,
+     .help = {{FORECAST, "with --log: the newest checkpoint's step (default: the log's last "
+                         "checkpoint line; required without one)"}}},
+    {.name = "write-progress", .arg = "FILE", .parse = parse_text,
+     .offset = OFF(write_progress_path), .role = TMC_CLI_PATH_OUTPUT,
+     .help = {{FORECAST, "with --log: also write the progress object made from the log to "
+                         "FILE (atomically), which `trainmc run --progress FILE` reads"}}},
     {.name = "set", .arg = "KEY=VALUE", .parse = parse_set,
      .help = {{RUN | PLAN | FORECAST, "override a key of the experiment (a dotted path) before "
                            "validation, e.g. job.cards=64 or checkpoint.interval_s=900; VALUE "

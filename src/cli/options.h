@@ -46,6 +46,12 @@ typedef struct {
     const char *plot_path;  /* --plot (run, sweep); NULL: none */
     const char *progress_path; /* run --progress: the progress section's file; NULL: none */
     const char *history_path;  /* forecast --history: snapshots, JSON lines; NULL: none */
+    const char *log_path;      /* forecast --log: a training log; NULL: none */
+    const char *step_regex;    /* forecast --log --step-regex; NULL: Megatron-LM's lines */
+    const char *write_progress_path; /* forecast --log --write-progress FILE; NULL: none */
+    double elapsed_days;       /* forecast --log --elapsed-days; 0: from the log's stamps */
+    long committed_step;       /* forecast --log --committed-step */
+    int has_committed_step;    /* 1: --committed-step given */
     /* --set, then --replicas and --seed of a command that reads an
      * experiment: they override its keys, after the --set ones */
     const char *sets[TMC_CLI_MAX_SETS + 2];

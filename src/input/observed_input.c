@@ -66,9 +66,17 @@ int tmc_observed_input_load(tmc_experiment *x, const char *path, tmc_error *err)
     free(text);
     if (!obj)
         return -1;
-    int rc = tmc_observed_input_apply(x, obj, path, err);
+    int rc = tmc_observed_input_load_object(x, obj, path, err);
     cJSON_Delete(obj);
-    return rc || record_file(x, path, err) ? -1 : tmc_cfg_note_input(x, path, err);
+    return rc;
+}
+
+int tmc_observed_input_load_object(tmc_experiment *x, const cJSON *obj, const char *path,
+                                   tmc_error *err)
+{
+    if (tmc_observed_input_apply(x, obj, path, err))
+        return -1;
+    return record_file(x, path, err) ? -1 : tmc_cfg_note_input(x, path, err);
 }
 
 /* ---------- a history: JSON lines ---------- */

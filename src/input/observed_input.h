@@ -33,6 +33,13 @@ int tmc_observed_input_apply(tmc_experiment *x, const cJSON *obj, const char *la
  * "progress=@FILE", so a result names it. Returns 0, or -1 with err. */
 int tmc_observed_input_load(tmc_experiment *x, const char *path, tmc_error *err);
 
+/* The same with the object made elsewhere from the file at path (forecast
+ * --log: a training log read into a progress object): applied with label
+ * path, the file listed among x's inputs and recorded as "progress=@FILE".
+ * Returns 0, or -1 with err. */
+int tmc_observed_input_load_object(tmc_experiment *x, const cJSON *obj, const char *path,
+                                   tmc_error *err);
+
 /* One line of a history: its number in the file (1-based) and the state. */
 typedef struct {
     long line;
