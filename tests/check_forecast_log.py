@@ -4,8 +4,9 @@ docs/commands/forecast.md "A training log").
 Standard library only. Usage: check_forecast_log.py TRAINMC SOURCE_DIR
 
 1. A Megatron-LM log generated here with a known pace (53.2 s a step, sd
-   0.8 s a step, so an interval of 10 steps has sd 0.8 / sqrt(10)), a
-   save every 100 iterations, and 3 restarts: two with Megatron's load line
+   0.8 s a step, so an interval of n steps has sd 0.8 / sqrt(n); n = 10, 20,
+   5, 10 in the four launches; a launch's first interval 24 s a step slower,
+   its warm-up), a save every 100 iterations, and 3 restarts: two with Megatron's load line
    (the job goes back to its last save) and one without (the iteration
    number only goes back). The line formats are Megatron-LM's
    (megatron/training/training.py training_log: ' [%Y-%m-%d %H:%M:%S]
@@ -42,7 +43,8 @@ EXP = os.path.join(SRC, "experiments", "forecast-design-48-day9.json")
 REPLICAS = "400"
 
 STEP_S, STEP_SD_S = 53.2, 0.8
-INTERVAL, SAVE_EVERY, TRAIN_ITERS = 10, 100, 31790
+# Megatron's --log-interval of each launch: intervals of unequal weight
+INTERVALS, SAVE_EVERY, TRAIN_ITERS = (10, 20, 5, 10), 100, 31790
 T0 = 1772359200  # 2026-03-01 10:00:00
 
 
@@ -74,11 +76,13 @@ def generate(seed, stamps=True):
     last_stamp = None
     start = True
     start_from = 0
+    interval = iter(INTERVALS)
+    n = next(interval)
     while it < 11990:
-        n = INTERVAL
         ms = round(rng.gauss(STEP_S, STEP_SD_S / math.sqrt(n)) * 1000, 1)
-        extra = 240.0 if start else 0.0  # the start-up in a start's first interval
-        t += n * ms / 1000 + extra
+        if start:  # a start's first interval holds the warm-up: 24 s more a step
+            ms += 24000.0
+        t += n * ms / 1000
         it += n
         pre = " [%s]" % stamp(t) if stamps else ""
         lines.append("%s iteration %8d/%8d | consumed samples: %12d | elapsed time per "
@@ -110,6 +114,7 @@ def generate(seed, stamps=True):
                              " at iteration %d" % saved)
             it = saved
             start, start_from = True, saved
+            n = next(interval)  # relaunched with another --log-interval
     # plain sums in file order, as the docs state them (Python's sum() of
     # floats is compensated since 3.12, so it is not used)
     w, total, ss = 0, 0.0, 0.0

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Seed corpora of the libFuzzer targets (tests/fuzz_*.c): bash tests/fuzz/seed.sh OUT
-# fills OUT/<target>/ for config set vary target precision importance trace engine text sacct.
+# fills OUT/<target>/ for config set vary target precision importance trace engine text sacct
+# trainlog.
 #   config, engine: every experiment, model and distribution file in the tree, the
 #     experiments of tests/fuzz/experiments (a censored run, every process at once,
 #     segments mode), and every experiment of tests/invalid and tests/replays, their
@@ -12,7 +13,7 @@
 #     tests/invalid/*/args.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-targets="config set vary target precision importance trace engine text sacct"
+targets="config set vary target precision importance trace engine text sacct trainlog"
 for t in $targets; do mkdir -p "${1:?usage: seed.sh OUT}/$t"; done
 out=$(cd "$1" && pwd)
 cd "$root"
@@ -62,6 +63,18 @@ printf '%s\n1|a|TIMEOUT|2026-02-28T23:00:00|2026-03-01T00:00:30|01:00:30|2|n[1-2
   >"$out/sacct/timeout"
 printf 'NNodes|Elapsed|End|Start|State|JobName|JobID|NodeList|Reason\n3|1-00:00:00|2024-03-01T00:00:00|2024-02-29T00:00:00|NODE_FAIL|x|7_1|n[1-3]|None\n' \
   >"$out/sacct/leap-day"
+
+# trainlog: Megatron-LM lines with stamps, a save, a restart by a load line and one by
+# the iteration going back; odd lengths are read with fuzz_trainlog.c's --step-regex
+it=' iteration %8d/   31790 | consumed samples: 15360 | elapsed time per iteration (ms): %s |'
+{ printf " [2026-03-01 10:08:52]$it\n" 10 53200.0; printf " [2026-03-01 10:17:44]$it\n" 20 53150.3
+  printf '  successfully saved checkpoint from iteration      20 to /ckpt\n'
+  printf '  successfully loaded checkpoint from /ckpt [ t 1/8, p 1/4 ] at iteration 20\n'
+  printf " [2026-03-01 11:00:00]$it\n" 30 53300.1; printf " [2026-03-01 11:09:00]$it\n" 25 53000.0
+} >"$out/trainlog/megatron"
+printf "$it\r\n$it\r\n" 10 53200.0 20 1e3 >"$out/trainlog/plain-crlf"
+printf '2026-03-01 10:00:00 step 10 took 53200.5 ms\n2026-03-01 10:09:00 step 20 took 53100 ms\n' \
+  >"$out/trainlog/regex"
 
 # option seeds
 for t in set vary target precision importance text; do seeds tests/fuzz/$t.seeds $t; done
