@@ -283,4 +283,4 @@ try:
     check_bad()
 finally:
     shutil.rmtree(TMP, ignore_errors=True)
-finish("cli-forecast-log")
+sys.exit(finish("cli-forecast-log"))

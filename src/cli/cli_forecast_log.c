@@ -97,8 +97,9 @@ static void print_reading(const tmc_cli_options *o, const tmc_train_log *log,
            s->failures == 1 ? "" : "s");
     for (long i = 0; i < s->failures && i < 8; i++)
         printf("%s%ld", i ? ", " : " (lines ", log->restart_line[i]);
-    printf("%s; %d saves, %d loads", s->failures ? (s->failures > 8 ? ", ...)" : ")") : "",
-           log->n_saves, log->n_loads);
+    printf("%s; %d save%s, %d load%s", s->failures ? (s->failures > 8 ? ", ...)" : ")") : "",
+           log->n_saves, log->n_saves == 1 ? "" : "s", log->n_loads,
+           log->n_loads == 1 ? "" : "s");
     if (log->commit >= 0)
         printf(", the newest checkpoint iteration %ld (line %ld)", log->commit,
                log->commit_line);
