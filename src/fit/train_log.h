@@ -76,7 +76,8 @@ int tmc_train_log_read(const char *path, const tmc_step_regex *re, tmc_train_log
                        tmc_error *err);
 
 /* The same on text in memory (the fuzz target); path names it in messages.
- * text is modified (lines cut in place) but not kept. */
+ * text is modified (lines cut in place) but not kept. log must be zeroed or
+ * hold a log: it is freed first. */
 int tmc_train_log_parse(char *text, const char *path, const tmc_step_regex *re,
                         tmc_train_log *log, tmc_error *err);
 
