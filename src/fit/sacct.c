@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fault_log.h"
+#include "log_text.h"
 #include "text.h"
 
 const char *const tmc_sacct_cause_names[TMC_SACCT_CAUSES] = {
@@ -99,58 +100,11 @@ static const char *const field_names[F_COUNT] = {"JobID", "JobName", "State", "S
 #define MAX_NNODES 10000000L
 #define ELAPSED_SLACK_S 60.0 /* Elapsed against End - Start: sacct rounds to seconds */
 
-/* The 1-based column, in characters, of at on the line that begins at line. */
-static long column_of(const char *line, const char *at)
-{
-    long c = 1;
-    for (const char *p = line; p < at; p++)
-        if (((unsigned char)*p & 0xC0) != 0x80)
-            c++;
-    return c;
-}
-
-/* Days from 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
- * days_from_civil): no time zone, no leap seconds, as sacct prints. */
-static long days_from_civil(long y, long m, long d)
-{
-    y -= m <= 2;
-    long era = (y >= 0 ? y : y - 399) / 400;
-    long yoe = y - era * 400;
-    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-/* n digits at s as a number, or -1. */
-static long digits(const char *s, int n)
-{
-    long v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = 10 * v + (s[i] - '0');
-    }
-    return v;
-}
-
-/* YYYY-MM-DDTHH:MM:SS into seconds from 1970 (as printed); 0 or -1. */
+/* YYYY-MM-DDTHH:MM:SS, and nothing after it, into seconds from 1970 (as
+ * printed); 0 or -1. */
 static int parse_time(const char *s, double *t)
 {
-    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (strlen(s) != 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
-        s[16] != ':')
-        return -1;
-    long y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2), h = digits(s + 11, 2),
-         mi = digits(s + 14, 2), se = digits(s + 17, 2);
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h < 0 || h > 23 ||
-        mi < 0 || mi > 59 || se < 0 || se > 59)
-        return -1;
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (mo == 2 && d == 29 && !leap)
-        return -1;
-    *t = 86400.0 * (double)days_from_civil(y, mo, d) + 3600.0 * (double)h + 60.0 * (double)mi +
-         (double)se;
-    return 0;
+    return strlen(s) == 19 ? tmc_log_text_stamp(s, 0, t) : -1;
 }
 
 /* [D-]HH:MM:SS into seconds (sacct prints HH:MM:SS below a day, D-HH:MM:SS
@@ -161,13 +115,14 @@ static int parse_elapsed(const char *s, double *v)
     const char *dash = strchr(s, '-');
     if (dash) {
         int n = (int)(dash - s);
-        if (n < 1 || n > 6 || (days = digits(s, n)) < 0)
+        if (n < 1 || n > 6 || (days = tmc_log_text_digits(s, n)) < 0)
             return -1;
         s = dash + 1;
     }
     if (strlen(s) != 8 || s[2] != ':' || s[5] != ':')
         return -1;
-    long h = digits(s, 2), m = digits(s + 3, 2), sec = digits(s + 6, 2);
+    long h = tmc_log_text_digits(s, 2), m = tmc_log_text_digits(s + 3, 2);
+    long sec = tmc_log_text_digits(s + 6, 2);
     if (h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 59)
         return -1;
     *v = 86400.0 * (double)days + 3600.0 * (double)h + 60.0 * (double)m + (double)sec;
@@ -180,7 +135,7 @@ static int parse_nnodes(const char *s, long *v)
     size_t n = strlen(s);
     if (n < 1 || n > 8 || s[0] == '0')
         return -1;
-    long x = digits(s, (int)n);
+    long x = tmc_log_text_digits(s, (int)n);
     if (x < 1 || x > MAX_NNODES)
         return -1;
     *v = x;
@@ -214,7 +169,7 @@ static int field_error(tmc_error *err, const row_ctx *c, int f, const int *pos,
     va_end(ap);
     const char *v = c->field[pos[f]];
     return tmc_error_set(err, "%s:%ld:%ld: field '%s': '%.80s'%s %s", c->path, c->line,
-                         column_of(c->line_start, v), field_names[f], v,
+                         tmc_log_text_column(c->line_start, v), field_names[f], v,
                          strlen(v) > 80 ? "..." : "", what);
 }
 
@@ -273,7 +228,8 @@ static int read_header(row_ctx *c, int n, int *pos, tmc_error *err)
                     return tmc_error_set(err, "%s:%ld:%ld: header: the field '%s' is named "
                                          "twice (fields %d and %d): which one to read is a "
                                          "guess", c->path, c->line,
-                                         column_of(c->line_start, c->field[i]), field_names[f],
+                                         tmc_log_text_column(c->line_start, c->field[i]),
+                                         field_names[f],
                                          pos[f] + 1, i + 1);
                 pos[f] = i;
             }
@@ -418,7 +374,8 @@ int tmc_sacct_parse(char *text, const char *path, const tmc_sacct_map *map,
             const char *at = n > n_header ? c.field[n_header] : c.field[n - 1];
             rc = tmc_error_set(err, "%s:%ld:%ld: %d fields, the header has %d; allowed: "
                                "exactly the header's (--parsable2: no trailing '|', and no "
-                               "'|' inside a field)", path, c.line, column_of(row, at), n,
+                               "'|' inside a field)", path, c.line,
+                               tmc_log_text_column(row, at), n,
                                n_header);
             break;
         }

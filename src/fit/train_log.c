@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fault_log.h"
+#include "log_text.h"
 #include "text.h"
 
 #define MAX_ITERATION 1000000000000L /* far above any job.steps */
@@ -37,16 +38,6 @@ typedef struct {
     long last_stamp_line;
 } reader;
 
-/* The 1-based column, in characters, of at on the line that begins at line. */
-static long column_of(const char *line, const char *at)
-{
-    long c = 1;
-    for (const char *p = line; p < at; p++)
-        if (((unsigned char)*p & 0xC0) != 0x80)
-            c++;
-    return c;
-}
-
 /* "PATH:LINE:COL: field 'F': 'VALUE' WHY"; the value is the text from at to
  * the next '|' or blank, escaped. -1. */
 static int field_error(tmc_error *err, const reader *r, const char *at, const char *field,
@@ -57,7 +48,7 @@ static int field_error(tmc_error *err, const reader *r, const char *at, const ch
     snprintf(raw, sizeof raw, "%.*s", (int)(n < 40 ? n : 40), at);
     tmc_text_escape(shown, sizeof shown, raw);
     return tmc_error_set(err, "%s:%ld:%ld: field '%s': '%s' %s", r->path, r->line,
-                         column_of(r->line_start, at), field, shown, why);
+                         tmc_log_text_column(r->line_start, at), field, shown, why);
 }
 
 /* An integer in [0, MAX_ITERATION] at s (leading blanks skipped), end past it. */
@@ -98,48 +89,12 @@ static int read_seconds(const char *s, const char **at, double per_s, double *v)
     return 0;
 }
 
-/* Days from 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
- * days_from_civil), as sacct.c: stamps as printed, no zone. */
-static long days_from_civil(long y, long m, long d)
-{
-    y -= m <= 2;
-    long era = (y >= 0 ? y : y - 399) / 400;
-    long yoe = y - era * 400;
-    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static long digits(const char *s, int n)
-{
-    long v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = 10 * v + (s[i] - '0');
-    }
-    return v;
-}
-
 /* "YYYY-MM-DD HH:MM:SS" (or a T between), a real date, into *t seconds;
  * *len the characters read. -1 if not one. */
 static int parse_stamp(const char *s, double *t, size_t *len)
 {
-    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (strlen(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') ||
-        s[13] != ':' || s[16] != ':')
-        return -1;
-    long y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
-    long h = digits(s + 11, 2), mi = digits(s + 14, 2), se = digits(s + 17, 2);
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h < 0 || h > 23 ||
-        mi < 0 || mi > 59 || se < 0 || se > 59)
-        return -1;
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (mo == 2 && d == 29 && !leap)
-        return -1;
-    *t = (double)days_from_civil(y, mo, d) * 86400.0 + (double)(h * 3600 + mi * 60 + se);
     *len = 19;
-    return 0;
+    return tmc_log_text_stamp(s, 1, t);
 }
 
 /* ---------- checkpoint lines ---------- */
@@ -303,7 +258,7 @@ static int check_stamp(reader *r, const iter_fields *f, tmc_error *err)
     } else if (has != log->stamped) {
         return tmc_error_set(err, "%s:%ld:%ld: field '%s': %s, where line %ld's iteration "
                              "line %s one; allowed: a stamp on every iteration line or on none",
-                             r->path, r->line, column_of(r->line_start, f->stamp_at),
+                             r->path, r->line, tmc_log_text_column(r->line_start, f->stamp_at),
                              r->re ? "time" : f_stamp, has ? "present" : "missing",
                              log->pt[0].line, has ? "has not" : "has");
     } else if (has && f->stamp_s < log->pt[log->n - 1].stamp_s) {
