@@ -434,6 +434,8 @@ int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],
     for (int i = 0; i < n && !rc; i++)
         if (path[i] && !strcmp(flag[i], "plot") && !(rc = check_plot_path(path[i])))
             rc = check_gnuplot();
+        else if (path[i] && !strcmp(flag[i], "html")) /* it holds gnuplot's pictures */
+            rc = check_gnuplot();
     return rc ? rc : open_all(file, path, n, x);
 }
 

@@ -163,7 +163,8 @@ int tmc_cli_write_text(tmc_outfile *out, char *text);
 
 /* The n output files of a command, before any work (paths NULL: not asked
  * for; that they name different files tmc_cli_parse_options checked):
- * gnuplot there for the one whose flag is "plot", then each opened
+ * gnuplot there for the one whose flag is "plot" or "html" (run and sweep
+ * embed its pictures), then each opened
  * (tmc_cli_open_output). Returns 0, or 2 with a
  * message and none left open. */
 int tmc_cli_open_outputs(tmc_outfile *const file[], const char *const flag[],

@@ -1,5 +1,6 @@
 /* cli_run.c - `trainmc run`: one experiment, many replicas, one report. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -9,6 +10,7 @@
 #include "output.h"
 #include "plot.h"
 #include "result.h"
+#include "run_html.h"
 #include "samples.h"
 #include "trainmc.h"
 
@@ -54,8 +56,29 @@ static int run_failed(const tmc_status *st, int show)
 
 /* The output files asked for (tmc_outfile.fp NULL: not asked). */
 typedef struct {
-    tmc_outfile json, samples, plot;
+    tmc_outfile json, samples, plot, html;
 } run_files;
+
+/* --html: the page (run_html.h) with the picture --plot draws, which a
+ * calendar window leaves out (it draws no completion time). 0, or 1. */
+static int write_html(const tmc_result *res, const tmc_cli_options *o, run_files *f)
+{
+    const tmc_report *r = &res->report;
+    char *svg = NULL, *page = NULL;
+    tmc_error err = {""};
+    if (tmc_cli_is_root()) {
+        if (!tmc_window_on(r->x) &&
+            !(svg = tmc_plot_run_text(res->completion_days, r->replicas, r->x, r->cf,
+                                      r->days->p_met, r->days->ci_lo, r->days->ci_hi, &err))) {
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+            return 1;
+        }
+        tmc_html_meta m = {TMC_VERSION, o->command_line};
+        page = tmc_run_html(r, svg, &m);
+        free(svg);
+    }
+    return tmc_cli_write_text(&f->html, page);
+}
 
 /* The report's text, then its files: --samples, --plot, --json. 0, or 1. */
 static int report(const tmc_result *res, const tmc_cli_options *o, run_files *f)
@@ -77,6 +100,8 @@ static int report(const tmc_result *res, const tmc_cli_options *o, run_files *f)
         if (tmc_cli_finish_plot(&f->plot, drawn, &err))
             return 1;
     }
+    if (o->html_path && write_html(res, o, f))
+        return 1;
     return o->json_path ? tmc_cli_write_json(&f->json, tmc_output_json(r)) : 0;
 }
 
@@ -109,15 +134,15 @@ int tmc_cli_run_experiment(const tmc_experiment *x, const tmc_cli_options *o)
                 o->samples_path ? "samples" : "plot");
         return 2;
     }
-    const char *flags[] = {"json", "samples", "plot"};
-    const char *paths[] = {o->json_path, o->samples_path, o->plot_path};
+    const char *flags[] = {"json", "samples", "plot", "html"};
+    const char *paths[] = {o->json_path, o->samples_path, o->plot_path, o->html_path};
     run_files files = {0};
-    tmc_outfile *f[] = {&files.json, &files.samples, &files.plot};
-    if ((rc = tmc_cli_open_outputs(f, flags, paths, 3, x)))
+    tmc_outfile *f[] = {&files.json, &files.samples, &files.plot, &files.html};
+    if ((rc = tmc_cli_open_outputs(f, flags, paths, 4, x)))
         return rc;
     tmc_cli_catch_stop_signals();
     if ((rc = simulate(x, o, &files)))
-        tmc_cli_abort_outputs(f, paths, 3);
+        tmc_cli_abort_outputs(f, paths, 4);
     return rc;
 }
 

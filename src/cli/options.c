@@ -5,6 +5,7 @@
  * the bash completion are made from it, so an option is written once. */
 #include "options.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stddef.h>
@@ -452,6 +453,12 @@ static const option_row table[] = {
                          "frontier and the chosen plan, as SVG to FILE (atomically)"},
               {FORECAST, "also draw P(deadline) at each snapshot against its elapsed day, "
                          "with its Wilson 95 % interval, as SVG to FILE (atomically)"}}},
+    {.name = "html", .arg = "FILE", .parse = parse_text, .offset = OFF(html_path),
+     .role = TMC_CLI_PATH_OUTPUT,
+     .help = {{RUN, "also write the report to share as one self-contained HTML file (no "
+                    "network, no script): the answer first, what the run assumes, the "
+                    "completion time's histogram and CDF, the wall-time split, the "
+                    "experiment, the command (atomically; needs gnuplot)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "
@@ -1016,9 +1023,46 @@ static int parse_operands(int argc, char **argv, tmc_cli_options *o)
     return 0;
 }
 
+/* 1 when a shell reads arg as it is, unquoted. */
+static int plain_word(const char *arg)
+{
+    if (!*arg)
+        return 0;
+    for (; *arg; arg++)
+        if (!isalnum((unsigned char)*arg) && !strchr("_./=:,+-@%", *arg))
+            return 0;
+    return 1;
+}
+
+/* "trainmc COMMAND ARGS..." into o->command_line, each argument quoted
+ * where a shell would need it (before getopt_long reorders argv); cut with
+ * "..." when it does not fit. */
+static void keep_command_line(int argc, char **argv, tmc_cli_options *o)
+{
+    char *at = o->command_line, *end = at + sizeof o->command_line - 4;
+    at += snprintf(at, (size_t)(end - at), "trainmc");
+    for (int i = 0; i < argc && at < end; i++) {
+        *at++ = ' ';
+        if (plain_word(argv[i])) {
+            at += snprintf(at, (size_t)(end - at), "%s", argv[i]);
+            continue;
+        }
+        *at++ = '\'';
+        for (const char *c = argv[i]; *c && at < end; c++)
+            at += *c == '\'' ? snprintf(at, (size_t)(end - at), "'\\''") : (*at = *c, 1);
+        if (at < end)
+            *at++ = '\'';
+    }
+    if (at >= end)
+        strcpy(end, "...");
+    else
+        *at = 0;
+}
+
 int tmc_cli_parse_options(const tmc_cli_command *cmd, int argc, char **argv,
                           tmc_cli_options *o)
 {
+    keep_command_line(argc, argv, o);
     struct option longs[N_ROWS + 1];
     char shorts[2 * N_ROWS + 2];
     int c, rc;

@@ -18,6 +18,7 @@
 #define TMC_CLI_MAX_EXCLUDE 64 /* fit --exclude-cause causes */
 #define TMC_CLI_MAX_SACCT_MAP 32 /* fit --sacct-map overrides */
 #define TMC_CLI_MAX_LEVERS 4  /* cheapest --lever: one per lever */
+#define TMC_CLI_COMMAND_LINE 4096 /* the command line kept for --html; longer is cut */
 
 /* tmc_cli_parse_options' return when it printed the help: the command is
  * done, and exits 0 (or 1 if standard output failed, as any report). */
@@ -44,6 +45,9 @@ typedef struct {
     const char *csv_path;   /* --csv (sweep, emax); NULL: none */
     const char *samples_path; /* --samples (run); NULL: none */
     const char *plot_path;  /* --plot (run, sweep); NULL: none */
+    const char *html_path;  /* --html: the report to share; NULL: none */
+    char command_line[TMC_CLI_COMMAND_LINE]; /* "trainmc run ...", as typed (quoted
+                                                for a shell), for the --html report */
     const char *progress_path; /* run --progress: the progress section's file; NULL: none */
     const char *history_path;  /* forecast --history: snapshots, JSON lines; NULL: none */
     const char *log_path;      /* forecast --log: a training log; NULL: none */

@@ -122,4 +122,12 @@ int tmc_config_parse(const char *text, const char *label, const char *base_dir,
 struct cJSON;
 struct cJSON *tmc_config_to_json(const tmc_experiment *x);
 
+/* 1 when key KEY of section SECTION (as tmc_config_to_json names them) holds
+ * the value an absent key takes (its default: a number, a choice, a
+ * boolean); 0 for a value that differs, a required key, a text, a list, or
+ * a name not in the table. For the HTML report's "default" mark: a key
+ * given with its default's value reads as default too. */
+int tmc_config_key_is_default(const tmc_experiment *x, const char *section_name,
+                              const char *key);
+
 #endif

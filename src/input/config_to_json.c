@@ -169,3 +169,38 @@ cJSON *tmc_config_to_json(const tmc_experiment *x)
     }
     return root;
 }
+
+/* The row of section sec named key, or NULL. */
+static const field *find_field(const section *sec, const char *key)
+{
+    for (size_t j = 0; j < sec->n_fields; j++)
+        if (!strcmp(sec->fields[j].key, key))
+            return &sec->fields[j];
+    return NULL;
+}
+
+static int holds_default(const field *f, const char *base)
+{
+    const void *at = base + f->off;
+    switch (f->type) {
+    case T_NUM: return *(const double *)at == f->def;
+    case T_INT: return *(const long *)at == (long)f->def;
+    case T_U64: return *(const uint64_t *)at == (uint64_t)f->def;
+    case T_ENUM: return *(const int *)at == 0;
+    case T_BOOL: return (*(const int *)at != 0) == (f->def != 0);
+    default: return 0;
+    }
+}
+
+int tmc_config_key_is_default(const tmc_experiment *x, const char *section_name,
+                              const char *key)
+{
+    for (size_t i = 0; i < TMC_CFG_N_SECTIONS; i++) {
+        const section *sec = &tmc_cfg_sections[i];
+        if (strcmp(sec->name, section_name) != 0)
+            continue;
+        const field *f = find_field(sec, key);
+        return f && !f->required && holds_default(f, (const char *)x + sec->off);
+    }
+    return 0;
+}

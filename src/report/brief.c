@@ -314,13 +314,10 @@ static void split(FILE *f, const tmc_report *r)
         row(f, "under way at window end", t->window_open_s / n, wall);
 }
 
-/* Everything below the header. */
-static void body(FILE *f, const tmc_report *r)
+void tmc_brief_answer(FILE *f, const tmc_report *r)
 {
     tmc_elastic_form ef;
     tmc_closed_form_elastic(r->x, r->cf, &ef);
-    int plain = !r->window && !r->x->observed.enabled && !ef.enabled;
-    fputc('\n', f);
     if (r->importance)
         importance_answer(f, r);
     if (r->window)
@@ -335,6 +332,16 @@ static void body(FILE *f, const tmc_report *r)
         tmc_output_interval_search_text(f, r->interval_search);
     if (r->plug_in)
         plug_in(f, r);
+}
+
+/* Everything below the header. */
+static void body(FILE *f, const tmc_report *r)
+{
+    tmc_elastic_form ef;
+    tmc_closed_form_elastic(r->x, r->cf, &ef);
+    int plain = !r->window && !r->x->observed.enabled && !ef.enabled;
+    fputc('\n', f);
+    tmc_brief_answer(f, r);
     tmc_assumed_output_text(f, r->x, r->cf);
     if (plain)
         cost(f, r);

@@ -26,4 +26,9 @@
 
 void tmc_brief_text(FILE *f, const tmc_report *r);
 
+/* The answer lines of the brief report alone (the P(deadline), T and
+ * overhead lines of r's kind, the warnings that fire, the interval search
+ * and the plug-in line): the HTML report (run_html.h) shows the same. */
+void tmc_brief_answer(FILE *f, const tmc_report *r);
+
 #endif

@@ -106,15 +106,17 @@ static int finish(gnuplot_run *g, tmc_error *err)
     return 0;
 }
 
-/* A vertical dashed line at x with a legend entry, or only the legend entry
+/* A vertical line at x, dashed as gnuplot's dash type `dash` (the
+ * deadline and the closed form differ in dash, not only in colour: they
+ * stay apart printed in grey), with a legend entry, or only the legend entry
  * (saying where x is) when x lies outside [lo, hi]. */
 static void marker(FILE *g, int id, double x, double lo, double hi, const char *what,
-                   const char *colour)
+                   const char *colour, int dash)
 {
     int inside = x >= lo && x <= hi;
     if (inside)
-        fprintf(g, "set arrow %d from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 lw 2 "
-                   "lc rgb '%s'\n", id, x, x, colour);
+        fprintf(g, "set arrow %d from %.17g, graph 0 to %.17g, graph 1 nohead dt %d lw 2 "
+                   "lc rgb '%s'\n", id, x, x, dash, colour);
     fprintf(g, "m%d = \"%s %.4g days%s\"\n", id, what, x, inside ? "" : " (outside the range)");
 }
 
@@ -181,12 +183,12 @@ static int plot_sorted(int out_fd, const double *days, long n, const tmc_experim
         return tmc_error_set(err, "--plot: out of memory");
     }
     cdf_block(g, days, n);
-    marker(g, 1, x->deadline.days, lo, hi, "deadline", "#d62728");
+    marker(g, 1, x->deadline.days, lo, hi, "deadline", "#d62728", 2);
     const char *form;
     double beside = tmc_closed_form_beside_days(x, cf, &form);
     char label[48];
     snprintf(label, sizeof label, "closed form (%s)", form);
-    marker(g, 2, beside, lo, hi, label, "#2ca02c");
+    marker(g, 2, beside, lo, hi, label, "#2ca02c", 4);
     char name[sizeof x->name];
     fprintf(g, "set multiplot layout 2,1 title \"%s: completion time T, %ld replicas; "
                "P(T <= %g days) = %.4f [%.4f, %.4f] (Wilson 95 %%)\"\n",
@@ -195,7 +197,7 @@ static int plot_sorted(int out_fd, const double *days, long n, const tmc_experim
                "set style fill solid 0.5 border\n"
                "plot $H using 1:2 with boxes lc rgb '#1f77b4' title 'simulated', "
                "NaN with lines dt 2 lw 2 lc rgb '#d62728' title m1, "
-               "NaN with lines dt 2 lw 2 lc rgb '#2ca02c' title m2\n", lo, hi);
+               "NaN with lines dt 4 lw 2 lc rgb '#2ca02c' title m2\n", lo, hi);
     fputs("set xlabel 'completion time T (days)'\nset ylabel 'P(T <= t)'\n"
           "set yrange [0:1]\nunset key\n"
           "plot $C using 1:2 with steps lw 2 lc rgb '#1f77b4'\n", g);
@@ -313,4 +315,52 @@ int tmc_plot_sweep(int out_fd, const tmc_sweep_report *r, tmc_error *err)
                "pt 7 ps 0.6 lc j+1\n", r->base->x.deadline.days,
             safe_text(r->axes[0].key, key, sizeof key), lines - 1);
     return finish(&run, err);
+}
+
+/* The picture gnuplot wrote into t, from its start, as a malloc'ed string;
+ * NULL with err on a read error or no memory. t is closed. */
+static char *read_back(FILE *t, tmc_error *err)
+{
+    long size = fseek(t, 0, SEEK_END) == 0 ? ftell(t) : -1;
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    rewind(t);
+    if (!text || fread(text, 1, (size_t)size, t) != (size_t)size) {
+        free(text);
+        fclose(t);
+        tmc_error_set(err, "--html: cannot read back gnuplot's picture");
+        return NULL;
+    }
+    text[size] = 0;
+    fclose(t);
+    return text;
+}
+
+char *tmc_plot_run_text(const double *days, long n, const tmc_experiment *x,
+                        const tmc_closed_form *cf, double p_met, double ci_lo, double ci_hi,
+                        tmc_error *err)
+{
+    FILE *t = tmpfile();
+    if (!t) {
+        tmc_error_set(err, "--html: cannot make a temporary file: %s", strerror(errno));
+        return NULL;
+    }
+    if (tmc_plot_run(fileno(t), days, n, x, cf, p_met, ci_lo, ci_hi, err)) {
+        fclose(t);
+        return NULL;
+    }
+    return read_back(t, err);
+}
+
+char *tmc_plot_sweep_text(const tmc_sweep_report *r, tmc_error *err)
+{
+    FILE *t = tmpfile();
+    if (!t) {
+        tmc_error_set(err, "--html: cannot make a temporary file: %s", strerror(errno));
+        return NULL;
+    }
+    if (tmc_plot_sweep(fileno(t), r, err)) {
+        fclose(t);
+        return NULL;
+    }
+    return read_back(t, err);
 }

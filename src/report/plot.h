@@ -32,4 +32,12 @@ int tmc_plot_run(int out_fd, const double *days, long n, const tmc_experiment *x
  * of the second key, if any. Returns 0, or -1 with err if gnuplot fails. */
 int tmc_plot_sweep(int out_fd, const tmc_sweep_report *r, tmc_error *err);
 
+/* The same pictures as text, for the HTML report (html.h): gnuplot writes
+ * them into an anonymous temporary file, read back whole; a malloc'ed
+ * string the caller frees, or NULL with err. */
+char *tmc_plot_run_text(const double *days, long n, const tmc_experiment *x,
+                        const tmc_closed_form *cf, double p_met, double ci_lo, double ci_hi,
+                        tmc_error *err);
+char *tmc_plot_sweep_text(const tmc_sweep_report *r, tmc_error *err);
+
 #endif

@@ -1,0 +1,55 @@
+/* html.h - the pieces of a report to share (--html FILE, issue 37): one
+ * self-contained HTML file, readable without JavaScript and without the
+ * network (inline CSS, the pictures as inline SVG: the very ones --plot
+ * writes, not drawn again), real text, a title per figure, and marks that
+ * do not rest on colour alone. Each command's page (run_html.h, ...)
+ * is made of these, and ends with the experiment itself (every key in
+ * force, defaults marked), the version and the command line. */
+#ifndef TMC_HTML_H
+#define TMC_HTML_H
+
+#include <stdio.h>
+
+#include "experiment.h"
+
+/* What made the report, for its last lines. */
+typedef struct {
+    const char *version; /* "0.1.0" */
+    const char *command; /* the command line, quoted as a shell would read it */
+} tmc_html_meta;
+
+/* Write s escaped for HTML text and attribute values. */
+void tmc_html_put_text(FILE *f, const char *s);
+
+/* The document's start, up to and including the <h1> (title, escaped),
+ * with the page's CSS inline. */
+void tmc_html_begin(FILE *f, const char *title);
+
+/* A section with its heading <h2> (id: the section's anchor); closed by
+ * tmc_html_section_end. */
+void tmc_html_section(FILE *f, const char *id, const char *heading);
+void tmc_html_section_end(FILE *f);
+
+/* text (lines) as one preformatted block, escaped. */
+void tmc_html_pre(FILE *f, const char *text);
+
+/* Each line of text as an item of a list (<ul class="cls">); nothing when
+ * text is empty. Returns the number of items. */
+int tmc_html_lines(FILE *f, const char *cls, const char *text);
+
+/* A figure: the SVG document svg (its XML prolog and namespace
+ * declarations dropped, which the HTML parser supplies; a <title> of its
+ * own replaced) inline in a <figure> whose caption and the SVG's <title>
+ * are `title`; id names both. Without svg, a line saying it is missing. */
+void tmc_html_figure(FILE *f, const char *id, const char *title, const char *svg);
+
+/* The experiment section (every key in force, a "default" mark where it
+ * holds its default), the line saying what made the report, and the
+ * document's end. */
+void tmc_html_end(FILE *f, const tmc_experiment *x, const tmc_html_meta *m);
+
+/* What draw writes into a memory stream, as a malloc'ed string; NULL if
+ * memory runs out. */
+char *tmc_html_capture(void (*draw)(FILE *f, const void *ctx), const void *ctx);
+
+#endif

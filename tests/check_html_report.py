@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""html-report: the reports to share (--html FILE, issue 37), read as a
+person's browser reads them. Usage:
+
+    check_html_report.py TRAINMC SRCDIR [--screenshots DIR]
+
+For each kind of report (run, sweep, forecast), made from an experiment of
+the repository with few replicas:
+
+1. Self-contained (Python's html.parser): no <script>, <link>, <iframe>,
+   <object>, <embed> or <img>; no src, href or xlink:href that is not a
+   fragment ("#..."); no "http:" or "https:" anywhere in the file; no CSS
+   url() or @import. Every <svg> has a non-empty <title> as its first
+   element and a <figure> with a <figcaption> around it.
+2. The same facts as the other outputs, compared with them (not with
+   numbers written here): P(deadline) and its interval (the headline's
+   data-p, data-lo, data-hi) equal --json's deadline.probability and ci95
+   (the printed ones to 4 decimals); every "optimistic" line of the text
+   report is an item of the assumed list; every key of --json's inputs
+   has a row in the experiment table, the ones the experiment file leaves
+   out and that hold their default marked "default", the file's own ones
+   whose value differs from the default not; the command line and the
+   version are printed.
+3. The run's figure: with the deadline set inside the range of T (at
+   --json's own median), the picture holds the deadline's line (gnuplot's
+   dashed path in its colour, 214,39,40) in both panels, the histogram's
+   and the CDF's.
+4. In headless Chromium (Debian's chromium, chromium-driver and
+   python3-selenium): the page loads with no error in the browser's
+   console log, fetches no resource (performance entries), and every
+   <svg> has a non-zero bounding box, as has its drawing (getBBox).
+   Skipped, with a line saying so, only when chromium is missing and
+   TRAINMC_REQUIRE_BROWSER is unset (CI sets it: there a missing browser
+   fails). --screenshots DIR also writes each page as PNG, to look at.
+"""
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BIN = os.path.abspath(sys.argv[1])
+SRC = os.path.abspath(sys.argv[2])
+SHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+FAILED = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILED.append(what)
+        print("FAIL:", what)
+
+
+class Page(html.parser.HTMLParser):
+    """The tags, attributes and text of one page, and each <svg>'s first
+    element and the figure around it."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.stack, self.svgs = [], [], []
+        self.text = []
+        self.titles = {}  # id of a <title> -> its text
+        self.rows = []  # the experiment table: [key, value, mark]
+        self._row, self._cell, self._title = None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if tag == "svg":
+            self.svgs.append({"first": None, "parents": list(self.stack), "title": ""})
+        elif self.stack and self.stack[-1] == "svg" and self.svgs[-1]["first"] is None:
+            self.svgs[-1]["first"] = tag
+        if tag == "title" and "svg" in self.stack:
+            self._title = self.svgs[-1]
+        if tag == "tr":
+            self._row = []
+        if tag == "td" and self._row is not None:
+            self._cell = []
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop() != tag:
+            pass
+        if tag == "title":
+            self._title = None
+        if tag == "td" and self._cell is not None:
+            self._row.append("".join(self._cell).strip())
+            self._cell = None
+        if tag == "tr" and self._row is not None:
+            if len(self._row) == 3:
+                self.rows.append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._title is not None and not self._title["title"]:
+            self._title["title"] = data.strip()
+
+
+def run(args, **kw):
+    p = subprocess.run([BIN] + args, capture_output=True, text=True, **kw)
+    check(p.returncode == 0, f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def self_contained(name, text, page):
+    banned = {"script", "link", "iframe", "object", "embed", "img", "base"}
+    for tag, attrs in page.tags:
+        check(tag not in banned, f"{name}: a <{tag}> element")
+        for k in ("src", "href", "xlink:href"):
+            v = attrs.get(k)
+            check(v is None or v.startswith("#"), f"{name}: <{tag} {k}={v!r}> is not a fragment")
+    for word in ("http:", "https:", "url(", "@import"):
+        check(word not in text, f"{name}: {word!r} in the page")
+    check(page.svgs, f"{name}: no <svg> in the page")
+    for i, s in enumerate(page.svgs):
+        check(s["first"] == "title" and s["title"], f"{name}: svg {i} has no <title> first")
+        check("figure" in s["parents"], f"{name}: svg {i} is not inside a <figure>")
+    check(text.count("<figcaption>") >= len(page.svgs), f"{name}: a figure without caption")
+
+
+def headline_matches(name, page, doc):
+    strong = [a for t, a in page.tags if t == "strong" and "data-p" in a]
+    check(len(strong) == 1, f"{name}: {len(strong)} headlines with data-p")
+    if not strong:
+        return
+    a = strong[0]
+    want = (doc["probability"], doc["ci95"][0], doc["ci95"][1])
+    got = tuple(float(a[k]) for k in ("data-p", "data-lo", "data-hi"))
+    check(all(abs(g - w) <= 1e-12 for g, w in zip(got, want)),
+          f"{name}: headline P {got} differs from --json's {want}")
+    words = " ".join(page.text)
+    printed = "%.4f [%.4f, %.4f]" % want
+    check(printed in words, f"{name}: '{printed}' (from --json) is not printed")
+
+
+def assumed_match(name, page, stdout):
+    lines = [l for l in stdout.splitlines() if ", optimistic: " in l]
+    check(lines, f"{name}: the text report has no optimistic default (the test needs one)")
+    items = {t.strip() for t in page.text}
+    for l in lines:
+        check(l.strip() in items, f"{name}: assumed line missing from the HTML: {l!r}")
+
+
+def keys_match(name, page, inputs, given):
+    rows = {r[0]: r for r in page.rows}
+    n_default = 0
+    for sec, val in inputs.items():
+        keys = [(f"{sec}.{k}", v) for k, v in val.items()] if isinstance(val, dict) else [(sec, val)]
+        for key, v in keys:
+            check(key in rows, f"{name}: key {key} of --json's inputs has no row")
+            if key not in rows:
+                continue
+            s, _, k = key.partition(".")
+            in_file = isinstance(given.get(s), dict) and k in given[s]
+            mark = rows[key][2]
+            if not in_file and isinstance(v, (int, float)) and mark == "default":
+                n_default += 1
+            if in_file and isinstance(v, (int, float)) and not isinstance(v, bool):
+                # stated with a value: marked only if it is the default's value,
+                # which keys.md's row states (checked for one key below)
+                pass
+    check(n_default >= 5, f"{name}: only {n_default} keys marked default")
+    check(rows.get("job.cards", ["", "", "x"])[2] == "", f"{name}: job.cards (given) marked")
+    check(rows.get("failures.spares", ["", "", ""])[2] == "default",
+          f"{name}: failures.spares (left out, -1) not marked default")
+
+
+def footer(name, text, args):
+    check("trainmc 0." in text, f"{name}: no version line")
+    check(" ".join(args[:2]) in text, f"{name}: the command line is not printed")
+
+
+def deadline_in_both_panels(name, text):
+    svg = text[text.index("<svg"):text.index("</svg>")]
+    dashed = re.findall(r"<path stroke='rgb\(214, +39, +40\)' stroke-dasharray='[^']*' +"
+                        r"d='M([\d.]+),([\d.]+) L([\d.]+),([\d.]+)", svg)
+    vertical = [d for d in dashed if d[0] == d[2] and d[1] != d[3]]
+    check(len(vertical) >= 2, f"{name}: {len(vertical)} vertical deadline lines (want one "
+                              "in the histogram and one in the CDF)")
+
+
+# ---------- the browser ----------
+
+def browser():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        return None, "python3-selenium is not installed"
+    exe = shutil.which("chromium")
+    drv = shutil.which("chromedriver")
+    if not exe or not drv:
+        return None, "chromium or chromedriver is not installed"
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = exe
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1200,900", "--proxy-server=127.0.0.1:9",
+              "--disable-background-networking"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(drv), options=opts), None
+
+
+SVG_SIZES = """
+return Array.from(document.querySelectorAll('svg')).map(function (s) {
+  var r = s.getBoundingClientRect(), b = s.getBBox();
+  return [r.width, r.height, b.width, b.height];
+});"""
+
+
+def in_browser(d, name, path):
+    d.get("file://" + path)
+    check(d.title.startswith("trainmc "), f"{name}: the browser's title is {d.title!r}")
+    errors = [e for e in d.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
+    check(not errors, f"{name}: the browser's console has errors: {errors}")
+    fetched = d.execute_script("return performance.getEntriesByType('resource').length")
+    check(fetched == 0, f"{name}: the page fetched {fetched} resources")
+    sizes = d.execute_script(SVG_SIZES)
+    check(sizes and all(min(s) > 0 for s in sizes), f"{name}: an SVG has no size: {sizes}")
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        h = d.execute_script("return document.documentElement.scrollHeight")
+        d.set_window_size(1200, min(int(h) + 200, 16000))
+        d.save_screenshot(os.path.join(SHOTS, name + ".png"))
+        d.set_window_size(1200, 900)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="tmc-html-")
+    exp = os.path.join(SRC, "experiments", "design-48.json")
+    given = json.load(open(exp))
+    quick = ["--quiet", "--set", "monte_carlo.replicas=400"]
+    pages = []
+
+    # run: the deadline at the simulated median, inside the range of T
+    j0 = os.path.join(tmp, "probe.json")
+    run(["run", exp, *quick, "--json", j0])
+    median = json.load(open(j0))["completion_days"]["quantiles"]["p50"]
+    h, j = os.path.join(tmp, "run.html"), os.path.join(tmp, "run.json")
+    args = ["run", exp, *quick, "--set", f"deadline.days={median:.6g}", "--html", h,
+            "--json", j]
+    out = run(args)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    doc = json.load(open(j))
+    self_contained("run", text, page)
+    headline_matches("run", page, doc["deadline"])
+    assumed_match("run", page, out)
+    keys_match("run", page, doc["inputs"], given)
+    footer("run", text, args)
+    deadline_in_both_panels("run", text)
+    pages.append(("run", h))
+
+    d, why = browser()
+    if d is None:
+        if os.environ.get("TRAINMC_REQUIRE_BROWSER"):
+            check(False, f"TRAINMC_REQUIRE_BROWSER is set and {why}")
+        else:
+            print(f"SKIPPED the browser checks: {why} (TRAINMC_REQUIRE_BROWSER unset)")
+    else:
+        try:
+            for name, path in pages:
+                in_browser(d, name, path)
+        finally:
+            d.quit()
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{len(FAILED)} failed" if FAILED else f"html-report: {len(pages)} pages checked")
+    sys.exit(1 if FAILED else 0)
+
+
+main()
