@@ -124,19 +124,29 @@ def self_contained(name, text, page):
     check(text.count("<figcaption>") >= len(page.svgs), f"{name}: a figure without caption")
 
 
-def headline_matches(name, page, doc):
-    strong = [a for t, a in page.tags if t == "strong" and "data-p" in a]
-    check(len(strong) == 1, f"{name}: {len(strong)} headlines with data-p")
-    if not strong:
-        return
-    a = strong[0]
-    want = (doc["probability"], doc["ci95"][0], doc["ci95"][1])
-    got = tuple(float(a[k]) for k in ("data-p", "data-lo", "data-hi"))
-    check(all(abs(g - w) <= 1e-12 for g, w in zip(got, want)),
-          f"{name}: headline P {got} differs from --json's {want}")
-    words = " ".join(page.text)
-    printed = "%.4f [%.4f, %.4f]" % want
-    check(printed in words, f"{name}: '{printed}' (from --json) is not printed")
+def headlines(text):
+    """The text of each headline paragraph, tags dropped."""
+    return [re.sub(r"<[^>]*>", "", h)
+            for h in re.findall(r'<p class="headline"[^>]*>(.*?)</p>', text, re.S)]
+
+
+def p_matches(name, text, page, docs):
+    """docs: --json's deadline object of each element with data-setting
+    (a run's headline: the one element, setting 0); each element's data-*
+    and the printed P [lo, hi] in its headline or row."""
+    marked = [a for t, a in page.tags if "data-p" in a]
+    check(marked, f"{name}: no P with data-p")
+    for a in marked:
+        doc = docs[int(a.get("data-setting", 0))]
+        want = (doc["probability"], doc["ci95"][0], doc["ci95"][1])
+        got = tuple(float(a[k]) for k in ("data-p", "data-lo", "data-hi"))
+        check(all(abs(g - w) <= 1e-12 for g, w in zip(got, want)),
+              f"{name}: P {got} differs from --json's {want}")
+    first = docs[int(marked[0].get("data-setting", 0))]
+    printed = "%.4f [%.4f, %.4f]" % (first["probability"], *first["ci95"])
+    heads = headlines(text)
+    check(heads and printed in heads[0], f"{name}: '{printed}' (from --json) is not in the "
+                                         f"headline {heads[:1]}")
 
 
 def assumed_match(name, page, stdout):
@@ -147,13 +157,15 @@ def assumed_match(name, page, stdout):
         check(l.strip() in items, f"{name}: assumed line missing from the HTML: {l!r}")
 
 
-def keys_match(name, page, inputs, given):
+def keys_match(name, page, inputs, given, swept=()):
+    """swept: the keys a sweep varies, which the base experiment may hold
+    otherwise (interval_s for interval_steps)."""
     rows = {r[0]: r for r in page.rows}
     n_default = 0
     for sec, val in inputs.items():
         keys = [(f"{sec}.{k}", v) for k, v in val.items()] if isinstance(val, dict) else [(sec, val)]
         for key, v in keys:
-            check(key in rows, f"{name}: key {key} of --json's inputs has no row")
+            check(key in rows or key in swept, f"{name}: key {key} of --json's inputs has no row")
             if key not in rows:
                 continue
             s, _, k = key.partition(".")
@@ -251,12 +263,31 @@ def main():
     page.feed(text)
     doc = json.load(open(j))
     self_contained("run", text, page)
-    headline_matches("run", page, doc["deadline"])
+    p_matches("run", text, page, [doc["deadline"]])
     assumed_match("run", page, out)
     keys_match("run", page, doc["inputs"], given)
     footer("run", text, args)
     deadline_in_both_panels("run", text)
     pages.append(("run", h))
+
+    # sweep: three intervals, the deadline as above (P between 0 and 1)
+    h, j = os.path.join(tmp, "sweep.html"), os.path.join(tmp, "sweep.json")
+    args = ["sweep", exp, "--vary", "checkpoint.interval_steps=100,400,1600", *quick,
+            "--set", f"deadline.days={median:.6g}", "--html", h, "--json", j]
+    out = run(args)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    doc = json.load(open(j))
+    self_contained("sweep", text, page)
+    p_matches("sweep", text, page, [st["deadline"] for st in doc["settings"]])
+    check(len([a for t, a in page.tags if "data-setting" in a]) >= len(doc["settings"]),
+          "sweep: not every setting has its P")
+    assumed_match("sweep", page, out)
+    keys_match("sweep", page, doc["settings"][0]["inputs"], given,
+               [v["key"] for v in doc["vary"]])
+    footer("sweep", text, args)
+    pages.append(("sweep", h))
 
     d, why = browser()
     if d is None:

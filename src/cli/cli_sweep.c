@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "options.h"
 #include "plot.h"
+#include "sweep_html.h"
 #include "output.h"
 #include "plan.h"
 #include "ranks.h"
@@ -56,6 +57,7 @@ typedef struct {
     tmc_outfile out; /* --json */
     tmc_outfile csv; /* --csv */
     tmc_outfile plot; /* --plot */
+    tmc_outfile html; /* --html */
 } sweep_run;
 
 /* The base experiment of a --target (with --set) and its key; replicas >= 2
@@ -125,18 +127,18 @@ static int check_settings(const sweep_run *sw, const tmc_sweep_setting *s, int n
 static int open_outputs(sweep_run *sw)
 {
     const tmc_cli_options *o = sw->o;
-    const char *flags[] = {"json", "csv", "plot"};
-    const char *paths[] = {o->json_path, o->csv_path, o->plot_path};
-    tmc_outfile *files[] = {&sw->out, &sw->csv, &sw->plot};
-    return tmc_cli_open_outputs(files, flags, paths, 3, &sw->base.x);
+    const char *flags[] = {"json", "csv", "plot", "html"};
+    const char *paths[] = {o->json_path, o->csv_path, o->plot_path, o->html_path};
+    tmc_outfile *files[] = {&sw->out, &sw->csv, &sw->plot, &sw->html};
+    return tmc_cli_open_outputs(files, flags, paths, 4, &sw->base.x);
 }
 
 static void abort_outputs(sweep_run *sw)
 {
     const tmc_cli_options *o = sw->o;
-    const char *paths[] = {o->json_path, o->csv_path, o->plot_path};
-    tmc_outfile *files[] = {&sw->out, &sw->csv, &sw->plot};
-    tmc_cli_abort_outputs(files, paths, 3);
+    const char *paths[] = {o->json_path, o->csv_path, o->plot_path, o->html_path};
+    tmc_outfile *files[] = {&sw->out, &sw->csv, &sw->plot, &sw->html};
+    tmc_cli_abort_outputs(files, paths, 4);
 }
 
 static int write_json(sweep_run *sw, cJSON *doc)
@@ -158,7 +160,24 @@ static int run_failed(const sweep_run *sw, int rc, const tmc_error *err)
 
 /* ---------- a grid ---------- */
 
-/* The text table (and precision line), then --csv, --plot and --json. */
+/* --html: the page (sweep_html.h) with the picture --plot draws. 0, or 1. */
+static int write_html(sweep_run *sw, const tmc_sweep_report *r)
+{
+    char *svg = NULL, *page = NULL;
+    tmc_error err = {""};
+    if (tmc_cli_is_root()) {
+        if (!(svg = tmc_plot_sweep_text(r, &err))) {
+            fprintf(stderr, "trainmc: %s\n", err.msg);
+            return 1;
+        }
+        tmc_html_meta m = {TMC_VERSION, sw->o->command_line};
+        page = tmc_sweep_html(r, svg, &m);
+        free(svg);
+    }
+    return tmc_cli_write_text(&sw->html, page);
+}
+
+/* The text table (and precision line), then --csv, --plot, --html and --json. */
 static int report_grid(sweep_run *sw, const tmc_sweep_grid *g)
 {
     const tmc_sweep_report *r = &g->report;
@@ -178,6 +197,8 @@ static int report_grid(sweep_run *sw, const tmc_sweep_grid *g)
         if (tmc_cli_finish_plot(&sw->plot, drawn, &err))
             return 1;
     }
+    if (sw->o->html_path && write_html(sw, r))
+        return 1;
     if (!sw->o->json_path)
         return 0;
     cJSON *doc = tmc_sweep_output_json(r);
@@ -303,9 +324,10 @@ static int sweep_target(sweep_run *sw)
     tmc_sweep_target target;
     tmc_sweep_bracket b;
     tmc_error err = {""};
-    if (o->csv_path || o->plot_path)
+    if (o->csv_path || o->plot_path || o->html_path)
         return tmc_cli_usage_error("sweep", "--%s is for a grid (--vary KEY=VALUES); with "
-                                            "--target, use --json", o->csv_path ? "csv" : "plot");
+                                            "--target, use --json", o->csv_path ? "csv"
+                                   : o->plot_path ? "plot" : "html");
     if (tmc_sweep_parse_target(o->target, &target, &err) ||
         tmc_sweep_parse_bracket(o->vary[0], &b, &err))
         return tmc_cli_usage_error("sweep", "%s", err.msg);

@@ -458,7 +458,11 @@ static const option_row table[] = {
      .help = {{RUN, "also write the report to share as one self-contained HTML file (no "
                     "network, no script): the answer first, what the run assumes, the "
                     "completion time's histogram and CDF, the wall-time split, the "
-                    "experiment, the command (atomically; needs gnuplot)"}}},
+                    "experiment, the command (atomically; needs gnuplot)"},
+              {SWEEP, "also write the report to share as one self-contained HTML file: "
+                      "the lowest mean T and the highest P first, what the reference "
+                      "setting assumes, the sweep's curve, every setting, the experiment, "
+                      "the command (a grid; atomically; needs gnuplot)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "

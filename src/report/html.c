@@ -25,7 +25,7 @@ static const char css[] =
     ".headline strong{font-size:1.9rem}\n"
     "table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}\n"
     "th,td{border:1px solid #888;padding:.25rem .6rem;text-align:left;vertical-align:top}\n"
-    "th{background:#e6e6e6}td.num{text-align:right}\n"
+    "th{background:#e6e6e6}td.num{text-align:right;white-space:nowrap}\n"
     "pre{background:#f6f6f6;border:1px solid #bbb;padding:.6rem;overflow-x:auto;"
     "font-size:.85rem;line-height:1.35;white-space:pre-wrap}\n"
     "ul.assumed li{margin:.3rem 0}\n"

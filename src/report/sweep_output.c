@@ -38,8 +38,7 @@ static int key_width(const char *key)
     return w < 8 ? 8 : w;
 }
 
-/* The setting of the highest P(T <= deadline), the lowest mean T on a tie. */
-static int best_p(const tmc_sweep_report *r)
+int tmc_sweep_output_best_p(const tmc_sweep_report *r)
 {
     int best = r->reference;
     for (int i = 0; i < r->n; i++) {
@@ -64,7 +63,7 @@ static void text_setting(FILE *f, const tmc_sweep_report *r, const char *what, i
 static void text_answer(FILE *f, const tmc_sweep_report *r)
 {
     text_setting(f, r, "Answer: the lowest mean T at", r->reference);
-    int p = best_p(r);
+    int p = tmc_sweep_output_best_p(r);
     if (p != r->reference)
         text_setting(f, r, "        the highest P at", p);
     const tmc_sweep_setting *s = &r->settings[r->reference];
@@ -272,6 +271,11 @@ void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r)
     text_heading(f, x, what, x->monte_carlo.replicas, r->threads, r->elapsed_s,
                  modes_text(r->results, r->n));
     text_answer(f, r);
+    tmc_sweep_output_table_text(f, r);
+}
+
+void tmc_sweep_output_table_text(FILE *f, const tmc_sweep_report *r)
+{
     text_columns(f, r);
     for (int i = 0; i < r->n; i++)
         text_row(f, r, i);
@@ -418,7 +422,8 @@ cJSON *tmc_sweep_output_json(const tmc_sweep_report *r)
         cJSON_AddItemToArray(vary, o);
     }
     cJSON_AddStringToObject(root, "reference", r->settings[r->reference].label);
-    cJSON_AddStringToObject(root, "highest_probability", r->settings[best_p(r)].label);
+    cJSON_AddStringToObject(root, "highest_probability",
+                            r->settings[tmc_sweep_output_best_p(r)].label);
     cJSON_AddItemToObject(root, "assumed", tmc_assumed_output_json(&r->settings[r->reference].x,
                                                                    &r->settings[r->reference].cf));
     cJSON *list = cJSON_AddArrayToObject(root, "settings");

@@ -14,6 +14,15 @@
  * interval. Within 100 columns for one key (the rest: CSV and JSON). */
 void tmc_sweep_output_text(FILE *f, const tmc_sweep_report *r);
 
+/* The table alone, below the heading and the answer (its legend, the cost,
+ * the optimum interval and importance sampling's lines included): the
+ * HTML report (sweep_html.h) shows the same. */
+void tmc_sweep_output_table_text(FILE *f, const tmc_sweep_report *r);
+
+/* The setting of the highest P(T <= deadline), the lowest mean T on a tie
+ * (the answer's second line when it is not the reference). */
+int tmc_sweep_output_best_p(const tmc_sweep_report *r);
+
 /* The JSON document; caller frees with cJSON_Delete. NULL if memory runs out. */
 cJSON *tmc_sweep_output_json(const tmc_sweep_report *r);
 
