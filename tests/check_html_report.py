@@ -289,6 +289,25 @@ def main():
     footer("sweep", text, args)
     pages.append(("sweep", h))
 
+    # forecast: the repository's history of six snapshots
+    fexp = os.path.join(SRC, "experiments", "forecast-design-48-day9.json")
+    hist = os.path.join(SRC, "experiments", "forecast-history-design-48.jsonl")
+    h, j = os.path.join(tmp, "forecast.html"), os.path.join(tmp, "forecast.json")
+    args = ["forecast", fexp, "--history", hist, *quick, "--html", h, "--json", j]
+    out = run(args)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    doc = json.load(open(j))
+    self_contained("forecast", text, page)
+    p_matches("forecast", text, page, [sn["deadline"] for sn in doc["snapshots"]])
+    assumed_match("forecast", page, out)
+    footer("forecast", text, args)
+    check("<pre class=\"table\">" in text and all(f"[{sn['deadline']['ci95'][0]:.4f}, " in text
+                                  for sn in doc["snapshots"]),
+          "forecast: a snapshot's interval (from --json) is missing from the table")
+    pages.append(("forecast", h))
+
     d, why = browser()
     if d is None:
         if os.environ.get("TRAINMC_REQUIRE_BROWSER"):

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "forecast_history.h"
 #include "forecast_history_output.h"
+#include "forecast_html.h"
 #include "options.h"
 #include "observed_input.h"
 #include "ranks.h"
@@ -41,7 +42,7 @@ typedef struct {
     tmc_experiment x;
     tmc_forecast_history h;
     int threads;
-    tmc_outfile json, plot;
+    tmc_outfile json, plot, html;
 } forecast_run;
 
 /* Every snapshot read and checked, then each one's forecast judged
@@ -74,9 +75,9 @@ static int load_history(forecast_run *fr)
 
 static void abort_outputs(forecast_run *fr)
 {
-    tmc_outfile *const file[2] = {&fr->json, &fr->plot};
-    const char *const path[2] = {fr->o->json_path, fr->o->plot_path};
-    tmc_cli_abort_outputs(file, path, 2);
+    tmc_outfile *const file[3] = {&fr->json, &fr->plot, &fr->html};
+    const char *const path[3] = {fr->o->json_path, fr->o->plot_path, fr->o->html_path};
+    tmc_cli_abort_outputs(file, path, 3);
 }
 
 /* The table, then --plot and --json. 0, or 1. */
@@ -89,6 +90,10 @@ static int report(forecast_run *fr, double elapsed_s)
         return 1;
     if (fr->o->plot_path &&
         tmc_cli_write_text(&fr->plot, tmc_forecast_history_output_svg(&rep)))
+        return 1;
+    tmc_html_meta m = {TMC_VERSION, fr->o->command_line};
+    if (fr->o->html_path &&
+        tmc_cli_write_text(&fr->html, tmc_cli_is_root() ? tmc_forecast_html(&rep, &m) : NULL))
         return 1;
     return fr->o->json_path
         ? tmc_cli_write_json(&fr->json, tmc_forecast_history_output_json(&rep)) : 0;
@@ -155,6 +160,12 @@ static int forecast(forecast_run *fr, int argc, char **argv, tmc_cli_options *o)
         (rc = tmc_cli_open_json_svg(&fr->json, o->json_path, &fr->plot, o->plot_path,
                                     &fr->x)))
         return rc;
+    if (o->html_path && (rc = tmc_cli_open_output(&fr->html, o->html_path, &fr->x))) {
+        tmc_outfile *const file[2] = {&fr->json, &fr->plot}; /* opened above */
+        const char *const path[2] = {o->json_path, o->plot_path};
+        tmc_cli_abort_outputs(file, path, 2);
+        return rc;
+    }
     fr->threads = o->threads ? (int)o->threads : tmc_runner_default_threads();
     return simulate(fr);
 }

@@ -462,7 +462,11 @@ static const option_row table[] = {
               {SWEEP, "also write the report to share as one self-contained HTML file: "
                       "the lowest mean T and the highest P first, what the reference "
                       "setting assumes, the sweep's curve, every setting, the experiment, "
-                      "the command (a grid; atomically; needs gnuplot)"}}},
+                      "the command (a grid; atomically; needs gnuplot)"},
+              {FORECAST, "also write the report to share as one self-contained HTML file: "
+                         "P(deadline) at the latest snapshot and its change first, what "
+                         "that run assumes, the history's picture, every snapshot, the "
+                         "experiment, the command (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "

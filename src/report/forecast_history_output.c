@@ -57,6 +57,11 @@ static void text_answer(FILE *f, const tmc_forecast_history *h)
                 h->points[h->n - 2].snap.line);
     fprintf(f, "; mean T %.4f +- %.4f days, %.4f left\n", p->days.mean, p->days.se,
             p->left_mean);
+    tmc_forecast_history_output_assumed_text(f, h);
+}
+
+void tmc_forecast_history_output_assumed_text(FILE *f, const tmc_forecast_history *h)
+{
     tmc_closed_form cf;
     tmc_experiment x = latest(h, &cf);
     tmc_assumed_output_text(f, &x, &cf);
@@ -98,10 +103,16 @@ static void text_change(FILE *f, const tmc_forecast_point *p)
 void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report *r)
 {
     const tmc_forecast_history *h = r->h;
-    char p_head[64];
-    snprintf(p_head, sizeof p_head, "P(T <= %g d)", h->base->deadline.days);
     text_heading(f, r);
     text_answer(f, h);
+    tmc_forecast_history_output_table_text(f, r);
+}
+
+void tmc_forecast_history_output_table_text(FILE *f, const tmc_forecast_history_report *r)
+{
+    const tmc_forecast_history *h = r->h;
+    char p_head[64];
+    snprintf(p_head, sizeof p_head, "P(T <= %g d)", h->base->deadline.days);
     text_legend(f, r);
     tmc_experiment scratch = *h->base; /* a view; its progress alone changes */
     fprintf(f, "%5s %8s %9s %9s %8s  %-16s %-19s %8s  %-12s %-16s  %s\n", "line", "day",

@@ -24,6 +24,12 @@ typedef struct {
  * row +- its common-random-numbers se. */
 void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report *r);
 
+/* The parts of that text the HTML report (forecast_html.h) shows too:
+ * what the run at the latest snapshot assumes (assumed_output.h), and the
+ * legend with the table of snapshots. */
+void tmc_forecast_history_output_assumed_text(FILE *f, const tmc_forecast_history *h);
+void tmc_forecast_history_output_table_text(FILE *f, const tmc_forecast_history_report *r);
+
 /* The same as a JSON document; caller frees with cJSON_Delete. NULL if
  * memory runs out. */
 cJSON *tmc_forecast_history_output_json(const tmc_forecast_history_report *r);

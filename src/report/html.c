@@ -35,8 +35,10 @@ static const char css[] =
     "tr.default td{color:#555}tr.default td.mark{font-style:italic}\n"
     "td.key{font-family:monospace}\n"
     "footer{margin-top:2rem;border-top:1px solid #888;padding-top:.5rem;font-size:.9rem}\n"
-    "code{font-family:monospace;word-break:break-all}\n"
-    "@media print{main{max-width:none}figure{break-inside:avoid}}\n";
+    "code{font-family:monospace;overflow-wrap:anywhere}\n"
+    "pre.table{white-space:pre;font-size:.7rem}\n"
+    "@media print{main{max-width:none}figure{break-inside:avoid}"
+    "pre.table{white-space:pre-wrap}}\n";
 
 void tmc_html_put_text(FILE *f, const char *s)
 {
@@ -72,9 +74,9 @@ void tmc_html_section_end(FILE *f)
     fputs("</section>\n", f);
 }
 
-void tmc_html_pre(FILE *f, const char *text)
+void tmc_html_pre(FILE *f, const char *cls, const char *text)
 {
-    fputs("<pre>", f);
+    fprintf(f, "<pre class=\"%s\">", cls);
     tmc_html_put_text(f, text);
     fputs("</pre>\n", f);
 }

@@ -30,8 +30,9 @@ void tmc_html_begin(FILE *f, const char *title);
 void tmc_html_section(FILE *f, const char *id, const char *heading);
 void tmc_html_section_end(FILE *f);
 
-/* text (lines) as one preformatted block, escaped. */
-void tmc_html_pre(FILE *f, const char *text);
+/* text (lines) as one preformatted block, escaped; cls "lines" (long lines
+ * wrap) or "table" (columns kept: a smaller font, scrolled when wider). */
+void tmc_html_pre(FILE *f, const char *cls, const char *text);
 
 /* Each line of text as an item of a list (<ul class="cls">); nothing when
  * text is empty. Returns the number of items. */

@@ -80,7 +80,7 @@ static void answer(FILE *f, const tmc_report *r)
         t_table(f, r);
     char *text = tmc_html_capture(answer_lines, r);
     fputs("<h3>As the text report says it</h3>\n", f);
-    tmc_html_pre(f, text ? text : "");
+    tmc_html_pre(f, "lines", text ? text : "");
     free(text);
     tmc_html_section_end(f);
 }

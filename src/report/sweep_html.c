@@ -81,7 +81,7 @@ static void settings_table(FILE *f, const tmc_sweep_report *r)
     }
     fputs("</tbody>\n</table>\n<h3>As the text report prints it</h3>\n", f);
     char *text = tmc_html_capture(table_lines, r);
-    tmc_html_pre(f, text ? text : "");
+    tmc_html_pre(f, "table", text ? text : "");
     free(text);
     tmc_html_section_end(f);
 }
