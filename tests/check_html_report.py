@@ -308,6 +308,25 @@ def main():
           "forecast: a snapshot's interval (from --json) is missing from the table")
     pages.append(("forecast", h))
 
+    # sensitivity: two inputs of the repository's design
+    inputs = os.path.join(tmp, "inputs.json")
+    with open(inputs, "w") as f:
+        f.write('{"job.efficiency": [0.3, 0.5], "checkpoint.save_s": [8, 60]}\n')
+    h, j = os.path.join(tmp, "sensitivity.html"), os.path.join(tmp, "sensitivity.json")
+    args = ["sensitivity", exp, "--inputs", inputs, *quick, "--html", h, "--json", j]
+    out = run(args)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    base = json.load(open(j))["base"]
+    self_contained("sensitivity", text, page)
+    p_matches("sensitivity", text, page,
+              [{"probability": base["p_deadline"], "ci95": base["p_deadline_ci95"]}])
+    assumed_match("sensitivity", page, out)
+    footer("sensitivity", text, args)
+    check('class="bar low"' in text, "sensitivity: the tornado's bars are missing")
+    pages.append(("sensitivity", h))
+
     d, why = browser()
     if d is None:
         if os.environ.get("TRAINMC_REQUIRE_BROWSER"):

@@ -12,6 +12,7 @@
 #include "options.h"
 #include "ranks.h"
 #include "sensitivity.h"
+#include "sensitivity_html.h"
 #include "sensitivity_output.h"
 
 static const tmc_cli_command command = {
@@ -37,6 +38,7 @@ typedef struct {
     int show;         /* progress bar */
     tmc_outfile json; /* --json */
     tmc_outfile plot; /* --plot */
+    tmc_outfile html; /* --html */
 } sensitivity_run;
 
 /* Load the experiment, the inputs and the compound. 0, or 2 with a
@@ -78,15 +80,22 @@ static int check_settings(sensitivity_run *sr)
  * FILE.svg, and not the JSON's file. 0, or 2 with a message. */
 static int open_outputs(sensitivity_run *sr)
 {
-    return tmc_cli_open_json_svg(&sr->json, sr->o->json_path, &sr->plot,
-                                 sr->o->plot_path, &sr->s->base.setting.x);
+    int rc = tmc_cli_open_json_svg(&sr->json, sr->o->json_path, &sr->plot,
+                                   sr->o->plot_path, &sr->s->base.setting.x);
+    if (!rc && sr->o->html_path &&
+        (rc = tmc_cli_open_output(&sr->html, sr->o->html_path, &sr->s->base.setting.x))) {
+        tmc_outfile *const file[2] = {&sr->json, &sr->plot}; /* opened above */
+        const char *const path[2] = {sr->o->json_path, sr->o->plot_path};
+        tmc_cli_abort_outputs(file, path, 2);
+    }
+    return rc;
 }
 
 static void abort_outputs(sensitivity_run *sr)
 {
-    tmc_outfile *const file[2] = {&sr->json, &sr->plot};
-    const char *const path[2] = {sr->o->json_path, sr->o->plot_path};
-    tmc_cli_abort_outputs(file, path, 2);
+    tmc_outfile *const file[3] = {&sr->json, &sr->plot, &sr->html};
+    const char *const path[3] = {sr->o->json_path, sr->o->plot_path, sr->o->html_path};
+    tmc_cli_abort_outputs(file, path, 3);
 }
 
 /* The text, then --plot and --json. 0, or 1. */
@@ -97,6 +106,10 @@ static int report(sensitivity_run *sr, double elapsed_s)
     if (tmc_cli_check_stdout())
         return 1;
     if (sr->o->plot_path && tmc_cli_write_text(&sr->plot, tmc_sensitivity_output_svg(&rep)))
+        return 1;
+    tmc_html_meta m = {TMC_VERSION, sr->o->command_line};
+    if (sr->o->html_path &&
+        tmc_cli_write_text(&sr->html, tmc_cli_is_root() ? tmc_sensitivity_html(&rep, &m) : NULL))
         return 1;
     return sr->o->json_path ? tmc_cli_write_json(&sr->json, tmc_sensitivity_output_json(&rep))
                             : 0;

@@ -466,7 +466,11 @@ static const option_row table[] = {
               {FORECAST, "also write the report to share as one self-contained HTML file: "
                          "P(deadline) at the latest snapshot and its change first, what "
                          "that run assumes, the history's picture, every snapshot, the "
-                         "experiment, the command (atomically)"}}},
+                         "experiment, the command (atomically)"},
+              {SENSITIVITY, "also write the report to share as one self-contained HTML "
+                            "file: the base's P(deadline) and the inputs that move T and P "
+                            "most first, what the base assumes, the tornado, the tables, "
+                            "the experiment, the command (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "

@@ -52,6 +52,13 @@ static int p_still(const tmc_sensitivity *s, const tmc_sensitivity_input *in)
  * of P's (from the rankings), and what the base assumes. */
 static void text_answer(FILE *f, const tmc_sensitivity *s)
 {
+    tmc_sensitivity_output_answer_text(f, s);
+    tmc_assumed_output_text(f, &s->base.setting.x, &s->base.setting.cf);
+    fprintf(f, "\n");
+}
+
+void tmc_sensitivity_output_answer_text(FILE *f, const tmc_sensitivity *s)
+{
     const tmc_experiment *x = &s->base.setting.x;
     if (s->n_ranked > 0) {
         const tmc_sensitivity_input *t = &s->inputs[s->by_days[0]];
@@ -71,8 +78,6 @@ static void text_answer(FILE *f, const tmc_sensitivity *s)
             fprintf(f, ")\n");
         }
     }
-    tmc_assumed_output_text(f, x, &s->base.setting.cf);
-    fprintf(f, "\n");
 }
 
 static void text_base(FILE *f, const tmc_sensitivity *s)
@@ -209,9 +214,15 @@ static void text_compound(FILE *f, const tmc_sensitivity *s)
 void tmc_sensitivity_output_text(FILE *f, const tmc_sensitivity_report *r)
 {
     const tmc_sensitivity *s = r->s;
-    int w = name_width(s);
     text_heading(f, r);
     text_answer(f, s);
+    tmc_sensitivity_output_tables_text(f, r);
+}
+
+void tmc_sensitivity_output_tables_text(FILE *f, const tmc_sensitivity_report *r)
+{
+    const tmc_sensitivity *s = r->s;
+    int w = name_width(s);
     text_base(f, s);
     text_days(f, s, w);
     text_met(f, s, w);

@@ -25,6 +25,13 @@ typedef struct {
  * degradation alone and the gain from fixing each alone. */
 void tmc_sensitivity_output_text(FILE *f, const tmc_sensitivity_report *r);
 
+/* The parts of that text the HTML report (sensitivity_html.h) shows too:
+ * the answer (the inputs that move T and P most), and the tables below it
+ * (the base, the inputs by the swing of T and of P, the ranges, the
+ * compound case). */
+void tmc_sensitivity_output_answer_text(FILE *f, const tmc_sensitivity *s);
+void tmc_sensitivity_output_tables_text(FILE *f, const tmc_sensitivity_report *r);
+
 /* The JSON document; caller frees with cJSON_Delete. NULL if memory runs out. */
 cJSON *tmc_sensitivity_output_json(const tmc_sensitivity_report *r);
 
