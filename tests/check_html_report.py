@@ -16,7 +16,8 @@ the repository with few replicas:
    numbers written here): P(deadline) and its interval (the headline's
    data-p, data-lo, data-hi) equal --json's deadline.probability and ci95
    (the printed ones to 4 decimals); every "optimistic" line of the text
-   report is an item of the assumed list; every key of --json's inputs
+   report is an item of the assumed list; the run's events row (failures
+   by part, bursts, spares taken) is in its page as printed; every key of --json's inputs
    has a row in the experiment table, the ones the experiment file leaves
    out and that hold their default marked "default", the file's own ones
    whose value differs from the default not; the command line and the
@@ -149,6 +150,13 @@ def p_matches(name, text, page, docs):
                                          f"headline {heads[:1]}")
 
 
+def events_match(name, page, stdout):
+    """The run page shows the text report's events row as printed."""
+    lines = [l for l in stdout.splitlines() if l.startswith("Events per run")]
+    check(lines and any(lines[0] in t for t in page.text),
+          f"{name}: the events row {lines[:1]} is not in the HTML")
+
+
 def assumed_match(name, page, stdout):
     lines = [l for l in stdout.splitlines() if ", optimistic: " in l]
     check(lines, f"{name}: the text report has no optimistic default (the test needs one)")
@@ -265,6 +273,7 @@ def main():
     self_contained("run", text, page)
     p_matches("run", text, page, [doc["deadline"]])
     assumed_match("run", page, out)
+    events_match("run", page, out)
     keys_match("run", page, doc["inputs"], given)
     footer("run", text, args)
     deadline_in_both_panels("run", text)

@@ -334,6 +334,13 @@ void tmc_brief_answer(FILE *f, const tmc_report *r)
         plug_in(f, r);
 }
 
+void tmc_brief_events(FILE *f, const tmc_report *r)
+{
+    tmc_elastic_form ef;
+    tmc_closed_form_elastic(r->x, r->cf, &ef);
+    events(f, r, ef.enabled);
+}
+
 /* Everything below the header. */
 static void body(FILE *f, const tmc_report *r)
 {

@@ -31,4 +31,9 @@ void tmc_brief_text(FILE *f, const tmc_report *r);
  * and the plug-in line): the HTML report (run_html.h) shows the same. */
 void tmc_brief_answer(FILE *f, const tmc_report *r);
 
+/* The events row of the brief report (failures by part, bursts and the
+ * spares they took, outages, restarts beside Poisson), and the censored
+ * line when replicas were still running: what --html shows as printed. */
+void tmc_brief_events(FILE *f, const tmc_report *r);
+
 #endif

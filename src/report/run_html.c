@@ -72,6 +72,21 @@ static void assumed_lines(FILE *f, const void *ctx)
     tmc_assumed_output_text(f, r->x, r->cf);
 }
 
+static void event_lines(FILE *f, const void *r)
+{
+    tmc_brief_events(f, r);
+}
+
+/* The events per run as the text report prints them. */
+static void events(FILE *f, const tmc_report *r)
+{
+    char *text = tmc_html_capture(event_lines, r);
+    tmc_html_section(f, "events", "What happened in a run");
+    tmc_html_pre(f, "events-lines", text ? text : "");
+    free(text);
+    tmc_html_section_end(f);
+}
+
 static void answer(FILE *f, const tmc_report *r)
 {
     tmc_html_section(f, "answer", "The answer");
@@ -156,6 +171,7 @@ static void page(FILE *f, const tmc_report *r, const char *svg, const tmc_html_m
                                              "and its CDF, the deadline marked", svg);
         tmc_html_section_end(f);
     }
+    events(f, r);
     wall_split(f, r);
     tmc_html_end(f, r->x, m);
 }
