@@ -69,11 +69,14 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
             "assume exponential failures at a constant rate", f->n_trace);
     if (f->spares > 0) /* none: each failure waits its repair, which D holds */
         add(out, "spares", "a pool of %ld spare card%s with repairs of %.3g h: Young and "
-            "Daly hold its waits as a loss system (docs/model.md 3.21), exact only for "
-            "exponential repairs without a detection delay", f->spares, f->spares == 1 ? "" : "s",
+            "Daly hold its waits as %s, exact only for exponential repairs without a "
+            "detection delay", f->spares, f->spares == 1 ? "" : "s",
             f->repair_auto_share > 0 /* a pipeline's mean, A + (1 - a) M */
                 ? f->repair_auto_hours + (1 - f->repair_auto_share) * f->repair_mean_hours
-                : f->repair_mean_hours);
+                : f->repair_mean_hours,
+            f->burst_per_node_mtbf_days > 0
+                ? "a chain fed by bursts of nodes, in the long run (docs/model.md 3.24)"
+                : "a loss system (docs/model.md 3.21)");
     if (f->standbys > 0)
         add(out, "standbys", "%ld warm standby card%s (a %.3g s swap) before cold spares "
             "(%.3g s to provision): the closed form takes the share of failures past the "
