@@ -1,11 +1,12 @@
 /* forecast_html.c - `trainmc forecast --html` (forecast_html.h). The
  * sentences come from the text report's functions, the picture from
  * --plot's (forecast_history_output.h). */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "forecast_html.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* P(deadline) at the latest snapshot, data-* unrounded (for a reader that
  * compares them with --json's snapshots[n - 1]), and its change. */
@@ -38,8 +39,10 @@ static void table_lines(FILE *f, const void *r)
     tmc_forecast_history_output_table_text(f, r);
 }
 
-static void page(FILE *f, const tmc_forecast_history_report *r, const tmc_html_meta *m)
+static void page(FILE *f, const void *report, const char *none, const tmc_html_meta *m)
 {
+    const tmc_forecast_history_report *r = report;
+    (void)none; /* its history is drawn here */
     const tmc_forecast_history *h = r->h;
     char title[sizeof h->base->name + 24];
     snprintf(title, sizeof title, "trainmc forecast: %s", h->base->name);
@@ -75,16 +78,5 @@ static void page(FILE *f, const tmc_forecast_history_report *r, const tmc_html_m
 
 char *tmc_forecast_html(const tmc_forecast_history_report *r, const tmc_html_meta *m)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
-    if (r->h->n > 0)
-        page(f, r, m);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+    return r->h->n > 0 ? tmc_html_page(page, r, NULL, m) : strdup("");
 }

@@ -220,3 +220,23 @@ char *tmc_html_capture(void (*draw)(FILE *f, const void *ctx), const void *ctx)
     }
     return text;
 }
+
+typedef struct {
+    tmc_html_page_fn *page;
+    const void *report;
+    const char *svg;
+    const tmc_html_meta *m;
+} page_call;
+
+static void draw_page(FILE *f, const void *ctx)
+{
+    const page_call *c = ctx;
+    c->page(f, c->report, c->svg, c->m);
+}
+
+char *tmc_html_page(tmc_html_page_fn *page, const void *report, const char *svg,
+                    const tmc_html_meta *m)
+{
+    page_call c = {page, report, svg, m};
+    return tmc_html_capture(draw_page, &c);
+}

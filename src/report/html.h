@@ -53,4 +53,12 @@ void tmc_html_end(FILE *f, const tmc_experiment *x, const tmc_html_meta *m);
  * memory runs out. */
 char *tmc_html_capture(void (*draw)(FILE *f, const void *ctx), const void *ctx);
 
+/* A whole page: what page writes for `report` (its command's report
+ * struct), with its picture svg (NULL: none) and meta, as a malloc'ed
+ * string; NULL if memory runs out. */
+typedef void tmc_html_page_fn(FILE *f, const void *report, const char *svg,
+                              const tmc_html_meta *m);
+char *tmc_html_page(tmc_html_page_fn *page, const void *report, const char *svg,
+                    const tmc_html_meta *m);
+
 #endif

@@ -3,7 +3,7 @@
  * and the experiment. Its sentences come from the functions that write the
  * text report (brief.h, assumed_output.h), its figures from those that
  * write --plot (plot.h), its numbers from the same report (output.h). */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _POSIX_C_SOURCE 200809L
 #include "run_html.h"
 
 #include <math.h>
@@ -157,8 +157,9 @@ static void lead(FILE *f, const tmc_report *r)
     fputs("</p>\n", f);
 }
 
-static void page(FILE *f, const tmc_report *r, const char *svg, const tmc_html_meta *m)
+static void page(FILE *f, const void *report, const char *svg, const tmc_html_meta *m)
 {
+    const tmc_report *r = report;
     char title[sizeof r->x->name + 16];
     snprintf(title, sizeof title, "trainmc run: %s", r->x->name);
     tmc_html_begin(f, title);
@@ -178,15 +179,5 @@ static void page(FILE *f, const tmc_report *r, const char *svg, const tmc_html_m
 
 char *tmc_run_html(const tmc_report *r, const char *svg, const tmc_html_meta *m)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
-    page(f, r, svg, m);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+    return tmc_html_page(page, r, svg, m);
 }

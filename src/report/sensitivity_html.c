@@ -1,7 +1,7 @@
 /* sensitivity_html.c - `trainmc sensitivity --html` (sensitivity_html.h).
  * The sentences come from the text report's functions, the tornado from
  * --plot's (sensitivity_output.h). */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _POSIX_C_SOURCE 200809L
 #include "sensitivity_html.h"
 
 #include <stdlib.h>
@@ -47,8 +47,10 @@ static void answer(FILE *f, const tmc_sensitivity *s)
     tmc_html_section_end(f);
 }
 
-static void page(FILE *f, const tmc_sensitivity_report *r, const tmc_html_meta *m)
+static void page(FILE *f, const void *report, const char *none, const tmc_html_meta *m)
 {
+    const tmc_sensitivity_report *r = report;
+    (void)none; /* its tornado is drawn here */
     const tmc_sensitivity *s = r->s;
     const tmc_experiment *x = &s->base.setting.x;
     char title[sizeof x->name + 24];
@@ -76,15 +78,5 @@ static void page(FILE *f, const tmc_sensitivity_report *r, const tmc_html_meta *
 
 char *tmc_sensitivity_html(const tmc_sensitivity_report *r, const tmc_html_meta *m)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
-    page(f, r, m);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+    return tmc_html_page(page, r, NULL, m);
 }

@@ -1,7 +1,7 @@
 /* sweep_html.c - `trainmc sweep --html` (sweep_html.h). The sentences come
  * from the functions of the text report (sweep_output.h, assumed_output.h),
  * the picture from --plot's (plot.h). */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _POSIX_C_SOURCE 200809L
 #include "sweep_html.h"
 
 #include <stdlib.h>
@@ -86,8 +86,9 @@ static void settings_table(FILE *f, const tmc_sweep_report *r)
     tmc_html_section_end(f);
 }
 
-static void page(FILE *f, const tmc_sweep_report *r, const char *svg, const tmc_html_meta *m)
+static void page(FILE *f, const void *report, const char *svg, const tmc_html_meta *m)
 {
+    const tmc_sweep_report *r = report;
     const tmc_experiment *x = &r->base->x;
     char title[sizeof x->name + 16];
     snprintf(title, sizeof title, "trainmc sweep: %s", x->name);
@@ -114,15 +115,5 @@ static void page(FILE *f, const tmc_sweep_report *r, const char *svg, const tmc_
 
 char *tmc_sweep_html(const tmc_sweep_report *r, const char *svg, const tmc_html_meta *m)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&text, &size);
-    if (!f)
-        return NULL;
-    page(f, r, svg, m);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+    return tmc_html_page(page, r, svg, m);
 }
