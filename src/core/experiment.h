@@ -167,6 +167,14 @@ typedef enum {
     TMC_REPAIR_FROM_DETECTION = 1 /* once the failure is detected, as the job takes a spare */
 } tmc_repair_start;
 
+/* Where bad nodes are (failures.bad_node_placement, issue 36). */
+typedef enum {
+    TMC_BAD_IN_JOB = 0,  /* drawn among the job's nodes, which they never leave (default) */
+    TMC_BAD_IN_FLEET = 1 /* drawn among the job's and the pool's nodes; a bad node's fault
+                            that takes a spare sends it to repair, from which it comes
+                            back to the pool still bad (a cohort that moves) */
+} tmc_bad_placement;
+
 typedef struct {
     int enabled;
     double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
@@ -221,6 +229,10 @@ typedef struct {
     long bad_node_retire_after; /* k: a bad node is retired after its k-th fault in the
                                   run and replaced by a good one; 0: never
                                   (docs/reference/simulation-semantics.md 5, docs/model.md 3.19) */
+    tmc_bad_placement bad_node_placement; /* the job's nodes only, or the fleet */
+    int bad_node_known;        /* fleet: 1 when the bad nodes are known, so the job and
+                                  its replacements take good nodes first; 0: taken at
+                                  random (the operator cannot tell them apart) */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
                                   infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not

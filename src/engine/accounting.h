@@ -92,6 +92,8 @@ enum {
     COUNT(bursts, "bursts", "bursts") /* of the card failures, those that took several \
         nodes at once (failures.burst_per_node_mtbf_days) */                                \
     COUNT(burst_nodes, "burst_nodes", "nodes taken by bursts")                              \
+    COUNT(bad_node_repairs, "bad_node_repairs", "bad nodes sent to repair") /* a fleet \
+        (failures.bad_node_placement): bad nodes whose failure sent them out of the job */ \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \

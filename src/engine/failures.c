@@ -25,7 +25,7 @@
  * come back from repair as whole machines), else 1. */
 static long node_unit(const tmc_failure_model *m)
 {
-    int node = m->node_rate > 0 || m->burst_rate > 0;
+    int node = m->node_rate > 0 || m->burst_rate > 0 || m->bad_fleet;
     for (int i = 0; i < m->n_causes; i++)
         node |= m->cause_cards[i] > 1 && m->takes_spare[i];
     return node && m->cards_per_node > 1 ? m->cards_per_node : 1;
@@ -95,6 +95,8 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->bad_share = f->bad_node_share;
     m->bad_rate = f->bad_node_share > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
     m->bad_retire_after = f->bad_node_retire_after;
+    m->bad_fleet = m->bad_share > 0 && f->bad_node_placement == TMC_BAD_IN_FLEET;
+    m->bad_known = f->bad_node_known;
     bursts_model(m, f);
     m->scoped = m->node_rate > 0 || m->job_rate > 0 || m->bad_share > 0 || m->burst_rate > 0;
     double cum[TMC_FAILURE_PARTS] = {0};
@@ -181,10 +183,13 @@ static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 
 /* `cards` cards go to one repair starting at `from`: its time, then (fail_share
  * > 0 only) whether it fails silently, both drawn from r. A repair of
- * unit_cards > 1 cards that were one node comes back as one (`whole`). */
+ * unit_cards > 1 cards that were one node comes back as one (`whole`); in a
+ * fleet a bad node's comes back bad (`cohort`). */
 static void add_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                       double from, long cards, int whole)
+                       double from, long cards, int whole, int cohort)
 {
+    if (s->repair_cohort)
+        s->repair_cohort[s->n_repairs] = (char)cohort;
     s->repairs[s->n_repairs] = from + repair_time(m, s, r);
     s->repair_cards[s->n_repairs] = cards;
     if (s->repair_node)
@@ -204,17 +209,64 @@ static void start_repairs(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     long g = m->unit_cards > 1 ? m->unit_cards : 1;
     for (long left = m->start_in_repair; left > 0;) {
         long cards = left >= g ? g : 1;
-        add_repair(m, s, r, t0, cards, cards == g);
+        add_repair(m, s, r, t0, cards, cards == g, 0);
         s->spares_left -= cards;
         left -= cards;
     }
     s->nodes_left = g > 1 && s->spares_left > 0 ? s->spares_left / g : 0;
 }
 
-long tmc_failures_draw_bad_nodes(const tmc_failure_model *m, gsl_rng *r)
+/* The pool's whole nodes at the start (a fleet's pool is whole nodes). */
+static long pool_nodes(const tmc_failure_model *m)
 {
-    return m->bad_share > 0 ? (long)gsl_ran_binomial(r, m->bad_share, (unsigned int)m->nodes)
-                            : 0;
+    return m->unit_cards > 1 ? m->spares / m->unit_cards : m->spares;
+}
+
+void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *s,
+                                 gsl_rng *r)
+{
+    s->bad_nodes = s->bad_pool_nodes = 0;
+    if (!(m->bad_share > 0))
+        return;
+    if (!(m->bad_fleet && m->bad_known)) {
+        s->bad_nodes = (long)gsl_ran_binomial(r, m->bad_share, (unsigned int)m->nodes);
+        if (m->bad_fleet)
+            s->bad_pool_nodes = (long)gsl_ran_binomial(r, m->bad_share,
+                                                       (unsigned int)pool_nodes(m));
+        return;
+    }
+    long pool = pool_nodes(m);
+    long bad = (long)gsl_ran_binomial(r, m->bad_share, (unsigned int)(m->nodes + pool));
+    s->bad_nodes = bad > pool ? bad - pool : 0; /* the good ones go to the job first */
+    s->bad_pool_nodes = bad - s->bad_nodes;
+}
+
+void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                              int bad_fault)
+{
+    long bad = s->bad_nodes, nodes = m->nodes;
+    s->leaving_bad = bad_fault || bad == nodes ||
+        (bad > 0 && (long)gsl_rng_uniform_int(r, (unsigned long)nodes) < bad);
+    s->bad_nodes -= s->leaving_bad;
+}
+
+/* In a fleet, of `units` whole units taken from the pool's `in_pool`
+ * (bad_pool_nodes of them bad): how many are bad. Known bad nodes are
+ * taken last; unknown ones are a hypergeometric draw from r (none when the
+ * pool holds no bad node or only bad ones). */
+static long take_cohort(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                        long in_pool, long units)
+{
+    long bad = s->bad_pool_nodes, good = in_pool - bad, taken;
+    if (!m->bad_fleet || bad == 0)
+        return 0;
+    if (m->bad_known || good == 0)
+        taken = units > good ? units - good : 0;
+    else
+        taken = (long)gsl_ran_hypergeometric(r, (unsigned)bad, (unsigned)good, (unsigned)units);
+    s->bad_pool_nodes -= taken;
+    s->bad_nodes += taken;
+    return taken;
 }
 
 /* The fault counts of the replica's bad nodes (drawn by the caller): none
@@ -255,6 +307,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_cards = NULL;
     s->repair_bad = NULL;
     s->repair_node = NULL;
+    s->repair_cohort = NULL;
+    s->leaving_bad = 0;
     s->n_repairs = 0;
     s->spares_left = m->spares;
     s->standbys_left = m->standbys;
@@ -280,7 +334,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         (!(s->repairs = malloc(room * sizeof *s->repairs)) ||
          !(s->repair_cards = malloc(room * sizeof *s->repair_cards)) ||
          (m->fail_share > 0 && !(s->repair_bad = malloc(room * sizeof *s->repair_bad))) ||
-         (m->unit_cards > 1 && !(s->repair_node = malloc(room * sizeof *s->repair_node)))))
+         (m->unit_cards > 1 && !(s->repair_node = malloc(room * sizeof *s->repair_node))) ||
+         (m->bad_fleet && !(s->repair_cohort = malloc(room * sizeof *s->repair_cohort)))))
         return -1;
     start_repairs(m, s, r, t0);
     if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
@@ -428,6 +483,8 @@ static void drop_repair(tmc_failure_state *s, long i)
         s->repair_bad[i] = s->repair_bad[s->n_repairs];
     if (s->repair_node)
         s->repair_node[i] = s->repair_node[s->n_repairs];
+    if (s->repair_cohort)
+        s->repair_cohort[i] = s->repair_cohort[s->n_repairs];
 }
 
 /* Repairs finished by time t return to the pool (a node's as a whole node). */
@@ -442,6 +499,7 @@ static void collect_repairs(tmc_failure_state *s, double t)
                 s->nodes_left++;
                 s->bad_nodes_left += bad;
             }
+            s->bad_pool_nodes += s->repair_cohort && s->repair_cohort[i];
             drop_repair(s, i);
         } else {
             i++;
@@ -520,12 +578,14 @@ static long take_loose(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng
     *bad = loose_bad > 0
         ? (long)gsl_ran_hypergeometric(r, (unsigned)loose_bad, (unsigned)(loose - loose_bad),
                                        (unsigned)take) : 0;
+    if (g == 1) /* a fleet of one-card nodes: the loose cards are its nodes */
+        take_cohort(m, s, r, loose, take);
     s->spares_left -= take;
     s->bad_left -= *bad;
     s->provisions += take;
     *ready = now + m->provision_s;
     if (*bad > 0) /* they fail on first use and go back */
-        add_repair(m, s, r, *ready, *bad, 0);
+        add_repair(m, s, r, *ready, *bad, 0, 0);
     return take - *bad;
 }
 
@@ -541,6 +601,7 @@ static long take_node(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng 
     long g = m->unit_cards, take = need < g ? need : g;
     int is_bad = s->bad_nodes_left > 0 &&
                  (long)gsl_rng_uniform_int(r, (unsigned long)s->nodes_left) < s->bad_nodes_left;
+    take_cohort(m, s, r, s->nodes_left, 1);
     s->nodes_left--;
     s->bad_nodes_left -= is_bad;
     s->spares_left -= take;
@@ -549,7 +610,7 @@ static long take_node(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng 
     *ready = now + m->provision_s;
     *bad = is_bad ? take : 0;
     if (is_bad)
-        add_repair(m, s, r, *ready, take, take == g);
+        add_repair(m, s, r, *ready, take, take == g, 0);
     return take - *bad;
 }
 
@@ -578,6 +639,8 @@ static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     long take = s->repair_cards[first] < need ? s->repair_cards[first] : need;
     int whole = s->repair_node && s->repair_node[first] && take == m->unit_cards;
     *bad = s->repair_bad && s->repair_bad[first] ? take : 0;
+    if (s->repair_cohort) /* a fleet's repairs are whole units, taken whole */
+        s->bad_nodes += s->repair_cohort[first];
     *ready = fmax(s->repairs[first], now) + m->provision_s;
     if ((s->repair_cards[first] -= take) == 0)
         drop_repair(s, first);
@@ -585,7 +648,7 @@ static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         s->repair_node[first] = 0;
     s->provisions += take;
     if (*bad > 0)
-        add_repair(m, s, r, *ready, take, whole);
+        add_repair(m, s, r, *ready, take, whole, 0);
     return take - *bad;
 }
 
@@ -599,10 +662,12 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
         long back = m->refill_s > 0 ? cards - warm : cards;
         long g = m->unit_cards > 0 ? m->unit_cards : back; /* (a model built by hand: 0) */
         if (back > 0 && back == cards) /* whole units (a burst's nodes: one repair each) */
-            for (long left = back; left > 0; left -= g < left ? g : left)
-                add_repair(m, s, r, failed_at, g < left ? g : left, 1);
+            for (long left = back; left > 0; left -= g < left ? g : left) {
+                add_repair(m, s, r, failed_at, g < left ? g : left, 1, s->leaving_bad > 0);
+                s->leaving_bad = 0; /* a fleet's failure sends one node */
+            }
         else if (back > 0) /* a standby taken: the rest go loose */
-            add_repair(m, s, r, failed_at, back, 0);
+            add_repair(m, s, r, failed_at, back, 0, 0);
         collect_repairs(s, t);
     }
     double wait = warm > 0 ? m->swap_s : 0;
@@ -657,6 +722,8 @@ void tmc_failures_end(tmc_failure_state *s)
     free(s->repair_cards);
     free(s->repair_bad);
     free(s->repair_node);
+    free(s->repair_cohort);
+    s->repair_cohort = NULL;
     s->heap = s->repairs = NULL;
     s->repair_cards = NULL;
     s->repair_bad = s->repair_node = NULL;

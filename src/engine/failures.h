@@ -127,6 +127,9 @@ typedef struct {
     double bad_share;        /* b: a node is bad with this probability (0: none) */
     double bad_rate;         /* a bad node's extra failure rate, 1/s */
     long bad_retire_after;   /* k: retired after its k-th fault; 0: never */
+    int bad_fleet;           /* 1: bad nodes move between the job, the pool and repair
+                                (failures.bad_node_placement "fleet", b > 0) */
+    int bad_known;           /* fleet: the job takes good nodes first */
     double burst_rate;       /* ceil(N / g) / burst MTBF per node, 1/s (0: none) */
     tmc_burst_size burst_size; /* the law of a burst's nodes (experiment.h) */
     double burst_nodes;      /* fixed: k; geometric: the mean (> 2) */
@@ -154,6 +157,8 @@ typedef struct {
                            cards come back bad), else NULL */
     char *repair_node;  /* unit_cards > 1: 1 if that repair holds a whole node (it
                            comes back as one), else NULL */
+    char *repair_cohort; /* bad_fleet: 1 if that repair holds a bad node (it comes
+                            back bad), else NULL */
     long n_repairs;
     long spares_left;
     long standbys_left;
@@ -177,6 +182,10 @@ typedef struct {
     long bad_nodes;          /* bad nodes held now: set by the caller before
                                 tmc_failures_start (tmc_failures_draw_bad_nodes) */
     long *bad_faults;        /* k > 0: bad_faults[j] bad nodes held have had j faults */
+    long bad_pool_nodes;     /* bad_fleet: bad nodes among the pool's whole nodes (set
+                                with bad_nodes) */
+    long leaving_bad;        /* bad_fleet: 1 when the node the next tmc_failures_take_spare
+                                sends to repair is bad (tmc_failures_node_leaves) */
     int scoped_struck;       /* scoped, not Poisson: 1 if the last failure consumed was
                                 a node or job failure */
 } tmc_failure_state;
@@ -281,11 +290,26 @@ double tmc_failures_job_next(const tmc_failure_model *m, const tmc_failure_state
 double tmc_failures_restart(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                             double t);
 
-/* How many of the job's nodes are bad in a replica: Binomial(nodes, b)
- * drawn from r (its own stream, TMC_STREAM_BAD_NODES), or 0 without drawing
- * when there are no bad nodes. The caller sets s->bad_nodes to it before
- * tmc_failures_start (tmc_processes_start). */
-long tmc_failures_draw_bad_nodes(const tmc_failure_model *m, gsl_rng *r);
+/* How many of the job's nodes are bad in a replica (s->bad_nodes) and, in
+ * a fleet, of the pool's whole nodes (s->bad_pool_nodes), drawn from r (its
+ * own stream, TMC_STREAM_BAD_NODES) before tmc_failures_start
+ * (tmc_processes_start); none without drawing when there are no bad nodes.
+ * The job's: Binomial(nodes, b); in a fleet whose bad nodes are not known
+ * the pool's another Binomial(pool nodes, b) after it (the two are the
+ * hypergeometric split of the fleet's); when they are known the fleet's
+ * Binomial(nodes + pool nodes, b) and the job holds the bad ones the good
+ * cannot fill. */
+void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *s,
+                                 gsl_rng *r);
+
+/* A fleet's node failure that takes a spare (bad_fleet, before
+ * tmc_failures_take_spare): whether the node that leaves the job is bad,
+ * certain for a bad node's fault (bad_fault 1), else drawn from r with
+ * probability bad nodes held / nodes held (no draw when none or all are
+ * bad); the job holds one bad node fewer, and the repair it goes to comes
+ * back bad (docs/reference/simulation-semantics.md 5). */
+void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                              int bad_fault);
 
 /* A bad node's fault (scope TMC_SCOPE_BAD_NODE): which of the bad nodes
  * held it was, uniformly (its count of faults drawn from r by the counts

@@ -131,8 +131,7 @@ static void draw_rate_scales(const tmc_process_model *m, tmc_processes *p,
                                             1 / m->outage_rate) : 1;
     p->failures.repair_scale = tmc_failures_draw_repair_scale(&m->failures,
                                                               rng[TMC_STREAM_REPAIR_MEAN]);
-    p->failures.bad_nodes = tmc_failures_draw_bad_nodes(&m->failures,
-                                                        rng[TMC_STREAM_BAD_NODES]);
+    tmc_failures_draw_bad_nodes(&m->failures, &p->failures, rng[TMC_STREAM_BAD_NODES]);
 }
 
 /* Failures start the cards' clocks (and may run out of memory). */
@@ -239,11 +238,14 @@ static double outage_downtime(const tmc_process_model *m, tmc_processes *p, gsl_
  * spare (the node is rebooted in place, or retired and replaced by a good
  * node from outside the pool). A retirement lowers the job's failure rate,
  * so the next failure, drawn at the old rate, is drawn again from t at the
- * new one (exact: the process is memoryless). Returns the cards to take: 0. */
+ * new one (exact: the process is memoryless). Returns the cards to take: 0;
+ * in a fleet the node's, which its cause may still keep in place. */
 static long bad_node_fault(const tmc_process_model *m, tmc_processes *p, gsl_rng *const *rng,
                            double t, tmc_replica *out)
 {
     out->bad_node_faults++;
+    if (m->failures.bad_fleet)
+        return m->failures.cards_per_node;
     if (tmc_failures_bad_node_fault(&m->failures, &p->failures, rng[TMC_STREAM_CAUSES])) {
         out->bad_node_retirements++;
         draw_next(m, p, rng, TMC_FAILURE, t);
@@ -331,7 +333,7 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     int node_cause = f->n_causes && scope == TMC_SCOPE_CARD && f->cause_cards[cause] > 1;
     out->node_failures += scope == TMC_SCOPE_NODE || scope == TMC_SCOPE_BAD_NODE || node_cause;
     out->job_failures += scope == TMC_SCOPE_JOB;
-    double failed_at = t;
+    double failed_at = t, struck_at = t;
     p->restore_s = f->n_causes ? f->restore_s[cause] : m->restore_s;
     /* a burst's nodes are neighbours (a switch's, a rack's): their partners'
      * copies go with them (docs/reference/simulation-semantics.md 13) */
@@ -343,8 +345,18 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
                   &out->detection_s);
     if (f->repair_from_detection)
         failed_at = t; /* the repair starts as the job takes a spare */
+    long bad_held = p->failures.bad_nodes;
+    if (f->bad_fleet && cards > 0)
+        tmc_failures_node_leaves(f, &p->failures, rng[TMC_STREAM_CAUSES],
+                                 scope == TMC_SCOPE_BAD_NODE);
+    out->bad_node_repairs += (double)(p->failures.leaving_bad > 0);
     double wait = cards > 0 ? tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
                                                       failed_at, t, cards) : 0;
+    /* a fleet's bad nodes held changed the job's rate: the next failure is
+     * drawn again from the fault at the new one (memoryless, and the
+     * failures that fall due while the job is down are discarded) */
+    if (p->failures.bad_nodes != bad_held)
+        draw_next(m, p, rng, TMC_FAILURE, struck_at);
     return stay_down(m, p, rng, t, wait, &out->spare_wait_s);
 }
 

@@ -8,7 +8,14 @@
  * (which cannot say which of the nodes held are bad) and no elastic groups
  * (whose failures take a group, not a node). At share 0 the other two keys
  * have no effect and are accepted, so that a sweep of the share can start
- * from none. */
+ * from none.
+ *
+ * Placement "fleet" (issue 36 part 3): bad nodes move between the job, the
+ * pool and repair as whole nodes, so every failure that takes spares takes
+ * a whole node from a finite pool of whole nodes. What follows a node's own
+ * history through the pool (retirement after k faults, a repair that
+ * fails silently) and what takes several nodes or loose cards (bursts,
+ * warm standby cards) is refused beside it, each with its reason. */
 #include "config_internal.h"
 #include "experiment_rules.h"
 #include "laws.h"
@@ -16,6 +23,61 @@
 static int refuse(tmc_error *err, const char *label, const char *why)
 {
     return tmc_error_set(err, "%s: failures.bad_node_share: %s", label, why);
+}
+
+static int refuse_fleet(tmc_error *err, const char *label, const char *key, const char *why)
+{
+    return tmc_error_set(err, "%s: failures.%s: refused with failures.bad_node_placement "
+                              "\"fleet\" (bad nodes that move between the job, the pool "
+                              "and repair as whole nodes): %s", label, key, why);
+}
+
+/* 1 when some failure of the per-card part takes a single card to repair:
+ * a card carries no node's cohort. */
+static int card_takes_card(const tmc_failures *f)
+{
+    if (!(f->per_card_mtbf_days > 0))
+        return 0;
+    if (f->n_causes == 0)
+        return 1;
+    for (int i = 0; i < f->n_causes; i++) {
+        const tmc_failure_cause *c = &f->causes[i];
+        if (c->part_share[TMC_PART_CARD] > 0 && c->takes_spare && c->scope == TMC_CAUSE_CARD)
+            return 1;
+    }
+    return 0;
+}
+
+static int check_fleet(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    long g = f->cards_per_node;
+    if (f->spares < 0 || f->spares % g != 0)
+        return tmc_error_set(err, "%s: failures.spares: %ld; with failures.bad_node_placement "
+                                  "\"fleet\" the pool is whole nodes: a multiple of "
+                                  "cards_per_node (%ld) >= 0, not unlimited (-1)",
+                             label, f->spares, g);
+    if (card_takes_card(f))
+        return refuse_fleet(err, label, "per_card_mtbf_days",
+                            "a card failure takes one card to repair, and a card carries "
+                            "no node's kind; give the per-card part's "
+                            "causes scope \"node\" or takes_spare false, or the rate as "
+                            "per_node_mtbf_days");
+    if (f->bad_node_retire_after > 0)
+        return refuse_fleet(err, label, "bad_node_retire_after",
+                            "retirement would follow each node's faults through the pool "
+                            "and repair; leave it 0");
+    if (f->repair_fail_share > 0)
+        return refuse_fleet(err, label, "repair_fail_share",
+                            "a node would carry its kind and a failed repair at once; "
+                            "leave it 0");
+    if (f->standbys > 0)
+        return refuse_fleet(err, label, "standbys",
+                            "warm standbys are cards, not nodes; leave them 0");
+    if (f->burst_per_node_mtbf_days > 0)
+        return refuse_fleet(err, label, "burst_per_node_mtbf_days",
+                            "which of a burst's nodes are bad is not drawn; leave bursts "
+                            "out");
+    return 0;
 }
 
 int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_error *err)
@@ -49,5 +111,5 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     if (x->elastic.enabled)
         return refuse(err, label, "elastic groups lose a group, not a node; leave one of "
                                   "them out");
-    return 0;
+    return f->bad_node_placement == TMC_BAD_IN_FLEET ? check_fleet(f, label, err) : 0;
 }

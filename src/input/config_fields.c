@@ -77,6 +77,7 @@ static const char *const repair_choices[] = {"exponential", "fixed", "lognormal"
 static const char *const renewal_choices[] = {"card", "job", NULL};
 static const char *const renewal_at_choices[] = {"restore", "failure", NULL};
 static const char *const repair_from_choices[] = {"failure", "detection", NULL};
+static const char *const bad_placement_choices[] = {"job", "fleet", NULL};
 static const char *const burst_size_choices[] = {"fixed", "geometric", "table", NULL};
 static const field failure_fields[] = {
     {.key = "distribution", .type = T_ENUM, .choices = failure_choices, .unit = "",
@@ -203,6 +204,16 @@ static const field failure_fields[] = {
      .help = "k: a bad node is retired at its k-th fault and replaced by a good one; "
              "0: never",
      .off = offsetof(tmc_failures, bad_node_retire_after)},
+    {.key = "bad_node_placement", .type = T_ENUM, .choices = bad_placement_choices, .unit = "",
+     .help = "job: bad nodes are drawn among the job's nodes and stay there, a bad node's "
+             "fault rebooting it in place; fleet: among the job's and the pool's nodes, and "
+             "a bad node's fault that takes a spare sends it to repair, whence it comes back "
+             "to the pool still bad (needs a finite pool of whole nodes)",
+     .off = offsetof(tmc_failures, bad_node_placement)},
+    {.key = "bad_node_known", .type = T_BOOL, .unit = "",
+     .help = "fleet: true when the bad nodes are known, so the job and its replacements "
+             "take good nodes first; false: taken at random",
+     .off = offsetof(tmc_failures, bad_node_known)},
     /* bursts: need cards_per_node, exponential or no per-card lifetimes, a
      * size law's own keys: check_bursts (config_checks.c) */
     {.key = "burst_per_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,

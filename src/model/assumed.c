@@ -184,8 +184,11 @@ void tmc_assumed_list(const tmc_experiment *x, const tmc_closed_form *cf, tmc_as
             cf->restore_mean_s, x->checkpoint.persistent_every > 1
                                     ? " (from storage; from a local snapshot its own)" : "");
     if (x->checkpoint.restore_immune && restores > 0 && immune_flatters(x, cf)) {
-        /* Daly's count of restores: one per interruption, (M + D + r) apart */
-        double n = cf->daly_wall_s / (cf->mtbf_s + tmc_closed_form_down_s(x, cf));
+        /* Daly's count of restores: one per interruption, (M + D + r) apart,
+         * over the run's wall time (a window's days at most) */
+        double wall = tmc_window_on(x) ? fmin(cf->daly_wall_s, x->window.days * TMC_DAY_S)
+                                       : cf->daly_wall_s;
+        double n = wall / (cf->mtbf_s + tmc_closed_form_down_s(x, cf));
         add(out, "checkpoint.restore_immune", 1, "true", "restores immune: the failures and "
             "outages due during the restores (about %.3g of them, %.4g s each) are dropped, "
             "about %.3g a run", n, cf->restore_mean_s, n * cf->restore_mean_s / cf->mtbf_s);

@@ -8,6 +8,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
 #include "dist.h"
@@ -169,7 +170,8 @@ static void parts_of(const tmc_experiment *x, const tmc_closed_form *cf,
                                                                 TMC_DAY_S) : 0;
     double job = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
     *bad = f->bad_node_share > 0 && g > 0
-        ? nodes * f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
+        ? tmc_closed_form_bad_nodes_held(f, x->job.cards) / (f->bad_node_mtbf_days * TMC_DAY_S)
+        : 0;
     double burst = f->burst_per_node_mtbf_days > 0 && g > 0
         ? nodes / (f->burst_per_node_mtbf_days * TMC_DAY_S) : 0;
     r[TMC_PART_CARD] = fmax(cf->rate_failures - node - job - *bad - burst, 0);
@@ -884,9 +886,24 @@ double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards)
         rate += (double)tmc_job_nodes(cards, f->cards_per_node) /
                 (f->burst_per_node_mtbf_days * TMC_DAY_S);
     if (f->bad_node_share > 0 && f->cards_per_node > 0) /* their mean rate at the start: */
-        rate += (double)tmc_job_nodes(cards, f->cards_per_node) * /* an upper */
-                f->bad_node_share / (f->bad_node_mtbf_days * TMC_DAY_S); /* bound if retired */
+        rate += tmc_closed_form_bad_nodes_held(f, cards) / /* an upper bound if retired */
+                (f->bad_node_mtbf_days * TMC_DAY_S);
     return rate;
+}
+
+double tmc_closed_form_bad_nodes_held(const tmc_failures *f, long cards)
+{
+    if (!(f->bad_node_share > 0) || f->cards_per_node <= 0)
+        return 0;
+    long nodes = tmc_job_nodes(cards, f->cards_per_node);
+    if (!(f->bad_node_placement == TMC_BAD_IN_FLEET && f->bad_node_known))
+        return (double)nodes * f->bad_node_share;
+    long pool = f->spares > 0 ? f->spares / f->cards_per_node : 0;
+    double held = 0;
+    for (long k = pool + 1; k <= nodes + pool; k++)
+        held += (double)(k - pool) *
+                gsl_ran_binomial_pdf((unsigned)k, f->bad_node_share, (unsigned)(nodes + pool));
+    return held;
 }
 
 double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards)

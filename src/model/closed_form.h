@@ -75,6 +75,13 @@ double tmc_closed_form_job_mtbf_s(const tmc_failures *f, long cards);
  * MTBF_burst (3.24), per second (0 when none is given). */
 double tmc_closed_form_scoped_rate(const tmc_failures *f, long cards);
 
+/* The bad nodes a job of `cards` cards holds at its start, on average
+ * (docs/model.md 3.19): ceil(N / g) b, or in a fleet whose bad nodes are
+ * known (failures.bad_node_known), where the job takes good nodes first,
+ * E[max(0, B - P)] with B ~ Binomial(ceil(N / g) + P, b) the fleet's and P
+ * the pool's whole nodes (spares / g). 0 without bad nodes. */
+double tmc_closed_form_bad_nodes_held(const tmc_failures *f, long cards);
+
 /* Bursts (docs/model.md 3.24; closed_form_bursts.c). The size law of a
  * burst's nodes in a job of `cards` cards, capped at its nodes (a
  * geometric's tail past them, or past 1e-12, lumped at the cap): with q

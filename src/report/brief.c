@@ -263,6 +263,7 @@ static void events_row(FILE *f, const tmc_report *r, double n, int elastic)
     count(f, first, "save timeouts", t->save_timeouts / n);
     count(f, first, "refresh restarts", t->refreshes / n);
     count(f, first, "bad nodes retired", t->bad_node_retirements / n);
+    count(f, first, "bad nodes sent to repair", t->bad_node_repairs / n);
     const tmc_summary *c = &r->restarts->count;
     if (elastic) /* groups heal; the Poisson count is checkpoint-restart's */
         fprintf(f, "%srestarts %.3g, max %.0f", on ? "" : "; ", c->mean, c->max);
