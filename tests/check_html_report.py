@@ -4,14 +4,15 @@ person's browser reads them. Usage:
 
     check_html_report.py TRAINMC SRCDIR [--screenshots DIR]
 
-For each kind of report (run, sweep, forecast), made from an experiment of
-the repository with few replicas:
+For each kind of report (run, sweep, forecast, sensitivity, cheapest,
+rescue), made from an experiment of the repository with few replicas:
 
 1. Self-contained (Python's html.parser): no <script>, <link>, <iframe>,
    <object>, <embed> or <img>; no src, href or xlink:href that is not a
    fragment ("#..."); no "http:" or "https:" anywhere in the file; no CSS
-   url() or @import. Every <svg> has a non-empty <title> as its first
-   element and a <figure> with a <figcaption> around it.
+   url() but of a fragment (url(#id)), no @import. Every <svg> has a non-empty <title> as its first
+   element and a <figure> with a <figcaption> around it. Every page but
+   rescue's (which draws no picture) has one.
 2. The same facts as the other outputs, compared with them (not with
    numbers written here): P(deadline) and its interval (the headline's
    data-p, data-lo, data-hi) equal --json's deadline.probability and ci95
@@ -21,7 +22,13 @@ the repository with few replicas:
    has a row in the experiment table, the ones the experiment file leaves
    out and that hold their default marked "default", the file's own ones
    whose value differs from the default not; the command line and the
-   version are printed.
+   version are printed. cheapest: the chosen plan's label, P(deadline) and
+   its interval, cost and its interval (the headline's data-*, and as
+   printed) are --json's chosen plan's, each row of the final comparison
+   its finalist's P. rescue: the plan's metric and its interval are --json's
+   plan's, it says "misses" when --json's plan does not meet, and each lever
+   --json found a value for has its row with that value and the metric
+   there, and no other lever has one.
 3. The run's figure: with the deadline set inside the range of T (at
    --json's own median), the picture holds the deadline's line (gnuplot's
    dashed path in its colour, 214,39,40) in both panels, the histogram's
@@ -29,7 +36,8 @@ the repository with few replicas:
 4. In headless Chromium (Debian's chromium, chromium-driver and
    python3-selenium): the page loads with no error in the browser's
    console log, fetches no resource (performance entries), and every
-   <svg> has a non-zero bounding box, as has its drawing (getBBox).
+   <svg> has a non-zero bounding box, as has its drawing (getBBox)
+   (rescue's page: no <svg>).
    Skipped, with a line saying so, only when chromium is missing and
    TRAINMC_REQUIRE_BROWSER is unset (CI sets it: there a missing browser
    fails). --screenshots DIR also writes each page as PNG, to look at.
@@ -109,16 +117,18 @@ def run(args, **kw):
     return p.stdout
 
 
-def self_contained(name, text, page):
+def self_contained(name, text, page, figures=True):
     banned = {"script", "link", "iframe", "object", "embed", "img", "base"}
     for tag, attrs in page.tags:
         check(tag not in banned, f"{name}: a <{tag}> element")
         for k in ("src", "href", "xlink:href"):
             v = attrs.get(k)
             check(v is None or v.startswith("#"), f"{name}: <{tag} {k}={v!r}> is not a fragment")
-    for word in ("http:", "https:", "url(", "@import"):
+    for word in ("http:", "https:", "@import"):
         check(word not in text, f"{name}: {word!r} in the page")
-    check(page.svgs, f"{name}: no <svg> in the page")
+    # url(#id) names an element of the page itself (cheapest's clip path)
+    check(not re.search(r"url\((?!#)", text), f"{name}: a url() not in the page")
+    check(bool(page.svgs) == figures, f"{name}: {len(page.svgs)} <svg> in the page")
     for i, s in enumerate(page.svgs):
         check(s["first"] == "title" and s["title"], f"{name}: svg {i} has no <title> first")
         check("figure" in s["parents"], f"{name}: svg {i} is not inside a <figure>")
@@ -191,6 +201,90 @@ def keys_match(name, page, inputs, given, swept=()):
           f"{name}: failures.spares (left out, -1) not marked default")
 
 
+def given_keys_match(name, page, given):
+    """cheapest and rescue (whose --json has no inputs): every key of the
+    experiment file's job section has a row, job.cards (given) unmarked,
+    failures.spares (left out, -1) marked default."""
+    rows = {r[0]: r for r in page.rows}
+    for k in given["job"]:
+        check(f"job.{k}" in rows, f"{name}: key job.{k} of the experiment has no row")
+    check(rows.get("job.cards", ["", "", "x"])[2] == "", f"{name}: job.cards (given) marked")
+    check(rows.get("failures.spares", ["", "", ""])[2] == "default",
+          f"{name}: failures.spares (left out, -1) not marked default")
+
+
+def close(got, want):
+    return all(abs(float(g) - w) <= 1e-12 * max(1, abs(w)) for g, w in zip(got, want))
+
+
+def element(text, ident):
+    """The attributes and text of the element with id ident."""
+    m = re.search(r'<(\w+) id="%s"([^>]*)>(.*?)</\1>' % ident, text, re.S)
+    if not m:
+        return {}, ""
+    return dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(2))), m.group(3)
+
+
+def cheapest_matches(text, doc):
+    """The chosen plan's headline and the final comparison against --json."""
+    chosen = doc["chosen"]
+    check(chosen is not None, "cheapest: no plan chosen (the test needs one)")
+    if chosen is None:
+        return
+    heads = headlines(text)
+    head = html.unescape(heads[0]) if heads else ""
+    check(chosen["plan"] in head, f"cheapest: the chosen plan {chosen['plan']!r} (from "
+                                  f"--json) is not in the headline {head!r}")
+    pd, cost = chosen["p_deadline"], chosen["cost"]
+    a, _ = element(text, "p-deadline")
+    check(close([a.get(k, "nan") for k in ("data-p", "data-lo", "data-hi")],
+                [pd["value"], *pd["ci95"]]), f"cheapest: P {a} differs from --json's {pd}")
+    a, _ = element(text, "cost")
+    check(close([a.get(k, "nan") for k in ("data-cost", "data-cost-lo", "data-cost-hi")],
+                [cost["mean"], *cost["ci95"]]),
+          f"cheapest: the cost {a} differs from --json's {cost}")
+    for printed in ("%.4f [%.4f, %.4f]" % (pd["value"], *pd["ci95"]),
+                    "%.2f [%.2f, %.2f]" % (cost["mean"], *cost["ci95"])):
+        check(printed in head, f"cheapest: '{printed}' (from --json) is not in the headline")
+    rows = re.findall(r'<tr><td><code>([^<]*)</code>.*?data-p="([^"]*)" data-lo="([^"]*)" '
+                      r'data-hi="([^"]*)"', text)
+    by_plan = {html.unescape(r[0]): r[1:] for r in rows}
+    for fin in doc["finalists"]:
+        if fin["refused"] is None:
+            got = by_plan.get(fin["plan"])
+            check(got is not None and close(got, [fin["p_deadline"]["value"],
+                                                  *fin["p_deadline"]["ci95"]]),
+                  f"cheapest: finalist {fin['plan']!r}: {got} is not --json's P")
+
+
+def rescue_matches(text, doc):
+    """The plan's metric and each lever found against --json."""
+    plan = doc["plan"]
+    a, _ = element(text, "plan-metric")
+    check(close([a.get(k, "nan") for k in ("data-value", "data-lo", "data-hi")],
+                [plan["value"], *plan["ci95"]]),
+          f"rescue: the plan's metric {a} differs from --json's {plan}")
+    heads = headlines(text)
+    head = html.unescape(heads[0]) if heads else ""
+    printed = "%.4f [%.4f, %.4f]" % (plan["value"], *plan["ci95"])
+    check(printed in head, f"rescue: '{printed}' (from --json) is not in the headline {head!r}")
+    check(("misses" if not plan["meets"] else "meets") in head, "rescue: meets or misses wrong")
+    found = {m[0]: m[1:] for m in re.findall(
+        r'class="found" data-lever="([^"]*)" data-found="([^"]*)" data-value="([^"]*)" '
+        r'data-lo="([^"]*)" data-hi="([^"]*)"', text)}
+    want = [l for l in doc["levers"] if l["outcome"] == "found"]
+    check(want, "rescue: no lever found a value (the test needs one)")
+    check(len(found) == len(want), f"rescue: {len(found)} levers found on the page, "
+                                   f"{len(want)} in --json")
+    for l in want:
+        f, m = l["found"], l["found"]["metric"]
+        got = found.get(l["key"])
+        check(got is not None and close(got, [f["value"], m["value"], *m["ci95"]]),
+              f"rescue: lever {l['key']}: {got} is not --json's found {f}")
+    check(f"{len(want)} of the {len(doc['levers'])} levers" in head,
+          f"rescue: the headline does not count {len(want)} of {len(doc['levers'])} levers")
+
+
 def footer(name, text, args):
     check("trainmc 0." in text, f"{name}: no version line")
     check(" ".join(args[:2]) in text, f"{name}: the command line is not printed")
@@ -234,7 +328,7 @@ return Array.from(document.querySelectorAll('svg')).map(function (s) {
 });"""
 
 
-def in_browser(d, name, path):
+def in_browser(d, name, path, figures=True):
     d.get("file://" + path)
     check(d.title.startswith("trainmc "), f"{name}: the browser's title is {d.title!r}")
     errors = [e for e in d.get_log("browser") if e.get("level") in ("SEVERE", "ERROR")]
@@ -242,7 +336,8 @@ def in_browser(d, name, path):
     fetched = d.execute_script("return performance.getEntriesByType('resource').length")
     check(fetched == 0, f"{name}: the page fetched {fetched} resources")
     sizes = d.execute_script(SVG_SIZES)
-    check(sizes and all(min(s) > 0 for s in sizes), f"{name}: an SVG has no size: {sizes}")
+    check(bool(sizes) == figures and all(min(s) > 0 for s in sizes),
+          f"{name}: an SVG has no size, or one too many or few: {sizes}")
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
         h = d.execute_script("return document.documentElement.scrollHeight")
@@ -336,6 +431,40 @@ def main():
     check('class="bar low"' in text, "sensitivity: the tornado's bars are missing")
     pages.append(("sensitivity", h))
 
+    # cheapest: the cards and the spares of the repository's design
+    h, j = os.path.join(tmp, "cheapest.html"), os.path.join(tmp, "cheapest.json")
+    args = ["cheapest", exp, "--lever", "job.cards=24:96", "--lever", "failures.spares=0,1",
+            *quick, "--html", h, "--json", j]
+    out = run(args)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    doc = json.load(open(j))
+    self_contained("cheapest", text, page)
+    cheapest_matches(text, doc)
+    assumed_match("cheapest", page, out)
+    given_keys_match("cheapest", page, given)
+    footer("cheapest", text, args)
+    check('<circle class="frontier"' in text and '<circle class="chosen"' in text,
+          "cheapest: the cost-probability frontier or its chosen plan is missing")
+    pages.append(("cheapest", h))
+
+    # rescue: the 32-card design misses its deadline (at 400 replicas, P 0)
+    exp32 = os.path.join(SRC, "experiments", "design-32.json")
+    h, j = os.path.join(tmp, "rescue.html"), os.path.join(tmp, "rescue.json")
+    args = ["rescue", exp32, *quick, "--html", h, "--json", j]
+    out = run(args)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    doc = json.load(open(j))
+    self_contained("rescue", text, page, figures=False)
+    rescue_matches(text, doc)
+    assumed_match("rescue", page, out)
+    given_keys_match("rescue", page, json.load(open(exp32)))
+    footer("rescue", text, args)
+    pages.append(("rescue", h))
+
     d, why = browser()
     if d is None:
         if os.environ.get("TRAINMC_REQUIRE_BROWSER"):
@@ -345,7 +474,7 @@ def main():
     else:
         try:
             for name, path in pages:
-                in_browser(d, name, path)
+                in_browser(d, name, path, figures=name != "rescue")
         finally:
             d.quit()
     shutil.rmtree(tmp, ignore_errors=True)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cheapest.h"
+#include "cheapest_html.h"
 #include "cheapest_output.h"
 #include "cli.h"
 #include "options.h"
@@ -39,6 +40,7 @@ typedef struct {
     int show;         /* progress bar */
     tmc_outfile json; /* --json */
     tmc_outfile plot; /* --plot */
+    tmc_outfile html; /* --html */
 } cheapest_run;
 
 /* Load the experiment and the levers, check the experiment as given (its
@@ -64,22 +66,29 @@ static int load(cheapest_run *cr, const tmc_sweep_target *target)
     return 0;
 }
 
-/* --json and --plot, opened before any simulation: the picture must be
- * FILE.svg, and not the JSON's file. 0, or 2 with a message. */
+/* --json, --plot and --html, opened before any simulation: the picture
+ * must be FILE.svg, and not the JSON's file. 0, or 2 with a message. */
 static int open_outputs(cheapest_run *cr)
 {
-    return tmc_cli_open_json_svg(&cr->json, cr->o->json_path, &cr->plot,
-                                 cr->o->plot_path, &cr->c->base.x);
+    int rc = tmc_cli_open_json_svg(&cr->json, cr->o->json_path, &cr->plot,
+                                   cr->o->plot_path, &cr->c->base.x);
+    if (!rc && cr->o->html_path &&
+        (rc = tmc_cli_open_output(&cr->html, cr->o->html_path, &cr->c->base.x))) {
+        tmc_outfile *const file[2] = {&cr->json, &cr->plot}; /* opened above */
+        const char *const path[2] = {cr->o->json_path, cr->o->plot_path};
+        tmc_cli_abort_outputs(file, path, 2);
+    }
+    return rc;
 }
 
 static void abort_outputs(cheapest_run *cr)
 {
-    tmc_outfile *const file[2] = {&cr->json, &cr->plot};
-    const char *const path[2] = {cr->o->json_path, cr->o->plot_path};
-    tmc_cli_abort_outputs(file, path, 2);
+    tmc_outfile *const file[3] = {&cr->json, &cr->plot, &cr->html};
+    const char *const path[3] = {cr->o->json_path, cr->o->plot_path, cr->o->html_path};
+    tmc_cli_abort_outputs(file, path, 3);
 }
 
-/* The text, then --plot and --json. 0, or 1. */
+/* The text, then --plot, --html and --json. 0, or 1. */
 static int report(cheapest_run *cr, double elapsed_s)
 {
     tmc_cheapest_report rep = {.c = cr->c, .threads = cr->threads, .elapsed_s = elapsed_s};
@@ -98,6 +107,10 @@ static int report(cheapest_run *cr, double elapsed_s)
     tmc_cheapest_output_text(stdout, &rep);
     int rc = tmc_cli_check_stdout();
     if (!rc && cr->o->plot_path && tmc_cli_write_text(&cr->plot, tmc_cheapest_output_svg(&rep)))
+        rc = 1;
+    tmc_html_meta m = {TMC_VERSION, cr->o->command_line};
+    if (!rc && cr->o->html_path &&
+        tmc_cli_write_text(&cr->html, tmc_cli_is_root() ? tmc_cheapest_html(&rep, &m) : NULL))
         rc = 1;
     if (!rc && cr->o->json_path)
         rc = tmc_cli_write_json(&cr->json, tmc_cheapest_output_json(&rep));

@@ -11,6 +11,7 @@
 #include "options.h"
 #include "ranks.h"
 #include "rescue.h"
+#include "rescue_html.h"
 #include "rescue_output.h"
 
 static const tmc_cli_command command = {
@@ -37,6 +38,7 @@ typedef struct {
     int threads;
     int show;        /* progress bar */
     tmc_outfile out; /* --json */
+    tmc_outfile html; /* --html */
 } rescue_run;
 
 /* Exit code of a failed simulation: 130 when stopped by a signal, else 1. */
@@ -86,11 +88,36 @@ static int simulate(rescue_run *rr)
     return rc ? run_failed(rr, rc, &err) : 0;
 }
 
+/* --json and --html, opened before any simulation (not on an input). 0, or
+ * 2 with a message. */
+static int open_outputs(rescue_run *rr)
+{
+    const tmc_cli_options *o = rr->o;
+    const tmc_experiment *x = &rr->r->plan.x;
+    int rc = o->json_path ? tmc_cli_open_output(&rr->out, o->json_path, x) : 0;
+    if (!rc && o->html_path && (rc = tmc_cli_open_output(&rr->html, o->html_path, x)) &&
+        o->json_path)
+        tmc_output_abort(&rr->out); /* opened above */
+    return rc;
+}
+
+static void abort_outputs(rescue_run *rr)
+{
+    tmc_outfile *const file[2] = {&rr->out, &rr->html};
+    const char *const path[2] = {rr->o->json_path, rr->o->html_path};
+    tmc_cli_abort_outputs(file, path, 2);
+}
+
+/* The text, then --html and --json. 0, or 1. */
 static int report(rescue_run *rr, double elapsed_s)
 {
     tmc_rescue_report rep = {.rescue = rr->r, .threads = rr->threads, .elapsed_s = elapsed_s};
     tmc_rescue_output_text(stdout, &rep);
     if (tmc_cli_check_stdout())
+        return 1;
+    tmc_html_meta m = {TMC_VERSION, rr->o->command_line};
+    if (rr->o->html_path &&
+        tmc_cli_write_text(&rr->html, tmc_cli_is_root() ? tmc_rescue_html(&rep, &m) : NULL))
         return 1;
     return rr->o->json_path ? tmc_cli_write_json(&rr->out, tmc_rescue_output_json(&rep)) : 0;
 }
@@ -104,15 +131,14 @@ static int rescue(rescue_run *rr)
     if (tmc_sweep_parse_target(text, &target, &err))
         return tmc_cli_usage_error("rescue", "%s", err.msg);
     int rc = load(rr, &target);
-    if (rc || (o->json_path && (rc = tmc_cli_open_output(&rr->out, o->json_path,
-                                                         &rr->r->plan.x))))
+    if (rc || (rc = open_outputs(rr)))
         return rc;
     tmc_cli_catch_stop_signals();
     double t0 = tmc_cli_now_s();
     if (!(rc = simulate(rr)))
         rc = report(rr, tmc_cli_now_s() - t0);
-    if (rc && o->json_path)
-        tmc_output_abort(&rr->out);
+    if (rc)
+        abort_outputs(rr);
     return rc;
 }
 

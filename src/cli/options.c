@@ -37,7 +37,7 @@ struct option_row {
     const char *name;    /* long name, without "--" */
     char letter;         /* short letter; 0: none */
     const char *arg;     /* its value's name in --help; NULL: a flag */
-    option_help help[5]; /* the commands that take it, and what it says there */
+    option_help help[6]; /* the commands that take it, and what it says there (--html: six) */
     option_parser parse;
     size_t offset;     /* of its value in tmc_cli_options */
     double lo, hi;     /* bounds of its value, or of each --cards item */
@@ -470,7 +470,16 @@ static const option_row table[] = {
               {SENSITIVITY, "also write the report to share as one self-contained HTML "
                             "file: the base's P(deadline) and the inputs that move T and P "
                             "most first, what the base assumes, the tornado, the tables, "
-                            "the experiment, the command (atomically)"}}},
+                            "the experiment, the command (atomically)"},
+              {CHEAPEST, "also write the report to share as one self-contained HTML file: "
+                         "the cheapest plan that meets the target with its P(deadline) and "
+                         "cost first, its T beside the closed forms, what it assumes, the "
+                         "cost-probability frontier, the final comparison, the tables, the "
+                         "experiment, the command (atomically)"},
+              {RESCUE, "also write the report to share as one self-contained HTML file: the "
+                       "plan's metric and each lever's smallest change that meets the target "
+                       "first, the plan's T beside the closed forms, what it assumes, each "
+                       "lever's bisection, the experiment, the command (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "

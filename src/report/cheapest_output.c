@@ -179,8 +179,7 @@ static void text_search(FILE *f, const tmc_cheapest *c)
     }
 }
 
-/* fresh plan indices by cost (refused last) into idx; the count. */
-static int sort_finalists(const tmc_cheapest *c, int *idx)
+int tmc_cheapest_output_finalists(const tmc_cheapest *c, int *idx)
 {
     int n = 0;
     for (int k = 0; k < c->n_finalists; k++) {
@@ -199,7 +198,7 @@ static int sort_finalists(const tmc_cheapest *c, int *idx)
 
 static void text_finalists(FILE *f, const tmc_cheapest *c)
 {
-    int idx[2 * TMC_CHEAPEST_FINALISTS], n = sort_finalists(c, idx);
+    int idx[2 * TMC_CHEAPEST_FINALISTS], n = tmc_cheapest_output_finalists(c, idx);
     fprintf(f, "\nFinal comparison on fresh replicas (seed %llu): the %d cheapest plans that "
                "meet, each also\nwith one %s more\n", (unsigned long long)c->fresh_seed,
             TMC_CHEAPEST_FINALISTS, step_name(c));
@@ -304,10 +303,15 @@ static const tmc_experiment *assumed_experiment(const tmc_cheapest_report *r,
  * plan meets, and the closest), and what it assumes; then the search. */
 void tmc_cheapest_output_text(FILE *f, const tmc_cheapest_report *r)
 {
-    const tmc_cheapest *c = r->c;
-    tmc_closed_form cf;
-    const tmc_experiment *ax = assumed_experiment(r, &cf);
     text_heading(f, r);
+    tmc_cheapest_output_answer_text(f, r);
+    tmc_cheapest_output_assumed_text(f, r);
+    tmc_cheapest_output_tables_text(f, r);
+}
+
+void tmc_cheapest_output_answer_text(FILE *f, const tmc_cheapest_report *r)
+{
+    const tmc_cheapest *c = r->c;
     if (c->chosen >= 0)
         text_chosen(f, c);
     else if (c->n_finalists)
@@ -316,7 +320,18 @@ void tmc_cheapest_output_text(FILE *f, const tmc_cheapest_report *r)
                 c->base.x.monte_carlo.replicas);
     else
         text_closest(f, c);
+}
+
+void tmc_cheapest_output_assumed_text(FILE *f, const tmc_cheapest_report *r)
+{
+    tmc_closed_form cf;
+    const tmc_experiment *ax = assumed_experiment(r, &cf);
     tmc_assumed_output_text(f, ax, &cf);
+}
+
+void tmc_cheapest_output_tables_text(FILE *f, const tmc_cheapest_report *r)
+{
+    const tmc_cheapest *c = r->c;
     text_search(f, c);
     if (c->n_finalists)
         text_finalists(f, c);

@@ -26,6 +26,14 @@ typedef struct {
  * intervals (or, when no plan meets, the closest ones), and the frontier. */
 void tmc_cheapest_output_text(FILE *f, const tmc_cheapest_report *r);
 
+/* The parts of that text the HTML report (cheapest_html.h) shows too: the
+ * answer (the chosen plan, or why none, and the closest), the chosen plan's
+ * defaults that flatter it (else the experiment's), and the tables below
+ * (the search, the final comparison, the frontier). */
+void tmc_cheapest_output_answer_text(FILE *f, const tmc_cheapest_report *r);
+void tmc_cheapest_output_assumed_text(FILE *f, const tmc_cheapest_report *r);
+void tmc_cheapest_output_tables_text(FILE *f, const tmc_cheapest_report *r);
+
 /* The JSON document; caller frees with cJSON_Delete. NULL if memory runs out. */
 cJSON *tmc_cheapest_output_json(const tmc_cheapest_report *r);
 
@@ -34,6 +42,10 @@ cJSON *tmc_cheapest_output_json(const tmc_cheapest_report *r);
  * target as a dashed line and the chosen plan (fresh replicas) marked.
  * Malloc'd SVG text (cheapest_svg.c); NULL if memory runs out. */
 char *tmc_cheapest_output_svg(const tmc_cheapest_report *r);
+
+/* The fresh plans (the final comparison) by their cost, refused ones last,
+ * as indices of c->plans into idx[2 TMC_CHEAPEST_FINALISTS]; their count. */
+int tmc_cheapest_output_finalists(const tmc_cheapest *c, int *idx);
 
 /* "money" or "card-hours": what the cost counts. */
 const char *tmc_cheapest_name_unit(const tmc_cheapest *c);

@@ -35,7 +35,7 @@ static const char css[] =
     "tr.default td{color:#555}tr.default td.mark{font-style:italic}\n"
     "td.key{font-family:monospace}\n"
     "footer{margin-top:2rem;border-top:1px solid #888;padding-top:.5rem;font-size:.9rem}\n"
-    "code{font-family:monospace;overflow-wrap:anywhere}\n"
+    "code{font-family:monospace;overflow-wrap:anywhere}td.lever code{overflow-wrap:normal}\n"
     "pre.table{white-space:pre;font-size:.7rem}\n"
     "@media print{main{max-width:none}figure{break-inside:avoid}"
     "pre.table{white-space:pre-wrap}}\n";
@@ -143,6 +143,27 @@ void tmc_html_figure(FILE *f, const char *id, const char *title, const char *svg
         rest = strstr(t, "</title>") + 8;
     fputs(rest, f);
     fputs("</figure>\n", f);
+}
+
+void tmc_html_t_table(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf,
+                      const tmc_summary *d)
+{
+    fputs("<table id=\"t-table\">\n<caption>Completion time T (days), simulated beside the "
+          "closed forms</caption>\n<thead><tr><th></th><th>simulated</th><th>Young</th>"
+          "<th>Daly</th></tr></thead>\n<tbody>\n", f);
+    fprintf(f, "<tr><th>mean</th><td class=\"num\">%.4f &plusmn; %.4f</td>"
+               "<td class=\"num\">%.3f</td><td class=\"num\">%.3f</td></tr>\n",
+            d->mean, d->se, cf->completion_days, cf->completion_days_daly);
+    static const char *const q[] = {NULL, "p05", "p50", "p95"};
+    for (int i = 1; i <= 3; i++)
+        fprintf(f, "<tr><th>%s</th><td class=\"num\">%.4f</td><td></td><td></td></tr>\n", q[i],
+                d->quantile[i]);
+    fprintf(f, "<tr><th>P(T &le; %g days)</th><td class=\"num\">%.4f</td>"
+               "<td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
+            x->deadline.days, d->p_met,
+            cf->completion_days <= x->deadline.days ? "meets" : "misses",
+            cf->completion_days_daly <= x->deadline.days ? "meets" : "misses");
+    fputs("</tbody>\n</table>\n", f);
 }
 
 /* A key's value as JSON, cut to VALUE_CHARS with "..." (a trace). */

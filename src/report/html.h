@@ -10,7 +10,9 @@
 
 #include <stdio.h>
 
+#include "closed_form.h"
 #include "experiment.h"
+#include "stats.h"
 
 /* What made the report, for its last lines. */
 typedef struct {
@@ -43,6 +45,13 @@ int tmc_html_lines(FILE *f, const char *cls, const char *text);
  * own replaced) inline in a <figure> whose caption and the SVG's <title>
  * are `title`; id names both. Without svg, a line saying it is missing. */
 void tmc_html_figure(FILE *f, const char *id, const char *title, const char *svg);
+
+/* The table of T beside the closed forms (id "t-table"): the simulated
+ * mean with its standard error and p05/p50/p95 of d beside Young's and
+ * Daly's T of cf, and P(T <= x's deadline) beside whether each closed form's
+ * T meets it; days. run, cheapest (the chosen plan) and rescue (the plan). */
+void tmc_html_t_table(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf,
+                      const tmc_summary *d);
 
 /* The experiment section (every key in force, a "default" mark where it
  * holds its default), the line saying what made the report, and the

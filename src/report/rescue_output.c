@@ -7,9 +7,7 @@
 
 /* ---------- shared ---------- */
 
-/* The simulations made: the plan's, then each lever's besides the plan's
- * (its first evaluation, reused). */
-static int simulations(const tmc_rescue *r)
+int tmc_rescue_output_simulations(const tmc_rescue *r)
 {
     int n = 1;
     for (int i = 0; i < r->n_levers; i++)
@@ -37,7 +35,7 @@ static void text_heading(FILE *f, const tmc_rescue_report *rep)
     const tmc_experiment *x = &r->plan.x;
     fprintf(f, "trainmc rescue: %s (%s%s%s)\n", x->name, x->path,
             x->source[0] ? "; source: " : "", x->source);
-    int sims = simulations(r);
+    int sims = tmc_rescue_output_simulations(r);
     fprintf(f, "  target %s; %d simulation%s of %ld replica%s, seed %llu, %d thread%s, "
             "%.2f s\n", r->target.text, sims, sims == 1 ? "" : "s", x->monte_carlo.replicas,
             x->monte_carlo.replicas == 1 ? "" : "s",
@@ -122,8 +120,8 @@ static void text_lever(FILE *f, const tmc_rescue *r, const tmc_rescue_lever *l)
                    "intervals.\n", r->target.value, r->plan.x.monte_carlo.replicas);
 }
 
-/* "; Daly: VALUE" (or the elastic form's) for a recovery lever, else "". */
-static void closed_text(const tmc_rescue *r, const tmc_rescue_lever *l, char *buf, size_t n)
+void tmc_rescue_output_closed_text(const tmc_rescue *r, const tmc_rescue_lever *l, char *buf,
+                                   size_t n)
 {
     const char *form = r->plan.x.elastic.enabled ? "elastic form" : "Daly";
     switch (l->closed) {
@@ -158,7 +156,7 @@ static void text_summary(FILE *f, const tmc_rescue *r)
     for (int i = 0; i < r->n_levers; i++) {
         const tmc_rescue_lever *l = &r->levers[i];
         char m[96], closed[96];
-        closed_text(r, l, closed, sizeof closed);
+        tmc_rescue_output_closed_text(r, l, closed, sizeof closed);
         if (l->outcome == TMC_RESCUE_NOT_APPLICABLE && l->kind >= TMC_RESCUE_RESTORE)
             fprintf(f, "%-*s %12s ", w, l->bracket.key, "-"); /* -1: not given */
         else
@@ -180,14 +178,26 @@ static void text_summary(FILE *f, const tmc_rescue *r)
     }
 }
 
+void tmc_rescue_output_answer_text(FILE *f, const tmc_rescue_report *rep)
+{
+    const tmc_rescue *r = rep->rescue;
+    text_plan(f, r);
+    if (!tmc_rescue_plan_meets(r))
+        text_summary(f, r);
+}
+
 void tmc_rescue_output_text(FILE *f, const tmc_rescue_report *rep)
 {
     const tmc_rescue *r = rep->rescue;
     text_heading(f, rep);
-    text_plan(f, r);
-    if (!tmc_rescue_plan_meets(r))
-        text_summary(f, r);
+    tmc_rescue_output_answer_text(f, rep);
     tmc_assumed_output_text(f, &r->plan.x, &r->plan.cf);
+    tmc_rescue_output_levers_text(f, rep);
+}
+
+void tmc_rescue_output_levers_text(FILE *f, const tmc_rescue_report *rep)
+{
+    const tmc_rescue *r = rep->rescue;
     if (tmc_rescue_plan_meets(r))
         return;
     fprintf(f, "\nEach lever: its bracket, the bisection, the value found and its neighbour\n");

@@ -38,29 +38,6 @@ static void headline(FILE *f, const tmc_report *r)
     fputs("</small></p>\n", f);
 }
 
-/* T's mean and quantiles beside the closed forms' T. */
-static void t_table(FILE *f, const tmc_report *r)
-{
-    const tmc_summary *d = r->days;
-    const tmc_closed_form *cf = r->cf;
-    fputs("<table id=\"t-table\">\n<caption>Completion time T (days), simulated beside the "
-          "closed forms</caption>\n<thead><tr><th></th><th>simulated</th><th>Young</th>"
-          "<th>Daly</th></tr></thead>\n<tbody>\n", f);
-    fprintf(f, "<tr><th>mean</th><td class=\"num\">%.4f &plusmn; %.4f</td>"
-               "<td class=\"num\">%.3f</td><td class=\"num\">%.3f</td></tr>\n",
-            d->mean, d->se, cf->completion_days, cf->completion_days_daly);
-    static const char *const q[] = {NULL, "p05", "p50", "p95"};
-    for (int i = 1; i <= 3; i++)
-        fprintf(f, "<tr><th>%s</th><td class=\"num\">%.4f</td><td></td><td></td></tr>\n", q[i],
-                d->quantile[i]);
-    fprintf(f, "<tr><th>P(T &le; %g days)</th><td class=\"num\">%.4f</td>"
-               "<td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
-            r->x->deadline.days, d->p_met,
-            cf->completion_days <= r->x->deadline.days ? "meets" : "misses",
-            cf->completion_days_daly <= r->x->deadline.days ? "meets" : "misses");
-    fputs("</tbody>\n</table>\n", f);
-}
-
 static void answer_lines(FILE *f, const void *r)
 {
     tmc_brief_answer(f, r);
@@ -92,7 +69,7 @@ static void answer(FILE *f, const tmc_report *r)
     tmc_html_section(f, "answer", "The answer");
     headline(f, r);
     if (!r->window)
-        t_table(f, r);
+        tmc_html_t_table(f, r->x, r->cf, r->days);
     char *text = tmc_html_capture(answer_lines, r);
     fputs("<h3>As the text report says it</h3>\n", f);
     tmc_html_pre(f, "lines", text ? text : "");
