@@ -29,11 +29,14 @@ rescue), made from an experiment of the repository with few replicas:
    plan's, it says "misses" when --json's plan does not meet, and each lever
    --json found a value for has its row with that value and the metric
    there, and no other lever has one.
-3. The run's figure: with the deadline set inside the range of T (at
+3. A sweep over two keys: a column per key in its table, and each line of
+   its picture (a value of the second key) drawn with a mark of its own,
+   not only a colour of its own.
+4. The run's figure: with the deadline set inside the range of T (at
    --json's own median), the picture holds the deadline's line (gnuplot's
    dashed path in its colour, 214,39,40) in both panels, the histogram's
    and the CDF's.
-4. In headless Chromium (Debian's chromium, chromium-driver and
+5. In headless Chromium (Debian's chromium, chromium-driver and
    python3-selenium): the page loads with no error in the browser's
    console log, fetches no resource (performance entries), and every
    <svg> has a non-zero bounding box, as has its drawing (getBBox)
@@ -392,6 +395,25 @@ def main():
                [v["key"] for v in doc["vary"]])
     footer("sweep", text, args)
     pages.append(("sweep", h))
+
+    # sweep over two keys: a line per spares value, each with its own mark
+    # (gnuplot's point symbol, not only its colour), a column per key
+    h, j = os.path.join(tmp, "sweep2.html"), os.path.join(tmp, "sweep2.json")
+    args = ["sweep", exp, "--vary", "checkpoint.interval_steps=100,400,1600", "--vary",
+            "failures.spares=0,1,2", *quick, "--html", h, "--json", j]
+    run(args)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    doc = json.load(open(j))
+    self_contained("sweep2", text, page)
+    p_matches("sweep2", text, page, [st["deadline"] for st in doc["settings"]])
+    for v in doc["vary"]:
+        check(f"<th><code>{v['key']}</code></th>" in text, f"sweep2: no column for {v['key']}")
+    svg = text[text.index("<svg"):text.index("</svg>")]
+    marks = set(re.findall(r"href='#(gpPt\d+)'", svg[svg.find("</defs>"):]))
+    check(len(marks) == 3, f"sweep2: the 3 lines are drawn with the marks {sorted(marks)}")
+    pages.append(("sweep2", h))
 
     # forecast: the repository's history of six snapshots
     fexp = os.path.join(SRC, "experiments", "forecast-design-48-day9.json")

@@ -298,12 +298,15 @@ int tmc_plot_sweep(int out_fd, const tmc_sweep_report *r, tmc_error *err)
     fputs("set autoscale xfix\nset offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05\n",
           g);
     deadline_line(g, r);
+    /* each line its own mark (filled, then open: circle, square, triangles,
+     * diamond), so the lines of a second key part in grey print too */
+    fputs("array PT[10] = [7, 5, 9, 11, 13, 6, 4, 8, 10, 12]\n", g);
     fprintf(g, "set multiplot layout 2,1 title \"%s: %d settings, %ld replicas each "
                "(common random numbers)\"\n",
             safe_text(r->base->x.name, name, sizeof name), r->n, r->base->x.monte_carlo.replicas);
     fprintf(g, "set ylabel 'mean T (days), 95 %%'\nset xlabel ''\n"
                "plot for [j=0:%d] $L index j using 1:2:3 with yerrorlines "
-               "pt 7 ps 0.6 lc j+1 title value(sprintf('t%%d', j)), "
+               "pt PT[j %% 10 + 1] ps 0.8 lc j+1 title value(sprintf('t%%d', j)), "
                "for [j=0:%d] $L index j using 1:4 with lines dt 2 lc j+1 notitle, "
                "NaN with lines dt 2 lc rgb '#555555' title 'closed form (%s), dashed', "
                "NaN with lines dt 2 lw 2 lc rgb '#d62728' title m3\n",
@@ -312,7 +315,7 @@ int tmc_plot_sweep(int out_fd, const tmc_sweep_report *r, tmc_error *err)
     fprintf(g, "set ylabel 'P(T <= %g days), Wilson 95 %%'\nset yrange [-0.03:1.03]\n"
                "set xlabel \"%s\"\nunset key\n"
                "plot for [j=0:%d] $L index j using 1:5:6:7 with yerrorlines "
-               "pt 7 ps 0.6 lc j+1\n", r->base->x.deadline.days,
+               "pt PT[j %% 10 + 1] ps 0.8 lc j+1\n", r->base->x.deadline.days,
             safe_text(r->axes[0].key, key, sizeof key), lines - 1);
     return finish(&run, err);
 }

@@ -61,21 +61,27 @@ static void answer(FILE *f, const tmc_sweep_report *r)
     tmc_html_section_end(f);
 }
 
-/* Every setting's T and P beside Daly's T (the closed form drawn dashed). */
+/* Every setting's T and P beside Daly's T (the closed form drawn dashed):
+ * a column per swept key (a two-key label in one cell wrapped unreadably). */
 static void settings_table(FILE *f, const tmc_sweep_report *r)
 {
     tmc_html_section(f, "settings", "Every setting");
-    fputs("<table id=\"settings\">\n<thead><tr><th>setting</th><th>mean T (days)</th>"
-          "<th>Daly's T (days)</th><th>P(T &le; deadline), Wilson 95 %</th></tr></thead>\n"
-          "<tbody>\n", f);
+    fputs("<table id=\"settings\">\n<thead><tr>", f);
+    for (int a = 0; a < r->n_axes; a++) {
+        fputs("<th><code>", f);
+        tmc_html_put_text(f, r->axes[a].key);
+        fputs("</code></th>", f);
+    }
+    fputs("<th>mean T (days)</th><th>Daly's T (days)</th><th>P(T &le; deadline), Wilson 95 %"
+          "</th></tr></thead>\n<tbody>\n", f);
     for (int i = 0; i < r->n; i++) {
         const tmc_summary *d = &r->results[i].days;
-        fputs("<tr><td><code>", f);
-        tmc_html_put_text(f, r->settings[i].label);
-        fprintf(f, "</code>%s</td><td class=\"num\">%.4f &plusmn; %.4f</td>"
-                   "<td class=\"num\">%.3f</td><td class=\"num\">",
-                i == r->reference ? " (reference)" : "", d->mean, d->se,
-                r->settings[i].cf.completion_days_daly);
+        fputs("<tr>", f);
+        for (int a = 0; a < r->n_axes; a++)
+            fprintf(f, "<td class=\"num\">%.10g%s</td>", r->settings[i].value[a],
+                    a == r->n_axes - 1 && i == r->reference ? " (reference)" : "");
+        fprintf(f, "<td class=\"num\">%.4f &plusmn; %.4f</td><td class=\"num\">%.3f</td>"
+                   "<td class=\"num\">", d->mean, d->se, r->settings[i].cf.completion_days_daly);
         p_cell(f, r, i, "span");
         fputs("</td></tr>\n", f);
     }
@@ -105,9 +111,12 @@ static void page(FILE *f, const void *report, const char *svg, const tmc_html_me
                "every setting (common random numbers).</p>\n", x->monte_carlo.replicas,
             (unsigned long long)x->monte_carlo.seed);
     answer(f, r);
+    char caption[3 * TMC_SWEEP_KEY_LEN + 160];
+    snprintf(caption, sizeof caption, "Mean T and P(deadline) against %s%s%s, with their 95 %% "
+             "intervals and the closed form", r->axes[0].key,
+             r->n_axes > 1 ? ", a line per value of " : "", r->n_axes > 1 ? r->axes[1].key : "");
     tmc_html_section(f, "figures", "The sweep");
-    tmc_html_figure(f, "fig-sweep", "Mean T and P(deadline) against the first swept key, "
-                                    "with their 95 % intervals and the closed form", svg);
+    tmc_html_figure(f, "fig-sweep", caption, svg);
     tmc_html_section_end(f);
     settings_table(f, r);
     tmc_html_end(f, x, m);
