@@ -34,8 +34,8 @@ static void chosen_line(FILE *f, const tmc_cheapest_report *r)
                "data-lo=\"%.17g\" data-hi=\"%.17g\">%.4f</strong> [%.4f, %.4f] Wilson 95 %%"
                "<br>expected cost (%s) <strong id=\"cost\" data-cost=\"%.17g\" "
                "data-cost-lo=\"%.17g\" data-cost-hi=\"%.17g\">%.2f</strong> [%.2f, %.2f] 95 %%, "
-               "%ld cards held<br><small>on fresh replicas (seed %llu) that played no part in "
-               "choosing it; mean T %.4f days; closed form: ",
+               "%ld cards held<br><small>on fresh replicas (seed %llu), which played no part in "
+               "making it a finalist; mean T %.4f days; closed form: ",
             d, p->p, p->p_lo, p->p_hi, p->p, p->p_lo, p->p_hi, tmc_cheapest_name_unit(c),
             p->cost, lo, hi, p->cost, lo, hi, p->cards_held, (unsigned long long)c->fresh_seed,
             p->result.days.mean);
@@ -56,8 +56,9 @@ static void none_line(FILE *f, const tmc_cheapest *c)
         fputs("Undecided: no plan run meets ", f);
     else
         fputs("No plan meets ", f);
+    fputs("<code>", f);
     tmc_html_put_text(f, c->target.text);
-    fprintf(f, "<br><small>%s; %d plans run</small></p>\n",
+    fprintf(f, "</code><br><small>%s; %d plans run</small></p>\n",
             c->n_finalists  ? "on the fresh replicas: the boundary is not resolved"
             : c->n_undecided ? "some combinations were not searched to the end"
                              : "within the levers' ranges",
@@ -145,12 +146,16 @@ static void lead(FILE *f, const tmc_cheapest *c)
     fputs("<p class=\"lead\">", f);
     tmc_html_put_text(f, x->path);
     fprintf(f, ": the plan of lowest expected cost (%s) whose P(T &le; %g days) is at least "
-               "%.10g, over %d combination%s of the levers and job.cards %ld to %ld; %d plans "
-               "on %ld replicas (seed %llu), then %d on fresh replicas (seed %llu); common "
-               "random numbers.", tmc_cheapest_name_unit(c), x->deadline.days, c->target.value,
-            c->n_combos, c->n_combos == 1 ? "" : "s", c->levers.cards_lo, c->levers.cards_hi,
-            count_fresh(c, 0), x->monte_carlo.replicas, (unsigned long long)x->monte_carlo.seed,
-            count_fresh(c, 1), (unsigned long long)c->fresh_seed);
+               "%.10g, searched over job.cards %ld to %ld", tmc_cheapest_name_unit(c),
+            x->deadline.days, c->target.value, c->levers.cards_lo, c->levers.cards_hi);
+    if (c->n_combos > 1)
+        fprintf(f, " and %d combinations of the other levers", c->n_combos);
+    fprintf(f, "; %d plans on %ld replicas (seed %llu)", count_fresh(c, 0),
+            x->monte_carlo.replicas, (unsigned long long)x->monte_carlo.seed);
+    if (count_fresh(c, 1))
+        fprintf(f, ", then %d on fresh replicas (seed %llu)", count_fresh(c, 1),
+                (unsigned long long)c->fresh_seed);
+    fputs("; common random numbers.", f);
     if (x->source[0]) {
         fputs(" Source: ", f);
         tmc_html_put_text(f, x->source);
@@ -170,9 +175,13 @@ static void page(FILE *f, const void *report, const char *none, const tmc_html_m
     answer(f, r);
     tmc_html_section(f, "figures", "The cost-probability frontier");
     char *svg = tmc_cheapest_output_svg(r);
-    tmc_html_figure(f, "fig-frontier", "Every plan's expected cost against its P(deadline): "
-                                       "the frontier with its Wilson 95 % intervals, the "
-                                       "target dashed, the chosen plan ringed", svg);
+    const char *caption = c->chosen >= 0 ? "Every plan's expected cost against its "
+                                           "P(deadline): the frontier with its Wilson 95 % "
+                                           "intervals, the target dashed, the chosen plan ringed"
+                                         : "Every plan's expected cost against its "
+                                           "P(deadline): the frontier with its Wilson 95 % "
+                                           "intervals, the target dashed (no plan chosen)";
+    tmc_html_figure(f, "fig-frontier", caption, svg);
     free(svg);
     tmc_html_section_end(f);
     tmc_html_section(f, "plans", "The plans");

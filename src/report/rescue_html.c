@@ -63,7 +63,10 @@ static void headline(FILE *f, const tmc_rescue *r)
     else
         fprintf(f, "%d of the %d levers alone meet%s it (below)", found, r->n_levers,
                 found == 1 ? "s" : "");
-    fputs("; closed form: ", f);
+    if (r->target.metric == TMC_SWEEP_PROBABILITY)
+        fputs("; closed form: ", f);
+    else /* its verdict is on the deadline, not on the target */
+        fprintf(f, "; closed form against the %g-day deadline: ", r->plan.x.deadline.days);
     tmc_html_put_text(f, tmc_assumed_output_verdict(&r->plan.x, &r->plan.cf,
                                                     &r->plan_result.days, verdict,
                                                     sizeof verdict));
@@ -190,10 +193,14 @@ static void page(FILE *f, const void *report, const char *none, const tmc_html_m
     tmc_html_begin(f, title);
     fputs("<p class=\"lead\">", f);
     tmc_html_put_text(f, x->path);
-    fprintf(f, ": the plan as it stands, then each lever alone bisected to the smallest change "
-               "that meets the target; %d simulations of %ld replicas, seed %llu (common random "
-               "numbers: replica k meets the same interruptions at every value).",
-            tmc_rescue_output_simulations(r), x->monte_carlo.replicas,
+    int sims = tmc_rescue_output_simulations(r);
+    fprintf(f, ": %s; %d simulation%s of %ld replicas, seed %llu (common random numbers: "
+               "replica k meets the same interruptions at every value).",
+            tmc_rescue_plan_meets(r) ? "the plan as it stands, which meets the target, so no "
+                                       "lever is moved"
+                                     : "the plan as it stands, then each lever alone bisected "
+                                       "to the smallest change that meets the target",
+            sims, sims == 1 ? "" : "s", x->monte_carlo.replicas,
             (unsigned long long)x->monte_carlo.seed);
     if (x->source[0]) {
         fputs(" Source: ", f);
