@@ -5,7 +5,7 @@ person's browser reads them. Usage:
     check_html_report.py TRAINMC SRCDIR [--screenshots DIR]
 
 For each kind of report (run, sweep, forecast, sensitivity, cheapest,
-rescue), made from an experiment of the repository with few replicas:
+rescue, fit), made from an experiment of the repository with few replicas:
 
 1. Self-contained (Python's html.parser): no <script>, <link>, <iframe>,
    <object>, <embed> or <img>; no src, href or xlink:href that is not a
@@ -36,6 +36,12 @@ rescue), made from an experiment of the repository with few replicas:
    --json's own median), the picture holds the deadline's line (gnuplot's
    dashed path in its colour, 214,39,40) in both panels, the histogram's
    and the CDF's.
+4. fit's three modes (a fault log, --steps, --sacct), each with --write:
+   the headline's figures (data-* and as printed) equal --json's of the
+   same fit run apart; every line of the text report is in the page but
+   the parts shown as tables; the page shows the file --write wrote; no
+   experiment section; the version and the command. fit draws no
+   picture: its pages have no <svg>.
 5. In headless Chromium (Debian's chromium, chromium-driver and
    python3-selenium): the page loads with no error in the browser's
    console log, fetches no resource (performance entries), and every
@@ -58,6 +64,7 @@ BIN = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
 SHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
 FAILED = []
+NO_FIGURES = {"fit-faults", "fit-steps", "fit-sacct"}  # fit draws no picture
 
 
 def check(cond, what):
@@ -349,6 +356,87 @@ def in_browser(d, name, path, figures=True):
         d.set_window_size(1200, 900)
 
 
+# ---------- fit --html: its three modes ----------
+
+def figures_match(name, text, page, want):
+    """want: {data-what: (value, lo, hi)} from --json, None for an unbounded
+    end. Each headline figure's data-* equal it, and the headline prints
+    it as "%.4g [%.4g, %.4g]"."""
+    marked = {a["data-what"]: a for t, a in page.tags if "data-what" in a}
+    heads = headlines(text)
+    for what, vals in want.items():
+        vals = tuple(float("inf") if v is None else v for v in vals)
+        a = marked.get(what)
+        check(a is not None, f"{name}: no headline figure {what}")
+        if a is None:
+            continue
+        got = tuple(float(a[k]) for k in ("data-value", "data-lo", "data-hi"))
+        check(all(g == w or abs(g - w) <= 1e-12 * abs(w) for g, w in zip(got, vals)),
+              f"{name}: {what} {got} differs from --json's {vals}")
+        printed = "%.4g [%.4g, %.4g]" % vals
+        check(heads and printed in heads[0], f"{name}: '{printed}' (from --json) is not in the "
+                                             f"headline {heads[:1]}")
+
+
+def text_parts_shown(name, page, stdout, tables):
+    """Every line of the text report is in the page (spaces folded), but
+    the parts whose heading starts with one of tables, shown as tables."""
+    shown = re.sub(r"\s+", " ", "".join(page.text))
+    for block in stdout.split("\n\n"):
+        if block.startswith(tuple(tables)):
+            continue
+        for line in block.splitlines():
+            folded = re.sub(r"\s+", " ", line).strip()
+            check(folded in shown, f"{name}: the text report's line {line!r} is not in the page")
+
+
+def written_shown(name, text, path):
+    """The page's "What --write wrote" holds the file --write wrote."""
+    m = re.search(r'<section id="written">.*?<pre class="lines">(.*?)</pre>', text, re.S)
+    check(m and json.loads(html.unescape(m.group(1))) == json.load(open(path)),
+          f"{name}: the page does not show the file --write wrote ({path})")
+
+
+def fit_page(tmp, pages, name, args, want, tables):
+    """fit ARGS --html --write, and apart fit ARGS --json: the page against
+    that --json (want(doc): the headline figures) and its own stdout."""
+    h, w, j = (os.path.join(tmp, name + ext) for ext in (".html", ".write.json", ".json"))
+    run(["fit", *args, "--json", j])
+    full = ["fit", *args, "--html", h, "--write", w]
+    out = run(full)
+    text = open(h).read()
+    page = Page()
+    page.feed(text)
+    self_contained(name, text, page, figures=False)
+    figures_match(name, text, page, want(json.load(open(j))))
+    text_parts_shown(name, page, out, tables)
+    written_shown(name, text, w)
+    footer(name, text, full)
+    check('id="experiment"' not in text, f"{name}: an experiment section (fit reads none)")
+    pages.append((name, h))
+
+
+def fit_pages(tmp, pages):
+    iv = lambda o: (o["value"], o["lo"], o["hi"])
+    fit_page(tmp, pages, "fit-faults",
+             [os.path.join(SRC, "distributions", "infinitehbd-fault-trace", "fault_trace.json"),
+              "--nodes", "400", "--cards-per-node", "8"],
+             lambda d: {"mtbf_card": iv(d["mtbf_days"]["card"]),
+                        "mtbf_node": iv(d["mtbf_days"]["node"])},
+             ("Failure rate per day up", "Cause mix"))
+    fit_page(tmp, pages, "fit-steps",
+             ["--steps", os.path.join(SRC, "tests", "fit", "steps-hand.csv")],
+             lambda d: {"cv": iv(d["jitter"]["cv"]),
+                        "correlation": iv(d["jitter"]["correlation"])},
+             ())
+    fit_page(tmp, pages, "fit-sacct",
+             ["--sacct", os.path.join(SRC, "tests", "fit", "sacct-hand.txt"),
+              "--cards-per-node", "8"],
+             lambda d: {c: iv(d["causes"][c]["mean_hours_between"])
+                        for c in ("node", "job", "outage")},
+             ("Interruptions per cause", "States and causes"))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="tmc-html-")
     exp = os.path.join(SRC, "experiments", "design-48.json")
@@ -487,6 +575,8 @@ def main():
     footer("rescue", text, args)
     pages.append(("rescue", h))
 
+    fit_pages(tmp, pages)
+
     d, why = browser()
     if d is None:
         if os.environ.get("TRAINMC_REQUIRE_BROWSER"):
@@ -496,7 +586,7 @@ def main():
     else:
         try:
             for name, path in pages:
-                in_browser(d, name, path, figures=name != "rescue")
+                in_browser(d, name, path, figures=name != "rescue" and name not in NO_FIGURES)
         finally:
             d.quit()
     shutil.rmtree(tmp, ignore_errors=True)

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "fault_log.h"
 #include "fit.h"
+#include "fit_html.h"
 #include "options.h"
 #include "sacct.h"
 #include "sacct_fit.h"
@@ -24,9 +25,9 @@
 static const tmc_cli_command command = {
     "fit", TMC_CLI_FIT, "LOG",
     "usage: trainmc fit FAULTLOG --nodes N --cards-per-node N [options]\n"
-    "       trainmc fit --steps STEPLOG [--json FILE] [--write FILE]\n"
+    "       trainmc fit --steps STEPLOG [--json FILE] [--write FILE] [--html FILE]\n"
     "       trainmc fit --sacct SACCT [--sacct-map STATE=CAUSE ...] [--cards-per-node N]\n"
-    "                   [--json FILE] [--write FILE]\n"
+    "                   [--json FILE] [--write FILE] [--html FILE]\n"
     "\n"
     "Fit a failure model to a cluster's fault log: the failure rate per card,\n"
     "per node and for the cluster with exact Poisson intervals; the lifetime\n"
@@ -59,6 +60,7 @@ typedef struct {
     tmc_fault_log_columns cols;
     const char *format, *json_path, *write_path, *law;
     int dedupe;
+    const tmc_cli_options *o; /* --html and the command line */
 } fit_args;
 
 static int fault_args(const tmc_cli_options *o, fit_args *a)
@@ -72,7 +74,7 @@ static int fault_args(const tmc_cli_options *o, fit_args *a)
                     .cols = {"node", "start", "end", "cause", 0, 1, 1}, /* if present */
                     .format = o->format, .json_path = o->json_path,
                     .write_path = o->write_path, .law = o->law ? o->law : "exponential",
-                    .dedupe = o->dedupe};
+                    .dedupe = o->dedupe, .o = o};
     a->fit.bursts = o->bursts;
     if (o->node_col)
         a->cols.node = o->node_col;
@@ -176,16 +178,18 @@ static int check_log_name(const char *path)
 }
 
 /* A fit's files, in order: --json's document, then --write's (json, frag:
- * NULL when not asked); after a failure (rc) neither, and every file asked
- * for is dropped, as is --write's after a failed --json. Takes both
- * documents. Returns the exit code, 0 or 1. */
-static int finish_outputs(int rc, tmc_outfile *files[2], const char *paths[2], cJSON *json,
-                          cJSON *frag)
+ * NULL when not asked), then --html's page (html: malloc'ed, NULL when not
+ * asked or out of memory); after a failure (rc) none, and every file asked
+ * for is dropped, as is a later one after an earlier one failed. Takes the
+ * documents and the page. Returns the exit code, 0 or 1. */
+static int finish_outputs(int rc, tmc_outfile *files[3], const char *paths[3], cJSON *json,
+                          cJSON *frag, char *html)
 {
     if (rc) {
         cJSON_Delete(json);
         cJSON_Delete(frag);
-        tmc_cli_abort_outputs(files, paths, 2);
+        free(html);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 1;
     }
     if (paths[0])
@@ -195,7 +199,29 @@ static int finish_outputs(int rc, tmc_outfile *files[2], const char *paths[2], c
         tmc_output_abort(files[1]);
     } else if (paths[1])
         rc = tmc_cli_write_json(files[1], frag);
+    if (paths[2] && rc) {
+        free(html);
+        tmc_output_abort(files[2]);
+    } else if (paths[2])
+        rc = tmc_cli_write_text(files[2], html);
     return rc ? 1 : 0;
+}
+
+/* A fit's output files opened before any work: --json, --write, --html (no
+ * gnuplot: fit's page has no picture). 0, or 2 with none left open. */
+static int open_fit_outputs(tmc_outfile *files[3], const char *paths[3])
+{
+    const char *flags[] = {"json", "write"};
+    int rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL);
+    if (!rc && paths[2] && (rc = tmc_cli_open_output(files[2], paths[2], NULL)))
+        tmc_cli_abort_outputs(files, paths, 2);
+    return rc;
+}
+
+/* --html's page when asked (and on the rank that writes), else NULL. */
+static int wants_html(const tmc_cli_options *o)
+{
+    return o->html_path && tmc_cli_is_root();
 }
 
 /* fit --sacct LOG: read with the state table, fit, report; exit 2 on bad
@@ -212,22 +238,22 @@ static int fit_sacct(const tmc_cli_options *o)
     for (int i = 0; i < o->n_sacct_map; i++)
         if (tmc_sacct_map_set(&map, o->sacct_map[i], &err))
             return tmc_cli_usage_error("fit", "%s", err.msg);
-    tmc_outfile out = {0}, frag = {0}, *files[] = {&out, &frag};
-    const char *flags[] = {"json", "write"}, *paths[] = {o->json_path, o->write_path};
-    if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
+    tmc_outfile out = {0}, frag = {0}, html = {0}, *files[] = {&out, &frag, &html};
+    const char *paths[] = {o->json_path, o->write_path, o->html_path};
+    if ((rc = open_fit_outputs(files, paths)))
         return rc;
     tmc_sacct_log log;
     tmc_sacct_fit r;
     if (tmc_sacct_read(path, &map, &log, &err)) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     double cl = o->confidence > 0 ? o->confidence : 0.95;
     if (tmc_sacct_fit_compute(&log, cl, &r, &err)) {
         fprintf(stderr, "trainmc: %s: %s\n", path, err.msg);
         tmc_sacct_log_free(&log);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     tmc_sacct_report rep = {path, &log, &map, &r, o->cards_per_node};
@@ -238,7 +264,7 @@ static int fit_sacct(const tmc_cli_options *o)
                      "cards of a node); nothing written", path, r.count[TMC_SACCT_NODE]);
         tmc_sacct_fit_free(&r);
         tmc_sacct_log_free(&log);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     cJSON *doc = o->write_path ? tmc_sacct_output_fragment(&rep) : NULL;
@@ -249,8 +275,11 @@ static int fit_sacct(const tmc_cli_options *o)
         fprintf(stderr, "trainmc: --write: out of memory; nothing written\n");
         rc = 1;
     }
+    tmc_html_meta m = {TMC_VERSION, o->command_line};
+    tmc_fit_html_written w = {o->write_path, doc};
     rc = finish_outputs(rc, files, paths,
-                        rc || !o->json_path ? NULL : tmc_sacct_output_json(&rep), doc);
+                        rc || !o->json_path ? NULL : tmc_sacct_output_json(&rep), doc,
+                        rc || !wants_html(o) ? NULL : tmc_sacct_html(&rep, &w, &m));
     tmc_sacct_fit_free(&r);
     tmc_sacct_log_free(&log);
     return rc;
@@ -262,9 +291,9 @@ static int fit_faults(const fit_args *pa)
     int rc; /* no output names the log: tmc_cli_parse_options checked */
     if ((rc = check_log_name(a.fit.log_path)))
         return rc;
-    tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
-    const char *flags[] = {"json", "write"}, *paths[] = {a.json_path, a.write_path};
-    if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
+    tmc_outfile out = {0}, dist = {0}, html = {0}, *files[] = {&out, &dist, &html};
+    const char *paths[] = {a.json_path, a.write_path, a.o->html_path};
+    if ((rc = open_fit_outputs(files, paths)))
         return rc;
     tmc_error err = {""};
     tmc_fault_log log;
@@ -277,7 +306,7 @@ static int fit_faults(const fit_args *pa)
                                        : tmc_fault_log_read_json(a.fit.log_path, &log, &err);
     if (bad) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     if (progress)
@@ -293,7 +322,7 @@ static int fit_faults(const fit_args *pa)
                      log.duplicate_where, strcmp(a.format, "csv") ? "event" : "line",
                      log.duplicate_of);
         tmc_fault_log_free(&log);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     if (a.dedupe && (dropped = tmc_fault_log_dedupe(&log)))
@@ -313,7 +342,7 @@ static int fit_faults(const fit_args *pa)
         fprintf(stderr, "trainmc: %s\n", err.msg);
         tmc_fit_free(&r);
         tmc_fault_log_free(&log);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     /* everything --write needs first: a failed command writes no file */
@@ -326,21 +355,13 @@ static int fit_faults(const fit_args *pa)
                 "written\n", a.law, a.fit.log_path);
         rc = 1;
     }
-    if (rc) {
-        cJSON_Delete(doc);
-        tmc_cli_abort_outputs(files, paths, 2);
-    } else {
-        if (a.json_path)
-            rc = tmc_cli_write_json(&out, tmc_fit_output_json(&r));
-        if (a.write_path && rc) {
-            cJSON_Delete(doc);
-            tmc_output_abort(&dist);
-        } else if (a.write_path)
-            rc = tmc_cli_write_json(&dist, doc);
-    }
+    tmc_html_meta m = {TMC_VERSION, a.o->command_line};
+    tmc_fit_html_written w = {a.write_path, doc};
+    rc = finish_outputs(rc, files, paths, rc || !a.json_path ? NULL : tmc_fit_output_json(&r),
+                        doc, rc || !wants_html(a.o) ? NULL : tmc_fit_html(&r, &w, &m));
     tmc_fit_free(&r);
     tmc_fault_log_free(&log);
-    return rc ? 1 : 0;
+    return rc;
 }
 
 /* fit --steps LOG: read, fit, report; exit 2 on bad input, 1 when a file
@@ -352,22 +373,22 @@ static int fit_steps(const tmc_cli_options *o)
     int rc; /* no output names the log: tmc_cli_parse_options checked */
     if ((rc = check_log_name(path)))
         return rc;
-    tmc_outfile out = {0}, dist = {0}, *files[] = {&out, &dist};
-    const char *flags[] = {"json", "write"}, *paths[] = {o->json_path, o->write_path};
-    if ((rc = tmc_cli_open_outputs(files, flags, paths, 2, NULL)))
+    tmc_outfile out = {0}, dist = {0}, html = {0}, *files[] = {&out, &dist, &html};
+    const char *paths[] = {o->json_path, o->write_path, o->html_path};
+    if ((rc = open_fit_outputs(files, paths)))
         return rc;
     tmc_error err = {""};
     tmc_step_log log;
     tmc_step_fit r;
     if (tmc_step_log_read_csv(path, &log, &err)) {
         fprintf(stderr, "trainmc: %s\n", err.msg);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     if (tmc_step_fit_compute(&log, cl, &r, &err)) { /* the message names no file */
         fprintf(stderr, "trainmc: %s: %s\n", path, err.msg);
         tmc_step_log_free(&log);
-        tmc_cli_abort_outputs(files, paths, 2);
+        tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
     /* everything --write needs first: a failed command writes no file */
@@ -381,9 +402,12 @@ static int fit_steps(const tmc_cli_options *o)
                 r.cv, r.best >= 0 ? r.law[r.best].name : "none");
         rc = 1;
     }
+    tmc_html_meta m = {TMC_VERSION, o->command_line};
+    tmc_fit_html_written w = {o->write_path, doc};
     rc = finish_outputs(rc, files, paths,
                         rc || !o->json_path ? NULL : tmc_step_fit_output_json(&r, &log, path),
-                        doc);
+                        doc, rc || !wants_html(o) ? NULL
+                                                  : tmc_step_fit_html(&r, &log, path, &w, &m));
     tmc_step_fit_free(&r);
     tmc_step_log_free(&log);
     return rc;

@@ -37,7 +37,7 @@ struct option_row {
     const char *name;    /* long name, without "--" */
     char letter;         /* short letter; 0: none */
     const char *arg;     /* its value's name in --help; NULL: a flag */
-    option_help help[6]; /* the commands that take it, and what it says there (--html: six) */
+    option_help help[7]; /* the commands that take it, and what it says there (--html: seven) */
     option_parser parse;
     size_t offset;     /* of its value in tmc_cli_options */
     double lo, hi;     /* bounds of its value, or of each --cards item */
@@ -479,7 +479,11 @@ static const option_row table[] = {
               {RESCUE, "also write the report to share as one self-contained HTML file: the "
                        "plan's metric and each lever's smallest change that meets the target "
                        "first, the plan's T beside the closed forms, what it assumes, each "
-                       "lever's bisection, the experiment, the command (atomically)"}}},
+                       "lever's bisection, the experiment, the command (atomically)"},
+              {FIT, "also write the report to share as one self-contained HTML file: the "
+                    "answer first (the rates with their intervals; with --steps the jitter; "
+                    "with --sacct the interruptions per cause), every part of the text "
+                    "report, what --write wrote, the command (atomically)"}}},
     {.name = "samples", .arg = "FILE", .parse = parse_text, .offset = OFF(samples_path),
      .role = TMC_CLI_PATH_OUTPUT,
      .help = {{RUN, "also write every replica (completion time, events, wall-time split) "

@@ -22,7 +22,7 @@ static const char css[] =
     ".lead{color:#333;margin:.2rem 0 1rem}\n"
     ".headline{font-size:1.5rem;margin:.6rem 0;padding:.6rem .9rem;border:3px solid #111;"
     "border-radius:4px;background:#f2f2f2}\n"
-    ".headline strong{font-size:1.9rem}\n"
+    ".headline strong{font-size:1.9rem}.headline small strong{font-size:1.15rem}\n"
     "table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}\n"
     "th,td{border:1px solid #888;padding:.25rem .6rem;text-align:left;vertical-align:top}\n"
     "th{background:#e6e6e6}td.num{text-align:right;white-space:nowrap}\n"
@@ -219,7 +219,8 @@ static void experiment(FILE *f, const tmc_experiment *x)
 
 void tmc_html_end(FILE *f, const tmc_experiment *x, const tmc_html_meta *m)
 {
-    experiment(f, x);
+    if (x) /* NULL: a command that reads no experiment (fit) */
+        experiment(f, x);
     fputs("<footer>\n<p>Made by trainmc ", f);
     tmc_html_put_text(f, m->version);
     fputs(" with the command</p>\n<pre class=\"command\">", f);

@@ -54,8 +54,9 @@ void tmc_html_t_table(FILE *f, const tmc_experiment *x, const tmc_closed_form *c
                       const tmc_summary *d);
 
 /* The experiment section (every key in force, a "default" mark where it
- * holds its default), the line saying what made the report, and the
- * document's end. */
+ * holds its default; none when x is NULL, for a command that reads no
+ * experiment), the line saying what made the report, and the document's
+ * end. */
 void tmc_html_end(FILE *f, const tmc_experiment *x, const tmc_html_meta *m);
 
 /* What draw writes into a memory stream, as a malloc'ed string; NULL if
