@@ -167,9 +167,10 @@ static int megatron_line(const reader *r, const char *line, iter_fields *f, tmc_
     const char *mark = strstr(line, f_time);
     if (!mark)
         return 0;
-    const char *at;
-    if (read_seconds(mark + strlen(f_time) + 1, &at, 1000.0, &f->step_s) ||
-        mark[strlen(f_time)] != ':')
+    size_t n = strlen(f_time);
+    const char *at = mark + n; /* a line that ends at the marker: nothing past its end read */
+    if (mark[n] == '\0' || read_seconds(mark + n + 1, &at, 1000.0, &f->step_s) ||
+        mark[n] != ':')
         return field_error(err, r, at, f_time, "is not a number of ms in (0, 1e10]");
     const char *w = strstr(line, " iteration ");
     if (!w || w > mark)
