@@ -36,7 +36,8 @@ rescue, fit), made from an experiment of the repository with few replicas:
    --json's own median), the picture holds the deadline's line (gnuplot's
    dashed path in its colour, 214,39,40) in both panels, the histogram's
    and the CDF's.
-4. fit's three modes (a fault log, --steps, --sacct), each with --write:
+4. fit's three modes (a fault log, --steps on a CSV and on a training log
+   drawn here, --sacct), each with --write:
    the headline's figures (data-* and as printed) equal --json's of the
    same fit run apart; every line of the text report is in the page but
    the parts shown as tables; the page shows the file --write wrote; no
@@ -54,6 +55,7 @@ rescue, fit), made from an experiment of the repository with few replicas:
 import html.parser
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -64,7 +66,7 @@ BIN = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
 SHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
 FAILED = []
-NO_FIGURES = {"fit-faults", "fit-steps", "fit-sacct"}  # fit draws no picture
+NO_FIGURES = {"fit-faults", "fit-steps", "fit-sacct", "fit-train"}  # fit draws no picture
 
 
 def check(cond, what):
@@ -435,6 +437,20 @@ def fit_pages(tmp, pages):
              lambda d: {c: iv(d["causes"][c]["mean_hours_between"])
                         for c in ("node", "job", "outage")},
              ("Interruptions per cause", "States and causes"))
+    # --steps on a training log: Megatron-LM's lines, one step's time
+    # 1.2 s x (1 + 0.05 x the max of 8 standard normals), 10 a line
+    rng, log = random.Random(37), os.path.join(tmp, "train.log")
+    with open(log, "w") as f:
+        for i in range(1, 61):
+            ms = 100 * sum(1.2 * (1 + 0.05 * max(rng.gauss(0, 1) for _ in range(8)))
+                           for _ in range(10))
+            f.write(f" [2026-03-01 10:00:00] iteration {10 * i:8d}/    1000 | elapsed time "
+                    f"per iteration (ms): {ms:.1f} |\n")
+    fit_page(tmp, pages, "fit-train", ["--steps", log, "--cards", "8"],
+             lambda d: {k: iv(d[k]) for k in ("mu_s", "cv", "pace_s")}, ("Assumed",))
+    text = open(os.path.join(tmp, "fit-train.html")).read()
+    check(text.count("<li>") >= 3 and "<li>jitter.correlation 0: " in text,
+          "fit-train: what the fit assumes is not a list")
 
 
 def main():

@@ -12,14 +12,20 @@
  * with a time per step in (0, 1e7] s, at a line of the text, in file order;
  * stamps on every line or none, never going back; its summary has the
  * newest commit at most the steps done, a mean step inside the logged
- * times' range, a finite sd >= 0, and failures equal to the restarts. */
+ * times' range, a finite sd >= 0, and failures equal to the restarts.
+ * `fit --steps` on it (train_step_fit.h, 8 cards) is refused with a
+ * message, or gives a positive mu and cv, each inside its interval, and
+ * its reports. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "train_log.h"
+#include "train_step_fit.h"
 
 char *fuzz_text(const uint8_t *data, size_t size);
 void fuzz_fail(const char *what, const char *detail);
@@ -57,6 +63,34 @@ static void check_log(const tmc_train_log *log)
         fuzz_fail("a negative or infinite sd", NULL);
 }
 
+/* fit --steps on an accepted log: refused with a message, or mu and cv
+ * positive, finite and inside their intervals; the reports written. */
+static void check_fit(const tmc_train_log *log)
+{
+    tmc_train_step_fit r;
+    tmc_error err = {""};
+    if (tmc_train_step_fit_compute(log, 8, 0.95, &r, &err)) {
+        if (!err.msg[0])
+            fuzz_fail("fit --steps refused a log without a message", NULL);
+        return;
+    }
+    const tmc_train_step_figure *f[] = {&r.mu_s, &r.cv, &r.pace_s};
+    for (int i = 0; i < 3; i++)
+        if (!(f[i]->value > 0 && isfinite(f[i]->value) && f[i]->lo <= f[i]->value &&
+              f[i]->value <= f[i]->hi))
+            fuzz_fail("fit --steps gave a figure not positive or outside its interval", NULL);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        tmc_train_step_output_text(m, &r, log, "fuzz.log", "Megatron-LM");
+        fclose(m);
+    }
+    free(text);
+    cJSON_Delete(tmc_train_step_output_json(&r, log, "fuzz.log", "Megatron-LM"));
+    cJSON_Delete(tmc_train_step_output_distribution(&r, "fuzz.log", "Megatron-LM"));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
@@ -69,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tmc_train_log log = {0};
     if (tmc_train_log_parse(text, "fuzz.log", size % 2 ? &re : NULL, &log, &err) == 0) {
         check_log(&log);
+        check_fit(&log);
         tmc_train_log_free(&log);
     } else if (strncmp(err.msg, "fuzz.log", 8)) {
         fuzz_fail("a refusal without a message naming the file", err.msg);

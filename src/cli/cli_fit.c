@@ -21,11 +21,15 @@
 #include "sacct_output.h"
 #include "step_fit.h"
 #include "text.h"
+#include "train_log.h"
+#include "train_step_fit.h"
 
 static const tmc_cli_command command = {
     "fit", TMC_CLI_FIT, "LOG",
     "usage: trainmc fit FAULTLOG --nodes N --cards-per-node N [options]\n"
     "       trainmc fit --steps STEPLOG [--json FILE] [--write FILE] [--html FILE]\n"
+    "       trainmc fit --steps TRAINLOG --cards N [--step-regex REGEX] [--json FILE]\n"
+    "                   [--write FILE] [--html FILE]\n"
     "       trainmc fit --sacct SACCT [--sacct-map STATE=CAUSE ...] [--cards-per-node N]\n"
     "                   [--json FILE] [--write FILE] [--html FILE]\n"
     "\n"
@@ -47,6 +51,13 @@ static const tmc_cli_command command = {
     "(normal, lognormal, gamma by AIC), its cv and the share of the variance\n"
     "common to all cards of a step (jitter.correlation) with their intervals,\n"
     "persistently slow ranks, and the run's c_N beside the closed form's.\n"
+    "A log that is no such CSV (no .csv name, no step column), or any log with\n"
+    "--step-regex, is a training log:\n"
+    "Megatron-LM's `iteration N/M | ... | elapsed time per iteration (ms): X` lines,\n"
+    "each the slowest card's time averaged over the log interval. With --cards N\n"
+    "it gives a card's mean time mu and cv (jitter.correlation 0 and the normal\n"
+    "law assumed: the log cannot tell them) with delta-method intervals, the pace,\n"
+    "and the restarts, whose first lines are left out.\n"
     "\n"
     "With --sacct, read SLURM accounting instead (`TZ=UTC sacct --duplicates\n"
     "--parsable2 --format=JobID,JobName,State,Start,End,Elapsed,NNodes,NodeList`):\n"
@@ -364,8 +375,75 @@ static int fit_faults(const fit_args *pa)
     return rc;
 }
 
-/* fit --steps LOG: read, fit, report; exit 2 on bad input, 1 when a file
- * cannot be written or --write has no law to write. */
+/* The training log o names read (with --step-regex's pattern if given)
+ * and fitted for --cards N. 0, or 2 after a message. */
+static int read_train_log(const tmc_cli_options *o, tmc_train_log *log, tmc_train_step_fit *r)
+{
+    tmc_error err = {""};
+    tmc_step_regex re = {0};
+    double cl = o->confidence > 0 ? o->confidence : 0.95;
+    if (o->step_regex && tmc_step_regex_compile(&re, o->step_regex, &err))
+        return tmc_cli_usage_error("fit", "%s", err.msg);
+    int rc = tmc_train_log_read(o->experiment, o->step_regex ? &re : NULL, log, &err);
+    tmc_step_regex_free(&re);
+    if (rc)
+        return tmc_cli_fail(2, "%s", err.msg);
+    if (tmc_train_step_fit_compute(log, o->cards[0], cl, r, &err)) {
+        tmc_train_log_free(log);
+        return tmc_cli_fail(2, "%s: %s", o->experiment, err.msg);
+    }
+    return 0;
+}
+
+/* fit --steps LOG --cards N on a training log (train_step_fit.h): read,
+ * fit, report; exit 2 on bad input, 1 when a file cannot be written or
+ * the fitted cv is outside jitter.cv's range (--write). */
+static int fit_train_steps(const tmc_cli_options *o)
+{
+    const char *path = o->experiment, *form = o->step_regex ? "--step-regex" : "Megatron-LM";
+    if (o->n_cards != 1)
+        return tmc_cli_usage_error("fit", "%s is read as a training log (no .csv name, and its "
+                                   "first line is no CSV header with a step column): give "
+                                   "--cards N, one count, the cards whose slowest each printed "
+                                   "step time is", path);
+    tmc_outfile out = {0}, dist = {0}, html = {0}, *files[] = {&out, &dist, &html};
+    const char *paths[] = {o->json_path, o->write_path, o->html_path};
+    int rc = open_fit_outputs(files, paths);
+    if (rc)
+        return rc;
+    tmc_train_log log;
+    tmc_train_step_fit r;
+    if ((rc = read_train_log(o, &log, &r))) {
+        tmc_cli_abort_outputs(files, paths, 3);
+        return rc;
+    }
+    /* everything --write needs first: a failed command writes no file */
+    cJSON *doc = o->write_path ? tmc_train_step_output_distribution(&r, path, form) : NULL;
+    if (tmc_cli_is_root())
+        tmc_train_step_output_text(stdout, &r, &log, path, form);
+    rc = tmc_cli_check_stdout();
+    if (!rc && o->write_path && !doc) {
+        fprintf(stderr, "trainmc: --write: the fitted cv %.4g is outside the range an "
+                "experiment's jitter.cv accepts for the normal law; nothing written\n",
+                r.cv.value);
+        rc = 1;
+    }
+    tmc_html_meta m = {TMC_VERSION, o->command_line};
+    tmc_fit_html_written w = {o->write_path, doc};
+    tmc_train_step_report rep = {&r, &log, path, form};
+    rc = finish_outputs(rc, files, paths,
+                        rc || !o->json_path ? NULL
+                                            : tmc_train_step_output_json(&r, &log, path, form),
+                        doc, rc || !wants_html(o) ? NULL : tmc_train_step_html(&rep, &w, &m));
+    tmc_train_log_free(&log);
+    return rc;
+}
+
+/* fit --steps LOG: a training log (--step-regex given, or neither a .csv
+ * name nor a CSV header with a step column: fit_train_steps) or a CSV of
+ * per-rank times: read,
+ * fit, report; exit 2 on bad input, 1 when a file cannot be written or
+ * --write has no law to write. */
 static int fit_steps(const tmc_cli_options *o)
 {
     const char *path = o->experiment;
@@ -373,6 +451,13 @@ static int fit_steps(const tmc_cli_options *o)
     int rc; /* no output names the log: tmc_cli_parse_options checked */
     if ((rc = check_log_name(path)))
         return rc;
+    int csv = o->step_regex ? 0 : tmc_train_step_is_csv(path);
+    if (csv == 0 || (csv < 0 && o->n_cards)) /* unreadable: the reader --cards points to */
+        return fit_train_steps(o);
+    if (o->n_cards)
+        return tmc_cli_usage_error("fit", "--cards is for a training log; %s is a CSV of "
+                                   "per-rank times (a step column), whose ranks are its cards",
+                                   path);
     tmc_outfile out = {0}, dist = {0}, html = {0}, *files[] = {&out, &dist, &html};
     const char *paths[] = {o->json_path, o->write_path, o->html_path};
     if ((rc = open_fit_outputs(files, paths)))
@@ -421,6 +506,9 @@ int tmc_cli_fit(int argc, char **argv)
         return rc == TMC_CLI_HELP_SHOWN ? 0 : rc;
     if ((rc = sacct_args(&o)))
         return rc;
+    if (!o.steps && (o.n_cards || o.step_regex))
+        return tmc_cli_usage_error("fit", "--%s is an option of --steps on a training log",
+                                   o.n_cards ? "cards" : "step-regex");
     if (o.sacct)
         return fit_sacct(&o);
     if (o.steps)

@@ -330,7 +330,9 @@ static const option_row table[] = {
      .bounds_key = "job.cards", /* a card count, as an experiment's */
      .help = {{EMAX, "card counts N, comma-separated, each in {range} (default "
                      "2,8,48,1024,16384: "
-                     "docs/model.md 2's table)"}}},
+                     "docs/model.md 2's table)"},
+              {FIT, "with --steps on a training log: the cards N whose slowest card's time "
+                    "each printed step time is, one count in {range} (required there)"}}},
     {.name = "replicas", .letter = 'n', .arg = "N", .parse = parse_key_or_integer,
      .offset = OFF(replicas), .lo = 2, .hi = 1e9,
      .key = "monte_carlo.replicas", .set_offset = OFF(replicas_set),
@@ -407,7 +409,9 @@ static const option_row table[] = {
                     "(default 60)"}}},
     {.name = "steps", .parse = parse_flag, .offset = OFF(steps),
      .help = {{FIT, "the log is a step-time log (CSV: step, rank, seconds, or a step column "
-                    "and one column per rank): fit the per-card jitter instead"}}},
+                    "and one column per rank), or a training log (Megatron-LM's iteration "
+                    "lines, or --step-regex's; with --cards N): fit the per-card jitter "
+                    "instead"}}},
     {.name = "sacct", .parse = parse_flag, .offset = OFF(sacct),
      .help = {{FIT, "the log is SLURM accounting, `sacct --parsable2` output with a header "
                     "(JobID, JobName, State, Start, End, Elapsed, NNodes, NodeList): "
@@ -508,7 +512,10 @@ static const option_row table[] = {
      .help = {{FORECAST, "with --log: its iteration lines as an extended regular "
                                "expression with named groups (?P<step>...) and (?P<ms>...) "
                                "or (?P<s>...), optionally (?P<time>...) (default: "
-                               "Megatron-LM's lines)"}}},
+                               "Megatron-LM's lines)"},
+              {FIT, "with --steps: the log is a training log whose iteration lines this "
+                    "extended regular expression reads, as forecast --log's (default: "
+                    "Megatron-LM's lines, when the log is no CSV with a step column)"}}},
     {.name = "elapsed-days", .arg = "D", .parse = parse_number, .offset = OFF(elapsed_days),
      .lo = 0, .hi = 1e6, .lo_open = 1,
      .help = {{FORECAST, "with --log: the wall time since the job started, days (default: "

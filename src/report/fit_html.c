@@ -165,6 +165,37 @@ static void verdicts(FILE *f, const char *text)
         fputs("</ul>\n", f);
 }
 
+/* The lines of the text report's part that starts with prefix, but its
+ * heading, as a list, each line's leading blanks dropped. */
+static void text_list(FILE *f, const char *text, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    const char *p = !strncmp(text, prefix, n) ? text : NULL;
+    for (const char *q = strstr(text, "\n\n"); !p && q; q = strstr(q + 1, "\n\n"))
+        if (!strncmp(q + 2, prefix, n))
+            p = q + 2;
+    const char *q = p ? strchr(p, '\n') : NULL;
+    if (!q)
+        return;
+    const char *stop = strstr(q, "\n\n");
+    stop = stop ? stop : q + strlen(q);
+    fputs("<ul class=\"assumed\">\n", f);
+    for (q++; q < stop;) {
+        const char *e = memchr(q, '\n', (size_t)(stop - q));
+        e = e ? e : stop;
+        const char *t = q + strspn(q, " ");
+        char *item = t < e ? strndup(t, (size_t)(e - t)) : NULL;
+        if (item) {
+            fputs("<li>", f);
+            tmc_html_put_text(f, item);
+            fputs("</li>\n", f);
+        }
+        free(item);
+        q = e + 1;
+    }
+    fputs("</ul>\n", f);
+}
+
 /* The document --write wrote, as written. */
 static void written(FILE *f, const tmc_fit_html_written *w, const char *what)
 {
@@ -354,6 +385,57 @@ char *tmc_step_fit_html(const tmc_step_fit *r, const tmc_step_log *log, const ch
 {
     step_page pg = {r, log, path, w};
     return tmc_html_page(steps, &pg, NULL, m);
+}
+
+/* ---------- a training log (--steps LOG --cards N) ---------- */
+
+static void train_text(FILE *f, const void *ctx)
+{
+    const tmc_train_step_report *p = ctx;
+    tmc_train_step_output_text(f, p->r, p->log, p->path, p->form);
+}
+
+static void train_answer(FILE *f, const tmc_train_step_fit *r, const char *text)
+{
+    tmc_html_section(f, "answer", "The answer");
+    fputs("<p class=\"headline\">A card's step time: mu ", f);
+    figure(f, "mu_s", r->mu_s.value, r->mu_s.lo, r->mu_s.hi);
+    fputs(" s<br><small>cv ", f);
+    figure(f, "cv", r->cv.value, r->cv.lo, r->cv.hi);
+    fprintf(f, " for the slowest of N = %ld cards; pace ", r->cards);
+    figure(f, "pace_s", r->pace_s.value, r->pace_s.lo, r->pace_s.hi);
+    fprintf(f, " s per step; %g %% intervals, delta method</small></p>\n",
+            100 * r->confidence);
+    text_first(f, text, 1);
+    tmc_html_section_end(f);
+    tmc_html_section(f, "assumes", "What the fit assumes (the log cannot tell)");
+    text_list(f, text, "Assumed");
+    tmc_html_section_end(f);
+}
+
+typedef struct {
+    const tmc_train_step_report *p;
+    const tmc_fit_html_written *w;
+} train_page;
+
+static void train(FILE *f, const void *report, const char *none, const tmc_html_meta *m)
+{
+    const train_page *pg = report;
+    (void)none;
+    char *text = tmc_html_capture(train_text, pg->p);
+    top(f, "trainmc fit --steps", pg->p->path, text ? text : "");
+    train_answer(f, pg->p->r, text ? text : "");
+    static const char *const skip[] = {"Assumed", NULL};
+    bottom(f, text ? text : "", skip, pg->w, "The jitter distribution file an experiment "
+                                             "names", m);
+    free(text);
+}
+
+char *tmc_train_step_html(const tmc_train_step_report *p, const tmc_fit_html_written *w,
+                          const tmc_html_meta *m)
+{
+    train_page pg = {p, w};
+    return tmc_html_page(train, &pg, NULL, m);
 }
 
 /* ---------- SLURM accounting ---------- */
