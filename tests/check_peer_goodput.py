@@ -23,9 +23,9 @@ split, as trainmc's window counts it: iterations ended by the window's end),
 hours under way at the window's end, and the goodput (steps committed by
 the window's end times the 1 s step, over 28 days).
 
-Rows marked compare = no are printed, not checked: scenario 06, whose two
-node cohorts move between the job, the spares and repair, which trainmc's
-keys cannot say yet (its experiment is the closest current form)."""
+Rows marked compare = no would be printed, not checked (none now: scenario
+06's two node cohorts, which move between the job, the spares and repair,
+are bad nodes placed in the fleet and known)."""
 import csv
 import json
 import math
