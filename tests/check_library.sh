@@ -103,6 +103,8 @@ if [ -x "$dir/commands" ]; then
   e=$src/experiments
   "$t" forecast "$e/forecast-design-48-day9.json" --history "$e/forecast-history-design-48.jsonl" \
     -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast.cli" >/dev/null
+  "$t" forecast "$e/forecast-design-48-day9.json" --log "$src/tests/fit/train-megatron.log" \
+    -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast-log.cli" >/dev/null
   "$t" fit "$src/distributions/infinitehbd-fault-trace/fault_trace.json" --nodes 400 \
     --cards-per-node 8 --json "$dir/docs/fit.cli" >/dev/null
   "$t" fit "$src/tests/fit/steps-hand.csv" --steps --json "$dir/docs/fit-steps.cli" >/dev/null
@@ -115,12 +117,17 @@ if [ -x "$dir/commands" ]; then
   "$t" rescue "$e/design-48-stress.json" --set deadline.days=24 \
     --levers deadline.days,job.steps -n 30 --seed 2 -t 2 --quiet \
     --json "$dir/docs/rescue.cli" >/dev/null
-  for c in forecast fit fit-steps fit-sacct cheapest sensitivity rescue; do
+  # NAME-text: the same command on the experiment's text, the same document
+  for c in forecast forecast-log fit fit-steps fit-sacct cheapest sensitivity rescue \
+    forecast-text:forecast forecast-log-text:forecast-log cheapest-text:cheapest \
+    sensitivity-text:sensitivity rescue-text:rescue; do
+    cli=${c#*:}
+    c=${c%%:*}
     python3 -c 'import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 sys.exit(0 if a == b else "%s: the library and the program differ at %s" % (
     sys.argv[1], [k for k in set(a) | set(b) if a.get(k) != b.get(k)]))' \
-      "$dir/docs/$c.json" "$dir/docs/$c.cli" || fail "$c: the library's document is not the program's"
+      "$dir/docs/$c.json" "$dir/docs/$cli.cli" || fail "$c: the library's document is not the program's"
   done
 fi
 

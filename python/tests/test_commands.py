@@ -20,6 +20,7 @@ STRESS = experiment("design-48-stress.json")
 DAY9 = experiment("forecast-design-48-day9.json")
 HISTORY = experiment("forecast-history-design-48.jsonl")
 FAULTS = os.path.join(REPO, "distributions", "infinitehbd-fault-trace", "fault_trace.json")
+LOG = os.path.join(REPO, "tests", "fit", "train-megatron.log")
 
 
 def same(got, want):
@@ -46,6 +47,46 @@ def test_forecast_equals_the_program(cli_json):
     assert list(frame["deadline.probability"]) == [r["deadline"]["probability"] for r in rows]
     assert "P(T <= deadline)" in got.text or "P(" in got.text
     assert got._repr_html_().startswith("<pre>")
+
+
+def test_forecast_log_equals_the_program(cli, tmp_path):
+    """forecast(log=) is `trainmc forecast --log`: the run's document, every
+    number the same; the text is the reading the program prints, then the
+    run's report; to_frame() one row; the progress the log gave."""
+    out = tmp_path / "log.json"
+    text = run_cli(cli, "forecast", DAY9, "--log", LOG, "-n", "200", "--seed", "4", "--quiet",
+                   "--json", str(out))
+    want = json.loads(out.read_text())
+    got = trainmc.forecast(DAY9, log=LOG, replicas=200, seed=4)
+    assert isinstance(got, trainmc.ForecastLogResult)
+    same(got, want)
+    reading = text.split("\n\n")[0]
+    assert got.text.startswith(reading + "\n\n") and "P(T <= 27 days)" in got.text
+    assert got.progress == want["inputs"]["progress"]
+    assert got.progress["steps_done"] == 90 and got.progress["failures"] == 1
+    assert got.probability == want["deadline"]["probability"]
+    frame = got.to_frame()
+    assert len(frame) == 1
+    assert frame["deadline.probability"][0] == want["deadline"]["probability"]
+    assert frame["progress.committed_step"][0] == 80
+    assert got._repr_html_().startswith("<pre>") and "Megatron-LM" in got._repr_html_()
+
+
+def test_forecast_log_refusals_name_the_parameters(tmp_path):
+    bare = tmp_path / "bare.log"
+    bare.write_text(" [2026-03-01 10:00:00] iteration       10/     100 | elapsed time per "
+                    "iteration (ms): 1000.0 |\n")
+    with pytest.raises(trainmc.TrainmcError) as e:
+        trainmc.forecast(DAY9, log=str(bare), replicas=10)
+    assert "give tmc_command_options.committed_step N" in e.value.message
+    assert "--" not in e.value.message
+    got = trainmc.forecast(DAY9, log=str(bare), replicas=10, committed_step=5)
+    assert got.progress["committed_step"] == 5
+    with pytest.raises(trainmc.TrainmcError) as e:
+        trainmc.forecast(DAY9, log=str(bare), replicas=10, elapsed_days=-1.0)
+    assert "tmc_command_options.elapsed_days = -1" in e.value.message
+    with pytest.raises(TypeError, match="one of them"):
+        trainmc.forecast(DAY9, HISTORY, log=str(bare))
 
 
 def test_fit_equals_the_program(cli, tmp_path):
@@ -142,9 +183,54 @@ def test_refusals_name_the_parameter(call, code, words, capfd):
     assert out == "" and err == "", "the library printed"
 
 
-def test_a_dict_experiment_is_refused_with_a_reason():
-    with pytest.raises(TypeError, match="experiment file"):
-        trainmc.cheapest({"job": {}})
+def as_dict(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize("command, flags, call", [
+    ("forecast", ["--history", HISTORY, "-n", "60", "--seed", "4"],
+     lambda x, **k: trainmc.forecast(x, HISTORY, replicas=60, seed=4, **k)),
+    ("forecast", ["--log", LOG, "-n", "60", "--seed", "4"],
+     lambda x, **k: trainmc.forecast(x, log=LOG, replicas=60, seed=4, **k)),
+    ("cheapest", ["--lever", "job.cards=32:96", "--target", "0.5", "-n", "40", "--seed", "5"],
+     lambda x, **k: trainmc.cheapest(x, target=0.5, levers={"job.cards": "32:96"},
+                                     replicas=40, seed=5, **k)),
+    ("sensitivity", ["--compound", "job.efficiency=0.35", "-n", "40", "--seed", "7"],
+     lambda x, **k: trainmc.sensitivity(x, compound="job.efficiency=0.35", replicas=40,
+                                        seed=7, **k)),
+    ("rescue", ["--set", "deadline.days=24", "--levers", "deadline.days", "-n", "30",
+                "--seed", "2"],
+     lambda x, **k: trainmc.rescue(x, levers=["deadline.days"], replicas=30, seed=2,
+                                   overrides={"deadline.days": 24}, **k)),
+])
+def test_a_dict_experiment_equals_the_file(cli_json, command, flags, call):
+    """Every command takes an experiment as a dict (JSON text to the
+    library, its file names resolved against base_dir) or an Experiment
+    loaded from one, and gives the program's document for the file, every
+    number the same; only experiment_path and base_chain (the forecast from a
+    log's run document) differ: they name the file, and a dict has none."""
+    path = DAY9 if command == "forecast" else STRESS if command == "rescue" else DESIGN
+    want = cli_json(command, path, *flags)
+    for got in (call(as_dict(path), base_dir=os.path.dirname(path)),
+                call(trainmc.load(as_dict(path), base_dir=os.path.dirname(path)))):
+        assert got["experiment_path"] == "<dict>"
+        named = ("experiment_path", "base_chain")  # the file, or "<dict>"
+        a = {k: v for k, v in got.items() if k not in named}
+        b = {k: v for k, v in want.items() if k not in named}
+        assert [k for k in a.keys() | b.keys() if a.get(k) != b.get(k)] == []
+
+
+def test_a_dict_without_base_dir_says_where_names_resolve(tmp_path):
+    """design-48's failures section is a file of its own, named relative to
+    the experiment: from a dict with another base_dir it cannot be opened,
+    and the message says where names resolve (base_dir), as run's does."""
+    x = as_dict(DESIGN)
+    assert isinstance(x["failures"], str)
+    with pytest.raises(trainmc.TrainmcError) as e:
+        trainmc.cheapest(x, base_dir=str(tmp_path), replicas=10)
+    assert e.value.code == trainmc.ERR_INPUT
+    assert "cannot open" in e.value.message and "base_dir" in e.value.message
 
 
 def test_rescue_stops_on_request():

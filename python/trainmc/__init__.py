@@ -16,8 +16,8 @@ Needs only the standard library (ctypes); numpy, when installed, is
 imported when per-replica arrays are first read. libtrainmc.so is found
 through TRAINMC_LIBRARY, the repository's build/ folder, or an installed copy.
 """
-from ._api import (CheapestResult, Document, EmaxResult, Experiment, FitResult, ForecastResult,
-                   RescueResult, Result, SensitivityResult, SweepResult, cheapest, closed_form,
+from ._api import (CheapestResult, Document, EmaxResult, Experiment, FitResult,
+                   ForecastLogResult, ForecastResult, RescueResult, Result, SensitivityResult, SweepResult, cheapest, closed_form,
                    emax, fit, forecast, library_path, load, rescue, run, sensitivity, sweep,
                    version)
 from ._lib import (ERR_INPUT, ERR_MEMORY, ERR_RUNTIME, ERR_STOPPED, OK, LibraryNotFoundError,
@@ -27,6 +27,6 @@ __version__ = "0.1.0"
 
 __all__ = ["run", "sweep", "emax", "closed_form", "load", "version", "library_path",
            "forecast", "fit", "cheapest", "sensitivity", "rescue", "Document", "ForecastResult",
-           "FitResult", "CheapestResult", "SensitivityResult", "RescueResult", "EmaxResult",
+           "ForecastLogResult", "FitResult", "CheapestResult", "SensitivityResult", "RescueResult", "EmaxResult",
            "Experiment", "Result", "SweepResult", "TrainmcError", "LibraryNotFoundError",
            "OK", "ERR_INPUT", "ERR_MEMORY", "ERR_STOPPED", "ERR_RUNTIME"]

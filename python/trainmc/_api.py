@@ -956,6 +956,28 @@ class FitResult(Document):
         return []
 
 
+class ForecastLogResult(Document):
+    """`trainmc forecast --log`'s document: the run's (`trainmc run --json`'s
+    keys) from the progress section a training log gave; .progress that
+    object (["inputs"]["progress"]), .rows one row: that progress,
+    completion_days, deadline (probability, ci95) and the days left.
+    .probability and .completion_days_mean as numbers."""
+
+    @property
+    def progress(self):
+        return (self.get("inputs") or {}).get("progress")
+
+    @property
+    def rows(self):
+        days_left = (self.get("forecast") or {}).get("days_left")
+        return [{"progress": self.progress,
+                 "completion_days": self.get("completion_days"),
+                 "deadline": self.get("deadline"), "days_left": days_left}]
+
+    probability = property(lambda self: self["deadline"]["probability"])
+    completion_days_mean = property(lambda self: self["completion_days"]["mean"])
+
+
 class CheapestResult(Document):
     """`trainmc cheapest`'s document; .rows its "plans" (every plan run: plan,
     cards, overrides, p_deadline, meets, cost, frontier, ...), ["chosen"]
@@ -1021,32 +1043,32 @@ def _list_text(v):
     return str(v)
 
 
-def _path_source(experiment, overrides):
-    """(path bytes, overrides) for the commands that read a file (forecast,
-    cheapest, sensitivity, rescue): a path or an Experiment loaded from one;
-    a dict is written by the caller to a file first."""
-    extra = _overrides(overrides)
-    source, prior = _source(experiment, None)
-    if source[0] != "path":
-        raise TypeError("this command reads an experiment file: pass its path (or an "
-                        "Experiment loaded from a file), not a dict")
-    return source[1], prior + extra
-
-
 def _command(name, cls, experiment, overrides, options, replicas, seed, threads, progress,
-             stop, force, replicas_low=2):
-    """The command `name` (trainmc.h) on experiment; replicas >= 2 but for
-    forecast (>= 1: as the program's -n)."""
-    path, sets = _path_source(experiment, overrides)
+             stop, force, replicas_low=2, base_dir=None):
+    """The command `name` (trainmc.h) on experiment, a path, a dict or an
+    Experiment, as run() takes them: a file through tmc_experiment_NAME, a
+    dict (or an Experiment made from one) as JSON text through
+    tmc_experiment_NAME_text. replicas >= 2 but for forecast (>= 1: as the
+    program's -n)."""
+    source, prior = _source(experiment, base_dir)
+    sets = prior + _overrides(overrides)
     opts = _run_options(replicas, seed, threads, stop, progress, replicas_low=replicas_low,
                         force=force)
     lib = _lib.library()
     ov, n_ov, keep_ov = _lib.string_array(sets)
-    fn = getattr(lib, name)
+    if source[0] == "path":
+        fn, head = getattr(lib, name), (source[1],)
+    else:
+        _, text, label, folder = source
+        fn = getattr(lib, name + "_text")
+        head = (text.encode("utf-8"), label.encode("utf-8"), os.fsencode(folder))
 
     def call(o, st):
-        return fn(path, ov, n_ov, ctypes.byref(options), ctypes.byref(o), ctypes.byref(st))
-    d = _run_stoppable(call, opts, progress, stop, lib.document_free)
+        return fn(*head, ov, n_ov, ctypes.byref(options), ctypes.byref(o), ctypes.byref(st))
+    try:
+        d = _run_stoppable(call, opts, progress, stop, lib.document_free)
+    except TrainmcError as e:
+        raise _with_base_dir_hint(e, source) from None
     del keep_ov
     try:
         return cls(lib.document_json(d).decode("utf-8"), lib.document_text(d).decode("utf-8"))
@@ -1060,23 +1082,45 @@ def _command_options():
     return c
 
 
-def forecast(experiment, history, replicas=None, seed=None, threads=0, overrides=None,
-             progress=None, *, stop=None, force=False):
+def forecast(experiment, history=None, replicas=None, seed=None, threads=0, overrides=None,
+             progress=None, *, stop=None, force=False, base_dir=None, log=None,
+             step_regex=None, elapsed_days=None, committed_step=None):
     """P(deadline) forecast at every snapshot of a job's history (a JSON-lines
     file of progress objects), all with the same replicas and seed, as
     `trainmc forecast EXPERIMENT --history FILE`; returns a ForecastResult.
-    experiment is a path (or an Experiment loaded from a file); replicas,
-    seed, threads, overrides, progress, stop and force as run()."""
+
+    Or, with log= in place of history, from a running job's own training
+    log, as `trainmc forecast EXPERIMENT --log LOG`: Megatron-LM's iteration
+    lines (or step_regex's, named groups (?P<step>...) and (?P<ms>...) or
+    (?P<s>...), optionally (?P<time>...)) give the progress section, which
+    the experiment runs from; elapsed_days (days since the job started;
+    None: the log's stamps) and committed_step (the newest checkpoint's
+    step; None: the log's last checkpoint line) where the log lacks them.
+    Returns a ForecastLogResult (the run's document).
+
+    experiment is a path, a dict or an Experiment, and base_dir, replicas,
+    seed, threads, overrides, progress, stop and force are as run()'s."""
     c = _command_options()
     c.history = _text_or_none("history", history)
-    if c.history is None:
-        raise TypeError("history must name a JSON-lines file of progress snapshots")
-    return _command("experiment_forecast", ForecastResult, experiment, overrides, c, replicas,
-                    seed, threads, progress, stop, force, replicas_low=1)
+    c.log = _text_or_none("log", log)
+    if (c.history is None) == (c.log is None):
+        raise TypeError("give history (a JSON-lines file of progress snapshots) or log (a "
+                        "training log), one of them")
+    c.step_regex = _text_or_none("step_regex", step_regex)
+    if elapsed_days is not None:
+        if isinstance(elapsed_days, bool) or not isinstance(elapsed_days, (int, float)):
+            raise TypeError("elapsed_days must be a number of days or None")
+        c.elapsed_days = float(elapsed_days)
+    if committed_step is not None:
+        c.committed_step = _integer("committed_step", committed_step, 0, 10**9,
+                                    allow_none=True, none_means="None (the log's) or ")
+    cls = ForecastLogResult if c.log is not None else ForecastResult
+    return _command("experiment_forecast", cls, experiment, overrides, c, replicas,
+                    seed, threads, progress, stop, force, replicas_low=1, base_dir=base_dir)
 
 
 def cheapest(experiment, target=None, levers=None, async_copy_s=None, replicas=None, seed=None,
-             threads=0, overrides=None, progress=None, *, stop=None, force=False):
+             threads=0, overrides=None, progress=None, *, stop=None, force=False, base_dir=None):
     """The cheapest plan whose P(deadline) meets target (a probability, or
     "deadline.probability>=P"; None: 0.9) over the levers ({"job.cards":
     "32:128", "checkpoint.mode": ["sync", "async"], ...}; None: job.cards
@@ -1092,13 +1136,13 @@ def cheapest(experiment, target=None, levers=None, async_copy_s=None, replicas=N
         c.async_copy_s = float(async_copy_s)
     try:
         return _command("experiment_cheapest", CheapestResult, experiment, overrides, c,
-                        replicas, seed, threads, progress, stop, force)
+                        replicas, seed, threads, progress, stop, force, base_dir=base_dir)
     finally:
         del keep
 
 
 def sensitivity(experiment, inputs=None, compound=None, replicas=None, seed=None, threads=0,
-                overrides=None, progress=None, *, stop=None, force=False):
+                overrides=None, progress=None, *, stop=None, force=False, base_dir=None):
     """Each uncertain input moved to the ends of its range (inputs: a JSON
     file of inputs and ranges; None: the defaults), and with compound
     ("KEY=V,KEY=V" or {"KEY": V}) those degradations at once, as `trainmc
@@ -1109,11 +1153,11 @@ def sensitivity(experiment, inputs=None, compound=None, replicas=None, seed=None
         compound = ",".join(f"{k}={v}" for k, v in compound.items())
     c.compound = _text_or_none("compound", compound)
     return _command("experiment_sensitivity", SensitivityResult, experiment, overrides, c,
-                    replicas, seed, threads, progress, stop, force)
+                    replicas, seed, threads, progress, stop, force, base_dir=base_dir)
 
 
 def rescue(experiment, target=None, levers=None, replicas=None, seed=None, threads=0,
-           overrides=None, progress=None, *, stop=None, force=False):
+           overrides=None, progress=None, *, stop=None, force=False, base_dir=None):
     """For a plan that misses target ("METRIC>=VALUE"; None:
     deadline.probability>=0.9), the smallest change of each lever alone that
     meets it (levers: keys, a list or "K1,K2"; None: every lever that
@@ -1127,7 +1171,7 @@ def rescue(experiment, target=None, levers=None, replicas=None, seed=None, threa
     c.levers, c.n_levers = arr, n
     try:
         return _command("experiment_rescue", RescueResult, experiment, overrides, c, replicas,
-                        seed, threads, progress, stop, force)
+                        seed, threads, progress, stop, force, base_dir=base_dir)
     finally:
         del keep
 

@@ -105,7 +105,11 @@ class CommandOptions(ctypes.Structure):
                 ("n_levers", ctypes.c_int),
                 ("async_copy_s", ctypes.c_double),
                 ("inputs", ctypes.c_char_p),
-                ("compound", ctypes.c_char_p)]
+                ("compound", ctypes.c_char_p),
+                ("log", ctypes.c_char_p),
+                ("step_regex", ctypes.c_char_p),
+                ("elapsed_days", ctypes.c_double),
+                ("committed_step", ctypes.c_long)]
 
 
 class FitLogOptions(ctypes.Structure):
@@ -132,6 +136,9 @@ _ST = ctypes.POINTER(Status)
 # the commands' common arguments: path, overrides, options, run options, status
 _COMMAND = [_c.c_char_p, _STRS, _c.c_int, _c.POINTER(CommandOptions),
             _c.POINTER(RunOptions), _ST]
+
+# the same with the experiment as JSON text: text, label, base_dir, then as above
+_COMMAND_TEXT = [_c.c_char_p, _c.c_char_p] + _COMMAND
 
 # name: (restype, argtypes)
 _PROTOTYPES = {
@@ -175,6 +182,10 @@ _PROTOTYPES = {
     "tmc_experiment_cheapest": (_P, _COMMAND),
     "tmc_experiment_sensitivity": (_P, _COMMAND),
     "tmc_experiment_rescue": (_P, _COMMAND),
+    "tmc_experiment_forecast_text": (_P, _COMMAND_TEXT),
+    "tmc_experiment_cheapest_text": (_P, _COMMAND_TEXT),
+    "tmc_experiment_sensitivity_text": (_P, _COMMAND_TEXT),
+    "tmc_experiment_rescue_text": (_P, _COMMAND_TEXT),
     "tmc_fit_log_options_init": (None, [_c.POINTER(FitLogOptions)]),
     "tmc_fit_log": (_P, [_c.c_char_p, _c.POINTER(FitLogOptions), _ST]),
     "tmc_document_free": (None, [_P]),

@@ -143,6 +143,14 @@ int tmc_api_check_command_options(const char *f, const tmc_command_options *c,
 int tmc_api_command_run_options(const char *f, const tmc_run_options *o, tmc_run_options *out,
                                 tmc_status *st);
 
+/* Where a command's experiment is read from (sweep.h): the file `text` names
+ * (is_text 0), or the JSON text `text` itself (is_text 1; label NULL:
+ * "<string>", base_dir NULL: "."), as tmc_experiment_load and
+ * tmc_experiment_parse take them. f names the public function. TMC_OK, or
+ * TMC_ERR_INPUT with st for a NULL text. */
+int tmc_api_command_source(const char *f, int is_text, const char *text, const char *label,
+                           const char *base_dir, tmc_sweep_source *src, tmc_status *st);
+
 /* A load that failed (a config message, a bad option): TMC_ERR_MEMORY when
  * its message says "out of memory", else TMC_ERR_INPUT; st's message err's. */
 int tmc_api_fail_load(tmc_status *st, const tmc_error *err);

@@ -27,6 +27,10 @@ static const struct {
     {"--inputs", "tmc_command_options.inputs"},
     {"--compound", "tmc_command_options.compound"},
     {"--history", "tmc_command_options.history"},
+    {"--log", "tmc_command_options.log"},
+    {"--step-regex", "tmc_command_options.step_regex"},
+    {"--elapsed-days", "tmc_command_options.elapsed_days"},
+    {"--committed-step", "tmc_command_options.committed_step"},
     {"--importance-pilot", "tmc_run_options.pilot_replicas"},
     {"--importance-plain-max", "tmc_run_options.importance_plain_max"},
     {"--importance", "tmc_run_options.importance"},
@@ -118,7 +122,7 @@ void tmc_api_sets_free(tmc_api_sets *s)
 void tmc_command_options_init(tmc_command_options *c)
 {
     if (c)
-        *c = (tmc_command_options){.async_copy_s = NAN};
+        *c = (tmc_command_options){.async_copy_s = NAN, .committed_step = -1};
 }
 
 /* Each field of tmc_command_options, and whether it is as init leaves it. */
@@ -134,6 +138,14 @@ static int field_given(const tmc_command_options *c, const char *name)
         return !isnan(c->async_copy_s);
     if (!strcmp(name, "inputs"))
         return c->inputs != NULL;
+    if (!strcmp(name, "log"))
+        return c->log != NULL;
+    if (!strcmp(name, "step_regex"))
+        return c->step_regex != NULL;
+    if (!strcmp(name, "elapsed_days"))
+        return c->elapsed_days != 0;
+    if (!strcmp(name, "committed_step"))
+        return c->committed_step != -1;
     return !strcmp(name, "compound") && c->compound != NULL;
 }
 
@@ -141,7 +153,8 @@ int tmc_api_check_command_options(const char *f, const tmc_command_options *c,
                                   const char *takes, tmc_status *st)
 {
     static const char *const fields[] = {"history", "target", "levers", "async_copy_s",
-                                         "inputs", "compound"};
+                                         "inputs", "compound", "log", "step_regex",
+                                         "elapsed_days", "committed_step"};
     for (size_t i = 0; c && i < sizeof fields / sizeof fields[0]; i++) {
         size_t len = strlen(fields[i]);
         const char *at = strstr(takes, fields[i]);
@@ -223,6 +236,21 @@ const char *tmc_document_text(const tmc_document *d)
 double tmc_document_number(const tmc_document *d, const char *path)
 {
     return d ? tmc_api_document_number(&d->document, path) : NAN;
+}
+
+int tmc_api_command_source(const char *f, int is_text, const char *text, const char *label,
+                           const char *base_dir, tmc_sweep_source *src, tmc_status *st)
+{
+    *src = (tmc_sweep_source){.path = text};
+    if (!text)
+        return tmc_api_failf(st, TMC_ERR_INPUT, is_text ? "%s: json = NULL: must be an "
+                                                          "experiment's JSON text"
+                                                        : "%s: path = NULL: must name an "
+                                                          "experiment file", f);
+    if (is_text)
+        *src = (tmc_sweep_source){.path = label ? label : "<string>", .text = text,
+                                  .base_dir = base_dir ? base_dir : "."};
+    return TMC_OK;
 }
 
 int tmc_api_fail_load(tmc_status *st, const tmc_error *err)

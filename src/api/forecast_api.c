@@ -2,7 +2,8 @@
  * snapshot of a job's history, as `trainmc forecast --history` reads, runs
  * (forecast_history.h) and reports it (forecast_history_output.h); for the
  * same file, overrides, history, replicas and seed both give the same
- * document. */
+ * document. With a training log instead (`forecast --log`):
+ * forecast_log_api.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "config.h"
 #include "forecast_history.h"
 #include "forecast_history_output.h"
+#include "forecast_log.h"
 #include "observed_input.h"
 
 #define F "tmc_experiment_forecast"
@@ -32,12 +34,14 @@ static double now_s(void)
 
 /* The experiment and its history read, every snapshot judged runnable as
  * the command line judges it. TMC_OK, or a code with st. */
-static int load(forecast_work *w, const char *path, const tmc_command_options *c, int force,
-                tmc_status *st)
+static int load(forecast_work *w, const tmc_sweep_source *src, const tmc_command_options *c,
+                int force, tmc_status *st)
 {
     tmc_error err = {""};
-    if (tmc_config_load(path, w->sets.sets, w->sets.n_sets, &w->x, &err))
-        return tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
+    if (src->text ? tmc_config_parse(src->text, src->path, src->base_dir, w->sets.sets,
+                                     w->sets.n_sets, &w->x, &err)
+                  : tmc_config_load(src->path, w->sets.sets, w->sets.n_sets, &w->x, &err))
+        return tmc_api_fail_load(st, &err);
     w->loaded = 1;
     tmc_observed_snapshot *snaps = NULL;
     int n = 0, rc = TMC_OK;
@@ -62,30 +66,37 @@ static void write_text(FILE *f, const void *report)
     tmc_forecast_history_output_text(f, report);
 }
 
-static tmc_document *forecast_in(const char *path, const char *const *overrides,
-                                 int n_overrides, const tmc_command_options *c,
-                                 const tmc_run_options *options, tmc_status *st)
+static tmc_document *forecast_in(const char *f, const tmc_sweep_source *src,
+                                 const char *const *overrides, int n_overrides,
+                                 const tmc_command_options *c, const tmc_run_options *options,
+                                 tmc_status *st)
 {
     static const volatile sig_atomic_t never = 0;
     tmc_run_options o;
-    if (!path)
-        return tmc_api_failf(st, TMC_ERR_INPUT, F ": path = NULL: must name an experiment "
-                                                "file"), NULL;
-    if (!c || !c->history)
-        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_command_options.history = NULL: "
-                             "must name a JSON-lines file of progress snapshots"), NULL;
-    if (tmc_api_check_overrides(F, overrides, n_overrides, st) ||
-        tmc_api_check_command_options(F, c, "history", st) ||
-        tmc_api_command_run_options(F, options, &o, st))
+    if (!c || (!c->history && !c->log))
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: tmc_command_options.history and .log "
+                             "NULL: one must name a JSON-lines file of progress snapshots, "
+                             "or a training log", f), NULL;
+    if (c->history && c->log)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: tmc_command_options.history and .log "
+                             "are both given: give one (snapshots, or a training log)", f),
+               NULL;
+    const char *takes = c->log ? "log,step_regex,elapsed_days,committed_step" : "history";
+    if (tmc_api_check_overrides(f, overrides, n_overrides, st) ||
+        tmc_api_check_command_options(f, c, takes, st) ||
+        tmc_api_command_run_options(f, options, &o, st))
         return NULL;
     forecast_work *w = calloc(1, sizeof *w);
     if (!w)
         return tmc_api_failf(st, TMC_ERR_MEMORY, "out of memory for a forecast"), NULL;
     tmc_document *d = NULL;
     int rc = tmc_api_sets_make(&w->sets, overrides, n_overrides, options, st);
-    if (!rc)
-        rc = load(w, path, c, o.force, st);
-    if (!rc) {
+    if (!rc && c->log) {
+        d = tmc_forecast_log_document(f, src, &w->sets, c, &o, st);
+        rc = d ? TMC_OK : TMC_ERR_INPUT; /* st says which */
+    } else if (!rc)
+        rc = load(w, src, c, o.force, st);
+    if (!rc && !c->log) {
         tmc_error err = {""};
         double t0 = now_s();
         int run = tmc_forecast_history_run(&w->h, o.threads, o.progress, o.progress_ctx,
@@ -108,13 +119,33 @@ static tmc_document *forecast_in(const char *path, const char *const *overrides,
     return d;
 }
 
+/* Both entries: the source checked, then the forecast. */
+static tmc_document *forecast(const char *f, int is_text, const char *text, const char *label,
+                              const char *base_dir, const char *const *overrides,
+                              int n_overrides, const tmc_command_options *c,
+                              const tmc_run_options *o, tmc_status *st)
+{
+    tmc_api_scope scope;
+    tmc_api_enter(&scope);
+    tmc_sweep_source src;
+    tmc_document *d = NULL;
+    if (!tmc_api_command_source(f, is_text, text, label, base_dir, &src, st))
+        d = forecast_in(f, &src, overrides, n_overrides, c, o, st);
+    tmc_api_leave(&scope);
+    return d;
+}
+
 tmc_document *tmc_experiment_forecast(const char *path, const char *const *overrides,
                                       int n_overrides, const tmc_command_options *c,
                                       const tmc_run_options *o, tmc_status *st)
 {
-    tmc_api_scope scope;
-    tmc_api_enter(&scope);
-    tmc_document *d = forecast_in(path, overrides, n_overrides, c, o, st);
-    tmc_api_leave(&scope);
-    return d;
+    return forecast(F, 0, path, NULL, NULL, overrides, n_overrides, c, o, st);
+}
+
+tmc_document *tmc_experiment_forecast_text(const char *json, const char *label,
+                                           const char *base_dir, const char *const *overrides,
+                                           int n_overrides, const tmc_command_options *c,
+                                           const tmc_run_options *o, tmc_status *st)
+{
+    return forecast(F "_text", 1, json, label, base_dir, overrides, n_overrides, c, o, st);
 }

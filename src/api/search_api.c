@@ -25,14 +25,12 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* What both searches check first. TMC_OK, or TMC_ERR_INPUT with st. */
-static int check_common(const char *f, const char *path, const char *const *overrides,
-                        int n_overrides, const tmc_command_options *c, const char *takes,
+/* What both searches check first (the source already). TMC_OK, or
+ * TMC_ERR_INPUT with st. */
+static int check_common(const char *f, const char *const *overrides, int n_overrides,
+                        const tmc_command_options *c, const char *takes,
                         const tmc_run_options *options, tmc_run_options *o, tmc_status *st)
 {
-    if (!path)
-        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: path = NULL: must name an experiment "
-                                                "file", f);
     if (tmc_api_check_overrides(f, overrides, n_overrides, st) ||
         tmc_api_check_command_options(f, c, takes, st) ||
         tmc_api_command_run_options(f, options, o, st))
@@ -80,7 +78,8 @@ static void rescue_text(FILE *f, const void *report)
     tmc_rescue_output_text(f, report);
 }
 
-static tmc_document *rescue_in(tmc_rescue *r, const char *path, const tmc_api_sets *sets,
+static tmc_document *rescue_in(tmc_rescue *r, const tmc_sweep_source *src,
+                               const tmc_api_sets *sets,
                                const tmc_command_options *c, const tmc_run_options *o,
                                tmc_status *st)
 {
@@ -91,7 +90,7 @@ static tmc_document *rescue_in(tmc_rescue *r, const char *path, const tmc_api_se
     int rc = tmc_sweep_parse_target(text, &target, &err) ? tmc_api_fail_load(st, &err) : 0;
     if (!rc)
         rc = join_levers(c, &levers, st);
-    if (!rc && tmc_rescue_load(r, path, sets->sets, sets->n_sets, &target, levers, &err))
+    if (!rc && tmc_rescue_load(r, src, sets->sets, sets->n_sets, &target, levers, &err))
         rc = tmc_api_fail_load(st, &err);
     free(levers);
     if (rc || tmc_api_check_runnable(&r->plan.x, NULL, o->force, st))
@@ -103,9 +102,10 @@ static tmc_document *rescue_in(tmc_rescue *r, const char *path, const tmc_api_se
     return tmc_api_document_new(tmc_rescue_output_json(&rep), rescue_text, &rep, st);
 }
 
-tmc_document *tmc_experiment_rescue(const char *path, const char *const *overrides,
-                                    int n_overrides, const tmc_command_options *c,
-                                    const tmc_run_options *options, tmc_status *st)
+static tmc_document *rescue(const char *f, int is_text, const char *text, const char *label,
+                            const char *base_dir, const char *const *overrides,
+                            int n_overrides, const tmc_command_options *c,
+                            const tmc_run_options *options, tmc_status *st)
 {
     tmc_api_scope scope;
     tmc_api_enter(&scope);
@@ -113,13 +113,14 @@ tmc_document *tmc_experiment_rescue(const char *path, const char *const *overrid
     tmc_api_sets sets = {0};
     tmc_document *d = NULL;
     tmc_rescue *r = NULL;
-    if (!check_common("tmc_experiment_rescue", path, overrides, n_overrides, c, "target,levers",
-                      options, &o, st) &&
+    tmc_sweep_source src;
+    if (!tmc_api_command_source(f, is_text, text, label, base_dir, &src, st) &&
+        !check_common(f, overrides, n_overrides, c, "target,levers", options, &o, st) &&
         !tmc_api_sets_make(&sets, overrides, n_overrides, options, st)) {
         if (!(r = calloc(1, sizeof *r)))
             tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for a rescue");
         else
-            d = rescue_in(r, path, &sets, c, &o, st);
+            d = rescue_in(r, &src, &sets, c, &o, st);
     }
     if (r)
         tmc_rescue_free(r);
@@ -129,6 +130,23 @@ tmc_document *tmc_experiment_rescue(const char *path, const char *const *overrid
         tmc_api_succeed(st);
     tmc_api_leave(&scope);
     return d;
+}
+
+tmc_document *tmc_experiment_rescue(const char *path, const char *const *overrides,
+                                    int n_overrides, const tmc_command_options *c,
+                                    const tmc_run_options *o, tmc_status *st)
+{
+    return rescue("tmc_experiment_rescue", 0, path, NULL, NULL, overrides, n_overrides, c, o,
+                  st);
+}
+
+tmc_document *tmc_experiment_rescue_text(const char *json, const char *label,
+                                         const char *base_dir, const char *const *overrides,
+                                         int n_overrides, const tmc_command_options *c,
+                                         const tmc_run_options *o, tmc_status *st)
+{
+    return rescue("tmc_experiment_rescue_text", 1, json, label, base_dir, overrides,
+                  n_overrides, c, o, st);
 }
 
 /* ---------- cheapest ---------- */
@@ -161,7 +179,8 @@ static tmc_document *cheapest_report(tmc_cheapest *c, const tmc_run_options *o,
     return d;
 }
 
-static tmc_document *cheapest_in(tmc_cheapest *c, const char *path, const tmc_api_sets *sets,
+static tmc_document *cheapest_in(tmc_cheapest *c, const tmc_sweep_source *src,
+                                 const tmc_api_sets *sets,
                                  const tmc_command_options *co, const tmc_run_options *o,
                                  tmc_status *st)
 {
@@ -173,7 +192,7 @@ static tmc_document *cheapest_in(tmc_cheapest *c, const char *path, const tmc_ap
         given = *co;
     const char *text = given.target ? given.target : TMC_CHEAPEST_DEFAULT_TARGET;
     if (tmc_cheapest_parse_target(text, &target, &err) ||
-        tmc_cheapest_load(c, path, sets->sets, sets->n_sets, &target, given.levers,
+        tmc_cheapest_load(c, src, sets->sets, sets->n_sets, &target, given.levers,
                           given.n_levers, given.async_copy_s, &err))
         return tmc_api_fail_load(st, &err), NULL;
     tmc_cheapest_options opt = {.threads = o->threads, .progress = o->progress,
@@ -188,9 +207,10 @@ static tmc_document *cheapest_in(tmc_cheapest *c, const char *path, const tmc_ap
     return cheapest_report(c, o, now_s() - t0, st);
 }
 
-tmc_document *tmc_experiment_cheapest(const char *path, const char *const *overrides,
-                                      int n_overrides, const tmc_command_options *co,
-                                      const tmc_run_options *options, tmc_status *st)
+static tmc_document *cheapest(const char *f, int is_text, const char *text, const char *label,
+                              const char *base_dir, const char *const *overrides,
+                              int n_overrides, const tmc_command_options *co,
+                              const tmc_run_options *options, tmc_status *st)
 {
     tmc_api_scope scope;
     tmc_api_enter(&scope);
@@ -198,13 +218,15 @@ tmc_document *tmc_experiment_cheapest(const char *path, const char *const *overr
     tmc_api_sets sets = {0};
     tmc_document *d = NULL;
     tmc_cheapest *c = NULL;
-    if (!check_common("tmc_experiment_cheapest", path, overrides, n_overrides, co,
-                      "target,levers,async_copy_s", options, &o, st) &&
+    tmc_sweep_source src;
+    if (!tmc_api_command_source(f, is_text, text, label, base_dir, &src, st) &&
+        !check_common(f, overrides, n_overrides, co, "target,levers,async_copy_s", options,
+                      &o, st) &&
         !tmc_api_sets_make(&sets, overrides, n_overrides, options, st)) {
         if (!(c = calloc(1, sizeof *c)))
             tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for a search");
         else
-            d = cheapest_in(c, path, &sets, co, &o, st);
+            d = cheapest_in(c, &src, &sets, co, &o, st);
     }
     if (c)
         tmc_cheapest_free(c);
@@ -214,4 +236,21 @@ tmc_document *tmc_experiment_cheapest(const char *path, const char *const *overr
         tmc_api_succeed(st);
     tmc_api_leave(&scope);
     return d;
+}
+
+tmc_document *tmc_experiment_cheapest(const char *path, const char *const *overrides,
+                                      int n_overrides, const tmc_command_options *c,
+                                      const tmc_run_options *o, tmc_status *st)
+{
+    return cheapest("tmc_experiment_cheapest", 0, path, NULL, NULL, overrides, n_overrides, c,
+                    o, st);
+}
+
+tmc_document *tmc_experiment_cheapest_text(const char *json, const char *label,
+                                           const char *base_dir, const char *const *overrides,
+                                           int n_overrides, const tmc_command_options *c,
+                                           const tmc_run_options *o, tmc_status *st)
+{
+    return cheapest("tmc_experiment_cheapest_text", 1, json, label, base_dir, overrides,
+                    n_overrides, c, o, st);
 }

@@ -39,13 +39,13 @@ static void write_text(FILE *f, const void *report)
     tmc_sensitivity_output_text(f, report);
 }
 
-static tmc_document *sensitivity_in(tmc_sensitivity *s, const char *path,
+static tmc_document *sensitivity_in(tmc_sensitivity *s, const tmc_sweep_source *src,
                                     const tmc_api_sets *sets, const tmc_command_options *c,
                                     const tmc_run_options *o, tmc_status *st)
 {
     static const volatile sig_atomic_t never = 0;
     tmc_error err = {""};
-    if (tmc_sensitivity_load(s, path, sets->sets, sets->n_sets, c ? c->inputs : NULL,
+    if (tmc_sensitivity_load(s, src, sets->sets, sets->n_sets, c ? c->inputs : NULL,
                              c ? c->compound : NULL, &err))
         return tmc_api_fail_load(st, &err), NULL;
     if (check_settings(s, o->force, st))
@@ -61,9 +61,11 @@ static tmc_document *sensitivity_in(tmc_sensitivity *s, const char *path,
     return tmc_api_document_new(tmc_sensitivity_output_json(&rep), write_text, &rep, st);
 }
 
-tmc_document *tmc_experiment_sensitivity(const char *path, const char *const *overrides,
-                                         int n_overrides, const tmc_command_options *c,
-                                         const tmc_run_options *options, tmc_status *st)
+static tmc_document *sensitivity(const char *f, int is_text, const char *text,
+                                 const char *label, const char *base_dir,
+                                 const char *const *overrides, int n_overrides,
+                                 const tmc_command_options *c, const tmc_run_options *options,
+                                 tmc_status *st)
 {
     tmc_api_scope scope;
     tmc_api_enter(&scope);
@@ -71,16 +73,16 @@ tmc_document *tmc_experiment_sensitivity(const char *path, const char *const *ov
     tmc_api_sets sets = {0};
     tmc_document *d = NULL;
     tmc_sensitivity *s = NULL;
-    if (!path)
-        tmc_api_failf(st, TMC_ERR_INPUT, F ": path = NULL: must name an experiment file");
-    else if (!tmc_api_check_overrides(F, overrides, n_overrides, st) &&
-             !tmc_api_check_command_options(F, c, "inputs,compound", st) &&
-             !tmc_api_command_run_options(F, options, &o, st) &&
-             !tmc_api_sets_make(&sets, overrides, n_overrides, options, st)) {
+    tmc_sweep_source src;
+    if (!tmc_api_command_source(f, is_text, text, label, base_dir, &src, st) &&
+        !tmc_api_check_overrides(f, overrides, n_overrides, st) &&
+        !tmc_api_check_command_options(f, c, "inputs,compound", st) &&
+        !tmc_api_command_run_options(f, options, &o, st) &&
+        !tmc_api_sets_make(&sets, overrides, n_overrides, options, st)) {
         if (!(s = calloc(1, sizeof *s)))
             tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for a sensitivity");
         else
-            d = sensitivity_in(s, path, &sets, c, &o, st);
+            d = sensitivity_in(s, &src, &sets, c, &o, st);
     }
     if (s)
         tmc_sensitivity_free(s);
@@ -90,4 +92,20 @@ tmc_document *tmc_experiment_sensitivity(const char *path, const char *const *ov
         tmc_api_succeed(st);
     tmc_api_leave(&scope);
     return d;
+}
+
+tmc_document *tmc_experiment_sensitivity(const char *path, const char *const *overrides,
+                                         int n_overrides, const tmc_command_options *c,
+                                         const tmc_run_options *o, tmc_status *st)
+{
+    return sensitivity(F, 0, path, NULL, NULL, overrides, n_overrides, c, o, st);
+}
+
+tmc_document *tmc_experiment_sensitivity_text(const char *json, const char *label,
+                                              const char *base_dir,
+                                              const char *const *overrides, int n_overrides,
+                                              const tmc_command_options *c,
+                                              const tmc_run_options *o, tmc_status *st)
+{
+    return sensitivity(F "_text", 1, json, label, base_dir, overrides, n_overrides, c, o, st);
 }

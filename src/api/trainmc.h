@@ -360,18 +360,35 @@ typedef struct {
      * inputs), and a compound case "KEY=V,KEY=V,..." (NULL: none) */
     const char *inputs;
     const char *compound;
+    /* forecast, in place of history: a running job's training log, as
+     * `trainmc forecast --log` reads it (docs/commands/forecast.md "A
+     * training log"): Megatron-LM's iteration lines, or step_regex's (an
+     * extended regular expression with named groups (?P<step>...) and
+     * (?P<ms>...) or (?P<s>...), optionally (?P<time>...); NULL:
+     * Megatron-LM's). Its progress section is made from the log and the
+     * experiment run from it: the document is the run's (`trainmc run
+     * --json`'s keys), the text what was read then the run's report. */
+    const char *log;
+    const char *step_regex;
+    /* with log: the wall time since the job started, days, (0, 1e6] (0: from
+     * the log's stamps; required without them), and the newest checkpoint's
+     * step, [0, 1e9] (-1: the log's last checkpoint line; required without
+     * one) */
+    double elapsed_days;
+    long committed_step;
 } tmc_command_options;
 
-/* history, target, levers, inputs and compound NULL, n_levers 0,
- * async_copy_s NaN. */
+/* history, target, levers, inputs, compound, log and step_regex NULL,
+ * n_levers 0, async_copy_s NaN, elapsed_days 0, committed_step -1. */
 TMC_API void tmc_command_options_init(tmc_command_options *c);
 
 /* Run the command on the experiment file at `path` with its overrides, as
- * `trainmc forecast --history`, `trainmc cheapest`, `trainmc sensitivity`
+ * `trainmc forecast --history` (or --log), `trainmc cheapest`, `trainmc sensitivity`
  * and `trainmc rescue` do (docs/commands/). o's replicas, seed, threads,
  * progress, stop and force apply (replicas and seed become overrides, as the
  * command line's -n and --seed); precision and importance do not. c may be
- * NULL (tmc_command_options_init's) but for forecast, which needs history.
+ * NULL (tmc_command_options_init's) but for forecast, which needs history
+ * or log.
  * Returns a document to free with tmc_document_free, or NULL with st:
  * TMC_ERR_INPUT (a bad experiment, override or option: messages name the
  * field, e.g. "tmc_command_options.levers job.cardz: not a lever ..."),
@@ -389,6 +406,37 @@ TMC_API tmc_document *tmc_experiment_sensitivity(const char *path,
 TMC_API tmc_document *tmc_experiment_rescue(const char *path, const char *const *overrides,
                                             int n_overrides, const tmc_command_options *c,
                                             const tmc_run_options *o, tmc_status *st);
+
+/* The same four for an experiment given as JSON text (label and base_dir as
+ * in tmc_experiment_parse: label names it in messages, NULL "<string>";
+ * base_dir resolves its relative file names, its "base" among them, NULL
+ * the current folder), as tmc_experiment_sweep_text is to
+ * tmc_experiment_sweep. Every setting a search makes is parsed from the
+ * same text, so for the same experiment both give the same document. */
+TMC_API tmc_document *tmc_experiment_forecast_text(const char *json, const char *label,
+                                                   const char *base_dir,
+                                                   const char *const *overrides,
+                                                   int n_overrides,
+                                                   const tmc_command_options *c,
+                                                   const tmc_run_options *o, tmc_status *st);
+TMC_API tmc_document *tmc_experiment_cheapest_text(const char *json, const char *label,
+                                                   const char *base_dir,
+                                                   const char *const *overrides,
+                                                   int n_overrides,
+                                                   const tmc_command_options *c,
+                                                   const tmc_run_options *o, tmc_status *st);
+TMC_API tmc_document *tmc_experiment_sensitivity_text(const char *json, const char *label,
+                                                      const char *base_dir,
+                                                      const char *const *overrides,
+                                                      int n_overrides,
+                                                      const tmc_command_options *c,
+                                                      const tmc_run_options *o,
+                                                      tmc_status *st);
+TMC_API tmc_document *tmc_experiment_rescue_text(const char *json, const char *label,
+                                                 const char *base_dir,
+                                                 const char *const *overrides, int n_overrides,
+                                                 const tmc_command_options *c,
+                                                 const tmc_run_options *o, tmc_status *st);
 
 /* What tmc_fit_log takes: `trainmc fit LOG`'s options (docs/fit.md). */
 typedef struct {

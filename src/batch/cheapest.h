@@ -138,7 +138,7 @@ typedef struct {
 /* The whole search (large: on the heap). */
 typedef struct {
     tmc_sweep_target target;   /* deadline.probability>=P, P in (0, 1) */
-    const char *path;          /* borrowed, with sets */
+    tmc_sweep_source source;   /* the experiment's file or text: borrowed, with sets */
     const char *const *sets;
     int n_sets;
     tmc_sweep_base base;       /* the experiment as given (no key) */
@@ -175,8 +175,8 @@ int tmc_cheapest_check_plan(const tmc_sweep_setting *s, void *ctx, char *why, si
  * problem". */
 int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *err);
 
-/* Load the experiment at path with sets[n_sets] (borrowed: --set, then
- * --replicas and --seed) and the levers: lever[n_levers] are "KEY=VALUES"
+/* Load the experiment src names (a file or text) with sets[n_sets] (both
+ * borrowed: --set, then --replicas and --seed) and the levers: lever[n_levers] are "KEY=VALUES"
  * (--lever): job.cards=LO:HI (integers), the experiment's interval key and
  * failures.spares with a list V1,V2,... or START:STOP:STEP,
  * checkpoint.mode=sync,async (from a sync experiment async needs
@@ -191,9 +191,9 @@ int tmc_cheapest_parse_target(const char *text, tmc_sweep_target *t, tmc_error *
  * (g = 1 without nodes). Every combination is loaded once to check its
  * values.
  * Returns 0, or -1 with err (a config message, or "--lever SPEC: problem"). */
-int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets, int n_sets,
-                      const tmc_sweep_target *target, const char *const *lever, int n_levers,
-                      double async_copy_s, tmc_error *err);
+int tmc_cheapest_load(tmc_cheapest *c, const tmc_sweep_source *src, const char *const *sets,
+                      int n_sets, const tmc_sweep_target *target, const char *const *lever,
+                      int n_levers, double async_copy_s, tmc_error *err);
 
 /* The setting of combination `combo` at `cards` cards into *s. 0, or -1
  * with err (the validation table's message). */

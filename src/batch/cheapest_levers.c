@@ -366,17 +366,17 @@ static int make_combo(tmc_cheapest *c, int i, tmc_error *err)
     return 0;
 }
 
-int tmc_cheapest_load(tmc_cheapest *c, const char *path, const char *const *sets, int n_sets,
-                      const tmc_sweep_target *target, const char *const *lever, int n_levers,
-                      double async_copy_s, tmc_error *err)
+int tmc_cheapest_load(tmc_cheapest *c, const tmc_sweep_source *src, const char *const *sets,
+                      int n_sets, const tmc_sweep_target *target, const char *const *lever,
+                      int n_levers, double async_copy_s, tmc_error *err)
 {
     memset(c, 0, sizeof *c);
     c->target = *target;
-    c->path = path;
+    c->source = *src;
     c->sets = sets;
     c->n_sets = n_sets;
     c->chosen = c->runner_up = -1;
-    if (tmc_sweep_load_base(&c->base, path, sets, n_sets, NULL, 0, err) ||
+    if (tmc_sweep_load_base_from(&c->base, src, sets, n_sets, NULL, 0, err) ||
         tmc_sweep_check_replicas(&c->base, err))
         return -1;
     const tmc_experiment *x = &c->base.x;
@@ -442,7 +442,7 @@ int tmc_cheapest_load_setting(tmc_cheapest *c, int combo, long cards, tmc_sweep_
         all[n++] = cb->overrides[i];
     double v = (double)cards;
     tmc_experiment_release(&c->scratch.x); /* the previous combination's */
-    if (tmc_sweep_load_base(&c->scratch, c->path, all, n, cards_key, 1, err))
+    if (tmc_sweep_load_base_from(&c->scratch, &c->source, all, n, cards_key, 1, err))
         return -1;
     return tmc_sweep_load_setting(&c->scratch, &v, s, err);
 }

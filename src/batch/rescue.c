@@ -111,19 +111,19 @@ static void bracket_lever(tmc_rescue_lever *l, const tmc_rescue *r)
     b->tol = l->base.integer[0] ? 0 : TMC_RESCUE_TOLERANCE * l->current;
 }
 
-int tmc_rescue_load(tmc_rescue *r, const char *path, const char *const *sets, int n_sets,
-                    const tmc_sweep_target *target, const char *levers, tmc_error *err)
+int tmc_rescue_load(tmc_rescue *r, const tmc_sweep_source *src, const char *const *sets,
+                    int n_sets, const tmc_sweep_target *target, const char *levers, tmc_error *err)
 {
     memset(r, 0, sizeof *r);
     r->target = *target;
-    if (tmc_sweep_load_base(&r->base, path, sets, n_sets, NULL, 0, err) ||
+    if (tmc_sweep_load_base_from(&r->base, src, sets, n_sets, NULL, 0, err) ||
         tmc_sweep_check_replicas(&r->base, err) ||
         tmc_sweep_load_setting(&r->base, NULL, &r->plan, err) || tmc_rescue_parse_levers(r, levers, err))
         return -1;
     for (int i = 0; i < r->n_levers; i++) {
         tmc_rescue_lever *l = &r->levers[i];
         const char *key = l->bracket.key;
-        if (tmc_sweep_load_base(&l->base, path, sets, n_sets, &key, 1, err))
+        if (tmc_sweep_load_base_from(&l->base, src, sets, n_sets, &key, 1, err))
             return -1;
         bracket_lever(l, r);
     }

@@ -139,15 +139,15 @@ int tmc_rescue_parse_lever(const char *key, const tmc_experiment *x, tmc_rescue_
 /* What moving lever l does, for the report ("a shorter restore"). */
 const char *tmc_rescue_describe_lever(const tmc_rescue_lever *l);
 
-/* Load the plan (the experiment at path with sets[n_sets], the --set
+/* Load the plan (the experiment src names, a file or text, with sets[n_sets], the --set
  * overrides and --replicas, --seed, all borrowed) into r and its levers:
  * `levers` is "KEY,KEY,..." (tmc_rescue_parse_lever, no lever twice) or NULL
  * for the five plan levers and every recovery lever that applies to the
  * experiment. Each lever gets its base, current value, direction and
  * bracket, or NOT_APPLICABLE with why. Returns 0, or -1 with err (a config
  * message, a bad lever, fewer than 2 replicas). */
-int tmc_rescue_load(tmc_rescue *r, const char *path, const char *const *sets, int n_sets,
-                    const tmc_sweep_target *target, const char *levers, tmc_error *err);
+int tmc_rescue_load(tmc_rescue *r, const tmc_sweep_source *src, const char *const *sets,
+                    int n_sets, const tmc_sweep_target *target, const char *levers, tmc_error *err);
 
 /* Run the plan as it stands into r->plan_result. Returns 0,
  * TMC_RUNNER_STOPPED with err, or -1 with err (memory). */

@@ -132,8 +132,8 @@ static int load_run(const tmc_sensitivity *s, const char *const *sets, int n_set
                              k->name, v);
     if (k)
         key_values(k, v, values);
-    return tmc_sweep_load_base(&r->base, s->path, sets, n_sets, k ? k->keys : NULL,
-                               k ? k->n_keys : 0, err) ||
+    return tmc_sweep_load_base_from(&r->base, &s->source, sets, n_sets, k ? k->keys : NULL,
+                                    k ? k->n_keys : 0, err) ||
            tmc_sweep_load_setting(&r->base, k ? values : NULL, &r->setting, err);
 }
 
@@ -328,12 +328,12 @@ static int load_compound(tmc_sensitivity *s, tmc_error *err)
 
 /* ---------- the whole ---------- */
 
-int tmc_sensitivity_load(tmc_sensitivity *s, const char *path, const char *const *sets,
-                         int n_sets, const char *inputs_path, const char *compound,
-                         tmc_error *err)
+int tmc_sensitivity_load(tmc_sensitivity *s, const tmc_sweep_source *src,
+                         const char *const *sets, int n_sets, const char *inputs_path,
+                         const char *compound, tmc_error *err)
 {
     memset(s, 0, sizeof *s);
-    s->path = path;
+    s->source = *src;
     s->sets = sets;
     s->n_sets = n_sets;
     s->inputs_path = inputs_path;

@@ -95,7 +95,7 @@ typedef struct {
 
 /* The whole report (large: on the heap). */
 typedef struct {
-    const char *path;               /* the experiment file (borrowed) */
+    tmc_sweep_source source;        /* the experiment's file or text (borrowed) */
     const char *const *sets;        /* the user's --set overrides, --replicas, --seed */
     int n_sets;
     const char *inputs_path;        /* --inputs FILE, or NULL: the defaults */
@@ -131,8 +131,8 @@ typedef struct {
     const volatile sig_atomic_t *stop; /* NULL: the process's (tmc_stop_request) */
 } tmc_sensitivity_options;
 
-/* Load the experiment at path with sets[n_sets] (borrowed: the --set
- * overrides, --replicas, --seed), the inputs (inputs_path: a file of
+/* Load the experiment src names (a file or text) with sets[n_sets] (both
+ * borrowed: the --set overrides, --replicas, --seed), the inputs (inputs_path: a file of
  * {"NAME": [LOW, HIGH], ...}, sensitivity_inputs.h; NULL: the defaults,
  * below) and the compound case ("NAME=VALUE,...", or NULL), and every
  * setting of them, each checked by the validation table.
@@ -154,9 +154,9 @@ typedef struct {
  * model, batch and interconnect, a range with low > high, an input or a
  * degradation named twice, fewer than 2 replicas, more completion times
  * than a sweep may keep (TMC_SWEEP_MAX_DOUBLES), out of memory. */
-int tmc_sensitivity_load(tmc_sensitivity *s, const char *path, const char *const *sets,
-                         int n_sets, const char *inputs_path, const char *compound,
-                         tmc_error *err);
+int tmc_sensitivity_load(tmc_sensitivity *s, const tmc_sweep_source *src,
+                         const char *const *sets, int n_sets, const char *inputs_path,
+                         const char *compound, tmc_error *err);
 
 /* Every run, in the order run (the base, each input's low and high end but
  * the skipped, the compound, then each degradation alone and fixed), into

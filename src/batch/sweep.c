@@ -119,6 +119,15 @@ int tmc_sweep_load_base_text(tmc_sweep_base *b, const char *text, const char *la
     return load_base(b, sets, n_sets, keys, n_keys, err);
 }
 
+int tmc_sweep_load_base_from(tmc_sweep_base *b, const tmc_sweep_source *src,
+                             const char *const *sets, int n_sets, const char *const *keys,
+                             int n_keys, tmc_error *err)
+{
+    return src->text ? tmc_sweep_load_base_text(b, src->text, src->path, src->base_dir, sets,
+                                                n_sets, keys, n_keys, err)
+                     : tmc_sweep_load_base(b, src->path, sets, n_sets, keys, n_keys, err);
+}
+
 int tmc_sweep_check_pace_key(const tmc_experiment *x, const char *prefix, const char *key,
                              tmc_error *err)
 {

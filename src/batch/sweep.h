@@ -85,6 +85,14 @@ typedef struct {
                          owner releases it (tmc_experiment_release) */
 } tmc_sweep_base;
 
+/* Where an experiment is read from: a file, or JSON text in memory (the
+ * library's _text calls). Borrowed by whatever loads from it. */
+typedef struct {
+    const char *path;     /* the file, or the label of text (messages name it) */
+    const char *text;     /* the experiment as JSON text, or NULL: read path */
+    const char *base_dir; /* with text: where its relative file names start */
+} tmc_sweep_source;
+
 /* Load the experiment with its overrides and check the keys: numeric keys of
  * the validation table, not monte_carlo's (every setting shares replicas and
  * seed), no key twice. Returns 0, or -1 with err (a config message, or
@@ -108,6 +116,11 @@ int tmc_sweep_load_base_text(tmc_sweep_base *b, const char *text, const char *la
  * --set job.pace=plan ...". Every setting would run the same replicas at
  * the same step time and tie; `trainmc rescue` lists its efficiency lever
  * as not applicable instead. Returns 0, or -1 with err. */
+/* tmc_sweep_load_base or _text, as src says. */
+int tmc_sweep_load_base_from(tmc_sweep_base *b, const tmc_sweep_source *src,
+                             const char *const *sets, int n_sets, const char *const *keys,
+                             int n_keys, tmc_error *err);
+
 int tmc_sweep_check_pace_key(const tmc_experiment *x, const char *prefix, const char *key,
                              tmc_error *err);
 

@@ -49,8 +49,9 @@ static int load(cheapest_run *cr, const tmc_sweep_target *target)
 {
     const tmc_cli_options *o = cr->o;
     tmc_error err = {""};
-    int rc = tmc_cheapest_load(cr->c, o->experiment, o->sets, o->n_sets, target,
-                               o->search_levers, o->n_search_levers, o->async_copy_s, &err)
+    tmc_sweep_source src = {.path = o->experiment};
+    int rc = tmc_cheapest_load(cr->c, &src, o->sets, o->n_sets, target, o->search_levers,
+                               o->n_search_levers, o->async_copy_s, &err)
                  ? 2 : 0;
     /* a rank that cannot read the file fails every rank (ranks.h) */
     if ((rc = tmc_ranks_agree(rc, &err))) {

@@ -55,8 +55,8 @@ static int load(rescue_run *rr, const tmc_sweep_target *target)
 {
     const tmc_cli_options *o = rr->o;
     tmc_error err = {""};
-    int rc = tmc_rescue_load(rr->r, o->experiment, o->sets, o->n_sets, target, o->levers,
-                             &err) ? 2 : 0;
+    tmc_sweep_source src = {.path = o->experiment};
+    int rc = tmc_rescue_load(rr->r, &src, o->sets, o->n_sets, target, o->levers, &err) ? 2 : 0;
     /* a rank that cannot read the file fails every rank (ranks.h) */
     if ((rc = tmc_ranks_agree(rc, &err))) {
         fprintf(stderr, "trainmc: %s\n", err.msg);

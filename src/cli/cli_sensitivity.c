@@ -47,7 +47,8 @@ static int load(sensitivity_run *sr)
 {
     const tmc_cli_options *o = sr->o;
     tmc_error err = {""};
-    int rc = tmc_sensitivity_load(sr->s, o->experiment, o->sets, o->n_sets, o->inputs_path,
+    tmc_sweep_source src = {.path = o->experiment};
+    int rc = tmc_sensitivity_load(sr->s, &src, o->sets, o->n_sets, o->inputs_path,
                                   o->compound, &err) ? 2 : 0;
     /* a rank that cannot read a file fails every rank (ranks.h) */
     if ((rc = tmc_ranks_agree(rc, &err))) {
