@@ -107,9 +107,18 @@ if [ -x "$dir/commands" ]; then
     -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast-log.cli" >/dev/null
   "$t" fit "$src/distributions/infinitehbd-fault-trace/fault_trace.json" --nodes 400 \
     --cards-per-node 8 --json "$dir/docs/fit.cli" >/dev/null
-  "$t" fit "$src/tests/fit/steps-hand.csv" --steps --json "$dir/docs/fit-steps.cli" >/dev/null
+  f=$src/distributions/infinitehbd-fault-trace/fault_trace.json
+  "$t" fit "$f" --nodes 400 --cards-per-node 8 --write "$dir/docs/fit-write.cli" >/dev/null
+  "$t" fit "$f" --nodes 400 --cards-per-node 8 --law weibull \
+    --write "$dir/docs/fit-write-weibull.cli" >/dev/null
+  "$t" fit "$f" --nodes 400 --cards-per-node 8 --bursts --json "$dir/docs/fit-bursts.cli" \
+    --write "$dir/docs/fit-write-bursts.cli" >/dev/null
+  "$t" fit "$src/tests/fit/steps-hand.csv" --steps --json "$dir/docs/fit-steps.cli" \
+    --write "$dir/docs/fit-steps-write.cli" >/dev/null
   "$t" fit "$src/tests/fit/sacct-hand.txt" --sacct --sacct-map TIMEOUT=node \
     --json "$dir/docs/fit-sacct.cli" >/dev/null
+  "$t" fit "$src/tests/fit/sacct-hand.txt" --sacct --sacct-map TIMEOUT=node \
+    --cards-per-node 4 --write "$dir/docs/fit-sacct-write.cli" >/dev/null
   "$t" cheapest "$e/design-48.json" --lever job.cards=32:96 --target 0.5 -n 40 --seed 5 -t 2 \
     --quiet --json "$dir/docs/cheapest.cli" >/dev/null
   "$t" sensitivity "$e/design-48.json" --compound job.efficiency=0.35,jitter.cv=0.08 -n 40 \
@@ -118,7 +127,9 @@ if [ -x "$dir/commands" ]; then
     --levers deadline.days,job.steps -n 30 --seed 2 -t 2 --quiet \
     --json "$dir/docs/rescue.cli" >/dev/null
   # NAME-text: the same command on the experiment's text, the same document
+  # fit*-write: tmc_document_fragment against --write's file
   for c in forecast forecast-log fit fit-steps fit-sacct cheapest sensitivity rescue \
+    fit-bursts fit-write fit-write-weibull fit-write-bursts fit-steps-write fit-sacct-write \
     forecast-text:forecast forecast-log-text:forecast-log cheapest-text:cheapest \
     sensitivity-text:sensitivity rescue-text:rescue; do
     cli=${c#*:}

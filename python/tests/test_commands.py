@@ -116,6 +116,39 @@ def test_fit_steps_and_sacct_equal_the_program(cli, tmp_path, kind, log, flags, 
     assert got.text == text
 
 
+@pytest.mark.parametrize("log, flags, kwargs", [
+    (FAULTS, ["--nodes", "400", "--cards-per-node", "8"], {"nodes": 400, "cards_per_node": 8}),
+    (FAULTS, ["--nodes", "400", "--cards-per-node", "8", "--law", "weibull"],
+     {"nodes": 400, "cards_per_node": 8, "law": "weibull"}),
+    (FAULTS, ["--nodes", "400", "--cards-per-node", "8", "--bursts"],
+     {"nodes": 400, "cards_per_node": 8, "bursts": True}),
+    (os.path.join(REPO, "tests", "fit", "steps-hand.csv"), ["--steps"], {"kind": "steps"}),
+    (os.path.join(REPO, "tests", "fit", "sacct-hand.txt"),
+     ["--sacct", "--sacct-map", "TIMEOUT=node", "--cards-per-node", "4"],
+     {"kind": "sacct", "sacct_map": {"TIMEOUT": "node"}, "cards_per_node": 4}),
+])
+def test_fit_fragment_is_the_programs_write(cli, tmp_path, log, flags, kwargs):
+    """fit(...).fragment() is the file `trainmc fit --write` writes, for
+    each kind of log and each law; the document with it equals --json."""
+    frag, out = tmp_path / "frag.json", tmp_path / "fit.json"
+    run_cli(cli, "fit", log, *flags, "--write", str(frag), "--json", str(out))
+    got = trainmc.fit(log, **kwargs)
+    assert got.fragment() == json.loads(frag.read_text())
+    assert got.doc == json.loads(out.read_text())
+
+
+def test_fit_fragment_refused_says_why():
+    got = trainmc.fit(os.path.join(REPO, "tests", "fit", "sacct-hand.txt"), kind="sacct",
+                      sacct_map={"TIMEOUT": "node"})
+    with pytest.raises(trainmc.TrainmcError) as e:
+        got.fragment()
+    assert "give tmc_fit_log_options.cards_per_node N" in e.value.message
+    assert "--" not in e.value.message
+    with pytest.raises(trainmc.TrainmcError) as e:
+        trainmc.fit(FAULTS, nodes=400, cards_per_node=8, law="weibull", bursts=True)
+    assert "tmc_fit_log_options.bursts" in e.value.message
+
+
 def test_cheapest_equals_the_program(cli_json):
     want = cli_json("cheapest", DESIGN, "--lever", "job.cards=32:96", "--target", "0.5",
                     "-n", "60", "--seed", "5")

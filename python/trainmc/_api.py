@@ -945,8 +945,25 @@ class ForecastResult(Document):
 class FitResult(Document):
     """`trainmc fit LOG`'s document; .rows its "causes" (name, count) for a
     fault log; for a step-time log its "slow_ranks", for SLURM accounting
-    its "jobs" (where the document has them)."""
+    its "jobs" (where the document has them). .fragment() the experiment
+    fragment `fit --write FILE` writes."""
     _rows_key = "causes"
+
+    def __init__(self, text, report, fragment=None, why=""):
+        super().__init__(text, report)
+        self._fragment, self._why = fragment, why
+
+    def fragment(self):
+        """The experiment fragment `trainmc fit --write FILE` writes, as a
+        dict: a fault log's failures distribution file (its law: fit's
+        law=), a step-time log's jitter distribution file, SLURM
+        accounting's failures, outages and time_limit sections. Save it with
+        json.dump and name it in an experiment. Raises TrainmcError (code 1)
+        saying why when there is none (no law could be fitted; node failures
+        in accounting without cards_per_node)."""
+        if self._fragment is None:
+            raise TrainmcError(_lib.ERR_INPUT, self._why)
+        return json.loads(self._fragment)
 
     @property
     def rows(self):
@@ -1178,14 +1195,17 @@ def rescue(experiment, target=None, levers=None, replicas=None, seed=None, threa
 
 def fit(log, nodes=None, cards_per_node=None, span_days=None, format=None, confidence=None,
         window_days=None, simultaneous_s=None, exclude_causes=(), dedupe=False, kind=None,
-        sacct_map=()):
+        sacct_map=(), law=None, bursts=False):
     """A fault log's failure model (CSV with columns node, start, end, cause,
     or JSON lines), as `trainmc fit LOG --nodes N --cards-per-node G`;
     returns a FitResult. nodes: nodes watched, failed or not (required for
     a fault log); the others as the command's options (None: its defaults).
     kind="steps": a step-time log (`fit --steps`: confidence only);
     kind="sacct": SLURM accounting (`fit --sacct`: confidence,
-    cards_per_node if known, sacct_map {"STATE": "CAUSE"} or ["STATE=CAUSE"])."""
+    cards_per_node if known, sacct_map {"STATE": "CAUSE"} or ["STATE=CAUSE"]).
+    A fault log's law ("exponential", None, or "weibull") is the lifetime
+    law of .fragment() (`fit --law`); bursts=True (`fit --bursts`) makes
+    faults starting within simultaneous_s of each other bursts."""
     o = _lib.FitLogOptions()
     lib = _lib.library()
     lib.fit_log_options_init(ctypes.byref(o))
@@ -1209,6 +1229,10 @@ def fit(log, nodes=None, cards_per_node=None, span_days=None, format=None, confi
     arr, n, keep = _lib.string_array(causes)
     o.exclude_causes, o.n_exclude_causes = arr, n
     o.dedupe = 1 if dedupe else 0
+    o.law = _text_or_none("law", law)
+    if not isinstance(bursts, bool):
+        raise TypeError("bursts must be True or False")
+    o.bursts = 1 if bursts else 0
     path = _fspath(log)
     st = _lib.Status()
     d = lib.fit_log(path, ctypes.byref(o), ctypes.byref(st))
@@ -1217,7 +1241,11 @@ def fit(log, nodes=None, cards_per_node=None, span_days=None, format=None, confi
         st.raise_if_failed()
         raise TrainmcError(_lib.ERR_MEMORY, "libtrainmc returned no document")
     try:
+        fst = _lib.Status()
+        frag = lib.document_fragment(d, ctypes.byref(fst))
         return FitResult(lib.document_json(d).decode("utf-8"),
-                         lib.document_text(d).decode("utf-8"))
+                         lib.document_text(d).decode("utf-8"),
+                         frag.decode("utf-8") if frag else None,
+                         "" if frag else fst.message.decode("utf-8"))
     finally:
         lib.document_free(d)

@@ -125,7 +125,9 @@ class FitLogOptions(ctypes.Structure):
                 ("dedupe", ctypes.c_int),
                 ("kind", ctypes.c_char_p),
                 ("sacct_map", ctypes.POINTER(ctypes.c_char_p)),
-                ("n_sacct_map", ctypes.c_int)]
+                ("n_sacct_map", ctypes.c_int),
+                ("law", ctypes.c_char_p),
+                ("bursts", ctypes.c_int)]
 
 
 _c = ctypes
@@ -192,6 +194,7 @@ _PROTOTYPES = {
     "tmc_document_json": (_c.c_char_p, [_P]),
     "tmc_document_text": (_c.c_char_p, [_P]),
     "tmc_document_number": (_c.c_double, [_P, _c.c_char_p]),
+    "tmc_document_fragment": (_c.c_char_p, [_P, _ST]),
 }
 
 

@@ -121,6 +121,8 @@ void tmc_api_sets_free(tmc_api_sets *s);
 struct tmc_document {
     tmc_api_document document;
     char *text;
+    char *fragment;          /* a fit's --write file as JSON text; NULL: none */
+    char fragment_why[1024]; /* then why, naming the flags (tmc_document_fragment) */
 };
 
 /* What a command's text writer is given: the report it prints to f. */

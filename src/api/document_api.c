@@ -45,6 +45,9 @@ static const struct {
     {"--cards-per-node", "tmc_fit_log_options.cards_per_node"},
     {"--span-days", "tmc_fit_log_options.span_days"},
     {"--window-days", "tmc_fit_log_options.window_days"},
+    {"--law", "tmc_fit_log_options.law"},
+    {"--bursts", "tmc_fit_log_options.bursts"},
+    {"--write", "tmc_document_fragment"},
 };
 
 static int word_char(char c)
@@ -220,6 +223,7 @@ void tmc_document_free(tmc_document *d)
         return;
     tmc_api_document_free(&d->document);
     free(d->text);
+    free(d->fragment);
     free(d);
 }
 
@@ -231,6 +235,18 @@ const char *tmc_document_json(const tmc_document *d)
 const char *tmc_document_text(const tmc_document *d)
 {
     return d ? d->text : NULL;
+}
+
+const char *tmc_document_fragment(const tmc_document *d, tmc_status *st)
+{
+    if (d && d->fragment) {
+        tmc_api_succeed(st);
+        return d->fragment;
+    }
+    if (!d || !d->fragment_why[0])
+        return tmc_api_fail(st, TMC_ERR_INPUT, "tmc_document_fragment: not a document of "
+                            "tmc_fit_log (only a fit writes a fragment)"), NULL;
+    return tmc_api_fail(st, TMC_ERR_INPUT, d->fragment_why), NULL;
 }
 
 double tmc_document_number(const tmc_document *d, const char *path)

@@ -3,8 +3,8 @@
  * LOG` does with the CSV columns' default names; a step-time log's jitter
  * (step_fit.h, `fit --steps`) and SLURM accounting's interruptions
  * (sacct_fit.h, `fit --sacct`) likewise. For the same log and options both
- * give the same document; the library writes no distribution file
- * (--write). */
+ * give the same document, and the same experiment fragment (--write's file,
+ * tmc_document_fragment; fit_fragment.h makes it for both). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include "config.h"
 #include "fault_log.h"
 #include "fit.h"
+#include "fit_fragment.h"
 #include "sacct.h"
 #include "sacct_fit.h"
 #include "sacct_output.h"
@@ -21,6 +22,55 @@
 #include "text.h"
 
 #define F "tmc_fit_log"
+
+cJSON *tmc_fit_fragment_faults(const tmc_fit_result *r, const char *law, const char *path,
+                               char *why, size_t n)
+{
+    cJSON *doc = tmc_fit_output_distribution(r, law);
+    if (!doc)
+        snprintf(why, n, "--write: no %s law could be fitted to %s", law, path);
+    return doc;
+}
+
+cJSON *tmc_fit_fragment_steps(const tmc_step_fit *r, const char *path, char *why, size_t n)
+{
+    const char *reason = NULL;
+    cJSON *doc = tmc_step_fit_output_distribution(r, path, &reason);
+    if (!doc)
+        snprintf(why, n, "--write: %s (cv %.4g, law %s)", reason ? reason : "out of memory",
+                 r->cv, r->best >= 0 ? r->law[r->best].name : "none");
+    return doc;
+}
+
+cJSON *tmc_fit_fragment_sacct(const tmc_sacct_report *rep, char *why, size_t n)
+{
+    int nodes = rep->fit->count[TMC_SACCT_NODE];
+    if (nodes && !rep->cards_per_node) {
+        /* failures.per_node_mtbf_days needs failures.cards_per_node, which sacct lacks */
+        snprintf(why, n, "%s: --write: %d node failures make failures.per_node_mtbf_days, "
+                 "which needs failures.cards_per_node: give --cards-per-node N (the cards "
+                 "of a node)", rep->path, nodes);
+        return NULL;
+    }
+    cJSON *doc = tmc_sacct_output_fragment(rep);
+    if (!doc)
+        snprintf(why, n, "--write: out of memory");
+    return doc;
+}
+
+/* The fragment of a fit kept in d (as text), or why there is none; doc is
+ * taken. TMC_OK, or TMC_ERR_MEMORY with st (d is then freed by the caller). */
+static int keep_fragment(tmc_document *d, cJSON *doc, const char *why, tmc_status *st)
+{
+    if (!d)
+        return cJSON_Delete(doc), TMC_OK;
+    snprintf(d->fragment_why, sizeof d->fragment_why, "%s", doc ? "" : why);
+    d->fragment = doc ? tmc_api_print(doc) : NULL;
+    int lost = doc && !d->fragment;
+    cJSON_Delete(doc);
+    return lost ? tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for a fit's fragment")
+                : TMC_OK;
+}
 
 void tmc_fit_log_options_init(tmc_fit_log_options *o)
 {
@@ -73,7 +123,8 @@ static const char *fault_log_field(const tmc_fit_log_options *o, int with_cards)
     } only[] = {{o->nodes != 0, "nodes"}, {with_cards && o->cards_per_node != 0, "cards_per_node"},
                 {o->span_days != 0, "span_days"}, {o->format != NULL, "format"},
                 {o->window_days != 0, "window_days"}, {o->simultaneous_s != 0, "simultaneous_s"},
-                {o->n_exclude_causes != 0, "exclude_causes"}, {o->dedupe != 0, "dedupe"}};
+                {o->n_exclude_causes != 0, "exclude_causes"}, {o->dedupe != 0, "dedupe"},
+                {o->law != NULL, "law"}, {o->bursts != 0, "bursts"}};
     for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
         if (only[i].given)
             return only[i].name;
@@ -123,6 +174,14 @@ static int check_options(const char *path, const tmc_fit_log_options *o, tmc_sta
     if (o->format && strcmp(o->format, "csv") && strcmp(o->format, "json"))
         return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.format = \"%.40s\": "
                              "must be csv, json or NULL (by the name)", o->format);
+    if (o->law && strcmp(o->law, "exponential") && strcmp(o->law, "weibull"))
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.law = \"%.40s\": "
+                             "must be exponential, weibull or NULL (exponential)", o->law);
+    if (o->bursts && o->law && strcmp(o->law, "exponential"))
+        return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.bursts with law "
+                             "\"%s\": bursts are written beside exponential lifetimes, which "
+                             "they need (failures.burst_*); leave law NULL, or bursts 0",
+                             o->law);
     if (o->n_exclude_causes < 0 || o->n_exclude_causes > TMC_FIT_MAX_EXCLUDE ||
         (o->n_exclude_causes && !o->exclude_causes))
         return tmc_api_failf(st, TMC_ERR_INPUT, F ": tmc_fit_log_options.n_exclude_causes = "
@@ -143,7 +202,7 @@ static tmc_fit_options fit_options(const char *path, const tmc_fit_log_options *
                          .simultaneous_s = o->simultaneous_s > 0 ? o->simultaneous_s : 60,
                          .mixture_sets = TMC_FIT_MIXTURE_BOOTSTRAP, .nodes = o->nodes,
                          .cards_per_node = o->cards_per_node, .span_days = o->span_days,
-                         .log_path = path};
+                         .log_path = path, .bursts = o->bursts};
     for (int i = 0; i < o->n_exclude_causes; i++)
         f.exclude[f.n_exclude++] = o->exclude_causes[i];
     return f;
@@ -205,8 +264,13 @@ static tmc_document *fit_steps(const char *path, double confidence, tmc_status *
         tmc_api_failf(st, TMC_ERR_INPUT, "%s: %s", path, err.msg);
     else {
         steps_report rep = {&r, &log, path};
+        char why[sizeof d->fragment_why] = "";
         d = tmc_api_document_new(tmc_step_fit_output_json(&r, &log, path), steps_text, &rep,
                                  st);
+        if (d && keep_fragment(d, tmc_fit_fragment_steps(&r, path, why, sizeof why), why, st)) {
+            tmc_document_free(d);
+            d = NULL;
+        }
         tmc_step_fit_free(&r);
     }
     tmc_step_log_free(&log);
@@ -237,7 +301,12 @@ static tmc_document *fit_sacct(const char *path, const tmc_fit_log_options *o,
         tmc_api_failf(st, TMC_ERR_INPUT, "%s: %s", path, err.msg);
     else {
         tmc_sacct_report rep = {path, &log, &map, &r, o->cards_per_node};
+        char why[sizeof d->fragment_why] = "";
         d = tmc_api_document_new(tmc_sacct_output_json(&rep), sacct_text, &rep, st);
+        if (d && keep_fragment(d, tmc_fit_fragment_sacct(&rep, why, sizeof why), why, st)) {
+            tmc_document_free(d);
+            d = NULL;
+        }
         tmc_sacct_fit_free(&r);
     }
     tmc_sacct_log_free(&log);
@@ -272,7 +341,14 @@ static tmc_document *fit_in(const char *path, const tmc_fit_log_options *o, tmc_
         tmc_api_fail(st, TMC_ERR_INPUT, err.msg);
     else {
         r->duplicates_dropped = dropped;
+        const char *law = o->law ? o->law : "exponential";
+        char why[sizeof d->fragment_why] = "";
         d = tmc_api_document_new(tmc_fit_output_json(r), write_text, r, st);
+        if (d && keep_fragment(d, tmc_fit_fragment_faults(r, law, path, why, sizeof why), why,
+                               st)) {
+            tmc_document_free(d);
+            d = NULL;
+        }
     }
     if (r)
         tmc_fit_free(r);

@@ -458,6 +458,14 @@ typedef struct {
     /* sacct: "STATE=CAUSE" each, in place of the state table's row */
     const char *const *sacct_map;
     int n_sacct_map;
+    /* faults: the lifetime law of the fragment (tmc_document_fragment, `fit
+     * --law`): "exponential" (the Poisson rate) or "weibull" (the fitted
+     * shape); NULL: exponential */
+    const char *law;
+    /* faults: 1: faults starting within simultaneous_s of each other are
+     * bursts (`fit --bursts`): the single-node rate without their faults,
+     * and the fragment's failures.burst_* (with the exponential law only) */
+    int bursts;
 } tmc_fit_log_options;
 
 /* nodes and cards_per_node 0 (to be given for a fault log), the rest the
@@ -480,6 +488,18 @@ TMC_API const char *tmc_document_json(const tmc_document *d);
 
 /* The report the command prints, UTF-8 text (owned by d). */
 TMC_API const char *tmc_document_text(const tmc_document *d);
+
+/* The experiment fragment `trainmc fit --write FILE` writes for the log of
+ * a tmc_fit_log document, as JSON text (owned by d; compact): a fault log's
+ * failures distribution file (under tmc_fit_log_options.law), a step-time
+ * log's jitter distribution file, SLURM accounting's sections failures,
+ * outages and time_limit (docs/fit.md, docs/commands/fit.md). An
+ * experiment names the first two as its "failures" or "jitter"; the third
+ * merges into one. NULL with st = TMC_ERR_INPUT and why when there is none:
+ * no law could be fitted, a fitted cv outside the range the law accepts,
+ * node failures in accounting without tmc_fit_log_options.cards_per_node,
+ * or d not a fit's. */
+TMC_API const char *tmc_document_fragment(const tmc_document *d, tmc_status *st);
 
 /* The number at a dotted path of the document ("chosen.probability",
  * "points.0.deadline.probability"); NaN if none. */

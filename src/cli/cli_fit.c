@@ -15,6 +15,7 @@
 #include "fault_log.h"
 #include "fit.h"
 #include "fit_html.h"
+#include "fit_fragment.h"
 #include "options.h"
 #include "sacct.h"
 #include "sacct_fit.h"
@@ -268,22 +269,20 @@ static int fit_sacct(const tmc_cli_options *o)
         return 2;
     }
     tmc_sacct_report rep = {path, &log, &map, &r, o->cards_per_node};
-    if (o->write_path && r.count[TMC_SACCT_NODE] && !o->cards_per_node) {
-        /* failures.per_node_mtbf_days needs failures.cards_per_node, which sacct lacks */
-        tmc_cli_fail(2, "%s: --write: %d node failures make failures.per_node_mtbf_days, "
-                     "which needs failures.cards_per_node: give --cards-per-node N (the "
-                     "cards of a node); nothing written", path, r.count[TMC_SACCT_NODE]);
+    char why[1024] = ""; /* the fragment as the library makes it (fit_fragment.h) */
+    cJSON *doc = o->write_path ? tmc_fit_fragment_sacct(&rep, why, sizeof why) : NULL;
+    if (o->write_path && !doc && r.count[TMC_SACCT_NODE] && !o->cards_per_node) {
+        tmc_cli_fail(2, "%s; nothing written", why); /* refused before the report */
         tmc_sacct_fit_free(&r);
         tmc_sacct_log_free(&log);
         tmc_cli_abort_outputs(files, paths, 3);
         return 2;
     }
-    cJSON *doc = o->write_path ? tmc_sacct_output_fragment(&rep) : NULL;
     if (tmc_cli_is_root())
         tmc_sacct_output_text(stdout, &rep);
     rc = tmc_cli_check_stdout();
     if (!rc && o->write_path && !doc) {
-        fprintf(stderr, "trainmc: --write: out of memory; nothing written\n");
+        fprintf(stderr, "trainmc: %s; nothing written\n", why);
         rc = 1;
     }
     tmc_html_meta m = {TMC_VERSION, o->command_line};
@@ -357,13 +356,15 @@ static int fit_faults(const fit_args *pa)
         return 2;
     }
     /* everything --write needs first: a failed command writes no file */
-    cJSON *doc = a.write_path ? tmc_fit_output_distribution(&r, a.law) : NULL;
+    char why[1024] = ""; /* the fragment as the library makes it (fit_fragment.h) */
+    cJSON *doc = a.write_path ? tmc_fit_fragment_faults(&r, a.law, a.fit.log_path, why,
+                                                        sizeof why)
+                              : NULL;
     if (tmc_cli_is_root())
         tmc_fit_output_text(stdout, &r);
     rc = tmc_cli_check_stdout();
     if (!rc && a.write_path && !doc) {
-        fprintf(stderr, "trainmc: --write: no %s law could be fitted to %s; nothing "
-                "written\n", a.law, a.fit.log_path);
+        fprintf(stderr, "trainmc: %s; nothing written\n", why);
         rc = 1;
     }
     tmc_html_meta m = {TMC_VERSION, a.o->command_line};
@@ -477,14 +478,13 @@ static int fit_steps(const tmc_cli_options *o)
         return 2;
     }
     /* everything --write needs first: a failed command writes no file */
-    const char *why = NULL;
-    cJSON *doc = o->write_path ? tmc_step_fit_output_distribution(&r, path, &why) : NULL;
+    char why[1024] = ""; /* the fragment as the library makes it (fit_fragment.h) */
+    cJSON *doc = o->write_path ? tmc_fit_fragment_steps(&r, path, why, sizeof why) : NULL;
     if (tmc_cli_is_root())
         tmc_step_fit_output_text(stdout, &r, &log, path);
     rc = tmc_cli_check_stdout();
     if (!rc && o->write_path && !doc) {
-        fprintf(stderr, "trainmc: --write: %s (cv %.4g, law %s); nothing written\n", why,
-                r.cv, r.best >= 0 ? r.law[r.best].name : "none");
+        fprintf(stderr, "trainmc: %s; nothing written\n", why);
         rc = 1;
     }
     tmc_html_meta m = {TMC_VERSION, o->command_line};

@@ -9,7 +9,8 @@
  * folder); both documents must equal the program's. forecast also reads a
  * training log (tmc_command_options.log, `forecast --log`).
  * Writes OUT_DIR/{forecast,fit,cheapest,sensitivity,rescue}.json (and
- * NAME-text.json, forecast-log.json); prints
+ * NAME-text.json, forecast-log.json, and fit's fragments, --write's files:
+ * fit-write*.json, fit-steps-write.json, fit-sacct-write.json); prints
  * nothing on success (the library never prints, so any output on stdout or
  * stderr is a failure), else a line per broken promise and exits 1. */
 #include <math.h>
@@ -97,6 +98,22 @@ static void save_text(text_call call, const char *exp, const char *const *sets, 
     if (text)
         save(call(text, exp, dir, sets, n, c, o, &st), file, &st);
     free(text);
+}
+
+/* d's fragment (tmc_document_fragment) into OUT_DIR/name.json; it must
+ * have one. */
+static void save_fragment(const tmc_document *d, const char *name)
+{
+    char path[4096], file[4096];
+    tmc_status st;
+    const char *frag = tmc_document_fragment(d, &st);
+    expect(frag && st.code == TMC_OK, name, &st);
+    snprintf(file, sizeof file, "%s.json", name);
+    FILE *f = frag ? fopen(at(path, out, file), "w") : NULL;
+    if (f) {
+        fputs(frag, f);
+        fclose(f);
+    }
 }
 
 static tmc_run_options options(long replicas, unsigned long long seed)
@@ -227,7 +244,28 @@ static void fit(void)
     tmc_document *d = tmc_fit_log(log, &f, &st);
     expect(d && tmc_document_number(d, "faults.read") == 584,
            "fit reads the shipped log's 584 faults", &st);
+    save_fragment(d, "fit-write");
     save(d, "fit", &st);
+    /* the Weibull law's fragment, and bursts beside exponential lifetimes */
+    f.law = "weibull";
+    d = tmc_fit_log(log, &f, &st);
+    save_fragment(d, "fit-write-weibull");
+    tmc_document_free(d);
+    f.law = NULL;
+    f.bursts = 1;
+    d = tmc_fit_log(log, &f, &st);
+    save_fragment(d, "fit-write-bursts");
+    save(d, "fit-bursts", &st);
+    f.law = "weibull";
+    d = tmc_fit_log(log, &f, &st);
+    expect(!d && st.code == TMC_ERR_INPUT && strstr(st.message, "tmc_fit_log_options.bursts"),
+           "bursts with the Weibull law: TMC_ERR_INPUT naming the fields", &st);
+    f.law = "gamma";
+    f.bursts = 0;
+    d = tmc_fit_log(log, &f, &st);
+    expect(!d && st.code == TMC_ERR_INPUT && strstr(st.message, "tmc_fit_log_options.law"),
+           "an unknown law: TMC_ERR_INPUT naming the field", &st);
+    f.law = NULL;
     f.nodes = 0;
     d = tmc_fit_log(log, &f, &st);
     expect(!d && st.code == TMC_ERR_INPUT && strstr(st.message, "tmc_fit_log_options.nodes = 0"),
@@ -242,7 +280,9 @@ static void fit(void)
     /* a step-time log and SLURM accounting, as fit --steps and --sacct */
     tmc_fit_log_options_init(&f);
     f.kind = "steps";
-    save(tmc_fit_log(at(log, src, "tests/fit/steps-hand.csv"), &f, &st), "fit-steps", &st);
+    d = tmc_fit_log(at(log, src, "tests/fit/steps-hand.csv"), &f, &st);
+    save_fragment(d, "fit-steps-write");
+    save(d, "fit-steps", &st);
     f.nodes = 3;
     d = tmc_fit_log(log, &f, &st);
     expect(!d && st.code == TMC_ERR_INPUT && strstr(st.message, "tmc_fit_log_options.nodes is "
@@ -253,7 +293,19 @@ static void fit(void)
     const char *map[] = {"TIMEOUT=node"};
     f.sacct_map = map;
     f.n_sacct_map = 1;
-    save(tmc_fit_log(at(log, src, "tests/fit/sacct-hand.txt"), &f, &st), "fit-sacct", &st);
+    d = tmc_fit_log(at(log, src, "tests/fit/sacct-hand.txt"), &f, &st);
+    /* node failures (TIMEOUT mapped to node) without cards_per_node: none */
+    expect(d && !tmc_document_fragment(d, &st) && st.code == TMC_ERR_INPUT &&
+               strstr(st.message, "give tmc_fit_log_options.cards_per_node N"),
+           "a fragment of node failures without cards_per_node: refused, naming it", &st);
+    expect_no_flag(&st);
+    save(d, "fit-sacct", &st);
+    f.cards_per_node = 4;
+    d = tmc_fit_log(log, &f, &st);
+    save_fragment(d, "fit-sacct-write");
+    tmc_document_free(d);
+    expect(!tmc_document_fragment(NULL, &st) && st.code == TMC_ERR_INPUT,
+           "no document, no fragment", &st);
 }
 
 static void cheapest(void)
