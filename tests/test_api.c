@@ -52,6 +52,13 @@
  *          tmc_emax_options_init gives `trainmc emax --help`'s defaults
  *          (1e6 replicas, seed 1, brute force to 64, all processors, no
  *          step); mu_s = 0 with a step, and rows out of range, are refused.
+ * api-1.14 a message from the layers below names the library's parameters
+ *          in place of the command line's flags, each flag as a whole word
+ *          ("--levers X" -> "tmc_command_options.levers X", "--log" ->
+ *          "tmc_command_options.log", but not "--logs" or "x--log"), and not
+ *          inside `...` (a quoted command: "`trainmc fit --write`"); a
+ *          thread that keeps the flags (the program's) gets the message as
+ *          written.
  * api-1.8 emax: c_8 by quadrature = 1.4236003 (E[max of 8 standard
  *         normals]; H. L. Harter, Biometrika 48, 1961, table of expected
  *         values of normal order statistics), bad arguments refused. */
@@ -69,6 +76,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "api_support.h"
+#include "api_internal.h"
 
 #define assert_double_equal(got, want, tol) api_expect_near((got), (want), (tol), #got)
 
@@ -555,6 +563,36 @@ static void test_emax_result(void **state)
     expect_message(&st, "tmc_emax_run_result: mu_s = 0: must be a number > 0");
 }
 
+/* api-1.14 */
+static void test_name_parameters(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"--levers job.cardz: not a lever", "tmc_command_options.levers job.cardz: not a lever"},
+        {"LOG: give --elapsed-days D or --committed-step N",
+         "LOG: give tmc_command_options.elapsed_days D or tmc_command_options.committed_step N"},
+        {"--write: no law", "tmc_document_fragment: no law"},
+        {"--log x; --logs y; a--log z", "tmc_command_options.log x; --logs y; a--log z"},
+        {"a `trainmc fit --write` file; --write: none",
+         "a `trainmc fit --write` file; tmc_document_fragment: none"},
+        {"--importance-pilot 3 and --importance",
+         "tmc_run_options.pilot_replicas 3 and tmc_run_options.importance"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", cases[i].in);
+        tmc_api_name_parameters(msg, sizeof msg);
+        assert_string_equal(msg, cases[i].out);
+        tmc_api_keep_flag_names(1);
+        snprintf(msg, sizeof msg, "%s", cases[i].in);
+        tmc_api_name_parameters(msg, sizeof msg);
+        tmc_api_keep_flag_names(0);
+        assert_string_equal(msg, cases[i].in);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -571,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_emax),
         cmocka_unit_test(test_key_bounds),
         cmocka_unit_test(test_emax_result),
+        cmocka_unit_test(test_name_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,8 +13,10 @@
 
 /* The flags the layers below write in messages, and the parameter each is
  * in the library. Longer flags before their prefixes (--importance-pilot
- * before --importance); a flag is rewritten only as a whole word. Not
- * here: flags of other programs a message quotes (sacct's --format). */
+ * before --importance); a flag is rewritten only as a whole word, and not
+ * inside `...`, where a message quotes a command ("a `trainmc fit --write`
+ * file"). Not here: flags of other programs a message quotes (sacct's
+ * --format). */
 static const struct {
     const char *flag, *parameter;
 } parameters[] = {
@@ -81,8 +83,10 @@ void tmc_api_name_parameters(char *msg, size_t n)
         return;
     char out[2048];
     size_t k = 0;
+    int quoted = 0; /* inside `...` */
     for (const char *p = msg; *p && k + 1 < sizeof out;) {
-        int i = p[0] == '-' && p[1] == '-' ? flag_at(msg, p) : -1;
+        quoted ^= *p == '`';
+        int i = !quoted && p[0] == '-' && p[1] == '-' ? flag_at(msg, p) : -1;
         if (i < 0) {
             out[k++] = *p++;
             continue;

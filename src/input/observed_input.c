@@ -45,9 +45,9 @@ static int record_file(tmc_experiment *x, const char *path, tmc_error *err)
 {
     const char *at = "progress=@";
     if (tmc_cfg_overrides_bytes(x) + strlen(at) + strlen(path) + 1 > TMC_OVERRIDES_BYTES)
-        return tmc_error_set(err, "--progress %.60s...: the overrides take more than %d "
-                                  "bytes in all (at most %d)", path, TMC_OVERRIDES_BYTES - 1,
-                             TMC_OVERRIDES_BYTES - 1);
+        return tmc_error_set(err, "%.60s...: recorded as the override progress=@FILE, the "
+                                  "overrides take more than %d bytes in all (at most %d)",
+                             path, TMC_OVERRIDES_BYTES - 1, TMC_OVERRIDES_BYTES - 1);
     char *set = malloc(strlen(at) + strlen(path) + 1);
     if (!set)
         return tmc_error_set(err, "out of memory");
