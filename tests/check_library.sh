@@ -102,7 +102,8 @@ if [ -x "$dir/commands" ]; then
   t="$prefix/bin/trainmc"
   e=$src/experiments
   "$t" forecast "$e/forecast-design-48-day9.json" --history "$e/forecast-history-design-48.jsonl" \
-    -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast.cli" >/dev/null
+    -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast.cli" \
+    --html "$dir/docs/forecast.cli.html" >/dev/null
   "$t" forecast "$e/forecast-design-48-day9.json" --log "$src/tests/fit/train-megatron.log" \
     -n 60 --seed 3 -t 2 --quiet --json "$dir/docs/forecast-log.cli" >/dev/null
   "$t" fit "$src/distributions/infinitehbd-fault-trace/fault_trace.json" --nodes 400 \
@@ -122,7 +123,8 @@ if [ -x "$dir/commands" ]; then
   "$t" cheapest "$e/design-48.json" --lever job.cards=32:96 --target 0.5 -n 40 --seed 5 -t 2 \
     --quiet --json "$dir/docs/cheapest.cli" >/dev/null
   "$t" sensitivity "$e/design-48.json" --compound job.efficiency=0.35,jitter.cv=0.08 -n 40 \
-    --seed 7 -t 2 --quiet --json "$dir/docs/sensitivity.cli" >/dev/null
+    --seed 7 -t 2 --quiet --json "$dir/docs/sensitivity.cli" \
+    --html "$dir/docs/sensitivity.cli.html" >/dev/null
   "$t" rescue "$e/design-48-stress.json" --set deadline.days=24 \
     --levers deadline.days,job.steps -n 30 --seed 2 -t 2 --quiet \
     --json "$dir/docs/rescue.cli" >/dev/null
@@ -139,6 +141,19 @@ a, b = (json.load(open(p)) for p in sys.argv[1:])
 sys.exit(0 if a == b else "%s: the library and the program differ at %s" % (
     sys.argv[1], [k for k in set(a) | set(b) if a.get(k) != b.get(k)]))' \
       "$dir/docs/$c.json" "$dir/docs/$cli.cli" || fail "$c: the library's document is not the program's"
+  done
+fi
+
+# tmc_document_html: the program's --html page byte for byte, but for the
+# command its footer names (the program's command line, the library's call)
+if [ -x "$dir/commands" ]; then
+  for c in forecast sensitivity forecast-text sensitivity-text; do
+    python3 -c 'import re, sys
+a, b = (open(p, encoding="utf-8").read() for p in sys.argv[1:])
+cmd = re.compile(r"<pre class=\"command\">[^<]*</pre>")
+assert "libtrainmc: tmc_experiment_" in a, "the library page names no call"
+sys.exit(0 if cmd.sub("", a) == cmd.sub("", b) else sys.argv[1] + ": the pages differ")' \
+      "$dir/docs/$c.html" "$dir/docs/${c%-text}.cli.html" || fail "$c: the library's page is not the program's"
   done
 fi
 

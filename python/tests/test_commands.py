@@ -7,6 +7,7 @@ stops on request."""
 import json
 import math
 import os
+import re
 import threading
 import time
 
@@ -33,10 +34,13 @@ def same(got, want):
     assert [k for k in a if a[k] != b[k]] == []
 
 
-def test_forecast_equals_the_program(cli_json):
-    want = cli_json("forecast", DAY9, "--history", HISTORY, "-n", "200", "--seed", "4")
+def test_forecast_equals_the_program(cli_json, tmp_path):
+    page = tmp_path / "f.html"
+    want = cli_json("forecast", DAY9, "--history", HISTORY, "-n", "200", "--seed", "4",
+                    "--html", str(page))
     got = trainmc.forecast(DAY9, HISTORY, replicas=200, seed=4)
     same(got, want)
+    same_page(got.html.replace(os.path.abspath(DAY9), DAY9), page.read_text())
     assert got.doc == dict(got)
     rows = want["snapshots"]
     assert list(got.probability) == [r["deadline"]["probability"] for r in rows]
@@ -70,6 +74,9 @@ def test_forecast_log_equals_the_program(cli, tmp_path):
     assert frame["deadline.probability"][0] == want["deadline"]["probability"]
     assert frame["progress.committed_step"][0] == 80
     assert got._repr_html_().startswith("<pre>") and "Megatron-LM" in got._repr_html_()
+    assert got.html is None  # the run's page needs gnuplot: the program's --html alone
+    with pytest.raises(ValueError, match="no HTML page"):
+        got.save_html(tmp_path / "none.html")
 
 
 def test_forecast_log_refusals_name_the_parameters(tmp_path):
@@ -160,12 +167,24 @@ def test_cheapest_equals_the_program(cli_json):
     assert got["chosen"]["cards"] in list(got.cards)
 
 
-def test_sensitivity_equals_the_program(cli_json):
+def same_page(got, want):
+    """got (the library's page) is want (the program's --html) but for the
+    command its footer names: the program's command line, the library's call."""
+    cmd = re.compile(r'<pre class="command">[^<]*</pre>')
+    assert "libtrainmc: tmc_experiment_" in got
+    assert cmd.sub("", got) == cmd.sub("", want)
+
+
+def test_sensitivity_equals_the_program(cli_json, tmp_path):
+    page = tmp_path / "s.html"
     want = cli_json("sensitivity", DESIGN, "--compound", "job.efficiency=0.35,jitter.cv=0.08",
-                    "-n", "60", "--seed", "7")
+                    "-n", "60", "--seed", "7", "--html", str(page))
     got = trainmc.sensitivity(DESIGN, compound={"job.efficiency": 0.35, "jitter.cv": 0.08},
                               replicas=60, seed=7)
     same(got, want)
+    same_page(got.html.replace(os.path.abspath(DESIGN), DESIGN), page.read_text())
+    got.save_html(tmp_path / "mine.html")
+    assert (tmp_path / "mine.html").read_text(encoding="utf-8") == got.html
     frame = got.to_frame()
     assert list(frame["name"]) == [i["name"] for i in want["inputs"]]
     assert got["compound"] is not None

@@ -881,14 +881,26 @@ class Document(dict):
                  row without a number there gives NaN
     .to_frame()  a pandas DataFrame, a row per entry of .rows, nested keys
                  flattened with dots (needs pandas: Debian python3-pandas)
+    .html        the page the command's --html FILE writes (a forecast from a
+                 history, a sensitivity; None for the others): one
+                 self-contained file to share (.save_html(path) writes it)
 
     In Jupyter a Document shows its report (_repr_html_)."""
 
     _rows_key = None
 
-    def __init__(self, text, report):
+    def __init__(self, text, report, html=None):
         super().__init__(json.loads(text))
-        self.json, self.text = text, report
+        self.json, self.text, self.html = text, report, html
+
+    def save_html(self, path):
+        """Write .html, the command's --html page, to path (UTF-8).
+        ValueError for a command without a page."""
+        if self.html is None:
+            raise ValueError(f"{type(self).__name__} has no HTML page (forecast from a "
+                             "history and sensitivity have one)")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html)
 
     @property
     def doc(self):
@@ -950,7 +962,7 @@ class FitResult(Document):
     _rows_key = "causes"
 
     def __init__(self, text, report, fragment=None, why=""):
-        super().__init__(text, report)
+        super().__init__(text, report, None)
         self._fragment, self._why = fragment, why
 
     def fragment(self):
@@ -1088,7 +1100,9 @@ def _command(name, cls, experiment, overrides, options, replicas, seed, threads,
         raise _with_base_dir_hint(e, source) from None
     del keep_ov
     try:
-        return cls(lib.document_json(d).decode("utf-8"), lib.document_text(d).decode("utf-8"))
+        page = lib.document_html(d)
+        return cls(lib.document_json(d).decode("utf-8"), lib.document_text(d).decode("utf-8"),
+                   page.decode("utf-8") if page else None)
     finally:
         lib.document_free(d)
 

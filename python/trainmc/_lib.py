@@ -195,6 +195,7 @@ _PROTOTYPES = {
     "tmc_document_text": (_c.c_char_p, [_P]),
     "tmc_document_number": (_c.c_double, [_P, _c.c_char_p]),
     "tmc_document_fragment": (_c.c_char_p, [_P, _ST]),
+    "tmc_document_html": (_c.c_char_p, [_P]),
 }
 
 

@@ -121,6 +121,7 @@ void tmc_api_sets_free(tmc_api_sets *s);
 struct tmc_document {
     tmc_api_document document;
     char *text;
+    char *html;              /* the command's --html page; NULL: none */
     char *fragment;          /* a fit's --write file as JSON text; NULL: none */
     char fragment_why[1024]; /* then why, naming the flags (tmc_document_fragment) */
 };
@@ -132,6 +133,15 @@ typedef void (*tmc_api_text_fn)(FILE *f, const void *report);
  * prints. NULL with st (TMC_ERR_MEMORY) if memory runs out; doc is freed. */
 tmc_document *tmc_api_document_new(cJSON *doc, tmc_api_text_fn write, const void *report,
                                    tmc_status *st);
+
+/* d's --html page (html.h): page (taken; NULL: memory ran out, or the
+ * command has none). The page's last line names `function` as what made it,
+ * where the command line names its own command line. TMC_OK, or
+ * TMC_ERR_MEMORY with st when page is NULL (d then freed by the caller). */
+int tmc_api_document_html(tmc_document *d, char *page, tmc_status *st);
+
+/* The meta of a page the library makes: its version and `function`. */
+#define TMC_API_HTML_META(function) {tmc_library_version(), "libtrainmc: " function}
 
 /* The options a command does not take left as tmc_command_options_init
  * sets them: `takes` names the fields it reads ("history,target"); f the

@@ -227,6 +227,7 @@ void tmc_document_free(tmc_document *d)
         return;
     tmc_api_document_free(&d->document);
     free(d->text);
+    free(d->html);
     free(d->fragment);
     free(d);
 }
@@ -239,6 +240,17 @@ const char *tmc_document_json(const tmc_document *d)
 const char *tmc_document_text(const tmc_document *d)
 {
     return d ? d->text : NULL;
+}
+
+int tmc_api_document_html(tmc_document *d, char *page, tmc_status *st)
+{
+    d->html = page;
+    return page ? TMC_OK : tmc_api_fail(st, TMC_ERR_MEMORY, "out of memory for an HTML page");
+}
+
+const char *tmc_document_html(const tmc_document *d)
+{
+    return d ? d->html : NULL;
 }
 
 const char *tmc_document_fragment(const tmc_document *d, tmc_status *st)

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "forecast_history.h"
 #include "forecast_history_output.h"
+#include "forecast_html.h"
 #include "forecast_log.h"
 #include "observed_input.h"
 
@@ -105,9 +106,14 @@ static tmc_document *forecast_in(const char *f, const tmc_sweep_source *src,
             rc = tmc_api_fail_step(st, run, -2, &err);
         tmc_forecast_history_report rep = {.h = &w->h, .threads = o.threads,
                                            .elapsed_s = now_s() - t0};
+        tmc_html_meta m = TMC_API_HTML_META("tmc_experiment_forecast");
         if (!rc)
             d = tmc_api_document_new(tmc_forecast_history_output_json(&rep), write_text, &rep,
                                      st);
+        if (d && tmc_api_document_html(d, tmc_forecast_html(&rep, &m), st)) {
+            tmc_document_free(d);
+            d = NULL;
+        }
     }
     tmc_forecast_history_free(&w->h);
     if (w->loaded)

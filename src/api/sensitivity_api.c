@@ -8,6 +8,7 @@
 
 #include "api_internal.h"
 #include "sensitivity.h"
+#include "sensitivity_html.h"
 #include "sensitivity_output.h"
 
 #define F "tmc_experiment_sensitivity"
@@ -58,7 +59,14 @@ static tmc_document *sensitivity_in(tmc_sensitivity *s, const tmc_sweep_source *
     if (rc)
         return tmc_api_fail_step(st, rc, -2, &err), NULL;
     tmc_sensitivity_report rep = {.s = s, .threads = o->threads, .elapsed_s = now_s() - t0};
-    return tmc_api_document_new(tmc_sensitivity_output_json(&rep), write_text, &rep, st);
+    tmc_document *d = tmc_api_document_new(tmc_sensitivity_output_json(&rep), write_text,
+                                           &rep, st);
+    tmc_html_meta m = TMC_API_HTML_META("tmc_experiment_sensitivity");
+    if (d && tmc_api_document_html(d, tmc_sensitivity_html(&rep, &m), st)) {
+        tmc_document_free(d);
+        d = NULL;
+    }
+    return d;
 }
 
 static tmc_document *sensitivity(const char *f, int is_text, const char *text,

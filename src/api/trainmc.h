@@ -489,6 +489,14 @@ TMC_API const char *tmc_document_json(const tmc_document *d);
 /* The report the command prints, UTF-8 text (owned by d). */
 TMC_API const char *tmc_document_text(const tmc_document *d);
 
+/* The page the command's --html FILE writes, for the commands that have
+ * one here: forecast from a history and sensitivity (docs/commands/: one
+ * self-contained HTML file, the answer first, its figure inline as SVG, the
+ * experiment and what made it; here "libtrainmc: tmc_experiment_forecast"
+ * where the program names its command line). UTF-8 text owned by d; NULL
+ * for the other commands (cheapest, rescue, fit, forecast from a log). */
+TMC_API const char *tmc_document_html(const tmc_document *d);
+
 /* The experiment fragment `trainmc fit --write FILE` writes for the log of
  * a tmc_fit_log document, as JSON text (owned by d; compact): a fault log's
  * failures distribution file (under tmc_fit_log_options.law), a step-time

@@ -10,7 +10,8 @@
  * training log (tmc_command_options.log, `forecast --log`).
  * Writes OUT_DIR/{forecast,fit,cheapest,sensitivity,rescue}.json (and
  * NAME-text.json, forecast-log.json, and fit's fragments, --write's files:
- * fit-write*.json, fit-steps-write.json, fit-sacct-write.json); prints
+ * fit-write*.json, fit-steps-write.json, fit-sacct-write.json; the --html
+ * pages tmc_document_html gives, forecast.html and sensitivity.html); prints
  * nothing on success (the library never prints, so any output on stdout or
  * stderr is a failure), else a line per broken promise and exits 1. */
 #include <math.h>
@@ -52,6 +53,11 @@ static void save(tmc_document *d, const char *name, const tmc_status *st)
     FILE *f = fopen(at(path, out, file), "w");
     if (f) {
         fputs(tmc_document_json(d), f);
+        fclose(f);
+    }
+    snprintf(file, sizeof file, "%s.html", name); /* the --html page, where it has one */
+    if (tmc_document_html(d) && (f = fopen(at(path, out, file), "w"))) {
+        fputs(tmc_document_html(d), f);
         fclose(f);
     }
     tmc_document_free(d);
@@ -162,6 +168,7 @@ static void forecast(void)
     d = tmc_experiment_forecast(exp, NULL, 0, &c, &o, &st);
     expect(!d && st.code == TMC_ERR_INPUT && strstr(st.message, "tmc_command_options.compound"),
            "forecast with compound: TMC_ERR_INPUT naming the field", &st);
+    expect(!tmc_document_html(NULL), "no document, no page", NULL);
 }
 
 /* forecast --log: the progress from a training log, then the run. */
@@ -181,6 +188,8 @@ static void forecast_log(void)
                strstr(tmc_document_text(d), "1 restart (lines 12); 2 saves, 1 load") &&
                strstr(tmc_document_text(d), "P(T <= 27 days)"),
            "forecast --log: the reading, then the run's report", &st);
+    expect(d && !tmc_document_html(d), "forecast --log: no page (its run's needs gnuplot)",
+           &st);
     save(d, "forecast-log", &st);
     save_text(tmc_experiment_forecast_text, exp, NULL, 0, &c, &o, "forecast-log");
     /* the same log through a pattern: the same document but its reading */
