@@ -6,8 +6,11 @@ expected cost whose P(T <= deadline) meets a target, over a range of card
 counts, then plots P(deadline) with its Wilson 95 % interval against the
 card count of every plan the search ran (the same replicas and seed for
 each: common random numbers) and, beside it, of every card count near the
-chosen plan (trainmc.sweep), the target and the chosen plan marked; saves
-the search's text report beside the picture.
+chosen plan (trainmc.sweep), the target and the chosen plan marked; then
+asks what moves the chosen plan's P(deadline) (trainmc.sensitivity: each
+uncertain input at the ends of its range) and saves its HTML report, one
+self-contained page to share (the tornado, the answer first, the
+experiment), and the search's text report, beside the picture.
 
     . build/env.sh && "$TRAINMC_PYTHON" python/examples/plan_cards.py --out cards.png
     /usr/bin/python3 python/examples/plan_cards.py --help
@@ -51,8 +54,9 @@ def options(argv):
         description="Plan a run with trainmc: the cheapest card count whose P(T <= deadline) "
                     "meets a target; plot P(deadline) against the cards and save the report.")
     p.add_argument("--out", default="plan_cards.png", metavar="FILE.png",
-                   help="the picture to write (default: %(default)s); the report goes "
-                        "beside it as FILE.txt")
+                   help="the picture to write (default: %(default)s); the search's report "
+                        "goes beside it as FILE.txt, the chosen plan's HTML report as "
+                        "FILE.html")
     p.add_argument("--experiment", metavar="FILE.json",
                    default=os.path.join(HERE, os.pardir, os.pardir, "experiments",
                                         "design-48-stress.json"),
@@ -135,9 +139,23 @@ if near:
 fig.suptitle(f"{plan['experiment']}: P(deadline) against the cards; the cheapest plan with "
              f"P ≥ {args.target:g}: " + (f"{chosen['cards']} cards" if chosen else "none meets"))
 
-# %% Save the picture and the report
+# %% What moves the chosen plan's P(deadline): its sensitivity, a page to share
+page = None
+if chosen:
+    plan_sets = [f"job.cards={chosen['cards']}"] + chosen["overrides"]  # the chosen plan
+    what_if = trainmc.sensitivity(args.experiment, overrides=plan_sets,
+                                  replicas=args.replicas, seed=args.seed)
+    page = what_if.html  # the page `trainmc sensitivity --html` writes
+    print(what_if.text)
+
+# %% Save the picture, the search's report and the HTML report
 fig.savefig(args.out, dpi=120)
 report_path = args.out[:-4] + ".txt"
 with open(report_path, "w", encoding="utf-8") as f:
     f.write(plan.text)
-print(f"wrote {args.out} and {report_path}")
+written = [args.out, report_path]
+if page:
+    html_path = args.out[:-4] + ".html"
+    what_if.save_html(html_path)
+    written.append(html_path)
+print("wrote " + ", ".join(written))
