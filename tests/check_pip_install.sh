@@ -5,7 +5,9 @@
 # a copy of python/ (the build leaves trainmc.egg-info beside the sources);
 # in an empty environment with only that prefix on the path and this build's
 # library, `import trainmc` is the installed copy, its metadata version is
-# the package's __version__, and a run gives the numbers of `trainmc run`.
+# the package's __version__, a run gives the numbers of `trainmc run`, and a
+# sensitivity of the experiment given as a dict gives `trainmc
+# sensitivity`'s document and its HTML page.
 # Usage: check_pip_install.sh PYTHON PYTHON_DIR LIBRARY TRAINMC EXPERIMENT
 set -eu
 py=$1
@@ -25,6 +27,8 @@ init=$(find "$tmp/prefix" -path '*/trainmc/__init__.py' | head -n 1)
 site=$(dirname "$(dirname "$init")")
 "$cli" run "$exp" --replicas 300 --seed 5 --threads 1 --quiet --json "$tmp/cli.json" >/dev/null ||
   fail "trainmc run failed"
+"$cli" sensitivity "$exp" --replicas 20 --seed 7 --threads 1 --quiet \
+  --json "$tmp/sens.json" >/dev/null || fail "trainmc sensitivity failed"
 mkdir "$tmp/home"
 out=$(cd "$tmp" && env -i PATH=/usr/bin:/bin HOME="$tmp/home" PYTHONNOUSERSITE=1 \
   PYTHONPATH="$site" TRAINMC_LIBRARY="$lib" "$py" -c '
@@ -35,10 +39,17 @@ print(metadata.version("trainmc") == trainmc.__version__)
 r = trainmc.run(sys.argv[1], replicas=300, seed=5, threads=1)
 cli = json.load(open(sys.argv[2]))
 print(r["completion_days"] == cli["completion_days"] and r["deadline"] == cli["deadline"])
-' "$exp" "$tmp/cli.json") || fail "the installed package failed: $out"
-expected=$(printf '%s\n%s\n%s' "$site/trainmc" True True)
+x = json.load(open(sys.argv[1]))
+s = trainmc.sensitivity(x, base_dir=os.path.dirname(sys.argv[1]), replicas=20, seed=7,
+                        threads=1)
+want = json.load(open(sys.argv[3]))
+named = ("experiment_path", "base_chain")
+print(all(s[k] == want[k] for k in want if k not in named) and
+      s.html.endswith("</html>\n"))
+' "$exp" "$tmp/cli.json" "$tmp/sens.json") || fail "the installed package failed: $out"
+expected=$(printf '%s\n%s\n%s\n%s' "$site/trainmc" True True True)
 [ "$out" = "$expected" ] || fail "expected:
 $expected
 got:
 $out"
-echo "pip-install: installed into $site; the run equals trainmc run's"
+echo "pip-install: installed into $site; the run equals trainmc run's, the sensitivity trainmc sensitivity's"
