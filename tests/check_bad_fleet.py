@@ -2,37 +2,45 @@
 """Bad nodes that move (failures.bad_node_placement "fleet", issue 36 part
 3; tests/CMakeLists.txt: cli-bad-fleet). Usage: check_bad_fleet.py TRAINMC.
 
-1. An independent simulation of the fleet, written here, in three cases
+1. An independent simulation of the fleet, written here, in four cases
    (CASES: a small pool; pools as large as the job and twice as large,
    whose bad nodes fail twice and ten times a day, so that the job's rate
-   moves with each swap and which node it takes matters): a job of n
-   nodes and a pool of P whole nodes, each node bad with probability b
-   (known bad nodes: the job takes good ones first; unknown: at random);
-   over a calendar window of W days the job fails at rate n / M_node +
-   (bad nodes held) / M_bad + 1 / M_job while it is up; a job failure
-   takes nothing; a node failure strikes a bad node with probability
-   (bad held / M_bad + bad held / (n M_node)) / (node part's rate), sends
-   its node to a repair of exponential time of mean R from the failure
-   (no detection delay, no restore), and the job takes a node from the
-   pool (a known fleet's good ones first, else drawn at random), or when
-   the pool is empty waits for the earliest repair in progress (its own
-   included) and takes that node; it is down (no failure) while it
-   waits, and a wait that ends past W is not counted (trainmc's split
-   stops at the last boundary at or before W, the rest being "under way
-   at window end": docs/reference/simulation-semantics.md). Per run: node failures, job
-   failures, bad nodes sent to repair, bad nodes held at the start and
-   the days spent waiting for spares. trainmc's means over 8 seeds of 500
-   replicas (estimator: the mean of the 8 batch means; standard error:
-   their standard deviation / sqrt 8) against the simulation's over 4,000
-   runs (standard error: sd / sqrt 4000); each within 4 standard errors of
-   the difference, for the known and the unknown fleet.
+   moves with each swap and which node it takes matters; bursts of K = 3
+   nodes). A job of n nodes and a pool of P whole nodes, each node bad
+   with probability b (known bad nodes: the job takes good ones first;
+   unknown: at random); over a calendar window of W days the job fails at
+   rate n / M_node + (bad nodes held) / M_bad + n / M_burst + 1 / M_job
+   while it is up; a job failure takes nothing; a node failure strikes a
+   bad node with probability (bad held / M_bad + bad held / (n M_node)) /
+   (node part's rate), a burst K nodes drawn without replacement from the
+   job's; each node goes to a repair of exponential time of mean R from
+   the failure (no detection delay, no restore), and the job takes as many
+   nodes from the pool (a known fleet's good ones first, else drawn at
+   random), or when the pool is empty the earliest repairs in progress
+   (its own included); it is down (no failure) until the last is ready,
+   and a wait that ends past W is not counted (trainmc's split stops at
+   the last boundary at or before W, the rest being "under way at window
+   end": docs/reference/simulation-semantics.md). Per run: node failures,
+   job failures, bad nodes sent to repair, bad nodes held at the start,
+   the days spent waiting for spares and the bursts. trainmc's means over
+   8 seeds of 500 replicas (estimator: the mean of the 8 batch means;
+   standard error: their standard deviation / sqrt 8) against the
+   simulation's over 4,000 runs (standard error: sd / sqrt 4000); each
+   within 4 standard errors of the difference, for the known and the
+   unknown fleet.
 2. By hand: with every node bad (b = 1) the job always holds n bad nodes
-   and every node failure sends a bad one to repair: bad nodes sent to
-   repair = node failures, exactly, in every batch.
+   and every node failure sends a bad one to repair, every burst its K:
+   bad nodes sent to repair = node failures + K bursts, exactly, in every
+   batch (without bursts and with bursts of K = 3).
 3. The closed form (trainmc run --json closed_form.mtbf_s): 1 / (n /
    M_node + h / M_bad + 1 / M_job) with h the bad nodes held at the start,
    n b (unknown) or E[max(0, B - P)], B ~ Binomial(n + P, b) (known),
-   summed here, to 1e-9 relative.
+   summed here, to 1e-9 relative; and the share of failures that find the
+   pool empty (closed_form.spare_wait_p) is Erlang's loss formula B(P, l R)
+   with l = n / M_node + h / M_bad, the bad nodes' faults taking spares
+   too (no detection delay: docs/model.md 3.21), to 1e-4 (trainmc averages
+   the chain's start from a full pool over the run, here 1e9 steps long, a
+   difference of 2e-5 from the stationary law).
 4. Refusals: a pool that is not whole nodes, unlimited spares, and
    retirement with the fleet placement, each naming its key; no output
    file."""
@@ -55,12 +63,15 @@ G, W = 8, 28.0               # cards a node; the window, days
 # stay ten days in repair, so that which node the job takes decides its rate
 CASES = [dict(N=16, P=2, B=0.25, M_NODE=20.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0),
          dict(N=4, P=4, B=0.5, M_NODE=50.0, M_BAD=0.5, M_JOB=1000.0, R_H=24.0),
-         dict(N=4, P=8, B=0.5, M_NODE=10.0, M_BAD=0.1, M_JOB=1000.0, R_H=240.0)]
+         dict(N=4, P=8, B=0.5, M_NODE=10.0, M_BAD=0.1, M_JOB=1000.0, R_H=240.0),
+         dict(N=16, P=4, B=0.25, M_NODE=40.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0,
+              M_BURST=100.0, K_BURST=3)]
 N = P = B = M_NODE = M_BAD = M_JOB = R_H = None   # the case under test (use_case)
+M_BURST = K_BURST = None    # bursts of K nodes, per-node MTBF in days (None: none)
 
 
 def use_case(case):
-    globals().update(case)
+    globals().update({"M_BURST": None, "K_BURST": None, **case})
 BATCHES, PER_BATCH, RUNS = 8, 500, 4000
 
 
@@ -70,6 +81,8 @@ def experiment(known, share=None, **failures):
          "repair_mean_hours": R_H, "per_node_mtbf_days": M_NODE, "per_job_mtbf_days": M_JOB,
          "bad_node_share": share, "bad_node_mtbf_days": M_BAD,
          "bad_node_placement": "fleet", "bad_node_known": known}
+    if M_BURST:
+        f.update(burst_per_node_mtbf_days=M_BURST, burst_size="fixed", burst_nodes=K_BURST)
     f.update(failures)
     return {"name": "bad-fleet", "source": "tests/check_bad_fleet.py",
             "job": {"steps": 1000000000, "cards": N * G, "flop_per_step": 6.4e17,
@@ -83,6 +96,7 @@ def experiment(known, share=None, **failures):
 
 
 KEYS = ("node_failures", "job_failures", "bad_node_repairs", "bad_nodes_at_start")
+ALL_KEYS = KEYS + ("spare_wait_days", "bursts")
 
 
 def trainmc_batches(tmp, x):
@@ -94,7 +108,8 @@ def trainmc_batches(tmp, x):
         if doc is None:
             check(False, f"run: exit {p.returncode}, {p.stderr!r}")
             return []
-        row = [doc["events"][k] for k in KEYS] + [doc["split_days"]["spare_wait"]]
+        row = ([doc["events"][k] for k in KEYS] + [doc["split_days"]["spare_wait"]] +
+               [doc["events"].get("bursts", 0)])
         out.append(row)
     return out
 
@@ -108,38 +123,57 @@ def fleet_start(rng, known):
     return held, bad - held
 
 
+def take_nodes(rng, known, st, t, k):
+    """The job takes k nodes at t: from the pool (repairs ended by t back
+    first), then the earliest repairs in progress; the wait until the last
+    is ready, days. st: [held, pool, pool_bad, repairs]."""
+    for r in [r for r in st[3] if r[0] <= t]:   # back in the pool
+        st[3].remove(r)
+        st[1], st[2] = st[1] + 1, st[2] + r[1]
+    ready = t
+    for _ in range(k):
+        if st[1] > 0:
+            good = st[1] - st[2]
+            take_bad = good == 0 if known else rng.random() < st[2] / st[1]
+            st[1], st[2], st[0] = st[1] - 1, st[2] - take_bad, st[0] + take_bad
+        else:
+            first = min(st[3], key=lambda r: r[0])
+            st[3].remove(first)
+            ready, st[0] = max(ready, first[0]), st[0] + first[1]
+    return ready - t
+
+
 def one_run(rng, known):
     held, pool_bad = fleet_start(rng, known)
-    start, pool, repairs = held, P, []   # repairs: [end day, bad]
-    node_f = job_f = bad_rep = 0
+    st = [held, P, pool_bad, []]   # held, pool, pool's bad, repairs: [end day, bad]
+    node_f = job_f = bad_rep = bursts = 0
     wait = t = 0.0
+    burst_rate = N / M_BURST if M_BURST else 0
     while True:
-        node_rate = N / M_NODE + held / M_BAD
-        t += rng.expovariate(node_rate + 1 / M_JOB)
+        node_rate = N / M_NODE + st[0] / M_BAD
+        total = node_rate + burst_rate + 1 / M_JOB
+        t += rng.expovariate(total)
         if t >= W:
             break
-        u = rng.random() * (node_rate + 1 / M_JOB)
-        if u >= node_rate:
+        u = rng.random() * total
+        if u >= node_rate + burst_rate:
             job_f += 1
             continue
-        node_f += 1
-        bad = u < held / M_BAD or rng.random() < held / N
-        held -= bad
+        if u < node_rate:
+            node_f += 1
+            k, bad = 1, int(u < st[0] / M_BAD or rng.random() < st[0] / N)
+        else:   # a burst's K nodes, drawn from the job's
+            bursts += 1
+            k = min(K_BURST, N)
+            bad = sum(i < st[0] for i in rng.sample(range(N), k))
+        st[0] -= bad
         bad_rep += bad
-        repairs.append([t + rng.expovariate(1 / (R_H / 24)), bad])
-        for r in [r for r in repairs if r[0] <= t]:   # back in the pool
-            repairs.remove(r)
-            pool, pool_bad = pool + 1, pool_bad + r[1]
-        if pool > 0:
-            good = pool - pool_bad
-            take_bad = good == 0 if known else rng.random() < pool_bad / pool
-            pool, pool_bad, held = pool - 1, pool_bad - take_bad, held + take_bad
-        else:
-            first = min(repairs, key=lambda r: r[0])
-            repairs.remove(first)
-            wait += first[0] - t if first[0] <= W else 0
-            t, held = first[0], held + first[1]
-    return [node_f, job_f, bad_rep, start, wait]
+        for i in range(k):
+            st[3].append([t + rng.expovariate(1 / (R_H / 24)), int(i < bad)])
+        w = take_nodes(rng, known, st, t, k)
+        wait += w if t + w <= W else 0
+        t += w
+    return [node_f, job_f, bad_rep, held, wait, bursts]   # held: at the start
 
 
 def mean_se(rows):
@@ -154,7 +188,9 @@ def compare(tmp, known):
     rng = random.Random(36 + known + 2 * N)
     sim, sim_se = mean_se([one_run(rng, known) for _ in range(RUNS)])
     got, got_se = mean_se(trainmc_batches(tmp, experiment(known)))
-    for name, a, sa, e, se in zip(KEYS + ("spare_wait_days",), got, got_se, sim, sim_se):
+    for name, a, sa, e, se in zip(ALL_KEYS, got, got_se, sim, sim_se):
+        if sa == se == 0 and a == e:   # no bursts on either side
+            continue
         z = (a - e) / math.hypot(sa, se)
         print(f"1: N {N}, known {known}: {name}: trainmc {a:.4f} +- {sa:.4f}, "
               f"simulation {e:.4f} +- {se:.4f} ({z:+.2f} se)")
@@ -162,10 +198,11 @@ def compare(tmp, known):
 
 
 def all_bad(tmp):
+    k = min(K_BURST, N) if M_BURST else 0
     for row in trainmc_batches(tmp, experiment(False, share=1)):
-        check(row[0] == row[2] and row[3] == N,
-              f"2: every node bad: node failures {row[0]}, sent to repair {row[2]}, "
-              f"held {row[3]}")
+        check(abs(row[0] + k * row[5] - row[2]) < 1e-9 and row[3] == N,
+              f"2: every node bad: node failures {row[0]}, bursts {row[5]} of {k}, "
+              f"sent to repair {row[2]}, held {row[3]}")
 
 
 def binom_pmf(k, n, p):
@@ -183,6 +220,18 @@ def closed_form(tmp):
         want = 86400 / (N / M_NODE + held / M_BAD + 1 / M_JOB)
         got = doc["closed_form"]["mtbf_s"]
         check(abs(got / want - 1) < 1e-9, f"3: known {known}: M {got} s, want {want} s")
+        # a fleet's bad nodes go to repair: every node failure takes a spare
+        b_loss = erlang_b(P, (N / M_NODE + held / M_BAD) * R_H / 24)
+        got = doc["closed_form"]["spare_wait_p"]
+        check(abs(got / b_loss - 1) < 1e-4, f"3: known {known}: P(wait) {got}, want {b_loss}")
+
+
+def erlang_b(units, a):
+    """Erlang's loss formula by its recursion (docs/model.md 3.21)."""
+    b = 1.0
+    for j in range(1, units + 1):
+        b = a * b / (j + a * b)
+    return b
 
 
 def refusals(tmp):
@@ -201,8 +250,10 @@ def main():
             use_case(case)
             for known in (False, True):
                 compare(tmp, known)
+        for case in (CASES[0], CASES[3]):
+            use_case(case)
+            all_bad(tmp)
         use_case(CASES[0])
-        all_bad(tmp)
         closed_form(tmp)
         refusals(tmp)
     return finish("check_bad_fleet")

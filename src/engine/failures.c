@@ -242,11 +242,17 @@ void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *
 }
 
 void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                              int bad_fault)
+                              int bad_fault, long k)
 {
     long bad = s->bad_nodes, nodes = m->nodes;
-    s->leaving_bad = bad_fault || bad == nodes ||
-        (bad > 0 && (long)gsl_rng_uniform_int(r, (unsigned long)nodes) < bad);
+    if (k == 1)
+        s->leaving_bad = bad_fault || bad == nodes ||
+            (bad > 0 && (long)gsl_rng_uniform_int(r, (unsigned long)nodes) < bad);
+    else if (bad == 0 || bad == nodes) /* one kind held: nothing to draw */
+        s->leaving_bad = bad ? k : 0;
+    else /* a burst's k nodes, drawn from the job's without replacement */
+        s->leaving_bad = (long)gsl_ran_hypergeometric(r, (unsigned)bad, (unsigned)(nodes - bad),
+                                                      (unsigned)k);
     s->bad_nodes -= s->leaving_bad;
 }
 
@@ -664,7 +670,7 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
         if (back > 0 && back == cards) /* whole units (a burst's nodes: one repair each) */
             for (long left = back; left > 0; left -= g < left ? g : left) {
                 add_repair(m, s, r, failed_at, g < left ? g : left, 1, s->leaving_bad > 0);
-                s->leaving_bad = 0; /* a fleet's failure sends one node */
+                s->leaving_bad -= s->leaving_bad > 0; /* a fleet's bad nodes first */
             }
         else if (back > 0) /* a standby taken: the rest go loose */
             add_repair(m, s, r, failed_at, back, 0, 0);

@@ -184,8 +184,9 @@ typedef struct {
     long *bad_faults;        /* k > 0: bad_faults[j] bad nodes held have had j faults */
     long bad_pool_nodes;     /* bad_fleet: bad nodes among the pool's whole nodes (set
                                 with bad_nodes) */
-    long leaving_bad;        /* bad_fleet: 1 when the node the next tmc_failures_take_spare
-                                sends to repair is bad (tmc_failures_node_leaves) */
+    long leaving_bad;        /* bad_fleet: how many of the nodes the next
+                                tmc_failures_take_spare sends to repair are bad, its
+                                first repairs (tmc_failures_node_leaves) */
     int scoped_struck;       /* scoped, not Poisson: 1 if the last failure consumed was
                                 a node or job failure */
 } tmc_failure_state;
@@ -303,13 +304,14 @@ void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *
                                  gsl_rng *r);
 
 /* A fleet's node failure that takes a spare (bad_fleet, before
- * tmc_failures_take_spare): whether the node that leaves the job is bad,
- * certain for a bad node's fault (bad_fault 1), else drawn from r with
- * probability bad nodes held / nodes held (no draw when none or all are
- * bad); the job holds one bad node fewer, and the repair it goes to comes
- * back bad (docs/reference/simulation-semantics.md 5). */
+ * tmc_failures_take_spare): how many of the k nodes that leave the job are
+ * bad (s->leaving_bad). One node: certain for a bad node's fault
+ * (bad_fault 1), else drawn from r with probability bad nodes held / nodes
+ * held; a burst's k: hypergeometric from the nodes held; no draw when the
+ * job holds one kind. The job holds that many bad nodes fewer, and their
+ * repairs come back bad (docs/reference/simulation-semantics.md 5). */
 void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                              int bad_fault);
+                              int bad_fault, long k);
 
 /* A bad node's fault (scope TMC_SCOPE_BAD_NODE): which of the bad nodes
  * held it was, uniformly (its count of faults drawn from r by the counts

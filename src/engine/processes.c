@@ -348,8 +348,8 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     long bad_held = p->failures.bad_nodes;
     if (f->bad_fleet && cards > 0)
         tmc_failures_node_leaves(f, &p->failures, rng[TMC_STREAM_CAUSES],
-                                 scope == TMC_SCOPE_BAD_NODE);
-    out->bad_node_repairs += (double)(p->failures.leaving_bad > 0);
+                                 scope == TMC_SCOPE_BAD_NODE, burst > 0 ? burst : 1);
+    out->bad_node_repairs += (double)p->failures.leaving_bad;
     double wait = cards > 0 ? tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
                                                       failed_at, t, cards) : 0;
     /* a fleet's bad nodes held changed the job's rate: the next failure is

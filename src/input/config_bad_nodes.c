@@ -14,8 +14,8 @@
  * pool and repair as whole nodes, so every failure that takes spares takes
  * a whole node from a finite pool of whole nodes. What follows a node's own
  * history through the pool (retirement after k faults, a repair that
- * fails silently) and what takes several nodes or loose cards (bursts,
- * warm standby cards) is refused beside it, each with its reason. */
+ * fails silently) and what takes loose cards (warm standby cards) is
+ * refused beside it, each with its reason. */
 #include "config_internal.h"
 #include "experiment_rules.h"
 #include "laws.h"
@@ -73,10 +73,6 @@ static int check_fleet(const tmc_failures *f, const char *label, tmc_error *err)
     if (f->standbys > 0)
         return refuse_fleet(err, label, "standbys",
                             "warm standbys are cards, not nodes; leave them 0");
-    if (f->burst_per_node_mtbf_days > 0)
-        return refuse_fleet(err, label, "burst_per_node_mtbf_days",
-                            "which of a burst's nodes are bad is not drawn; leave bursts "
-                            "out");
     return 0;
 }
 

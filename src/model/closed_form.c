@@ -199,8 +199,9 @@ double tmc_closed_form_cause_share(const tmc_experiment *x, const tmc_closed_for
     return sum / total;
 }
 
-/* The failures that take hardware (not a job's, not a bad node's reboot,
- * and of a cause that takes a spare in its part): their rate, 1/s, and the
+/* The failures that take hardware (not a job's, not a bad node's reboot
+ * in place, which a fleet's bad node does not do, and of a cause that
+ * takes a spare in its part): their rate, 1/s, and the
  * cards each takes on average (1, a node's g, a burst's k g); *bursts the
  * part of the rate that is bursts. */
 static double hardware_parts(const tmc_experiment *x, const tmc_closed_form *cf, double *cards,
@@ -209,6 +210,8 @@ static double hardware_parts(const tmc_experiment *x, const tmc_closed_form *cf,
     const tmc_failures *f = &x->failures;
     double g = (double)f->cards_per_node, r[TMC_FAILURE_PARTS], bad;
     parts_of(x, cf, r, &bad);
+    if (f->bad_node_placement == TMC_BAD_IN_FLEET) /* its faults send it to repair */
+        bad = 0;
     double card = r[TMC_PART_CARD], node = r[TMC_PART_NODE] - bad, burst = r[TMC_PART_BURST];
     double s_card = 1, s_node = 1, s_burst = 1, per = 1;
     if (f->n_causes) { /* the causes' scopes and spares weigh the card part's cards */
