@@ -140,6 +140,7 @@ typedef enum {
 } tmc_lifetime_kind;
 
 #define TMC_MAX_TRACE 4096 /* times a trace file may hold */
+#define TMC_JOB_STEPS_MAX 1e9 /* job.steps at most */
 
 /* The law of a repair time (failures.repair_distribution). */
 typedef enum {

@@ -17,7 +17,7 @@
 
 static const char *const pace_choices[] = {"observed", "plan", NULL};
 static const field job_fields[] = {
-    {.key = "steps", .type = T_INT, .lo = 1, .hi = 1e9, .required = 1, .unit = "steps",
+    {.key = "steps", .type = T_INT, .lo = 1, .hi = TMC_JOB_STEPS_MAX, .required = 1, .unit = "steps",
      .help = "optimizer steps S of the whole run",
      .off = offsetof(tmc_job, steps)},
     {.key = "cards", .type = T_INT, .lo = 1, .hi = 1e7, .required = 1, .unit = "cards",
