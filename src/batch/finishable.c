@@ -423,13 +423,17 @@ static int judge(const tmc_experiment *x, const tmc_closed_form *cf, tmc_experim
          * (docs/reference/simulation-semantics.md 11) */
         double need = ceil(x->job.steps * x->window.days * 86400.0 / cf->uninterrupted_s);
         int most = need >= TMC_JOB_STEPS_MAX;
+        char advice[160];
+        if (most)
+            snprintf(advice, sizeof advice, "even job.steps' most, 1e9, ends inside it at this "
+                                            "pace: shorten window.days");
+        else
+            snprintf(advice, sizeof advice, "give job.steps above %s (e.g. 1e9: the window "
+                     "cuts every replica)", tmc_error_format_whole(steps, need));
         snprintf(why, n, "job.steps: %ld steps take %.6g days at the plan's pace with nothing "
                          "striking, not more than window.days = %.10g: the job could end inside "
-                         "the window; %s %s%s", x->job.steps, cf->uninterrupted_s / 86400.0,
-                 x->window.days, most ? "even 1e9 steps (job.steps' most) end in" : "give "
-                 "job.steps above", most ? "" : tmc_error_format_whole(steps, need),
-                 most ? "side it at this pace: shorten window.days" : " (e.g. 1e9: the "
-                 "window cuts every replica)");
+                         "the window; %s", x->job.steps, cf->uninterrupted_s / 86400.0,
+                 x->window.days, advice);
         return 1;
     }
     if (limit_too_short(x, cf, why, n) || refresh_too_short(x, cf, why, n))
