@@ -38,6 +38,16 @@ static tmc_experiment latest(const tmc_forecast_history *h, tmc_closed_form *cf)
     return x;
 }
 
+/* "+- se" of a change in P, or why it has none (one replica: no spread). */
+static const char *change_se(const tmc_forecast_point *p, char *buf, size_t n)
+{
+    if (isfinite(p->change_se))
+        snprintf(buf, n, "+- %.4f", p->change_se);
+    else
+        snprintf(buf, n, "(no se: 1 replica)");
+    return buf;
+}
+
 /* The answer first (issue 32): P(deadline) at the latest snapshot, its
  * interval and its change since the one before; what that run assumes. */
 static void text_answer(FILE *f, const tmc_forecast_history *h)
@@ -46,6 +56,7 @@ static void text_answer(FILE *f, const tmc_forecast_history *h)
         return;
     const tmc_forecast_point *p = &h->points[h->n - 1];
     const tmc_observed *s = &p->snap.observed;
+    char se[32];
     fprintf(f, "\nAnswer: at the latest snapshot (line %ld, day %.3f, step %ld): "
                "P(T <= %g days) %.4f [%.4f, %.4f], ", p->snap.line, s->elapsed_days,
             s->steps_done, h->base->deadline.days, p->days.p_met, p->days.ci_lo,
@@ -53,7 +64,7 @@ static void text_answer(FILE *f, const tmc_forecast_history *h)
     if (isnan(p->change))
         fprintf(f, "the only snapshot");
     else
-        fprintf(f, "%+.4f +- %.4f since line %ld", p->change, p->change_se,
+        fprintf(f, "%+.4f %s since line %ld", p->change, change_se(p, se, sizeof se),
                 h->points[h->n - 2].snap.line);
     fprintf(f, "; mean T %.4f +- %.4f days, %.4f left\n", p->days.mean, p->days.se,
             p->left_mean);
@@ -97,7 +108,10 @@ static void text_change(FILE *f, const tmc_forecast_point *p)
     if (isnan(p->change))
         fprintf(f, "  -\n");
     else
-        fprintf(f, "  %+.4f +- %.4f\n", p->change, p->change_se);
+    {
+        char se[32];
+        fprintf(f, "  %+.4f %s\n", p->change, change_se(p, se, sizeof se));
+    }
 }
 
 void tmc_forecast_history_output_text(FILE *f, const tmc_forecast_history_report *r)
