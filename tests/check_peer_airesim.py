@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""trainmc against the public AI-cluster reliability simulator AIReSim
+(karthikp-ubc/airesim) where their rules line up (issue 36, "Done when";
+tests/CMakeLists.txt: cli-peer-airesim). Usage:
+check_peer_airesim.py TRAINMC SOURCE_DIR.
+
+The peer is not run here (it is not in the repository, and needs SimPy 4).
+Its figures, per-run means over its seeds with their standard errors, are
+stored in tests/peers/airesim.csv, whose header says how they were produced.
+Each case is a cell of AIReSim's Table 1 sweep (examples/paper_table1_sweep.py's
+BASE with a few overrides) written in trainmc's keys in
+experiments/airesim/NN-name.json: servers as nodes of one card that fail
+only while the job computes, no lost work (1-s steps, each committed at no
+cost), AIReSim's 20-minute recovery, its working pool beyond the job as the
+spare pool of whole nodes, its host selection as the spare's provisioning,
+its two-stage repairs, and its bad servers as a fleet that repairs never
+cure (docs/verification.md, "Against AIReSim").
+
+For each experiment trainmc runs B = 10 batches of R = 100 replicas (seeds
+1 to 10, one thread: the figures do not depend on it). Estimator: the mean
+of the batch means; its standard error the batch means' sd / sqrt(B). Each
+quantity must lie within 4 combined standard errors, sqrt(se_peer^2 +
+se_trainmc^2), of the peer's. The quantities, per run:
+  failures            the job's server failures (trainmc: node failures);
+  systematic_failures those of a bad server's extra rate (bad_node_faults);
+  training_time_h     AIReSim's total training time in hours; trainmc's
+                      completion time less its lost work (AIReSim keeps all
+                      compute done before a failure);
+  compute_recovery_h  AIReSim's compute plus recovery time in hours (its
+                      host selections and preemptions left out), against the
+                      same trainmc figure, when trainmc has no pool.
+Rows marked compare = no are printed, not checked: AIReSim's Table 1 cells
+whose rules trainmc lacks (a repair that cures a bad server)."""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+from cli_checks import check, finish
+
+BIN, SRC = sys.argv[1], sys.argv[2]
+TABLE = os.path.join(SRC, "tests", "peers", "airesim.csv")
+BATCHES, REPLICAS, TOL = 10, 100, 4.0
+
+
+def quantities(doc):
+    """The peer's quantities from one `trainmc run --json`."""
+    ev, split = doc["events"], doc["split_days"]
+    hours = (split["wall"] - split["lost_work"]) * 24
+    return {
+        "failures": ev["node_failures"],
+        "systematic_failures": ev["bad_node_faults"],
+        "training_time_h": hours,
+        "compute_recovery_h": hours - split["spare_wait"] * 24,
+    }
+
+
+def trainmc(experiment, tmp):
+    """Mean and batch-mean standard error of each quantity."""
+    batches = []
+    out = os.path.join(tmp, "out.json")
+    for seed in range(1, BATCHES + 1):
+        if os.path.exists(out):
+            os.remove(out)
+        p = subprocess.run([BIN, "run", experiment, "--quiet", "--threads", "1",
+                            "--replicas", str(REPLICAS), "--seed", str(seed), "--json", out],
+                           capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.exists(out):
+            check(False, f"{experiment}: exit {p.returncode}, {p.stderr!r}")
+            return None
+        with open(out) as f:
+            batches.append(quantities(json.load(f)))
+    res = {}
+    for k in batches[0]:
+        xs = [b[k] for b in batches]
+        m = sum(xs) / BATCHES
+        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (BATCHES - 1))
+        res[k] = (m, sd / math.sqrt(BATCHES))
+    return res
+
+
+def read_table():
+    with open(TABLE) as f:
+        rows = [line for line in f if line.strip() and not line.startswith("#")]
+    return list(csv.DictReader(rows))
+
+
+def main():
+    rows = read_table()
+    checked = [r for r in rows if r["compare"] == "yes"]
+    check(len({r["experiment"] for r in checked}) >= 3, f"{TABLE}: fewer than 3 cases checked")
+    done = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in rows:
+            if not r["experiment"]:
+                print(f"{r['cell']:16s} {r['quantity']:20s} peer {float(r['peer_mean']):11.3f} "
+                      f"+- {float(r['peer_se']):.3f}  (not lined up: {r['note']})")
+                continue
+            exp = os.path.join(SRC, r["experiment"])
+            if exp not in done:
+                done[exp] = trainmc(exp, tmp)
+            t = done[exp]
+            if t is None:
+                continue
+            q = r["quantity"]
+            check(q in t, f"{r['cell']}: unknown quantity {q}")
+            if q not in t:
+                continue
+            pm, pse = float(r["peer_mean"]), float(r["peer_se"])
+            tm, tse = t[q]
+            se = math.hypot(pse, tse)
+            z = (tm - pm) / se if se > 0 else (0.0 if tm == pm else math.inf)
+            flag = "" if r["compare"] == "yes" else f"  (not checked: {r['note']})"
+            print(f"{r['cell']:16s} {q:20s} peer {pm:11.3f} +- {pse:.3f}  "
+                  f"trainmc {tm:11.3f} +- {tse:.3f}  z {z:+6.2f}{flag}")
+            if r["compare"] == "yes":
+                check(abs(z) <= TOL, f"{r['cell']} {q}: trainmc {tm:.3f} +- {tse:.3f} "
+                      f"against the peer's {pm:.3f} +- {pse:.3f}: {z:+.2f} se")
+    return finish("peer-airesim")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
