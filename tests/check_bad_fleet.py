@@ -2,19 +2,22 @@
 """Bad nodes that move (failures.bad_node_placement "fleet", issue 36 part
 3; tests/CMakeLists.txt: cli-bad-fleet). Usage: check_bad_fleet.py TRAINMC.
 
-1. An independent simulation of the fleet, written here, in four cases
+1. An independent simulation of the fleet, written here, in five cases
    (CASES: a small pool; pools as large as the job and twice as large,
    whose bad nodes fail twice and ten times a day, so that the job's rate
-   moves with each swap and which node it takes matters; bursts of K = 3
-   nodes). A job of n nodes and a pool of P whole nodes, each node bad
+   moves with each swap and which node it takes matters; the last with
+   repairs that cure a bad node with probability 0.6 and a wrong node sent
+   to repair with probability 0.3; bursts of K = 3 nodes). A job of n nodes and a pool of P whole nodes, each node bad
    with probability b (known bad nodes: the job takes good ones first;
    unknown: at random); over a calendar window of W days the job fails at
    rate n / M_node + (bad nodes held) / M_bad + n / M_burst + 1 / M_job
    while it is up; a job failure takes nothing; a node failure strikes a
    bad node with probability (bad held / M_bad + bad held / (n M_node)) /
-   (node part's rate), a burst K nodes drawn without replacement from the
-   job's; each node goes to a repair of exponential time of mean R from
-   the failure (no detection delay, no restore), and the job takes as many
+   (node part's rate), and with probability m (misdiagnosis) another of
+   the job's n - 1 nodes, uniformly, goes to repair in its place; a burst
+   K nodes drawn without replacement from the job's; each node goes to a repair of exponential time of mean R from
+   the failure, which a bad node leaves good with probability c (the
+   cure share) (no detection delay, no restore), and the job takes as many
    nodes from the pool (a known fleet's good ones first, else drawn at
    random), or when the pool is empty the earliest repairs in progress
    (its own included); it is down (no failure) until the last is ready,
@@ -22,9 +25,10 @@
    the last boundary at or before W, the rest being "under way at window
    end": docs/reference/simulation-semantics.md). Per run: node failures,
    job failures, bad nodes sent to repair, bad nodes held at the start,
-   the days spent waiting for spares and the bursts. trainmc's means over
-   8 seeds of 500 replicas (estimator: the mean of the 8 batch means;
-   standard error: their standard deviation / sqrt 8) against the
+   the days spent waiting for spares, the bursts, the bad nodes cured and
+   the misdiagnoses. trainmc's means over
+   10 seeds of 500 replicas (estimator: the mean of the 10 batch means;
+   standard error: their standard deviation / sqrt 10) against the
    simulation's over 4,000 runs (standard error: sd / sqrt 4000); each
    within 4 standard errors of the difference, for the known and the
    unknown fleet.
@@ -64,15 +68,22 @@ G, W = 8, 28.0               # cards a node; the window, days
 CASES = [dict(N=16, P=2, B=0.25, M_NODE=20.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0),
          dict(N=4, P=4, B=0.5, M_NODE=50.0, M_BAD=0.5, M_JOB=1000.0, R_H=24.0),
          dict(N=4, P=8, B=0.5, M_NODE=10.0, M_BAD=0.1, M_JOB=1000.0, R_H=240.0),
+         dict(N=4, P=8, B=0.5, M_NODE=10.0, M_BAD=0.1, M_JOB=1000.0, R_H=240.0, CURE=0.6,
+              MISDIAG=0.3),
          dict(N=16, P=4, B=0.25, M_NODE=40.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0,
-              M_BURST=100.0, K_BURST=3)]
+              M_BURST=100.0, K_BURST=3),
+         dict(N=8, P=4, B=0.1, M_NODE=20.0, M_BAD=2.0, M_JOB=10.0, R_H=72.0, AGING=40.0)]
 N = P = B = M_NODE = M_BAD = M_JOB = R_H = None   # the case under test (use_case)
 M_BURST = K_BURST = None    # bursts of K nodes, per-node MTBF in days (None: none)
+CURE = 0                    # a bad node's repair cures it with this chance
+MISDIAG = 0                 # a node failure sends another node to repair
+AGING = 0                   # a good node turns bad after this mean, days (0: never)
 
 
 def use_case(case):
-    globals().update({"M_BURST": None, "K_BURST": None, **case})
-BATCHES, PER_BATCH, RUNS = 8, 500, 4000
+    globals().update({"M_BURST": None, "K_BURST": None, "CURE": 0, "MISDIAG": 0, "AGING": 0,
+                      **case})
+BATCHES, PER_BATCH, RUNS = 10, 500, 4000
 
 
 def experiment(known, share=None, **failures):
@@ -83,6 +94,12 @@ def experiment(known, share=None, **failures):
          "bad_node_placement": "fleet", "bad_node_known": known}
     if M_BURST:
         f.update(burst_per_node_mtbf_days=M_BURST, burst_size="fixed", burst_nodes=K_BURST)
+    if CURE:
+        f.update(bad_node_cure_share=CURE)
+    if MISDIAG:
+        f.update(misdiagnosis_share=MISDIAG)
+    if AGING:
+        f.update(node_aging_days=AGING)
     f.update(failures)
     return {"name": "bad-fleet", "source": "tests/check_bad_fleet.py",
             "job": {"steps": 1000000000, "cards": N * G, "flop_per_step": 6.4e17,
@@ -96,7 +113,7 @@ def experiment(known, share=None, **failures):
 
 
 KEYS = ("node_failures", "job_failures", "bad_node_repairs", "bad_nodes_at_start")
-ALL_KEYS = KEYS + ("spare_wait_days", "bursts")
+ALL_KEYS = KEYS + ("spare_wait_days", "bursts", "bad_node_cures", "misdiagnoses")
 
 
 def trainmc_batches(tmp, x):
@@ -109,7 +126,8 @@ def trainmc_batches(tmp, x):
             check(False, f"run: exit {p.returncode}, {p.stderr!r}")
             return []
         row = ([doc["events"][k] for k in KEYS] + [doc["split_days"]["spare_wait"]] +
-               [doc["events"].get("bursts", 0)])
+               [doc["events"].get("bursts", 0), doc["events"]["bad_node_cures"],
+                doc["events"]["misdiagnoses"]])
         out.append(row)
     return out
 
@@ -146,7 +164,7 @@ def take_nodes(rng, known, st, t, k):
 def one_run(rng, known):
     held, pool_bad = fleet_start(rng, known)
     st = [held, P, pool_bad, []]   # held, pool, pool's bad, repairs: [end day, bad]
-    node_f = job_f = bad_rep = bursts = 0
+    node_f = job_f = bad_rep = bursts = cures = misdiagnoses = 0
     wait = t = 0.0
     burst_rate = N / M_BURST if M_BURST else 0
     while True:
@@ -162,18 +180,84 @@ def one_run(rng, known):
         if u < node_rate:
             node_f += 1
             k, bad = 1, int(u < st[0] / M_BAD or rng.random() < st[0] / N)
+            if MISDIAG and rng.random() < MISDIAG:   # another node goes, the faulty stays
+                misdiagnoses += 1
+                bad = int(rng.randrange(N - 1) < st[0] - bad)
         else:   # a burst's K nodes, drawn from the job's
             bursts += 1
             k = min(K_BURST, N)
             bad = sum(i < st[0] for i in rng.sample(range(N), k))
         st[0] -= bad
         bad_rep += bad
-        for i in range(k):
-            st[3].append([t + rng.expovariate(1 / (R_H / 24)), int(i < bad)])
+        for i in range(k):   # a bad node's repair may cure it
+            kind = int(i < bad and not (CURE and rng.random() < CURE))
+            cures += i < bad and not kind
+            st[3].append([t + rng.expovariate(1 / (R_H / 24)), kind])
         w = take_nodes(rng, known, st, t, k)
         wait += w if t + w <= W else 0
         t += w
-    return [node_f, job_f, bad_rep, held, wait, bursts]   # held: at the start
+    return [node_f, job_f, bad_rep, held, wait, bursts, cures, misdiagnoses]   # held: at start
+
+
+def one_run_aging(rng, known):
+    """one_run with aging and nothing else, written with a clock per node:
+    each node is [bad, when it turns bad] (INF for a bad one), the time
+    drawn once when it starts good, kept wherever it goes (memoryless);
+    the job's rate moves at each of its nodes' clocks."""
+    held, pool_bad = fleet_start(rng, known)
+    fresh = lambda bad: [bad, math.inf if bad else rng.expovariate(1 / AGING)]
+    job = [fresh(i < held) for i in range(N)]
+    pool = [fresh(i < pool_bad) for i in range(P)]
+    repairs = []   # [end day, node]
+    is_bad = lambda node, at: node[0] or node[1] <= at
+    node_f = job_f = bad_rep = 0
+    wait = t = 0.0
+    while True:
+        bad_now = sum(is_bad(x, t) for x in job)
+        node_rate = N / M_NODE + bad_now / M_BAD
+        t_fail = t + rng.expovariate(node_rate + 1 / M_JOB)
+        t_age = min((x[1] for x in job if not is_bad(x, t)), default=math.inf)
+        if t_age < t_fail:   # a job node turns bad first: the rate moves
+            t = t_age
+            if t >= W:
+                break
+            continue
+        t = t_fail
+        if t >= W:
+            break
+        u = rng.random() * (node_rate + 1 / M_JOB)
+        if u >= node_rate:
+            job_f += 1
+            continue
+        node_f += 1
+        bads = [x for x in job if is_bad(x, t)]
+        goods = [x for x in job if not is_bad(x, t)]
+        if u < bad_now / M_BAD or rng.random() < bad_now / N:
+            node = rng.choice(bads)
+        else:
+            node = rng.choice(goods)
+        bad_rep += is_bad(node, t)
+        job.remove(node)
+        repairs.append([t + rng.expovariate(1 / (R_H / 24)), node])
+        for r in [r for r in repairs if r[0] <= t]:
+            repairs.remove(r)
+            pool.append(r[1])
+        if pool:
+            good = [x for x in pool if not is_bad(x, t)]
+            bad = [x for x in pool if is_bad(x, t)]
+            if known:
+                take = rng.choice(good) if good else rng.choice(bad)
+            else:
+                take = rng.choice(pool)
+            pool.remove(take)
+            job.append(take)
+        else:
+            first = min(repairs, key=lambda r: r[0])
+            repairs.remove(first)
+            wait += first[0] - t if first[0] <= W else 0
+            t = first[0]
+            job.append(first[1])
+    return [node_f, job_f, bad_rep, held, wait, 0, 0, 0]
 
 
 def mean_se(rows):
@@ -186,7 +270,8 @@ def mean_se(rows):
 
 def compare(tmp, known):
     rng = random.Random(36 + known + 2 * N)
-    sim, sim_se = mean_se([one_run(rng, known) for _ in range(RUNS)])
+    run = one_run_aging if AGING else one_run
+    sim, sim_se = mean_se([run(rng, known) for _ in range(RUNS)])
     got, got_se = mean_se(trainmc_batches(tmp, experiment(known)))
     for name, a, sa, e, se in zip(ALL_KEYS, got, got_se, sim, sim_se):
         if sa == se == 0 and a == e:   # no bursts on either side
@@ -250,7 +335,7 @@ def main():
             use_case(case)
             for known in (False, True):
                 compare(tmp, known)
-        for case in (CASES[0], CASES[3]):
+        for case in (CASES[0], CASES[4]):
             use_case(case)
             all_bad(tmp)
         use_case(CASES[0])

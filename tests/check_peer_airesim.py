@@ -31,15 +31,12 @@ se_trainmc^2), of the peer's. The quantities, per run:
                       same trainmc figure, when trainmc has no pool.
 Rows marked compare = no are printed, not checked: AIReSim's Table 1 cells
 whose rules trainmc lacks (a repair that cures a bad server)."""
-import csv
-import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-from cli_checks import check, finish
+from cli_checks import batch_means, check, finish, read_peer_table
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 TABLE = os.path.join(SRC, "tests", "peers", "airesim.csv")
@@ -60,36 +57,11 @@ def quantities(doc):
 
 def trainmc(experiment, tmp):
     """Mean and batch-mean standard error of each quantity."""
-    batches = []
-    out = os.path.join(tmp, "out.json")
-    for seed in range(1, BATCHES + 1):
-        if os.path.exists(out):
-            os.remove(out)
-        p = subprocess.run([BIN, "run", experiment, "--quiet", "--threads", "1",
-                            "--replicas", str(REPLICAS), "--seed", str(seed), "--json", out],
-                           capture_output=True, text=True)
-        if p.returncode != 0 or not os.path.exists(out):
-            check(False, f"{experiment}: exit {p.returncode}, {p.stderr!r}")
-            return None
-        with open(out) as f:
-            batches.append(quantities(json.load(f)))
-    res = {}
-    for k in batches[0]:
-        xs = [b[k] for b in batches]
-        m = sum(xs) / BATCHES
-        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (BATCHES - 1))
-        res[k] = (m, sd / math.sqrt(BATCHES))
-    return res
-
-
-def read_table():
-    with open(TABLE) as f:
-        rows = [line for line in f if line.strip() and not line.startswith("#")]
-    return list(csv.DictReader(rows))
+    return batch_means(BIN, tmp, experiment, BATCHES, REPLICAS, quantities)
 
 
 def main():
-    rows = read_table()
+    rows = read_peer_table(TABLE)
     checked = [r for r in rows if r["compare"] == "yes"]
     check(len({r["experiment"] for r in checked}) >= 3, f"{TABLE}: fewer than 3 cases checked")
     done = {}

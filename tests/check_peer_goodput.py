@@ -26,15 +26,12 @@ the window's end times the 1 s step, over 28 days).
 Rows marked compare = no would be printed, not checked (none now: scenario
 06's two node cohorts, which move between the job, the spares and repair,
 are bad nodes placed in the fleet and known)."""
-import csv
-import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-from cli_checks import check, finish
+from cli_checks import batch_means, check, finish, read_peer_table
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 TABLE = os.path.join(SRC, "tests", "peers", "goodput-mtbi.csv")
@@ -59,36 +56,11 @@ def quantities(doc):
 
 def trainmc(experiment, tmp):
     """Mean and batch-mean standard error of each quantity."""
-    batches = []
-    out = os.path.join(tmp, "out.json")
-    for seed in range(1, BATCHES + 1):
-        if os.path.exists(out):
-            os.remove(out)
-        p = subprocess.run([BIN, "run", experiment, "--quiet", "--threads", "1",
-                            "--replicas", str(REPLICAS), "--seed", str(seed), "--json", out],
-                           capture_output=True, text=True)
-        if p.returncode != 0 or not os.path.exists(out):
-            check(False, f"{experiment}: exit {p.returncode}, {p.stderr!r}")
-            return None
-        with open(out) as f:
-            batches.append(quantities(json.load(f)))
-    res = {}
-    for k in batches[0]:
-        xs = [b[k] for b in batches]
-        m = sum(xs) / BATCHES
-        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (BATCHES - 1))
-        res[k] = (m, sd / math.sqrt(BATCHES))
-    return res
-
-
-def read_table():
-    with open(TABLE) as f:
-        rows = [line for line in f if line.strip() and not line.startswith("#")]
-    return list(csv.DictReader(rows))
+    return batch_means(BIN, tmp, experiment, BATCHES, REPLICAS, quantities)
 
 
 def main():
-    rows = read_table()
+    rows = read_peer_table(TABLE)
     check(len({r["scenario"] for r in rows}) == 7, f"{TABLE}: not seven scenarios")
     done = {}
     with tempfile.TemporaryDirectory() as tmp:

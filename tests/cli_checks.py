@@ -1,6 +1,7 @@
 """What the CLI checks (tests/check_*.py) share: the failures they collect,
 one `trainmc run` of an experiment written into a temporary folder and read
 back from its --json, and the summary that ends a check."""
+import csv
 import json
 import os
 import subprocess
@@ -58,3 +59,38 @@ def finish(name):
         print("FAIL:", f)
     print(f"{name}: {len(failures)} failure(s)")
     return 1 if failures else 0
+
+
+def batch_means(binary, tmp, experiment, batches, replicas, quantities):
+    """`trainmc run experiment` at seeds 1..batches of `replicas` replicas
+    each (one thread): the mean of quantities(--json document)'s values
+    over the batches and its standard error, the batch means' sd /
+    sqrt(batches), as {name: (mean, se)}; None after recording a failure."""
+    rows = []
+    out = os.path.join(tmp, "out.json")
+    for seed in range(1, batches + 1):
+        if os.path.exists(out):
+            os.remove(out)
+        p = subprocess.run([binary, "run", experiment, "--quiet", "--threads", "1",
+                            "--replicas", str(replicas), "--seed", str(seed), "--json", out],
+                           capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.exists(out):
+            check(False, f"{experiment}: exit {p.returncode}, {p.stderr!r}")
+            return None
+        with open(out) as f:
+            rows.append(quantities(json.load(f)))
+    res = {}
+    for k in rows[0]:
+        xs = [b[k] for b in rows]
+        m = sum(xs) / batches
+        sd = (sum((x - m) ** 2 for x in xs) / (batches - 1)) ** 0.5
+        res[k] = (m, sd / batches ** 0.5)
+    return res
+
+
+def read_peer_table(path):
+    """A stored peer's figures (tests/peers/*.csv): its rows as dicts, the
+    comment lines (#) left out."""
+    with open(path) as f:
+        rows = [line for line in f if line.strip() and not line.startswith("#")]
+    return list(csv.DictReader(rows))

@@ -50,7 +50,7 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
                                   "replica (failures.mtbf_events, outages.mtbf_events or "
                                   "failures.repair_events); importance sampling tilts known "
                                   "ones: run without --importance");
-    if (p->failures.bad_share > 0) /* a rate that changes as bad nodes retire */
+    if (p->failures.bad_share > 0 || p->failures.bad_fleet) /* a rate that changes */
         return tmc_error_set(err, "--importance: bad nodes (failures.bad_node_share) draw "
                                   "the job's failure rate per replica and change it as they "
                                   "retire; importance sampling tilts a known, fixed rate: run "

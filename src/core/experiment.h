@@ -234,6 +234,15 @@ typedef struct {
     int bad_node_known;        /* fleet: 1 when the bad nodes are known, so the job and
                                   its replacements take good nodes first; 0: taken at
                                   random (the operator cannot tell them apart) */
+    double bad_node_cure_share; /* fleet: a bad node's repair cures it (it comes back
+                                  good) with this probability; 0: never (a cohort) */
+    double node_aging_days;    /* fleet: a good node turns bad after an exponential time
+                                  of this mean, wherever it is (job, pool, repair):
+                                  aging; 0: never */
+    double misdiagnosis_share; /* fleet: a node failure that takes a spare sends another
+                                  node of the job, drawn uniformly, to repair with this
+                                  probability; the faulty one stays (AIReSim's
+                                  diagnosis_uncertainty); 0: never */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
                                   infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not

@@ -94,6 +94,12 @@ enum {
     COUNT(burst_nodes, "burst_nodes", "nodes taken by bursts")                              \
     COUNT(bad_node_repairs, "bad_node_repairs", "bad nodes sent to repair") /* a fleet \
         (failures.bad_node_placement): bad nodes whose failure sent them out of the job */ \
+    COUNT(bad_node_cures, "bad_node_cures", "bad nodes cured") /* a fleet: of those, the \
+        ones whose repair cured them (failures.bad_node_cure_share) */                      \
+    COUNT(misdiagnoses, "misdiagnoses", "misdiagnoses") /* a fleet: node failures that    \
+        sent another node to repair (failures.misdiagnosis_share) */                        \
+    COUNT(nodes_aged, "nodes_aged", "good nodes turned bad") /* a fleet: aging, in the job, \
+        the pool or repair (failures.node_aging_days) */                                     \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \

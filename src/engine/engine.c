@@ -373,6 +373,9 @@ static void finish(tmc_replica_state *rep)
     out->steps_simulated = rep->strag.steps_simulated;
     out->standby_swaps = (double)rep->proc.failures.swaps;
     out->spare_provisions = (double)rep->proc.failures.provisions;
+    out->bad_node_cures = (double)rep->proc.failures.cures;
+    out->misdiagnoses = (double)rep->proc.failures.misdiagnoses;
+    out->nodes_aged = (double)rep->proc.failures.aged;
     if (rep->strag.slow > 0) /* never evicted: the slow cards stayed to the end */
         out->slow_survival_s += out->wall_s;
 }

@@ -93,12 +93,17 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->job_rate = f->per_job_mtbf_days > 0 ? 1 / (f->per_job_mtbf_days * TMC_DAY_S) : 0;
     m->nodes = tmc_job_nodes(m->cards, f->cards_per_node);
     m->bad_share = f->bad_node_share;
-    m->bad_rate = f->bad_node_share > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
+    m->bad_rate = f->bad_node_mtbf_days > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
     m->bad_retire_after = f->bad_node_retire_after;
-    m->bad_fleet = m->bad_share > 0 && f->bad_node_placement == TMC_BAD_IN_FLEET;
+    m->aging_rate = f->node_aging_days > 0 ? 1 / (f->node_aging_days * TMC_DAY_S) : 0;
+    m->bad_fleet = (m->bad_share > 0 || m->aging_rate > 0) &&
+                   f->bad_node_placement == TMC_BAD_IN_FLEET;
     m->bad_known = f->bad_node_known;
+    m->bad_cure = f->bad_node_cure_share;
+    m->misdiagnosis = f->misdiagnosis_share;
     bursts_model(m, f);
-    m->scoped = m->node_rate > 0 || m->job_rate > 0 || m->bad_share > 0 || m->burst_rate > 0;
+    m->scoped = m->node_rate > 0 || m->job_rate > 0 || m->bad_share > 0 || m->burst_rate > 0 ||
+                m->aging_rate > 0;
     double cum[TMC_FAILURE_PARTS] = {0};
     for (int i = 0; i < f->n_causes; i++) {
         for (int p = 0; p < TMC_FAILURE_PARTS; p++)
@@ -131,6 +136,75 @@ static double poisson_mean_s(const tmc_failure_model *m, const tmc_failure_state
         return m->mean_s / (m->cards * m->tilt * s->rate_scale);
     return 1 / ((m->card_rate + m->node_rate + m->job_rate + (double)s->bad_nodes * m->bad_rate +
                  m->burst_rate) * m->tilt * s->rate_scale);
+}
+
+/* The Poisson process's rate with `bad` bad nodes held, 1/s. */
+static double poisson_rate(const tmc_failure_model *m, const tmc_failure_state *s, long bad)
+{
+    return (m->card_rate + m->node_rate + m->job_rate + (double)bad * m->bad_rate +
+            m->burst_rate) * m->tilt * s->rate_scale;
+}
+
+/* Aging (failures.node_aging_days): each good node turns bad after an
+ * exponential time, independently, so looking at a set of good nodes only
+ * now and then is exact: since the last look each turned bad with
+ * probability 1 - e^(-a dt), a binomial count. The job's nodes are looked at
+ * at each candidate failure time, the pool's when the pool is touched, a
+ * node in repair when its repair starts (for its whole length) and when it
+ * rejoins the pool (for the time since its repair ended). */
+static long aged_of(const tmc_failure_model *m, gsl_rng *r, long good, double dt)
+{
+    if (good <= 0 || !(dt > 0))
+        return 0;
+    return (long)gsl_ran_binomial(r, -expm1(-m->aging_rate * dt), (unsigned int)good);
+}
+
+/* The job's bad nodes at the candidate failure time drawn last
+ * (aging_after) become its state when that failure strikes or when the
+ * next one is drawn from a later time; one drawn from before it (a fleet's
+ * swap redraws from the fault) drops them: nothing has seen them, and the
+ * nodes' clocks are memoryless. */
+void tmc_failures_commit_aging(tmc_failure_state *s, double t)
+{
+    if (!(s->job_aged_at < s->pending_at && s->pending_at <= t))
+        return;
+    s->aged += s->pending_bad - s->bad_nodes;
+    s->bad_nodes = s->pending_bad;
+    s->job_aged_at = s->pending_at;
+}
+
+static void age_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r, double t)
+{
+    if (!(m->aging_rate > 0) || !(t > s->pool_aged_at))
+        return;
+    long units = m->unit_cards > 1 ? s->nodes_left : s->spares_left;
+    long k = aged_of(m, r, units - s->bad_pool_nodes, t - s->pool_aged_at);
+    s->bad_pool_nodes += k;
+    s->aged += k;
+    s->pool_aged_at = t;
+}
+
+/* Aging: the job's rate grows as its good nodes turn bad, so its next
+ * failure after t is drawn by thinning (Lewis and Shedler 1979): candidates
+ * at the rate with every node bad, each kept with probability the rate at
+ * its time (the job's nodes aged to it) over that bound. */
+static double aging_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                          double t)
+{
+    tmc_failures_commit_aging(s, t);
+    long held = s->bad_nodes;
+    double at = s->job_aged_at > t ? s->job_aged_at : t; /* (a redraw from the fault) */
+    double top = poisson_rate(m, s, m->nodes);
+    for (;;) {
+        t += tmc_rng_exponential(r, 1 / top);
+        held += aged_of(m, r, m->nodes - held, t - at);
+        at = t;
+        if (gsl_rng_uniform(r) * top < poisson_rate(m, s, held))
+            break;
+    }
+    s->pending_bad = held; /* the job's state once this failure strikes */
+    s->pending_at = t;
+    return t;
 }
 
 /* Not Poisson: the next node or job failure after t, s. */
@@ -188,9 +262,18 @@ static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 static void add_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                        double from, long cards, int whole, int cohort)
 {
+    s->repairs[s->n_repairs] = from + repair_time(m, s, r);
+    if (cohort && m->bad_cure > 0 && gsl_rng_uniform(r) < m->bad_cure) {
+        cohort = 0; /* cured: it comes back good */
+        s->cures++;
+    }
+    if (s->repair_cohort && !cohort && m->aging_rate > 0 && /* aged while in repair */
+        gsl_rng_uniform(r) < -expm1(-m->aging_rate * (s->repairs[s->n_repairs] - from))) {
+        cohort = 1;
+        s->aged++;
+    }
     if (s->repair_cohort)
         s->repair_cohort[s->n_repairs] = (char)cohort;
-    s->repairs[s->n_repairs] = from + repair_time(m, s, r);
     s->repair_cards[s->n_repairs] = cards;
     if (s->repair_node)
         s->repair_node[s->n_repairs] = whole && cards == m->unit_cards;
@@ -245,10 +328,17 @@ void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, 
                               int bad_fault, long k)
 {
     long bad = s->bad_nodes, nodes = m->nodes;
-    if (k == 1)
+    if (k == 1) {
         s->leaving_bad = bad_fault || bad == nodes ||
             (bad > 0 && (long)gsl_rng_uniform_int(r, (unsigned long)nodes) < bad);
-    else if (bad == 0 || bad == nodes) /* one kind held: nothing to draw */
+        if (m->misdiagnosis > 0 && nodes > 1 && gsl_rng_uniform(r) < m->misdiagnosis) {
+            long others = bad - s->leaving_bad; /* the faulty one stays */
+            s->leaving_bad = others > 0 &&
+                (others == nodes - 1 ||
+                 (long)gsl_rng_uniform_int(r, (unsigned long)(nodes - 1)) < others);
+            s->misdiagnoses++;
+        }
+    } else if (bad == 0 || bad == nodes) /* one kind held: nothing to draw */
         s->leaving_bad = bad ? k : 0;
     else /* a burst's k nodes, drawn from the job's without replacement */
         s->leaving_bad = (long)gsl_ran_hypergeometric(r, (unsigned)bad, (unsigned)(nodes - bad),
@@ -314,7 +404,9 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_bad = NULL;
     s->repair_node = NULL;
     s->repair_cohort = NULL;
-    s->leaving_bad = 0;
+    s->leaving_bad = s->cures = s->misdiagnoses = s->aged = 0;
+    s->job_aged_at = s->pool_aged_at = s->pending_at = t0;
+    s->pending_bad = s->bad_nodes;
     s->n_repairs = 0;
     s->spares_left = m->spares;
     s->standbys_left = m->standbys;
@@ -347,7 +439,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
         return trace_after(m, s, t0 > 0 ? t0 : -1);
     if (tmc_failures_poisson(m))
-        return t0 + tmc_rng_exponential(r, poisson_mean_s(m, s));
+        return m->aging_rate > 0 ? aging_after(m, s, r, t0)
+                                 : t0 + tmc_rng_exponential(r, poisson_mean_s(m, s));
     if (m->job_renewal) { /* a forecast refuses these lifetimes (config_progress.c) */
         if (!m->scoped)
             return tmc_failures_job_next(m, s, r, t0);
@@ -403,7 +496,8 @@ double tmc_failures_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     if (m->job_renewal) /* discarded while down: the restart renews it anyway */
         return tmc_failures_job_next(m, s, r, t);
     if (!s->heap)
-        return t + tmc_rng_exponential(r, poisson_mean_s(m, s));
+        return m->aging_rate > 0 ? aging_after(m, s, r, t)
+                                 : t + tmc_rng_exponential(r, poisson_mean_s(m, s));
     s->heap[0] = t + lifetime(m, s, r);
     sift_down(s->heap, m->cards, 0);
     return s->heap[0];
@@ -493,11 +587,20 @@ static void drop_repair(tmc_failure_state *s, long i)
         s->repair_cohort[i] = s->repair_cohort[s->n_repairs];
 }
 
-/* Repairs finished by time t return to the pool (a node's as a whole node). */
-static void collect_repairs(tmc_failure_state *s, double t)
+/* Repairs finished by time t return to the pool (a node's as a whole node),
+ * the pool's nodes aged to t first, and a good node back since its end at
+ * e aged for t - e. */
+static void collect_repairs(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                            double t)
 {
+    age_pool(m, s, r, t);
     for (long i = 0; i < s->n_repairs;)
         if (s->repairs[i] <= t) {
+            if (s->repair_cohort && !s->repair_cohort[i] && m->aging_rate > 0 &&
+                aged_of(m, r, 1, t - s->repairs[i]) > 0) {
+                s->repair_cohort[i] = 1;
+                s->aged++;
+            }
             int bad = s->repair_bad && s->repair_bad[i]; /* back looking repaired */
             s->spares_left += s->repair_cards[i];
             s->bad_left += bad ? s->repair_cards[i] : 0;
@@ -674,7 +777,7 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
             }
         else if (back > 0) /* a standby taken: the rest go loose */
             add_repair(m, s, r, failed_at, back, 0, 0);
-        collect_repairs(s, t);
+        collect_repairs(m, s, r, t);
     }
     double wait = warm > 0 ? m->swap_s : 0;
     if ((need -= warm) == 0)
@@ -686,6 +789,7 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
     /* cold cards are provisioned side by side; a bad one is found when its
      * provisioning ends, and the job takes another from then */
     for (double now = t, ready; need > 0;) {
+        age_pool(m, s, r, now);
         long bad, good = s->spares_left > 0 ? take_pool(m, s, r, now, need, &ready, &bad)
                                             : take_repaired(m, s, r, now, need, &ready, &bad);
         need -= good;

@@ -130,6 +130,9 @@ typedef struct {
     int bad_fleet;           /* 1: bad nodes move between the job, the pool and repair
                                 (failures.bad_node_placement "fleet", b > 0) */
     int bad_known;           /* fleet: the job takes good nodes first */
+    double bad_cure;         /* fleet: a bad node's repair cures it with this chance */
+    double misdiagnosis;     /* fleet: a node failure sends another node to repair */
+    double aging_rate;       /* fleet: a good node turns bad at this rate, 1/s (0: never) */
     double burst_rate;       /* ceil(N / g) / burst MTBF per node, 1/s (0: none) */
     tmc_burst_size burst_size; /* the law of a burst's nodes (experiment.h) */
     double burst_nodes;      /* fixed: k; geometric: the mean (> 2) */
@@ -184,6 +187,15 @@ typedef struct {
     long *bad_faults;        /* k > 0: bad_faults[j] bad nodes held have had j faults */
     long bad_pool_nodes;     /* bad_fleet: bad nodes among the pool's whole nodes (set
                                 with bad_nodes) */
+    long cures;              /* bad_fleet: bad nodes a repair cured */
+    long misdiagnoses;       /* bad_fleet: failures that sent another node to repair */
+    long aged;               /* aging: good nodes that turned bad */
+    double job_aged_at, pool_aged_at; /* aging: the job's and the pool's nodes have aged
+                                to these times, s */
+    long pending_bad;        /* aging: the job's bad nodes at pending_at, the failure drawn
+                                last, which become its state when it strikes
+                                (tmc_failures_commit_aging) */
+    double pending_at;
     long leaving_bad;        /* bad_fleet: how many of the nodes the next
                                 tmc_failures_take_spare sends to repair are bad, its
                                 first repairs (tmc_failures_node_leaves) */
@@ -305,10 +317,12 @@ void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *
 
 /* A fleet's node failure that takes a spare (bad_fleet, before
  * tmc_failures_take_spare): how many of the k nodes that leave the job are
- * bad (s->leaving_bad). One node: certain for a bad node's fault
- * (bad_fault 1), else drawn from r with probability bad nodes held / nodes
- * held; a burst's k: hypergeometric from the nodes held; no draw when the
- * job holds one kind. The job holds that many bad nodes fewer, and their
+ * bad (s->leaving_bad). One node: the faulty one, bad for certain after a
+ * bad node's fault (bad_fault 1), else with probability bad nodes held /
+ * nodes held; with probability misdiagnosis another of the job's nodes,
+ * uniformly, leaves instead (bad with probability the other bad nodes /
+ * (nodes - 1)) and the faulty one stays. A burst's k: hypergeometric from
+ * the nodes held. Each kind's draw is skipped when the job holds one kind. The job holds that many bad nodes fewer, and their
  * repairs come back bad (docs/reference/simulation-semantics.md 5). */
 void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                               int bad_fault, long k);
@@ -320,6 +334,11 @@ void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, 
  * the node was retired, else 0 (docs/reference/simulation-semantics.md 5). */
 int tmc_failures_bad_node_fault(const tmc_failure_model *m, tmc_failure_state *s,
                                 gsl_rng *r);
+
+/* Aging: the job's nodes aged to the failure drawn last, at pending_at,
+ * become its state when t >= pending_at (the failure strikes, or the next
+ * is drawn from after it); before, nothing (docs/reference/simulation-semantics.md 5). */
+void tmc_failures_commit_aging(tmc_failure_state *s, double t);
 
 void tmc_failures_end(tmc_failure_state *s);
 

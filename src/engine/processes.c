@@ -314,6 +314,7 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
                            gsl_rng *const *rng, double t, tmc_replica *out)
 {
     const tmc_failure_model *f = &m->failures;
+    tmc_failures_commit_aging(&p->failures, t); /* the job's nodes as the failure strikes */
     double u = tmc_failures_cause_draw(f, rng[TMC_STREAM_CAUSES]);
     tmc_failure_scope scope = tmc_failures_scope(f, &p->failures, rng[TMC_STREAM_CAUSES]);
     int cause = tmc_failures_cause(f, scope, u);

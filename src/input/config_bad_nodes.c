@@ -81,17 +81,17 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     const tmc_failures *f = &x->failures;
     if (!f->enabled)
         return 0;
-    if (f->bad_node_share == 0) /* the other two keys have no effect: a sweep of */
-        return 0;                  /* the share may start from none */
+    if (f->bad_node_share == 0 && !(f->node_aging_days > 0)) /* the other keys have no */
+        return 0; /* effect: a sweep of the share may start from none (aging makes bad nodes) */
     if (f->bad_node_mtbf_days == 0)
         return tmc_error_set(err, "%s: failures.bad_node_mtbf_days: missing required key (%s, "
                                   "a bad node's extra MTBF in days; required with "
-                                  "failures.bad_node_share)",
+                                  "failures.bad_node_share or node_aging_days)",
                              label, tmc_cfg_range_of("failures", "bad_node_mtbf_days").s);
     if (f->cards_per_node == 0)
         return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (%s, "
                                   "the cards of a node; required with "
-                                  "failures.bad_node_share)",
+                                  "failures.bad_node_share or node_aging_days)",
                              label, tmc_cfg_range_of("failures", "cards_per_node").s);
     if (!tmc_laws_lifetime_memoryless(f->distribution) || f->renewal == TMC_RENEWAL_JOB)
         return refuse(err, label, "bad nodes need exponential lifetimes renewed per card "
@@ -107,5 +107,22 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     if (x->elastic.enabled)
         return refuse(err, label, "elastic groups lose a group, not a node; leave one of "
                                   "them out");
+    if (f->bad_node_placement != TMC_BAD_IN_FLEET && f->node_aging_days > 0)
+        return tmc_error_set(err, "%s: failures.node_aging_days: %.10g, but aging turns nodes "
+                                  "bad wherever they are, which needs bad nodes in the fleet; "
+                                  "give bad_node_placement \"fleet\", or leave it out",
+                             label, f->node_aging_days);
+    if (f->bad_node_placement != TMC_BAD_IN_FLEET && f->misdiagnosis_share > 0)
+        return tmc_error_set(err, "%s: failures.misdiagnosis_share: %.10g, but nodes that "
+                                  "stay in the job (failures.bad_node_placement \"job\", the "
+                                  "default) differ in nothing a wrong repair could move; give "
+                                  "bad_node_placement \"fleet\", or 0",
+                             label, f->misdiagnosis_share);
+    if (f->bad_node_placement != TMC_BAD_IN_FLEET && f->bad_node_cure_share > 0)
+        return tmc_error_set(err, "%s: failures.bad_node_cure_share: %.10g, but bad nodes in "
+                                  "the job (failures.bad_node_placement \"job\", the default) "
+                                  "are rebooted in place, never repaired; give "
+                                  "bad_node_placement \"fleet\", or 0",
+                             label, f->bad_node_cure_share);
     return f->bad_node_placement == TMC_BAD_IN_FLEET ? check_fleet(f, label, err) : 0;
 }

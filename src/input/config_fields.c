@@ -214,6 +214,21 @@ static const field failure_fields[] = {
      .help = "fleet: true when the bad nodes are known, so the job and its replacements "
              "take good nodes first; false: taken at random",
      .off = offsetof(tmc_failures, bad_node_known)},
+    {.key = "bad_node_cure_share", .type = T_NUM, .lo = 0, .hi = 1, .unit = "",
+     .help = "fleet: the chance that a bad node's repair cures it, so that it comes back "
+             "good (AIReSim's repair that does not fail); 0: a bad node always comes back "
+             "bad (a cohort, such as a firmware batch)",
+     .off = offsetof(tmc_failures, bad_node_cure_share)},
+    {.key = "node_aging_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "fleet: a good node turns bad after an exponential time of this mean, in the "
+             "job, the pool or repair (aging: a fleet that degrades); not given: never",
+     .off = offsetof(tmc_failures, node_aging_days)},
+    {.key = "misdiagnosis_share", .type = T_NUM, .lo = 0, .hi = 1, .unit = "",
+     .help = "fleet: the chance that a node failure sends the wrong node (another of the "
+             "job's, drawn uniformly) to repair and takes a spare for it, the faulty one "
+             "staying in the job; 0: never",
+     .off = offsetof(tmc_failures, misdiagnosis_share)},
     /* bursts: need cards_per_node, exponential or no per-card lifetimes, a
      * size law's own keys: check_bursts (config_checks.c) */
     {.key = "burst_per_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,

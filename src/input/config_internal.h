@@ -60,7 +60,7 @@ typedef struct {
 } section;
 
 #define TMC_CFG_N_SECTIONS 24
-#define TMC_CFG_MAX_FIELDS 40
+#define TMC_CFG_MAX_FIELDS 48
 
 /* In the order of the document's keys (after name, source, description),
  * which is the order "valid keys: ..." lists them. */

@@ -77,6 +77,17 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
             f->burst_per_node_mtbf_days > 0
                 ? "a chain fed by bursts of nodes, in the long run (docs/model.md 3.24)"
                 : "a loss system (docs/model.md 3.21)");
+    if ((f->bad_node_share > 0 &&
+         (f->bad_node_retire_after > 0 || f->bad_node_placement == TMC_BAD_IN_FLEET)) ||
+        (f->node_aging_days > 0 && f->bad_node_placement == TMC_BAD_IN_FLEET))
+        add(out, "bad_nodes", "the bad nodes the job holds change as it runs (%s): Young and "
+            "Daly take the rate with the %.3g it holds at the start (docs/model.md 3.19)",
+            f->bad_node_retire_after > 0 ? "retired at their faults"
+            : f->node_aging_days > 0     ? "good nodes turning bad with age, bad ones sent "
+                                           "to repair and back"
+            : f->bad_node_cure_share > 0 ? "sent to repair and back, some cured"
+                                          : "sent to repair and back",
+            tmc_closed_form_bad_nodes_held(f, x->job.cards));
     if (f->standbys > 0)
         add(out, "standbys", "%ld warm standby card%s (a %.3g s swap) before cold spares "
             "(%.3g s to provision): the closed form takes the share of failures past the "

@@ -404,10 +404,17 @@ static double blocking_over(long u, double rate, double repair_s, double t, long
         return erlang_b(u, rate * repair_s);
     double *q = p + u + 1;
     p[start < u ? start : u] = 1;
+    /* P(N > n), N ~ Poisson(m), one n at a time: the pmf by its ratio (in
+     * logs: e^-m underflows past m = 745), the tail by subtraction, whose
+     * rounding (about n 1e-16 absolute) is far below what is printed; a
+     * CDF call per n cost 0.2 s a run on long runs */
+    double log_pmf = -m, log_m = log(m), tail = 1, stop = m + 40 * sqrt(m) + 40;
     for (unsigned n = 0;; n++) {
-        double tail = tmc_laws_poisson_over(n, m);
-        sum += tail * p[u];
-        if (tail < 1e-15 && n > m)
+        if (n > 0)
+            log_pmf += log_m - log((double)n);
+        tail -= log_pmf > -745 ? exp(log_pmf) : 0; /* no slow underflow path */
+        sum += fmax(tail, 0) * p[u];
+        if ((tail < 1e-15 && n > m) || n > stop)
             break;
         for (long k = 0; k <= u; k++) {
             double up = k < u ? rate : 0, down = (double)k * mu;

@@ -264,6 +264,9 @@ static void events_row(FILE *f, const tmc_report *r, double n, int elastic)
     count(f, first, "refresh restarts", t->refreshes / n);
     count(f, first, "bad nodes retired", t->bad_node_retirements / n);
     count(f, first, "bad nodes sent to repair", t->bad_node_repairs / n);
+    count(f, first, "of them cured", t->bad_node_cures / n);
+    count(f, first, "misdiagnoses", t->misdiagnoses / n);
+    count(f, first, "good nodes turned bad", t->nodes_aged / n);
     const tmc_summary *c = &r->restarts->count;
     if (elastic) /* groups heal; the Poisson count is checkpoint-restart's */
         fprintf(f, "%srestarts %.3g, max %.0f", on ? "" : "; ", c->mean, c->max);
