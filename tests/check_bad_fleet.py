@@ -72,7 +72,8 @@ CASES = [dict(N=16, P=2, B=0.25, M_NODE=20.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0),
               MISDIAG=0.3),
          dict(N=16, P=4, B=0.25, M_NODE=40.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0,
               M_BURST=100.0, K_BURST=3),
-         dict(N=8, P=4, B=0.1, M_NODE=20.0, M_BAD=2.0, M_JOB=10.0, R_H=72.0, AGING=40.0)]
+         dict(N=8, P=4, B=0.1, M_NODE=20.0, M_BAD=2.0, M_JOB=10.0, R_H=72.0, AGING=40.0),
+         dict(N=8, P=2, B=0.1, M_NODE=20.0, M_BAD=0.5, M_JOB=10.0, R_H=120.0, AGING=10.0)]
 N = P = B = M_NODE = M_BAD = M_JOB = R_H = None   # the case under test (use_case)
 M_BURST = K_BURST = None    # bursts of K nodes, per-node MTBF in days (None: none)
 CURE = 0                    # a bad node's repair cures it with this chance

@@ -148,10 +148,11 @@ static double poisson_rate(const tmc_failure_model *m, const tmc_failure_state *
 /* Aging (failures.node_aging_days): each good node turns bad after an
  * exponential time, independently, so looking at a set of good nodes only
  * now and then is exact: since the last look each turned bad with
- * probability 1 - e^(-a dt), a binomial count. The job's nodes are looked at
- * at each candidate failure time, the pool's when the pool is touched, a
- * node in repair when its repair starts (for its whole length) and when it
- * rejoins the pool (for the time since its repair ended). */
+ * probability 1 - e^(-a dt), a binomial count: the pool's when the pool is
+ * touched, a node in repair when its repair starts (for its whole length)
+ * and when it rejoins the pool (for the time since its repair ended). The
+ * job's nodes age by competing clocks as its next failure is drawn
+ * (aging_after). */
 static long aged_of(const tmc_failure_model *m, gsl_rng *r, long good, double dt)
 {
     if (good <= 0 || !(dt > 0))
@@ -159,8 +160,7 @@ static long aged_of(const tmc_failure_model *m, gsl_rng *r, long good, double dt
     return (long)gsl_ran_binomial(r, -expm1(-m->aging_rate * dt), (unsigned int)good);
 }
 
-/* The job's bad nodes at the candidate failure time drawn last
- * (aging_after) become its state when that failure strikes or when the
+/* The job's bad nodes at the failure drawn last (aging_after) become its state when that failure strikes or when the
  * next one is drawn from a later time; one drawn from before it (a fleet's
  * swap redraws from the fault) drops them: nothing has seen them, and the
  * nodes' clocks are memoryless. */
@@ -185,22 +185,30 @@ static void age_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *
 }
 
 /* Aging: the job's rate grows as its good nodes turn bad, so its next
- * failure after t is drawn by thinning (Lewis and Shedler 1979): candidates
- * at the rate with every node bad, each kept with probability the rate at
- * its time (the job's nodes aged to it) over that bound. */
+ * failure after t is the first of two competing exponential clocks, drawn
+ * again at each aging (Gillespie 1977): a failure at the rate with the bad
+ * nodes held, and one of the g good nodes turning bad at g a. At most one
+ * aging per node between failures; thinning at the rate with every node
+ * bad, tried first, took 1e8 candidates a failure when bad nodes fail 1e8
+ * times as often as good ones. */
 static double aging_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           double t)
 {
     tmc_failures_commit_aging(s, t);
+    /* from the last look to t (a failure drawn while the job was down and
+     * dropped leaves the job's nodes as of its own time) */
+    long k = aged_of(m, r, m->nodes - s->bad_nodes, t - s->job_aged_at);
+    s->bad_nodes += k;
+    s->aged += k;
+    if (t > s->job_aged_at)
+        s->job_aged_at = t;
     long held = s->bad_nodes;
-    double at = s->job_aged_at > t ? s->job_aged_at : t; /* (a redraw from the fault) */
-    double top = poisson_rate(m, s, m->nodes);
     for (;;) {
-        t += tmc_rng_exponential(r, 1 / top);
-        held += aged_of(m, r, m->nodes - held, t - at);
-        at = t;
-        if (gsl_rng_uniform(r) * top < poisson_rate(m, s, held))
+        double fail = poisson_rate(m, s, held), age = (double)(m->nodes - held) * m->aging_rate;
+        t += tmc_rng_exponential(r, 1 / (fail + age));
+        if (gsl_rng_uniform(r) * (fail + age) < fail)
             break;
+        held++;
     }
     s->pending_bad = held; /* the job's state once this failure strikes */
     s->pending_at = t;

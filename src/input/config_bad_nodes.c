@@ -20,9 +20,15 @@
 #include "experiment_rules.h"
 #include "laws.h"
 
-static int refuse(tmc_error *err, const char *label, const char *why)
+/* A refusal of bad nodes, named by the key that makes them: the share, or
+ * aging when it alone does. */
+static int refuse(tmc_error *err, const char *label, const tmc_failures *f, const char *why)
 {
-    return tmc_error_set(err, "%s: failures.bad_node_share: %s", label, why);
+    if (f->bad_node_share > 0)
+        return tmc_error_set(err, "%s: failures.bad_node_share: %.10g: %s", label,
+                             f->bad_node_share, why);
+    return tmc_error_set(err, "%s: failures.node_aging_days: %.10g (aging makes bad nodes): "
+                              "%s", label, f->node_aging_days, why);
 }
 
 static int refuse_fleet(tmc_error *err, const char *label, const char *key, const char *why)
@@ -94,19 +100,24 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
                                   "failures.bad_node_share or node_aging_days)",
                              label, tmc_cfg_range_of("failures", "cards_per_node").s);
     if (!tmc_laws_lifetime_memoryless(f->distribution) || f->renewal == TMC_RENEWAL_JOB)
-        return refuse(err, label, "bad nodes need exponential lifetimes renewed per card "
+        return refuse(err, label, f, "bad nodes need exponential lifetimes renewed per card "
                                   "(distribution \"exponential\", renewal \"card\"), so that "
                                   "the job's failures are one Poisson process");
     if (x->observed.enabled)
-        return refuse(err, label, "a forecast (progress) cannot tell which of the nodes held "
+        return refuse(err, label, f, "a forecast (progress) cannot tell which of the nodes held "
                                   "are bad nor how often each has failed; leave bad nodes "
                                   "out of a forecast (a file of `trainmc fit --write` holds "
                                   "them when two rates fit its log better: for one rate, "
                                   "bad_node_share 0 and per_node_mtbf_days the node MTBF "
                                   "its description gives)");
     if (x->elastic.enabled)
-        return refuse(err, label, "elastic groups lose a group, not a node; leave one of "
+        return refuse(err, label, f, "elastic groups lose a group, not a node; leave one of "
                                   "them out");
+    if (f->bad_node_placement != TMC_BAD_IN_FLEET && f->bad_node_known)
+        return tmc_error_set(err, "%s: failures.bad_node_known: true, but bad nodes in the "
+                                  "job (failures.bad_node_placement \"job\", the default) are "
+                                  "never taken from a pool; give bad_node_placement "
+                                  "\"fleet\", or false", label);
     if (f->bad_node_placement != TMC_BAD_IN_FLEET && f->node_aging_days > 0)
         return tmc_error_set(err, "%s: failures.node_aging_days: %.10g, but aging turns nodes "
                                   "bad wherever they are, which needs bad nodes in the fleet; "

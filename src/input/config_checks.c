@@ -153,7 +153,8 @@ static int unstruck_part(const tmc_failures *f, const char *label, tmc_error *er
                                        "per_node_mtbf_days (or bad_node_share)",
                                        "per_job_mtbf_days", "burst_per_node_mtbf_days"};
     int on[TMC_FAILURE_PARTS] = {f->per_card_mtbf_days > 0 || tmc_failures_replayed(f),
-                                 f->per_node_mtbf_days > 0 || f->bad_node_share > 0,
+                                 f->per_node_mtbf_days > 0 || f->bad_node_share > 0 ||
+                                     f->node_aging_days > 0,
                                  f->per_job_mtbf_days > 0, f->burst_per_node_mtbf_days > 0};
     for (int p = 0; p < TMC_FAILURE_PARTS && f->n_causes; p++) {
         double total = 0;
@@ -191,9 +192,11 @@ static int check_scoped(const tmc_failures *f, int levels, const char *label, tm
             node_cause = 1;
         }
     if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0 && !node_cause &&
-        f->bad_node_share == 0 && f->burst_per_node_mtbf_days == 0 && !levels)
+        f->bad_node_share == 0 && !(f->node_aging_days > 0) &&
+        f->burst_per_node_mtbf_days == 0 && !levels)
         return tmc_error_set(err, "%s: failures.cards_per_node: %ld is given without "
-                                  "failures.per_node_mtbf_days, bad_node_share, bursts, a cause "
+                                  "failures.per_node_mtbf_days, bad_node_share, "
+                                  "node_aging_days, bursts, a cause "
                                   "of scope \"node\" nor two levels of snapshots "
                                   "(checkpoint.persistent_every), so it has no effect; give "
                                   "both or neither",
