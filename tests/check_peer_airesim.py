@@ -31,12 +31,11 @@ se_trainmc^2), of the peer's. The quantities, per run:
                       same trainmc figure, when trainmc has no pool.
 Rows marked compare = no are printed, not checked: AIReSim's Table 1 cells
 whose rules trainmc lacks (a repair that cures a bad server)."""
-import math
 import os
 import sys
 import tempfile
 
-from cli_checks import batch_means, check, finish, read_peer_table
+from cli_checks import batch_means, check, finish, peer_row, read_peer_table
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 TABLE = os.path.join(SRC, "tests", "peers", "airesim.csv")
@@ -81,16 +80,8 @@ def main():
             check(q in t, f"{r['cell']}: unknown quantity {q}")
             if q not in t:
                 continue
-            pm, pse = float(r["peer_mean"]), float(r["peer_se"])
-            tm, tse = t[q]
-            se = math.hypot(pse, tse)
-            z = (tm - pm) / se if se > 0 else (0.0 if tm == pm else math.inf)
-            flag = "" if r["compare"] == "yes" else f"  (not checked: {r['note']})"
-            print(f"{r['cell']:16s} {q:20s} peer {pm:11.3f} +- {pse:.3f}  "
-                  f"trainmc {tm:11.3f} +- {tse:.3f}  z {z:+6.2f}{flag}")
-            if r["compare"] == "yes":
-                check(abs(z) <= TOL, f"{r['cell']} {q}: trainmc {tm:.3f} +- {tse:.3f} "
-                      f"against the peer's {pm:.3f} +- {pse:.3f}: {z:+.2f} se")
+            peer_row(r["cell"], q, (float(r["peer_mean"]), float(r["peer_se"])), t[q],
+                     r["compare"] == "yes", r['note'], TOL, 3)
     return finish("peer-airesim")
 
 

@@ -26,12 +26,11 @@ the window's end times the 1 s step, over 28 days).
 Rows marked compare = no would be printed, not checked (none now: scenario
 06's two node cohorts, which move between the job, the spares and repair,
 are bad nodes placed in the fleet and known)."""
-import math
 import os
 import sys
 import tempfile
 
-from cli_checks import batch_means, check, finish, read_peer_table
+from cli_checks import batch_means, check, finish, peer_row, read_peer_table
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 TABLE = os.path.join(SRC, "tests", "peers", "goodput-mtbi.csv")
@@ -75,16 +74,8 @@ def main():
             check(q in t, f"{r['scenario']}: unknown quantity {q}")
             if q not in t:
                 continue
-            pm, pse = float(r["peer_mean"]), float(r["peer_se"])
-            tm, tse = t[q]
-            se = math.hypot(pse, tse)
-            z = (tm - pm) / se if se > 0 else (0.0 if tm == pm else math.inf)
-            flag = "" if r["compare"] == "yes" else "  (not checked: closest form)"
-            print(f"{r['scenario']:24s} {q:20s} peer {pm:11.5f} +- {pse:.5f}  "
-                  f"trainmc {tm:11.5f} +- {tse:.5f}  z {z:+6.2f}{flag}")
-            if r["compare"] == "yes":
-                check(abs(z) <= TOL, f"{r['scenario']} {q}: trainmc {tm:.5f} +- {tse:.5f} "
-                      f"against the peer's {pm:.5f} +- {pse:.5f}: {z:+.2f} se")
+            peer_row(r["scenario"], q, (float(r["peer_mean"]), float(r["peer_se"])), t[q],
+                     r["compare"] == "yes", "closest form", TOL, 5)
     return finish("peer-goodput")
 
 

@@ -94,3 +94,19 @@ def read_peer_table(path):
     with open(path) as f:
         rows = [line for line in f if line.strip() and not line.startswith("#")]
     return list(csv.DictReader(rows))
+
+
+def peer_row(label, quantity, peer, got, compare, note, tol, digits):
+    """One stored peer figure (peer: mean, se) against trainmc's (got: mean,
+    se): the line printed, and when compare a failure recorded beyond tol
+    combined standard errors."""
+    pm, pse = peer
+    tm, tse = got
+    se = (pse ** 2 + tse ** 2) ** 0.5
+    z = (tm - pm) / se if se > 0 else (0.0 if tm == pm else float("inf"))
+    flag = "" if compare else f"  (not checked: {note})"
+    print(f"{label:24s} {quantity:20s} peer {pm:11.{digits}f} +- {pse:.{digits}f}  "
+          f"trainmc {tm:11.{digits}f} +- {tse:.{digits}f}  z {z:+6.2f}{flag}")
+    if compare:
+        check(abs(z) <= tol, f"{label} {quantity}: trainmc {tm:.{digits}f} +- {tse:.{digits}f} "
+              f"against the peer's {pm:.{digits}f} +- {pse:.{digits}f}: {z:+.2f} se")
