@@ -128,21 +128,20 @@ int tmc_failures_poisson(const tmc_failure_model *m)
     return tmc_laws_lifetime_memoryless(m->kind);
 }
 
+/* The Poisson process's rate with `bad` bad nodes held, 1/s. */
+static double poisson_rate(const tmc_failure_model *m, const tmc_failure_state *s, long bad)
+{
+    return (m->card_rate + m->node_rate + m->job_rate + (double)bad * m->bad_rate +
+            m->burst_rate) * m->tilt * s->rate_scale;
+}
+
 /* The mean gap of the Poisson failure process, s (the same expression as
  * before scale-dependent rates when there are none: bit-identical draws). */
 static double poisson_mean_s(const tmc_failure_model *m, const tmc_failure_state *s)
 {
     if (!m->scoped)
         return m->mean_s / (m->cards * m->tilt * s->rate_scale);
-    return 1 / ((m->card_rate + m->node_rate + m->job_rate + (double)s->bad_nodes * m->bad_rate +
-                 m->burst_rate) * m->tilt * s->rate_scale);
-}
-
-/* The Poisson process's rate with `bad` bad nodes held, 1/s. */
-static double poisson_rate(const tmc_failure_model *m, const tmc_failure_state *s, long bad)
-{
-    return (m->card_rate + m->node_rate + m->job_rate + (double)bad * m->bad_rate +
-            m->burst_rate) * m->tilt * s->rate_scale;
+    return 1 / poisson_rate(m, s, s->bad_nodes);
 }
 
 /* Aging (failures.node_aging_days): each good node turns bad after an
@@ -160,10 +159,11 @@ static long aged_of(const tmc_failure_model *m, gsl_rng *r, long good, double dt
     return (long)gsl_ran_binomial(r, -expm1(-m->aging_rate * dt), (unsigned int)good);
 }
 
-/* The job's bad nodes at the failure drawn last (aging_after) become its state when that failure strikes or when the
- * next one is drawn from a later time; one drawn from before it (a fleet's
- * swap redraws from the fault) drops them: nothing has seen them, and the
- * nodes' clocks are memoryless. */
+/* The job's bad nodes at the failure drawn last (aging_after) become its
+ * state when that failure strikes or when the next one is drawn from a
+ * later time; one drawn from before it (a fleet's swap redraws from the
+ * fault) drops them: nothing has seen them, and the nodes' clocks are
+ * memoryless. */
 void tmc_failures_commit_aging(tmc_failure_state *s, double t)
 {
     if (!(s->job_aged_at < s->pending_at && s->pending_at <= t))
