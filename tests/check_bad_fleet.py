@@ -2,12 +2,15 @@
 """Bad nodes that move (failures.bad_node_placement "fleet", issue 36 part
 3; tests/CMakeLists.txt: cli-bad-fleet). Usage: check_bad_fleet.py TRAINMC.
 
-1. An independent simulation of the fleet, written here, in five cases
+1. An independent simulation of the fleet, written here, in ten cases
    (CASES: a small pool; pools as large as the job and twice as large,
    whose bad nodes fail twice and ten times a day, so that the job's rate
    moves with each swap and which node it takes matters; the last with
    repairs that cure a bad node with probability 0.6 and a wrong node sent
-   to repair with probability 0.3; bursts of K = 3 nodes). A job of n nodes and a pool of P whole nodes, each node bad
+   to repair with probability 0.3; bursts of K = 3 nodes; two of aging;
+   three of retirement, one_run_named: a small pool that runs short, one
+   with cures, misdiagnoses and fast aging together, a fleet of good
+   nodes hit by bursts). A job of n nodes and a pool of P whole nodes, each node bad
    with probability b (known bad nodes: the job takes good ones first;
    unknown: at random); over a calendar window of W days the job fails at
    rate n / M_node + (bad nodes held) / M_bad + n / M_burst + 1 / M_job
@@ -25,8 +28,9 @@
    the last boundary at or before W, the rest being "under way at window
    end": docs/reference/simulation-semantics.md). Per run: node failures,
    job failures, bad nodes sent to repair, bad nodes held at the start,
-   the days spent waiting for spares, the bursts, the bad nodes cured and
-   the misdiagnoses. trainmc's means over
+   the days spent waiting for spares (a fleet short of the job: to W),
+   the bursts, the bad nodes cured, the misdiagnoses, the nodes retired
+   and whether the fleet fell short. trainmc's means over
    10 seeds of 500 replicas (estimator: the mean of the 10 batch means;
    standard error: their standard deviation / sqrt 10) against the
    simulation's over 4,000 runs (standard error: sd / sqrt 4000); each
@@ -45,9 +49,12 @@
    too (no detection delay: docs/model.md 3.21), to 1e-4 (trainmc averages
    the chain's start from a full pool over the run, here 1e9 steps long, a
    difference of 2e-5 from the stationary law).
-4. Refusals: a pool that is not whole nodes, unlimited spares, and
-   retirement with the fleet placement, each naming its key; no output
-   file."""
+   With retirement at the first failure (k = 1) every node that fails
+   leaves the fleet: nodes retired = node failures + K bursts, exactly.
+4. Refusals: a pool that is not whole nodes, unlimited spares, the job
+   placement's retirement with the fleet, the fleet's retirement with the
+   job placement, and a retirement window without its count, each naming
+   its key; no output file."""
 import json
 import math
 import os
@@ -73,17 +80,26 @@ CASES = [dict(N=16, P=2, B=0.25, M_NODE=20.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0),
          dict(N=16, P=4, B=0.25, M_NODE=40.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0,
               M_BURST=100.0, K_BURST=3),
          dict(N=8, P=4, B=0.1, M_NODE=20.0, M_BAD=2.0, M_JOB=10.0, R_H=72.0, AGING=40.0),
-         dict(N=8, P=2, B=0.1, M_NODE=20.0, M_BAD=0.5, M_JOB=10.0, R_H=120.0, AGING=10.0)]
+         dict(N=8, P=2, B=0.1, M_NODE=20.0, M_BAD=0.5, M_JOB=10.0, R_H=120.0, AGING=10.0),
+         # retirement at RETIRE = (k, w days; None: the whole run): bad nodes
+         # that fail daily retire often and the fleet runs short; beside cures,
+         # misdiagnoses and aging; a fleet of good nodes hit by bursts
+         dict(N=8, P=2, B=0.25, M_NODE=20.0, M_BAD=1.0, M_JOB=10.0, R_H=24.0, RETIRE=(2, 7.0)),
+         dict(N=4, P=4, B=0.5, M_NODE=10.0, M_BAD=0.5, M_JOB=1000.0, R_H=48.0, CURE=0.5,
+              MISDIAG=0.3, AGING=5.0, RETIRE=(3, 10.0)),
+         dict(N=16, P=4, B=0.0, M_NODE=10.0, M_BAD=1.0, M_JOB=10.0, R_H=72.0, M_BURST=100.0,
+              K_BURST=3, RETIRE=(2, None))]
 N = P = B = M_NODE = M_BAD = M_JOB = R_H = None   # the case under test (use_case)
 M_BURST = K_BURST = None    # bursts of K nodes, per-node MTBF in days (None: none)
 CURE = 0                    # a bad node's repair cures it with this chance
 MISDIAG = 0                 # a node failure sends another node to repair
 AGING = 0                   # a good node turns bad after this mean, days (0: never)
+RETIRE = None               # (k, w): retired at k failures within w days (None: never)
 
 
 def use_case(case):
     globals().update({"M_BURST": None, "K_BURST": None, "CURE": 0, "MISDIAG": 0, "AGING": 0,
-                      **case})
+                      "RETIRE": None, **case})
 BATCHES, PER_BATCH, RUNS = 10, 500, 4000
 
 
@@ -101,6 +117,12 @@ def experiment(known, share=None, **failures):
         f.update(misdiagnosis_share=MISDIAG)
     if AGING:
         f.update(node_aging_days=AGING)
+    if RETIRE:
+        f.update(retire_after_failures=RETIRE[0])
+        if RETIRE[1]:
+            f.update(retire_window_days=RETIRE[1])
+    if share == 0:   # a fleet of good nodes
+        del f["bad_node_mtbf_days"]
     f.update(failures)
     return {"name": "bad-fleet", "source": "tests/check_bad_fleet.py",
             "job": {"steps": 1000000000, "cards": N * G, "flop_per_step": 6.4e17,
@@ -114,7 +136,8 @@ def experiment(known, share=None, **failures):
 
 
 KEYS = ("node_failures", "job_failures", "bad_node_repairs", "bad_nodes_at_start")
-ALL_KEYS = KEYS + ("spare_wait_days", "bursts", "bad_node_cures", "misdiagnoses")
+ALL_KEYS = KEYS + ("spare_wait_days", "bursts", "bad_node_cures", "misdiagnoses",
+                   "nodes_retired", "fleet_depleted")
 
 
 def trainmc_batches(tmp, x):
@@ -128,7 +151,8 @@ def trainmc_batches(tmp, x):
             return []
         row = ([doc["events"][k] for k in KEYS] + [doc["split_days"]["spare_wait"]] +
                [doc["events"].get("bursts", 0), doc["events"]["bad_node_cures"],
-                doc["events"]["misdiagnoses"]])
+                doc["events"]["misdiagnoses"], doc["events"]["nodes_retired"],
+                doc["events"]["fleet_depleted"]])
         out.append(row)
     return out
 
@@ -197,7 +221,7 @@ def one_run(rng, known):
         w = take_nodes(rng, known, st, t, k)
         wait += w if t + w <= W else 0
         t += w
-    return [node_f, job_f, bad_rep, held, wait, bursts, cures, misdiagnoses]   # held: at start
+    return [node_f, job_f, bad_rep, held, wait, bursts, cures, misdiagnoses, 0, 0]  # held: at start
 
 
 def one_run_aging(rng, known):
@@ -258,7 +282,103 @@ def one_run_aging(rng, known):
             wait += first[0] - t if first[0] <= W else 0
             t = first[0]
             job.append(first[1])
-    return [node_f, job_f, bad_rep, held, wait, 0, 0, 0]
+    return [node_f, job_f, bad_rep, held, wait, 0, 0, 0, 0, 0]
+
+
+def one_run_named(rng, known):
+    """Every feature at once with named nodes, for retirement: each node is
+    [bad, when it turns bad (aging; INF for a bad one or without aging),
+    its failure times, its name]. The node that failed records the time (the faulty
+    one, even when misdiagnosis sends another; a burst's K each); a node
+    whose repair ends with RETIRE[0] failures of its own in the RETIRE[1]
+    days before leaves the fleet (known when the repair starts: a node in
+    repair does not fail); a bad node not retired is cured with probability
+    CURE, as if at the repair's start, its aging clock drawn afresh from
+    there; when the job needs a node and the pool and the repairs hold none,
+    the fleet is short: the job waits past W and the run ends."""
+    held, pool_bad = fleet_start(rng, known)
+    clock = lambda at: at + rng.expovariate(1 / AGING) if AGING else math.inf
+    names = iter(range(N + P))   # so that list.remove finds the node, not its equal
+    fresh = lambda bad: [bad, math.inf if bad else clock(0.0), [], next(names)]
+    job = [fresh(i < held) for i in range(N)]
+    pool = [fresh(i < pool_bad) for i in range(P)]
+    repairs = []   # [end day, node]
+    is_bad = lambda node, at: node[0] or node[1] <= at
+    k_ret, w_ret = RETIRE if RETIRE else (math.inf, None)
+    w_ret = math.inf if w_ret is None else w_ret
+    c = dict(node=0, job=0, bad_rep=0, bursts=0, cures=0, mis=0, retired=0, short=0)
+    wait = t = 0.0
+    burst_rate = N / M_BURST if M_BURST else 0
+    while True:
+        bad_now = sum(is_bad(x, t) for x in job)
+        node_rate = N / M_NODE + bad_now / M_BAD
+        total = node_rate + burst_rate + 1 / M_JOB
+        t_fail = t + rng.expovariate(total)
+        t_age = min((x[1] for x in job if not is_bad(x, t)), default=math.inf)
+        if t_age < t_fail:   # a job node turns bad first: the rate moves
+            t = t_age
+            if t >= W:
+                break
+            continue
+        t = t_fail
+        if t >= W:
+            break
+        u = rng.random() * total
+        if u >= node_rate + burst_rate:
+            c["job"] += 1
+            continue
+        if u < node_rate:
+            c["node"] += 1
+            bads = [x for x in job if is_bad(x, t)]
+            if u < bad_now / M_BAD or rng.random() < bad_now / N:
+                faulty = rng.choice(bads)
+            else:
+                faulty = rng.choice([x for x in job if not is_bad(x, t)])
+            faulty[2].append(t)
+            leaving = [faulty]
+            if MISDIAG and rng.random() < MISDIAG:   # another goes, the faulty stays
+                c["mis"] += 1
+                leaving = [rng.choice([x for x in job if x is not faulty])]
+        else:
+            c["bursts"] += 1
+            leaving = rng.sample(job, min(K_BURST, N))
+            for x in leaving:
+                x[2].append(t)
+        for x in leaving:
+            job.remove(x)
+            bad = is_bad(x, t)
+            c["bad_rep"] += bad
+            end = t + rng.expovariate(1 / (R_H / 24))
+            if sum(f >= end - w_ret for f in x[2]) >= k_ret:
+                c["retired"] += 1
+                continue
+            if bad and CURE and rng.random() < CURE:
+                x[0], x[1] = False, clock(t)
+                c["cures"] += 1
+            repairs.append([end, x])
+        for r in [r for r in repairs if r[0] <= t]:   # back in the pool
+            repairs.remove(r)
+            pool.append(r[1])
+        ready = t
+        for _ in leaving:
+            if pool:
+                good = [x for x in pool if not is_bad(x, t)]
+                take = rng.choice(good if known and good else pool)
+                pool.remove(take)
+            elif repairs:
+                first = min(repairs, key=lambda r: r[0])
+                repairs.remove(first)
+                ready, take = max(ready, first[0]), first[1]
+            else:   # the fleet is short of the job: it waits past W
+                c["short"], ready = 1, math.inf
+                break
+            job.append(take)
+        wait += ready - t if ready <= W else W - t if c["short"] else 0
+        t = ready
+        if t >= W:
+            break
+    return [c["node"], c["job"], c["bad_rep"], held, wait, c["bursts"], c["cures"], c["mis"],
+            c["retired"], c["short"]]
 
 
 def mean_se(rows):
@@ -271,7 +391,7 @@ def mean_se(rows):
 
 def compare(tmp, known):
     rng = random.Random(36 + known + 2 * N)
-    run = one_run_aging if AGING else one_run
+    run = one_run_named if RETIRE else one_run_aging if AGING else one_run
     sim, sim_se = mean_se([run(rng, known) for _ in range(RUNS)])
     got, got_se = mean_se(trainmc_batches(tmp, experiment(known)))
     for name, a, sa, e, se in zip(ALL_KEYS, got, got_se, sim, sim_se):
@@ -289,6 +409,16 @@ def all_bad(tmp):
         check(abs(row[0] + k * row[5] - row[2]) < 1e-9 and row[3] == N,
               f"2: every node bad: node failures {row[0]}, bursts {row[5]} of {k}, "
               f"sent to repair {row[2]}, held {row[3]}")
+
+
+def retire_first(tmp):
+    """k = 1: every node that fails retires, so nodes retired = node
+    failures + K bursts, exactly, in every batch; and none is ever back."""
+    k = min(K_BURST, N) if M_BURST else 0
+    for row in trainmc_batches(tmp, experiment(False, retire_after_failures=1)):
+        check(abs(row[0] + k * row[5] - row[8]) < 1e-9,
+              f"2: retired at the first failure: node failures {row[0]}, bursts {row[5]} of "
+              f"{k}, retired {row[8]}")
 
 
 def binom_pmf(k, n, p):
@@ -323,7 +453,10 @@ def erlang_b(units, a):
 def refusals(tmp):
     cases = [({"spares": 12}, "failures.spares: 12"),
              ({"spares": -1}, "failures.spares: -1"),
-             ({"bad_node_retire_after": 2}, "failures.bad_node_retire_after")]
+             ({"bad_node_retire_after": 2}, "failures.bad_node_retire_after"),
+             ({"bad_node_placement": "job", "retire_after_failures": 2},
+              "failures.retire_after_failures: 2"),
+             ({"retire_window_days": 7}, "failures.retire_window_days: 7")]
     for keys, what in cases:
         p, doc = run_json(BIN, tmp, experiment(False, **keys))
         check(p.returncode != 0 and doc is None and what in p.stderr,
@@ -339,6 +472,7 @@ def main():
         for case in (CASES[0], CASES[4]):
             use_case(case)
             all_bad(tmp)
+            retire_first(tmp)
         use_case(CASES[0])
         closed_form(tmp)
         refusals(tmp)

@@ -243,6 +243,10 @@ typedef struct {
                                   node of the job, drawn uniformly, to repair with this
                                   probability; the faulty one stays (AIReSim's
                                   diagnosis_uncertainty); 0: never */
+    long retire_after_failures; /* fleet: k: a node whose repair ends with k failures of
+                                  its own in the retire_window_days before leaves the fleet
+                                  (AIReSim's ThresholdRemoval); 0: never */
+    double retire_window_days; /* fleet: w, that window, days; 0: the whole run */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
                                   infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not

@@ -100,6 +100,11 @@ enum {
         sent another node to repair (failures.misdiagnosis_share) */                        \
     COUNT(nodes_aged, "nodes_aged", "good nodes turned bad") /* a fleet: aging, in the job, \
         the pool or repair (failures.node_aging_days) */                                     \
+    COUNT(nodes_retired, "nodes_retired", "nodes retired") /* a fleet: nodes that left it \
+        at k failures within w days (failures.retire_after_failures) */                     \
+    COUNT(fleet_depleted, "fleet_depleted", "runs whose fleet fell short") /* a fleet: 1    \
+        if retirements left fewer nodes than the job needs, which then waited to the       \
+        horizon */                                                                          \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \

@@ -376,6 +376,8 @@ static void finish(tmc_replica_state *rep)
     out->bad_node_cures = (double)rep->proc.failures.cures;
     out->misdiagnoses = (double)rep->proc.failures.misdiagnoses;
     out->nodes_aged = (double)rep->proc.failures.aged;
+    out->nodes_retired = (double)rep->proc.failures.retired;
+    out->fleet_depleted = rep->proc.failures.depleted;
     if (rep->strag.slow > 0) /* never evicted: the slow cards stayed to the end */
         out->slow_survival_s += out->wall_s;
 }

@@ -96,7 +96,10 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->bad_rate = f->bad_node_mtbf_days > 0 ? 1 / (f->bad_node_mtbf_days * TMC_DAY_S) : 0;
     m->bad_retire_after = f->bad_node_retire_after;
     m->aging_rate = f->node_aging_days > 0 ? 1 / (f->node_aging_days * TMC_DAY_S) : 0;
-    m->bad_fleet = (m->bad_share > 0 || m->aging_rate > 0) &&
+    m->retire_k = f->bad_node_placement == TMC_BAD_IN_FLEET ? f->retire_after_failures : 0;
+    m->retire_window_s = f->retire_window_days > 0 ? f->retire_window_days * TMC_DAY_S
+                                                   : INFINITY;
+    m->bad_fleet = (m->bad_share > 0 || m->aging_rate > 0 || m->retire_k > 0) &&
                    f->bad_node_placement == TMC_BAD_IN_FLEET;
     m->bad_known = f->bad_node_known;
     m->bad_cure = f->bad_node_cure_share;
@@ -148,10 +151,9 @@ static double poisson_mean_s(const tmc_failure_model *m, const tmc_failure_state
  * exponential time, independently, so looking at a set of good nodes only
  * now and then is exact: since the last look each turned bad with
  * probability 1 - e^(-a dt), a binomial count: the pool's when the pool is
- * touched, a node in repair when its repair starts (for its whole length)
- * and when it rejoins the pool (for the time since its repair ended). The
- * job's nodes age by competing clocks as its next failure is drawn
- * (aging_after). */
+ * touched, a node in repair when it leaves repair for the pool or the job
+ * (since its repair started, age_repair). The job's nodes age by competing
+ * clocks as its next failure is drawn (aging_after). */
 static long aged_of(const tmc_failure_model *m, gsl_rng *r, long good, double dt)
 {
     if (good <= 0 || !(dt > 0))
@@ -164,10 +166,14 @@ static long aged_of(const tmc_failure_model *m, gsl_rng *r, long good, double dt
  * later time; one drawn from before it (a fleet's swap redraws from the
  * fault) drops them: nothing has seen them, and the nodes' clocks are
  * memoryless. */
-void tmc_failures_commit_aging(tmc_failure_state *s, double t)
+void tmc_failures_commit_aging(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                               double t)
 {
     if (!(s->job_aged_at < s->pending_at && s->pending_at <= t))
         return;
+    if (m->retire_k > 0)
+        tmc_node_history_age(&s->history, r, TMC_NODE_JOB_GOOD, m->nodes - s->bad_nodes,
+                             s->pending_bad - s->bad_nodes);
     s->aged += s->pending_bad - s->bad_nodes;
     s->bad_nodes = s->pending_bad;
     s->job_aged_at = s->pending_at;
@@ -179,6 +185,8 @@ static void age_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *
         return;
     long units = m->unit_cards > 1 ? s->nodes_left : s->spares_left;
     long k = aged_of(m, r, units - s->bad_pool_nodes, t - s->pool_aged_at);
+    if (m->retire_k > 0)
+        tmc_node_history_age(&s->history, r, TMC_NODE_POOL_GOOD, units - s->bad_pool_nodes, k);
     s->bad_pool_nodes += k;
     s->aged += k;
     s->pool_aged_at = t;
@@ -194,10 +202,12 @@ static void age_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *
 static double aging_after(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           double t)
 {
-    tmc_failures_commit_aging(s, t);
+    tmc_failures_commit_aging(m, s, r, t);
     /* from the last look to t (a failure drawn while the job was down and
      * dropped leaves the job's nodes as of its own time) */
     long k = aged_of(m, r, m->nodes - s->bad_nodes, t - s->job_aged_at);
+    if (m->retire_k > 0)
+        tmc_node_history_age(&s->history, r, TMC_NODE_JOB_GOOD, m->nodes - s->bad_nodes, k);
     s->bad_nodes += k;
     s->aged += k;
     if (t > s->job_aged_at)
@@ -266,20 +276,25 @@ static double repair_time(const tmc_failure_model *m, tmc_failure_state *s, gsl_
 /* `cards` cards go to one repair starting at `from`: its time, then (fail_share
  * > 0 only) whether it fails silently, both drawn from r. A repair of
  * unit_cards > 1 cards that were one node comes back as one (`whole`); in a
- * fleet a bad node's comes back bad (`cohort`). */
+ * fleet a bad node's comes back bad (`cohort`). With retirement the node
+ * is record `id` (-1: none), and one that retires when its repair ends
+ * leaves the fleet now: nothing may take it (node_history.h). */
 static void add_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                       double from, long cards, int whole, int cohort)
+                       double from, long cards, int whole, int cohort, long id)
 {
     s->repairs[s->n_repairs] = from + repair_time(m, s, r);
+    if (s->repair_unit && tmc_node_history_retires(&s->history, id, s->repairs[s->n_repairs])) {
+        s->retired++;
+        return;
+    }
+    if (s->repair_unit)
+        s->repair_unit[s->n_repairs] = id;
     if (cohort && m->bad_cure > 0 && gsl_rng_uniform(r) < m->bad_cure) {
         cohort = 0; /* cured: it comes back good */
         s->cures++;
     }
-    if (s->repair_cohort && !cohort && m->aging_rate > 0 && /* aged while in repair */
-        gsl_rng_uniform(r) < -expm1(-m->aging_rate * (s->repairs[s->n_repairs] - from))) {
-        cohort = 1;
-        s->aged++;
-    }
+    if (s->repair_seen) /* aging: a good node ages from here (age_repair) */
+        s->repair_seen[s->n_repairs] = from;
     if (s->repair_cohort)
         s->repair_cohort[s->n_repairs] = (char)cohort;
     s->repair_cards[s->n_repairs] = cards;
@@ -300,7 +315,7 @@ static void start_repairs(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     long g = m->unit_cards > 1 ? m->unit_cards : 1;
     for (long left = m->start_in_repair; left > 0;) {
         long cards = left >= g ? g : 1;
-        add_repair(m, s, r, t0, cards, cards == g, 0);
+        add_repair(m, s, r, t0, cards, cards == g, 0, -1);
         s->spares_left -= cards;
         left -= cards;
     }
@@ -332,26 +347,70 @@ void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *
     s->bad_pool_nodes = bad - s->bad_nodes;
 }
 
+/* Retirement: the records of the k nodes that leave the job (leaving_bad
+ * of them bad, listed first), each of which failed at t; or, misdiagnosed,
+ * the faulty one (bad: faulty_bad) records the failure and stays, and
+ * another leaves. */
+static void name_leaving(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r, long k,
+                         int misdiagnosed, int faulty_bad, double t)
+{
+    tmc_node_history *h = &s->history;
+    long bad = s->bad_nodes, good = m->nodes - bad, out = s->leaving_bad;
+    s->n_leaving = s->leaving_next = 0;
+    if (misdiagnosed) {
+        tmc_node_place at = faulty_bad ? TMC_NODE_JOB_BAD : TMC_NODE_JOB_GOOD;
+        long faulty = tmc_node_history_fail(h, tmc_node_history_pick(h, r, at,
+                                                                     faulty_bad ? bad : good), t);
+        bad -= faulty_bad; /* the others */
+        good -= !faulty_bad;
+        s->leaving[s->n_leaving++] = tmc_node_history_pick(
+            h, r, out ? TMC_NODE_JOB_BAD : TMC_NODE_JOB_GOOD, out ? bad : good);
+        tmc_node_history_put(h, faulty, at);
+        return;
+    }
+    for (long i = 0; i < out; i++)
+        s->leaving[s->n_leaving++] =
+            tmc_node_history_fail(h, tmc_node_history_pick(h, r, TMC_NODE_JOB_BAD, bad - i), t);
+    for (long i = 0; i < k - out; i++)
+        s->leaving[s->n_leaving++] =
+            tmc_node_history_fail(h, tmc_node_history_pick(h, r, TMC_NODE_JOB_GOOD, good - i), t);
+}
+
 void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                              int bad_fault, long k)
+                              int bad_fault, long k, double t)
 {
     long bad = s->bad_nodes, nodes = m->nodes;
+    int misdiagnosed = 0, faulty_bad = 0;
     if (k == 1) {
         s->leaving_bad = bad_fault || bad == nodes ||
             (bad > 0 && (long)gsl_rng_uniform_int(r, (unsigned long)nodes) < bad);
+        faulty_bad = (int)s->leaving_bad;
         if (m->misdiagnosis > 0 && nodes > 1 && gsl_rng_uniform(r) < m->misdiagnosis) {
             long others = bad - s->leaving_bad; /* the faulty one stays */
             s->leaving_bad = others > 0 &&
                 (others == nodes - 1 ||
                  (long)gsl_rng_uniform_int(r, (unsigned long)(nodes - 1)) < others);
             s->misdiagnoses++;
+            misdiagnosed = 1;
         }
     } else if (bad == 0 || bad == nodes) /* one kind held: nothing to draw */
         s->leaving_bad = bad ? k : 0;
     else /* a burst's k nodes, drawn from the job's without replacement */
         s->leaving_bad = (long)gsl_ran_hypergeometric(r, (unsigned)bad, (unsigned)(nodes - bad),
                                                       (unsigned)k);
+    if (m->retire_k > 0)
+        name_leaving(m, s, r, k, misdiagnosed, faulty_bad, t);
     s->bad_nodes -= s->leaving_bad;
+}
+
+/* `moved` nodes taken one by one, uniformly, from the n of a kind at `from`
+ * to `to`: their records with them (retirement). */
+static void move_named(tmc_failure_state *s, gsl_rng *r, tmc_node_place from,
+                       tmc_node_place to, long n, long moved)
+{
+    for (long i = 0; i < moved; i++)
+        tmc_node_history_put(&s->history, tmc_node_history_pick(&s->history, r, from, n - i),
+                             to);
 }
 
 /* In a fleet, of `units` whole units taken from the pool's `in_pool`
@@ -361,15 +420,21 @@ void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, 
 static long take_cohort(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                         long in_pool, long units)
 {
-    long bad = s->bad_pool_nodes, good = in_pool - bad, taken;
-    if (!m->bad_fleet || bad == 0)
+    long bad = s->bad_pool_nodes, good = in_pool - bad, taken = 0;
+    if (!m->bad_fleet)
         return 0;
-    if (m->bad_known || good == 0)
+    if (bad == 0)
+        taken = 0;
+    else if (m->bad_known || good == 0)
         taken = units > good ? units - good : 0;
     else
         taken = (long)gsl_ran_hypergeometric(r, (unsigned)bad, (unsigned)good, (unsigned)units);
     s->bad_pool_nodes -= taken;
     s->bad_nodes += taken;
+    if (m->retire_k > 0) { /* which of each kind: uniform among the pool's */
+        move_named(s, r, TMC_NODE_POOL_BAD, TMC_NODE_JOB_BAD, bad, taken);
+        move_named(s, r, TMC_NODE_POOL_GOOD, TMC_NODE_JOB_GOOD, good, units - taken);
+    }
     return taken;
 }
 
@@ -384,6 +449,19 @@ static int start_bad_nodes(const tmc_failure_model *m, tmc_failure_state *s)
         return -1;
     s->bad_faults[0] = s->bad_nodes;
     return 0;
+}
+
+/* Retirement: a record for each of the fleet's nodes (node_history.h) and
+ * room for the nodes that leave the job at once (a burst's, at most all).
+ * Returns -1 if memory runs out. */
+static int start_history(const tmc_failure_model *m, tmc_failure_state *s)
+{
+    if (m->retire_k == 0)
+        return 0;
+    if (!(s->leaving = malloc((size_t)m->nodes * sizeof *s->leaving)))
+        return -1;
+    return tmc_node_history_start(&s->history, m->retire_k, m->retire_window_s,
+                                  m->nodes + pool_nodes(m));
 }
 
 /* With a refill, the queue of refills; a forecast's standbys not warm at
@@ -412,6 +490,11 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_bad = NULL;
     s->repair_node = NULL;
     s->repair_cohort = NULL;
+    s->repair_unit = s->leaving = NULL;
+    s->repair_seen = NULL;
+    s->n_leaving = s->leaving_next = s->retired = 0;
+    s->depleted = 0;
+    s->history = (tmc_node_history){0};
     s->leaving_bad = s->cures = s->misdiagnoses = s->aged = 0;
     s->job_aged_at = s->pool_aged_at = s->pending_at = t0;
     s->pending_bad = s->bad_nodes;
@@ -425,7 +508,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
     s->next_card = s->next_scoped = INFINITY;
     s->scoped_struck = 0;
-    if (start_bad_nodes(m, s) || start_standbys(m, s, t0))
+    if (start_bad_nodes(m, s) || start_standbys(m, s, t0) || start_history(m, s))
         return -1;
     /* the pool's cards plus those that just failed (a node's) can all be in repair */
     long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
@@ -441,7 +524,10 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
          !(s->repair_cards = malloc(room * sizeof *s->repair_cards)) ||
          (m->fail_share > 0 && !(s->repair_bad = malloc(room * sizeof *s->repair_bad))) ||
          (m->unit_cards > 1 && !(s->repair_node = malloc(room * sizeof *s->repair_node))) ||
-         (m->bad_fleet && !(s->repair_cohort = malloc(room * sizeof *s->repair_cohort)))))
+         (m->bad_fleet && !(s->repair_cohort = malloc(room * sizeof *s->repair_cohort))) ||
+         (m->retire_k > 0 && !(s->repair_unit = malloc(room * sizeof *s->repair_unit))) ||
+         (m->bad_fleet && m->aging_rate > 0 &&
+          !(s->repair_seen = malloc(room * sizeof *s->repair_seen)))))
         return -1;
     start_repairs(m, s, r, t0);
     if (m->kind == TMC_LIFETIME_TRACE) /* from the start: a failure at day 0 counts */
@@ -593,6 +679,24 @@ static void drop_repair(tmc_failure_state *s, long i)
         s->repair_node[i] = s->repair_node[s->n_repairs];
     if (s->repair_cohort)
         s->repair_cohort[i] = s->repair_cohort[s->n_repairs];
+    if (s->repair_unit)
+        s->repair_unit[i] = s->repair_unit[s->n_repairs];
+    if (s->repair_seen)
+        s->repair_seen[i] = s->repair_seen[s->n_repairs];
+}
+
+/* Aging: repair i's node, good when last seen, is looked at t: it turned
+ * bad meanwhile with probability 1 - e^(-a (t - seen)). Looked at when it
+ * leaves repair for the pool, or for the job, which ages it as its own from
+ * then (looking at its repair's end instead aged it twice while the job
+ * waited for it). */
+static void age_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r, long i,
+                       double t)
+{
+    if (s->repair_seen && !s->repair_cohort[i] && aged_of(m, r, 1, t - s->repair_seen[i]) > 0) {
+        s->repair_cohort[i] = 1;
+        s->aged++;
+    }
 }
 
 /* Repairs finished by time t return to the pool (a node's as a whole node),
@@ -604,11 +708,7 @@ static void collect_repairs(const tmc_failure_model *m, tmc_failure_state *s, gs
     age_pool(m, s, r, t);
     for (long i = 0; i < s->n_repairs;)
         if (s->repairs[i] <= t) {
-            if (s->repair_cohort && !s->repair_cohort[i] && m->aging_rate > 0 &&
-                aged_of(m, r, 1, t - s->repairs[i]) > 0) {
-                s->repair_cohort[i] = 1;
-                s->aged++;
-            }
+            age_repair(m, s, r, i, t);
             int bad = s->repair_bad && s->repair_bad[i]; /* back looking repaired */
             s->spares_left += s->repair_cards[i];
             s->bad_left += bad ? s->repair_cards[i] : 0;
@@ -617,6 +717,10 @@ static void collect_repairs(const tmc_failure_model *m, tmc_failure_state *s, gs
                 s->bad_nodes_left += bad;
             }
             s->bad_pool_nodes += s->repair_cohort && s->repair_cohort[i];
+            if (s->repair_unit)
+                tmc_node_history_put(&s->history, s->repair_unit[i],
+                                     s->repair_cohort[i] ? TMC_NODE_POOL_BAD
+                                                         : TMC_NODE_POOL_GOOD);
             drop_repair(s, i);
         } else {
             i++;
@@ -702,7 +806,7 @@ static long take_loose(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng
     s->provisions += take;
     *ready = now + m->provision_s;
     if (*bad > 0) /* they fail on first use and go back */
-        add_repair(m, s, r, *ready, *bad, 0, 0);
+        add_repair(m, s, r, *ready, *bad, 0, 0, -1);
     return take - *bad;
 }
 
@@ -727,7 +831,7 @@ static long take_node(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng 
     *ready = now + m->provision_s;
     *bad = is_bad ? take : 0;
     if (is_bad)
-        add_repair(m, s, r, *ready, take, take == g, 0);
+        add_repair(m, s, r, *ready, take, take == g, 0, -1);
     return take - *bad;
 }
 
@@ -749,6 +853,12 @@ static long take_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng 
 static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                           double now, long need, double *ready, long *bad)
 {
+    if (s->n_repairs == 0) { /* retirements left the fleet short of the job: never */
+        s->depleted = 1;
+        *ready = INFINITY;
+        *bad = 0;
+        return need;
+    }
     long first = 0;
     for (long i = 1; i < s->n_repairs; i++)
         if (s->repairs[i] < s->repairs[first])
@@ -756,8 +866,12 @@ static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     long take = s->repair_cards[first] < need ? s->repair_cards[first] : need;
     int whole = s->repair_node && s->repair_node[first] && take == m->unit_cards;
     *bad = s->repair_bad && s->repair_bad[first] ? take : 0;
+    age_repair(m, s, r, first, now);
     if (s->repair_cohort) /* a fleet's repairs are whole units, taken whole */
         s->bad_nodes += s->repair_cohort[first];
+    if (s->repair_unit)
+        tmc_node_history_put(&s->history, s->repair_unit[first],
+                             s->repair_cohort[first] ? TMC_NODE_JOB_BAD : TMC_NODE_JOB_GOOD);
     *ready = fmax(s->repairs[first], now) + m->provision_s;
     if ((s->repair_cards[first] -= take) == 0)
         drop_repair(s, first);
@@ -765,7 +879,7 @@ static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         s->repair_node[first] = 0;
     s->provisions += take;
     if (*bad > 0)
-        add_repair(m, s, r, *ready, take, whole, 0);
+        add_repair(m, s, r, *ready, take, whole, 0, -1);
     return take - *bad;
 }
 
@@ -780,11 +894,12 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
         long g = m->unit_cards > 0 ? m->unit_cards : back; /* (a model built by hand: 0) */
         if (back > 0 && back == cards) /* whole units (a burst's nodes: one repair each) */
             for (long left = back; left > 0; left -= g < left ? g : left) {
-                add_repair(m, s, r, failed_at, g < left ? g : left, 1, s->leaving_bad > 0);
+                long id = s->leaving_next < s->n_leaving ? s->leaving[s->leaving_next++] : -1;
+                add_repair(m, s, r, failed_at, g < left ? g : left, 1, s->leaving_bad > 0, id);
                 s->leaving_bad -= s->leaving_bad > 0; /* a fleet's bad nodes first */
             }
         else if (back > 0) /* a standby taken: the rest go loose */
-            add_repair(m, s, r, failed_at, back, 0, 0);
+            add_repair(m, s, r, failed_at, back, 0, 0, -1);
         collect_repairs(m, s, r, t);
     }
     double wait = warm > 0 ? m->swap_s : 0;
@@ -842,6 +957,12 @@ void tmc_failures_end(tmc_failure_state *s)
     free(s->repair_node);
     free(s->repair_cohort);
     s->repair_cohort = NULL;
+    free(s->repair_unit);
+    free(s->repair_seen);
+    s->repair_seen = NULL;
+    free(s->leaving);
+    s->repair_unit = s->leaving = NULL;
+    tmc_node_history_end(&s->history);
     s->heap = s->repairs = NULL;
     s->repair_cards = NULL;
     s->repair_bad = s->repair_node = NULL;

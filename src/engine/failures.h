@@ -71,6 +71,7 @@
 
 #include "experiment.h"
 #include "laws.h"
+#include "node_history.h"
 
 /* Constants of the failure model, derived once from an experiment. */
 typedef struct {
@@ -133,6 +134,9 @@ typedef struct {
     double bad_cure;         /* fleet: a bad node's repair cures it with this chance */
     double misdiagnosis;     /* fleet: a node failure sends another node to repair */
     double aging_rate;       /* fleet: a good node turns bad at this rate, 1/s (0: never) */
+    long retire_k;           /* fleet: a node retires when its repair ends with this many
+                                failures of its own within retire_window_s (0: never) */
+    double retire_window_s;  /* that window, s (INFINITY: the whole run) */
     double burst_rate;       /* ceil(N / g) / burst MTBF per node, 1/s (0: none) */
     tmc_burst_size burst_size; /* the law of a burst's nodes (experiment.h) */
     double burst_nodes;      /* fixed: k; geometric: the mean (> 2) */
@@ -162,6 +166,10 @@ typedef struct {
                            comes back as one), else NULL */
     char *repair_cohort; /* bad_fleet: 1 if that repair holds a bad node (it comes
                             back bad), else NULL */
+    double *repair_seen; /* bad_fleet with aging: when that repair's node was last seen
+                            good (its start, or its cure), s, else NULL */
+    long *repair_unit;  /* retire_k > 0: the record of the node that repair holds
+                           (node_history.h; -1: a node never failed), else NULL */
     long n_repairs;
     long spares_left;
     long standbys_left;
@@ -199,6 +207,13 @@ typedef struct {
     long leaving_bad;        /* bad_fleet: how many of the nodes the next
                                 tmc_failures_take_spare sends to repair are bad, its
                                 first repairs (tmc_failures_node_leaves) */
+    long *leaving;           /* retire_k > 0: the records of those nodes, the bad ones
+                                first (room: the job's nodes) */
+    long n_leaving, leaving_next;
+    tmc_node_history history; /* retire_k > 0: the nodes that have failed */
+    long retired;            /* retire_k > 0: nodes that left the fleet */
+    int depleted;            /* retire_k > 0: 1 once the job waited for a node the
+                                fleet no longer had */
     int scoped_struck;       /* scoped, not Poisson: 1 if the last failure consumed was
                                 a node or job failure */
 } tmc_failure_state;
@@ -322,10 +337,14 @@ void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *
  * nodes held; with probability misdiagnosis another of the job's nodes,
  * uniformly, leaves instead (bad with probability the other bad nodes /
  * (nodes - 1)) and the faulty one stays. A burst's k: hypergeometric from
- * the nodes held. Each kind's draw is skipped when the job holds one kind. The job holds that many bad nodes fewer, and their
- * repairs come back bad (docs/reference/simulation-semantics.md 5). */
+ * the nodes held. Each kind's draw is skipped when the job holds one kind.
+ * The job holds that many bad nodes fewer, and their repairs come back bad
+ * (docs/reference/simulation-semantics.md 5). With retirement (retire_k >
+ * 0) the nodes that failed at t, s (the faulty one, even when another
+ * leaves; a burst's k) record it, and the records of those that leave are
+ * picked (node_history.h), drawn from r. */
 void tmc_failures_node_leaves(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                              int bad_fault, long k);
+                              int bad_fault, long k, double t);
 
 /* A bad node's fault (scope TMC_SCOPE_BAD_NODE): which of the bad nodes
  * held it was, uniformly (its count of faults drawn from r by the counts
@@ -337,8 +356,10 @@ int tmc_failures_bad_node_fault(const tmc_failure_model *m, tmc_failure_state *s
 
 /* Aging: the job's nodes aged to the failure drawn last, at pending_at,
  * become its state when t >= pending_at (the failure strikes, or the next
- * is drawn from after it); before, nothing (docs/reference/simulation-semantics.md 5). */
-void tmc_failures_commit_aging(tmc_failure_state *s, double t);
+ * is drawn from after it); before, nothing (docs/reference/simulation-semantics.md 5).
+ * The named nodes among those aged (retirement) are drawn from r. */
+void tmc_failures_commit_aging(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                               double t);
 
 void tmc_failures_end(tmc_failure_state *s);
 

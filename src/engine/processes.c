@@ -314,7 +314,8 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
                            gsl_rng *const *rng, double t, tmc_replica *out)
 {
     const tmc_failure_model *f = &m->failures;
-    tmc_failures_commit_aging(&p->failures, t); /* the job's nodes as the failure strikes */
+    /* the job's nodes as the failure strikes */
+    tmc_failures_commit_aging(f, &p->failures, rng[TMC_STREAM_CAUSES], t);
     double u = tmc_failures_cause_draw(f, rng[TMC_STREAM_CAUSES]);
     tmc_failure_scope scope = tmc_failures_scope(f, &p->failures, rng[TMC_STREAM_CAUSES]);
     int cause = tmc_failures_cause(f, scope, u);
@@ -349,10 +350,12 @@ static double take_failure(const tmc_process_model *m, tmc_processes *p,
     long bad_held = p->failures.bad_nodes;
     if (f->bad_fleet && cards > 0)
         tmc_failures_node_leaves(f, &p->failures, rng[TMC_STREAM_CAUSES],
-                                 scope == TMC_SCOPE_BAD_NODE, burst > 0 ? burst : 1);
+                                 scope == TMC_SCOPE_BAD_NODE, burst > 0 ? burst : 1, struck_at);
     out->bad_node_repairs += (double)p->failures.leaving_bad;
     double wait = cards > 0 ? tmc_failures_take_spare(f, &p->failures, rng[TMC_STREAM_REPAIRS],
                                                       failed_at, t, cards) : 0;
+    if (isinf(wait)) /* the fleet retired below the job: it waits to the horizon */
+        wait = fmax(m->horizon_s - t, 0);
     /* a fleet's bad nodes held changed the job's rate: the next failure is
      * drawn again from the fault at the new one (memoryless, and the
      * failures that fall due while the job is down are discarded) */

@@ -13,22 +13,46 @@
  * Placement "fleet" (issue 36 part 3): bad nodes move between the job, the
  * pool and repair as whole nodes, so every failure that takes spares takes
  * a whole node from a finite pool of whole nodes. What follows a node's own
- * history through the pool (retirement after k faults, a repair that
- * fails silently) and what takes loose cards (warm standby cards) is
- * refused beside it, each with its reason. */
+ * history through the pool as a count of bad faults (bad_node_retire_after;
+ * the fleet's own is retire_after_failures, node_history.h), a repair that
+ * fails silently, and what takes loose cards (warm standby cards) are
+ * refused beside it, each with its reason. A fleet of good nodes is one
+ * with retirement and no bad nodes. */
 #include "config_internal.h"
 #include "experiment_rules.h"
 #include "laws.h"
 
-/* A refusal of bad nodes, named by the key that makes them: the share, or
- * aging when it alone does. */
+/* A refusal of bad nodes, named by the key that makes them: the share,
+ * aging when it alone does, or retirement for a fleet of good nodes. */
 static int refuse(tmc_error *err, const char *label, const tmc_failures *f, const char *why)
 {
     if (f->bad_node_share > 0)
         return tmc_error_set(err, "%s: failures.bad_node_share: %.10g: %s", label,
                              f->bad_node_share, why);
-    return tmc_error_set(err, "%s: failures.node_aging_days: %.10g (aging makes bad nodes): "
-                              "%s", label, f->node_aging_days, why);
+    if (f->node_aging_days > 0)
+        return tmc_error_set(err, "%s: failures.node_aging_days: %.10g (aging makes bad "
+                                  "nodes): %s", label, f->node_aging_days, why);
+    return tmc_error_set(err, "%s: failures.retire_after_failures: %ld (a fleet whose nodes "
+                              "carry their failures): %s", label, f->retire_after_failures, why);
+}
+
+/* Retirement after k failures within w days follows each node through
+ * repair and the pool: the fleet's (issue 36 part 3). */
+static int check_retirement(const tmc_failures *f, const char *label, tmc_error *err)
+{
+    if (f->retire_window_days > 0 && f->retire_after_failures == 0)
+        return tmc_error_set(err, "%s: failures.retire_window_days: %.10g, but "
+                                  "retire_after_failures is 0 (never retired): give the "
+                                  "failures k that retire a node within it, or leave it out",
+                             label, f->retire_window_days);
+    if (f->retire_after_failures > 0 && f->bad_node_placement != TMC_BAD_IN_FLEET)
+        return tmc_error_set(err, "%s: failures.retire_after_failures: %ld, but a node's "
+                                  "failures are followed through repair and the pool only "
+                                  "in a fleet; give bad_node_placement \"fleet\" (with "
+                                  "bad_node_share 0 for a fleet of good nodes), or for bad "
+                                  "nodes that stay in the job bad_node_retire_after",
+                             label, f->retire_after_failures);
+    return 0;
 }
 
 static int refuse_fleet(tmc_error *err, const char *label, const char *key, const char *why)
@@ -70,8 +94,9 @@ static int check_fleet(const tmc_failures *f, const char *label, tmc_error *err)
                             "per_node_mtbf_days");
     if (f->bad_node_retire_after > 0)
         return refuse_fleet(err, label, "bad_node_retire_after",
-                            "retirement would follow each node's faults through the pool "
-                            "and repair; leave it 0");
+                            "it counts a bad node's faults in the job; in a fleet give "
+                            "retire_after_failures (and retire_window_days), which "
+                            "follow every node's failures, or leave it 0");
     if (f->repair_fail_share > 0)
         return refuse_fleet(err, label, "repair_fail_share",
                             "a node would carry its kind and a failed repair at once; "
@@ -87,9 +112,12 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     const tmc_failures *f = &x->failures;
     if (!f->enabled)
         return 0;
-    if (f->bad_node_share == 0 && !(f->node_aging_days > 0)) /* the other keys have no */
-        return 0; /* effect: a sweep of the share may start from none (aging makes bad nodes) */
-    if (f->bad_node_mtbf_days == 0)
+    if (check_retirement(f, label, err))
+        return -1;
+    int bad = f->bad_node_share > 0 || f->node_aging_days > 0; /* aging makes bad nodes */
+    if (!bad && f->retire_after_failures == 0) /* the other keys have no effect: a */
+        return 0;                              /* sweep of the share may start from none */
+    if (bad && f->bad_node_mtbf_days == 0)
         return tmc_error_set(err, "%s: failures.bad_node_mtbf_days: missing required key (%s, "
                                   "a bad node's extra MTBF in days; required with "
                                   "failures.bad_node_share or node_aging_days)",
@@ -97,12 +125,16 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     if (f->cards_per_node == 0)
         return tmc_error_set(err, "%s: failures.cards_per_node: missing required key (%s, "
                                   "the cards of a node; required with "
-                                  "failures.bad_node_share or node_aging_days)",
+                                  "failures.bad_node_share, node_aging_days or "
+                                  "retire_after_failures)",
                              label, tmc_cfg_range_of("failures", "cards_per_node").s);
     if (!tmc_laws_lifetime_memoryless(f->distribution) || f->renewal == TMC_RENEWAL_JOB)
         return refuse(err, label, f, "bad nodes need exponential lifetimes renewed per card "
                                   "(distribution \"exponential\", renewal \"card\"), so that "
                                   "the job's failures are one Poisson process");
+    if (x->observed.enabled && !bad)
+        return refuse(err, label, f, "a forecast (progress) cannot tell how often each node "
+                                  "has failed; leave retirement out of a forecast");
     if (x->observed.enabled)
         return refuse(err, label, f, "a forecast (progress) cannot tell which of the nodes held "
                                   "are bad nor how often each has failed; leave bad nodes "

@@ -229,6 +229,16 @@ static const field failure_fields[] = {
              "job's, drawn uniformly) to repair and takes a spare for it, the faulty one "
              "staying in the job; 0: never",
      .off = offsetof(tmc_failures, misdiagnosis_share)},
+    {.key = "retire_after_failures", .type = T_INT, .lo = 0, .hi = 1000, .unit = "failures",
+     .help = "fleet: k: a node whose repair ends with k failures of its own in the "
+             "retire_window_days before leaves the fleet instead of returning to the pool "
+             "(AIReSim's ThresholdRemoval); 0: never",
+     .off = offsetof(tmc_failures, retire_after_failures)},
+    {.key = "retire_window_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,
+     .def_unset = 1, .unit = "days",
+     .help = "fleet: w, the window in which retire_after_failures counts a node's "
+             "failures; not given: the whole run",
+     .off = offsetof(tmc_failures, retire_window_days)},
     /* bursts: need cards_per_node, exponential or no per-card lifetimes, a
      * size law's own keys: check_bursts (config_checks.c) */
     {.key = "burst_per_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,

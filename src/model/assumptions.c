@@ -88,6 +88,14 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
             : f->bad_node_cure_share > 0 ? "sent to repair and back, some cured"
                                           : "sent to repair and back",
             tmc_closed_form_bad_nodes_held(f, x->job.cards));
+    if (f->retire_after_failures > 0 && f->bad_node_placement == TMC_BAD_IN_FLEET) {
+        char window[64] = "the run";
+        if (f->retire_window_days > 0)
+            snprintf(window, sizeof window, "%.3g days", f->retire_window_days);
+        add(out, "retirement", "nodes leave the fleet at %ld failures within %s: Young and "
+            "Daly keep every node, so the pool never shrinks and the job never runs short",
+            f->retire_after_failures, window);
+    }
     if (f->standbys > 0)
         add(out, "standbys", "%ld warm standby card%s (a %.3g s swap) before cold spares "
             "(%.3g s to provision): the closed form takes the share of failures past the "

@@ -267,6 +267,7 @@ static void events_row(FILE *f, const tmc_report *r, double n, int elastic)
     count(f, first, "of them cured", t->bad_node_cures / n);
     count(f, first, "misdiagnoses", t->misdiagnoses / n);
     count(f, first, "good nodes turned bad", t->nodes_aged / n);
+    count(f, first, "nodes retired", t->nodes_retired / n);
     const tmc_summary *c = &r->restarts->count;
     if (elastic) /* groups heal; the Poisson count is checkpoint-restart's */
         fprintf(f, "%srestarts %.3g, max %.0f", on ? "" : "; ", c->mean, c->max);
@@ -294,6 +295,20 @@ static void events(FILE *f, const tmc_report *r, int elastic)
     if (t->censored > 0 && !r->window)
         fprintf(f, "Censored: %.0f replicas still running at %.1f days (counted as misses)\n",
                 t->censored, r->horizon_s / TMC_DAY_S);
+    tmc_brief_fleet_short(f, r);
+}
+
+/* Retirements that left the fleet fewer nodes than the job needs: the job
+ * waits to the horizon (an answer, not a detail). */
+void tmc_brief_fleet_short(FILE *f, const tmc_report *r)
+{
+    const tmc_replica *t = r->totals;
+    if (t->fleet_depleted > 0)
+        fprintf(f, "Fleet short: in %.0f of %ld runs (%.1f %%) retirements left fewer nodes "
+                   "than the job needs, and it waited from then to the %s (failures."
+                   "retire_after_failures %ld)\n",
+                t->fleet_depleted, r->replicas, 100 * t->fleet_depleted / (double)r->replicas,
+                r->window ? "window's end" : "horizon", r->x->failures.retire_after_failures);
 }
 
 /* A wall-time row when its share is TMC_BRIEF_MIN_SHARE or more. */

@@ -36,4 +36,9 @@ void tmc_brief_answer(FILE *f, const tmc_report *r);
  * line when replicas were still running: what --html shows as printed. */
 void tmc_brief_events(FILE *f, const tmc_report *r);
 
+/* One line when retirements left a fleet fewer nodes than the job needs in
+ * some run (failures.retire_after_failures): how many runs, and that the
+ * job waited to the horizon (or the window's end) in them; nothing else. */
+void tmc_brief_fleet_short(FILE *f, const tmc_report *r);
+
 #endif

@@ -266,6 +266,7 @@ static void text_events(FILE *f, const tmc_report *r)
         fprintf(f, "Censored: %.0f replicas still running at the horizon, %.1f days, "
                    "counted there (as misses of any earlier deadline)\n",
                 t->censored, r->horizon_s / TMC_DAY_S);
+    tmc_brief_fleet_short(f, r);
     double wall = t->wall_s / n;
     fprintf(f, "Wall-time split (mean per run, %.4f days):\n", wall / TMC_DAY_S);
     for (int i = 0; i < tmc_accounting_split_rows; i++) {
