@@ -28,7 +28,9 @@ se_trainmc^2), of the peer's. The quantities, per run:
                       compute done before a failure);
   compute_recovery_h  AIReSim's compute plus recovery time in hours (its
                       host selections and preemptions left out), against the
-                      same trainmc figure, when trainmc has no pool.
+                      same trainmc figure, when trainmc has no pool;
+  retired             servers retired by AIReSim's ThresholdRemoval (trainmc:
+                      nodes_retired).
 Rows marked compare = no are printed, not checked: AIReSim's Table 1 cells
 whose rules trainmc lacks (a repair that cures a bad server)."""
 import os
@@ -51,6 +53,7 @@ def quantities(doc):
         "systematic_failures": ev["bad_node_faults"],
         "training_time_h": hours,
         "compute_recovery_h": hours - split["spare_wait"] * 24,
+        "retired": ev["nodes_retired"],
     }
 
 

@@ -176,6 +176,12 @@ typedef enum {
                             back to the pool still bad (a cohort that moves) */
 } tmc_bad_placement;
 
+/* Which of its nodes a fleet's pool hands out (failures.spare_order, issue 36). */
+typedef enum {
+    TMC_SPARE_RANDOM = 0, /* any, uniformly (default) */
+    TMC_SPARE_FIFO = 1    /* the one back from repair longest (AIReSim's pool order) */
+} tmc_spare_order;
+
 typedef struct {
     int enabled;
     double per_card_mtbf_days; /* mean lifetime per card, days (docs/model.md 3.1: 337) */
@@ -247,6 +253,7 @@ typedef struct {
                                   its own in the retire_window_days before leaves the fleet
                                   (AIReSim's ThresholdRemoval); 0: never */
     double retire_window_days; /* fleet: w, that window, days; 0: the whole run */
+    tmc_spare_order spare_order; /* fleet: which node the pool hands out */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
                                   infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not

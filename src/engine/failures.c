@@ -102,6 +102,7 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->bad_fleet = (m->bad_share > 0 || m->aging_rate > 0 || m->retire_k > 0) &&
                    f->bad_node_placement == TMC_BAD_IN_FLEET;
     m->bad_known = f->bad_node_known;
+    m->pool_fifo = m->bad_fleet && f->spare_order == TMC_SPARE_FIFO;
     m->bad_cure = f->bad_node_cure_share;
     m->misdiagnosis = f->misdiagnosis_share;
     bursts_model(m, f);
@@ -181,7 +182,7 @@ void tmc_failures_commit_aging(const tmc_failure_model *m, tmc_failure_state *s,
 
 static void age_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r, double t)
 {
-    if (!(m->aging_rate > 0) || !(t > s->pool_aged_at))
+    if (!(m->aging_rate > 0) || !(t > s->pool_aged_at) || m->pool_fifo) /* fifo: as they leave */
         return;
     long units = m->unit_cards > 1 ? s->nodes_left : s->spares_left;
     long k = aged_of(m, r, units - s->bad_pool_nodes, t - s->pool_aged_at);
@@ -413,16 +414,39 @@ static void move_named(tmc_failure_state *s, gsl_rng *r, tmc_node_place from,
                              to);
 }
 
+/* spare_order "fifo": the `units` nodes at the pool's front at `now`, each
+ * aged since it was last seen good; how many are bad. */
+static long take_front(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                       long units, double now)
+{
+    long taken = 0;
+    for (long i = 0; i < units; i++) {
+        tmc_pool_node node = tmc_pool_queue_pop(&s->pool_queue);
+        s->bad_pool_nodes -= node.bad;
+        if (!node.bad && m->aging_rate > 0 && aged_of(m, r, 1, now - node.seen) > 0) {
+            node.bad = 1;
+            s->aged++;
+        }
+        taken += node.bad;
+        tmc_node_history_put(&s->history, node.id,
+                             node.bad ? TMC_NODE_JOB_BAD : TMC_NODE_JOB_GOOD);
+    }
+    s->bad_nodes += taken;
+    return taken;
+}
+
 /* In a fleet, of `units` whole units taken from the pool's `in_pool`
  * (bad_pool_nodes of them bad): how many are bad. Known bad nodes are
  * taken last; unknown ones are a hypergeometric draw from r (none when the
  * pool holds no bad node or only bad ones). */
 static long take_cohort(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
-                        long in_pool, long units)
+                        long in_pool, long units, double now)
 {
     long bad = s->bad_pool_nodes, good = in_pool - bad, taken = 0;
     if (!m->bad_fleet)
         return 0;
+    if (m->pool_fifo)
+        return take_front(m, s, r, units, now);
     if (bad == 0)
         taken = 0;
     else if (m->bad_known || good == 0)
@@ -464,6 +488,27 @@ static int start_history(const tmc_failure_model *m, tmc_failure_state *s)
                                   m->nodes + pool_nodes(m));
 }
 
+/* spare_order "fifo": the pool's nodes in a queue, bad_pool_nodes of them
+ * bad, placed at random (sequential sampling: each of the rest bad with
+ * probability bad left / nodes left, drawn from r only when both kinds
+ * are left). Returns -1 if memory runs out. */
+static int start_queue(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r, double t0)
+{
+    if (!m->pool_fifo)
+        return 0;
+    long nodes = pool_nodes(m), bad = s->bad_pool_nodes;
+    if (tmc_pool_queue_start(&s->pool_queue, nodes))
+        return -1;
+    for (long left = nodes; left > 0; left--) {
+        int is_bad = bad == left || (bad > 0 && (long)gsl_rng_uniform_int(
+                                                    r, (unsigned long)left) < bad);
+        bad -= is_bad;
+        tmc_pool_queue_push(&s->pool_queue,
+                            (tmc_pool_node){.bad = (char)is_bad, .id = -1, .seen = t0});
+    }
+    return 0;
+}
+
 /* With a refill, the queue of refills; a forecast's standbys not warm at
  * t0 are replaced refill_s after it. Returns -1 if memory runs out. */
 static int start_standbys(const tmc_failure_model *m, tmc_failure_state *s, double t0)
@@ -495,6 +540,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->n_leaving = s->leaving_next = s->retired = 0;
     s->depleted = 0;
     s->history = (tmc_node_history){0};
+    s->pool_queue = (tmc_pool_queue){0};
     s->leaving_bad = s->cures = s->misdiagnoses = s->aged = 0;
     s->job_aged_at = s->pool_aged_at = s->pending_at = t0;
     s->pending_bad = s->bad_nodes;
@@ -508,7 +554,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_log_w = s->repairs_drawn = s->repair_sum_s = 0;
     s->next_card = s->next_scoped = INFINITY;
     s->scoped_struck = 0;
-    if (start_bad_nodes(m, s) || start_standbys(m, s, t0) || start_history(m, s))
+    if (start_bad_nodes(m, s) || start_standbys(m, s, t0) || start_history(m, s) ||
+        start_queue(m, s, r, t0))
         return -1;
     /* the pool's cards plus those that just failed (a node's) can all be in repair */
     long failed = m->node_rate > 0 && m->cards_per_node > 1 ? m->cards_per_node : 1;
@@ -702,29 +749,55 @@ static void age_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng
 /* Repairs finished by time t return to the pool (a node's as a whole node),
  * the pool's nodes aged to t first, and a good node back since its end at
  * e aged for t - e. */
+/* Repair i has ended by t: its cards join the pool (a node's as a whole
+ * node; with spare_order "fifo" at the queue's back, its aging looked at
+ * when it leaves), and it is dropped. */
+static void return_repair(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r, long i,
+                          double t)
+{
+    if (!m->pool_fifo)
+        age_repair(m, s, r, i, t);
+    int bad = s->repair_bad && s->repair_bad[i]; /* back looking repaired */
+    s->spares_left += s->repair_cards[i];
+    s->bad_left += bad ? s->repair_cards[i] : 0;
+    if (s->repair_node && s->repair_node[i]) {
+        s->nodes_left++;
+        s->bad_nodes_left += bad;
+    }
+    s->bad_pool_nodes += s->repair_cohort && s->repair_cohort[i];
+    long id = s->repair_unit ? s->repair_unit[i] : -1;
+    if (m->pool_fifo)
+        tmc_pool_queue_push(&s->pool_queue,
+                            (tmc_pool_node){.bad = s->repair_cohort[i], .id = id,
+                                            .seen = s->repair_seen ? s->repair_seen[i] : t});
+    else
+        tmc_node_history_put(&s->history, id,
+                             s->repair_cohort && s->repair_cohort[i] ? TMC_NODE_POOL_BAD
+                                                                    : TMC_NODE_POOL_GOOD);
+    drop_repair(s, i);
+}
+
+/* Repairs finished by time t return to the pool (fifo: in the order they
+ * ended, each time the earliest left). */
 static void collect_repairs(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
                             double t)
 {
     age_pool(m, s, r, t);
-    for (long i = 0; i < s->n_repairs;)
-        if (s->repairs[i] <= t) {
-            age_repair(m, s, r, i, t);
-            int bad = s->repair_bad && s->repair_bad[i]; /* back looking repaired */
-            s->spares_left += s->repair_cards[i];
-            s->bad_left += bad ? s->repair_cards[i] : 0;
-            if (s->repair_node && s->repair_node[i]) {
-                s->nodes_left++;
-                s->bad_nodes_left += bad;
-            }
-            s->bad_pool_nodes += s->repair_cohort && s->repair_cohort[i];
-            if (s->repair_unit)
-                tmc_node_history_put(&s->history, s->repair_unit[i],
-                                     s->repair_cohort[i] ? TMC_NODE_POOL_BAD
-                                                         : TMC_NODE_POOL_GOOD);
-            drop_repair(s, i);
-        } else {
-            i++;
+    if (m->pool_fifo)
+        for (;;) {
+            long first = -1;
+            for (long i = 0; i < s->n_repairs; i++)
+                if (s->repairs[i] <= t && (first < 0 || s->repairs[i] < s->repairs[first]))
+                    first = i;
+            if (first < 0)
+                return;
+            return_repair(m, s, r, first, t);
         }
+    for (long i = 0; i < s->n_repairs;)
+        if (s->repairs[i] <= t)
+            return_repair(m, s, r, i, t);
+        else
+            i++;
 }
 
 /* The manual stage's time (the whole repair without an automatic stage):
@@ -800,7 +873,7 @@ static long take_loose(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng
         ? (long)gsl_ran_hypergeometric(r, (unsigned)loose_bad, (unsigned)(loose - loose_bad),
                                        (unsigned)take) : 0;
     if (g == 1) /* a fleet of one-card nodes: the loose cards are its nodes */
-        take_cohort(m, s, r, loose, take);
+        take_cohort(m, s, r, loose, take, now);
     s->spares_left -= take;
     s->bad_left -= *bad;
     s->provisions += take;
@@ -822,7 +895,7 @@ static long take_node(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng 
     long g = m->unit_cards, take = need < g ? need : g;
     int is_bad = s->bad_nodes_left > 0 &&
                  (long)gsl_rng_uniform_int(r, (unsigned long)s->nodes_left) < s->bad_nodes_left;
-    take_cohort(m, s, r, s->nodes_left, 1);
+    take_cohort(m, s, r, s->nodes_left, 1, now);
     s->nodes_left--;
     s->bad_nodes_left -= is_bad;
     s->spares_left -= take;
@@ -963,6 +1036,7 @@ void tmc_failures_end(tmc_failure_state *s)
     free(s->leaving);
     s->repair_unit = s->leaving = NULL;
     tmc_node_history_end(&s->history);
+    tmc_pool_queue_end(&s->pool_queue);
     s->heap = s->repairs = NULL;
     s->repair_cards = NULL;
     s->repair_bad = s->repair_node = NULL;

@@ -72,6 +72,7 @@
 #include "experiment.h"
 #include "laws.h"
 #include "node_history.h"
+#include "pool_queue.h"
 
 /* Constants of the failure model, derived once from an experiment. */
 typedef struct {
@@ -131,6 +132,8 @@ typedef struct {
     int bad_fleet;           /* 1: bad nodes move between the job, the pool and repair
                                 (failures.bad_node_placement "fleet", b > 0) */
     int bad_known;           /* fleet: the job takes good nodes first */
+    int pool_fifo;           /* fleet: the pool hands out the node back longest
+                                (failures.spare_order "fifo"), else any uniformly */
     double bad_cure;         /* fleet: a bad node's repair cures it with this chance */
     double misdiagnosis;     /* fleet: a node failure sends another node to repair */
     double aging_rate;       /* fleet: a good node turns bad at this rate, 1/s (0: never) */
@@ -211,6 +214,7 @@ typedef struct {
                                 first (room: the job's nodes) */
     long n_leaving, leaving_next;
     tmc_node_history history; /* retire_k > 0: the nodes that have failed */
+    tmc_pool_queue pool_queue; /* pool_fifo: the pool's nodes in the order they came */
     long retired;            /* retire_k > 0: nodes that left the fleet */
     int depleted;            /* retire_k > 0: 1 once the job waited for a node the
                                 fleet no longer had */

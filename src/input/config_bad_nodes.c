@@ -45,6 +45,14 @@ static int check_retirement(const tmc_failures *f, const char *label, tmc_error 
                                   "retire_after_failures is 0 (never retired): give the "
                                   "failures k that retire a node within it, or leave it out",
                              label, f->retire_window_days);
+    if (f->spare_order == TMC_SPARE_FIFO && f->bad_node_placement != TMC_BAD_IN_FLEET)
+        return tmc_error_set(err, "%s: failures.spare_order: \"fifo\", but the pool's order "
+                                  "is followed only in a fleet; give bad_node_placement "
+                                  "\"fleet\", or \"random\"", label);
+    if (f->spare_order == TMC_SPARE_FIFO && f->bad_node_known)
+        return tmc_error_set(err, "%s: failures.spare_order: \"fifo\", but "
+                                  "failures.bad_node_known true takes good nodes first, "
+                                  "whatever the order; give one of them", label);
     if (f->retire_after_failures > 0 && f->bad_node_placement != TMC_BAD_IN_FLEET)
         return tmc_error_set(err, "%s: failures.retire_after_failures: %ld, but a node's "
                                   "failures are followed through repair and the pool only "

@@ -78,6 +78,7 @@ static const char *const renewal_choices[] = {"card", "job", NULL};
 static const char *const renewal_at_choices[] = {"restore", "failure", NULL};
 static const char *const repair_from_choices[] = {"failure", "detection", NULL};
 static const char *const bad_placement_choices[] = {"job", "fleet", NULL};
+static const char *const spare_order_choices[] = {"random", "fifo", NULL};
 static const char *const burst_size_choices[] = {"fixed", "geometric", "table", NULL};
 static const field failure_fields[] = {
     {.key = "distribution", .type = T_ENUM, .choices = failure_choices, .unit = "",
@@ -239,6 +240,11 @@ static const field failure_fields[] = {
      .help = "fleet: w, the window in which retire_after_failures counts a node's "
              "failures; not given: the whole run",
      .off = offsetof(tmc_failures, retire_window_days)},
+    {.key = "spare_order", .type = T_ENUM, .choices = spare_order_choices, .unit = "",
+     .help = "fleet: which node the pool hands out: random, any of them uniformly; fifo, "
+             "the one back from repair longest, so a repaired node waits behind every idle "
+             "one (AIReSim's host selection by its pool's order)",
+     .off = offsetof(tmc_failures, spare_order)},
     /* bursts: need cards_per_node, exponential or no per-card lifetimes, a
      * size law's own keys: check_bursts (config_checks.c) */
     {.key = "burst_per_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,

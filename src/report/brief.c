@@ -295,7 +295,6 @@ static void events(FILE *f, const tmc_report *r, int elastic)
     if (t->censored > 0 && !r->window)
         fprintf(f, "Censored: %.0f replicas still running at %.1f days (counted as misses)\n",
                 t->censored, r->horizon_s / TMC_DAY_S);
-    tmc_brief_fleet_short(f, r);
 }
 
 /* Retirements that left the fleet fewer nodes than the job needs: the job
@@ -303,12 +302,21 @@ static void events(FILE *f, const tmc_report *r, int elastic)
 void tmc_brief_fleet_short(FILE *f, const tmc_report *r)
 {
     const tmc_replica *t = r->totals;
-    if (t->fleet_depleted > 0)
-        fprintf(f, "Fleet short: in %.0f of %ld runs (%.1f %%) retirements left fewer nodes "
-                   "than the job needs, and it waited from then to the %s (failures."
-                   "retire_after_failures %ld)\n",
-                t->fleet_depleted, r->replicas, 100 * t->fleet_depleted / (double)r->replicas,
-                r->window ? "window's end" : "horizon", r->x->failures.retire_after_failures);
+    const tmc_failures *x = &r->x->failures;
+    if (!(t->fleet_depleted > 0))
+        return;
+    fprintf(f, "Fleet short: in %.0f of %ld runs (%.1f %%) retirements left fewer nodes than "
+               "the job needs, ", t->fleet_depleted, r->replicas,
+            100 * t->fleet_depleted / (double)r->replicas);
+    if (r->window)
+        fprintf(f, "and it waited from then to the window's end");
+    else
+        fprintf(f, "so it never finished (counted at the horizon, %.1f days, as misses)",
+                r->horizon_s / TMC_DAY_S);
+    fprintf(f, "; retire later (failures.retire_after_failures %ld", x->retire_after_failures);
+    if (x->retire_window_days > 0)
+        fprintf(f, " within retire_window_days %.3g", x->retire_window_days);
+    fprintf(f, ") or hold more spares (failures.spares %ld)\n", x->spares);
 }
 
 /* A wall-time row when its share is TMC_BRIEF_MIN_SHARE or more. */
@@ -347,6 +355,7 @@ void tmc_brief_answer(FILE *f, const tmc_report *r)
         elastic_answer(f, r, &ef);
     else
         answer(f, r);
+    tmc_brief_fleet_short(f, r); /* T then holds runs that never finish */
     if (r->interval_search)
         tmc_output_interval_search_text(f, r->interval_search);
     if (r->plug_in)
