@@ -50,8 +50,20 @@ static cJSON *weights_json(const char *at)
     return n > 0 ? cJSON_CreateDoubleArray(w, n) : NULL;
 }
 
-/* failures.causes, every key in force; a restore_s left to the checkpoint's
- * (< 0) is left out (NULL when there are no causes). */
+/* 1 for a number left "not given" (def_unset) whose stand-in lies outside
+ * its range (-1 for a time that defaults to another key's, 0 for a mean
+ * that must be > 0 when given): written back it would be refused on
+ * reload. */
+static int sentinel_not_given(const field *f, const char *base)
+{
+    if (!(f->type == T_NUM && f->def_unset))
+        return 0;
+    double v = *(const double *)(const void *)(base + f->off);
+    return v < f->lo || (f->lo_open && v <= f->lo);
+}
+
+/* failures.causes, every key in force; one left unset (a share, or a
+ * restore_s left to the checkpoint's) is left out (NULL when there are no causes). */
 static cJSON *causes_json(const char *at)
 {
     int n = *(const int *)(const void *)at;
@@ -65,7 +77,7 @@ static cJSON *causes_json(const char *at)
         cJSON_AddStringToObject(o, "name", c[i].name);
         for (size_t j = 0; j < tmc_cfg_cause.n_fields; j++) {
             const field *f = &tmc_cfg_cause.fields[j];
-            if (!strcmp(f->key, "restore_s") && c[i].restore_s < 0)
+            if (sentinel_not_given(f, (const char *)&c[i])) /* a share, restore_s */
                 continue;
             cJSON *v = field_json(f, (const char *)&c[i]);
             if (v)
@@ -112,14 +124,6 @@ static int scoped_not_given(const section *sec, const field *f, const char *base
     return 0;
 }
 
-/* 1 for a number left "not given" (def_unset) whose stand-in lies below its
- * range (-1 for a time that defaults to another key's): written back it
- * would be refused on reload. */
-static int sentinel_not_given(const field *f, const char *base)
-{
-    return f->type == T_NUM && f->def_unset &&
-           *(const double *)(const void *)(base + f->off) < f->lo;
-}
 
 /* 1 if section `sec` at `base` replays a trace. */
 static int traced(const section *sec, const char *base)
