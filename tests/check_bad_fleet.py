@@ -98,7 +98,12 @@ CASES = [dict(N=16, P=2, B=0.25, M_NODE=20.0, M_BAD=5.0, M_JOB=10.0, R_H=48.0),
          # repaired node waits behind the idle ones, so fewer fail twice within
          # 3 days (2.8 retired a run against 4.8 when handed out at random)
          dict(N=8, P=6, B=0.25, M_NODE=20.0, M_BAD=2.0, M_JOB=10.0, R_H=12.0, AGING=40.0,
-              RETIRE=(2, 3.0), FIFO=True)]
+              RETIRE=(2, 3.0), FIFO=True),
+         # a small pool and a reserve of 8 fetched at 2 h each, one after
+         # another, when it is empty (bursts of 3 need three), with retirement
+         # and aging (the reserve's nodes age while they wait)
+         dict(N=8, P=2, B=0.25, M_NODE=10.0, M_BAD=1.0, M_JOB=10.0, R_H=48.0, AGING=30.0,
+              RETIRE=(3, 7.0), RESERVE=(8, 2.0), M_BURST=40.0, K_BURST=3)]
 N = P = B = M_NODE = M_BAD = M_JOB = R_H = None   # the case under test (use_case)
 M_BURST = K_BURST = None    # bursts of K nodes, per-node MTBF in days (None: none)
 CURE = 0                    # a bad node's repair cures it with this chance
@@ -106,11 +111,12 @@ MISDIAG = 0                 # a node failure sends another node to repair
 AGING = 0                   # a good node turns bad after this mean, days (0: never)
 RETIRE = None               # (k, w): retired at k failures within w days (None: never)
 FIFO = False                # the pool hands out the node back longest (spare_order fifo)
+RESERVE = None              # (R nodes, fetch hours): fetched one at a time when the pool is empty
 
 
 def use_case(case):
     globals().update({"M_BURST": None, "K_BURST": None, "CURE": 0, "MISDIAG": 0, "AGING": 0,
-                      "RETIRE": None, "FIFO": False, **case})
+                      "RETIRE": None, "FIFO": False, "RESERVE": None, **case})
 BATCHES, PER_BATCH, RUNS = 10, 500, 4000
 
 
@@ -134,6 +140,8 @@ def experiment(known, share=None, **failures):
             f.update(retire_window_days=RETIRE[1])
     if FIFO:
         f.update(spare_order="fifo")
+    if RESERVE:
+        f.update(reserve_nodes=RESERVE[0], reserve_fetch_s=RESERVE[1] * 3600)
     if share == 0 and not AGING:   # a fleet of good nodes
         del f["bad_node_mtbf_days"]
     f.update(failures)
@@ -150,7 +158,7 @@ def experiment(known, share=None, **failures):
 
 KEYS = ("node_failures", "job_failures", "bad_node_repairs", "bad_nodes_at_start")
 ALL_KEYS = KEYS + ("spare_wait_days", "bursts", "bad_node_cures", "misdiagnoses",
-                   "nodes_retired", "fleet_depleted")
+                   "nodes_retired", "fleet_depleted", "reserve_fetched")
 
 
 def trainmc_batches(tmp, x):
@@ -165,7 +173,7 @@ def trainmc_batches(tmp, x):
         row = ([doc["events"][k] for k in KEYS] + [doc["split_days"]["spare_wait"]] +
                [doc["events"].get("bursts", 0), doc["events"]["bad_node_cures"],
                 doc["events"]["misdiagnoses"], doc["events"]["nodes_retired"],
-                doc["events"]["fleet_depleted"]])
+                doc["events"]["fleet_depleted"], doc["events"]["reserve_fetched"]])
         out.append(row)
     return out
 
@@ -234,7 +242,7 @@ def one_run(rng, known):
         w = take_nodes(rng, known, st, t, k)
         wait += w if t + w <= W else 0
         t += w
-    return [node_f, job_f, bad_rep, held, wait, bursts, cures, misdiagnoses, 0, 0]  # held: at start
+    return [node_f, job_f, bad_rep, held, wait, bursts, cures, misdiagnoses, 0, 0, 0]  # held: at start
 
 
 def one_run_aging(rng, known):
@@ -295,7 +303,7 @@ def one_run_aging(rng, known):
             wait += first[0] - t if first[0] <= W else 0
             t = first[0]
             job.append(first[1])
-    return [node_f, job_f, bad_rep, held, wait, 0, 0, 0, 0, 0]
+    return [node_f, job_f, bad_rep, held, wait, 0, 0, 0, 0, 0, 0]
 
 
 def one_run_named(rng, known):
@@ -316,11 +324,13 @@ def one_run_named(rng, known):
     job = [fresh(i < held) for i in range(N)]
     pool = [fresh(i < pool_bad) for i in range(P)]
     rng.shuffle(pool)   # in no order of kind (fifo hands out the front)
+    names = iter(range(N + P, N + P + (RESERVE[0] if RESERVE else 0)))
+    reserve = [fresh(rng.random() < B) for _ in range(RESERVE[0])] if RESERVE else []
     repairs = []   # [end day, node]
     is_bad = lambda node, at: node[0] or node[1] <= at
     k_ret, w_ret = RETIRE if RETIRE else (math.inf, None)
     w_ret = math.inf if w_ret is None else w_ret
-    c = dict(node=0, job=0, bad_rep=0, bursts=0, cures=0, mis=0, retired=0, short=0)
+    c = dict(node=0, job=0, bad_rep=0, bursts=0, cures=0, mis=0, retired=0, short=0, fetched=0)
     wait = t = 0.0
     burst_rate = N / M_BURST if M_BURST else 0
     while True:
@@ -373,9 +383,14 @@ def one_run_named(rng, known):
         for r in sorted([r for r in repairs if r[0] <= t], key=lambda r: r[0]):   # in order
             repairs.remove(r)
             pool.append(r[1])
-        ready = t
+        ready = fetch = t
         for _ in leaving:
-            if pool:
+            if not pool and reserve:   # fetched one after another, at random
+                take = reserve.pop(rng.randrange(len(reserve)))
+                c["fetched"] += 1
+                fetch += RESERVE[1] / 24
+                ready = max(ready, fetch)
+            elif pool:
                 good = [x for x in pool if not is_bad(x, t)]
                 take = pool[0] if FIFO else rng.choice(good if known and good else pool)
                 pool.remove(take)
@@ -392,7 +407,7 @@ def one_run_named(rng, known):
         if t >= W:
             break
     return [c["node"], c["job"], c["bad_rep"], held, wait, c["bursts"], c["cures"], c["mis"],
-            c["retired"], c["short"]]
+            c["retired"], c["short"], c["fetched"]]
 
 
 def mean_se(rows):
@@ -405,7 +420,7 @@ def mean_se(rows):
 
 def compare(tmp, known):
     rng = random.Random(36 + known + 2 * N)
-    run = one_run_named if RETIRE else one_run_aging if AGING else one_run
+    run = one_run_named if RETIRE or RESERVE else one_run_aging if AGING else one_run
     sim, sim_se = mean_se([run(rng, known) for _ in range(RUNS)])
     got, got_se = mean_se(trainmc_batches(tmp, experiment(known)))
     for name, a, sa, e, se in zip(ALL_KEYS, got, got_se, sim, sim_se):
@@ -481,7 +496,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for case in CASES:
             use_case(case)
-            for known in (False,) if FIFO else (False, True):   # fifo: never known
+            for known in (False,) if FIFO or RESERVE else (False, True):   # never known
                 compare(tmp, known)
         for case in (CASES[0], CASES[4]):
             use_case(case)

@@ -254,6 +254,9 @@ typedef struct {
                                   (AIReSim's ThresholdRemoval); 0: never */
     double retire_window_days; /* fleet: w, that window, days; 0: the whole run */
     tmc_spare_order spare_order; /* fleet: which node the pool hands out */
+    long reserve_nodes;        /* fleet: whole nodes kept apart, fetched one at a time
+                                  when the pool is empty (then the fleet's); 0: none */
+    double reserve_fetch_s;    /* fleet: the time to fetch one of them, s */
     double per_job_mtbf_days;  /* failures of the job whatever its size (software,
                                   infrastructure), days; need no spare; 0: none */
     long measured_cards;       /* the card count the rates were measured at; 0: not

@@ -105,6 +105,8 @@ enum {
     COUNT(fleet_depleted, "fleet_depleted", "runs whose fleet fell short") /* a fleet: 1    \
         if retirements left fewer nodes than the job needs, which then waited to the       \
         horizon */                                                                          \
+    COUNT(reserve_fetched, "reserve_fetched", "reserve nodes fetched") /* a fleet: nodes    \
+        fetched from the reserve when the pool was empty (failures.reserve_nodes) */         \
     SUM(slow_cards)        /* slow cards in the run */                                      \
     SUM(slow_runs)         /* 1 if the run had any */                                       \
     SUM(slow_survival_s)   /* wall time slow cards stayed (to eviction or the end), s */    \

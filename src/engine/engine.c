@@ -378,6 +378,7 @@ static void finish(tmc_replica_state *rep)
     out->nodes_aged = (double)rep->proc.failures.aged;
     out->nodes_retired = (double)rep->proc.failures.retired;
     out->fleet_depleted = rep->proc.failures.depleted;
+    out->reserve_fetched = (double)rep->proc.failures.fetched;
     if (rep->strag.slow > 0) /* never evicted: the slow cards stayed to the end */
         out->slow_survival_s += out->wall_s;
 }

@@ -99,8 +99,11 @@ void tmc_failures_model(tmc_failure_model *m, const tmc_experiment *x)
     m->retire_k = f->bad_node_placement == TMC_BAD_IN_FLEET ? f->retire_after_failures : 0;
     m->retire_window_s = f->retire_window_days > 0 ? f->retire_window_days * TMC_DAY_S
                                                    : INFINITY;
-    m->bad_fleet = (m->bad_share > 0 || m->aging_rate > 0 || m->retire_k > 0) &&
+    m->bad_fleet = (m->bad_share > 0 || m->aging_rate > 0 || m->retire_k > 0 ||
+                    f->reserve_nodes > 0) &&
                    f->bad_node_placement == TMC_BAD_IN_FLEET;
+    m->reserve_nodes = m->bad_fleet ? f->reserve_nodes : 0;
+    m->reserve_fetch_s = f->reserve_fetch_s;
     m->bad_known = f->bad_node_known;
     m->pool_fifo = m->bad_fleet && f->spare_order == TMC_SPARE_FIFO;
     m->bad_cure = f->bad_node_cure_share;
@@ -329,12 +332,23 @@ static long pool_nodes(const tmc_failure_model *m)
     return m->unit_cards > 1 ? m->spares / m->unit_cards : m->spares;
 }
 
+static void draw_job_and_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r);
+
 void tmc_failures_draw_bad_nodes(const tmc_failure_model *m, tmc_failure_state *s,
                                  gsl_rng *r)
 {
-    s->bad_nodes = s->bad_pool_nodes = 0;
+    s->bad_nodes = s->bad_pool_nodes = s->reserve_bad = 0;
+    s->reserve_left = m->reserve_nodes;
     if (!(m->bad_share > 0))
         return;
+    draw_job_and_pool(m, s, r);
+    if (m->reserve_nodes > 0) /* after the others, which it leaves as they were */
+        s->reserve_bad = (long)gsl_ran_binomial(r, m->bad_share, (unsigned int)m->reserve_nodes);
+}
+
+/* The bad nodes of the job and of the pool (tmc_failures_draw_bad_nodes). */
+static void draw_job_and_pool(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r)
+{
     if (!(m->bad_fleet && m->bad_known)) {
         s->bad_nodes = (long)gsl_ran_binomial(r, m->bad_share, (unsigned int)m->nodes);
         if (m->bad_fleet)
@@ -485,7 +499,7 @@ static int start_history(const tmc_failure_model *m, tmc_failure_state *s)
     if (!(s->leaving = malloc((size_t)m->nodes * sizeof *s->leaving)))
         return -1;
     return tmc_node_history_start(&s->history, m->retire_k, m->retire_window_s,
-                                  m->nodes + pool_nodes(m));
+                                  m->nodes + pool_nodes(m) + m->reserve_nodes);
 }
 
 /* spare_order "fifo": the pool's nodes in a queue, bad_pool_nodes of them
@@ -497,7 +511,7 @@ static int start_queue(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng
     if (!m->pool_fifo)
         return 0;
     long nodes = pool_nodes(m), bad = s->bad_pool_nodes;
-    if (tmc_pool_queue_start(&s->pool_queue, nodes))
+    if (tmc_pool_queue_start(&s->pool_queue, nodes + m->reserve_nodes))
         return -1;
     for (long left = nodes; left > 0; left--) {
         int is_bad = bad == left || (bad > 0 && (long)gsl_rng_uniform_int(
@@ -537,7 +551,8 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_cohort = NULL;
     s->repair_unit = s->leaving = NULL;
     s->repair_seen = NULL;
-    s->n_leaving = s->leaving_next = s->retired = 0;
+    s->n_leaving = s->leaving_next = s->retired = s->fetched = 0;
+    s->pool_start = t0;
     s->depleted = 0;
     s->history = (tmc_node_history){0};
     s->pool_queue = (tmc_pool_queue){0};
@@ -563,6 +578,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
         failed = m->cause_cards[i] > failed ? m->cause_cards[i] : failed;
     if (m->burst_rate > 0) /* a burst's nodes: at most the job's */
         failed = m->nodes * m->cards_per_node;
+    failed += m->reserve_nodes * m->unit_cards; /* fetched, they join the pool */
     /* ... and so can the standbys' cards, which join the pool through repair
      * (a forecast's used ones too) */
     size_t room = (size_t)(m->pool_cards + failed);
@@ -956,6 +972,31 @@ static long take_repaired(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     return take - *bad;
 }
 
+/* The pool is empty at *now: one node fetched from the reserve (bad with
+ * probability reserve_bad / reserve_left, drawn only when it holds both
+ * kinds; aged since the start, as it waited apart), ready reserve_fetch_s
+ * later and provisioned; the next fetch starts when this one ends (*now
+ * moves on). It joins the job, and the fleet for good. */
+static long take_reserve(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r,
+                         double *now, long need, double *ready, long *bad)
+{
+    long take = need < m->unit_cards ? need : m->unit_cards;
+    long left = s->reserve_left--, in = s->reserve_bad;
+    int is_bad = in == left || (in > 0 && (long)gsl_rng_uniform_int(r, (unsigned long)left) < in);
+    s->reserve_bad -= is_bad;
+    if (!is_bad && m->aging_rate > 0 && aged_of(m, r, 1, *now - s->pool_start) > 0) {
+        is_bad = 1;
+        s->aged++;
+    }
+    s->bad_nodes += is_bad;
+    *now += m->reserve_fetch_s;
+    *ready = *now + m->provision_s;
+    *bad = 0;
+    s->provisions += take;
+    s->fetched++;
+    return take;
+}
+
 double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
                                gsl_rng *r, double failed_at, double t, long cards)
 {
@@ -986,8 +1027,9 @@ double tmc_failures_take_spare(const tmc_failure_model *m, tmc_failure_state *s,
      * provisioning ends, and the job takes another from then */
     for (double now = t, ready; need > 0;) {
         age_pool(m, s, r, now);
-        long bad, good = s->spares_left > 0 ? take_pool(m, s, r, now, need, &ready, &bad)
-                                            : take_repaired(m, s, r, now, need, &ready, &bad);
+        long bad, good = s->spares_left > 0   ? take_pool(m, s, r, now, need, &ready, &bad)
+                         : s->reserve_left > 0 ? take_reserve(m, s, r, &now, need, &ready, &bad)
+                                               : take_repaired(m, s, r, now, need, &ready, &bad);
         need -= good;
         if (good > 0)
             wait = fmax(wait, ready - t);

@@ -140,6 +140,9 @@ typedef struct {
     long retire_k;           /* fleet: a node retires when its repair ends with this many
                                 failures of its own within retire_window_s (0: never) */
     double retire_window_s;  /* that window, s (INFINITY: the whole run) */
+    long reserve_nodes;      /* fleet: whole nodes kept apart, fetched when the pool is
+                                empty (failures.reserve_nodes) */
+    double reserve_fetch_s;  /* the time to fetch one, s, one after another */
     double burst_rate;       /* ceil(N / g) / burst MTBF per node, 1/s (0: none) */
     tmc_burst_size burst_size; /* the law of a burst's nodes (experiment.h) */
     double burst_nodes;      /* fixed: k; geometric: the mean (> 2) */
@@ -198,6 +201,10 @@ typedef struct {
     long *bad_faults;        /* k > 0: bad_faults[j] bad nodes held have had j faults */
     long bad_pool_nodes;     /* bad_fleet: bad nodes among the pool's whole nodes (set
                                 with bad_nodes) */
+    long reserve_left, reserve_bad; /* the reserve's nodes not fetched yet, and of them
+                                the bad ones (set with bad_nodes) */
+    long fetched;            /* reserve nodes fetched */
+    double pool_start;       /* the replica's start, s: a reserve node ages from it */
     long cures;              /* bad_fleet: bad nodes a repair cured */
     long misdiagnoses;       /* bad_fleet: failures that sent another node to repair */
     long aged;               /* aging: good nodes that turned bad */

@@ -23,7 +23,8 @@
 #include "laws.h"
 
 /* A refusal of bad nodes, named by the key that makes them: the share,
- * aging when it alone does, or retirement for a fleet of good nodes. */
+ * aging when it alone does, or retirement or a reserve for a fleet of good
+ * nodes. */
 static int refuse(tmc_error *err, const char *label, const tmc_failures *f, const char *why)
 {
     if (f->bad_node_share > 0)
@@ -32,13 +33,18 @@ static int refuse(tmc_error *err, const char *label, const tmc_failures *f, cons
     if (f->node_aging_days > 0)
         return tmc_error_set(err, "%s: failures.node_aging_days: %.10g (aging makes bad "
                                   "nodes): %s", label, f->node_aging_days, why);
-    return tmc_error_set(err, "%s: failures.retire_after_failures: %ld (a fleet whose nodes "
-                              "carry their failures): %s", label, f->retire_after_failures, why);
+    if (f->retire_after_failures > 0)
+        return tmc_error_set(err, "%s: failures.retire_after_failures: %ld (a fleet whose "
+                                  "nodes carry their failures): %s", label,
+                             f->retire_after_failures, why);
+    return tmc_error_set(err, "%s: failures.reserve_nodes: %ld (a fleet of whole nodes): %s",
+                         label, f->reserve_nodes, why);
 }
 
-/* Retirement after k failures within w days follows each node through
- * repair and the pool: the fleet's (issue 36 part 3). */
-static int check_retirement(const tmc_failures *f, const char *label, tmc_error *err)
+/* The fleet's own keys (issue 36 part 3): retirement after k failures
+ * within w days follows each node through repair and the pool; the pool's
+ * order and a reserve of nodes exist only there. */
+static int check_fleet_keys(const tmc_failures *f, const char *label, tmc_error *err)
 {
     if (f->retire_window_days > 0 && f->retire_after_failures == 0)
         return tmc_error_set(err, "%s: failures.retire_window_days: %.10g, but "
@@ -53,6 +59,15 @@ static int check_retirement(const tmc_failures *f, const char *label, tmc_error 
         return tmc_error_set(err, "%s: failures.spare_order: \"fifo\", but "
                                   "failures.bad_node_known true takes good nodes first, "
                                   "whatever the order; give one of them", label);
+    if (f->reserve_nodes > 0 && f->bad_node_placement != TMC_BAD_IN_FLEET)
+        return tmc_error_set(err, "%s: failures.reserve_nodes: %ld, but a reserve of whole "
+                                  "nodes is drawn only in a fleet; give bad_node_placement "
+                                  "\"fleet\", or 0", label, f->reserve_nodes);
+    if (f->reserve_nodes > 0 && f->bad_node_known)
+        return tmc_error_set(err, "%s: failures.reserve_nodes: %ld, but failures.bad_node_known "
+                                  "true takes good nodes first, which a reserve fetched in "
+                                  "its own order cannot; give one of them",
+                             label, f->reserve_nodes);
     if (f->retire_after_failures > 0 && f->bad_node_placement != TMC_BAD_IN_FLEET)
         return tmc_error_set(err, "%s: failures.retire_after_failures: %ld, but a node's "
                                   "failures are followed through repair and the pool only "
@@ -120,11 +135,11 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
     const tmc_failures *f = &x->failures;
     if (!f->enabled)
         return 0;
-    if (check_retirement(f, label, err))
+    if (check_fleet_keys(f, label, err))
         return -1;
     int bad = f->bad_node_share > 0 || f->node_aging_days > 0; /* aging makes bad nodes */
-    if (!bad && f->retire_after_failures == 0) /* the other keys have no effect: a */
-        return 0;                              /* sweep of the share may start from none */
+    if (!bad && f->retire_after_failures == 0 && f->reserve_nodes == 0) /* the other keys */
+        return 0; /* have no effect: a sweep of the share may start from none */
     if (bad && f->bad_node_mtbf_days == 0)
         return tmc_error_set(err, "%s: failures.bad_node_mtbf_days: missing required key (%s, "
                                   "a bad node's extra MTBF in days; required with "

@@ -245,6 +245,16 @@ static const field failure_fields[] = {
              "the one back from repair longest, so a repaired node waits behind every idle "
              "one (AIReSim's host selection by its pool's order)",
      .off = offsetof(tmc_failures, spare_order)},
+    {.key = "reserve_nodes", .type = T_INT, .lo = 0, .hi = 1e6, .unit = "nodes",
+     .help = "fleet: whole nodes kept apart from the pool (another job's, a spare pool of "
+             "its own), fetched one at a time when the pool is empty, before the job waits "
+             "for repairs; once fetched they are the fleet's for good (AIReSim's spare pool, "
+             "moved into its working pool); 0: none",
+     .off = offsetof(tmc_failures, reserve_nodes)},
+    {.key = "reserve_fetch_s", .type = T_NUM, .lo = 0, .hi = 1e7, .unit = "s",
+     .help = "fleet: the time to fetch one reserve node, the fetches one after another "
+             "(AIReSim's preemption_wait_time), before its provisioning",
+     .off = offsetof(tmc_failures, reserve_fetch_s)},
     /* bursts: need cards_per_node, exponential or no per-card lifetimes, a
      * size law's own keys: check_bursts (config_checks.c) */
     {.key = "burst_per_node_mtbf_days", .type = T_NUM, .lo = 0, .hi = 1e9, .lo_open = 1,

@@ -41,7 +41,7 @@
 #include "closed_form.h"
 #include "experiment.h"
 
-#define TMC_ASSUMPTIONS_MAX 11
+#define TMC_ASSUMPTIONS_MAX 14
 #define TMC_ASSUMPTIONS_RATIO 0.1 /* (tau + c) / M and (r + D) / M beyond this */
 #define TMC_ASSUMPTIONS_SAVE_RATIO 0.5 /* c / tau beyond this */
 #define TMC_ASSUMPTIONS_LIMIT_ARRIVALS 1.0 /* other interruptions per allocation beyond this */

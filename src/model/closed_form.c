@@ -480,7 +480,9 @@ void tmc_closed_form_spare_pool(const tmc_experiment *x, const tmc_closed_form *
         out->rate /= 1 + x->checkpoint.restore_s / cf->mtbf_s; /* where repairs go on */
     out->repair_s = own_repair_wait_s(f);
     out->in_repair_mean = out->rate * out->repair_s;
-    long pool = f->spares < 0 ? -1 : f->spares + (refilled ? 0 : left);
+    /* a fleet's reserve, once fetched, is the pool's (its fetches left out) */
+    long pool = f->spares < 0 ? -1 : f->spares + (refilled ? 0 : left) +
+                                     f->reserve_nodes * f->cards_per_node;
     out->units = pool < 0 ? -1 : (long)floor((double)pool / cards + 1e-3);
     int none = out->units < 0 || !out->enabled;
     out->wait_p_steady = none ? 0 : erlang_b(out->units, out->in_repair_mean);

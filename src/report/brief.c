@@ -243,6 +243,10 @@ static void failures(FILE *f, int *first, const tmc_report *r, double n)
         fprintf(f, " (%.3g cards replaced at once: spares assumed unlimited)", taken);
     else if (any && taken > 0 && r->x->failures.spares == 0)
         fprintf(f, " (%.3g cards waited for from repair: no spare pool%s)", taken, bad);
+    else if (any && taken > 0 && r->x->failures.reserve_nodes > 0)
+        fprintf(f, " (%.3g cards taken from the pool of %ld or, when empty, the reserve of %ld "
+                   "nodes, then from repair)", taken, r->x->failures.spares,
+                r->x->failures.reserve_nodes);
     else if (any && taken > 0)
         fprintf(f, " (%.3g cards taken from the pool of %ld or, when empty, waited for from "
                    "repair%s)", taken, r->x->failures.spares, bad);
@@ -268,6 +272,7 @@ static void events_row(FILE *f, const tmc_report *r, double n, int elastic)
     count(f, first, "misdiagnoses", t->misdiagnoses / n);
     count(f, first, "good nodes turned bad", t->nodes_aged / n);
     count(f, first, "nodes retired", t->nodes_retired / n);
+    count(f, first, "reserve nodes fetched", t->reserve_fetched / n);
     const tmc_summary *c = &r->restarts->count;
     if (elastic) /* groups heal; the Poisson count is checkpoint-restart's */
         fprintf(f, "%srestarts %.3g, max %.0f", on ? "" : "; ", c->mean, c->max);
