@@ -40,7 +40,11 @@
 2. By hand: with every node bad (b = 1) the job always holds n bad nodes
    and every node failure sends a bad one to repair, every burst its K:
    bad nodes sent to repair = node failures + K bursts, exactly, in every
-   batch (without bursts and with bursts of K = 3).
+   batch (without bursts and with bursts of K = 3). A one-node job beside
+   a one-node pool, first in, first out, retired at the second failure,
+   whose repairs end before the job takes its spare (instant; 0.1 h
+   against an hour's detection): 4 node failures, 2 retired and the fleet
+   short in every run (fifo_instant).
 3. The closed form (trainmc run --json closed_form.mtbf_s): 1 / (n /
    M_node + h / M_bad + 1 / M_job) with h the bad nodes held at the start,
    n b (unknown) or E[max(0, B - P)], B ~ Binomial(n + P, b) (known),
@@ -450,6 +454,24 @@ def retire_first(tmp):
               f"{k}, retired {row[8]}")
 
 
+def fifo_instant(tmp):
+    """By hand: a job of one node A beside a pool of one, S, first in, first
+    out, retired at the second failure; repairs end before the job takes
+    its spare (instant, or 0.1 h against a detection of an hour), so the
+    repaired node joins a full pool. A fails and queues behind S, the job
+    takes S; S fails, the job takes A; A fails again and retires, the job
+    takes S; S fails again and retires: the fleet is short. In every run 4
+    node failures, 2 retired, short (a pool queue with room for the pool
+    alone lost S at the first failure: 3 failures a run)."""
+    for extra in ({"repair_mean_hours": 0},
+                  {"repair_mean_hours": 0.1, "repair_distribution": "fixed",
+                   "causes": [{"name": "node", "share": 1, "detection_s": 3600}]}):
+        for row in trainmc_batches(tmp, experiment(False, **extra)):
+            check(row[0] == 4 and row[8] == 2 and row[9] == 1,
+                  f"2: fifo, repairs ending before the take ({extra}): node failures "
+                  f"{row[0]}, retired {row[8]}, short {row[9]}; want 4, 2, 1")
+
+
 def binom_pmf(k, n, p):
     return math.comb(n, k) * p ** k * (1 - p) ** (n - k)
 
@@ -502,6 +524,9 @@ def main():
             use_case(case)
             all_bad(tmp)
             retire_first(tmp)
+        use_case(dict(N=1, P=1, B=0.0, M_NODE=1.0, M_BAD=1.0, M_JOB=1000.0, R_H=0.0,
+                      RETIRE=(2, None), FIFO=True))
+        fifo_instant(tmp)
         use_case(CASES[0])
         closed_form(tmp)
         refusals(tmp)

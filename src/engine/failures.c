@@ -505,13 +505,16 @@ static int start_history(const tmc_failure_model *m, tmc_failure_state *s)
 /* spare_order "fifo": the pool's nodes in a queue, bad_pool_nodes of them
  * bad, placed at random (sequential sampling: each of the rest bad with
  * probability bad left / nodes left, drawn from r only when both kinds
- * are left). Returns -1 if memory runs out. */
+ * are left). Room for the whole fleet: a repair that ends before the job
+ * takes its spare (instant, or shorter than the detection delay) joins a
+ * full pool first, and a burst's K nodes can. Returns -1 if memory runs
+ * out. */
 static int start_queue(const tmc_failure_model *m, tmc_failure_state *s, gsl_rng *r, double t0)
 {
     if (!m->pool_fifo)
         return 0;
     long nodes = pool_nodes(m), bad = s->bad_pool_nodes;
-    if (tmc_pool_queue_start(&s->pool_queue, nodes + m->reserve_nodes))
+    if (tmc_pool_queue_start(&s->pool_queue, m->nodes + nodes + m->reserve_nodes))
         return -1;
     for (long left = nodes; left > 0; left--) {
         int is_bad = bad == left || (bad > 0 && (long)gsl_rng_uniform_int(
