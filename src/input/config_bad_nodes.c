@@ -54,7 +54,7 @@ static int check_fleet_keys(const tmc_failures *f, const char *label, tmc_error 
     if (f->spare_order == TMC_SPARE_FIFO && f->bad_node_placement != TMC_BAD_IN_FLEET)
         return tmc_error_set(err, "%s: failures.spare_order: \"fifo\", but the pool's order "
                                   "is followed only in a fleet; give bad_node_placement "
-                                  "\"fleet\", or \"random\"", label);
+                                  "\"fleet\", or spare_order \"random\"", label);
     if (f->spare_order == TMC_SPARE_FIFO && f->bad_node_known)
         return tmc_error_set(err, "%s: failures.spare_order: \"fifo\", but "
                                   "failures.bad_node_known true takes good nodes first, "

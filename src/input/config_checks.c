@@ -191,9 +191,17 @@ static int check_scoped(const tmc_failures *f, int levels, const char *label, tm
                                      label, i, tmc_cfg_range_of("failures", "cards_per_node").s);
             node_cause = 1;
         }
-    if (f->cards_per_node > 0 && f->per_node_mtbf_days == 0 && !node_cause &&
-        f->bad_node_share == 0 && !(f->node_aging_days > 0) &&
-        f->burst_per_node_mtbf_days == 0 && !levels)
+    int takes_node = f->per_node_mtbf_days > 0 || node_cause || f->bad_node_share > 0 ||
+                     f->node_aging_days > 0 || f->burst_per_node_mtbf_days > 0;
+    /* retirement needs cards_per_node (config_bad_nodes.c): named here, or
+     * the two refusals would each send the user to the other */
+    if (f->retire_after_failures > 0 && !takes_node)
+        return tmc_error_set(err, "%s: failures.retire_after_failures: %ld, but no failure "
+                                  "takes a node (failures.per_node_mtbf_days, bad_node_share, "
+                                  "node_aging_days, bursts or a cause of scope \"node\"), "
+                                  "so no node ever retires; give one of them, or leave it 0",
+                             label, f->retire_after_failures);
+    if (f->cards_per_node > 0 && !takes_node && !levels)
         return tmc_error_set(err, "%s: failures.cards_per_node: %ld is given without "
                                   "failures.per_node_mtbf_days, bad_node_share, "
                                   "node_aging_days, bursts, a cause "
