@@ -317,6 +317,21 @@ static int check_run_options(tmc_result *r, const tmc_run_options *o, tmc_status
                              "the node MTBF of all nodes, as a `trainmc fit --write` file's "
                              "description gives it)", r->x.path,
                              r->x.failures.bad_node_share);
+    /* a fleet whose rate moves without bad nodes at the start (the engine's
+     * own check, importance.c, comes only after the run began: exit 1) */
+    const tmc_failures *f = &r->x.failures;
+    int fleet = o->importance && f->enabled && f->bad_node_placement == TMC_BAD_IN_FLEET;
+    if (fleet && f->node_aging_days > 0)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling tilts a known failure "
+                             "rate; failures.node_aging_days (%.10g) turns nodes bad as the "
+                             "run goes, which changes the rate: give one or the other",
+                             r->x.path, f->node_aging_days);
+    if (fleet && f->retire_after_failures > 0)
+        return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling is not modelled with "
+                             "a fleet's retirement; failures.retire_after_failures (%ld) "
+                             "follows each node's failures and can leave the job short of "
+                             "nodes: give one or the other", r->x.path,
+                             f->retire_after_failures);
     if (o->importance && r->x.deadline.max_restarts >= 0)
         return tmc_api_failf(st, TMC_ERR_INPUT, "%s: importance sampling estimates "
                              "P(T > deadline) alone; it cannot count deadline.max_restarts "

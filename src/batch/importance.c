@@ -50,11 +50,16 @@ int tmc_importance_check_tilt(const tmc_engine *e, const double theta[TMC_TILTS]
                                   "replica (failures.mtbf_events, outages.mtbf_events or "
                                   "failures.repair_events); importance sampling tilts known "
                                   "ones: run without --importance");
-    if (p->failures.bad_share > 0 || p->failures.bad_fleet) /* a rate that changes */
+    if (p->failures.bad_share > 0) /* a rate that changes */
         return tmc_error_set(err, "--importance: bad nodes (failures.bad_node_share) draw "
                                   "the job's failure rate per replica and change it as they "
                                   "retire; importance sampling tilts a known, fixed rate: run "
                                   "without --importance");
+    if (p->failures.bad_fleet) /* aging or retirement alone: `run` names the key (result.c) */
+        return tmc_error_set(err, "--importance: a fleet whose nodes age or retire "
+                                  "(failures.node_aging_days, retire_after_failures) changes "
+                                  "the job's failure rate or its nodes as it runs; importance "
+                                  "sampling tilts a known, fixed rate: run without --importance");
     for (int k = 0; k < TMC_TILTS; k++)
         if (theta[k] != 1 && !tmc_weights_tiltable(&e->processes, k))
             return tmc_error_set(err, "--importance: this experiment's %s cannot be tilted; "
