@@ -55,7 +55,8 @@
    the chain's start from a full pool over the run, here 1e9 steps long, a
    difference of 2e-5 from the stationary law).
    With retirement at the first failure (k = 1) every node that fails
-   leaves the fleet: nodes retired = node failures + K bursts, exactly.
+   leaves the fleet: nodes retired = node failures + K bursts, exactly. A
+   reserve fetched one node after another: reserve_by_hand.
 4. Refusals: a pool that is not whole nodes, unlimited spares, the job
    placement's retirement with the fleet, the fleet's retirement with the
    job placement, and a retirement window without its count, each naming
@@ -472,6 +473,32 @@ def fifo_instant(tmp):
                   f"{row[0]}, retired {row[8]}, short {row[9]}; want 4, 2, 1")
 
 
+def reserve_by_hand(tmp):
+    """A job of 4 nodes, no pool, a reserve of 3 fetched at 1 h each, and
+    failures that are bursts of 3 alone, a day apart on average, repaired
+    in a fixed 36 s: the first burst fetches the 3 one after another, a
+    wait of exactly 3 h; every later one finds the repaired nodes in the
+    pool, but one within 36 s of the burst before, which waits for the rest
+    of those repairs (about 0.2 s a run). So every run (28 days: none
+    without a burst but with probability e^-28) fetches 3 nodes and waits
+    0.125 days, within 1e-4 (9 s); fetched side by side it would be 1 h."""
+    x = experiment(False, share=0)
+    f = x["failures"]
+    for key in ("per_node_mtbf_days", "bad_node_mtbf_days"):
+        f.pop(key, None)
+    f.update(spares=0, per_job_mtbf_days=1e9, reserve_nodes=3, reserve_fetch_s=3600,
+             repair_distribution="fixed", repair_mean_hours=0.01,
+             burst_per_node_mtbf_days=4.0, burst_size="fixed", burst_nodes=3)
+    x["job"]["cards"] = 4 * G
+    p, doc = run_json(BIN, tmp, x)
+    if doc is None:
+        check(False, f"2: reserve by hand: exit {p.returncode}, {p.stderr!r}")
+        return
+    wait, fetched = doc["split_days"]["spare_wait"], doc["events"]["reserve_fetched"]
+    check(abs(wait - 0.125) < 1e-4 and fetched == 3,
+          f"2: reserve by hand: waited {wait} days (want 0.125), fetched {fetched} (want 3)")
+
+
 def binom_pmf(k, n, p):
     return math.comb(n, k) * p ** k * (1 - p) ** (n - k)
 
@@ -528,6 +555,7 @@ def main():
                       RETIRE=(2, None), FIFO=True))
         fifo_instant(tmp)
         use_case(CASES[0])
+        reserve_by_hand(tmp)
         closed_form(tmp)
         refusals(tmp)
     return finish("check_bad_fleet")

@@ -11,12 +11,15 @@ int tmc_node_history_start(tmc_node_history *h, long k, double window_s, long no
 {
     *h = (tmc_node_history){.k = k, .window_s = window_s, .cap = nodes};
     size_t n = (size_t)(nodes > 0 ? nodes : 1);
-    h->times = malloc(n * (size_t)k * sizeof *h->times);
+    /* over the whole run a count decides, and k times a node (k up to 1000,
+     * 1e5 nodes: 800 MB) are not needed */
+    h->times = isfinite(window_s) ? malloc(n * (size_t)k * sizeof *h->times) : NULL;
     h->n_times = malloc(n * sizeof *h->n_times);
     h->pos = malloc(n * sizeof *h->pos);
     h->place = malloc(n * sizeof *h->place);
     h->free_ids = malloc(n * sizeof *h->free_ids);
-    int ok = h->times && h->n_times && h->pos && h->place && h->free_ids;
+    int ok = (h->times || !isfinite(window_s)) && h->n_times && h->pos && h->place &&
+             h->free_ids;
     for (int p = 0; p < TMC_NODE_PLACES; p++)
         ok = ok && (h->list[p] = malloc(n * sizeof *h->list[p]));
     if (!ok) {
@@ -76,7 +79,8 @@ long tmc_node_history_fail(tmc_node_history *h, long id, double t)
         h->n_times[id] = 0;
         h->pos[id] = -1;
     }
-    h->times[id * h->k + h->n_times[id] % h->k] = t; /* over the oldest */
+    if (h->times)
+        h->times[id * h->k + h->n_times[id] % h->k] = t; /* over the oldest */
     h->n_times[id]++;
     return id;
 }
@@ -85,9 +89,10 @@ int tmc_node_history_retires(tmc_node_history *h, long id, double at)
 {
     if (id < 0 || h->n_times[id] < h->k)
         return 0;
-    long recent = 0; /* the ring holds the last k: each since at - w counts */
-    for (long j = 0; j < h->k; j++)
-        recent += h->times[id * h->k + j] >= at - h->window_s;
+    long recent = h->k; /* the whole run: the count decides */
+    if (h->times) /* the ring holds the last k: each since at - w counts */
+        for (long j = recent = 0; j < h->k; j++)
+            recent += h->times[id * h->k + j] >= at - h->window_s;
     if (recent < h->k)
         return 0;
     h->free_ids[h->n_free++] = id;

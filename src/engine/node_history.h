@@ -36,7 +36,8 @@ typedef struct {
     long k;            /* failures that retire a node */
     double window_s;   /* w, s (INFINITY: every failure since the start) */
     long cap;          /* records: the fleet's nodes */
-    double *times;     /* k per record: its last k failure times, a ring */
+    double *times;     /* k per record: its last k failure times, a ring (NULL
+                          over the whole run, when the count decides) */
     long *n_times;     /* failures recorded (the ring holds min(n, k)) */
     long *pos;         /* its index in its place's list (-1: in repair) */
     int *place;

@@ -239,8 +239,11 @@ static int check_whole_units(const tmc_failures *f, const char *label, tmc_error
                                   "failure that takes hardware takes a node's %ld cards "
                                   "(failures.cards_per_node), so a remainder of %ld would "
                                   "shorten no wait, though billed; give a multiple of g = %ld: "
-                                  "0, %ld, %ld, ... (or -1, unlimited)",
-                             label, f->spares, g, f->spares % g, g, g, 2 * g);
+                                  "0, %ld, %ld, ...%s",
+                             label, f->spares, g, f->spares % g, g, g, 2 * g,
+                             f->bad_node_placement == TMC_BAD_IN_FLEET
+                                 ? "" /* a fleet's pool is finite */
+                                 : " (or -1, unlimited)");
     return 0;
 }
 

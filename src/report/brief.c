@@ -86,10 +86,51 @@ static void overhead_line(FILE *f, const tmc_report *r, const char *closed_text)
     const tmc_closed_form *cf = r->cf;
     const tmc_summary *d = r->days;
     double wall = (d->mean - r->x->deadline.reserve_days) * TMC_DAY_S;
-    if (cf->remaining_free_s > 0)
+    double censored = r->totals->censored;
+    if (!(cf->remaining_free_s > 0))
+        return;
+    if (censored >= (double)r->replicas) /* the horizon's, not a run's */
+        fprintf(f, "%-20s unbounded (no run finished)   closed form: %s\n", "overhead",
+                closed_text);
+    else if (censored > 0)
+        fprintf(f, "%-20s at least %.3f %% (%.0f runs never finished)   closed form: %s\n",
+                "overhead", 100 * tmc_closed_form_overhead(cf, wall), censored, closed_text);
+    else
         fprintf(f, "%-20s %.3f %% +- %.3f %%   closed form: %s\n", "overhead",
                 100 * tmc_closed_form_overhead(cf, wall),
                 100 * d->se * TMC_DAY_S / cf->remaining_free_s, closed_text);
+}
+
+/* A quantile of T, days: "never" for a run counted at the horizon (it had
+ * not finished there), so that the horizon does not read as a time. */
+static const char *t_value(char *buf, size_t n, const tmc_report *r, double days)
+{
+    if (r->totals->censored > 0 && days >= r->horizon_s / TMC_DAY_S * (1 - 1e-12))
+        snprintf(buf, n, "never");
+    else
+        snprintf(buf, n, "%.4f", days);
+    return buf;
+}
+
+/* T's mean and quantiles; with runs that never finished the mean is a
+ * lower bound (they count at the horizon), or "never" when none did. */
+static void t_line(FILE *f, const tmc_report *r, const char *closed_text)
+{
+    const tmc_summary *d = r->days;
+    char p05[32], p50[32], p95[32], mean[96];
+    double censored = r->totals->censored;
+    if (censored >= (double)r->replicas)
+        snprintf(mean, sizeof mean, "never (no run finished by the horizon, %.1f days)",
+                 r->horizon_s / TMC_DAY_S);
+    else if (censored > 0)
+        snprintf(mean, sizeof mean, "at least %.4f (%.0f runs never finished)", d->mean,
+                 censored);
+    else
+        snprintf(mean, sizeof mean, "%.4f +- %.4f", d->mean, d->se);
+    fprintf(f, "%-20s mean %s, p05 %s, p50 %s, p95 %s   closed form: %s\n",
+            "completion T (days)", mean, t_value(p05, sizeof p05, r, d->quantile[1]),
+            t_value(p50, sizeof p50, r, d->quantile[2]),
+            t_value(p95, sizeof p95, r, d->quantile[3]), closed_text);
 }
 
 /* P(deadline), T and the overhead, each beside the closed forms. */
@@ -104,11 +145,11 @@ static void answer(FILE *f, const tmc_report *r)
     tmc_closed_form_levels(r->x, cf, &lf);
     if (lf.enabled) /* Young and Daly: every snapshot persistent */
         snprintf(two, sizeof two, "two-level %.3f, one level: ", lf.completion_days);
-    fprintf(f, "%-20s mean %.4f +- %.4f, p05 %.4f, p50 %.4f, p95 %.4f   closed form: %sYoung "
-               "%s, Daly %s\n", "completion T (days)", d->mean, d->se, d->quantile[1],
-            d->quantile[2], d->quantile[3], two,
-            closed(young, sizeof young, cf->completion_days),
-            closed(daly, sizeof daly, cf->completion_days_daly));
+    snprintf(text, sizeof text, "%sYoung %s, Daly %s", two,
+             closed(young, sizeof young, cf->completion_days),
+             closed(daly, sizeof daly, cf->completion_days_daly));
+    t_line(f, r, text);
+    tmc_brief_fleet_short(f, r); /* why runs never finished, before the rest */
     if (lf.enabled)
         snprintf(two, sizeof two, "two-level %.3f %%, one level: ", 100 * lf.overhead);
     snprintf(text, sizeof text, "%sYoung %.3f %%, Daly %.3f %%", two, 100 * cf->overhead_young,
@@ -298,8 +339,9 @@ static void events(FILE *f, const tmc_report *r, int elastic)
     else
         events_row(f, r, n, elastic);
     if (t->censored > 0 && !r->window)
-        fprintf(f, "Censored: %.0f replicas still running at %.1f days (counted as misses)\n",
-                t->censored, r->horizon_s / TMC_DAY_S);
+        fprintf(f, "Censored: %.0f replicas not finished at %.1f days (counted as misses%s)\n",
+                t->censored, r->horizon_s / TMC_DAY_S,
+                t->fleet_depleted > 0 ? "; some wait for nodes the fleet no longer has" : "");
 }
 
 /* Retirements that left the fleet fewer nodes than the job needs: the job
@@ -321,7 +363,9 @@ void tmc_brief_fleet_short(FILE *f, const tmc_report *r)
     fprintf(f, "; retire later (failures.retire_after_failures %ld", x->retire_after_failures);
     if (x->retire_window_days > 0)
         fprintf(f, " within retire_window_days %.3g", x->retire_window_days);
-    fprintf(f, ") or hold more spares (failures.spares %ld)\n", x->spares);
+    fprintf(f, ") or hold more spares (failures.spares %ld cards, %ld nodes%s)\n", x->spares,
+            x->cards_per_node > 0 ? x->spares / x->cards_per_node : x->spares,
+            x->reserve_nodes > 0 ? ", or reserve_nodes" : "");
 }
 
 /* A wall-time row when its share is TMC_BRIEF_MIN_SHARE or more. */
@@ -360,7 +404,8 @@ void tmc_brief_answer(FILE *f, const tmc_report *r)
         elastic_answer(f, r, &ef);
     else
         answer(f, r);
-    tmc_brief_fleet_short(f, r); /* T then holds runs that never finish */
+    if (r->window || r->x->observed.enabled || ef.enabled) /* answer() says it itself */
+        tmc_brief_fleet_short(f, r);
     if (r->interval_search)
         tmc_output_interval_search_text(f, r->interval_search);
     if (r->plug_in)
