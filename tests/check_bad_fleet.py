@@ -56,15 +56,18 @@
    difference of 2e-5 from the stationary law).
    With retirement at the first failure (k = 1) every node that fails
    leaves the fleet: nodes retired = node failures + K bursts, exactly. A
-   reserve fetched one node after another: reserve_by_hand.
+   reserve fetched one node after another: reserve_by_hand. The report of
+   a fleet that runs short: fleet_short_report.
 4. Refusals: a pool that is not whole nodes, unlimited spares, the job
    placement's retirement with the fleet, the fleet's retirement with the
    job placement, and a retirement window without its count, each naming
    its key; no output file."""
+import csv
 import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -499,6 +502,32 @@ def reserve_by_hand(tmp):
           f"2: reserve by hand: waited {wait} days (want 0.125), fetched {fetched} (want 3)")
 
 
+def fleet_short_report(tmp):
+    """The text report of a job (not a window) whose fleet runs short in
+    some runs: T's mean over the runs that finished, as the report prints
+    it, against the mean of --samples' uncensored rows, computed here; the
+    'Fleet short' line's count against the censored rows."""
+    x = experiment(False)
+    del x["window"]
+    x["job"]["steps"] = 86400   # 10 days of work
+    path = os.path.join(tmp, "t.csv")
+    p, doc = run_json(BIN, tmp, x, "--samples", path)
+    if doc is None:
+        check(False, f"2: fleet short report: exit {p.returncode}, {p.stderr!r}")
+        return
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    done = [float(r["completion_days"]) for r in rows if r["censored"] == "0"]
+    short = len(rows) - len(done)
+    m = re.search(r"mean ([0-9.]+) over the ([0-9]+) runs that finished \(([0-9]+) never did\)",
+                  p.stdout)
+    want = f"Fleet short: in {short} of {len(rows)} runs"
+    ok = (m is not None and 0 < short < len(rows) and int(m.group(3)) == short and
+          abs(float(m.group(1)) - sum(done) / len(done)) < 1e-3 and want in p.stdout)
+    check(ok, f"2: fleet short report: {short} of {len(rows)} censored, finished mean "
+              f"{sum(done) / max(len(done), 1):.4f}; the report: {p.stdout[:600]!r}")
+
+
 def binom_pmf(k, n, p):
     return math.comb(n, k) * p ** k * (1 - p) ** (n - k)
 
@@ -554,6 +583,8 @@ def main():
         use_case(dict(N=1, P=1, B=0.0, M_NODE=1.0, M_BAD=1.0, M_JOB=1000.0, R_H=0.0,
                       RETIRE=(2, None), FIFO=True))
         fifo_instant(tmp)
+        use_case(CASES[7])
+        fleet_short_report(tmp)
         use_case(CASES[0])
         reserve_by_hand(tmp)
         closed_form(tmp)

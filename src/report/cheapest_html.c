@@ -89,7 +89,8 @@ static void answer(FILE *f, const tmc_cheapest_report *r)
     if (c->chosen >= 0) {
         chosen_line(f, r);
         if (r->chosen)
-            tmc_html_t_table(f, &r->chosen->x, &r->chosen->cf, &c->plans[c->chosen].result.days);
+            tmc_html_t_table(f, &r->chosen->x, &r->chosen->cf, &c->plans[c->chosen].result.days,
+                             INFINITY);
     } else {
         none_line(f, c);
     }

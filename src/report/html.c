@@ -146,18 +146,27 @@ void tmc_html_figure(FILE *f, const char *id, const char *title, const char *svg
 }
 
 void tmc_html_t_table(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf,
-                      const tmc_summary *d)
+                      const tmc_summary *d, double never_days)
 {
     fputs("<table id=\"t-table\">\n<caption>Completion time T (days), simulated beside the "
           "closed forms</caption>\n<thead><tr><th></th><th>simulated</th><th>Young</th>"
           "<th>Daly</th></tr></thead>\n<tbody>\n", f);
-    fprintf(f, "<tr><th>mean</th><td class=\"num\">%.4f &plusmn; %.4f</td>"
-               "<td class=\"num\">%.3f</td><td class=\"num\">%.3f</td></tr>\n",
-            d->mean, d->se, cf->completion_days, cf->completion_days_daly);
+    if (d->quantile[1] >= never_days) /* no run finished */
+        fprintf(f, "<tr><th>mean</th><td class=\"num\">never</td>");
+    else if (d->quantile[3] >= never_days) /* some did not: the mean is a bound */
+        fprintf(f, "<tr><th>mean</th><td class=\"num\">&ge; %.4f</td>", d->mean);
+    else
+        fprintf(f, "<tr><th>mean</th><td class=\"num\">%.4f &plusmn; %.4f</td>", d->mean, d->se);
+    fprintf(f, "<td class=\"num\">%.3f</td><td class=\"num\">%.3f</td></tr>\n",
+            cf->completion_days, cf->completion_days_daly);
     static const char *const q[] = {NULL, "p05", "p50", "p95"};
     for (int i = 1; i <= 3; i++)
-        fprintf(f, "<tr><th>%s</th><td class=\"num\">%.4f</td><td></td><td></td></tr>\n", q[i],
-                d->quantile[i]);
+        if (d->quantile[i] >= never_days)
+            fprintf(f, "<tr><th>%s</th><td class=\"num\">never</td><td></td><td></td></tr>\n",
+                    q[i]);
+        else
+            fprintf(f, "<tr><th>%s</th><td class=\"num\">%.4f</td><td></td><td></td></tr>\n",
+                    q[i], d->quantile[i]);
     fprintf(f, "<tr><th>P(T &le; %g days)</th><td class=\"num\">%.4f</td>"
                "<td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
             x->deadline.days, d->p_met,

@@ -49,9 +49,11 @@ void tmc_html_figure(FILE *f, const char *id, const char *title, const char *svg
 /* The table of T beside the closed forms (id "t-table"): the simulated
  * mean with its standard error and p05/p50/p95 of d beside Young's and
  * Daly's T of cf, and P(T <= x's deadline) beside whether each closed form's
- * T meets it; days. run, cheapest (the chosen plan) and rescue (the plan). */
+ * T meets it; days. run, cheapest (the chosen plan) and rescue (the plan).
+ * A figure at never_days or past reads "never" (runs counted at the horizon,
+ * unfinished), and the mean a bound; INFINITY: none. */
 void tmc_html_t_table(FILE *f, const tmc_experiment *x, const tmc_closed_form *cf,
-                      const tmc_summary *d);
+                      const tmc_summary *d, double never_days);
 
 /* The experiment section (every key in force, a "default" mark where it
  * holds its default; none when x is NULL, for a command that reads no

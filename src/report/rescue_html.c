@@ -168,7 +168,7 @@ static void answer(FILE *f, const tmc_rescue_report *rep)
     headline(f, r);
     if (!tmc_rescue_plan_meets(r))
         lever_table(f, r);
-    tmc_html_t_table(f, &r->plan.x, &r->plan.cf, &r->plan_result.days);
+    tmc_html_t_table(f, &r->plan.x, &r->plan.cf, &r->plan_result.days, INFINITY);
     char *text = tmc_html_capture(answer_lines, rep);
     fputs("<h3>As the text report says it</h3>\n", f);
     tmc_html_pre(f, "lines", text ? text : "");

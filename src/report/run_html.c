@@ -64,12 +64,26 @@ static void events(FILE *f, const tmc_report *r)
     tmc_html_section_end(f);
 }
 
+static void fleet_short_line(FILE *f, const void *r)
+{
+    tmc_brief_fleet_short(f, r);
+}
+
 static void answer(FILE *f, const tmc_report *r)
 {
     tmc_html_section(f, "answer", "The answer");
     headline(f, r);
+    if (r->totals->fleet_depleted > 0) { /* why some runs never finish: before any figure */
+        char *text = tmc_html_capture(fleet_short_line, r);
+        fputs("<p class=\"headline\" id=\"fleet-short\">", f);
+        tmc_html_put_text(f, text ? text : "");
+        fputs("</p>\n", f);
+        free(text);
+    }
     if (!r->window)
-        tmc_html_t_table(f, r->x, r->cf, r->days);
+        tmc_html_t_table(f, r->x, r->cf, r->days,
+                         r->totals->censored > 0 ? r->horizon_s / TMC_DAY_S * (1 - 1e-12)
+                                                 : INFINITY);
     char *text = tmc_html_capture(answer_lines, r);
     fputs("<h3>As the text report says it</h3>\n", f);
     tmc_html_pre(f, "lines", text ? text : "");
