@@ -253,69 +253,9 @@ def one_run(rng, known):
     return [node_f, job_f, bad_rep, held, wait, bursts, cures, misdiagnoses, 0, 0, 0]  # held: at start
 
 
-def one_run_aging(rng, known):
-    """one_run with aging and nothing else, written with a clock per node:
-    each node is [bad, when it turns bad] (INF for a bad one), the time
-    drawn once when it starts good, kept wherever it goes (memoryless);
-    the job's rate moves at each of its nodes' clocks."""
-    held, pool_bad = fleet_start(rng, known)
-    fresh = lambda bad: [bad, math.inf if bad else rng.expovariate(1 / AGING)]
-    job = [fresh(i < held) for i in range(N)]
-    pool = [fresh(i < pool_bad) for i in range(P)]
-    repairs = []   # [end day, node]
-    is_bad = lambda node, at: node[0] or node[1] <= at
-    node_f = job_f = bad_rep = 0
-    wait = t = 0.0
-    while True:
-        bad_now = sum(is_bad(x, t) for x in job)
-        node_rate = N / M_NODE + bad_now / M_BAD
-        t_fail = t + rng.expovariate(node_rate + 1 / M_JOB)
-        t_age = min((x[1] for x in job if not is_bad(x, t)), default=math.inf)
-        if t_age < t_fail:   # a job node turns bad first: the rate moves
-            t = t_age
-            if t >= W:
-                break
-            continue
-        t = t_fail
-        if t >= W:
-            break
-        u = rng.random() * (node_rate + 1 / M_JOB)
-        if u >= node_rate:
-            job_f += 1
-            continue
-        node_f += 1
-        bads = [x for x in job if is_bad(x, t)]
-        goods = [x for x in job if not is_bad(x, t)]
-        if u < bad_now / M_BAD or rng.random() < bad_now / N:
-            node = rng.choice(bads)
-        else:
-            node = rng.choice(goods)
-        bad_rep += is_bad(node, t)
-        job.remove(node)
-        repairs.append([t + rng.expovariate(1 / (R_H / 24)), node])
-        for r in [r for r in repairs if r[0] <= t]:
-            repairs.remove(r)
-            pool.append(r[1])
-        if pool:
-            good = [x for x in pool if not is_bad(x, t)]
-            bad = [x for x in pool if is_bad(x, t)]
-            if known:
-                take = rng.choice(good) if good else rng.choice(bad)
-            else:
-                take = rng.choice(pool)
-            pool.remove(take)
-            job.append(take)
-        else:
-            first = min(repairs, key=lambda r: r[0])
-            repairs.remove(first)
-            wait += first[0] - t if first[0] <= W else 0
-            t = first[0]
-            job.append(first[1])
-    return [node_f, job_f, bad_rep, held, wait, 0, 0, 0, 0, 0, 0]
-
-
 def one_run_named(rng, known):
-    """Every feature at once with named nodes, for retirement: each node is
+    """Every feature at once with named nodes (the aging, retirement and
+    reserve cases): each node is
     [bad, when it turns bad (aging; INF for a bad one or without aging),
     its failure times, its name]. The node that failed records the time (the faulty
     one, even when misdiagnosis sends another; a burst's K each); a node
@@ -428,7 +368,7 @@ def mean_se(rows):
 
 def compare(tmp, known):
     rng = random.Random(36 + known + 2 * N)
-    run = one_run_named if RETIRE or RESERVE else one_run_aging if AGING else one_run
+    run = one_run_named if RETIRE or RESERVE or AGING else one_run
     sim, sim_se = mean_se([run(rng, known) for _ in range(RUNS)])
     got, got_se = mean_se(trainmc_batches(tmp, experiment(known)))
     for name, a, sa, e, se in zip(ALL_KEYS, got, got_se, sim, sim_se):
