@@ -156,8 +156,12 @@ int tmc_cfg_check_bad_nodes(const tmc_experiment *x, const char *label, tmc_erro
                                   "(distribution \"exponential\", renewal \"card\"), so that "
                                   "the job's failures are one Poisson process");
     if (x->observed.enabled && !bad)
-        return refuse(err, label, f, "a forecast (progress) cannot tell how often each node "
-                                  "has failed; leave retirement out of a forecast");
+        return refuse(err, label, f, f->retire_after_failures > 0
+                                         ? "a forecast (progress) cannot tell how often each "
+                                           "node has failed; leave retirement out of a forecast"
+                                         : "a forecast (progress) cannot tell how many of the "
+                                           "reserve's nodes were fetched; leave the reserve "
+                                           "out of a forecast");
     if (x->observed.enabled)
         return refuse(err, label, f, "a forecast (progress) cannot tell which of the nodes held "
                                   "are bad nor how often each has failed; leave bad nodes "
