@@ -99,7 +99,7 @@ static void check_failures(const tmc_experiment *x, tmc_assumptions *out)
     if (f->reserve_nodes > 0 && f->bad_node_placement == TMC_BAD_IN_FLEET)
         add(out, "reserve", "a reserve of %ld nodes fetched at %.3g s each when the pool is "
             "empty: the closed form counts them in the pool from the start, without the "
-            "fetches", f->reserve_nodes, f->reserve_fetch_s);
+            "fetches (and card-hours do not bill them)", f->reserve_nodes, f->reserve_fetch_s);
     if (f->standbys > 0)
         add(out, "standbys", "%ld warm standby card%s (a %.3g s swap) before cold spares "
             "(%.3g s to provision): the closed form takes the share of failures past the "

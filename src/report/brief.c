@@ -255,6 +255,9 @@ static void cost(FILE *f, const tmc_report *r)
     const tmc_cost_summary *c = r->cost;
     fprintf(f, "Card-hours (%ld cards held): mean %.0f (Young %.0f), p95 %.0f", c->cards_held,
             c->mean, c->closed_form, c->quantile[3]);
+    if (r->totals->reserve_fetched > 0) /* cost.c bills the pool, not what joins it */
+        fprintf(f, "; not billed: the %.3g reserve nodes fetched a run, from their fetch",
+                r->totals->reserve_fetched / (double)r->replicas);
     if (c->priced)
         fprintf(f, "; cost mean %.6g (Young %.6g), p95 %.6g", c->money_mean,
                 c->money_closed_form, c->money_quantile[3]);
