@@ -555,6 +555,7 @@ double tmc_failures_start(const tmc_failure_model *m, tmc_failure_state *s, gsl_
     s->repair_unit = s->leaving = NULL;
     s->repair_seen = NULL;
     s->n_leaving = s->leaving_next = s->retired = s->fetched = 0;
+    s->reserve_left = m->reserve_nodes; /* its bad ones: drawn before (reserve_bad) */
     s->pool_start = t0;
     s->depleted = 0;
     s->history = (tmc_node_history){0};

@@ -202,7 +202,9 @@ typedef struct {
     long bad_pool_nodes;     /* bad_fleet: bad nodes among the pool's whole nodes (set
                                 with bad_nodes) */
     long reserve_left, reserve_bad; /* the reserve's nodes not fetched yet, and of them
-                                the bad ones (set with bad_nodes) */
+                                the bad ones (reserve_bad set with bad_nodes, by the
+                                caller before tmc_failures_start, which sets the
+                                first) */
     long fetched;            /* reserve nodes fetched */
     double pool_start;       /* the replica's start, s: a reserve node ages from it */
     long cures;              /* bad_fleet: bad nodes a repair cured */
