@@ -37,7 +37,7 @@ import os
 import sys
 import tempfile
 
-from cli_checks import batch_means, check, finish, peer_row, read_peer_table
+from cli_checks import batch_means, check, finish, peer_rows, read_peer_table
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 TABLE = os.path.join(SRC, "tests", "peers", "airesim.csv")
@@ -66,25 +66,13 @@ def main():
     rows = read_peer_table(TABLE)
     checked = [r for r in rows if r["compare"] == "yes"]
     check(len({r["experiment"] for r in checked}) >= 3, f"{TABLE}: fewer than 3 cases checked")
-    done = {}
+    for r in rows:
+        if not r["experiment"]:
+            print(f"{r['cell']:16s} {r['quantity']:20s} peer {float(r['peer_mean']):11.3f} "
+                  f"+- {float(r['peer_se']):.3f}  (not lined up: {r['note']})")
     with tempfile.TemporaryDirectory() as tmp:
-        for r in rows:
-            if not r["experiment"]:
-                print(f"{r['cell']:16s} {r['quantity']:20s} peer {float(r['peer_mean']):11.3f} "
-                      f"+- {float(r['peer_se']):.3f}  (not lined up: {r['note']})")
-                continue
-            exp = os.path.join(SRC, r["experiment"])
-            if exp not in done:
-                done[exp] = trainmc(exp, tmp)
-            t = done[exp]
-            if t is None:
-                continue
-            q = r["quantity"]
-            check(q in t, f"{r['cell']}: unknown quantity {q}")
-            if q not in t:
-                continue
-            peer_row(r["cell"], q, (float(r["peer_mean"]), float(r["peer_se"])), t[q],
-                     r["compare"] == "yes", r['note'], TOL, 3)
+        peer_rows([r for r in rows if r["experiment"]], SRC, "cell",
+                  lambda exp: trainmc(exp, tmp), TOL, 3)
     return finish("peer-airesim")
 
 

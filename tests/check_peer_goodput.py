@@ -30,7 +30,7 @@ import os
 import sys
 import tempfile
 
-from cli_checks import batch_means, check, finish, peer_row, read_peer_table
+from cli_checks import batch_means, check, finish, peer_rows, read_peer_table
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 TABLE = os.path.join(SRC, "tests", "peers", "goodput-mtbi.csv")
@@ -61,21 +61,8 @@ def trainmc(experiment, tmp):
 def main():
     rows = read_peer_table(TABLE)
     check(len({r["scenario"] for r in rows}) == 7, f"{TABLE}: not seven scenarios")
-    done = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for r in rows:
-            exp = os.path.join(SRC, r["experiment"])
-            if exp not in done:
-                done[exp] = trainmc(exp, tmp)
-            t = done[exp]
-            if t is None:
-                continue
-            q = r["quantity"]
-            check(q in t, f"{r['scenario']}: unknown quantity {q}")
-            if q not in t:
-                continue
-            peer_row(r["scenario"], q, (float(r["peer_mean"]), float(r["peer_se"])), t[q],
-                     r["compare"] == "yes", "closest form", TOL, 5)
+        peer_rows(rows, SRC, "scenario", lambda exp: trainmc(exp, tmp), TOL, 5, "closest form")
     return finish("peer-goodput")
 
 

@@ -96,6 +96,26 @@ def read_peer_table(path):
     return list(csv.DictReader(rows))
 
 
+def peer_rows(rows, src, label, run, tol, digits, note=None):
+    """Each stored peer row whose experiment trainmc runs (run(path): its
+    {quantity: (mean, se)}, once per experiment, or None on a refusal)
+    through peer_row; label: the row's column that names it; note: the
+    line for a row not checked (default: the row's own note)."""
+    done = {}
+    for r in rows:
+        exp = os.path.join(src, r["experiment"])
+        if exp not in done:
+            done[exp] = run(exp)
+        t = done[exp]
+        if t is None:
+            continue
+        q = r["quantity"]
+        check(q in t, f"{r[label]}: unknown quantity {q}")
+        if q in t:
+            peer_row(r[label], q, (float(r["peer_mean"]), float(r["peer_se"])), t[q],
+                     r["compare"] == "yes", note or r["note"], tol, digits)
+
+
 def peer_row(label, quantity, peer, got, compare, note, tol, digits):
     """One stored peer figure (peer: mean, se) against trainmc's (got: mean,
     se): the line printed, and when compare a failure recorded beyond tol

@@ -461,11 +461,9 @@ static long take_cohort(const tmc_failure_model *m, tmc_failure_state *s, gsl_rn
         return 0;
     if (m->pool_fifo)
         return take_front(m, s, r, units, now);
-    if (bad == 0)
-        taken = 0;
-    else if (m->bad_known || good == 0)
+    if (bad > 0 && (m->bad_known || good == 0))
         taken = units > good ? units - good : 0;
-    else
+    else if (bad > 0)
         taken = (long)gsl_ran_hypergeometric(r, (unsigned)bad, (unsigned)good, (unsigned)units);
     s->bad_pool_nodes -= taken;
     s->bad_nodes += taken;
